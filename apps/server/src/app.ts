@@ -1,0 +1,196 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import helmet from '@fastify/helmet';
+import fastifyJwt from '@fastify/jwt';
+import multipart from '@fastify/multipart';
+import fastifyStatic from '@fastify/static';
+import { SUPPORT_ATTACHMENT_MAX_BYTES } from '@signalboard/core';
+import type { Config } from './config';
+import type { Database } from './db/client';
+import { createAuthService } from './features/auth/auth.service';
+import { protectedAuthRoutes, publicAuthRoutes } from './features/auth/auth.routes';
+import { createUsersRepo } from './features/auth/users.repo';
+import { createFavoritesRepo } from './features/favorites/favorites.repo';
+import { favoritesRoutes } from './features/favorites/favorites.routes';
+import { healthRoutes } from './features/health/health.routes';
+import { supportRoutes } from './features/support/support.routes';
+import { systemClock, type Clock } from './lib/clock';
+import { HttpError } from './lib/errors';
+import { RateLimiter } from './lib/rate-limiter';
+import { createAuthenticate } from './plugins/authenticate';
+import type { Mailer } from './providers/mail';
+
+export interface AppDeps {
+  config: Config;
+  db: Database;
+  mailer: Mailer;
+  jwtSecret: string;
+  clock?: Clock;
+  /** pino options, or false for no logs (tests). */
+  logger?: boolean | Record<string, unknown>;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Waits for work started after an answer was sent (e.g. the reset e-mail). */
+    drainBackgroundWork(): Promise<void>;
+  }
+}
+
+const JSON_BODY_LIMIT_BYTES = 1024 * 1024;
+
+const DEFAULT_WEB_DIST = fileURLToPath(new URL('../../web/dist', import.meta.url));
+
+/** Maps framework errors to `{ msg }` answers; anything unexpected is logged and answered 500. */
+function toErrorAnswer(error: FastifyError): { status: number; msg: string } | undefined {
+  switch (error.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return { status: 413, msg: `The request body is larger than ${JSON_BODY_LIMIT_BYTES / 1024} KB.` };
+    case 'FST_REQ_FILE_TOO_LARGE':
+      return { status: 413, msg: `The attachment is larger than ${SUPPORT_ATTACHMENT_MAX_BYTES / 1024 / 1024} MB.` };
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      return { status: 400, msg: 'The request body is not valid JSON.' };
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return { status: 400, msg: 'The request body is empty; send a JSON object.' };
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return { status: 415, msg: 'Unsupported content type; send application/json.' };
+    case 'FST_INVALID_MULTIPART_CONTENT_TYPE':
+      return { status: 400, msg: 'The request is not multipart/form-data.' };
+    default:
+      if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
+        return { status: error.statusCode, msg: error.message };
+      }
+      return undefined;
+  }
+}
+
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const { config, db, mailer } = deps;
+  const clock = deps.clock ?? systemClock;
+  const app = Fastify({
+    logger:
+      deps.logger === false
+        ? false
+        : {
+            level: config.LOG_LEVEL,
+            redact: ['req.headers.authorization', 'req.headers.cookie', '*.password', '*.new_password'],
+            ...(typeof deps.logger === 'object' ? deps.logger : {}),
+          },
+    bodyLimit: JSON_BODY_LIMIT_BYTES,
+    trustProxy: false,
+  });
+
+  const background = new Set<Promise<void>>();
+  const runInBackground = (task: () => Promise<void>) => {
+    const promise = task()
+      .catch((error: unknown) => app.log.error({ err: error }, 'background task failed'))
+      .finally(() => background.delete(promise));
+    background.add(promise);
+  };
+  app.decorate('drainBackgroundWork', async () => {
+    while (background.size > 0) await Promise.all([...background]);
+  });
+  app.addHook('onClose', async () => app.drainBackgroundWork());
+
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        // Mantine sets CSS variables and component styles inline.
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        // News providers' article images are https URLs on their own hosts.
+        imgSrc: ["'self'", 'data:', 'https:'],
+        fontSrc: ["'self'", 'data:'],
+        connectSrc: ["'self'"],
+        objectSrc: ["'none'"],
+        baseUri: ["'self'"],
+        formAction: ["'self'"],
+        frameAncestors: ["'none'"],
+      },
+    },
+    // Self-hosted installs often run on plain http inside a LAN.
+    strictTransportSecurity: false,
+  });
+  await app.register(fastifyJwt, {
+    secret: deps.jwtSecret,
+    sign: { expiresIn: config.ACCESS_TOKEN_TTL_SECONDS },
+  });
+  await app.register(multipart, {
+    limits: { fileSize: SUPPORT_ATTACHMENT_MAX_BYTES, files: 1, fields: 10, fieldSize: 100 * 1024 },
+  });
+
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (error instanceof HttpError) {
+      for (const [name, value] of Object.entries(error.extra.headers ?? {})) reply.header(name, value);
+      const body = error.extra.error === undefined ? { msg: error.message } : { msg: error.message, error: error.extra.error };
+      return reply.status(error.statusCode).send(body);
+    }
+    const answer = toErrorAnswer(error);
+    if (answer) return reply.status(answer.status).send({ msg: answer.msg });
+    request.log.error({ err: error }, 'unhandled error');
+    return reply.status(500).send({ msg: 'Something went wrong on our side. Please try again.' });
+  });
+
+  const users = createUsersRepo(db);
+  const favorites = createFavoritesRepo(db);
+  const auth = createAuthService({ users, mailer, clock });
+  const windowMs = (seconds: number) => seconds * 1000;
+  const limiters = {
+    loginByEmail: new RateLimiter(config.LOGIN_MAX_PER_EMAIL, windowMs(config.LOGIN_WINDOW_SECONDS), clock),
+    loginByAddress: new RateLimiter(config.LOGIN_MAX_PER_ADDRESS, windowMs(config.LOGIN_WINDOW_SECONDS), clock),
+    forgotByEmail: new RateLimiter(config.FORGOT_PASSWORD_MAX_PER_EMAIL, windowMs(config.FORGOT_PASSWORD_WINDOW_SECONDS), clock),
+    forgotByAddress: new RateLimiter(config.FORGOT_PASSWORD_MAX_PER_ADDRESS, windowMs(config.FORGOT_PASSWORD_WINDOW_SECONDS), clock),
+  };
+
+  // Routes that need no token, registered one by one.
+  await app.register(
+    async (open) => {
+      await open.register(healthRoutes, { config, mailKind: mailer.kind, clock });
+      await open.register(publicAuthRoutes, { auth, limiters, runInBackground });
+    },
+    { prefix: '/api' },
+  );
+
+  // Everything else under /api needs a valid token; the hook runs before any body is read.
+  const authenticate = createAuthenticate(users);
+  await app.register(
+    async (secured) => {
+      secured.addHook('onRequest', authenticate);
+      await secured.register(protectedAuthRoutes, { auth });
+      await secured.register(favoritesRoutes, { favorites });
+      await secured.register(supportRoutes, { mailer, supportEmail: config.SUPPORT_EMAIL });
+    },
+    { prefix: '/api' },
+  );
+
+  const webDist = path.resolve(config.WEB_DIST ?? DEFAULT_WEB_DIST);
+  const hasWeb = existsSync(path.join(webDist, 'index.html'));
+  if (hasWeb) {
+    await app.register(fastifyStatic, {
+      root: webDist,
+      wildcard: false,
+      setHeaders(res, filePath) {
+        const immutable = filePath.includes(`${path.sep}assets${path.sep}`);
+        res.header('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
+      },
+    });
+  }
+
+  app.setNotFoundHandler((request, reply) => {
+    const url = request.url.split('?')[0] ?? '';
+    if (url === '/api' || url.startsWith('/api/')) {
+      return reply.status(404).send({ msg: `No such call: ${request.method} ${url}` });
+    }
+    if (hasWeb && (request.method === 'GET' || request.method === 'HEAD')) {
+      // Client-side routes (/login, /dashboard/…, unknown paths) all load the app.
+      return reply.header('cache-control', 'no-cache').sendFile('index.html');
+    }
+    return reply.status(404).send({ msg: 'Not found' });
+  });
+
+  return app;
+}

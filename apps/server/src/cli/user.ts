@@ -1,0 +1,123 @@
+/**
+ * Admin commands: npm run user -- add <email> [--password <pw>] | list | reset <email> | deactivate <email>
+ * Uses DATA_DIR / DATABASE_URL like the server; with the embedded database it connects to the running
+ * server, or starts it for the command and stops it after.
+ */
+import { parseArgs } from 'node:util';
+import { loginRequest, formatIssues } from '@signalboard/core';
+import { ConfigError, loadConfig } from '../config';
+import { pgErrorCode } from '../db/errors';
+import { openDatabase } from '../db/open';
+import { createUsersRepo, type UsersRepo } from '../features/auth/users.repo';
+import { generateTemporaryPassword, hashPassword } from '../lib/password';
+
+const USAGE = `Usage: npm run user -- <command>
+  add <email> [--password <pw>]   create an account (a temporary password is generated and printed when none is given; the account must change it at first login)
+  list                            list accounts
+  reset <email>                   set a new temporary password (printed) and require a change at next login
+  deactivate <email>              deactivate an account; its tokens stop working at once
+  activate <email>                re-activate a deactivated account`;
+
+class UsageError extends Error {}
+
+function parseEmail(raw: string | undefined): string {
+  if (!raw) throw new UsageError('An e-mail address is required.');
+  const result = loginRequest.shape.email.safeParse(raw);
+  if (!result.success) throw new UsageError(formatIssues(result.error));
+  return result.data;
+}
+
+async function requireUser(users: UsersRepo, email: string) {
+  const user = await users.findByEmail(email);
+  if (!user) throw new UsageError(`No account for ${email}.`);
+  return user;
+}
+
+async function run(command: string | undefined, args: string[], password: string | undefined, users: UsersRepo) {
+  switch (command) {
+    case 'add': {
+      const email = parseEmail(args[0]);
+      const chosen = password ?? generateTemporaryPassword();
+      try {
+        await users.create({ email, passwordHash: await hashPassword(chosen), firstLogin: true });
+      } catch (error) {
+        if (pgErrorCode(error) === '23505') throw new UsageError(`An account for ${email} already exists.`);
+        throw error;
+      }
+      console.log(`Created ${email}${password ? '' : ` with temporary password: ${chosen}`}`);
+      console.log('The password must be changed at first login.');
+      return;
+    }
+    case 'list': {
+      const rows = await users.list();
+      if (rows.length === 0) console.log('No accounts.');
+      for (const row of rows) {
+        const flags = [row.isActive ? 'active' : 'deactivated', row.firstLogin ? 'first-login' : ''].filter(Boolean);
+        console.log(`${row.email}\t${flags.join(', ')}\tcreated ${row.createdAt.toISOString()}`);
+      }
+      return;
+    }
+    case 'reset': {
+      const user = await requireUser(users, parseEmail(args[0]));
+      const temporary = password ?? generateTemporaryPassword();
+      await users.setPassword(user.id, await hashPassword(temporary), true);
+      console.log(`Password of ${user.email} reset${password ? '' : ` to temporary password: ${temporary}`}`);
+      console.log('The password must be changed at next login.');
+      return;
+    }
+    case 'deactivate':
+    case 'activate': {
+      const user = await requireUser(users, parseEmail(args[0]));
+      await users.setActive(user.id, command === 'activate');
+      console.log(`${user.email} ${command === 'activate' ? 're-activated' : 'deactivated'}.`);
+      return;
+    }
+    default:
+      throw new UsageError(command ? `Unknown command "${command}".` : 'A command is required.');
+  }
+}
+
+async function main(): Promise<number> {
+  const { positionals, values } = parseArgs({
+    args: process.argv.slice(2),
+    allowPositionals: true,
+    options: { password: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+  });
+  if (values.help) {
+    console.log(USAGE);
+    return 0;
+  }
+  const [command, ...args] = positionals;
+  if (!['add', 'list', 'reset', 'deactivate', 'activate'].includes(command ?? '')) {
+    console.error(`${command ? `Unknown command "${command}".` : 'A command is required.'}\n${USAGE}`);
+    return 2;
+  }
+  if (values.password !== undefined && values.password.length === 0) {
+    console.error('--password must not be empty.');
+    return 2;
+  }
+  const config = loadConfig();
+  const quiet = { info: () => undefined, warn: (msg: string) => console.warn(msg) };
+  const database = await openDatabase(config, quiet);
+  try {
+    await run(command, args, values.password, createUsersRepo(database.db));
+    return 0;
+  } catch (error) {
+    if (error instanceof UsageError) {
+      console.error(error.message);
+      return 1;
+    }
+    throw error;
+  } finally {
+    // Stop the embedded server only if this command started it (the app may be using it).
+    await database.close({ stopEmbedded: database.embedded?.startedHere ?? false });
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error(error instanceof ConfigError ? error.message : error);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,60 @@
+import path from 'node:path';
+import { z } from 'zod';
+import { DEFAULT_ACCESS_TOKEN_TTL_SECONDS } from '@signalboard/core';
+
+const booleanFlag = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .transform((value) => value === 'true' || value === '1' || value === 'yes');
+
+const positiveInt = z.coerce.number().int().positive();
+
+/** Every environment variable the server reads, with the embedded-mode defaults. README lists them. */
+const envSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  DATA_DIR: z.string().min(1).default('./data'),
+  DATABASE_URL: z.string().url().optional(),
+  REDIS_URL: z.string().url().optional(),
+  JWT_SECRET: z.string().min(32, 'JWT_SECRET must be at least 32 characters').optional(),
+  ACCESS_TOKEN_TTL_SECONDS: positiveInt.default(DEFAULT_ACCESS_TOKEN_TTL_SECONDS),
+  SMTP_URL: z.string().url().optional(),
+  MAIL_FROM: z.string().min(3).default('Signalboard <no-reply@signalboard.local>'),
+  SUPPORT_EMAIL: z.string().email().default('support@signalboard.local'),
+  MARKET_DATA: z.enum(['simulated', 'file', 'live']).default('simulated'),
+  LOGIN_MAX_PER_EMAIL: positiveInt.default(10),
+  LOGIN_MAX_PER_ADDRESS: positiveInt.default(50),
+  LOGIN_WINDOW_SECONDS: positiveInt.default(15 * 60),
+  FORGOT_PASSWORD_MAX_PER_EMAIL: positiveInt.default(3),
+  FORGOT_PASSWORD_MAX_PER_ADDRESS: positiveInt.default(20),
+  FORGOT_PASSWORD_WINDOW_SECONDS: positiveInt.default(60 * 60),
+  DEMO_ACCOUNT: booleanFlag.default(true),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  WEB_DIST: z.string().optional(),
+});
+
+export type Env = z.infer<typeof envSchema>;
+
+export interface Config extends Omit<Env, 'DATA_DIR'> {
+  DATA_DIR: string;
+  isExternalDatabase: boolean;
+  isSmtpConfigured: boolean;
+}
+
+export class ConfigError extends Error {}
+
+/** Reads the environment once; a bad value stops the process with a message naming the variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ''));
+  const parsed = envSchema.safeParse(present);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const config = parsed.data;
+  return {
+    ...config,
+    DATA_DIR: path.resolve(config.DATA_DIR),
+    isExternalDatabase: config.DATABASE_URL !== undefined,
+    isSmtpConfigured: config.SMTP_URL !== undefined,
+  };
+}

@@ -1,0 +1,85 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import {
+  forgotPasswordRequest,
+  loginRequest,
+  updatePasswordRequest,
+  type GetEmailResponse,
+  type LoginResponse,
+  type MsgBody,
+} from '@signalboard/core';
+import { HttpError, parseInput } from '../../lib/errors';
+import type { RateLimiter } from '../../lib/rate-limiter';
+import type { AuthService } from './auth.service';
+
+export interface AuthLimiters {
+  loginByEmail: RateLimiter;
+  loginByAddress: RateLimiter;
+  forgotByEmail: RateLimiter;
+  forgotByAddress: RateLimiter;
+}
+
+/** Counts one attempt against both keys; over either limit answers 429 saying when to retry. */
+function enforce(limiters: RateLimiter[], keys: string[], what: string): void {
+  limiters.forEach((limiter, index) => {
+    const verdict = limiter.hit(keys[index]!);
+    if (!verdict.allowed) {
+      const minutes = Math.ceil(verdict.retryAfterSeconds / 60);
+      const when = verdict.retryAfterSeconds < 90 ? `${verdict.retryAfterSeconds} seconds` : `${minutes} minutes`;
+      const msg = `Too many ${what} attempts. Please try again in ${when}.`;
+      throw new HttpError(429, msg, { error: msg, headers: { 'retry-after': String(verdict.retryAfterSeconds) } });
+    }
+  });
+}
+
+export interface PublicAuthRoutesOptions {
+  auth: AuthService;
+  limiters: AuthLimiters;
+  /** Work that runs after the answer (the reset e-mail), so its timing reveals nothing. */
+  runInBackground: (task: () => Promise<void>) => void;
+}
+
+/** Routes that need no token: api/login, api/forgot-password. */
+export async function publicAuthRoutes(app: FastifyInstance, options: PublicAuthRoutesOptions) {
+  const { auth, limiters, runInBackground } = options;
+
+  app.post('/login', async (request): Promise<LoginResponse> => {
+    const { email, password } = parseInput(loginRequest, request.body);
+    enforce([limiters.loginByAddress, limiters.loginByEmail], [request.ip, email], 'login');
+    const { userId, firstLogin } = await auth.authenticate(email, password);
+    limiters.loginByEmail.reset(email);
+    const access_token = await app.jwt.sign({ sub: String(userId) });
+    return { access_token, first_login: firstLogin };
+  });
+
+  app.post('/forgot-password', async (request: FastifyRequest): Promise<MsgBody> => {
+    let email: string;
+    try {
+      ({ email } = parseInput(forgotPasswordRequest, request.body));
+    } catch (error) {
+      // The forgot-password screen reads `error` (spec §8).
+      if (error instanceof HttpError) throw new HttpError(error.statusCode, error.message, { error: error.message });
+      throw error;
+    }
+    enforce([limiters.forgotByAddress, limiters.forgotByEmail], [request.ip, email], 'password reset');
+    runInBackground(() => auth.sendTemporaryPassword(email));
+    return { msg: 'If an account exists for that e-mail, a temporary password is on its way.' };
+  });
+}
+
+/** Routes behind the token: api/update-password, api/getemail, api/deactivate_user. */
+export async function protectedAuthRoutes(app: FastifyInstance, options: { auth: AuthService }) {
+  const { auth } = options;
+
+  app.post('/update-password', async (request): Promise<MsgBody> => {
+    const { new_password } = parseInput(updatePasswordRequest, request.body);
+    await auth.updatePassword(request.user.id, new_password);
+    return { msg: 'Password updated successfully!' };
+  });
+
+  app.get('/getemail', async (request): Promise<GetEmailResponse> => ({ email: request.user.email }));
+
+  app.post('/deactivate_user', async (request): Promise<MsgBody> => {
+    await auth.deactivate(request.user.id);
+    return { msg: 'Your account has been deactivated.' };
+  });
+}

@@ -1,0 +1,82 @@
+import { TEMPORARY_PASSWORD_TTL_SECONDS } from '@signalboard/core';
+import type { Clock } from '../../lib/clock';
+import { HttpError } from '../../lib/errors';
+import { decoyPasswordHash, generateTemporaryPassword, hashPassword, verifyPassword } from '../../lib/password';
+import type { Mailer } from '../../providers/mail';
+import type { UsersRepo } from './users.repo';
+
+export const INVALID_CREDENTIALS_MSG = 'Invalid email or password';
+export const DEACTIVATED_MSG = 'This account has been deactivated. Contact support to restore it.';
+
+export interface AuthServiceDeps {
+  users: UsersRepo;
+  mailer: Pick<Mailer, 'send'>;
+  clock: Clock;
+}
+
+/** Sign-in, password changes and temporary passwords. HTTP-free: routes translate. */
+export function createAuthService({ users, mailer, clock }: AuthServiceDeps) {
+  return {
+    /**
+     * Checks the credentials. A valid, unexpired temporary password becomes the account's
+     * password on use (the old one stops working then) and marks the account first-login.
+     */
+    async authenticate(email: string, password: string): Promise<{ userId: number; firstLogin: boolean }> {
+      const user = await users.findByEmail(email);
+      if (!user) {
+        await verifyPassword(await decoyPasswordHash(), password);
+        throw new HttpError(401, INVALID_CREDENTIALS_MSG);
+      }
+      let firstLogin = user.firstLogin;
+      if (!(await verifyPassword(user.passwordHash, password))) {
+        const tempUsable =
+          user.tempPasswordHash !== null &&
+          user.tempPasswordExpiresAt !== null &&
+          user.tempPasswordExpiresAt.getTime() > clock.nowMs();
+        if (!tempUsable || !(await verifyPassword(user.tempPasswordHash!, password))) {
+          throw new HttpError(401, INVALID_CREDENTIALS_MSG);
+        }
+        if (user.isActive) await users.setPassword(user.id, user.tempPasswordHash!, true);
+        firstLogin = true;
+      }
+      if (!user.isActive) throw new HttpError(403, DEACTIVATED_MSG);
+      return { userId: user.id, firstLogin };
+    },
+
+    async updatePassword(userId: number, newPassword: string): Promise<void> {
+      await users.setPassword(userId, await hashPassword(newPassword), false);
+    },
+
+    /**
+     * E-mails a temporary password, valid for one hour, to an existing active account. Says
+     * nothing about whether the account exists; callers answer the same either way.
+     */
+    async sendTemporaryPassword(email: string): Promise<void> {
+      const user = await users.findByEmail(email);
+      if (!user || !user.isActive) return;
+      const temporary = generateTemporaryPassword();
+      const expiresAt = new Date(clock.nowMs() + TEMPORARY_PASSWORD_TTL_SECONDS * 1000);
+      await users.setTemporaryPassword(user.id, await hashPassword(temporary), expiresAt);
+      await mailer.send({
+        to: user.email,
+        subject: 'Your Signalboard temporary password',
+        text: [
+          'Someone (we hope you) asked to reset the password of your Signalboard account.',
+          '',
+          `Temporary password: ${temporary}`,
+          '',
+          `It works for one hour, until ${expiresAt.toUTCString()}. Sign in with it and you will be asked`,
+          'to choose a new password. Until you use it, your current password keeps working.',
+          '',
+          'If you did not ask for this, ignore this message.',
+        ].join('\n'),
+      });
+    },
+
+    async deactivate(userId: number): Promise<void> {
+      await users.setActive(userId, false);
+    },
+  };
+}
+
+export type AuthService = ReturnType<typeof createAuthService>;

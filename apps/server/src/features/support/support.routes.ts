@@ -1,0 +1,49 @@
+import type { FastifyInstance } from 'fastify';
+import { contactSupportFields, SUPPORT_ATTACHMENT_MAX_BYTES, type MsgBody } from '@signalboard/core';
+import { HttpError, parseInput } from '../../lib/errors';
+import type { Mailer, MailAttachment } from '../../providers/mail';
+
+const ATTACHMENT_TOO_LARGE_MSG = `The attachment is larger than ${SUPPORT_ATTACHMENT_MAX_BYTES / 1024 / 1024} MB.`;
+
+/** api/contact-support: multipart header, body, optional file; mailed to SUPPORT_EMAIL, reply-to the user. */
+export async function supportRoutes(app: FastifyInstance, options: { mailer: Pick<Mailer, 'send'>; supportEmail: string }) {
+  app.post('/contact-support', async (request): Promise<MsgBody> => {
+    if (!request.isMultipart()) {
+      throw new HttpError(400, 'Send the support request as multipart/form-data with header and body fields.');
+    }
+    const fields: Record<string, string> = {};
+    let attachment: MailAttachment | undefined;
+    try {
+      for await (const part of request.parts({ limits: { fileSize: SUPPORT_ATTACHMENT_MAX_BYTES, files: 1 } })) {
+        if (part.type === 'file') {
+          const content = await part.toBuffer();
+          if (part.filename && content.length > 0) {
+            attachment = { filename: part.filename, content, contentType: part.mimetype };
+          }
+        } else if (typeof part.value === 'string') {
+          fields[part.fieldname] = part.value;
+        }
+      }
+    } catch (error) {
+      const code = (error as { code?: string }).code;
+      if (code === 'FST_REQ_FILE_TOO_LARGE') throw new HttpError(413, ATTACHMENT_TOO_LARGE_MSG);
+      if (code === 'FST_FILES_LIMIT') throw new HttpError(413, 'Attach at most one file.');
+      throw error;
+    }
+    const { header, body } = parseInput(contactSupportFields, fields);
+    const from = request.user.email;
+    try {
+      await options.mailer.send({
+        to: options.supportEmail,
+        replyTo: from,
+        subject: `[Support] ${header.trim()}`,
+        text: `${body}\n\n-- \nSent from Signalboard by ${from}`,
+        attachments: attachment ? [attachment] : [],
+      });
+    } catch (error) {
+      request.log.error({ err: error }, 'support request could not be sent');
+      throw new HttpError(502, 'The support request could not be sent: the mail service is unavailable.');
+    }
+    return { msg: 'Support request sent successfully!' };
+  });
+}

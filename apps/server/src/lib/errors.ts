@@ -1,0 +1,23 @@
+import type { ZodType, z } from 'zod';
+import { formatIssues } from '@signalboard/core';
+
+/** An error that becomes `{ msg }` (and `error` when given) with its status code. */
+export class HttpError extends Error {
+  constructor(
+    readonly statusCode: number,
+    message: string,
+    readonly extra: { error?: string; headers?: Record<string, string> } = {},
+  ) {
+    super(message);
+  }
+}
+
+export const badRequest = (msg: string) => new HttpError(400, msg);
+export const unauthorized = (msg: string) => new HttpError(401, msg);
+
+/** Validates input at the edge: a failure is a 400 whose `msg` says what is wrong. */
+export function parseInput<S extends ZodType>(schema: S, input: unknown): z.output<S> {
+  const result = schema.safeParse(input ?? {});
+  if (!result.success) throw badRequest(formatIssues(result.error));
+  return result.data;
+}

@@ -1,0 +1,69 @@
+import { buildApp } from './app';
+import { ConfigError, loadConfig } from './config';
+import { openDatabase } from './db/open';
+import { DEMO_EMAIL, DEMO_PASSWORD, ensureDemoAccount } from './features/auth/demo-account';
+import { createUsersRepo } from './features/auth/users.repo';
+import { systemClock } from './lib/clock';
+import { consoleLog } from './lib/console-log';
+import { resolveJwtSecret } from './lib/jwt-secret';
+import { createMailer } from './providers/mail';
+
+const SHUTDOWN_TIMEOUT_MS = 20_000;
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const database = await openDatabase(config, consoleLog);
+  const mailer = createMailer(config, database.db, systemClock);
+  const demoCreated = config.DEMO_ACCOUNT ? await ensureDemoAccount(createUsersRepo(database.db)) : false;
+  const app = await buildApp({ config, db: database.db, mailer, jwtSecret: await resolveJwtSecret(config) });
+
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    consoleLog.info(`${signal} received: shutting down`);
+    const timer = setTimeout(() => {
+      consoleLog.warn('Shutdown took too long; exiting');
+      process.exit(1);
+    }, SHUTDOWN_TIMEOUT_MS);
+    timer.unref();
+    try {
+      await app.close();
+      mailer.close();
+      await database.close({ stopEmbedded: true });
+      if (database.embedded) consoleLog.info('Embedded PostgreSQL server stopped');
+      process.exit(0);
+    } catch (error) {
+      consoleLog.warn(`Shutdown failed: ${(error as Error).message}`);
+      process.exit(1);
+    }
+  };
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+
+  try {
+    await app.listen({ port: config.PORT, host: config.HOST });
+  } catch (error) {
+    const inUse = (error as { code?: string }).code === 'EADDRINUSE';
+    consoleLog.warn(inUse ? `Port ${config.PORT} is already in use: set PORT to another port.` : String(error));
+    await app.close().catch(() => undefined);
+    await database.close({ stopEmbedded: database.embedded?.startedHere ?? false });
+    process.exit(1);
+  }
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : config.PORT;
+  const host = config.HOST === '0.0.0.0' || config.HOST === '127.0.0.1' || config.HOST === '::' ? 'localhost' : config.HOST;
+  consoleLog.info(`Signalboard is running at http://${host}:${port}`);
+  consoleLog.info(
+    `Database: ${config.isExternalDatabase ? 'external PostgreSQL (DATABASE_URL)' : `embedded PostgreSQL, data in ${config.DATA_DIR}/pg`}; ` +
+      `mail: ${mailer.kind === 'smtp' ? 'SMTP' : `outbox in ${config.DATA_DIR}/outbox`}; market data: ${config.MARKET_DATA}`,
+  );
+  if (demoCreated) {
+    consoleLog.info(`Demo account created: ${DEMO_EMAIL} / ${DEMO_PASSWORD} (you will be asked to choose a new password)`);
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof ConfigError ? error.message : error);
+  process.exit(1);
+});

@@ -1,0 +1,128 @@
+import { createHmac, randomBytes } from 'node:crypto';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { inject } from 'vitest';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../src/app';
+import { loadConfig, type Config } from '../src/config';
+import { createDatabase, createPool, type Database } from '../src/db/client';
+import { createUsersRepo } from '../src/features/auth/users.repo';
+import type { Clock } from '../src/lib/clock';
+import { hashPassword } from '../src/lib/password';
+import { createMailer, type Mailer } from '../src/providers/mail';
+
+export const TEST_JWT_SECRET = 'test-secret-test-secret-test-secret-0123';
+
+/** A clock the test moves by hand. */
+export class FakeClock implements Clock {
+  constructor(private ms = Date.UTC(2026, 10, 2, 15, 0, 0)) {}
+  nowMs() {
+    return this.ms;
+  }
+  advance(ms: number) {
+    this.ms += ms;
+  }
+}
+
+/** A fresh database copied from the migrated template. */
+export async function createTestDatabase(): Promise<{ url: string; pool: pg.Pool; db: Database; drop(): Promise<void> }> {
+  const adminUrl = inject('adminUrl');
+  const name = `${inject('databasePrefix')}_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`create database ${name} template ${inject('templateDatabase')}`);
+  await admin.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  const pool = createPool(url.toString(), 5);
+  return {
+    url: url.toString(),
+    pool,
+    db: createDatabase(pool),
+    async drop() {
+      await pool.end();
+      const cleanup = new pg.Client({ connectionString: adminUrl });
+      await cleanup.connect();
+      await cleanup.query(`drop database if exists ${name} with (force)`);
+      await cleanup.end();
+    },
+  };
+}
+
+export interface TestApp {
+  app: FastifyInstance;
+  db: Database;
+  pool: pg.Pool;
+  config: Config;
+  clock: FakeClock;
+  mailer: Mailer;
+  dataDir: string;
+  close(): Promise<void>;
+}
+
+/** buildApp on a fresh database, with the outbox mailer in a temporary DATA_DIR and a fake clock. */
+export async function createTestApp(
+  env: Record<string, string> = {},
+  options: { mailer?: Mailer } = {},
+): Promise<TestApp> {
+  const database = await createTestDatabase();
+  const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'sb-app-test-'));
+  const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', WEB_DIST: path.join(dataDir, 'no-web'), ...env });
+  const clock = new FakeClock();
+  const mailer = options.mailer ?? createMailer(config, database.db, clock);
+  const app = await buildApp({ config, db: database.db, mailer, jwtSecret: TEST_JWT_SECRET, clock, logger: false });
+  await app.ready();
+  return {
+    app,
+    db: database.db,
+    pool: database.pool,
+    config,
+    clock,
+    mailer,
+    dataDir,
+    async close() {
+      await app.close();
+      mailer.close();
+      await database.drop();
+      await fs.rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Creates an account directly (as the admin CLI does). */
+export async function createUser(
+  db: Database,
+  email: string,
+  password: string,
+  options: { firstLogin?: boolean } = {},
+): Promise<number> {
+  const user = await createUsersRepo(db).create({
+    email,
+    passwordHash: await hashPassword(password),
+    firstLogin: options.firstLogin ?? false,
+  });
+  return user.id;
+}
+
+/** Signs in through the API and answers the bearer header. */
+export async function login(app: FastifyInstance, email: string, password: string): Promise<{ authorization: string }> {
+  const response = await app.inject({ method: 'POST', url: '/api/login', payload: { email, password } });
+  if (response.statusCode !== 200) throw new Error(`login failed: ${response.statusCode} ${response.body}`);
+  return { authorization: `Bearer ${response.json<{ access_token: string }>().access_token}` };
+}
+
+/** An HS256 JWT signed by hand, for expired and foreign-secret tokens. */
+export function signJwt(payload: Record<string, unknown>, secret = TEST_JWT_SECRET): string {
+  const encode = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
+  const body = `${encode({ alg: 'HS256', typ: 'JWT' })}.${encode(payload)}`;
+  return `${body}.${createHmac('sha256', secret).update(body).digest('base64url')}`;
+}
+
+let counter = 0;
+/** A distinct e-mail per call, so tests in one file never collide. */
+export function uniqueEmail(label = 'user'): string {
+  counter += 1;
+  return `${label}-${counter}-${randomBytes(3).toString('hex')}@example.com`;
+}

@@ -1,0 +1,47 @@
+import { z } from 'zod';
+import { PASSWORD_MAX_LENGTH } from '../constants';
+import { requiredString } from './common';
+
+const email = requiredString('Email', 254)
+  .transform((value) => value.trim().toLowerCase())
+  .refine((value) => /^[^\s@]+@[^\s@]+$/.test(value), { message: 'Email must be an e-mail address' });
+
+/** POST api/login */
+export const loginRequest = z.object({
+  email,
+  password: requiredString('Password', PASSWORD_MAX_LENGTH),
+});
+export type LoginRequest = z.input<typeof loginRequest>;
+
+export const loginResponse = z.object({
+  access_token: z.string(),
+  first_login: z.boolean(),
+});
+export type LoginResponse = z.infer<typeof loginResponse>;
+
+/** POST api/update-password (token required). Answers `msgBody`. */
+export const updatePasswordRequest = z.object({
+  new_password: requiredString('New password', PASSWORD_MAX_LENGTH),
+});
+export type UpdatePasswordRequest = z.input<typeof updatePasswordRequest>;
+
+/** POST api/forgot-password (no token). Always answers `msgBody` for a well-formed e-mail. */
+export const forgotPasswordRequest = z.object({ email });
+export type ForgotPasswordRequest = z.input<typeof forgotPasswordRequest>;
+
+/** GET api/getemail */
+export const getEmailResponse = z.object({ email: z.string() });
+export type GetEmailResponse = z.infer<typeof getEmailResponse>;
+
+/** GET api/health (no token). */
+export const healthResponse = z.object({
+  status: z.literal('ok'),
+  version: z.string(),
+  /** Which market source serves data; the web app shows a "Simulated market" badge for `simulated`. */
+  market_data: z.enum(['simulated', 'file', 'live']),
+  database: z.enum(['embedded', 'external']),
+  mail: z.enum(['smtp', 'outbox']),
+  /** Server time in Unix seconds. */
+  time: z.number(),
+});
+export type HealthResponse = z.infer<typeof healthResponse>;

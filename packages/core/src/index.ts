@@ -1,0 +1,5 @@
+export * from './constants';
+export * from './menu';
+export * from './auth/token';
+export * from './validation/forms';
+export * from './contract/index';

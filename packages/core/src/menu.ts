@@ -1,0 +1,61 @@
+/**
+ * The dashboard's routes (spec §2). The menu lists eleven entries in the spec's order;
+ * the other child routes exist but have no menu entry.
+ */
+export const DASHBOARD_CHILD_PATHS = [
+  'main',
+  'dropscanner',
+  'symbollookup',
+  'calendar',
+  'generalnews',
+  'stocknews',
+  'trumpnews',
+  'options',
+  'support',
+  'options2',
+  'allstockscanner',
+  'stockshort',
+  'cryptoscanner',
+  'alert',
+  'drop',
+] as const;
+
+export type DashboardChildPath = (typeof DASHBOARD_CHILD_PATHS)[number];
+
+export interface MenuEntry {
+  readonly name: string;
+  readonly link: `/dashboard/${DashboardChildPath}`;
+}
+
+export const MENU_ENTRIES: readonly MenuEntry[] = [
+  { name: 'Main Dashboard', link: '/dashboard/main' },
+  { name: 'WatchList', link: '/dashboard/symbollookup' },
+  { name: 'Drop Scanner', link: '/dashboard/dropscanner' },
+  { name: 'Crypto Scanner', link: '/dashboard/cryptoscanner' },
+  { name: 'Option Scanner', link: '/dashboard/options2' },
+  { name: 'Long Term Scanner', link: '/dashboard/allstockscanner' },
+  { name: 'Swing Trade Scanner', link: '/dashboard/stockshort' },
+  { name: 'All Stocks Scanner', link: '/dashboard/drop' },
+  { name: 'Earnings Calendar', link: '/dashboard/calendar' },
+  { name: 'Contact Support', link: '/dashboard/support' },
+  { name: 'Alert System', link: '/dashboard/alert' },
+];
+
+/** The title each dashboard screen shows (spec §2 headings). */
+export const SCREEN_TITLES: Readonly<Record<DashboardChildPath, string>> = {
+  main: 'Market Dashboard',
+  dropscanner: 'Drop and Recovery Scanner',
+  symbollookup: 'Add and Remove Stocks',
+  calendar: 'Earnings Calendar',
+  generalnews: 'Geo-Political News',
+  stocknews: 'News By Stock',
+  trumpnews: 'Trump News',
+  options: 'Options Scanner',
+  support: 'Contact Support',
+  options2: 'Options Scanner',
+  allstockscanner: 'Stock Layered Entry & Exit Plan',
+  stockshort: 'Stock Short-Term Trades',
+  cryptoscanner: 'Crypto Scanner',
+  alert: 'Alert System Settings',
+  drop: 'Drop Scanner Alerts',
+};

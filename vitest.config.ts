@@ -1,0 +1,35 @@
+import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
+
+const serverProject = (name: string, database: 'embedded' | 'external'): TestProjectInlineConfiguration => ({
+  test: {
+    name,
+    root: 'apps/server',
+    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    globalSetup: ['test/global-setup.ts'],
+    env: { SB_TEST_DATABASE: database },
+    testTimeout: 30_000,
+    hookTimeout: 120_000,
+  },
+});
+
+const projects: TestProjectInlineConfiguration[] = [
+  { test: { name: 'core', root: 'packages/core', include: ['src/**/*.test.ts'] } },
+  serverProject('server', 'embedded'),
+  { extends: 'apps/web/vite.config.ts', test: { name: 'web', root: 'apps/web', include: ['src/**/*.test.{ts,tsx}'], environment: 'jsdom', setupFiles: ['src/test/setup.ts'] } },
+  {
+    test: {
+      name: 'e2e',
+      root: 'e2e',
+      include: ['**/*.spec.ts'],
+      globalSetup: ['global-setup.ts'],
+      fileParallelism: false,
+      testTimeout: 90_000,
+      hookTimeout: 180_000,
+    },
+  },
+];
+
+// With DATABASE_URL pointing at a PostgreSQL server, the server suite runs against it too.
+if (process.env.DATABASE_URL) projects.push(serverProject('server-pg', 'external'));
+
+export default defineConfig({ test: { projects } });
