@@ -12,5 +12,6 @@ export default defineConfig({
     emptyOutDir: true,
     sourcemap: true,
     chunkSizeWarningLimit: 600,
+    manifest: true,
   },
 });

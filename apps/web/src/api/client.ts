@@ -1,0 +1,73 @@
+import { tokenStorage } from '../auth/token-storage';
+
+/** A failed call: `message` is the server's `msg`; `error` is its `error` field when it sent one. */
+export class ApiError extends Error {
+  constructor(
+    message: string,
+    readonly status: number,
+    readonly error?: string,
+  ) {
+    super(message);
+  }
+}
+
+let onUnauthorized: () => void = () => undefined;
+
+/** The router registers where a 401 on a signed-in call goes (the login screen). */
+export function setUnauthorizedHandler(handler: () => void): void {
+  onUnauthorized = handler;
+}
+
+interface RequestOptions {
+  method?: 'GET' | 'POST';
+  json?: unknown;
+  form?: FormData;
+  /** Calls made without a token (login, forgot-password, health). */
+  anonymous?: boolean;
+  query?: Record<string, string>;
+  signal?: AbortSignal;
+}
+
+/** The one way the web app talks to the server: attaches the token, turns error bodies into ApiError. */
+export async function apiRequest<T>(path: string, options: RequestOptions = {}): Promise<T> {
+  const headers: Record<string, string> = { accept: 'application/json' };
+  const token = options.anonymous ? null : tokenStorage.get();
+  if (token) headers.authorization = `Bearer ${token}`;
+  let body: BodyInit | undefined;
+  if (options.form) body = options.form;
+  else if (options.json !== undefined) {
+    headers['content-type'] = 'application/json';
+    body = JSON.stringify(options.json);
+  }
+  const query = options.query ? `?${new URLSearchParams(options.query).toString()}` : '';
+  let response: Response;
+  try {
+    response = await fetch(`/api/${path}${query}`, {
+      method: options.method ?? (body ? 'POST' : 'GET'),
+      headers,
+      body,
+      signal: options.signal,
+    });
+  } catch (cause) {
+    if ((cause as Error).name === 'AbortError') throw cause;
+    throw new ApiError('Cannot reach the server. Check your connection and try again.', 0);
+  }
+  const text = await response.text();
+  let data: unknown = undefined;
+  try {
+    data = text ? JSON.parse(text) : undefined;
+  } catch {
+    data = undefined;
+  }
+  if (!response.ok) {
+    const fields = (data ?? {}) as { msg?: unknown; error?: unknown };
+    const msg = typeof fields.msg === 'string' ? fields.msg : `The server answered ${response.status}.`;
+    const error = typeof fields.error === 'string' ? fields.error : undefined;
+    if (response.status === 401 && !options.anonymous) {
+      tokenStorage.clear();
+      onUnauthorized();
+    }
+    throw new ApiError(msg, response.status, error);
+  }
+  return data as T;
+}

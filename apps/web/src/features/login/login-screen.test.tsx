@@ -1,0 +1,77 @@
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { renderRoutes, renderScreen } from '../../test/render';
+import { FORGOT_PASSWORD_NEEDS_EMAIL, LoginScreen } from './login-screen';
+
+function mockFetch(status: number, body: unknown) {
+  const fetchMock = vi.fn(async () => new Response(JSON.stringify(body), { status }));
+  vi.stubGlobal('fetch', fetchMock);
+  return fetchMock;
+}
+
+afterEach(() => vi.unstubAllGlobals());
+
+describe('Login screen', () => {
+  it('shows the required messages only after a submit attempt', async () => {
+    renderScreen(<LoginScreen />, '/login');
+    expect(screen.queryByText('Email is required')).not.toBeInTheDocument();
+    expect(screen.queryByText('Password is required')).not.toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Login' }));
+    expect(screen.getByText('Email is required')).toBeInTheDocument();
+    expect(screen.getByText('Password is required')).toBeInTheDocument();
+  });
+
+  it('stores the token and goes to /set-password on a first login', async () => {
+    const fetchMock = mockFetch(200, { access_token: 'a.b.c', first_login: true });
+    const { router } = renderRoutes(
+      [
+        { path: '/login', element: <LoginScreen /> },
+        { path: '/set-password', element: <div>set password page</div> },
+      ],
+      '/login',
+    );
+    await userEvent.type(screen.getByLabelText('Email'), 'demo@signalboard.local');
+    await userEvent.type(screen.getByLabelText('Password'), 'demo');
+    await userEvent.click(screen.getByRole('button', { name: 'Login' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/set-password'));
+    expect(window.localStorage.getItem('access_token')).toBe('a.b.c');
+    const [url, init] = fetchMock.mock.calls[0] as unknown as [string, RequestInit];
+    expect(url).toBe('/api/login');
+    expect(JSON.parse(String(init.body))).toEqual({ email: 'demo@signalboard.local', password: 'demo' });
+  });
+
+  it("shows the server's msg when login fails", async () => {
+    mockFetch(401, { msg: 'Invalid email or password' });
+    renderScreen(<LoginScreen />, '/login');
+    await userEvent.type(screen.getByLabelText('Email'), 'x@y.z');
+    await userEvent.type(screen.getByLabelText('Password'), 'nope');
+    await userEvent.click(screen.getByRole('button', { name: 'Login' }));
+    expect(await screen.findByText('Invalid email or password')).toBeInTheDocument();
+    expect(window.localStorage.getItem('access_token')).toBeNull();
+  });
+
+  it('asks for the e-mail before a reset, then confirms', async () => {
+    const fetchMock = mockFetch(200, { msg: 'ok' });
+    renderScreen(<LoginScreen />, '/login');
+    await userEvent.click(screen.getByRole('button', { name: 'Forgot Password' }));
+    expect(await screen.findByText(FORGOT_PASSWORD_NEEDS_EMAIL)).toBeInTheDocument();
+    expect(fetchMock).not.toHaveBeenCalled();
+
+    await userEvent.type(screen.getByLabelText('Email'), 'demo@signalboard.local');
+    await userEvent.click(screen.getByRole('button', { name: 'Forgot Password' }));
+    expect(await screen.findByText('Are you sure you want to reset your password?')).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Reset password' }));
+    expect(await screen.findByText('Email sent! Please check your inbox for further instructions.')).toBeInTheDocument();
+    expect(fetchMock).toHaveBeenCalledWith('/api/forgot-password', expect.objectContaining({ method: 'POST' }));
+  });
+
+  it("shows the server's error field when the reset fails", async () => {
+    mockFetch(429, { msg: 'Too many', error: 'Too many password reset attempts. Please try again in 5 minutes.' });
+    renderScreen(<LoginScreen />, '/login');
+    await userEvent.type(screen.getByLabelText('Email'), 'demo@signalboard.local');
+    await userEvent.click(screen.getByRole('button', { name: 'Forgot Password' }));
+    await userEvent.click(await screen.findByRole('button', { name: 'Reset password' }));
+    expect(await screen.findByText('Too many password reset attempts. Please try again in 5 minutes.')).toBeInTheDocument();
+  });
+});

@@ -1,0 +1,113 @@
+import { Anchor, Button, Group, PasswordInput, Stack, TextInput } from '@mantine/core';
+import { validateLoginForm, type LoginFormErrors } from '@signalboard/core';
+import { lazy, Suspense, useState, type FormEvent } from 'react';
+import { useNavigate } from 'react-router';
+import { forgotPassword, login } from '../../api/auth';
+import { ApiError } from '../../api/client';
+import { tokenStorage } from '../../auth/token-storage';
+import { AuthLayout } from '../../components/auth-layout';
+import { notifyError, notifyInfo, notifySuccess } from '../../components/notify';
+
+// The dialog's code loads only when someone asks for a reset.
+const ConfirmDialog = lazy(() => import('../../components/confirm-dialog'));
+
+export const FORGOT_PASSWORD_NEEDS_EMAIL = 'Please enter your email to reset the password.';
+export const FORGOT_PASSWORD_CONFIRM = 'Are you sure you want to reset your password?';
+export const FORGOT_PASSWORD_SENT = 'Email sent! Please check your inbox for further instructions.';
+export const FORGOT_PASSWORD_FAILED = 'An error occurred while processing your request.';
+
+export function LoginScreen() {
+  const navigate = useNavigate();
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [submitted, setSubmitted] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [confirmOpen, setConfirmOpen] = useState(false);
+  const [resetting, setResetting] = useState(false);
+
+  // Messages appear only after a submit attempt (spec §5).
+  const errors: LoginFormErrors = submitted ? validateLoginForm({ email, password }) : {};
+
+  async function onSubmit(event: FormEvent) {
+    event.preventDefault();
+    setSubmitted(true);
+    const problems = validateLoginForm({ email, password });
+    if (problems.email || problems.password) return;
+    setBusy(true);
+    try {
+      const answer = await login({ email: email.trim(), password });
+      tokenStorage.set(answer.access_token);
+      navigate(answer.first_login ? '/set-password' : '/dashboard', { replace: true });
+    } catch (error) {
+      notifyError(error instanceof ApiError ? error.message : FORGOT_PASSWORD_FAILED);
+      setBusy(false);
+    }
+  }
+
+  function onForgotPassword() {
+    if (email.trim() === '') {
+      notifyInfo(FORGOT_PASSWORD_NEEDS_EMAIL);
+      return;
+    }
+    setConfirmOpen(true);
+  }
+
+  async function onConfirmReset() {
+    setConfirmOpen(false);
+    setResetting(true);
+    try {
+      await forgotPassword({ email: email.trim() });
+      notifySuccess(FORGOT_PASSWORD_SENT);
+    } catch (error) {
+      notifyError(error instanceof ApiError && error.error ? error.error : FORGOT_PASSWORD_FAILED);
+    } finally {
+      setResetting(false);
+    }
+  }
+
+  return (
+    <AuthLayout title="Sign in" subtitle="Scanners, news and alerts for the stocks you follow.">
+      <form onSubmit={onSubmit} noValidate>
+        <Stack gap="md">
+          <TextInput
+            label="Email"
+            type="email"
+            autoComplete="username"
+            value={email}
+            onChange={(event) => setEmail(event.currentTarget.value)}
+            error={errors.email}
+            autoFocus
+          />
+          <PasswordInput
+            label="Password"
+            autoComplete="current-password"
+            value={password}
+            onChange={(event) => setPassword(event.currentTarget.value)}
+            error={errors.password}
+          />
+          <Button type="submit" loading={busy} fullWidth size="md">
+            Login
+          </Button>
+          <Group justify="center">
+            <Anchor component="button" type="button" size="sm" onClick={onForgotPassword} disabled={resetting}>
+              Forgot Password
+            </Anchor>
+          </Group>
+        </Stack>
+      </form>
+      {confirmOpen && (
+        <Suspense fallback={null}>
+          <ConfirmDialog
+            opened
+            question={FORGOT_PASSWORD_CONFIRM}
+            confirmLabel="Reset password"
+            onConfirm={onConfirmReset}
+            onCancel={() => setConfirmOpen(false)}
+          />
+        </Suspense>
+      )}
+    </AuthLayout>
+  );
+}
+
+export { LoginScreen as Component };

@@ -1,0 +1,68 @@
+import { Button, PasswordInput, Stack } from '@mantine/core';
+import { DEFAULT_FAVORITE_STOCKS } from '@signalboard/core';
+import { useState, type FormEvent } from 'react';
+import { Navigate, useNavigate } from 'react-router';
+import { updatePassword } from '../../api/auth';
+import { ApiError } from '../../api/client';
+import { batchUpdateFavoriteStocks } from '../../api/favorites';
+import { hasValidToken, tokenStorage } from '../../auth/token-storage';
+import { AuthLayout } from '../../components/auth-layout';
+import { notifyError, notifySuccess } from '../../components/notify';
+
+const messageOf = (error: unknown) => (error instanceof ApiError ? error.message : String(error));
+
+/** /set-password (Change Password): new password, then the MAG 7 favourites, then back to login (spec §4). */
+export function SetPasswordScreen() {
+  const navigate = useNavigate();
+  const [password, setPassword] = useState('');
+  const [submitted, setSubmitted] = useState(false);
+  const [busy, setBusy] = useState(false);
+
+  if (!hasValidToken()) return <Navigate to="/login" replace />;
+
+  async function onSubmit(event: FormEvent) {
+    event.preventDefault();
+    setSubmitted(true);
+    if (password === '') return;
+    setBusy(true);
+    try {
+      await updatePassword({ new_password: password });
+    } catch (error) {
+      notifyError(messageOf(error));
+      setBusy(false);
+      return;
+    }
+    notifySuccess('Password updated successfully!');
+    try {
+      await batchUpdateFavoriteStocks({ stocks: DEFAULT_FAVORITE_STOCKS.map((stock) => ({ ...stock })) });
+      notifySuccess('MAG 7 stocks added successfully!');
+    } catch (error) {
+      notifyError(`Error adding MAG 7 stocks: ${messageOf(error)}`);
+    }
+    // Sign in again with the new password.
+    tokenStorage.clear();
+    navigate('/login', { replace: true });
+  }
+
+  return (
+    <AuthLayout title="Change Password" subtitle="Choose a new password to finish setting up your account.">
+      <form onSubmit={onSubmit} noValidate>
+        <Stack gap="md">
+          <PasswordInput
+            label="New Password"
+            autoComplete="new-password"
+            value={password}
+            onChange={(event) => setPassword(event.currentTarget.value)}
+            error={submitted && password === '' ? 'New password is required' : undefined}
+            autoFocus
+          />
+          <Button type="submit" loading={busy} fullWidth size="md">
+            Update Password
+          </Button>
+        </Stack>
+      </form>
+    </AuthLayout>
+  );
+}
+
+export { SetPasswordScreen as Component };

@@ -1,0 +1,123 @@
+import { AppShell, Badge, Box, Burger, Group, NavLink, ScrollArea, Skeleton, Text, Tooltip } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
+import { IconLogout } from '@tabler/icons-react';
+import { MENU_ENTRIES, SIDE_MENU_WIDTH_PX } from '@signalboard/core';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { Suspense, useState } from 'react';
+import { Outlet, useLocation, useNavigate } from 'react-router';
+import { useCurrentUser, useHealth } from '../../api/session-queries';
+import { queryClient } from '../../api/query-client';
+import { tokenStorage } from '../../auth/token-storage';
+import { Brand } from '../../components/brand';
+import { ColorSchemeToggle } from './color-scheme-toggle';
+import { MENU_ICONS } from './menu-icons';
+
+const HEADER_HEIGHT_PX = 56;
+
+/**
+ * Server state lives in TanStack Query from the dashboard on; the sign-in screens do without it, which
+ * keeps the login route's JavaScript small.
+ */
+export function DashboardShell() {
+  return (
+    <QueryClientProvider client={queryClient}>
+      <Shell />
+    </QueryClientProvider>
+  );
+}
+
+/** The dashboard shell (spec §2): a 250px side drawer, open by default, and the top bar. */
+function Shell() {
+  const [opened, setOpened] = useState(true);
+  const toggle = () => setOpened((value) => !value);
+  const navigate = useNavigate();
+  const location = useLocation();
+  const user = useCurrentUser();
+  const health = useHealth();
+  const narrow = useMediaQuery('(max-width: 48em)');
+
+  function signOut() {
+    tokenStorage.clear();
+    queryClient.clear();
+    navigate('/login', { replace: true });
+  }
+
+  return (
+    <AppShell
+      header={{ height: HEADER_HEIGHT_PX }}
+      navbar={{ width: SIDE_MENU_WIDTH_PX, breakpoint: 'sm', collapsed: { mobile: !opened, desktop: !opened } }}
+      padding="lg"
+    >
+      <AppShell.Header>
+        <Group h="100%" px="md" justify="space-between" wrap="nowrap">
+          <Group gap="sm" wrap="nowrap" style={{ flexShrink: 0 }}>
+            <Burger opened={opened} onClick={toggle} size="sm" aria-label="menu" />
+            <Brand compact />
+            {health.data?.market_data === 'simulated' && (
+              <Tooltip label="Prices, news and earnings come from a simulated market, not a live feed.">
+                <Badge variant="light" color="yellow" radius="sm" visibleFrom="xs">
+                  Simulated market
+                </Badge>
+              </Tooltip>
+            )}
+          </Group>
+          <Group gap="sm" wrap="nowrap" miw={0}>
+            {user.data ? (
+              <Text size="sm" truncate maw={narrow ? 200 : 360}>
+                Username: {user.data.email}
+              </Text>
+            ) : (
+              <Skeleton h={14} w={180} aria-label="Loading user" />
+            )}
+            <ColorSchemeToggle />
+          </Group>
+        </Group>
+      </AppShell.Header>
+
+      <AppShell.Navbar p="xs" aria-label="Main menu">
+        <AppShell.Section grow component={ScrollArea}>
+          <nav>
+            {MENU_ENTRIES.map((entry) => {
+              const Icon = MENU_ICONS[entry.link];
+              return (
+                <NavLink
+                  key={entry.link}
+                  href={entry.link}
+                  label={entry.name}
+                  leftSection={<Icon size={18} stroke={1.7} />}
+                  active={location.pathname === entry.link}
+                  variant="light"
+                  onClick={(event) => {
+                    event.preventDefault();
+                    navigate(entry.link);
+                    toggle();
+                  }}
+                  styles={{ root: { borderRadius: 'var(--mantine-radius-md)' } }}
+                />
+              );
+            })}
+          </nav>
+        </AppShell.Section>
+        <AppShell.Section>
+          <NavLink
+            component="button"
+            label="Sign Out"
+            leftSection={<IconLogout size={18} stroke={1.7} />}
+            onClick={signOut}
+            styles={{ root: { borderRadius: 'var(--mantine-radius-md)' } }}
+          />
+        </AppShell.Section>
+      </AppShell.Navbar>
+
+      <AppShell.Main>
+        <Box maw={1280} mx="auto">
+          <Suspense fallback={<Skeleton h={32} w={280} />}>
+            <Outlet />
+          </Suspense>
+        </Box>
+      </AppShell.Main>
+    </AppShell>
+  );
+}
+
+export { DashboardShell as Component };

@@ -1,0 +1,78 @@
+/** The admin command line (npm run user -- …), with the server running and without it. */
+import { existsSync } from 'node:fs';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { inject } from 'vitest';
+import { api, apiLogin, uniqueEmail } from './support/browser';
+import { makeDataDir, runCli } from './support/server-process';
+
+const cleanup: string[] = [];
+afterAll(async () => {
+  for (const dir of cleanup) await fs.rm(path.dirname(dir), { recursive: true, force: true });
+});
+
+describe('npm run user, while the server runs', () => {
+  const dataDir = () => inject('dataDir');
+
+  it('adds an account with a generated temporary password that must be changed', async () => {
+    const email = uniqueEmail('cli');
+    const added = runCli(dataDir(), ['add', email]);
+    expect(added.status).toBe(0);
+    const temporary = /temporary password: (\S+)/.exec(added.stdout)?.[1];
+    expect(temporary).toBeDefined();
+    const login = await apiLogin(email, temporary!);
+    expect(login.first_login).toBe(true);
+
+    const again = runCli(dataDir(), ['add', email, '--password', 'x']);
+    expect(again.status).toBe(1);
+    expect(again.stderr).toContain(`An account for ${email} already exists.`);
+
+    const listed = runCli(dataDir(), ['list']);
+    expect(listed.status).toBe(0);
+    expect(listed.stdout).toMatch(new RegExp(`${email.replace(/[.]/g, '\\.')}\\tactive, first-login`));
+  });
+
+  it('resets a password and deactivates an account, whose tokens stop at once', async () => {
+    const email = uniqueEmail('cli-reset');
+    expect(runCli(dataDir(), ['add', email, '--password', 'first password']).status).toBe(0);
+    const { access_token } = await apiLogin(email, 'first password');
+
+    const reset = runCli(dataDir(), ['reset', email]);
+    expect(reset.status).toBe(0);
+    const temporary = /temporary password: (\S+)/.exec(reset.stdout)?.[1];
+    expect((await apiLogin(email, temporary!)).first_login).toBe(true);
+    expect((await api('login', { json: { email, password: 'first password' } })).status).toBe(401);
+
+    expect(runCli(dataDir(), ['deactivate', email]).status).toBe(0);
+    expect((await api('getemail', { token: access_token })).status).toBe(401);
+    expect((await api('login', { json: { email, password: temporary } })).status).toBe(403);
+    expect(runCli(dataDir(), ['list']).stdout).toMatch(new RegExp(`${email.replace(/[.]/g, '\\.')}\\tdeactivated`));
+  });
+
+  it('explains bad input', () => {
+    const unknown = runCli(dataDir(), ['frobnicate']);
+    expect(unknown.status).toBe(2);
+    expect(unknown.stderr).toContain('Unknown command "frobnicate".');
+    expect(unknown.stderr).toContain('Usage: npm run user -- <command>');
+    const badEmail = runCli(dataDir(), ['add', 'not-an-email']);
+    expect(badEmail.status).toBe(1);
+    expect(badEmail.stderr).toContain('Email must be an e-mail address');
+    const missing = runCli(dataDir(), ['reset', 'nobody@example.com']);
+    expect(missing.status).toBe(1);
+    expect(missing.stderr).toContain('No account for nobody@example.com.');
+  });
+});
+
+describe('npm run user, with no server running', () => {
+  it('starts the embedded database for the command and stops it after', async () => {
+    const dataDir = await makeDataDir('cli-alone');
+    cleanup.push(dataDir);
+    const added = runCli(dataDir, ['add', 'solo@example.com', '--password', 'pw']);
+    expect(added.status).toBe(0);
+    expect(existsSync(path.join(dataDir, 'pg', 'postmaster.pid'))).toBe(false);
+    const listed = runCli(dataDir, ['list']);
+    expect(listed.stdout).toContain('solo@example.com\tactive, first-login');
+    expect(existsSync(path.join(dataDir, 'pg', 'postmaster.pid'))).toBe(false);
+  });
+});

@@ -1,0 +1,126 @@
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { launchBrowser, newContext, screenshot, signedInUser } from './support/browser';
+
+// Spec §2: the eleven menu entries in order, each with its route.
+const MENU = [
+  ['Main Dashboard', '/dashboard/main'],
+  ['WatchList', '/dashboard/symbollookup'],
+  ['Drop Scanner', '/dashboard/dropscanner'],
+  ['Crypto Scanner', '/dashboard/cryptoscanner'],
+  ['Option Scanner', '/dashboard/options2'],
+  ['Long Term Scanner', '/dashboard/allstockscanner'],
+  ['Swing Trade Scanner', '/dashboard/stockshort'],
+  ['All Stocks Scanner', '/dashboard/drop'],
+  ['Earnings Calendar', '/dashboard/calendar'],
+  ['Contact Support', '/dashboard/support'],
+  ['Alert System', '/dashboard/alert'],
+] as const;
+
+const CHILD_PATHS = [
+  'main', 'dropscanner', 'symbollookup', 'calendar', 'generalnews', 'stocknews', 'trumpnews', 'options',
+  'support', 'options2', 'allstockscanner', 'stockshort', 'cryptoscanner', 'alert', 'drop',
+];
+
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+let email: string;
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(async () => browser.close());
+beforeEach(async () => {
+  context = await newContext(browser);
+  ({ email } = await signedInUser(context, 'shell'));
+  page = await context.newPage();
+});
+afterEach(async () => context.close());
+
+const drawer = () => page.getByRole('navigation', { name: 'Main menu' });
+
+async function drawerVisible(): Promise<boolean> {
+  const box = await drawer().boundingBox();
+  return box !== null && box.x + box.width > 1;
+}
+
+describe('dashboard shell', () => {
+  it('opens on main with the drawer open, 250px wide, the user and the simulated-market badge', async () => {
+    await page.goto('/dashboard');
+    await page.waitForURL('**/dashboard/main');
+    await page.getByText(`Username: ${email}`).waitFor();
+    await page.getByText('Simulated market').waitFor();
+    const box = await drawer().boundingBox();
+    expect(box?.width).toBe(250);
+    expect(box?.x).toBe(0);
+    const names = await drawer().getByRole('link').allInnerTexts();
+    expect(names.map((name) => name.trim())).toEqual(MENU.map(([name]) => name));
+    await page.getByText('This screen is not available yet.').waitFor();
+    await screenshot(page, 'shell-main');
+  });
+
+  it('toggles the drawer with the menu button', async () => {
+    await page.goto('/dashboard/main');
+    await drawer().waitFor();
+    expect(await drawerVisible()).toBe(true);
+    await page.getByRole('button', { name: 'menu' }).click();
+    await expect.poll(drawerVisible).toBe(false);
+    await screenshot(page, 'shell-drawer-closed');
+    await page.getByRole('button', { name: 'menu' }).click();
+    await expect.poll(drawerVisible).toBe(true);
+  });
+
+  it('each menu entry goes to its route and toggles the drawer', async () => {
+    await page.goto('/dashboard/main');
+    for (const [name, route] of MENU) {
+      if (!(await drawerVisible())) {
+        await page.getByRole('button', { name: 'menu' }).click();
+        await expect.poll(drawerVisible).toBe(true);
+      }
+      await drawer().getByRole('link', { name }).click();
+      await page.waitForURL(`**${route}`);
+      await expect.poll(drawerVisible).toBe(false);
+    }
+  });
+
+  it('has all fifteen child routes', async () => {
+    for (const path of CHILD_PATHS) {
+      await page.goto(`/dashboard/${path}`);
+      await page.getByRole('heading', { level: 2 }).first().waitFor();
+      expect(new URL(page.url()).pathname).toBe(`/dashboard/${path}`);
+    }
+    await page.goto('/dashboard/not-a-screen');
+    await page.waitForURL('**/login');
+  });
+
+  it('signs out: the token is gone and the dashboard is closed', async () => {
+    await page.goto('/dashboard/main');
+    await page.getByRole('button', { name: 'Sign Out' }).click();
+    await page.waitForURL('**/login');
+    expect(await page.evaluate(() => window.localStorage.getItem('access_token'))).toBeNull();
+    await page.goto('/dashboard/main');
+    await page.waitForURL('**/login');
+  });
+
+  it('looks right in dark mode and on a phone', async () => {
+    const dark = await newContext(browser, { colorScheme: 'dark' });
+    await signedInUser(dark, 'dark');
+    const darkPage = await dark.newPage();
+    await darkPage.goto('/dashboard/support');
+    await darkPage.getByRole('button', { name: 'Send Email' }).waitFor();
+    await screenshot(darkPage, 'shell-support-dark');
+    await dark.close();
+
+    const phone = await newContext(browser, { width: 390, height: 844 });
+    await signedInUser(phone, 'phone');
+    const phonePage = await phone.newPage();
+    await phonePage.goto('/dashboard/main');
+    await phonePage.getByRole('navigation', { name: 'Main menu' }).waitFor();
+    await screenshot(phonePage, 'shell-phone-drawer');
+    await phonePage.getByRole('link', { name: 'Contact Support' }).click();
+    await phonePage.getByRole('button', { name: 'Send Email' }).waitFor();
+    await screenshot(phonePage, 'shell-phone-support');
+    await phone.close();
+  });
+});

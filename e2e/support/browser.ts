@@ -1,0 +1,109 @@
+/** Debian's Chromium driven by playwright-core; never a downloaded browser. */
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { inject } from 'vitest';
+import { REPO_ROOT, runCli } from './server-process';
+
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export const SCREENSHOT_DIR = path.join(REPO_ROOT, '.e2e-artifacts/screenshots');
+
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    headless: true,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+}
+
+export async function newContext(
+  browser: Browser,
+  options: { width?: number; height?: number; colorScheme?: 'light' | 'dark' } = {},
+): Promise<BrowserContext> {
+  const context = await browser.newContext({
+    baseURL: inject('baseUrl'),
+    viewport: { width: options.width ?? 1366, height: options.height ?? 860 },
+    colorScheme: options.colorScheme ?? 'light',
+  });
+  context.setDefaultTimeout(15_000);
+  return context;
+}
+
+export async function screenshot(page: Page, name: string): Promise<void> {
+  await fs.mkdir(SCREENSHOT_DIR, { recursive: true });
+  await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}.png`), fullPage: true });
+}
+
+let counter = 0;
+export function uniqueEmail(label: string): string {
+  counter += 1;
+  return `${label}-${Date.now().toString(36)}-${counter}@example.com`;
+}
+
+/** Creates an account with the admin CLI (first-login, as the CLI makes them). */
+export function addUser(email: string, password: string): void {
+  const result = runCli(inject('dataDir'), ['add', email, '--password', password]);
+  if (result.status !== 0) throw new Error(`npm run user -- add failed: ${result.stderr}${result.stdout}`);
+}
+
+export async function api<T>(path: string, options: { token?: string; json?: unknown } = {}): Promise<{ status: number; body: T }> {
+  const headers: Record<string, string> = {};
+  if (options.token) headers.authorization = `Bearer ${options.token}`;
+  if (options.json !== undefined) headers['content-type'] = 'application/json';
+  const response = await fetch(`${inject('baseUrl')}/api/${path}`, {
+    method: options.json === undefined ? 'GET' : 'POST',
+    headers,
+    body: options.json === undefined ? undefined : JSON.stringify(options.json),
+  });
+  return { status: response.status, body: (await response.json()) as T };
+}
+
+/** Signs in through the API; answers the token. */
+export async function apiLogin(email: string, password: string): Promise<{ access_token: string; first_login: boolean }> {
+  const { status, body } = await api<{ access_token: string; first_login: boolean }>('login', { json: { email, password } });
+  if (status !== 200) throw new Error(`login failed: ${status} ${JSON.stringify(body)}`);
+  return body;
+}
+
+/** An account past its first login whose token the context's pages start with. */
+export async function signedInUser(context: BrowserContext, label: string): Promise<{ email: string; token: string }> {
+  const email = uniqueEmail(label);
+  const password = 'correct horse battery staple';
+  addUser(email, password);
+  const first = await apiLogin(email, password);
+  const update = await api('update-password', { token: first.access_token, json: { new_password: password } });
+  if (update.status !== 200) throw new Error(`update-password failed: ${update.status}`);
+  const { access_token } = await apiLogin(email, password);
+  // Only the first page load of the context gets the token, so signing out stays signed out.
+  await context.addInitScript((token) => {
+    if (!window.sessionStorage.getItem('sb-test-token-set')) {
+      window.localStorage.setItem('access_token', token);
+      window.sessionStorage.setItem('sb-test-token-set', '1');
+    }
+  }, access_token);
+  return { email, token: access_token };
+}
+
+/** The newest outbox e-mail to `to`, as the .eml text the outbox wrote. */
+export async function latestOutboxMail(to: string): Promise<string> {
+  const dir = path.join(inject('dataDir'), 'outbox');
+  const deadline = Date.now() + 10_000;
+  const pattern = new RegExp(`^To: ${to.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`, 'mi');
+  while (Date.now() < deadline) {
+    const files = (await fs.readdir(dir).catch(() => [] as string[])).sort().reverse();
+    for (const file of files) {
+      const text = await fs.readFile(path.join(dir, file), 'utf8');
+      if (pattern.test(text)) return text;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`no outbox mail to ${to}`);
+}
