@@ -2,14 +2,14 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
-import helmet from '@fastify/helmet';
-import fastifyJwt from '@fastify/jwt';
+import type pg from 'pg';
 import multipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
 import { SUPPORT_ATTACHMENT_MAX_BYTES } from '@signalboard/core';
 import type { Config } from './config';
 import type { Database } from './db/client';
 import { createAuthService } from './features/auth/auth.service';
+import { createSessionUsers } from './features/auth/session-users';
 import { protectedAuthRoutes, publicAuthRoutes } from './features/auth/auth.routes';
 import { createUsersRepo } from './features/auth/users.repo';
 import { createFavoritesRepo } from './features/favorites/favorites.repo';
@@ -19,12 +19,16 @@ import { supportRoutes } from './features/support/support.routes';
 import { systemClock, type Clock } from './lib/clock';
 import { HttpError } from './lib/errors';
 import { RateLimiter } from './lib/rate-limiter';
+import { createTokens } from './lib/tokens';
 import { createAuthenticate } from './plugins/authenticate';
+import { securityHeaders } from './plugins/security-headers';
 import type { Mailer } from './providers/mail';
 
 export interface AppDeps {
   config: Config;
   db: Database;
+  /** The pool behind `db`; one of its connections listens for account changes. */
+  pool: pg.Pool;
   mailer: Mailer;
   jwtSecret: string;
   clock?: Clock;
@@ -94,31 +98,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   app.addHook('onClose', async () => app.drainBackgroundWork());
 
-  await app.register(helmet, {
-    contentSecurityPolicy: {
-      useDefaults: false,
-      directives: {
-        defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
-        // Mantine sets CSS variables and component styles inline.
-        styleSrc: ["'self'", "'unsafe-inline'"],
-        // News providers' article images are https URLs on their own hosts.
-        imgSrc: ["'self'", 'data:', 'https:'],
-        fontSrc: ["'self'", 'data:'],
-        connectSrc: ["'self'"],
-        objectSrc: ["'none'"],
-        baseUri: ["'self'"],
-        formAction: ["'self'"],
-        frameAncestors: ["'none'"],
-      },
-    },
-    // Self-hosted installs often run on plain http inside a LAN.
-    strictTransportSecurity: false,
-  });
-  await app.register(fastifyJwt, {
-    secret: deps.jwtSecret,
-    sign: { expiresIn: config.ACCESS_TOKEN_TTL_SECONDS },
-  });
+  await app.register(securityHeaders);
   await app.register(multipart, {
     limits: { fileSize: SUPPORT_ATTACHMENT_MAX_BYTES, files: 1, fields: 10, fieldSize: 100 * 1024 },
   });
@@ -138,6 +118,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const users = createUsersRepo(db);
   const favorites = createFavoritesRepo(db);
   const auth = createAuthService({ users, mailer, clock });
+  const tokens = createTokens({ secret: deps.jwtSecret, ttlSeconds: config.ACCESS_TOKEN_TTL_SECONDS });
   const windowMs = (seconds: number) => seconds * 1000;
   const limiters = {
     loginByEmail: new RateLimiter(config.LOGIN_MAX_PER_EMAIL, windowMs(config.LOGIN_WINDOW_SECONDS), clock),
@@ -150,17 +131,20 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(
     async (open) => {
       await open.register(healthRoutes, { config, mailKind: mailer.kind, clock });
-      await open.register(publicAuthRoutes, { auth, limiters, runInBackground });
+      await open.register(publicAuthRoutes, { auth, tokens, limiters, runInBackground });
     },
     { prefix: '/api' },
   );
 
   // Everything else under /api needs a valid token; the hook runs before any body is read.
-  const authenticate = createAuthenticate(users);
+  const sessionUsers = createSessionUsers({ users, pool: deps.pool, clock, log: app.log });
+  await sessionUsers.start();
+  app.addHook('onClose', async () => sessionUsers.close());
+  const authenticate = createAuthenticate(tokens, sessionUsers);
   await app.register(
     async (secured) => {
       secured.addHook('onRequest', authenticate);
-      await secured.register(protectedAuthRoutes, { auth });
+      await secured.register(protectedAuthRoutes, { auth, sessionUsers });
       await secured.register(favoritesRoutes, { favorites });
       await secured.register(supportRoutes, { mailer, supportEmail: config.SUPPORT_EMAIL });
     },

@@ -15,7 +15,7 @@ async function main(): Promise<void> {
   const database = await openDatabase(config, consoleLog);
   const mailer = createMailer(config, database.db, systemClock);
   const demoCreated = config.DEMO_ACCOUNT ? await ensureDemoAccount(createUsersRepo(database.db)) : false;
-  const app = await buildApp({ config, db: database.db, mailer, jwtSecret: await resolveJwtSecret(config) });
+  const app = await buildApp({ config, db: database.db, pool: database.pool, mailer, jwtSecret: await resolveJwtSecret(config) });
 
   let stopping = false;
   const shutdown = async (signal: string) => {

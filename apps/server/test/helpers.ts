@@ -72,7 +72,7 @@ export async function createTestApp(
   const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', WEB_DIST: path.join(dataDir, 'no-web'), ...env });
   const clock = new FakeClock();
   const mailer = options.mailer ?? createMailer(config, database.db, clock);
-  const app = await buildApp({ config, db: database.db, mailer, jwtSecret: TEST_JWT_SECRET, clock, logger: false });
+  const app = await buildApp({ config, db: database.db, pool: database.pool, mailer, jwtSecret: TEST_JWT_SECRET, clock, logger: false });
   await app.ready();
   return {
     app,

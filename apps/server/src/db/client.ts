@@ -9,7 +9,7 @@ export type Database = NodePgDatabase<typeof schema>;
 /** Where the SQL migrations live: beside this file in the source, copied beside the bundle by the build. */
 export const MIGRATIONS_DIR = fileURLToPath(new URL('./migrations', import.meta.url));
 
-export function createPool(connectionString: string, max = 10): pg.Pool {
+export function createPool(connectionString: string, max = 12): pg.Pool {
   const pool = new pg.Pool({ connectionString, max, idleTimeoutMillis: 30_000 });
   // An idle client losing its server must not crash the process; the next query reconnects.
   pool.on('error', () => undefined);

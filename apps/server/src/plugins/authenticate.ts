@@ -1,10 +1,11 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { UsersRepo } from '../features/auth/users.repo';
+import type { SessionUsers } from '../features/auth/session-users';
 import { HttpError } from '../lib/errors';
+import type { Tokens } from '../lib/tokens';
 
-declare module '@fastify/jwt' {
-  interface FastifyJWT {
-    payload: { sub: string };
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The signed-in user; set by `authenticate` on every protected route. */
     user: { id: number; email: string };
   }
 }
@@ -15,19 +16,18 @@ export const AUTH_TOKEN_MISSING_MSG = 'Auth token missing';
  * onRequest hook for every protected route: a bearer token, valid and unexpired, whose user still
  * exists and is active (so deactivation takes effect at once). Runs before the body is read.
  */
-export function createAuthenticate(users: Pick<UsersRepo, 'findSessionUser'>) {
+export function createAuthenticate(tokens: Pick<Tokens, 'verify'>, sessionUsers: Pick<SessionUsers, 'get'>) {
   return async function authenticate(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
     const header = request.headers.authorization;
-    if (!header || !/^Bearer\s+\S+/i.test(header)) throw new HttpError(401, AUTH_TOKEN_MISSING_MSG);
-    let payload: { sub: string };
-    try {
-      payload = await request.jwtVerify<{ sub: string }>();
-    } catch (error) {
-      const expired = (error as { code?: string }).code === 'FST_JWT_AUTHORIZATION_TOKEN_EXPIRED';
-      throw new HttpError(401, expired ? 'Auth token expired. Please sign in again.' : 'Auth token invalid');
+    const match = header ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
+    if (!match) throw new HttpError(401, AUTH_TOKEN_MISSING_MSG);
+    const verified = tokens.verify(match[1]!);
+    if (!verified.ok) {
+      throw new HttpError(401, verified.reason === 'expired' ? 'Auth token expired. Please sign in again.' : 'Auth token invalid');
     }
+    const payload = verified.claims;
     const id = Number(payload.sub);
-    const user = Number.isSafeInteger(id) ? await users.findSessionUser(id) : undefined;
+    const user = Number.isSafeInteger(id) ? await sessionUsers.get(id) : undefined;
     if (!user) throw new HttpError(401, 'Auth token invalid');
     if (!user.isActive) throw new HttpError(401, 'This account has been deactivated.');
     request.user = { id: user.id, email: user.email };

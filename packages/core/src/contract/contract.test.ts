@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { ZodError } from 'zod';
 import {
   batchUpdateFavoriteStocksRequest,
   deleteFavoriteStocksRequest,
@@ -7,7 +8,7 @@ import {
   updatePasswordRequest,
 } from './index';
 
-function msgOf(result: { success: boolean; error?: import('zod').ZodError }) {
+function msgOf(result: { success: boolean; error?: ZodError }) {
   expect(result.success).toBe(false);
   return formatIssues(result.error!);
 }

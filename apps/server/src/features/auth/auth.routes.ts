@@ -9,7 +9,9 @@ import {
 } from '@signalboard/core';
 import { HttpError, parseInput } from '../../lib/errors';
 import type { RateLimiter } from '../../lib/rate-limiter';
+import type { Tokens } from '../../lib/tokens';
 import type { AuthService } from './auth.service';
+import type { SessionUsers } from './session-users';
 
 export interface AuthLimiters {
   loginByEmail: RateLimiter;
@@ -33,6 +35,7 @@ function enforce(limiters: RateLimiter[], keys: string[], what: string): void {
 
 export interface PublicAuthRoutesOptions {
   auth: AuthService;
+  tokens: Pick<Tokens, 'sign'>;
   limiters: AuthLimiters;
   /** Work that runs after the answer (the reset e-mail), so its timing reveals nothing. */
   runInBackground: (task: () => Promise<void>) => void;
@@ -40,15 +43,14 @@ export interface PublicAuthRoutesOptions {
 
 /** Routes that need no token: api/login, api/forgot-password. */
 export async function publicAuthRoutes(app: FastifyInstance, options: PublicAuthRoutesOptions) {
-  const { auth, limiters, runInBackground } = options;
+  const { auth, tokens, limiters, runInBackground } = options;
 
   app.post('/login', async (request): Promise<LoginResponse> => {
     const { email, password } = parseInput(loginRequest, request.body);
     enforce([limiters.loginByAddress, limiters.loginByEmail], [request.ip, email], 'login');
     const { userId, firstLogin } = await auth.authenticate(email, password);
     limiters.loginByEmail.reset(email);
-    const access_token = await app.jwt.sign({ sub: String(userId) });
-    return { access_token, first_login: firstLogin };
+    return { access_token: tokens.sign(userId), first_login: firstLogin };
   });
 
   app.post('/forgot-password', async (request: FastifyRequest): Promise<MsgBody> => {
@@ -67,8 +69,11 @@ export async function publicAuthRoutes(app: FastifyInstance, options: PublicAuth
 }
 
 /** Routes behind the token: api/update-password, api/getemail, api/deactivate_user. */
-export async function protectedAuthRoutes(app: FastifyInstance, options: { auth: AuthService }) {
-  const { auth } = options;
+export async function protectedAuthRoutes(
+  app: FastifyInstance,
+  options: { auth: AuthService; sessionUsers: Pick<SessionUsers, 'invalidate'> },
+) {
+  const { auth, sessionUsers } = options;
 
   app.post('/update-password', async (request): Promise<MsgBody> => {
     const { new_password } = parseInput(updatePasswordRequest, request.body);
@@ -80,6 +85,7 @@ export async function protectedAuthRoutes(app: FastifyInstance, options: { auth:
 
   app.post('/deactivate_user', async (request): Promise<MsgBody> => {
     await auth.deactivate(request.user.id);
+    sessionUsers.invalidate(request.user.id);
     return { msg: 'Your account has been deactivated.' };
   });
 }

@@ -1,0 +1,113 @@
+// npm run bench: budgets from DESIGN.md, printed as a table (measured, never asserted in tests).
+//   1. JavaScript the login route loads (gzipped), from the Vite manifest: budget 150 KB.
+//   2. Authenticated read throughput (GET /api/getemail, token + user check) against a bare Fastify
+//      JSON route, measured in the same run with autocannon: budget at least 0.5x.
+import { spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import autocannon from 'autocannon';
+
+const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
+const rows = [];
+
+spawnSync(process.execPath, ['-e', "import('./scripts/build-if-needed.mjs').then(m => m.buildIfNeeded())"], { cwd: root, stdio: 'inherit' });
+
+// 1. Login route bundle
+{
+  const dist = path.join(root, 'apps/web/dist');
+  const manifest = JSON.parse(fs.readFileSync(path.join(dist, '.vite/manifest.json'), 'utf8'));
+  const seen = new Set();
+  const add = (key) => {
+    if (seen.has(key)) return;
+    seen.add(key);
+    for (const dep of manifest[key].imports ?? []) add(dep);
+  };
+  add('index.html');
+  add(Object.keys(manifest).find((key) => key.includes('features/login/login-screen')));
+  let bytes = 0;
+  for (const key of seen) bytes += zlib.gzipSync(fs.readFileSync(path.join(dist, manifest[key].file))).length;
+  const kb = bytes / 1024;
+  rows.push(['login route JS (gzip)', `${kb.toFixed(1)} KB`, '≤ 150 KB', kb <= 150 ? 'ok' : 'OVER']);
+}
+
+// 2. Authenticated read vs bare Fastify
+const run = (url, headers) =>
+  new Promise((resolve, reject) =>
+    autocannon({ url, connections: 32, duration: 3, headers }, (error, result) => (error ? reject(error) : resolve(result))),
+  );
+
+{
+  const base = fs.mkdtempSync(path.join(os.tmpdir(), 'sb-bench-'));
+  fs.chmodSync(base, 0o755);
+  const dataDir = path.join(base, 'data');
+  const port = 3900 + Math.floor(Math.random() * 90);
+  const env = { ...process.env, DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: 'warn', LOGIN_MAX_PER_EMAIL: '1000' };
+  delete env.DATABASE_URL;
+  const server = spawn(process.execPath, [path.join(root, 'apps/server/dist/server.js')], { env, stdio: 'ignore' });
+  try {
+    let ready = false;
+    for (let i = 0; i < 240 && !ready; i += 1) {
+      ready = await fetch(`http://127.0.0.1:${port}/api/health`).then((r) => r.ok, () => false);
+      if (!ready) await new Promise((r) => setTimeout(r, 250));
+    }
+    if (!ready) throw new Error('server did not start');
+    const login = await fetch(`http://127.0.0.1:${port}/api/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'demo@signalboard.local', password: 'demo' }),
+    }).then((r) => r.json());
+
+    // The bare route runs in its own process too, so both servers get the same share of the CPU.
+    const barePort = port + 100;
+    const bare = spawn(
+      process.execPath,
+      ['--input-type=module', '-e', `import Fastify from 'fastify'; const app = Fastify(); app.get('/bare', async () => ({ email: 'demo@signalboard.local' })); await app.listen({ port: ${barePort}, host: '127.0.0.1' });`],
+      { cwd: path.join(root, 'apps/server'), stdio: 'ignore' },
+    );
+    let bareResult;
+    let authed;
+    try {
+      for (let i = 0; i < 40; i += 1) {
+        if (await fetch(`http://127.0.0.1:${barePort}/bare`).then((r) => r.ok, () => false)) break;
+        await new Promise((r) => setTimeout(r, 250));
+      }
+      // Alternate the two, three rounds after a warm-up each, and compare medians: this machine is noisy.
+      const authHeaders = { authorization: `Bearer ${login.access_token}` };
+      await run(`http://127.0.0.1:${barePort}/bare`, {});
+      await run(`http://127.0.0.1:${port}/api/getemail`, authHeaders);
+      const bareRounds = [];
+      const authedRounds = [];
+      for (let round = 0; round < 3; round += 1) {
+        bareRounds.push(await run(`http://127.0.0.1:${barePort}/bare`, {}));
+        authedRounds.push(await run(`http://127.0.0.1:${port}/api/getemail`, authHeaders));
+      }
+      const median = (results) => [...results].sort((a, b) => a.requests.average - b.requests.average)[1];
+      bareResult = median(bareRounds);
+      authed = median(authedRounds);
+    } finally {
+      bare.kill('SIGTERM');
+    }
+
+    const ratio = authed.requests.average / bareResult.requests.average;
+    rows.push(['bare Fastify JSON route', `${Math.round(bareResult.requests.average)} req/s`, '', '']);
+    rows.push([
+      'GET /api/getemail (JWT + user check)',
+      `${Math.round(authed.requests.average)} req/s, p99 ${authed.latency.p99} ms`,
+      '≥ 0.5× bare',
+      `${ratio.toFixed(2)}× ${ratio >= 0.5 ? 'ok' : 'UNDER'}`,
+    ]);
+    if (authed.non2xx > 0) rows.push(['  non-2xx answers', String(authed.non2xx), '0', 'CHECK']);
+  } finally {
+    server.kill('SIGTERM');
+    await new Promise((resolve) => server.on('exit', resolve));
+    fs.rmSync(base, { recursive: true, force: true });
+  }
+}
+
+const widths = [0, 1, 2, 3].map((i) => Math.max(...[['measure', 'result', 'budget', 'verdict'], ...rows].map((row) => row[i].length)));
+const line = (row) => `| ${row.map((cell, i) => cell.padEnd(widths[i])).join(' | ')} |`;
+console.log(line(['measure', 'result', 'budget', 'verdict']));
+console.log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
+rows.forEach((row) => console.log(line(row)));

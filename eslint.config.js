@@ -1,0 +1,65 @@
+import js from '@eslint/js';
+import reactHooks from 'eslint-plugin-react-hooks';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+  { ignores: ['**/dist/**', '**/node_modules/**', '.e2e-artifacts/**', 'data/**', 'coverage/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
+      eqeqeq: ['error', 'always'],
+      'no-console': 'off',
+    },
+  },
+  {
+    files: ['**/*.mjs', '**/*.js'],
+    languageOptions: { globals: globals.node },
+  },
+  {
+    // core is pure: no Node, DOM, network, database or framework (DESIGN.md, STYLE.md).
+    files: ['packages/core/src/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['node:*', 'fs', 'path', 'os', 'crypto', 'http', 'child_process'], message: 'packages/core must stay pure (no Node APIs).' },
+            { group: ['react', 'react-*', '@mantine/*', 'fastify', '@fastify/*', 'drizzle-orm*', 'pg'], message: 'packages/core must not depend on a framework or the database.' },
+            { group: ['@signalboard/server', '@signalboard/web', '../../apps/*'], message: 'packages/core must not import upward.' },
+          ],
+        },
+      ],
+      'no-restricted-globals': ['error', 'window', 'document', 'fetch', 'process', 'Buffer', 'localStorage'],
+    },
+  },
+  {
+    files: ['apps/web/src/**/*.{ts,tsx}'],
+    languageOptions: { globals: globals.browser },
+    plugins: { 'react-hooks': reactHooks },
+    rules: {
+      ...reactHooks.configs.recommended.rules,
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['@signalboard/server', '../../../apps/server/*'], message: 'The web app talks to the server over HTTP only.' }] },
+      ],
+    },
+  },
+  {
+    files: ['apps/server/src/**/*.ts'],
+    languageOptions: { globals: globals.node },
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['@signalboard/web', 'react', 'react-dom'], message: 'The server does not import the web app.' }] },
+      ],
+    },
+  },
+  {
+    files: ['apps/server/test/**/*.ts', 'e2e/**/*.ts', '**/*.test.{ts,tsx}', '**/*.spec.ts', 'vitest.config.ts', 'apps/**/vite.config.ts', 'apps/server/drizzle.config.ts'],
+    languageOptions: { globals: { ...globals.node, ...globals.browser } },
+  },
+);
