@@ -106,6 +106,40 @@ const run = (url, headers) =>
   }
 }
 
+// 3. Every bench/*.bench.ts: bundled with esbuild (it may import packages/core's TypeScript) and
+//    run; each exports `run(): Promise<string[][]>` answering rows of [measure, result, budget, verdict].
+{
+  const { build } = await import(path.join(root, 'node_modules/esbuild/lib/main.js'));
+  const benches = fs.readdirSync(path.join(root, 'bench')).filter((name) => name.endsWith('.bench.ts')).sort();
+  const outDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sb-bench-build-'));
+  try {
+    for (const name of benches) {
+      const outfile = path.join(outDir, name.replace(/\.ts$/, '.mjs'));
+      await build({
+        entryPoints: [path.join(root, 'bench', name)],
+        outfile,
+        bundle: true,
+        platform: 'node',
+        format: 'esm',
+        target: 'node20',
+        logLevel: 'warning',
+        // Packages load from the repository's node_modules; the workspace's TypeScript is bundled.
+        plugins: [{ name: 'external', setup(b) { b.onResolve({ filter: /^[^./]/ }, (a) => (a.path.startsWith('@signalboard/') ? undefined : { path: a.path, external: true })); } }],
+        nodePaths: [path.join(root, 'node_modules')],
+      });
+      fs.copyFileSync(outfile, path.join(root, 'bench', `.${name}.mjs`));
+      try {
+        const module = await import(path.join(root, 'bench', `.${name}.mjs`));
+        rows.push(...(await module.run()));
+      } finally {
+        fs.rmSync(path.join(root, 'bench', `.${name}.mjs`), { force: true });
+      }
+    }
+  } finally {
+    fs.rmSync(outDir, { recursive: true, force: true });
+  }
+}
+
 const widths = [0, 1, 2, 3].map((i) => Math.max(...[['measure', 'result', 'budget', 'verdict'], ...rows].map((row) => row[i].length)));
 const line = (row) => `| ${row.map((cell, i) => cell.padEnd(widths[i])).join(' | ')} |`;
 console.log(line(['measure', 'result', 'budget', 'verdict']));

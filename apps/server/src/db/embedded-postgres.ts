@@ -68,7 +68,7 @@ async function loadBinaries(): Promise<Binaries> {
  * The binaries package restores its library symlinks in a postinstall script. npm may hold that
  * script back (allowScripts), so the same work is done here, idempotently, before first use.
  */
-async function hydrateSymlinks(nativeDir: string): Promise<void> {
+export async function hydrateSymlinks(nativeDir: string): Promise<void> {
   const listFile = path.join(nativeDir, 'pg-symlinks.json');
   if (!existsSync(listFile)) return;
   const packageDir = path.dirname(nativeDir);

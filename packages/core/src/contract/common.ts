@@ -33,6 +33,7 @@ export function formatIssues(error: z.ZodError): string {
   const path = issue.path.join('.');
   const message = issue.message;
   // Messages written in the contract already name their field; zod's defaults do not.
-  if (!path || /^[A-Z]/.test(message)) return message;
+  const field = String(issue.path[issue.path.length - 1] ?? '');
+  if (!path || /^[A-Z]/.test(message) || message.toLowerCase().startsWith(field.toLowerCase())) return message;
   return `${path}: ${message}`;
 }
