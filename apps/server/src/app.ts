@@ -3,6 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 import type pg from 'pg';
+import formbody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
 import { SUPPORT_ATTACHMENT_MAX_BYTES } from '@signalboard/core';
@@ -14,7 +15,11 @@ import { protectedAuthRoutes, publicAuthRoutes } from './features/auth/auth.rout
 import { createUsersRepo } from './features/auth/users.repo';
 import { createFavoritesRepo } from './features/favorites/favorites.repo';
 import { favoritesRoutes } from './features/favorites/favorites.routes';
+import { docsRoutes } from './features/docs/openapi';
 import { healthRoutes } from './features/health/health.routes';
+import { marketRoutes } from './features/market/market.routes';
+import { createMarketService } from './features/market/market.service';
+import { simulatedNewsRoutes } from './features/market/simulated-news.routes';
 import { supportRoutes } from './features/support/support.routes';
 import { systemClock, type Clock } from './lib/clock';
 import { HttpError } from './lib/errors';
@@ -23,6 +28,8 @@ import { createTokens } from './lib/tokens';
 import { createAuthenticate } from './plugins/authenticate';
 import { securityHeaders } from './plugins/security-headers';
 import type { Mailer } from './providers/mail';
+import type { CachedMarket } from './providers/market/cached-market';
+import { CapabilityUnavailableError, ProviderError, UnknownSymbolError } from './providers/market/types';
 
 export interface AppDeps {
   config: Config;
@@ -30,6 +37,9 @@ export interface AppDeps {
   /** The pool behind `db`; one of its connections listens for account changes. */
   pool: pg.Pool;
   mailer: Mailer;
+  /** Market data behind its cache (createMarket), and the clock it runs on. */
+  market: CachedMarket;
+  marketClock: Clock;
   jwtSecret: string;
   clock?: Clock;
   /** pino options, or false for no logs (tests). */
@@ -99,6 +109,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.addHook('onClose', async () => app.drainBackgroundWork());
 
   await app.register(securityHeaders);
+  await app.register(formbody, { bodyLimit: 64 * 1024 });
   await app.register(multipart, {
     limits: { fileSize: SUPPORT_ATTACHMENT_MAX_BYTES, files: 1, fields: 10, fieldSize: 100 * 1024 },
   });
@@ -108,6 +119,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       for (const [name, value] of Object.entries(error.extra.headers ?? {})) reply.header(name, value);
       const body = error.extra.error === undefined ? { msg: error.message } : { msg: error.message, error: error.extra.error };
       return reply.status(error.statusCode).send(body);
+    }
+    if (error instanceof UnknownSymbolError) return reply.status(404).send({ msg: `Unknown symbol: ${error.symbol}` });
+    if (error instanceof CapabilityUnavailableError) return reply.status(503).send({ msg: error.message });
+    if (error instanceof ProviderError) {
+      request.log.warn({ err: error }, 'market data provider failed with nothing cached');
+      return reply.status(502).send({ msg: `Market data is unavailable right now (${error.message}). Please try again shortly.` });
     }
     const answer = toErrorAnswer(error);
     if (answer) return reply.status(answer.status).send({ msg: answer.msg });
@@ -147,9 +164,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await secured.register(protectedAuthRoutes, { auth, sessionUsers });
       await secured.register(favoritesRoutes, { favorites });
       await secured.register(supportRoutes, { mailer, supportEmail: config.SUPPORT_EMAIL });
+      await secured.register(docsRoutes);
+      await secured.register(marketRoutes, { market: deps.market, service: createMarketService(deps.market, deps.marketClock) });
     },
     { prefix: '/api' },
   );
+
+  await app.register(simulatedNewsRoutes, { market: deps.market });
 
   const webDist = path.resolve(config.WEB_DIST ?? DEFAULT_WEB_DIST);
   const hasWeb = existsSync(path.join(webDist, 'index.html'));

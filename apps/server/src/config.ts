@@ -21,6 +21,12 @@ const envSchema = z.object({
   MAIL_FROM: z.string().min(3).default('Signalboard <no-reply@signalboard.local>'),
   SUPPORT_EMAIL: z.string().email().default('support@signalboard.local'),
   MARKET_DATA: z.enum(['simulated', 'file', 'live']).default('simulated'),
+  MARKET_NOW: z
+    .string()
+    .refine((value) => !Number.isNaN(Date.parse(value)), { message: 'MARKET_NOW must be an ISO time, e.g. 2026-11-20T15:30:00Z' })
+    .optional(),
+  PUBLIC_URL: z.string().url().optional(),
+  DATASET_DIR: z.string().min(1).optional(),
   LOGIN_MAX_PER_EMAIL: positiveInt.default(10),
   LOGIN_MAX_PER_ADDRESS: positiveInt.default(50),
   LOGIN_WINDOW_SECONDS: positiveInt.default(15 * 60),

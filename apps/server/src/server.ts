@@ -7,15 +7,18 @@ import { systemClock } from './lib/clock';
 import { consoleLog } from './lib/console-log';
 import { resolveJwtSecret } from './lib/jwt-secret';
 import { createMailer } from './providers/mail';
+import { createMarket, marketClock } from './providers/market';
 
 const SHUTDOWN_TIMEOUT_MS = 20_000;
 
 async function main(): Promise<void> {
   const config = loadConfig();
+  const clockForMarket = marketClock(config);
+  const market = createMarket(config, clockForMarket);
   const database = await openDatabase(config, consoleLog);
   const mailer = createMailer(config, database.db, systemClock);
   const demoCreated = config.DEMO_ACCOUNT ? await ensureDemoAccount(createUsersRepo(database.db)) : false;
-  const app = await buildApp({ config, db: database.db, pool: database.pool, mailer, jwtSecret: await resolveJwtSecret(config) });
+  const app = await buildApp({ config, db: database.db, pool: database.pool, mailer, market, marketClock: clockForMarket, jwtSecret: await resolveJwtSecret(config) });
 
   let stopping = false;
   const shutdown = async (signal: string) => {

@@ -12,6 +12,7 @@ import { createUsersRepo } from '../src/features/auth/users.repo';
 import type { Clock } from '../src/lib/clock';
 import { hashPassword } from '../src/lib/password';
 import { createMailer, type Mailer } from '../src/providers/mail';
+import { createMarket, marketClock } from '../src/providers/market';
 
 export const TEST_JWT_SECRET = 'test-secret-test-secret-test-secret-0123';
 
@@ -72,7 +73,10 @@ export async function createTestApp(
   const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', WEB_DIST: path.join(dataDir, 'no-web'), ...env });
   const clock = new FakeClock();
   const mailer = options.mailer ?? createMailer(config, database.db, clock);
-  const app = await buildApp({ config, db: database.db, pool: database.pool, mailer, jwtSecret: TEST_JWT_SECRET, clock, logger: false });
+  // The market runs on MARKET_NOW when a test pins it, else on the fake clock.
+  const clockForMarket = marketClock(config, clock);
+  const market = createMarket(config, clockForMarket);
+  const app = await buildApp({ config, db: database.db, pool: database.pool, mailer, market, marketClock: clockForMarket, jwtSecret: TEST_JWT_SECRET, clock, logger: false });
   await app.ready();
   return {
     app,

@@ -2,3 +2,4 @@ export * from './common';
 export * from './auth';
 export * from './favorites';
 export * from './support';
+export * from './market';

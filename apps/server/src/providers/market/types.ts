@@ -159,7 +159,10 @@ export interface MarketData {
   getQuote(symbol: string): Promise<Quote>;
   /** Daily bars whose day lies in [from, to] (Unix seconds), oldest first. */
   getDailyBars(symbol: string, from: number, to: number): Promise<Bars>;
-  /** Today's intraday bars (5-minute), oldest first; empty outside trading hours before the open. */
+  /**
+   * The last session's intraday bars (5-minute), oldest first: today's so far while the market is
+   * open, else the last complete session's.
+   */
   getIntradayBars(symbol: string): Promise<Bars>;
   /** Company news with datetime in the days [from, to] (`YYYY-MM-DD`), newest first. */
   getCompanyNews(symbol: string, from: string, to: string): Promise<NewsArticle[]>;

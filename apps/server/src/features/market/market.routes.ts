@@ -1,0 +1,122 @@
+import type { FastifyInstance } from 'fastify';
+import {
+  companyNewsQuery,
+  earningsCalendarRequest,
+  highLowRequest,
+  rsiQuery,
+  supportResistanceQuery,
+  symbolLookupQuery,
+  symbolQuery,
+  symbolSearchQuery,
+  trendDirectionRequest,
+  type NewsArticleBody,
+  type NewsSentimentResponse,
+  type SymbolLookupResponse,
+  type SymbolSearchResponse,
+} from '@signalboard/core';
+import { parseInput } from '../../lib/errors';
+import type { CachedMarket } from '../../providers/market/cached-market';
+import type { NewsArticle } from '../../providers/market/types';
+import type { MarketService } from './market.service';
+
+const toArticle = (article: NewsArticle): NewsArticleBody => ({
+  id: article.id,
+  headline: article.headline,
+  summary: article.summary,
+  source: article.source,
+  category: article.category,
+  // Provider content is untrusted: only http(s) links and images reach the browser.
+  url: /^https?:\/\//i.test(article.url) ? article.url : '',
+  image: /^https?:\/\//i.test(article.image) ? article.image : '',
+  datetime: article.datetime,
+  related: article.related,
+});
+
+/** The market-data calls of spec §7. All behind the token (registered in the secured scope). */
+export async function marketRoutes(app: FastifyInstance, options: { market: CachedMarket; service: MarketService }) {
+  const { market, service } = options;
+
+  app.get('/symbol_lookup', async (request): Promise<SymbolLookupResponse> => {
+    const { q, exchange } = parseInput(symbolLookupQuery, request.query);
+    const { value } = await market.lookupSymbols(q, exchange);
+    return { result: value.map((info) => ({ symbol: info.symbol, description: info.description, exchange: info.exchange })) };
+  });
+
+  app.get('/symbol_search', async (request): Promise<SymbolSearchResponse> => {
+    const { symbol } = parseInput(symbolSearchQuery, request.query);
+    const { value } = await market.searchSymbols(symbol);
+    return { results: value.map((info) => ({ symbol: info.symbol, instrument_name: info.description, country: info.country, exchange: info.exchange })) };
+  });
+
+  for (const path of ['/quote', '/quote_td']) {
+    app.get(path, async (request) => service.quote(parseInput(symbolQuery, request.query).symbol));
+  }
+
+  app.get('/fetch_metrics', async (request) => service.metrics(parseInput(symbolQuery, request.query).symbol));
+
+  app.get('/rsi', async (request) => {
+    const { symbol, from, to } = parseInput(rsiQuery, request.query);
+    return service.rsi(symbol, from, to);
+  });
+  app.get('/rsi_td', async (request) => service.rsi(parseInput(symbolQuery, request.query).symbol, undefined, undefined));
+
+  app.get('/news-sentiment', async (request): Promise<NewsSentimentResponse> => {
+    const { symbol } = parseInput(symbolQuery, request.query);
+    const cached = await market.getNewsSentiment(symbol);
+    const sentiment = cached.value;
+    return {
+      symbol: sentiment.symbol,
+      sectorAverageBullishPercent: sentiment.sectorAverageBullishPercent,
+      sectorAverageNewsScore: sentiment.sectorAverageNewsScore,
+      companyNewsScore: sentiment.companyNewsScore,
+      sentiment: { bullishPercent: sentiment.bullishPercent, bearishPercent: sentiment.bearishPercent },
+      buzz: { articlesInLastWeek: sentiment.articlesInLastWeek, weeklyAverage: sentiment.weeklyAverage },
+      stale: cached.stale,
+      as_of: Math.floor(cached.fetchedAtMs / 1000),
+    };
+  });
+
+  app.get('/support-resistance', async (request) => {
+    const { symbol, resolution } = parseInput(supportResistanceQuery, request.query);
+    return service.supportResistance(symbol, resolution);
+  });
+
+  // Form post (multipart, as a browser's FormData sends it, or url-encoded).
+  app.post('/stock-high-low', async (request) => {
+    const fields: Record<string, string> = {};
+    if (request.isMultipart()) {
+      for await (const part of request.parts()) {
+        if (part.type === 'field' && typeof part.value === 'string') fields[part.fieldname] = part.value;
+      }
+    } else {
+      Object.assign(fields, request.body ?? {});
+    }
+    const { symbol, days } = parseInput(highLowRequest, fields);
+    return service.highLow(symbol, days);
+  });
+
+  app.post('/stock-high-td', async (request) => {
+    const { symbol, days } = parseInput(highLowRequest, request.body);
+    return service.highLow(symbol, days);
+  });
+
+  app.post('/trend-direction', async (request) => {
+    const { symbol, days, interval } = parseInput(trendDirectionRequest, request.body);
+    const weekly = interval === '1week' || interval === 'weekly' || interval === 'W';
+    return service.trend(symbol, days, weekly ? '1week' : '1day');
+  });
+
+  for (const path of ['/earnings_calendar', '/earnings_calendar_td']) {
+    app.post(path, async (request) => {
+      const { start_date, end_date } = parseInput(earningsCalendarRequest, request.body);
+      return service.earnings(start_date, end_date);
+    });
+  }
+
+  app.get('/market-news', async () => (await market.getMarketNews()).value.map(toArticle));
+
+  app.get('/company-news', async (request) => {
+    const { symbol, from, to } = parseInput(companyNewsQuery, request.query);
+    return (await market.getCompanyNews(symbol, from, to)).value.map(toArticle);
+  });
+}

@@ -1,0 +1,31 @@
+import type { Config } from '../../config';
+import { ConfigError } from '../../config';
+import { systemClock, type Clock } from '../../lib/clock';
+import { createCachedMarket, type CachedMarket } from './cached-market';
+import { createFileMarket, DatasetError } from './file/file-market';
+import { createSimulatedMarket } from './simulated/simulated-market';
+
+/** "Now" for every market source, the cache and the scans: MARKET_NOW pins it. */
+export function marketClock(config: Pick<Config, 'MARKET_NOW'>, clock: Clock = systemClock): Clock {
+  if (!config.MARKET_NOW) return clock;
+  const pinned = Date.parse(config.MARKET_NOW);
+  return { nowMs: () => pinned };
+}
+
+/** The source MARKET_DATA names, behind the cache. */
+export function createMarket(config: Config, clock: Clock): CachedMarket {
+  switch (config.MARKET_DATA) {
+    case 'simulated':
+      return createCachedMarket(createSimulatedMarket({ clock, baseUrl: config.PUBLIC_URL ?? `http://localhost:${config.PORT}` }), clock);
+    case 'file':
+      if (!config.DATASET_DIR) throw new ConfigError('MARKET_DATA=file needs DATASET_DIR (a dataset directory; see docs/market-data.md).');
+      try {
+        return createCachedMarket(createFileMarket({ dir: config.DATASET_DIR, clock }), clock);
+      } catch (error) {
+        if (error instanceof DatasetError) throw new ConfigError(`DATASET_DIR: ${error.message}`);
+        throw error;
+      }
+    case 'live':
+      throw new ConfigError(`MARKET_DATA=${config.MARKET_DATA} is not available in this version yet; use MARKET_DATA=simulated.`);
+  }
+}

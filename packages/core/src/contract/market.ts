@@ -1,0 +1,203 @@
+import { z } from 'zod';
+import { isIsoDate } from '../market/trading-calendar';
+import { stockSymbol } from './favorites';
+
+/** Symbols of the market-data calls: favourites' rules, plus bare crypto tickers. */
+const symbolParam = stockSymbol;
+
+const isoDate = (name: string) =>
+  z
+    .string({ error: `${name} is required (YYYY-MM-DD)` })
+    .trim()
+    .refine(isIsoDate, { message: `${name} must be a date as YYYY-MM-DD` });
+
+const intInRange = (name: string, min: number, max: number) =>
+  z.coerce
+    .number({ error: `${name} must be a whole number` })
+    .refine((value) => Number.isInteger(value), { message: `${name} must be a whole number` })
+    .refine((value) => value >= min && value <= max, { message: `${name} must be between ${min} and ${max}` });
+
+/** GET api/symbol_lookup?q=&exchange=US|TO */
+export const symbolLookupQuery = z.object({
+  q: z
+    .string({ error: 'q is required' })
+    .trim()
+    .min(1, 'q is required')
+    .max(50, 'q must be at most 50 characters'),
+  exchange: z.enum(['US', 'TO'], { error: 'exchange must be US or TO' }).default('US'),
+});
+export const symbolLookupResponse = z.object({
+  result: z.array(z.object({ symbol: z.string(), description: z.string(), exchange: z.string() })),
+});
+export type SymbolLookupResponse = z.infer<typeof symbolLookupResponse>;
+
+/** GET api/symbol_search?symbol= */
+export const symbolSearchQuery = z.object({
+  symbol: z.string({ error: 'symbol is required' }).trim().min(1, 'symbol is required').max(50, 'symbol must be at most 50 characters'),
+});
+export const symbolSearchResponse = z.object({
+  results: z.array(z.object({ symbol: z.string(), instrument_name: z.string(), country: z.string(), exchange: z.string() })),
+});
+export type SymbolSearchResponse = z.infer<typeof symbolSearchResponse>;
+
+export const symbolQuery = z.object({ symbol: symbolParam });
+
+/** Every answer built on market data says whether it is the last good value after an upstream failure. */
+const freshness = { stale: z.boolean(), as_of: z.number().describe('Unix seconds the data was fetched') };
+
+/** GET api/quote and api/quote_td */
+export const quoteResponse = z.object({
+  symbol: z.string(),
+  current_price: z.number(),
+  change: z.number(),
+  percent_change: z.number(),
+  previous_close: z.number(),
+  open: z.number(),
+  high: z.number(),
+  low: z.number(),
+  volume: z.number(),
+  timestamp: z.number().describe('Unix seconds of the price'),
+  ...freshness,
+});
+export type QuoteResponse = z.infer<typeof quoteResponse>;
+
+/** GET api/fetch_metrics: spec §3 "Stock metrics". Highs and lows from daily highs and lows, today included. */
+export const metricsResponse = z.object({
+  symbol: z.string(),
+  '1MonthHigh': z.number().nullable(),
+  '1MonthLow': z.number().nullable(),
+  '6MonthHigh': z.number().nullable(),
+  '6MonthLow': z.number().nullable(),
+  '14DayRSI': z.number().nullable(),
+  dailyrsi: z.number().nullable(),
+  bullishPercent: z.number(),
+  bearishPercent: z.number(),
+  volumeProfileLevels: z.array(z.number()),
+  ...freshness,
+});
+export type MetricsResponse = z.infer<typeof metricsResponse>;
+
+/** Unix seconds or YYYY-MM-DD. */
+const instant = (name: string) =>
+  z
+    .union([z.string(), z.number()])
+    .optional()
+    .transform((value, context) => {
+      if (value === undefined || value === '') return undefined;
+      if (typeof value === 'number' || /^\d+$/.test(value)) {
+        const seconds = Number(value);
+        if (Number.isSafeInteger(seconds) && seconds >= 0) return seconds;
+      } else if (isIsoDate(value.trim())) {
+        return Date.parse(`${value.trim()}T00:00:00Z`) / 1000;
+      }
+      context.addIssue({ code: 'custom', message: `${name} must be Unix seconds or YYYY-MM-DD` });
+      return z.NEVER;
+    });
+
+/** GET api/rsi?symbol=&from=&to= (defaults: the last 120 days). */
+export const rsiQuery = z
+  .object({ symbol: symbolParam, from: instant('from'), to: instant('to') })
+  .refine((query) => query.from === undefined || query.to === undefined || query.from <= query.to, {
+    message: 'from must not be after to',
+  });
+export const rsiResponse = z.object({
+  symbol: z.string(),
+  latest_rsi: z.number().nullable().describe('RSI(14), Wilder, on daily closes in the range'),
+  daily_rsi: z.number().nullable().describe("RSI(14) on today's 5-minute closes"),
+  ...freshness,
+});
+export type RsiResponse = z.infer<typeof rsiResponse>;
+
+/** GET api/news-sentiment?symbol= */
+export const newsSentimentResponse = z.object({
+  symbol: z.string(),
+  sectorAverageBullishPercent: z.number().describe('fraction 0–1'),
+  sectorAverageNewsScore: z.number(),
+  companyNewsScore: z.number(),
+  sentiment: z.object({ bullishPercent: z.number(), bearishPercent: z.number() }),
+  buzz: z.object({ articlesInLastWeek: z.number(), weeklyAverage: z.number() }),
+  ...freshness,
+});
+export type NewsSentimentResponse = z.infer<typeof newsSentimentResponse>;
+
+/** GET api/support-resistance?symbol=&resolution=D */
+export const supportResistanceQuery = z.object({
+  symbol: symbolParam,
+  resolution: z.enum(['D', 'W', 'M'], { error: 'resolution must be D, W or M' }).default('D'),
+});
+export const supportResistanceResponse = z.object({ symbol: z.string(), resolution: z.string(), levels: z.array(z.number()), ...freshness });
+
+/** POST api/stock-high-low (form) and api/stock-high-td (JSON): symbol, days. */
+export const highLowRequest = z.object({ symbol: symbolParam, days: intInRange('days', 1, 730) });
+export const highLowResponse = z.object({
+  symbol: z.string(),
+  days: z.number(),
+  high: z.number(),
+  high_date: z.string(),
+  low: z.number(),
+  low_date: z.string(),
+  ...freshness,
+});
+export type HighLowResponse = z.infer<typeof highLowResponse>;
+
+/** POST api/trend-direction: symbol, days, interval. */
+export const trendDirectionRequest = z.object({
+  symbol: symbolParam,
+  days: intInRange('days', 5, 730).default(20),
+  interval: z.enum(['1day', '1week', 'daily', 'weekly', 'D', 'W'], { error: 'interval must be 1day or 1week' }).default('1day'),
+});
+export const trendDirectionResponse = z.object({
+  symbol: z.string(),
+  days: z.number(),
+  interval: z.enum(['1day', '1week']),
+  direction: z.enum(['up', 'down', 'sideways']),
+  slope_percent_per_bar: z.number(),
+  r_squared: z.number(),
+  ...freshness,
+});
+
+/** POST api/earnings_calendar and api/earnings_calendar_td: start_date, end_date (at most 92 days). */
+export const earningsCalendarRequest = z
+  .object({ start_date: isoDate('start_date'), end_date: isoDate('end_date') })
+  .refine((body) => body.start_date <= body.end_date, { message: 'end_date must not be before start_date' })
+  .refine((body) => (Date.parse(body.end_date) - Date.parse(body.start_date)) / 86_400_000 <= 92, {
+    message: 'The range may span at most 92 days',
+  });
+export const earningsTime = z.enum(['Pre Market', 'After Hours', 'Time Not Supplied', 'Transfer Agent']);
+/** Spec §3 "Earnings row". */
+export const earningsRow = z.object({
+  symbol: z.string(),
+  date: z.string(),
+  time: earningsTime,
+  eps_actual: z.number().nullable(),
+  eps_estimate: z.number().nullable(),
+  difference: z.number().nullable(),
+  surprise_percent: z.number().nullable(),
+  exchange: z.string(),
+  country: z.string(),
+});
+export type EarningsRow = z.infer<typeof earningsRow>;
+export const earningsCalendarResponse = z.array(earningsRow);
+
+/** Spec §3 "News article"; datetime in Unix seconds. */
+export const newsArticle = z.object({
+  id: z.string(),
+  headline: z.string(),
+  summary: z.string(),
+  source: z.string(),
+  category: z.string(),
+  url: z.string(),
+  image: z.string(),
+  datetime: z.number(),
+  related: z.string(),
+});
+export type NewsArticleBody = z.infer<typeof newsArticle>;
+export const newsListResponse = z.array(newsArticle);
+
+/** GET api/company-news?symbol=&from=&to= (dates, at most 366 days apart). */
+export const companyNewsQuery = z
+  .object({ symbol: symbolParam, from: isoDate('from'), to: isoDate('to') })
+  .refine((query) => query.from <= query.to, { message: 'from must not be after to' })
+  .refine((query) => (Date.parse(query.to) - Date.parse(query.from)) / 86_400_000 <= 366, {
+    message: 'The range may span at most 366 days',
+  });
