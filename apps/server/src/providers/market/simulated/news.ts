@@ -55,12 +55,22 @@ const UP_REASONS = [
   'on strong demand for its newest products',
   'amid a rally across its sector',
 ];
-const QUIET_HEADLINES: ReadonlyArray<(name: string) => [string, string]> = [
-  (n: string) => [`${n} to present at an industry conference next week`, `${n} will outline its strategy and take questions from investors.`],
-  (n: string) => [`${n} names new chief financial officer`, `The company said the appointment takes effect next month.`],
-  (n: string) => [`${n} expands share buyback program`, `The board authorised additional repurchases, the company said in a filing.`],
-  (n: string) => [`What analysts expect from ${n} this quarter`, `Consensus estimates have moved little over the past month.`],
-  (n: string) => [`${n} announces partnership to broaden its product line`, `Terms of the agreement were not disclosed.`],
+const NEUTRAL_HEADLINES: ReadonlyArray<(name: string) => [string, string]> = [
+  (n) => [`${n} to present at an industry conference next week`, 'The company will outline its strategy and take questions from investors.'],
+  (n) => [`${n} names new chief financial officer`, 'The company said the appointment takes effect next month.'],
+  (n) => [`What analysts expect from ${n} this quarter`, 'Consensus estimates have moved little over the past month.'],
+];
+const POSITIVE_HEADLINES: ReadonlyArray<(name: string) => [string, string]> = [
+  (n) => [`${n} expands share buyback program`, 'The board authorised additional repurchases, the company said in a filing.'],
+  (n) => [`${n} announces partnership to broaden its product line`, 'Analysts said the deal could lift revenue growth next year.'],
+  (n) => [`Analyst raises ${n} price target, citing strong demand`, 'The firm said recent checks point to better-than-expected sales.'],
+  (n) => [`${n} wins major new customer contract`, 'The multi-year agreement is expected to add to earnings from next year.'],
+];
+const NEGATIVE_HEADLINES: ReadonlyArray<(name: string) => [string, string]> = [
+  (n) => [`Analyst downgrades ${n} to Neutral on valuation`, 'The firm said the shares already price in most of the expected growth.'],
+  (n) => [`${n} faces regulatory scrutiny over business practices`, 'Officials are reviewing the matter; the company said it is cooperating.'],
+  (n) => [`${n} warns of softer demand in some markets`, 'Management flagged slower orders in a presentation to investors.'],
+  (n) => [`${n} hit by lawsuit from former partners`, 'The company said the claims are without merit and it will defend itself.'],
 ];
 
 /**
@@ -71,6 +81,8 @@ export function companyNewsOfDay(
   entry: UniverseEntry,
   day: number,
   dayReturn: number | undefined,
+  /** The close-to-close move over the five sessions before the day: routine news leans its way. */
+  recentReturn: number,
   sigma: number,
   release: SimEarnings | undefined,
   baseUrl: string,
@@ -113,9 +125,12 @@ export function companyNewsOfDay(
     );
   }
   if (unit(mix(seed, 3)) < 0.35) {
-    const [headline, summary] = choose(mix(seed, 4), QUIET_HEADLINES)(name);
-    const tone = unit(mix(seed, 5)) < 0.5 ? 0 : 1;
-    out.push(article(base(2, 9 * 60 + Math.floor(unit(mix(seed, 6)) * 400)), headline, `${summary}`, tone));
+    const u = unit(mix(seed, 5));
+    const leaning = recentReturn >= 0 ? 1 : -1;
+    const tone: -1 | 0 | 1 = u < 0.3 ? 0 : u < 0.8 ? (leaning as -1 | 1) : (-leaning as -1 | 1);
+    const templates = tone === 0 ? NEUTRAL_HEADLINES : tone > 0 ? POSITIVE_HEADLINES : NEGATIVE_HEADLINES;
+    const [headline, summary] = choose(mix(seed, 4), templates)(name);
+    out.push(article(base(2, 9 * 60 + Math.floor(unit(mix(seed, 6)) * 400)), headline, summary, tone));
   }
   return out;
 }

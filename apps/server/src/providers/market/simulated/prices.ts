@@ -153,7 +153,7 @@ export function intradayPath(entry: UniverseEntry, day: number, bar: { open: num
   const walk = new Float64Array(steps + 1);
   for (let i = 1; i <= steps; i += 1) walk[i] = walk[i - 1]! + gaussian(mix(seed, i));
   const path = new Float64Array(steps + 1);
-  const scale = ((bar.high - bar.low) / Math.sqrt(steps)) * 0.9;
+  const scale = ((bar.high - bar.low) / Math.sqrt(steps)) * 0.55;
   let maxAt = 0;
   let minAt = 0;
   for (let i = 0; i <= steps; i += 1) {

@@ -119,7 +119,9 @@ export function createSimulatedMarket(options: { clock: Clock; baseUrl: string; 
       const index = indexByDay.get(day);
       const completed = index !== undefined && day < lastDay;
       const move = completed ? dailyReturn(series, index) : undefined;
-      out.push(...companyNewsOfDay(entry, day, move, sigma, releases.get(day), options.baseUrl));
+      const before = index ?? lastIndexBefore(series, day);
+      const recent = before >= 5 ? series.close[before - 1]! / series.close[before - 5]! - 1 : 0;
+      out.push(...companyNewsOfDay(entry, day, move, recent, sigma, releases.get(day), options.baseUrl));
     }
     return out.filter((article) => article.datetime <= nowSeconds).sort((a, b) => b.datetime - a.datetime);
   }
@@ -358,6 +360,13 @@ export function createSimulatedMarket(options: { clock: Clock; baseUrl: string; 
       return series;
     },
   };
+}
+
+/** Index of the last bar before `day` (or -1). */
+function lastIndexBefore(series: DailySeries, day: number): number {
+  let index = series.days.length - 1;
+  while (index >= 0 && series.days[index]! >= day) index -= 1;
+  return index;
 }
 
 /** Exact ticker first, then tickers starting with the query, then names containing it. */
