@@ -6,3 +6,4 @@ export * from './contract/index';
 export * from './market/trading-calendar';
 export * from './market/earnings';
 export * from './indicators/index';
+export * from './scanners/index';

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { nearestLevelWithin, supportResistance, swingLevels, volumeProfileLevels } from './levels';
-import { highestHigh, lowestLow } from './ranges';
+import { highestHigh, lowestLow, rangeMetrics } from './ranges';
+import { randomBars } from './test-series';
 import { trendDirection } from './trend';
 
 describe('highs and lows', () => {
@@ -11,6 +12,19 @@ describe('highs and lows', () => {
     expect(highestHigh(high, 100)).toEqual({ value: 30, index: 1 });
     expect(lowestLow([5, 3, 4, 3, 6], 5)).toEqual({ value: 3, index: 3 });
     expect(highestHigh([], 5)).toBeNull();
+  });
+
+  it('computes the four range metrics in one pass, equal to the window functions', () => {
+    for (const length of [5, 21, 100, 250]) {
+      const bars = randomBars(length, length);
+      expect(rangeMetrics(bars.high, bars.low)).toEqual({
+        '1MonthHigh': highestHigh(bars.high, 21)!.value,
+        '1MonthLow': lowestLow(bars.low, 21)!.value,
+        '6MonthHigh': highestHigh(bars.high, 126)!.value,
+        '6MonthLow': lowestLow(bars.low, 126)!.value,
+      });
+    }
+    expect(rangeMetrics([], [])['1MonthHigh']).toBeNull();
   });
 });
 

@@ -19,29 +19,39 @@ export function volumeProfileLevels(
   let min = Number.POSITIVE_INFINITY;
   let max = Number.NEGATIVE_INFINITY;
   for (let i = start; i < close.length; i += 1) {
-    min = Math.min(min, low[i]!);
-    max = Math.max(max, high[i]!);
+    if (low[i]! < min) min = low[i]!;
+    if (high[i]! > max) max = high[i]!;
   }
   if (!Number.isFinite(min) || !Number.isFinite(max)) return [];
   if (max === min) return [min];
   const width = (max - min) / bins;
+  const perBin = bins / (max - min);
   const histogram = new Float64Array(bins);
   for (let i = start; i < close.length; i += 1) {
-    const first = Math.min(bins - 1, Math.floor((low[i]! - min) / width));
-    const last = Math.min(bins - 1, Math.floor((high[i]! - min) / width));
+    const first = Math.min(bins - 1, ((low[i]! - min) * perBin) | 0);
+    const last = Math.min(bins - 1, ((high[i]! - min) * perBin) | 0);
     const share = volume[i]! / (last - first + 1);
-    for (let b = first; b <= last; b += 1) histogram[b]! += share;
+    for (let b = first; b <= last; b += 1) histogram[b] = histogram[b]! + share;
   }
-  const peaks: Array<{ price: number; volume: number }> = [];
+  // Keep the `maxLevels` largest local maxima without sorting every peak.
+  const topVolume = new Float64Array(maxLevels).fill(-1);
+  const topBin = new Int32Array(maxLevels).fill(-1);
   for (let b = 0; b < bins; b += 1) {
-    const left = b > 0 ? histogram[b - 1]! : -1;
-    const right = b < bins - 1 ? histogram[b + 1]! : -1;
-    if (histogram[b]! > 0 && histogram[b]! >= left && histogram[b]! > right) peaks.push({ price: min + (b + 0.5) * width, volume: histogram[b]! });
+    const value = histogram[b]!;
+    if (value <= 0 || (b > 0 && histogram[b - 1]! > value) || (b < bins - 1 && histogram[b + 1]! >= value)) continue;
+    if (value <= topVolume[maxLevels - 1]!) continue;
+    let k = maxLevels - 1;
+    while (k > 0 && topVolume[k - 1]! < value) {
+      topVolume[k] = topVolume[k - 1]!;
+      topBin[k] = topBin[k - 1]!;
+      k -= 1;
+    }
+    topVolume[k] = value;
+    topBin[k] = b;
   }
-  return peaks
-    .sort((a, b) => b.volume - a.volume)
-    .slice(0, maxLevels)
-    .map((peak) => peak.price);
+  const levels: number[] = [];
+  for (let k = 0; k < maxLevels && topBin[k]! >= 0; k += 1) levels.push(min + (topBin[k]! + 0.5) * width);
+  return levels;
 }
 
 export interface SwingLevel {

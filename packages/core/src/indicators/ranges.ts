@@ -34,3 +34,36 @@ export function lowestLow(low: ArrayLike<number>, window: number): Extreme | nul
   }
   return best;
 }
+
+export interface RangeWindows {
+  '1MonthHigh': number | null;
+  '1MonthLow': number | null;
+  '6MonthHigh': number | null;
+  '6MonthLow': number | null;
+}
+
+/**
+ * The four range metrics of spec §3 in one pass over the last 126 bars: 1MonthHigh/Low over the
+ * last 21 daily bars and 6MonthHigh/Low over the last 126, today included; null without bars.
+ */
+export function rangeMetrics(high: ArrayLike<number>, low: ArrayLike<number>): RangeWindows {
+  const n = high.length;
+  if (n === 0) return { '1MonthHigh': null, '1MonthLow': null, '6MonthHigh': null, '6MonthLow': null };
+  let high6 = Number.NEGATIVE_INFINITY;
+  let low6 = Number.POSITIVE_INFINITY;
+  let high1 = Number.NEGATIVE_INFINITY;
+  let low1 = Number.POSITIVE_INFINITY;
+  const monthStart = n - ONE_MONTH_TRADING_DAYS;
+  for (let i = Math.max(0, n - SIX_MONTH_TRADING_DAYS); i < n; i += 1) {
+    const h = high[i]!;
+    const l = low[i]!;
+    if (h > high6) high6 = h;
+    if (l < low6) low6 = l;
+    if (i >= monthStart) {
+      if (h > high1) high1 = h;
+      if (l < low1) low1 = l;
+    }
+  }
+  const finite = (value: number) => (Number.isFinite(value) ? value : null);
+  return { '1MonthHigh': finite(high1), '1MonthLow': finite(low1), '6MonthHigh': finite(high6), '6MonthLow': finite(low6) };
+}

@@ -2,8 +2,7 @@ import {
   highestHigh,
   latestRsi,
   lowestLow,
-  ONE_MONTH_TRADING_DAYS,
-  SIX_MONTH_TRADING_DAYS,
+  rangeMetrics,
   supportResistance,
   toEarningsRow,
   trendDirection,
@@ -84,18 +83,9 @@ export function createMarketService(market: CachedMarket, clock: Clock) {
         market.getNewsSentiment(symbol),
       ]);
       const daily = bars.value;
-      const window = (n: number) => ({
-        high: highestHigh(daily.high, n)?.value ?? null,
-        low: lowestLow(daily.low, n)?.value ?? null,
-      });
-      const month = window(ONE_MONTH_TRADING_DAYS);
-      const sixMonths = window(SIX_MONTH_TRADING_DAYS);
       return {
         symbol: daily.symbol,
-        '1MonthHigh': month.high,
-        '1MonthLow': month.low,
-        '6MonthHigh': sixMonths.high,
-        '6MonthLow': sixMonths.low,
+        ...rangeMetrics(daily.high, daily.low),
         '14DayRSI': round(latestRsi(daily.close, 14)),
         dailyrsi: round(latestRsi(intraday.value.close, 14)),
         bullishPercent: sentiment.value.bullishPercent,

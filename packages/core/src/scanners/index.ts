@@ -1,0 +1,2 @@
+export * from './drop-scanner';
+export * from './option-scanner';
