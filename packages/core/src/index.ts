@@ -7,3 +7,4 @@ export * from './market/trading-calendar';
 export * from './market/earnings';
 export * from './indicators/index';
 export * from './scanners/index';
+export * from './news/sentiment';

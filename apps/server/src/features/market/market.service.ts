@@ -16,7 +16,7 @@ import {
 import type { Clock } from '../../lib/clock';
 import type { Cached } from '../../providers/market/cache';
 import type { CachedMarket } from '../../providers/market/cached-market';
-import type { Bars } from '../../providers/market/types';
+import { CapabilityUnavailableError, type Bars } from '../../providers/market/types';
 
 /** Bars requested for the scanners' metrics: 120 days of history covers the 6-month window's needs (spec §9). */
 const METRICS_HISTORY_DAYS = 200;
@@ -55,7 +55,19 @@ export function aggregateBars(bars: Bars, period: 'W' | 'M'): Bars {
   };
 }
 
+const EMPTY_BARS: Bars = { symbol: '', time: new Float64Array(), open: new Float64Array(), high: new Float64Array(), low: new Float64Array(), close: new Float64Array(), volume: new Float64Array() };
+
 export function createMarketService(market: CachedMarket, clock: Clock) {
+  /** Today's bars, or none when no configured source has intraday data (dailyrsi is then null). */
+  const intradayOrNone = async (symbol: string): Promise<Cached<Bars>> => {
+    try {
+      return await market.getIntradayBars(symbol);
+    } catch (error) {
+      if (error instanceof CapabilityUnavailableError) return { value: EMPTY_BARS, stale: false, fetchedAtMs: clock.nowMs() };
+      throw error;
+    }
+  };
+
   return {
     async quote(symbol: string): Promise<QuoteResponse> {
       const cached = await market.getQuote(symbol);
@@ -79,7 +91,7 @@ export function createMarketService(market: CachedMarket, clock: Clock) {
     async metrics(symbol: string): Promise<MetricsResponse> {
       const [bars, intraday, sentiment] = await Promise.all([
         market.getRecentDailyBars(symbol, METRICS_HISTORY_DAYS),
-        market.getIntradayBars(symbol),
+        intradayOrNone(symbol),
         market.getNewsSentiment(symbol),
       ]);
       const daily = bars.value;
@@ -101,7 +113,7 @@ export function createMarketService(market: CachedMarket, clock: Clock) {
         from === undefined && to === undefined
           ? market.getRecentDailyBars(symbol, 120)
           : market.getDailyBars(symbol, from ?? (to ?? nowSeconds) - 120 * 86_400, to ?? nowSeconds + 86_400),
-        market.getIntradayBars(symbol),
+        intradayOrNone(symbol),
       ]);
       return {
         symbol: bars.value.symbol,

@@ -3,6 +3,7 @@ import { ConfigError } from '../../config';
 import { systemClock, type Clock } from '../../lib/clock';
 import { createCachedMarket, type CachedMarket } from './cached-market';
 import { createFileMarket, DatasetError } from './file/file-market';
+import { createLiveMarketData } from './live/composite';
 import { createSimulatedMarket } from './simulated/simulated-market';
 
 /** "Now" for every market source, the cache and the scans: MARKET_NOW pins it. */
@@ -26,6 +27,16 @@ export function createMarket(config: Config, clock: Clock): CachedMarket {
         throw error;
       }
     case 'live':
-      throw new ConfigError(`MARKET_DATA=${config.MARKET_DATA} is not available in this version yet; use MARKET_DATA=simulated.`);
+      return createCachedMarket(
+        createLiveMarketData({
+          finnhubApiKey: config.FINNHUB_API_KEY,
+          twelveDataApiKey: config.TWELVEDATA_API_KEY,
+          fredApiKey: config.FRED_API_KEY,
+          coinGeckoApiKey: config.COINGECKO_API_KEY,
+          baseUrls: { finnhub: config.FINNHUB_BASE_URL, twelveData: config.TWELVEDATA_BASE_URL, fred: config.FRED_BASE_URL, coinGecko: config.COINGECKO_BASE_URL },
+          clock,
+        }),
+        clock,
+      );
   }
 }

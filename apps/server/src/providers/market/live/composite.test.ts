@@ -1,0 +1,82 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FakeClock } from '../../../../test/helpers';
+import { CapabilityUnavailableError } from '../types';
+import { createLiveMarketData } from './composite';
+import { startRecordedServer, type RecordedServer } from './recorded-server';
+
+let finnhub: RecordedServer;
+let twelve: RecordedServer;
+beforeAll(async () => {
+  finnhub = await startRecordedServer();
+  twelve = await startRecordedServer();
+});
+afterAll(async () => {
+  await finnhub.close();
+  await twelve.close();
+});
+
+const clock = new FakeClock(Date.parse('2025-01-04T12:00:00Z'));
+const live = (keys: { finnhub?: boolean; twelve?: boolean }) =>
+  createLiveMarketData({
+    finnhubApiKey: keys.finnhub ? 'fh' : undefined,
+    twelveDataApiKey: keys.twelve ? 'td' : undefined,
+    baseUrls: { finnhub: finnhub.baseUrl, twelveData: twelve.baseUrl },
+    clock,
+    sleep: async () => undefined,
+    timeoutMs: 300,
+  });
+
+describe('live market (composite)', () => {
+  it('falls back to Twelve Data when Finnhub is down', async () => {
+    finnhub.on('/quote', { status: 502 });
+    twelve.on('/quote', { fixture: 'twelvedata-quote-aapl.json' });
+    expect((await live({ finnhub: true, twelve: true }).getQuote('AAPL')).price).toBe(226.51);
+  });
+
+  it('says which setting a missing capability needs', async () => {
+    await expect(live({}).getQuote('AAPL')).rejects.toThrow('set FINNHUB_API_KEY or TWELVEDATA_API_KEY');
+    await expect(live({}).getCompanyNews('AAPL', '2025-01-01', '2025-01-02')).rejects.toThrow('company news: set FINNHUB_API_KEY');
+    await expect(live({ finnhub: true }).getDailyBars('AAPL', 0, 2e9)).rejects.toBeInstanceOf(CapabilityUnavailableError);
+    await expect(live({}).getOptionChain('AAPL')).rejects.toBeInstanceOf(CapabilityUnavailableError);
+  });
+
+  it('computes news sentiment locally from the last week of company news', async () => {
+    finnhub.on('/company-news', { fixture: 'finnhub-company-news-aapl.json' });
+    const sentiment = await live({ finnhub: true }).getNewsSentiment('AAPL');
+    // Two bullish headlines (beats, record profit), one bearish (slide, downgrade).
+    expect(sentiment.bullishPercent).toBeCloseTo(2 / 3, 9);
+    expect(sentiment.bearishPercent).toBeCloseTo(1 / 3, 9);
+    expect(sentiment.articlesInLastWeek).toBe(3);
+    const request = finnhub.requests.find((r) => r.url.startsWith('/company-news'))!;
+    expect(request.url).toContain('from=2024-12-28');
+    expect(request.url).toContain('to=2025-01-04');
+  });
+});
+
+describe('MARKET_DATA=live through the API', () => {
+  it('answers 503 naming the missing key, 502 when the provider fails with nothing cached, and stale data after', async () => {
+    const { createTestApp, createUser, login, uniqueEmail } = await import('../../../../test/helpers');
+    const t = await createTestApp({ MARKET_DATA: 'live', FINNHUB_API_KEY: 'fh', FINNHUB_BASE_URL: finnhub.baseUrl });
+    try {
+      const email = uniqueEmail('live');
+      await createUser(t.db, email, 'pw');
+      const headers = await login(t.app, email, 'pw');
+      const bars = await t.app.inject({ method: 'GET', url: '/api/fetch_metrics?symbol=AAPL', headers });
+      expect(bars.statusCode).toBe(503);
+      expect(bars.json().msg).toBe('live market does not provide daily bars: set TWELVEDATA_API_KEY');
+
+      finnhub.on('/quote', { status: 500 });
+      const down = await t.app.inject({ method: 'GET', url: '/api/quote?symbol=AAPL', headers });
+      expect(down.statusCode).toBe(502);
+      expect(down.json().msg).toMatch(/^Market data is unavailable right now \(Finnhub: server error \(HTTP 500\)\)/);
+
+      finnhub.on('/quote', { fixture: 'finnhub-quote-aapl.json' });
+      expect((await t.app.inject({ method: 'GET', url: '/api/quote?symbol=AAPL', headers })).json()).toMatchObject({ current_price: 227.48, stale: false });
+      finnhub.on('/quote', { status: 500 });
+      t.clock.advance(60_000); // past the quote TTL
+      expect((await t.app.inject({ method: 'GET', url: '/api/quote?symbol=AAPL', headers })).json()).toMatchObject({ current_price: 227.48, stale: true });
+    } finally {
+      await t.close();
+    }
+  });
+});

@@ -1,0 +1,132 @@
+/**
+ * MARKET_DATA=live: real providers combined by capability, with fallbacks. Every capability without
+ * a configured provider rejects with CapabilityUnavailableError naming the setting to add.
+ *   quotes          crypto: CoinGecko; stocks: Finnhub, then Twelve Data
+ *   daily bars      crypto: CoinGecko; stocks: Twelve Data (Finnhub candles are premium)
+ *   intraday bars   Twelve Data (5-minute)
+ *   symbols         Finnhub search and profile
+ *   news, earnings  Finnhub
+ *   news sentiment  computed here from the last 7 days of Finnhub company news (the sentiment endpoint
+ *                   is premium); the sector average is the company's own until sector peers are known
+ *   economic series FRED
+ *   option chains   not yet (the Yahoo adapter is the planned source)
+ */
+import { bullishBearish } from '@signalboard/core';
+import type { Clock } from '../../../lib/clock';
+import { CapabilityUnavailableError, ProviderError, type MarketData, type SymbolInfo } from '../types';
+import { COINGECKO_IDS, createCoinGeckoAdapter } from './coingecko';
+import { createFinnhubAdapter, type FinnhubAdapter } from './finnhub';
+import { createFredAdapter, type FredAdapter } from './fred';
+import type { FetchImpl } from './http';
+import { createTwelveDataAdapter, type TwelveDataAdapter } from './twelvedata';
+
+export interface LiveMarketConfig {
+  finnhubApiKey?: string;
+  twelveDataApiKey?: string;
+  fredApiKey?: string;
+  coinGeckoApiKey?: string;
+  baseUrls?: { finnhub?: string; twelveData?: string; fred?: string; coinGecko?: string };
+  fetchImpl?: FetchImpl;
+  timeoutMs?: number;
+  clock: Clock;
+  sleep?: (ms: number) => Promise<void>;
+}
+
+const isoDay = (seconds: number) => new Date(seconds * 1000).toISOString().slice(0, 10);
+
+export function createLiveMarketData(config: LiveMarketConfig): MarketData {
+  const common = { fetchImpl: config.fetchImpl, timeoutMs: config.timeoutMs, clock: config.clock, sleep: config.sleep };
+  const finnhub = config.finnhubApiKey ? createFinnhubAdapter({ apiKey: config.finnhubApiKey, baseUrl: config.baseUrls?.finnhub, ...common }) : undefined;
+  const twelve = config.twelveDataApiKey ? createTwelveDataAdapter({ apiKey: config.twelveDataApiKey, baseUrl: config.baseUrls?.twelveData, ...common }) : undefined;
+  const fred = config.fredApiKey ? createFredAdapter({ apiKey: config.fredApiKey, baseUrl: config.baseUrls?.fred, ...common }) : undefined;
+  const coinGecko = createCoinGeckoAdapter({ apiKey: config.coinGeckoApiKey, baseUrl: config.baseUrls?.coinGecko, ...common });
+
+  const need = <T>(adapter: T | undefined, capability: string, setting: string): T => {
+    if (!adapter) throw new CapabilityUnavailableError('live market', `${capability}: set ${setting}`);
+    return adapter;
+  };
+  const isCrypto = (symbol: string) => symbol.toUpperCase() in COINGECKO_IDS;
+
+  /** Tries each source in order; moves on after an outage or a missing capability, never after "unknown symbol". */
+  async function firstOf<T>(attempts: Array<() => Promise<T>>, capability: string): Promise<T> {
+    let lastError: unknown = new CapabilityUnavailableError('live market', capability);
+    for (const attempt of attempts) {
+      try {
+        return await attempt();
+      } catch (error) {
+        if (!(error instanceof ProviderError || error instanceof CapabilityUnavailableError)) throw error;
+        lastError = error;
+      }
+    }
+    throw lastError;
+  }
+
+  const search = async (query: string, markets: Array<'US' | 'TO'>): Promise<SymbolInfo[]> => {
+    const adapter: FinnhubAdapter = need(finnhub, 'symbol search', 'FINNHUB_API_KEY');
+    const results = await Promise.all(markets.map((market) => adapter.search(query, market)));
+    return results.flat();
+  };
+
+  return {
+    source: 'live',
+    lookupSymbols: async (query, market) => search(query, [market]),
+    searchSymbols: async (query) => search(query, ['US', 'TO']),
+
+    async getProfile(symbol) {
+      if (isCrypto(symbol)) {
+        const upper = symbol.toUpperCase();
+        return { symbol: upper, description: upper, market: 'CRYPTO', exchange: 'Crypto', country: 'Global', currency: 'USD', assetClass: 'crypto' };
+      }
+      return need(finnhub, 'company profiles', 'FINNHUB_API_KEY').profile(symbol);
+    },
+
+    async getQuote(symbol) {
+      if (isCrypto(symbol)) return coinGecko.quote(symbol);
+      const sources: Array<() => Promise<Awaited<ReturnType<MarketData['getQuote']>>>> = [];
+      if (finnhub) sources.push(() => finnhub.quote(symbol));
+      if (twelve) sources.push(() => twelve.quote(symbol));
+      if (sources.length === 0) need(undefined, 'quotes', 'FINNHUB_API_KEY or TWELVEDATA_API_KEY');
+      return firstOf(sources, 'quotes');
+    },
+
+    async getDailyBars(symbol, from, to) {
+      const bars = isCrypto(symbol)
+        ? await coinGecko.dailyBars(symbol, 365)
+        : await (need(twelve, 'daily bars', 'TWELVEDATA_API_KEY') as TwelveDataAdapter).dailyBars(symbol, 520);
+      const keep = Array.from(bars.time.keys()).filter((i) => bars.time[i]! >= from && bars.time[i]! <= to);
+      const take = (array: Float64Array) => Float64Array.from(keep, (i) => array[i]!);
+      return { symbol: bars.symbol, time: take(bars.time), open: take(bars.open), high: take(bars.high), low: take(bars.low), close: take(bars.close), volume: take(bars.volume) };
+    },
+
+    async getIntradayBars(symbol) {
+      return (need(twelve, 'intraday bars', 'TWELVEDATA_API_KEY') as TwelveDataAdapter).intradayBars(symbol);
+    },
+
+    getCompanyNews: async (symbol, from, to) => need(finnhub, 'company news', 'FINNHUB_API_KEY').companyNews(symbol, from, to),
+    getMarketNews: async () => need(finnhub, 'market news', 'FINNHUB_API_KEY').marketNews(),
+
+    async getNewsSentiment(symbol) {
+      const now = Math.floor(config.clock.nowMs() / 1000);
+      const news = await need(finnhub, 'news sentiment', 'FINNHUB_API_KEY').companyNews(symbol, isoDay(now - 7 * 86_400), isoDay(now));
+      const { bullishPercent, bearishPercent } = bullishBearish(news.map((article) => `${article.headline}. ${article.summary}`));
+      return {
+        symbol: symbol.toUpperCase(),
+        bullishPercent,
+        bearishPercent,
+        sectorAverageBullishPercent: bullishPercent,
+        sectorAverageNewsScore: 0.5 + (bullishPercent - bearishPercent) / 2,
+        companyNewsScore: 0.5 + (bullishPercent - bearishPercent) / 2,
+        articlesInLastWeek: news.length,
+        weeklyAverage: news.length,
+      };
+    },
+
+    getEarningsCalendar: async (from, to) => need(finnhub, 'the earnings calendar', 'FINNHUB_API_KEY').earnings(from, to),
+
+    async getOptionChain() {
+      throw new CapabilityUnavailableError('live market', 'option chains (the Yahoo adapter is not available yet; use MARKET_DATA=simulated)');
+    },
+
+    getEconomicSeries: async (id) => (need(fred, 'economic series', 'FRED_API_KEY') as FredAdapter).series(id),
+  };
+}

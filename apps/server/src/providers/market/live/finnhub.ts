@@ -1,0 +1,167 @@
+/** Finnhub, free tier: search, quote, profile, company and market news, earnings calendar. */
+import { z } from 'zod';
+import type { Clock } from '../../../lib/clock';
+import { UnknownSymbolError, type EarningsEvent, type NewsArticle, type Quote, type SymbolInfo } from '../types';
+import { createHttpClient, expectShape, type FetchImpl } from './http';
+
+const PROVIDER = 'Finnhub';
+
+const searchBody = z.object({
+  count: z.number().optional(),
+  result: z.array(z.object({ description: z.string().default(''), displaySymbol: z.string().optional(), symbol: z.string(), type: z.string().default('') })),
+});
+const quoteBody = z.object({
+  c: z.number(),
+  d: z.number().nullable().optional(),
+  dp: z.number().nullable().optional(),
+  h: z.number(),
+  l: z.number(),
+  o: z.number(),
+  pc: z.number(),
+  t: z.number().optional(),
+});
+const newsBody = z.array(
+  z.object({
+    category: z.string().default(''),
+    datetime: z.number(),
+    headline: z.string(),
+    id: z.union([z.number(), z.string()]),
+    image: z.string().default(''),
+    related: z.string().default(''),
+    source: z.string().default(''),
+    summary: z.string().default(''),
+    url: z.string().default(''),
+  }),
+);
+const earningsBody = z.object({
+  earningsCalendar: z.array(
+    z.object({
+      date: z.string(),
+      epsActual: z.number().nullable().optional(),
+      epsEstimate: z.number().nullable().optional(),
+      hour: z.string().optional(),
+      quarter: z.number().nullable().optional(),
+      revenueActual: z.number().nullable().optional(),
+      revenueEstimate: z.number().nullable().optional(),
+      symbol: z.string(),
+      year: z.number().nullable().optional(),
+    }),
+  ),
+});
+const profileBody = z.object({
+  country: z.string().optional(),
+  currency: z.string().optional(),
+  exchange: z.string().optional(),
+  name: z.string().optional(),
+  ticker: z.string().optional(),
+  finnhubIndustry: z.string().optional(),
+});
+
+export interface FinnhubOptions {
+  apiKey: string;
+  baseUrl?: string;
+  fetchImpl?: FetchImpl;
+  timeoutMs?: number;
+  clock: Clock;
+  sleep?: (ms: number) => Promise<void>;
+}
+
+export function createFinnhubAdapter(options: FinnhubOptions) {
+  const base = (options.baseUrl ?? 'https://finnhub.io/api/v1').replace(/\/$/, '');
+  // 60 calls a minute on the free plan (plus a 30/s cap no single process reaches here).
+  const http = createHttpClient({ provider: PROVIDER, fetchImpl: options.fetchImpl, timeoutMs: options.timeoutMs, ratePerMinute: 60, burst: 10, clock: options.clock, sleep: options.sleep });
+  const get = (path: string, params: Record<string, string>) =>
+    http.getJson(`${base}${path}?${new URLSearchParams(params).toString()}`, { headers: { 'X-Finnhub-Token': options.apiKey } });
+  const toArticle = (item: z.infer<typeof newsBody>[number]): NewsArticle => ({
+    id: String(item.id),
+    headline: item.headline,
+    summary: item.summary,
+    source: item.source,
+    category: item.category,
+    datetime: item.datetime,
+    url: item.url,
+    image: item.image,
+    related: item.related,
+  });
+
+  return {
+    provider: PROVIDER,
+    async search(query: string, market: 'US' | 'TO'): Promise<SymbolInfo[]> {
+      const body = expectShape(PROVIDER, 'search answer', searchBody, await get('/search', { q: query, exchange: market }));
+      return body.result
+        .filter((item) => (market === 'TO' ? item.symbol.endsWith('.TO') : !item.symbol.includes('.') || /^[A-Z]+\.[A-Z]$/.test(item.symbol)))
+        .map((item) => ({
+          symbol: item.symbol,
+          description: item.description,
+          market,
+          exchange: market === 'TO' ? 'TSX' : 'US',
+          country: market === 'TO' ? 'Canada' : 'United States',
+          currency: market === 'TO' ? 'CAD' : 'USD',
+          assetClass: item.type === 'ETP' ? 'etf' : 'stock',
+        }));
+    },
+
+    async quote(symbol: string): Promise<Quote> {
+      const body = expectShape(PROVIDER, 'quote', quoteBody, await get('/quote', { symbol }));
+      // An unknown symbol answers 200 with every field zero.
+      if (!body.t || (body.c === 0 && (body.d === null || body.d === undefined))) throw new UnknownSymbolError(symbol);
+      return {
+        symbol,
+        price: body.c,
+        change: body.d ?? body.c - body.pc,
+        percentChange: body.dp ?? (body.pc ? ((body.c - body.pc) / body.pc) * 100 : 0),
+        previousClose: body.pc,
+        open: body.o,
+        high: body.h,
+        low: body.l,
+        volume: 0, // Finnhub's free quote carries no volume
+        timestamp: body.t,
+      };
+    },
+
+    async profile(symbol: string): Promise<SymbolInfo> {
+      const body = expectShape(PROVIDER, 'profile', profileBody, await get('/stock/profile2', { symbol }));
+      if (!body.name) throw new UnknownSymbolError(symbol);
+      const canadian = body.country === 'CA';
+      return {
+        symbol,
+        description: body.name,
+        market: canadian ? 'TO' : 'US',
+        exchange: body.exchange ?? '',
+        country: canadian ? 'Canada' : body.country === 'US' ? 'United States' : (body.country ?? ''),
+        currency: body.currency === 'CAD' ? 'CAD' : 'USD',
+        assetClass: 'stock',
+        industry: body.finnhubIndustry,
+      };
+    },
+
+    async companyNews(symbol: string, from: string, to: string): Promise<NewsArticle[]> {
+      const body = expectShape(PROVIDER, 'company news', newsBody, await get('/company-news', { symbol, from, to }));
+      return body.map(toArticle).sort((a, b) => b.datetime - a.datetime);
+    },
+
+    async marketNews(): Promise<NewsArticle[]> {
+      const body = expectShape(PROVIDER, 'market news', newsBody, await get('/news', { category: 'general' }));
+      return body.map(toArticle).sort((a, b) => b.datetime - a.datetime);
+    },
+
+    async earnings(from: string, to: string): Promise<EarningsEvent[]> {
+      const body = expectShape(PROVIDER, 'earnings calendar', earningsBody, await get('/calendar/earnings', { from, to }));
+      return body.earningsCalendar.map((row) => ({
+        symbol: row.symbol,
+        date: row.date,
+        hour: row.hour === 'bmo' || row.hour === 'amc' || row.hour === 'dmh' ? row.hour : '',
+        epsActual: row.epsActual ?? null,
+        epsEstimate: row.epsEstimate ?? null,
+        revenueActual: row.revenueActual ?? null,
+        revenueEstimate: row.revenueEstimate ?? null,
+        quarter: row.quarter ?? 0,
+        year: row.year ?? 0,
+        exchange: '',
+        country: 'United States',
+      }));
+    },
+  };
+}
+
+export type FinnhubAdapter = ReturnType<typeof createFinnhubAdapter>;

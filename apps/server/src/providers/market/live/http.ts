@@ -1,0 +1,137 @@
+/**
+ * The HTTP side of every live adapter: JSON over fetch with a timeout, a token bucket per provider
+ * at its free-tier rate, retries with jittered exponential backoff for retryable failures, and one
+ * mapping of failures to ProviderError / CapabilityUnavailableError. API keys never reach messages.
+ */
+import type { Clock } from '../../../lib/clock';
+import { CapabilityUnavailableError, ProviderError } from '../types';
+
+export type FetchImpl = (input: string, init?: RequestInit) => Promise<Response>;
+
+/** Token bucket: `capacity` calls at once, refilled at `perMinute` a minute. */
+export class TokenBucket {
+  private tokens: number;
+  private updatedMs: number;
+
+  constructor(
+    private readonly perMinute: number,
+    private readonly capacity: number,
+    private readonly clock: Clock,
+  ) {
+    this.tokens = capacity;
+    this.updatedMs = clock.nowMs();
+  }
+
+  /** Takes a token, or answers how many ms until one is free. */
+  take(): number {
+    const now = this.clock.nowMs();
+    this.tokens = Math.min(this.capacity, this.tokens + ((now - this.updatedMs) * this.perMinute) / 60_000);
+    this.updatedMs = now;
+    if (this.tokens >= 1) {
+      this.tokens -= 1;
+      return 0;
+    }
+    return Math.ceil(((1 - this.tokens) * 60_000) / this.perMinute);
+  }
+}
+
+export interface HttpClientOptions {
+  provider: string;
+  fetchImpl?: FetchImpl;
+  timeoutMs?: number;
+  /** Free-tier rate: calls a minute, and the burst allowed. */
+  ratePerMinute: number;
+  burst?: number;
+  clock: Clock;
+  /** Retries after the first attempt, for retryable failures only. */
+  retries?: number;
+  /** Waits (tests pass an instant one). */
+  sleep?: (ms: number) => Promise<void>;
+  random?: () => number;
+  /** Longest the client waits for a rate-limit token before failing fast. */
+  maxQueueMs?: number;
+}
+
+export interface HttpClient {
+  getJson(url: string, init?: { headers?: Record<string, string> }): Promise<unknown>;
+}
+
+const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** Removes secrets from a URL before it appears in an error. */
+function redact(url: string): string {
+  return url.replace(/([?&](?:token|apikey|api_key|x_cg_demo_api_key)=)[^&]*/gi, '$1***');
+}
+
+export function createHttpClient(options: HttpClientOptions): HttpClient {
+  const fetchImpl = options.fetchImpl ?? ((input, init) => fetch(input, init));
+  const sleep = options.sleep ?? defaultSleep;
+  const random = options.random ?? Math.random;
+  const bucket = new TokenBucket(options.ratePerMinute, options.burst ?? Math.max(1, Math.ceil(options.ratePerMinute / 6)), options.clock);
+  const retries = options.retries ?? 2;
+  const timeoutMs = options.timeoutMs ?? 10_000;
+  const maxQueueMs = options.maxQueueMs ?? 5_000;
+  const { provider } = options;
+
+  async function attempt(url: string, headers: Record<string, string>): Promise<unknown> {
+    let waitMs = bucket.take();
+    let waited = 0;
+    while (waitMs > 0) {
+      if (waited + waitMs > maxQueueMs) {
+        throw new ProviderError(provider, 'rate limit reached; try again shortly', { status: 429, retryable: false, retryAfterSeconds: Math.ceil(waitMs / 1000) });
+      }
+      await sleep(waitMs);
+      waited += waitMs;
+      waitMs = bucket.take();
+    }
+    let response: Response;
+    try {
+      response = await fetchImpl(url, { headers: { accept: 'application/json', ...headers }, signal: AbortSignal.timeout(timeoutMs) });
+    } catch (error) {
+      const name = (error as Error).name;
+      const timedOut = name === 'TimeoutError' || name === 'AbortError';
+      throw new ProviderError(provider, timedOut ? `no answer within ${timeoutMs} ms` : `network error (${(error as Error).message})`, { retryable: true });
+    }
+    const text = await response.text().catch(() => '');
+    if (!response.ok) {
+      const retryAfter = Number(response.headers.get('retry-after'));
+      const status = response.status;
+      if (status === 403 || status === 451) throw new CapabilityUnavailableError(provider, `${redact(url.split('?')[0]!)} (HTTP ${status}: not available on this plan or from this location)`);
+      if (status === 401) throw new ProviderError(provider, 'the API key was refused (HTTP 401)', { status, retryable: false });
+      if (status === 429) throw new ProviderError(provider, 'rate limit reached (HTTP 429)', { status, retryable: true, retryAfterSeconds: Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : undefined });
+      if (status >= 500) throw new ProviderError(provider, `server error (HTTP ${status})`, { status, retryable: true });
+      throw new ProviderError(provider, `HTTP ${status} for ${redact(url.split('?')[0]!)}`, { status, retryable: false });
+    }
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      throw new ProviderError(provider, 'the answer was not valid JSON', { retryable: false });
+    }
+  }
+
+  return {
+    async getJson(url, init = {}) {
+      for (let attemptNumber = 0; ; attemptNumber += 1) {
+        try {
+          return await attempt(url, init.headers ?? {});
+        } catch (error) {
+          const retryable = error instanceof ProviderError && error.options.retryable === true;
+          if (!retryable || attemptNumber >= retries) throw error;
+          const hinted = error.options.retryAfterSeconds ? error.options.retryAfterSeconds * 1000 : 0;
+          const backoff = 250 * 2 ** attemptNumber;
+          await sleep(Math.max(hinted, backoff / 2 + random() * backoff));
+        }
+      }
+    },
+  };
+}
+
+/** Parses `value` with a zod-like schema; a mismatch is the provider's malformed answer. */
+export function expectShape<T>(provider: string, what: string, schema: { safeParse(value: unknown): { success: true; data: T } | { success: false; error: { issues: Array<{ path: PropertyKey[]; message: string }> } } }, value: unknown): T {
+  const result = schema.safeParse(value);
+  if (!result.success) {
+    const issue = result.error.issues[0];
+    throw new ProviderError(provider, `unexpected ${what} (${issue ? `${issue.path.join('.') || 'body'}: ${issue.message}` : 'shape'})`, { retryable: false });
+  }
+  return result.data;
+}
