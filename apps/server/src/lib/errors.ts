@@ -17,6 +17,9 @@ export const unauthorized = (msg: string) => new HttpError(401, msg);
 
 /** Validates input at the edge: a failure is a 400 whose `msg` says what is wrong. */
 export function parseInput<S extends ZodType>(schema: S, input: unknown): z.output<S> {
+  if (input !== undefined && input !== null && (typeof input !== 'object' || Array.isArray(input))) {
+    throw badRequest('The request body must be a JSON object with the fields of this call.');
+  }
   const result = schema.safeParse(input ?? {});
   if (!result.success) throw badRequest(formatIssues(result.error));
   return result.data;
