@@ -1,20 +1,12 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { addUser, api, launchBrowser, newContext, screenshot, uniqueEmail } from './support/browser';
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { addUser, api, useBrowserPage, screenshot, uniqueEmail } from './support/browser';
 
-let browser: Browser;
-let context: BrowserContext;
+const session = useBrowserPage();
 let page: Page;
-
-beforeAll(async () => {
-  browser = await launchBrowser();
+beforeEach(() => {
+  page = session.page;
 });
-afterAll(async () => browser.close());
-beforeEach(async () => {
-  context = await newContext(browser);
-  page = await context.newPage();
-});
-afterEach(async () => context.close());
 
 /** A JWT-shaped token whose payload says it expired at `exp` (the guard reads exp only). */
 function tokenExpiringAt(exp: number): string {

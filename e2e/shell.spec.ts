@@ -1,6 +1,6 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { launchBrowser, newContext, screenshot, signedInUser } from './support/browser';
+import type { Page } from 'playwright-core';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { newContext, screenshot, signedInUser, useBrowserPage } from './support/browser';
 
 // Spec §2: the eleven menu entries in order, each with its route.
 const MENU = [
@@ -22,21 +22,14 @@ const CHILD_PATHS = [
   'support', 'options2', 'allstockscanner', 'stockshort', 'cryptoscanner', 'alert', 'drop',
 ];
 
-let browser: Browser;
-let context: BrowserContext;
 let page: Page;
 let email: string;
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => browser.close());
-beforeEach(async () => {
-  context = await newContext(browser);
+const session = useBrowserPage(async (context) => {
   ({ email } = await signedInUser(context, 'shell'));
-  page = await context.newPage();
 });
-afterEach(async () => context.close());
+beforeEach(() => {
+  page = session.page;
+});
 
 const drawer = () => page.getByRole('navigation', { name: 'Main menu' });
 
@@ -104,7 +97,7 @@ describe('dashboard shell', () => {
   });
 
   it('looks right in dark mode and on a phone', async () => {
-    const dark = await newContext(browser, { colorScheme: 'dark' });
+    const dark = await newContext(session.browser, { colorScheme: 'dark' });
     await signedInUser(dark, 'dark');
     const darkPage = await dark.newPage();
     await darkPage.goto('/dashboard/support');
@@ -112,7 +105,7 @@ describe('dashboard shell', () => {
     await screenshot(darkPage, 'shell-support-dark');
     await dark.close();
 
-    const phone = await newContext(browser, { width: 390, height: 844 });
+    const phone = await newContext(session.browser, { width: 390, height: 844 });
     await signedInUser(phone, 'phone');
     const phonePage = await phone.newPage();
     await phonePage.goto('/dashboard/main');

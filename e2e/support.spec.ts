@@ -1,22 +1,15 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { latestOutboxMail, launchBrowser, newContext, screenshot, signedInUser } from './support/browser';
+import type { Page } from 'playwright-core';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { latestOutboxMail, screenshot, signedInUser, useBrowserPage } from './support/browser';
 
-let browser: Browser;
-let context: BrowserContext;
 let page: Page;
 let email: string;
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => browser.close());
-beforeEach(async () => {
-  context = await newContext(browser);
+const session = useBrowserPage(async (context) => {
   ({ email } = await signedInUser(context, 'support'));
-  page = await context.newPage();
 });
-afterEach(async () => context.close());
+beforeEach(() => {
+  page = session.page;
+});
 
 describe('Contact Support', () => {
   it('needs both the header and the body', async () => {

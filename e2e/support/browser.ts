@@ -2,7 +2,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { inject } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, inject } from 'vitest';
 import { REPO_ROOT, runCli } from './server-process';
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -106,4 +106,23 @@ export async function latestOutboxMail(to: string): Promise<string> {
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
   throw new Error(`no outbox mail to ${to}`);
+}
+
+/**
+ * One browser per spec file and a fresh context and page per test; `prepare` runs on each new
+ * context before its page opens (e.g. to sign a user in).
+ */
+export function useBrowserPage(prepare?: (context: BrowserContext) => Promise<void>) {
+  const state = {} as { browser: Browser; context: BrowserContext; page: Page };
+  beforeAll(async () => {
+    state.browser = await launchBrowser();
+  });
+  afterAll(async () => state.browser.close());
+  beforeEach(async () => {
+    state.context = await newContext(state.browser);
+    if (prepare) await prepare(state.context);
+    state.page = await state.context.newPage();
+  });
+  afterEach(async () => state.context.close());
+  return state;
 }

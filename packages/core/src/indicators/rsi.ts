@@ -1,5 +1,17 @@
 import { assertPeriod } from './validate';
 
+/** TA-Lib's seed: the plain averages of the first `period` gains and losses. */
+function seedAverages(closes: ArrayLike<number>, period: number): [number, number] {
+  let gain = 0;
+  let loss = 0;
+  for (let i = 1; i <= period; i += 1) {
+    const change = closes[i]! - closes[i - 1]!;
+    if (change > 0) gain += change;
+    else loss -= change;
+  }
+  return [gain / period, loss / period];
+}
+
 /**
  * RSI exactly as TA-Lib computes it (Wilder): the first value at index `period`, seeded with the
  * plain average of the first `period` gains and losses, then Wilder smoothing
@@ -11,15 +23,7 @@ export function rsi(closes: ArrayLike<number>, period = 14): Float64Array {
   const n = closes.length;
   const out = new Float64Array(n).fill(Number.NaN);
   if (n <= period) return out;
-  let gain = 0;
-  let loss = 0;
-  for (let i = 1; i <= period; i += 1) {
-    const change = closes[i]! - closes[i - 1]!;
-    if (change > 0) gain += change;
-    else loss -= change;
-  }
-  gain /= period;
-  loss /= period;
+  let [gain, loss] = seedAverages(closes, period);
   out[period] = gain + loss === 0 ? 0 : (100 * gain) / (gain + loss);
   for (let i = period + 1; i < n; i += 1) {
     const change = closes[i]! - closes[i - 1]!;
@@ -38,15 +42,7 @@ export function latestRsi(closes: ArrayLike<number>, period = 14): number | null
   assertPeriod('latestRsi', period, 2);
   const n = closes.length;
   if (n <= period) return null;
-  let gain = 0;
-  let loss = 0;
-  for (let i = 1; i <= period; i += 1) {
-    const change = closes[i]! - closes[i - 1]!;
-    if (change > 0) gain += change;
-    else loss -= change;
-  }
-  gain /= period;
-  loss /= period;
+  let [gain, loss] = seedAverages(closes, period);
   for (let i = period + 1; i < n; i += 1) {
     const change = closes[i]! - closes[i - 1]!;
     gain = (gain * (period - 1) + (change > 0 ? change : 0)) / period;
