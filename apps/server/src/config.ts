@@ -35,6 +35,9 @@ const envSchema = z.object({
   TWELVEDATA_BASE_URL: z.string().url().optional(),
   FRED_BASE_URL: z.string().url().optional(),
   COINGECKO_BASE_URL: z.string().url().optional(),
+  YAHOO_BASE_URL: z.string().url().optional(),
+  /** Yahoo needs no key; set false where Yahoo must not be called. */
+  YAHOO_ENABLED: booleanFlag.default(true),
   LOGIN_MAX_PER_EMAIL: positiveInt.default(10),
   LOGIN_MAX_PER_ADDRESS: positiveInt.default(50),
   LOGIN_WINDOW_SECONDS: positiveInt.default(15 * 60),

@@ -6,17 +6,20 @@ import { startRecordedServer, type RecordedServer } from './recorded-server';
 
 let finnhub: RecordedServer;
 let twelve: RecordedServer;
+let yahooServer: RecordedServer;
 beforeAll(async () => {
   finnhub = await startRecordedServer();
   twelve = await startRecordedServer();
+  yahooServer = await startRecordedServer();
 });
 afterAll(async () => {
   await finnhub.close();
   await twelve.close();
+  await yahooServer.close();
 });
 
 const clock = new FakeClock(Date.parse('2025-01-04T12:00:00Z'));
-const live = (keys: { finnhub?: boolean; twelve?: boolean }) =>
+const live = (keys: { finnhub?: boolean; twelve?: boolean; yahoo?: boolean }) =>
   createLiveMarketData({
     finnhubApiKey: keys.finnhub ? 'fh' : undefined,
     twelveDataApiKey: keys.twelve ? 'td' : undefined,
@@ -24,6 +27,8 @@ const live = (keys: { finnhub?: boolean; twelve?: boolean }) =>
     clock,
     sleep: async () => undefined,
     timeoutMs: 300,
+    yahoo: keys.yahoo ?? false,
+    ...(keys.yahoo ? { baseUrls: { finnhub: finnhub.baseUrl, twelveData: twelve.baseUrl, yahoo: yahooServer.baseUrl } } : {}),
   });
 
 describe('live market (composite)', () => {
@@ -38,6 +43,17 @@ describe('live market (composite)', () => {
     await expect(live({}).getCompanyNews('AAPL', '2025-01-01', '2025-01-02')).rejects.toThrow('company news: set FINNHUB_API_KEY');
     await expect(live({ finnhub: true }).getDailyBars('AAPL', 0, 2e9)).rejects.toBeInstanceOf(CapabilityUnavailableError);
     await expect(live({}).getOptionChain('AAPL')).rejects.toBeInstanceOf(CapabilityUnavailableError);
+    await expect(live({}).getIntradayBars('AAPL')).rejects.toThrow('intraday bars: set TWELVEDATA_API_KEY');
+  });
+
+  it('reads daily bars from Yahoo without a key, and falls back to Twelve Data when Yahoo fails', async () => {
+    yahooServer.on('/v8/finance/chart/AAPL', { fixture: 'yahoo-chart-daily.json' });
+    const bars = await live({ yahoo: true }).getDailyBars('AAPL', 0, 2e9);
+    expect(Array.from(bars.close)).toEqual([243.85, 243.36, 242.21]);
+    yahooServer.on('/v8/finance/chart/AAPL', { status: 500, body: 'down' });
+    twelve.on('/time_series', { fixture: 'twelvedata-series-aapl.json' });
+    const fallback = await live({ yahoo: true, twelve: true }).getDailyBars('AAPL', 0, 2e9);
+    expect(Array.from(fallback.close)).toEqual([185.59, 185.59, 183.63]);
   });
 
   it('computes news sentiment locally from the last week of company news', async () => {
@@ -56,7 +72,8 @@ describe('live market (composite)', () => {
 describe('MARKET_DATA=live through the API', () => {
   it('answers 503 naming the missing key, 502 when the provider fails with nothing cached, and stale data after', async () => {
     const { createTestApp, createUser, login, uniqueEmail } = await import('../../../../test/helpers');
-    const t = await createTestApp({ MARKET_DATA: 'live', FINNHUB_API_KEY: 'fh', FINNHUB_BASE_URL: finnhub.baseUrl });
+    // Yahoo off: Twelve Data is then the only source of daily bars.
+    const t = await createTestApp({ MARKET_DATA: 'live', FINNHUB_API_KEY: 'fh', FINNHUB_BASE_URL: finnhub.baseUrl, YAHOO_ENABLED: 'false' });
     try {
       const email = uniqueEmail('live');
       await createUser(t.db, email, 'pw');

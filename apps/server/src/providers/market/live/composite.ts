@@ -2,30 +2,33 @@
  * MARKET_DATA=live: real providers combined by capability, with fallbacks. Every capability without
  * a configured provider rejects with CapabilityUnavailableError naming the setting to add.
  *   quotes          crypto: CoinGecko; stocks: Finnhub, then Twelve Data
- *   daily bars      crypto: CoinGecko; stocks: Twelve Data (Finnhub candles are premium)
- *   intraday bars   Twelve Data (5-minute)
- *   symbols         Finnhub search and profile
+ *   daily bars      crypto: CoinGecko; stocks: Yahoo (no key), then Twelve Data (Finnhub candles are premium)
+ *   intraday bars   Yahoo 5-minute, then Twelve Data
+ *   symbols         Finnhub search (else Yahoo search) and Finnhub profile
  *   news, earnings  Finnhub
  *   news sentiment  computed here from the last 7 days of Finnhub company news (the sentiment endpoint
  *                   is premium); the sector average is the company's own until sector peers are known
  *   economic series FRED
- *   option chains   not yet (the Yahoo adapter is the planned source)
+ *   option chains   Yahoo
  */
 import { bullishBearish } from '@signalboard/core';
 import type { Clock } from '../../../lib/clock';
-import { CapabilityUnavailableError, ProviderError, type MarketData, type SymbolInfo } from '../types';
+import { CapabilityUnavailableError, ProviderError, type Bars, type MarketData, type SymbolInfo } from '../types';
 import { COINGECKO_IDS, createCoinGeckoAdapter } from './coingecko';
 import { createFinnhubAdapter, type FinnhubAdapter } from './finnhub';
 import { createFredAdapter, type FredAdapter } from './fred';
 import type { FetchImpl } from './http';
-import { createTwelveDataAdapter, type TwelveDataAdapter } from './twelvedata';
+import { createTwelveDataAdapter } from './twelvedata';
+import { createYahooAdapter } from './yahoo';
 
 export interface LiveMarketConfig {
   finnhubApiKey?: string;
   twelveDataApiKey?: string;
   fredApiKey?: string;
   coinGeckoApiKey?: string;
-  baseUrls?: { finnhub?: string; twelveData?: string; fred?: string; coinGecko?: string };
+  baseUrls?: { finnhub?: string; twelveData?: string; fred?: string; coinGecko?: string; yahoo?: string };
+  /** Yahoo needs no key; tests and offline installs turn it off. */
+  yahoo?: boolean;
   fetchImpl?: FetchImpl;
   timeoutMs?: number;
   clock: Clock;
@@ -39,6 +42,7 @@ export function createLiveMarketData(config: LiveMarketConfig): MarketData {
   const finnhub = config.finnhubApiKey ? createFinnhubAdapter({ apiKey: config.finnhubApiKey, baseUrl: config.baseUrls?.finnhub, ...common }) : undefined;
   const twelve = config.twelveDataApiKey ? createTwelveDataAdapter({ apiKey: config.twelveDataApiKey, baseUrl: config.baseUrls?.twelveData, ...common }) : undefined;
   const fred = config.fredApiKey ? createFredAdapter({ apiKey: config.fredApiKey, baseUrl: config.baseUrls?.fred, ...common }) : undefined;
+  const yahoo = config.yahoo === false ? undefined : createYahooAdapter({ baseUrl: config.baseUrls?.yahoo, fetchImpl: config.fetchImpl, timeoutMs: config.timeoutMs, clock: config.clock });
   const coinGecko = createCoinGeckoAdapter({ apiKey: config.coinGeckoApiKey, baseUrl: config.baseUrls?.coinGecko, ...common });
 
   const need = <T>(adapter: T | undefined, capability: string, setting: string): T => {
@@ -62,9 +66,14 @@ export function createLiveMarketData(config: LiveMarketConfig): MarketData {
   }
 
   const search = async (query: string, markets: Array<'US' | 'TO'>): Promise<SymbolInfo[]> => {
-    const adapter: FinnhubAdapter = need(finnhub, 'symbol search', 'FINNHUB_API_KEY');
-    const results = await Promise.all(markets.map((market) => adapter.search(query, market)));
-    return results.flat();
+    const attempts: Array<() => Promise<SymbolInfo[]>> = [];
+    if (finnhub) {
+      const adapter: FinnhubAdapter = finnhub;
+      attempts.push(async () => (await Promise.all(markets.map((market) => adapter.search(query, market)))).flat());
+    }
+    if (yahoo) attempts.push(async () => (await yahoo.search(query)).filter((info) => markets.includes(info.market as 'US' | 'TO')));
+    if (attempts.length === 0) need(undefined, 'symbol search', 'FINNHUB_API_KEY');
+    return firstOf(attempts, 'symbol search');
   };
 
   return {
@@ -90,16 +99,25 @@ export function createLiveMarketData(config: LiveMarketConfig): MarketData {
     },
 
     async getDailyBars(symbol, from, to) {
-      const bars = isCrypto(symbol)
-        ? await coinGecko.dailyBars(symbol, 365)
-        : await (need(twelve, 'daily bars', 'TWELVEDATA_API_KEY') as TwelveDataAdapter).dailyBars(symbol, 520);
+      const attempts: Array<() => Promise<Bars>> = [];
+      if (isCrypto(symbol)) attempts.push(() => coinGecko.dailyBars(symbol, 365));
+      else {
+        if (yahoo) attempts.push(() => yahoo.dailyBars(symbol, from, to));
+        if (twelve) attempts.push(() => twelve.dailyBars(symbol, 520));
+      }
+      if (attempts.length === 0) need(undefined, 'daily bars', 'TWELVEDATA_API_KEY');
+      const bars = await firstOf(attempts, 'daily bars');
       const keep = Array.from(bars.time.keys()).filter((i) => bars.time[i]! >= from && bars.time[i]! <= to);
       const take = (array: Float64Array) => Float64Array.from(keep, (i) => array[i]!);
       return { symbol: bars.symbol, time: take(bars.time), open: take(bars.open), high: take(bars.high), low: take(bars.low), close: take(bars.close), volume: take(bars.volume) };
     },
 
     async getIntradayBars(symbol) {
-      return (need(twelve, 'intraday bars', 'TWELVEDATA_API_KEY') as TwelveDataAdapter).intradayBars(symbol);
+      const attempts: Array<() => Promise<Bars>> = [];
+      if (yahoo) attempts.push(() => yahoo.intradayBars(symbol));
+      if (twelve) attempts.push(() => twelve.intradayBars(symbol));
+      if (attempts.length === 0) need(undefined, 'intraday bars', 'TWELVEDATA_API_KEY');
+      return firstOf(attempts, 'intraday bars');
     },
 
     getCompanyNews: async (symbol, from, to) => need(finnhub, 'company news', 'FINNHUB_API_KEY').companyNews(symbol, from, to),
@@ -123,8 +141,8 @@ export function createLiveMarketData(config: LiveMarketConfig): MarketData {
 
     getEarningsCalendar: async (from, to) => need(finnhub, 'the earnings calendar', 'FINNHUB_API_KEY').earnings(from, to),
 
-    async getOptionChain() {
-      throw new CapabilityUnavailableError('live market', 'option chains (the Yahoo adapter is not available yet; use MARKET_DATA=simulated)');
+    async getOptionChain(symbol, expiration) {
+      return need(yahoo, 'option chains', 'nothing: Yahoo is turned off').optionChain(symbol, expiration);
     },
 
     getEconomicSeries: async (id) => (need(fred, 'economic series', 'FRED_API_KEY') as FredAdapter).series(id),

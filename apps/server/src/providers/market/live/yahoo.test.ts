@@ -1,0 +1,68 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FakeClock } from '../../../../test/helpers';
+import { ProviderError, UnknownSymbolError } from '../types';
+import { startRecordedServer, type RecordedServer } from './recorded-server';
+import { createYahooAdapter } from './yahoo';
+
+let server: RecordedServer;
+beforeAll(async () => {
+  server = await startRecordedServer();
+  // The crumb handshake the library performs before options().
+  server.on('/quote/AAPL', { body: '<html>ok</html>', headers: { 'content-type': 'text/html', 'set-cookie': 'A3=d=test; Path=/; Domain=.yahoo.com' } });
+  server.on('/v1/test/getcrumb', { body: 'testCrumb', headers: { 'content-type': 'text/plain' } });
+});
+afterAll(async () => server.close());
+
+const yahoo = (timeoutMs = 2000) => createYahooAdapter({ baseUrl: server.baseUrl, clock: new FakeClock(Date.parse('2025-01-07T16:10:00Z')), timeoutMs });
+
+describe('Yahoo (yahoo-finance2 against recorded responses)', () => {
+  it('reads daily bars, skipping null gaps, with days at 00:00 UTC', async () => {
+    server.on('/v8/finance/chart/AAPL', { fixture: 'yahoo-chart-daily.json' });
+    const bars = await yahoo().dailyBars('AAPL', Date.parse('2025-01-01') / 1000, Date.parse('2025-01-08') / 1000);
+    expect(Array.from(bars.close)).toEqual([243.85, 243.36, 242.21]);
+    expect(Array.from(bars.time, (t) => new Date(t * 1000).toISOString())).toEqual([
+      '2025-01-02T00:00:00.000Z',
+      '2025-01-03T00:00:00.000Z',
+      '2025-01-07T00:00:00.000Z',
+    ]);
+    const request = server.requests.find((r) => r.url.startsWith('/v8/finance/chart/AAPL'))!;
+    expect(request.url).toContain('interval=1d');
+  });
+
+  it('keeps only the last session of the 5-minute bars', async () => {
+    server.on('/v8/finance/chart/AAPL', { fixture: 'yahoo-chart-5m.json' });
+    const bars = await yahoo().intradayBars('AAPL');
+    expect(bars.close.length).toBe(20);
+    expect(new Date(bars.time[0]! * 1000).toISOString()).toBe('2025-01-07T14:30:00.000Z');
+  });
+
+  it('searches, keeping equities and ETFs that Yahoo can quote', async () => {
+    server.on('/v1/finance/search', { fixture: 'yahoo-search-apple.json' });
+    const results = await yahoo().search('apple');
+    expect(results.map((r) => [r.symbol, r.description, r.country])).toEqual([
+      ['AAPL', 'Apple Inc.', 'United States'],
+      ['APC.F', 'APPLE INC', 'Other'],
+    ]);
+  });
+
+  it('reads an option chain after the crumb handshake', async () => {
+    server.on('/v7/finance/options/AAPL', { fixture: 'yahoo-options-aapl.json' });
+    const chain = await yahoo().optionChain('AAPL');
+    expect(chain.underlyingPrice).toBe(242.21);
+    expect(chain.expirations).toEqual(['2025-01-17', '2025-01-24']);
+    expect(chain.contracts).toHaveLength(4);
+    expect(chain.contracts[0]).toMatchObject({ contractSymbol: 'AAPL250117C00240000', type: 'call', strike: 240, expiration: '2025-01-17', openInterest: 15000 });
+    expect(server.requests.some((r) => r.url.startsWith('/v7/finance/options/AAPL') && r.url.includes('crumb=testCrumb'))).toBe(true);
+  });
+
+  it('turns failures into our errors', async () => {
+    server.on('/v8/finance/chart/NOPE', { status: 404, body: '{"chart":{"result":null,"error":{"code":"Not Found","description":"No data found, symbol may be delisted"}}}' });
+    await expect(yahoo().dailyBars('NOPE', 0, 1)).rejects.toBeInstanceOf(UnknownSymbolError);
+    server.on('/v8/finance/chart/AAPL', { status: 500, body: 'oops' });
+    await expect(yahoo().dailyBars('AAPL', 0, 1)).rejects.toBeInstanceOf(ProviderError);
+    server.on('/v8/finance/chart/AAPL', { hang: true });
+    await expect(yahoo(200).dailyBars('AAPL', 0, 1)).rejects.toThrow(/Yahoo/);
+    server.on('/v8/finance/chart/AAPL', { body: '{"chart":{"result":[{"meta":{"symbol":"AAPL"},"timestamp":[1],"indicators":{"quote":"broken"}}],"error":null}}' });
+    await expect(yahoo().dailyBars('AAPL', 0, 1)).rejects.toThrow(/Yahoo: unexpected chart/);
+  });
+});
