@@ -13,40 +13,6 @@ export function hashString(text: string): number {
   return hash >>> 0;
 }
 
-/** mulberry32: a small, fast PRNG with good enough statistics for simulation. */
-export function prng(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
-
-/** A generator seeded by the parts of a key, e.g. rng('AAPL', 20412, 'return'). */
-export function rng(...parts: Array<string | number>): () => number {
-  return prng(hashString(parts.join('|')));
-}
-
-/** One uniform draw in [0, 1) for a key. */
-export function uniform(...parts: Array<string | number>): number {
-  return rng(...parts)();
-}
-
-/** Standard normal draw (Box-Muller) from a generator. */
-export function normal(next: () => number): number {
-  const u = Math.max(next(), 1e-12);
-  const v = next();
-  return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * v);
-}
-
-/** Picks one element, deterministically for the generator. */
-export function pick<T>(next: () => number, items: readonly T[]): T {
-  return items[Math.floor(next() * items.length)]!;
-}
-
 /** Integer mix of up to three 32-bit values (a murmur3-style finaliser): fast per-day seeds. */
 export function mix(a: number, b: number, c = 0): number {
   let h = (a ^ Math.imul(b, 0x9e3779b1) ^ Math.imul(c + 0x6a09e667, 0x85ebca77)) >>> 0;
