@@ -36,6 +36,7 @@ const envSchema = z.object({
   FRED_BASE_URL: z.string().url().optional(),
   COINGECKO_BASE_URL: z.string().url().optional(),
   YAHOO_BASE_URL: z.string().url().optional(),
+  BINANCE_BASE_URL: z.string().url().optional(),
   /** Yahoo needs no key; set false where Yahoo must not be called. */
   YAHOO_ENABLED: booleanFlag.default(true),
   LOGIN_MAX_PER_EMAIL: positiveInt.default(10),

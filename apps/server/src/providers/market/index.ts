@@ -33,7 +33,7 @@ export function createMarket(config: Config, clock: Clock): CachedMarket {
           twelveDataApiKey: config.TWELVEDATA_API_KEY,
           fredApiKey: config.FRED_API_KEY,
           coinGeckoApiKey: config.COINGECKO_API_KEY,
-          baseUrls: { finnhub: config.FINNHUB_BASE_URL, twelveData: config.TWELVEDATA_BASE_URL, fred: config.FRED_BASE_URL, coinGecko: config.COINGECKO_BASE_URL, yahoo: config.YAHOO_BASE_URL },
+          baseUrls: { finnhub: config.FINNHUB_BASE_URL, twelveData: config.TWELVEDATA_BASE_URL, fred: config.FRED_BASE_URL, coinGecko: config.COINGECKO_BASE_URL, yahoo: config.YAHOO_BASE_URL, binance: config.BINANCE_BASE_URL },
           yahoo: config.YAHOO_ENABLED,
           clock,
         }),

@@ -56,6 +56,20 @@ describe('live market (composite)', () => {
     expect(Array.from(fallback.close)).toEqual([185.59, 185.59, 183.63]);
   });
 
+  it('reads crypto from Binance and falls back to CoinGecko when Binance is geo-blocked', async () => {
+    const crypto = await startRecordedServer();
+    try {
+      const market = createLiveMarketData({ clock, sleep: async () => undefined, timeoutMs: 300, yahoo: false, baseUrls: { binance: crypto.baseUrl, coinGecko: crypto.baseUrl } });
+      crypto.on('/api/v3/ticker/24hr', { fixture: 'binance-ticker-btc.json' });
+      expect((await market.getQuote('BTC')).price).toBe(96900.12);
+      crypto.on('/api/v3/ticker/24hr', { status: 451, body: '{"code":0,"msg":"Service unavailable from a restricted location"}' });
+      crypto.on('/simple/price', { fixture: 'coingecko-price.json' });
+      expect((await market.getQuote('BTC')).price).toBe(67187.33);
+    } finally {
+      await crypto.close();
+    }
+  });
+
   it('computes news sentiment locally from the last week of company news', async () => {
     finnhub.on('/company-news', { fixture: 'finnhub-company-news-aapl.json' });
     const sentiment = await live({ finnhub: true }).getNewsSentiment('AAPL');

@@ -1,9 +1,10 @@
 /**
  * MARKET_DATA=live: real providers combined by capability, with fallbacks. Every capability without
  * a configured provider rejects with CapabilityUnavailableError naming the setting to add.
- *   quotes          crypto: CoinGecko; stocks: Finnhub, then Twelve Data
- *   daily bars      crypto: CoinGecko; stocks: Yahoo (no key), then Twelve Data (Finnhub candles are premium)
- *   intraday bars   Yahoo 5-minute, then Twelve Data
+ *   quotes          crypto: Binance, then CoinGecko; stocks: Finnhub, then Twelve Data
+ *   daily bars      crypto: Binance (real OHLC), then CoinGecko; stocks: Yahoo (no key), then Twelve Data
+ *                   (Finnhub candles are premium)
+ *   intraday bars   crypto: Binance 5-minute; stocks: Yahoo 5-minute, then Twelve Data
  *   symbols         Finnhub search (else Yahoo search) and Finnhub profile
  *   news, earnings  Finnhub
  *   news sentiment  computed here from the last 7 days of Finnhub company news (the sentiment endpoint
@@ -14,6 +15,7 @@
 import { bullishBearish } from '@signalboard/core';
 import type { Clock } from '../../../lib/clock';
 import { CapabilityUnavailableError, ProviderError, type Bars, type MarketData, type SymbolInfo } from '../types';
+import { createBinanceAdapter } from './binance';
 import { COINGECKO_IDS, createCoinGeckoAdapter } from './coingecko';
 import { createFinnhubAdapter, type FinnhubAdapter } from './finnhub';
 import { createFredAdapter, type FredAdapter } from './fred';
@@ -26,7 +28,7 @@ export interface LiveMarketConfig {
   twelveDataApiKey?: string;
   fredApiKey?: string;
   coinGeckoApiKey?: string;
-  baseUrls?: { finnhub?: string; twelveData?: string; fred?: string; coinGecko?: string; yahoo?: string };
+  baseUrls?: { finnhub?: string; twelveData?: string; fred?: string; coinGecko?: string; yahoo?: string; binance?: string };
   /** Yahoo needs no key; tests and offline installs turn it off. */
   yahoo?: boolean;
   fetchImpl?: FetchImpl;
@@ -43,6 +45,7 @@ export function createLiveMarketData(config: LiveMarketConfig): MarketData {
   const twelve = config.twelveDataApiKey ? createTwelveDataAdapter({ apiKey: config.twelveDataApiKey, baseUrl: config.baseUrls?.twelveData, ...common }) : undefined;
   const fred = config.fredApiKey ? createFredAdapter({ apiKey: config.fredApiKey, baseUrl: config.baseUrls?.fred, ...common }) : undefined;
   const yahoo = config.yahoo === false ? undefined : createYahooAdapter({ baseUrl: config.baseUrls?.yahoo, fetchImpl: config.fetchImpl, timeoutMs: config.timeoutMs, clock: config.clock });
+  const binance = createBinanceAdapter({ baseUrl: config.baseUrls?.binance, ...common });
   const coinGecko = createCoinGeckoAdapter({ apiKey: config.coinGeckoApiKey, baseUrl: config.baseUrls?.coinGecko, ...common });
 
   const need = <T>(adapter: T | undefined, capability: string, setting: string): T => {
@@ -90,7 +93,7 @@ export function createLiveMarketData(config: LiveMarketConfig): MarketData {
     },
 
     async getQuote(symbol) {
-      if (isCrypto(symbol)) return coinGecko.quote(symbol);
+      if (isCrypto(symbol)) return firstOf([() => binance.quote(symbol), () => coinGecko.quote(symbol)], 'crypto quotes');
       const sources: Array<() => Promise<Awaited<ReturnType<MarketData['getQuote']>>>> = [];
       if (finnhub) sources.push(() => finnhub.quote(symbol));
       if (twelve) sources.push(() => twelve.quote(symbol));
@@ -100,7 +103,7 @@ export function createLiveMarketData(config: LiveMarketConfig): MarketData {
 
     async getDailyBars(symbol, from, to) {
       const attempts: Array<() => Promise<Bars>> = [];
-      if (isCrypto(symbol)) attempts.push(() => coinGecko.dailyBars(symbol, 365));
+      if (isCrypto(symbol)) attempts.push(() => binance.dailyBars(symbol), () => coinGecko.dailyBars(symbol, 365));
       else {
         if (yahoo) attempts.push(() => yahoo.dailyBars(symbol, from, to));
         if (twelve) attempts.push(() => twelve.dailyBars(symbol, 520));
@@ -113,6 +116,7 @@ export function createLiveMarketData(config: LiveMarketConfig): MarketData {
     },
 
     async getIntradayBars(symbol) {
+      if (isCrypto(symbol)) return binance.intradayBars(symbol);
       const attempts: Array<() => Promise<Bars>> = [];
       if (yahoo) attempts.push(() => yahoo.intradayBars(symbol));
       if (twelve) attempts.push(() => twelve.intradayBars(symbol));
