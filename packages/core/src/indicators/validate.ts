@@ -1,11 +1,26 @@
-/** Shared argument checks of the indicator kernels. */
-export function assertPeriod(name: string, period: number, minimum = 1): void {
+/**
+ * Shared argument checks of the indicator kernels. Bad arguments are programming errors, so they
+ * throw a RangeError naming the function and the argument; odd data (too few bars) is not an error.
+ */
+
+/** A period, window or bar count: an integer of at least `minimum` (1 unless stated). */
+export function assertPeriod(name: string, period: number, minimum = 1, label = 'period'): void {
   if (!Number.isInteger(period) || period < minimum) {
-    throw new RangeError(`${name}: period must be an integer of at least ${minimum}, got ${period}`);
+    throw new RangeError(`${name}: ${label} must be an integer of at least ${minimum}, got ${period}`);
   }
 }
 
+/** A non-negative finite fraction such as 0.015 for 1.5 %. */
+export function assertFraction(name: string, fraction: number, label = 'fraction'): void {
+  if (!Number.isFinite(fraction) || fraction < 0) {
+    throw new RangeError(`${name}: ${label} must be a finite number of at least 0, got ${fraction}`);
+  }
+}
+
+/** Parallel series (high, low, close, volume) must line up bar for bar. */
 export function assertSameLength(name: string, ...arrays: ArrayLike<number>[]): void {
   const length = arrays[0]?.length ?? 0;
-  if (arrays.some((array) => array.length !== length)) throw new RangeError(`${name}: inputs must have the same length`);
+  if (arrays.some((array) => array.length !== length)) {
+    throw new RangeError(`${name}: inputs must have the same length, got ${arrays.map((array) => array.length).join(', ')}`);
+  }
 }

@@ -5,6 +5,18 @@ import { createCachedMarket, type CachedMarket } from './cached-market';
 import { createFileMarket, DatasetError } from './file/file-market';
 import { createLiveMarketData } from './live/composite';
 import { createSimulatedMarket } from './simulated/simulated-market';
+import { US_STOCKS, TSX_STOCKS, universeBySymbol } from './universe';
+
+/** The largest stocks of `symbol`'s GICS sector on its market, by traded value (universe data). */
+function universeSectorPeers(symbol: string): string[] {
+  const entry = universeBySymbol.get(symbol.toUpperCase());
+  if (!entry?.sector) return [];
+  const pool = entry.exchange === 'TSX' ? TSX_STOCKS : US_STOCKS;
+  return pool
+    .filter((peer) => peer.sector === entry.sector)
+    .sort((a, b) => b.basePrice * b.avgVolume - a.basePrice * a.avgVolume)
+    .map((peer) => peer.symbol);
+}
 
 /** "Now" for every market source, the cache and the scans: MARKET_NOW pins it. */
 export function marketClock(config: Pick<Config, 'MARKET_NOW'>, clock: Clock = systemClock): Clock {
@@ -35,6 +47,7 @@ export function createMarket(config: Config, clock: Clock): CachedMarket {
           coinGeckoApiKey: config.COINGECKO_API_KEY,
           baseUrls: { finnhub: config.FINNHUB_BASE_URL, twelveData: config.TWELVEDATA_BASE_URL, fred: config.FRED_BASE_URL, coinGecko: config.COINGECKO_BASE_URL, yahoo: config.YAHOO_BASE_URL, binance: config.BINANCE_BASE_URL },
           yahoo: config.YAHOO_ENABLED,
+          sectorPeers: universeSectorPeers,
           clock,
         }),
         clock,

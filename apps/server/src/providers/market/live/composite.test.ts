@@ -70,6 +70,21 @@ describe('live market (composite)', () => {
     }
   });
 
+  it('averages the sector over peers, each fetched once', async () => {
+    finnhub.on('/company-news', (url) =>
+      url.searchParams.get('symbol') === 'MSFT'
+        ? { body: JSON.stringify([{ category: 'company', datetime: 1735900000, headline: 'Microsoft shares tumble on weak guidance', id: 1, related: 'MSFT', source: 'X', summary: '', url: 'https://x/1', image: '' }]) }
+        : { fixture: 'finnhub-company-news-aapl.json' },
+    );
+    const market = createLiveMarketData({ finnhubApiKey: 'fh', baseUrls: { finnhub: finnhub.baseUrl }, clock, yahoo: false, sectorPeers: () => ['AAPL', 'MSFT'], sleep: async () => undefined });
+    const before = finnhub.requests.length;
+    const sentiment = await market.getNewsSentiment('AAPL');
+    // AAPL 2/3 bullish, MSFT 0: the sector averages 1/3.
+    expect(sentiment.sectorAverageBullishPercent).toBeCloseTo(1 / 3, 9);
+    await market.getNewsSentiment('MSFT');
+    expect(finnhub.requests.length - before).toBe(2);
+  });
+
   it('computes news sentiment locally from the last week of company news', async () => {
     finnhub.on('/company-news', { fixture: 'finnhub-company-news-aapl.json' });
     const sentiment = await live({ finnhub: true }).getNewsSentiment('AAPL');
@@ -77,6 +92,7 @@ describe('live market (composite)', () => {
     expect(sentiment.bullishPercent).toBeCloseTo(2 / 3, 9);
     expect(sentiment.bearishPercent).toBeCloseTo(1 / 3, 9);
     expect(sentiment.articlesInLastWeek).toBe(3);
+    expect(sentiment.sectorAverageBullishPercent).toBeCloseTo(2 / 3, 9);
     const request = finnhub.requests.find((r) => r.url.startsWith('/company-news'))!;
     expect(request.url).toContain('from=2024-12-28');
     expect(request.url).toContain('to=2025-01-04');
@@ -101,6 +117,8 @@ describe('MARKET_DATA=live through the API', () => {
       expect(down.statusCode).toBe(502);
       expect(down.json().msg).toMatch(/^Market data is unavailable right now \(Finnhub: server error \(HTTP 500\)\)/);
 
+      // The sentiment fan-out and the retries above used Finnhub's burst; a minute refills it.
+      t.clock.advance(61_000);
       finnhub.on('/quote', { fixture: 'finnhub-quote-aapl.json' });
       expect((await t.app.inject({ method: 'GET', url: '/api/quote?symbol=AAPL', headers })).json()).toMatchObject({ current_price: 227.48, stale: false });
       finnhub.on('/quote', { status: 500 });

@@ -8,7 +8,8 @@
  *   symbols         Finnhub search (else Yahoo search) and Finnhub profile
  *   news, earnings  Finnhub
  *   news sentiment  computed here from the last 7 days of Finnhub company news (the sentiment endpoint
- *                   is premium); the sector average is the company's own until sector peers are known
+ *                   is premium); the sector average is the mean over up to 6 sector peers (from the
+ *                   universe's GICS sectors), each peer's figure kept 15 minutes
  *   economic series FRED
  *   option chains   Yahoo
  */
@@ -31,6 +32,8 @@ export interface LiveMarketConfig {
   baseUrls?: { finnhub?: string; twelveData?: string; fred?: string; coinGecko?: string; yahoo?: string; binance?: string };
   /** Yahoo needs no key; tests and offline installs turn it off. */
   yahoo?: boolean;
+  /** Symbols in the same sector as `symbol` (largest first), for the sector-average sentiment. */
+  sectorPeers?: (symbol: string) => string[];
   fetchImpl?: FetchImpl;
   timeoutMs?: number;
   clock: Clock;
@@ -66,6 +69,25 @@ export function createLiveMarketData(config: LiveMarketConfig): MarketData {
       }
     }
     throw lastError;
+  }
+
+  /** A symbol's own bullish/bearish fractions from its last 7 days of news, kept 15 minutes. */
+  const ownCache = new Map<string, { atMs: number; value: Promise<{ bullishPercent: number; bearishPercent: number; articles: number }> }>();
+  function ownSentiment(symbol: string) {
+    const key = symbol.toUpperCase();
+    const nowMs = config.clock.nowMs();
+    const hit = ownCache.get(key);
+    if (hit && nowMs - hit.atMs < 15 * 60_000) return hit.value;
+    const value = (async () => {
+      const now = Math.floor(nowMs / 1000);
+      const news = await need(finnhub, 'news sentiment', 'FINNHUB_API_KEY').companyNews(key, isoDay(now - 7 * 86_400), isoDay(now));
+      const figures = bullishBearish(news.map((article) => `${article.headline}. ${article.summary}`));
+      return { bullishPercent: figures.bullishPercent, bearishPercent: figures.bearishPercent, articles: news.length };
+    })();
+    value.catch(() => ownCache.delete(key));
+    if (ownCache.size > 2000) ownCache.delete(ownCache.keys().next().value!);
+    ownCache.set(key, { atMs: nowMs, value });
+    return value;
   }
 
   const search = async (query: string, markets: Array<'US' | 'TO'>): Promise<SymbolInfo[]> => {
@@ -128,18 +150,22 @@ export function createLiveMarketData(config: LiveMarketConfig): MarketData {
     getMarketNews: async () => need(finnhub, 'market news', 'FINNHUB_API_KEY').marketNews(),
 
     async getNewsSentiment(symbol) {
-      const now = Math.floor(config.clock.nowMs() / 1000);
-      const news = await need(finnhub, 'news sentiment', 'FINNHUB_API_KEY').companyNews(symbol, isoDay(now - 7 * 86_400), isoDay(now));
-      const { bullishPercent, bearishPercent } = bullishBearish(news.map((article) => `${article.headline}. ${article.summary}`));
+      const own = await ownSentiment(symbol);
+      const { bullishPercent, bearishPercent } = own;
+      const peers = (config.sectorPeers?.(symbol) ?? []).filter((peer) => peer !== symbol.toUpperCase()).slice(0, 6);
+      const peerFigures = await Promise.all(peers.map((peer) => ownSentiment(peer).catch(() => undefined)));
+      const sector = [own, ...peerFigures.filter((figure): figure is NonNullable<typeof figure> => figure !== undefined)];
+      const sectorBullish = sector.reduce((sum, figure) => sum + figure.bullishPercent, 0) / sector.length;
+      const news = own.articles;
       return {
         symbol: symbol.toUpperCase(),
         bullishPercent,
         bearishPercent,
-        sectorAverageBullishPercent: bullishPercent,
-        sectorAverageNewsScore: 0.5 + (bullishPercent - bearishPercent) / 2,
+        sectorAverageBullishPercent: sectorBullish,
+        sectorAverageNewsScore: sectorBullish,
         companyNewsScore: 0.5 + (bullishPercent - bearishPercent) / 2,
-        articlesInLastWeek: news.length,
-        weeklyAverage: news.length,
+        articlesInLastWeek: news,
+        weeklyAverage: sector.reduce((sum, figure) => sum + figure.articles, 0) / sector.length,
       };
     },
 

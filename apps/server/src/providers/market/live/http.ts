@@ -78,7 +78,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     let waited = 0;
     while (waitMs > 0) {
       if (waited + waitMs > maxQueueMs) {
-        throw new ProviderError(provider, 'rate limit reached; try again shortly', { status: 429, retryable: false, retryAfterSeconds: Math.ceil(waitMs / 1000) });
+        throw new ProviderError(provider, 'rate limit reached', { status: 429, retryable: false, retryAfterSeconds: Math.ceil(waitMs / 1000) });
       }
       await sleep(waitMs);
       waited += waitMs;

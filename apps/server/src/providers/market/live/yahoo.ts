@@ -76,7 +76,7 @@ export function createYahooAdapter(options: YahooOptions) {
   const yahooFetch = async (input: string | URL | Request, init?: RequestInit) => {
     const url = new URL(typeof input === 'string' || input instanceof URL ? input.toString() : input.url);
     const target = options.baseUrl ? `${options.baseUrl.replace(/\/$/, '')}${url.pathname}${url.search}` : url.toString();
-    if (bucket.take() > 0) throw new ProviderError(PROVIDER, 'rate limit reached; try again shortly', { status: 429, retryable: false });
+    if (bucket.take() > 0) throw new ProviderError(PROVIDER, 'rate limit reached', { status: 429, retryable: false });
     return fetchImpl(target, { ...init, signal: AbortSignal.timeout(timeoutMs) });
   };
   const quiet = (msg: unknown) => options.log?.debug(`[yahoo-finance2] ${String(msg)}`);
