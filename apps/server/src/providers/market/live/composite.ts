@@ -172,7 +172,7 @@ export function createLiveMarketData(config: LiveMarketConfig): MarketData {
     getEarningsCalendar: async (from, to) => need(finnhub, 'the earnings calendar', 'FINNHUB_API_KEY').earnings(from, to),
 
     async getOptionChain(symbol, expiration) {
-      return need(yahoo, 'option chains', 'nothing: Yahoo is turned off').optionChain(symbol, expiration);
+      return need(yahoo, 'option chains', 'YAHOO_ENABLED=true').optionChain(symbol, expiration);
     },
 
     getEconomicSeries: async (id) => (need(fred, 'economic series', 'FRED_API_KEY') as FredAdapter).series(id),

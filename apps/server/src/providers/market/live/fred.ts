@@ -32,7 +32,9 @@ export function createFredAdapter(options: { apiKey: string; baseUrl?: string; f
           `${base}/series/observations?${new URLSearchParams({ series_id: id, api_key: options.apiKey, file_type: 'json', sort_order: 'desc', limit: String(limit * 2) })}`,
         );
       } catch (error) {
-        if (error instanceof ProviderError && error.options.status === 400) throw new ProviderError(PROVIDER, 'the request was refused (check FRED_API_KEY)', { status: 400 });
+        if (error instanceof ProviderError && error.options.status === 400) {
+          throw new ProviderError(PROVIDER, 'the request was refused (HTTP 400: check FRED_API_KEY and the series id)', { status: 400 });
+        }
         throw error;
       }
       const failure = errorBody.safeParse(raw);

@@ -8,6 +8,9 @@ import { CapabilityUnavailableError, ProviderError } from '../types';
 
 export type FetchImpl = (input: string, init?: RequestInit) => Promise<Response>;
 
+/** Our own limiter said no (as opposed to the provider answering 429). */
+export class LocalRateLimitError extends ProviderError {}
+
 /** Token bucket: `capacity` calls at once, refilled at `perMinute` a minute. */
 export class TokenBucket {
   private tokens: number;
@@ -78,7 +81,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     let waited = 0;
     while (waitMs > 0) {
       if (waited + waitMs > maxQueueMs) {
-        throw new ProviderError(provider, 'rate limit reached', { status: 429, retryable: false, retryAfterSeconds: Math.ceil(waitMs / 1000) });
+        throw new LocalRateLimitError(provider, 'rate limit reached', { status: 429, retryable: false, retryAfterSeconds: Math.ceil(waitMs / 1000) });
       }
       await sleep(waitMs);
       waited += waitMs;
@@ -111,10 +114,14 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
 
   return {
     async getJson(url, init = {}) {
+      let lastFailure: unknown;
       for (let attemptNumber = 0; ; attemptNumber += 1) {
         try {
           return await attempt(url, init.headers ?? {});
         } catch (error) {
+          // A retry our own limiter refuses reports the failure that made us retry.
+          if (error instanceof LocalRateLimitError && lastFailure) throw lastFailure;
+          lastFailure = error;
           const retryable = error instanceof ProviderError && error.options.retryable === true;
           if (!retryable || attemptNumber >= retries) throw error;
           const hinted = error.options.retryAfterSeconds ? error.options.retryAfterSeconds * 1000 : 0;

@@ -36,13 +36,11 @@ describe('Yahoo (yahoo-finance2 against recorded responses)', () => {
     expect(new Date(bars.time[0]! * 1000).toISOString()).toBe('2025-01-07T14:30:00.000Z');
   });
 
-  it('searches, keeping equities and ETFs that Yahoo can quote', async () => {
+  it('searches, keeping US and Toronto equities and ETFs that Yahoo can quote', async () => {
     server.on('/v1/finance/search', { fixture: 'yahoo-search-apple.json' });
     const results = await yahoo().search('apple');
-    expect(results.map((r) => [r.symbol, r.description, r.country])).toEqual([
-      ['AAPL', 'Apple Inc.', 'United States'],
-      ['APC.F', 'APPLE INC', 'Other'],
-    ]);
+    // APC.F (Frankfurt) and the non-Yahoo hit are dropped.
+    expect(results.map((r) => [r.symbol, r.description, r.country])).toEqual([['AAPL', 'Apple Inc.', 'United States']]);
   });
 
   it('reads an option chain after the crumb handshake', async () => {

@@ -8,7 +8,7 @@
 import YahooFinance from 'yahoo-finance2';
 import { z } from 'zod';
 import type { Clock } from '../../../lib/clock';
-import { ProviderError, UnknownSymbolError, type Bars, type OptionChain, type OptionContract, type SymbolInfo } from '../types';
+import { CapabilityUnavailableError, ProviderError, UnknownSymbolError, type Bars, type OptionChain, type OptionContract, type SymbolInfo } from '../types';
 import { expectShape, TokenBucket, type FetchImpl } from './http';
 
 const PROVIDER = 'Yahoo';
@@ -73,11 +73,16 @@ export function createYahooAdapter(options: YahooOptions) {
   const timeoutMs = options.timeoutMs ?? 10_000;
   // Yahoo publishes no limit and throttles by address: stay near one call a second.
   const bucket = new TokenBucket(60, 5, options.clock);
+  /** The last Retry-After Yahoo sent, read when its 429 becomes our error. */
+  let lastRetryAfterSeconds: number | undefined;
   const yahooFetch = async (input: string | URL | Request, init?: RequestInit) => {
     const url = new URL(typeof input === 'string' || input instanceof URL ? input.toString() : input.url);
     const target = options.baseUrl ? `${options.baseUrl.replace(/\/$/, '')}${url.pathname}${url.search}` : url.toString();
     if (bucket.take() > 0) throw new ProviderError(PROVIDER, 'rate limit reached', { status: 429, retryable: false });
-    return fetchImpl(target, { ...init, signal: AbortSignal.timeout(timeoutMs) });
+    const response = await fetchImpl(target, { ...init, signal: AbortSignal.timeout(timeoutMs) });
+    const retryAfter = Number(response.headers.get('retry-after'));
+    lastRetryAfterSeconds = Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : undefined;
+    return response;
   };
   const quiet = (msg: unknown) => options.log?.debug(`[yahoo-finance2] ${String(msg)}`);
   const yf = new YahooFinance({
@@ -88,16 +93,28 @@ export function createYahooAdapter(options: YahooOptions) {
     logger: { info: quiet, warn: quiet, error: quiet, debug: quiet, dir: quiet },
   } as ConstructorParameters<typeof YahooFinance>[0]);
 
-  /** Library errors to ours: 404-ish → unknown symbol; everything else a provider error. */
+  /**
+   * Library errors to ours, as the fetch adapters map HTTP (http.ts): the library's HTTPError
+   * carries the status in `code`; 404 or "No data found" is an unknown symbol.
+   */
   async function call<T>(symbol: string, work: () => Promise<T>): Promise<T> {
+    lastRetryAfterSeconds = undefined;
     try {
       return await work();
     } catch (error) {
       if (error instanceof ProviderError || error instanceof UnknownSymbolError) throw error;
       const message = (error as Error).message ?? String(error);
-      if (/not found|no data found|404/i.test(message)) throw new UnknownSymbolError(symbol);
+      const code = (error as { code?: unknown }).code;
+      const status = typeof code === 'number' ? code : undefined;
+      if (status === 404 || /not found|no data found/i.test(message)) throw new UnknownSymbolError(symbol);
+      if (status === 403 || status === 451) throw new CapabilityUnavailableError(PROVIDER, `this data (HTTP ${status})`);
+      if (status === 401 || /unauthori[sz]ed|invalid crumb/i.test(message)) throw new ProviderError(PROVIDER, 'the request was refused (HTTP 401)', { status: 401, retryable: false });
+      if (status === 429) throw new ProviderError(PROVIDER, 'rate limit reached (HTTP 429)', { status, retryable: true, retryAfterSeconds: lastRetryAfterSeconds });
+      if (status !== undefined && status >= 500) throw new ProviderError(PROVIDER, `server error (HTTP ${status})`, { status, retryable: true });
+      if (error instanceof SyntaxError || /json/i.test(message)) throw new ProviderError(PROVIDER, 'the answer was not valid JSON', { retryable: false });
       const timedOut = /timeout|aborted/i.test(message) || (error as Error).name === 'TimeoutError';
-      throw new ProviderError(PROVIDER, timedOut ? `no answer within ${timeoutMs} ms` : message.slice(0, 200), { retryable: true });
+      if (timedOut) throw new ProviderError(PROVIDER, `no answer within ${timeoutMs} ms`, { retryable: true });
+      throw new ProviderError(PROVIDER, message.replace(/https?:\/\/\S+/g, '').slice(0, 80), { status, retryable: status === undefined });
     }
   }
 
@@ -136,7 +153,9 @@ export function createYahooAdapter(options: YahooOptions) {
       const raw = await call(query, () => yf.search(query, { quotesCount: 10, newsCount: 0 }, { validateResult: false }));
       const body = expectShape(PROVIDER, 'search answer', searchBody, raw);
       return body.quotes
+        // US venues and Toronto only: the product covers those two markets.
         .filter((item) => item.symbol && item.isYahooFinance !== false && ['EQUITY', 'ETF'].includes(item.quoteType ?? ''))
+        .filter((item) => item.symbol!.endsWith('.TO') || US_VENUES.has(item.exchange ?? ''))
         .map((item) => {
           const canadian = item.symbol!.endsWith('.TO');
           return {
