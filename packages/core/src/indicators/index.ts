@@ -2,5 +2,7 @@ export * from './moving-averages';
 export * from './rsi';
 export * from './atr';
 export * from './ranges';
-export * from './levels';
+export * from './metrics';
+export * from './volume-profile';
+export * from './support-resistance';
 export * from './trend';

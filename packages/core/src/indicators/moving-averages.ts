@@ -1,6 +1,10 @@
 import { assertPeriod } from './validate';
 
-/** Simple moving average; NaN until `period` values exist. */
+/**
+ * Simple moving average: out[i] = mean(values[i−period+1 .. i]), the bar at i included, in the
+ * units of the input. NaN for i < period − 1 (TA-Lib's lookback is period − 1). Running sum, O(n).
+ * Inputs must be finite: a NaN poisons every later value of the running sum.
+ */
 export function sma(values: ArrayLike<number>, period: number): Float64Array {
   assertPeriod('sma', period);
   const out = new Float64Array(values.length).fill(Number.NaN);
@@ -13,7 +17,11 @@ export function sma(values: ArrayLike<number>, period: number): Float64Array {
   return out;
 }
 
-/** Exponential moving average, k = 2 / (period + 1), seeded with the SMA of the first `period` values (TA-Lib). */
+/**
+ * Exponential moving average as TA-Lib's default: k = 2 / (period + 1); the first value, at index
+ * period − 1, is the SMA of the first `period` values; then ema = ema + k·(value − ema). NaN before
+ * index period − 1. Units of the input.
+ */
 export function ema(values: ArrayLike<number>, period: number): Float64Array {
   assertPeriod('ema', period);
   const out = new Float64Array(values.length).fill(Number.NaN);

@@ -1,9 +1,10 @@
-import { RSI } from 'technicalindicators';
+import { AverageGain, AverageLoss, RSI } from 'technicalindicators';
 import { describe, expect, it } from 'vitest';
 import { latestRsi, rsi } from './rsi';
 import { randomWalk } from './test-series';
 
-// providers.md §10.3: the StockCharts worked example, TA-Lib values from a port of ta_RSI.c.
+// providers.md §10.3: the StockCharts worked example, TA-Lib values from a port of ta_RSI.c
+// (checked there against TA-Lib compiled to WASM), given to 10 decimals.
 const CLOSES_4DP = [
   44.3389, 44.0902, 44.1497, 43.6124, 44.3278, 44.8264, 45.0955, 45.4245, 45.8433, 46.0826, 45.8931, 46.0328, 45.614, 46.282, 46.282,
   46.0028, 46.0328, 46.4116, 46.2222, 45.6439, 46.2122, 46.2521, 45.7137, 46.4515, 45.7835, 45.3548, 44.0288, 44.1783, 44.2181, 44.5672,
@@ -24,51 +25,102 @@ const TALIB_2DP = [
   37.7887719821,
 ];
 
-describe('RSI(14), TA-Lib (Wilder)', () => {
-  it('matches the TA-Lib reference series to the published 10 decimals', () => {
-    for (const [closes, expected] of [
-      [CLOSES_4DP, TALIB_4DP],
-      [CLOSES_2DP, TALIB_2DP],
-    ] as const) {
-      const out = rsi(closes);
-      for (let i = 0; i < 14; i += 1) expect(out[i]).toBeNaN();
-      expected.forEach((value, k) => expect(Math.abs(out[14 + k]! - value)).toBeLessThan(1e-9));
-    }
+describe('rsi: TA-Lib reference series (providers.md §10.3)', () => {
+  // The table is rounded to 10 decimals, so toBeCloseTo(x, 9) (|diff| < 5e-10) leaves room only for that rounding.
+  it.each([
+    ['4-decimal closes', CLOSES_4DP, TALIB_4DP],
+    ['2-decimal closes', CLOSES_2DP, TALIB_2DP],
+  ])('matches TA-Lib on the %s', (_, closes, expected) => {
+    const out = rsi(closes);
+    expect(out).toHaveLength(33);
+    for (let i = 0; i < 14; i += 1) expect(out[i]).toBeNaN();
+    expected.forEach((value, k) => expect(out[14 + k]).toBeCloseTo(value, 9));
+    expect(latestRsi(closes)).toBe(out[32]);
   });
 
   it('checks by hand at index 14 (2-decimal closes): gains 3.34, losses 1.40', () => {
     expect(rsi(CLOSES_2DP)[14]).toBeCloseTo(100 - 100 / (1 + 3.34 / 1.4), 9);
   });
+});
 
-  it('gives 100 for all gains, 0 for all losses, and 0 (as TA-Lib) for flat prices', () => {
-    const up = Array.from({ length: 20 }, (_, i) => i + 1);
+describe('rsi: edges', () => {
+  const up = Array.from({ length: 20 }, (_, i) => i + 1);
+
+  it('gives 100 for all gains ([1..20] → 100 at index 19) and 0 for all losses', () => {
     expect(rsi(up)[19]).toBe(100);
+    expect(Array.from(rsi(up).subarray(14))).toEqual([100, 100, 100, 100, 100, 100]);
     expect(rsi([...up].reverse())[19]).toBe(0);
-    expect(rsi(new Array(20).fill(5))[19]).toBe(0);
-    expect(latestRsi(new Array(20).fill(5))).toBe(0);
+    expect(latestRsi([...up].reverse())).toBe(0);
   });
 
-  it('needs more than `period` closes and a period of at least 2', () => {
-    expect(latestRsi([1, 2, 3], 14)).toBeNull();
+  it('gives 0 for flat prices, as TA-Lib does (not 50 or 100)', () => {
+    const flat = new Array(20).fill(5);
+    expect(Array.from(rsi(flat).subarray(14))).toEqual([0, 0, 0, 0, 0, 0]);
+    expect(latestRsi(flat)).toBe(0);
+  });
+
+  it('keeps a real RSI for sub-cent prices (no TA_IS_ZERO epsilon): scale-invariant', () => {
+    const closes = randomWalk(3, 100);
+    const tiny = closes.map((close) => close * 1e-9);
+    const expected = rsi(closes);
+    const out = rsi(tiny);
+    for (let i = 14; i < 100; i += 1) expect(out[i]).toBeCloseTo(expected[i]!, 9);
+  });
+
+  it('needs more than `period` closes: all NaN, latestRsi null', () => {
     expect(Array.from(rsi([1, 2, 3], 14)).every(Number.isNaN)).toBe(true);
-    expect(() => rsi([1, 2, 3], 1)).toThrow(RangeError);
+    expect(rsi(up.slice(0, 14))).toHaveLength(14);
+    expect(latestRsi(up.slice(0, 14))).toBeNull();
+    expect(latestRsi(up.slice(0, 15))).toBe(100);
+    expect(latestRsi([])).toBeNull();
   });
 
-  it('latestRsi equals the last value of rsi on random series', () => {
-    for (let seed = 1; seed <= 20; seed += 1) {
-      const closes = randomWalk(seed, 250);
-      expect(latestRsi(closes)).toBe(rsi(closes)[249]);
+  it('rejects periods below 2 and non-integers', () => {
+    expect(() => rsi([1, 2, 3], 1)).toThrow(RangeError);
+    expect(() => latestRsi([1, 2, 3], 1)).toThrow(RangeError);
+    expect(() => rsi([1, 2, 3], 2.5)).toThrow(/rsi: period must be an integer of at least 2/);
+  });
+});
+
+describe('latestRsi', () => {
+  it('equals the last value of rsi on random series, exactly', () => {
+    for (let seed = 1; seed <= 30; seed += 1) {
+      const length = 15 + seed * 9;
+      for (const period of [2, 14, 9]) {
+        const closes = randomWalk(seed, length);
+        expect(latestRsi(closes, period)).toBe(rsi(closes, period)[length - 1]);
+      }
     }
   });
+});
 
-  it('agrees with technicalindicators as an oracle on random series', () => {
-    // technicalindicators rounds RSI to 2 decimals in its output; compare at that precision.
+describe('rsi against technicalindicators (oracle)', () => {
+  // technicalindicators 3.1.0 rounds RSI.calculate to 2 decimals (toFixed(2) in RSI.js), so it can
+  // only confirm ours to ±0.005. Its AverageGain and AverageLoss are not rounded (its `precision`
+  // config is unset) and use TA-Lib's seed (plain mean of the first `period` changes) and Wilder
+  // smoothing, so 100·g/(g+l) from them is the raw oracle, compared to 1e-9 over aligned indices:
+  // their k-th output is our index period + k. (Its RSI gives 100 for flat prices; random walks never are.)
+  it('agrees to 1e-9 with its raw averages and to its 2 decimals with RSI.calculate', () => {
+    let rawDiff = 0;
+    let roundedDiff = 0;
     for (let seed = 1; seed <= 25; seed += 1) {
       const closes = Array.from(randomWalk(seed, 300));
-      const theirs = RSI.calculate({ values: closes, period: 14 });
-      const ours = rsi(closes, 14);
-      expect(theirs.length).toBe(300 - 14);
-      theirs.forEach((value, k) => expect(Math.abs(ours[14 + k]! - value)).toBeLessThanOrEqual(0.005 + 1e-9));
+      for (const period of [2, 14, 21]) {
+        const ours = rsi(closes, period);
+        const gains = AverageGain.calculate({ values: closes, period });
+        const losses = AverageLoss.calculate({ values: closes, period });
+        const rounded = RSI.calculate({ values: closes, period });
+        expect(gains.length).toBe(300 - period);
+        expect(rounded.length).toBe(300 - period);
+        gains.forEach((gain, k) => {
+          const raw = (100 * gain) / (gain + losses[k]!);
+          rawDiff = Math.max(rawDiff, Math.abs(ours[period + k]! - raw));
+          roundedDiff = Math.max(roundedDiff, Math.abs(ours[period + k]! - rounded[k]!));
+        });
+      }
     }
+    expect(rawDiff).toBeLessThan(1e-9);
+    expect(roundedDiff).toBeLessThanOrEqual(0.005 + 1e-9);
+    expect(roundedDiff).toBeGreaterThan(0); // it does round
   });
 });

@@ -1,4 +1,4 @@
-/** Seeded random series for indicator tests (mulberry32). Not used by production code. */
+/** Seeded random series for the indicator tests (mulberry32 PRNG). Not exported; not used by production code. */
 export function seeded(seed: number): () => number {
   let state = seed >>> 0;
   return () => {
