@@ -38,6 +38,13 @@ describe('live market (composite)', () => {
     expect((await live({ finnhub: true, twelve: true }).getQuote('AAPL')).price).toBe(226.51);
   });
 
+  it('quotes stocks from Yahoo when no key is set', async () => {
+    yahooServer.on('/quote/AAPL', { body: '<html>ok</html>', headers: { 'content-type': 'text/html', 'set-cookie': 'A3=d=test; Path=/; Domain=.yahoo.com' } });
+    yahooServer.on('/v1/test/getcrumb', { body: 'testCrumb', headers: { 'content-type': 'text/plain' } });
+    yahooServer.on('/v7/finance/quote', { fixture: 'yahoo-quote-aapl.json' });
+    expect((await live({ yahoo: true }).getQuote('AAPL')).price).toBe(226.51);
+  });
+
   it('says which setting a missing capability needs', async () => {
     await expect(live({}).getQuote('AAPL')).rejects.toThrow('set FINNHUB_API_KEY or TWELVEDATA_API_KEY');
     await expect(live({}).getCompanyNews('AAPL', '2025-01-01', '2025-01-02')).rejects.toThrow('company news: set FINNHUB_API_KEY');

@@ -1,7 +1,7 @@
 /**
  * MARKET_DATA=live: real providers combined by capability, with fallbacks. Every capability without
  * a configured provider rejects with CapabilityUnavailableError naming the setting to add.
- *   quotes          crypto: Binance, then CoinGecko; stocks: Finnhub, then Twelve Data
+ *   quotes          crypto: Binance, then CoinGecko; stocks: Finnhub, then Twelve Data, then Yahoo
  *   daily bars      crypto: Binance (real OHLC), then CoinGecko; stocks: Yahoo (no key), then Twelve Data
  *                   (Finnhub candles are premium)
  *   intraday bars   crypto: Binance 5-minute; stocks: Yahoo 5-minute, then Twelve Data
@@ -119,6 +119,7 @@ export function createLiveMarketData(config: LiveMarketConfig): MarketData {
       const sources: Array<() => Promise<Awaited<ReturnType<MarketData['getQuote']>>>> = [];
       if (finnhub) sources.push(() => finnhub.quote(symbol));
       if (twelve) sources.push(() => twelve.quote(symbol));
+      if (yahoo) sources.push(() => yahoo.quote(symbol));
       if (sources.length === 0) need(undefined, 'quotes', 'FINNHUB_API_KEY or TWELVEDATA_API_KEY');
       return firstOf(sources, 'quotes');
     },

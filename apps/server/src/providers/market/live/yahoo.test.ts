@@ -53,6 +53,15 @@ describe('Yahoo (yahoo-finance2 against recorded responses)', () => {
     expect(server.requests.some((r) => r.url.startsWith('/v7/finance/options/AAPL') && r.url.includes('crumb=testCrumb'))).toBe(true);
   });
 
+  it('quotes after the crumb handshake', async () => {
+    server.on('/v7/finance/quote', { fixture: 'yahoo-quote-aapl.json' });
+    expect(await yahoo().quote('AAPL')).toEqual({
+      symbol: 'AAPL', price: 226.51, change: 0.62, percentChange: 0.2745, previousClose: 225.89, open: 225.77, high: 227.17, low: 225.45, volume: 30299033, timestamp: 1724184001,
+    });
+    server.on('/v7/finance/quote', { body: '{"quoteResponse":{"result":[],"error":null}}' });
+    await expect(yahoo().quote('ZZZZ')).rejects.toBeInstanceOf(UnknownSymbolError);
+  });
+
   it('turns failures into our errors', async () => {
     server.on('/v8/finance/chart/NOPE', { status: 404, body: '{"chart":{"result":null,"error":{"code":"Not Found","description":"No data found, symbol may be delisted"}}}' });
     await expect(yahoo().dailyBars('NOPE', 0, 1)).rejects.toBeInstanceOf(UnknownSymbolError);

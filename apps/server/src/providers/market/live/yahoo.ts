@@ -8,7 +8,7 @@
 import YahooFinance from 'yahoo-finance2';
 import { z } from 'zod';
 import type { Clock } from '../../../lib/clock';
-import { CapabilityUnavailableError, ProviderError, UnknownSymbolError, type Bars, type OptionChain, type OptionContract, type SymbolInfo } from '../types';
+import { CapabilityUnavailableError, ProviderError, UnknownSymbolError, type Bars, type OptionChain, type OptionContract, type Quote, type SymbolInfo } from '../types';
 import { expectShape, TokenBucket, type FetchImpl } from './http';
 
 const PROVIDER = 'Yahoo';
@@ -47,6 +47,22 @@ const contract = z.object({
   impliedVolatility: z.number().default(0),
   expiration: seconds,
 });
+const quoteBody = z.array(
+  z
+    .object({
+      symbol: z.string(),
+      regularMarketPrice: z.number(),
+      regularMarketChange: z.number().optional(),
+      regularMarketChangePercent: z.number().optional(),
+      regularMarketPreviousClose: z.number(),
+      regularMarketOpen: z.number().optional(),
+      regularMarketDayHigh: z.number().optional(),
+      regularMarketDayLow: z.number().optional(),
+      regularMarketVolume: z.number().optional(),
+      regularMarketTime: seconds.optional(),
+    })
+    .passthrough(),
+);
 const optionsBody = z.object({
   underlyingSymbol: z.string(),
   expirationDates: z.array(seconds),
@@ -168,6 +184,27 @@ export function createYahooAdapter(options: YahooOptions) {
             assetClass: item.quoteType === 'ETF' ? 'etf' : 'stock',
           } satisfies SymbolInfo;
         });
+    },
+
+    /** The regular-session quote (needs Yahoo's cookie and crumb, which the library fetches). */
+    async quote(symbol: string): Promise<Quote> {
+      const raw = await call(symbol, () => yf.quote([symbol], { return: 'array' }, { validateResult: false }));
+      const [row] = expectShape(PROVIDER, 'quote', quoteBody, raw);
+      if (!row) throw new UnknownSymbolError(symbol);
+      const price = row.regularMarketPrice;
+      const previousClose = row.regularMarketPreviousClose;
+      return {
+        symbol: row.symbol,
+        price,
+        change: row.regularMarketChange ?? price - previousClose,
+        percentChange: row.regularMarketChangePercent ?? (previousClose ? ((price - previousClose) / previousClose) * 100 : 0),
+        previousClose,
+        open: row.regularMarketOpen ?? price,
+        high: row.regularMarketDayHigh ?? price,
+        low: row.regularMarketDayLow ?? price,
+        volume: row.regularMarketVolume ?? 0,
+        timestamp: row.regularMarketTime ?? Math.floor(options.clock.nowMs() / 1000),
+      };
     },
 
     async optionChain(symbol: string, expiration?: string): Promise<OptionChain> {
