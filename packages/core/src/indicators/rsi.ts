@@ -11,6 +11,18 @@ function rsiOf(avgGain: number, avgLoss: number): number {
   return sum === 0 ? 0 : 100 * (avgGain / sum);
 }
 
+/** TA-Lib's seed: the plain means of the first `period` gains and losses (changes 1..period). */
+function seedAverages(closes: ArrayLike<number>, period: number): [number, number] {
+  let gain = 0;
+  let loss = 0;
+  for (let i = 1; i <= period; i += 1) {
+    const change = closes[i]! - closes[i - 1]!;
+    if (change > 0) gain += change;
+    else loss -= change;
+  }
+  return [gain / period, loss / period];
+}
+
 /**
  * Relative Strength Index exactly as TA-Lib's ta_RSI.c (classic mode, no unstable period),
  * providers.md §10.1. closes oldest-first; period ≥ 2 (default 14 bars).
@@ -26,15 +38,7 @@ export function rsi(closes: ArrayLike<number>, period = 14): Float64Array {
   const n = closes.length;
   const out = new Float64Array(n).fill(Number.NaN);
   if (n <= period) return out;
-  let gain = 0;
-  let loss = 0;
-  for (let i = 1; i <= period; i += 1) {
-    const change = closes[i]! - closes[i - 1]!;
-    if (change > 0) gain += change;
-    else loss -= change;
-  }
-  gain /= period;
-  loss /= period;
+  let [gain, loss] = seedAverages(closes, period);
   out[period] = rsiOf(gain, loss);
   for (let i = period + 1; i < n; i += 1) {
     const change = closes[i]! - closes[i - 1]!;
@@ -55,15 +59,7 @@ export function latestRsi(closes: ArrayLike<number>, period = 14): number | null
   assertPeriod('latestRsi', period, 2);
   const n = closes.length;
   if (n <= period) return null;
-  let gain = 0;
-  let loss = 0;
-  for (let i = 1; i <= period; i += 1) {
-    const change = closes[i]! - closes[i - 1]!;
-    if (change > 0) gain += change;
-    else loss -= change;
-  }
-  gain /= period;
-  loss /= period;
+  let [gain, loss] = seedAverages(closes, period);
   for (let i = period + 1; i < n; i += 1) {
     const change = closes[i]! - closes[i - 1]!;
     gain = (gain * (period - 1) + (change > 0 ? change : 0)) / period;
