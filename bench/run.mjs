@@ -2,20 +2,36 @@
 //   1. JavaScript the login route loads (gzipped), from the Vite manifest: budget 150 KB.
 //   2. Authenticated read throughput (GET /api/getemail, token + user check) against a bare Fastify
 //      JSON route, measured in the same run with autocannon: budget at least 0.5x.
+//   3. Every bench/*.bench.ts (indicators, scanners, single flight).
+// Each section (and each bench file) runs on its own: one that fails adds a FAILED row with the
+// reason, the others still run, and the table is always printed (the exit code is 1 if any failed).
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import autocannon from 'autocannon';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const rows = [];
+let failures = 0;
 
+/** Runs one section; a failure becomes a FAILED row instead of ending the run. */
+async function section(name, work) {
+  try {
+    await work();
+  } catch (error) {
+    failures += 1;
+    const reason = String(error?.message ?? error).split('\n')[0].slice(0, 100);
+    rows.push([name, `FAILED: ${reason}`, '', 'FAILED']);
+  }
+}
+
+// Builds the web and server bundles when stale (in a child: a failed build exits only the child;
+// the sections that need the bundles then fail on their own).
 spawnSync(process.execPath, ['-e', "import('./scripts/build-if-needed.mjs').then(m => m.buildIfNeeded())"], { cwd: root, stdio: 'inherit' });
 
 // 1. Login route bundle
-{
+await section('login route JS (gzip)', async () => {
   const dist = path.join(root, 'apps/web/dist');
   const manifest = JSON.parse(fs.readFileSync(path.join(dist, '.vite/manifest.json'), 'utf8'));
   const seen = new Set();
@@ -30,34 +46,39 @@ spawnSync(process.execPath, ['-e', "import('./scripts/build-if-needed.mjs').then
   for (const key of seen) bytes += zlib.gzipSync(fs.readFileSync(path.join(dist, manifest[key].file))).length;
   const kb = bytes / 1024;
   rows.push(['login route JS (gzip)', `${kb.toFixed(1)} KB`, '≤ 150 KB', kb <= 150 ? 'ok' : 'OVER']);
-}
+});
 
 // 2. Authenticated read vs bare Fastify
-const run = (url, headers) =>
-  new Promise((resolve, reject) =>
-    autocannon({ url, connections: 32, duration: 3, headers }, (error, result) => (error ? reject(error) : resolve(result))),
-  );
-
-{
+await section('GET /api/getemail vs bare Fastify', async () => {
+  const { default: autocannon } = await import('autocannon');
+  const run = (url, headers) =>
+    new Promise((resolve, reject) =>
+      autocannon({ url, connections: 32, duration: 3, headers }, (error, result) => (error ? reject(error) : resolve(result))),
+    );
+  const serverJs = path.join(root, 'apps/server/dist/server.js');
+  if (!fs.existsSync(serverJs)) throw new Error('apps/server/dist/server.js is missing (the server build failed?)');
   const base = fs.mkdtempSync(path.join(os.tmpdir(), 'sb-bench-'));
   fs.chmodSync(base, 0o755);
   const dataDir = path.join(base, 'data');
   const port = 3900 + Math.floor(Math.random() * 90);
   const env = { ...process.env, DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: 'warn', LOGIN_MAX_PER_EMAIL: '1000' };
   delete env.DATABASE_URL;
-  const server = spawn(process.execPath, [path.join(root, 'apps/server/dist/server.js')], { env, stdio: 'ignore' });
+  const server = spawn(process.execPath, [serverJs], { env, stdio: 'ignore' });
+  const exited = new Promise((resolve) => server.on('exit', resolve));
   try {
     let ready = false;
     for (let i = 0; i < 240 && !ready; i += 1) {
+      if (server.exitCode !== null) throw new Error(`the server exited with code ${server.exitCode} before answering`);
       ready = await fetch(`http://127.0.0.1:${port}/api/health`).then((r) => r.ok, () => false);
       if (!ready) await new Promise((r) => setTimeout(r, 250));
     }
-    if (!ready) throw new Error('server did not start');
+    if (!ready) throw new Error('the server did not answer /api/health within 60 s');
     const login = await fetch(`http://127.0.0.1:${port}/api/login`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ email: 'demo@signalboard.local', password: 'demo' }),
     }).then((r) => r.json());
+    if (!login.access_token) throw new Error(`demo login failed: ${JSON.stringify(login)}`);
 
     // The bare route runs in its own process too, so both servers get the same share of the CPU.
     const barePort = port + 100;
@@ -100,20 +121,20 @@ const run = (url, headers) =>
     ]);
     if (authed.non2xx > 0) rows.push(['  non-2xx answers', String(authed.non2xx), '0', 'CHECK']);
   } finally {
-    server.kill('SIGTERM');
-    await new Promise((resolve) => server.on('exit', resolve));
+    if (server.exitCode === null && server.signalCode === null) server.kill('SIGTERM');
+    await exited;
     fs.rmSync(base, { recursive: true, force: true });
   }
-}
+});
 
 // 3. Every bench/*.bench.ts: bundled with esbuild (it may import packages/core's TypeScript) and
 //    run; each exports `run(): Promise<string[][]>` answering rows of [measure, result, budget, verdict].
-{
-  const { build } = await import(path.join(root, 'node_modules/esbuild/lib/main.js'));
-  const benches = fs.readdirSync(path.join(root, 'bench')).filter((name) => name.endsWith('.bench.ts')).sort();
-  const outDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sb-bench-build-'));
-  try {
-    for (const name of benches) {
+const benches = fs.readdirSync(path.join(root, 'bench')).filter((name) => name.endsWith('.bench.ts')).sort();
+const outDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sb-bench-build-'));
+try {
+  for (const name of benches) {
+    await section(name, async () => {
+      const { build } = await import(path.join(root, 'node_modules/esbuild/lib/main.js'));
       const outfile = path.join(outDir, name.replace(/\.ts$/, '.mjs'));
       await build({
         entryPoints: [path.join(root, 'bench', name)],
@@ -134,10 +155,10 @@ const run = (url, headers) =>
       } finally {
         fs.rmSync(path.join(root, 'bench', `.${name}.mjs`), { force: true });
       }
-    }
-  } finally {
-    fs.rmSync(outDir, { recursive: true, force: true });
+    });
   }
+} finally {
+  fs.rmSync(outDir, { recursive: true, force: true });
 }
 
 const widths = [0, 1, 2, 3].map((i) => Math.max(...[['measure', 'result', 'budget', 'verdict'], ...rows].map((row) => row[i].length)));
@@ -145,3 +166,4 @@ const line = (row) => `| ${row.map((cell, i) => cell.padEnd(widths[i])).join(' |
 console.log(line(['measure', 'result', 'budget', 'verdict']));
 console.log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
 rows.forEach((row) => console.log(line(row)));
+if (failures > 0) process.exitCode = 1;

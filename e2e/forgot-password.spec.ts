@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { addUser, apiLogin, latestOutboxMail, useBrowserPage, screenshot, uniqueEmail } from './support/browser';
+import { addUser, api, apiLogin, latestOutboxMail, useBrowserPage, screenshot, uniqueEmail } from './support/browser';
 
 const session = useBrowserPage();
 let page: Page;
@@ -31,6 +31,9 @@ describe('forgot password', () => {
     // Past the first login, so the temporary password is what brings first_login back.
     const first = await apiLogin(email, 'original password');
     expect(first.first_login).toBe(true);
+    const changed = await api('update-password', { token: first.access_token, json: { new_password: 'settled password' } });
+    expect(changed.status).toBe(200);
+    expect((await apiLogin(email, 'settled password')).first_login).toBe(false);
 
     await page.goto('/login');
     await page.getByLabel('Email').fill(email);
@@ -45,7 +48,7 @@ describe('forgot password', () => {
     expect(temporary).toMatch(/^[A-Za-z0-9]{14}$/);
 
     // The old password still works until the temporary one is used.
-    await apiLogin(email, 'original password');
+    expect((await apiLogin(email, 'settled password')).first_login).toBe(false);
 
     await page.getByLabel('Password', { exact: true }).fill(temporary!);
     await page.getByRole('button', { name: 'Login' }).click();

@@ -1,17 +1,24 @@
 /**
- * One built server for the browser tests, on a fresh embedded database in a temporary DATA_DIR.
- * `npm run test:e2e` builds the bundles first.
+ * Two built servers for the browser tests, each on a fresh embedded database in a temporary
+ * DATA_DIR: the embedded defaults (simulated market), and a file-backed market built from
+ * e2e/fixtures/market with MARKET_NOW pinned, for the screens whose results the specs assert
+ * exactly. `npm run test:e2e` builds the bundles first.
  */
 import { existsSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
+import { DATASET_PARTS } from './fixtures/market';
+import { MARKET_NOW, writeDataset } from './fixtures/market/dataset';
 import { makeDataDir, REPO_ROOT, startServer } from './support/server-process';
 
 declare module 'vitest' {
   export interface ProvidedContext {
     baseUrl: string;
     dataDir: string;
+    marketBaseUrl: string;
+    marketDataDir: string;
+    marketNow: string;
   }
 }
 
@@ -20,12 +27,23 @@ export default async function setup(project: TestProject) {
     if (!existsSync(path.join(REPO_ROOT, file))) throw new Error(`${file} is missing: run npm run build first`);
   }
   const dataDir = await makeDataDir('e2e');
-  const server = await startServer(dataDir);
+  const marketDataDir = await makeDataDir('e2e-market');
+  const datasetDir = path.join(path.dirname(marketDataDir), 'dataset');
+  await writeDataset(datasetDir, DATASET_PARTS);
+  const [server, market] = await Promise.all([
+    startServer(dataDir),
+    startServer(marketDataDir, { env: { MARKET_DATA: 'file', DATASET_DIR: datasetDir, MARKET_NOW } }),
+  ]);
   project.provide('baseUrl', server.baseUrl);
   project.provide('dataDir', dataDir);
+  project.provide('marketBaseUrl', market.baseUrl);
+  project.provide('marketDataDir', marketDataDir);
+  project.provide('marketNow', MARKET_NOW);
   return async () => {
-    const code = await server.stop();
-    if (code !== 0) console.error(`e2e server exited with ${code}:\n${server.output()}`);
-    await fs.rm(path.dirname(dataDir), { recursive: true, force: true });
+    for (const [name, running, dir] of [['e2e', server, dataDir], ['e2e market', market, marketDataDir]] as const) {
+      const code = await running.stop();
+      if (code !== 0) console.error(`${name} server exited with ${code}:\n${running.output()}`);
+      await fs.rm(path.dirname(dir), { recursive: true, force: true });
+    }
   };
 }

@@ -40,6 +40,7 @@ describe('routes and the guard', () => {
 describe('login screen', () => {
   it('shows the required messages only after a submit attempt', async () => {
     await page.goto('/login');
+    await page.getByRole('button', { name: 'Login' }).waitFor();
     await screenshot(page, 'login');
     expect(await page.getByText('Email is required').count()).toBe(0);
     await page.getByRole('button', { name: 'Login' }).click();

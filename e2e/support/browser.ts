@@ -24,16 +24,28 @@ export function launchBrowser(): Promise<Browser> {
   });
 }
 
+/**
+ * The servers the browser tests run against: `app`, the embedded defaults (simulated market), and
+ * `market`, the file-backed market of e2e/fixtures/market with MARKET_NOW pinned, whose scans and
+ * calendars the screen specs assert exactly.
+ */
+export type TestServer = 'app' | 'market';
+
+export const serverBaseUrl = (server: TestServer = 'app') => inject(server === 'app' ? 'baseUrl' : 'marketBaseUrl');
+const serverDataDir = (server: TestServer = 'app') => inject(server === 'app' ? 'dataDir' : 'marketDataDir');
+
 export async function newContext(
   browser: Browser,
-  options: { width?: number; height?: number; colorScheme?: 'light' | 'dark' } = {},
+  options: { width?: number; height?: number; colorScheme?: 'light' | 'dark'; server?: TestServer } = {},
 ): Promise<BrowserContext> {
   const context = await browser.newContext({
-    baseURL: inject('baseUrl'),
+    baseURL: serverBaseUrl(options.server),
     viewport: { width: options.width ?? 1366, height: options.height ?? 860 },
     colorScheme: options.colorScheme ?? 'light',
   });
   context.setDefaultTimeout(15_000);
+  // The market server's "now" is pinned; the browser's clock says the same (timers keep running).
+  if (options.server === 'market') await context.clock.setFixedTime(new Date(inject('marketNow')));
   return context;
 }
 
@@ -49,16 +61,16 @@ export function uniqueEmail(label: string): string {
 }
 
 /** Creates an account with the admin CLI (first-login, as the CLI makes them). */
-export function addUser(email: string, password: string): void {
-  const result = runCli(inject('dataDir'), ['add', email, '--password', password]);
+export function addUser(email: string, password: string, server: TestServer = 'app'): void {
+  const result = runCli(serverDataDir(server), ['add', email, '--password', password]);
   if (result.status !== 0) throw new Error(`npm run user -- add failed: ${result.stderr}${result.stdout}`);
 }
 
-export async function api<T>(path: string, options: { token?: string; json?: unknown } = {}): Promise<{ status: number; body: T }> {
+export async function api<T>(path: string, options: { token?: string; json?: unknown; server?: TestServer } = {}): Promise<{ status: number; body: T }> {
   const headers: Record<string, string> = {};
   if (options.token) headers.authorization = `Bearer ${options.token}`;
   if (options.json !== undefined) headers['content-type'] = 'application/json';
-  const response = await fetch(`${inject('baseUrl')}/api/${path}`, {
+  const response = await fetch(`${serverBaseUrl(options.server)}/api/${path}`, {
     method: options.json === undefined ? 'GET' : 'POST',
     headers,
     body: options.json === undefined ? undefined : JSON.stringify(options.json),
@@ -67,21 +79,33 @@ export async function api<T>(path: string, options: { token?: string; json?: unk
 }
 
 /** Signs in through the API; answers the token. */
-export async function apiLogin(email: string, password: string): Promise<{ access_token: string; first_login: boolean }> {
-  const { status, body } = await api<{ access_token: string; first_login: boolean }>('login', { json: { email, password } });
+export async function apiLogin(email: string, password: string, server: TestServer = 'app'): Promise<{ access_token: string; first_login: boolean }> {
+  const { status, body } = await api<{ access_token: string; first_login: boolean }>('login', { json: { email, password }, server });
   if (status !== 200) throw new Error(`login failed: ${status} ${JSON.stringify(body)}`);
   return body;
 }
 
-/** An account past its first login whose token the context's pages start with. */
-export async function signedInUser(context: BrowserContext, label: string): Promise<{ email: string; token: string }> {
+/**
+ * An account past its first login whose token the context's pages start with; on the given server
+ * (the context's), with the given favourites saved.
+ */
+export async function signedInUser(
+  context: BrowserContext,
+  label: string,
+  options: { server?: TestServer; favorites?: ReadonlyArray<{ symbol: string; description: string }> } = {},
+): Promise<{ email: string; token: string }> {
+  const server = options.server ?? 'app';
   const email = uniqueEmail(label);
   const password = 'correct horse battery staple';
-  addUser(email, password);
-  const first = await apiLogin(email, password);
-  const update = await api('update-password', { token: first.access_token, json: { new_password: password } });
+  addUser(email, password, server);
+  const first = await apiLogin(email, password, server);
+  const update = await api('update-password', { token: first.access_token, json: { new_password: password }, server });
   if (update.status !== 200) throw new Error(`update-password failed: ${update.status}`);
-  const { access_token } = await apiLogin(email, password);
+  const { access_token } = await apiLogin(email, password, server);
+  if (options.favorites?.length) {
+    const saved = await api('batch_update_favorite_stocks', { token: access_token, json: { stocks: options.favorites }, server });
+    if (saved.status !== 200) throw new Error(`batch_update_favorite_stocks failed: ${saved.status} ${JSON.stringify(saved.body)}`);
+  }
   // Only the first page load of the context gets the token, so signing out stays signed out.
   await context.addInitScript((token) => {
     if (!window.sessionStorage.getItem('sb-test-token-set')) {
@@ -112,14 +136,14 @@ export async function latestOutboxMail(to: string): Promise<string> {
  * One browser per spec file and a fresh context and page per test; `prepare` runs on each new
  * context before its page opens (e.g. to sign a user in).
  */
-export function useBrowserPage(prepare?: (context: BrowserContext) => Promise<void>) {
+export function useBrowserPage(prepare?: (context: BrowserContext) => Promise<void>, options: { server?: TestServer } = {}) {
   const state = {} as { browser: Browser; context: BrowserContext; page: Page };
   beforeAll(async () => {
     state.browser = await launchBrowser();
   });
   afterAll(async () => state.browser.close());
   beforeEach(async () => {
-    state.context = await newContext(state.browser);
+    state.context = await newContext(state.browser, { server: options.server });
     if (prepare) await prepare(state.context);
     state.page = await state.context.newPage();
   });

@@ -18,8 +18,12 @@ import { favoritesRoutes } from './features/favorites/favorites.routes';
 import { docsRoutes } from './features/docs/openapi';
 import { healthRoutes } from './features/health/health.routes';
 import { marketRoutes } from './features/market/market.routes';
-import { createMarketService } from './features/market/market.service';
+import { newsAnalysisRoutes } from './features/news/news-analysis.routes';
+import { createNewsAnalysisService } from './features/news/news-analysis.service';
+import { createMarketService, NoPriceHistoryError } from './features/market/market.service';
 import { simulatedNewsRoutes } from './features/market/simulated-news.routes';
+import { scansRoutes } from './features/scans/scans.routes';
+import { createScansService } from './features/scans/scans.service';
 import { supportRoutes } from './features/support/support.routes';
 import { systemClock, type Clock } from './lib/clock';
 import { HttpError } from './lib/errors';
@@ -27,6 +31,7 @@ import { RateLimiter } from './lib/rate-limiter';
 import { createTokens } from './lib/tokens';
 import { createAuthenticate } from './plugins/authenticate';
 import { securityHeaders } from './plugins/security-headers';
+import { createAnalyst, type Analyst } from './providers/ai';
 import type { Mailer } from './providers/mail';
 import type { CachedMarket } from './providers/market/cached-market';
 import { CapabilityUnavailableError, ProviderError, UnknownSymbolError } from './providers/market/types';
@@ -40,6 +45,8 @@ export interface AppDeps {
   /** Market data behind its cache (createMarket), and the clock it runs on. */
   market: CachedMarket;
   marketClock: Clock;
+  /** The news analyst (createAnalyst); default: the one AI_PROVIDER names. */
+  analyst?: Analyst;
   jwtSecret: string;
   clock?: Clock;
   /** pino options, or false for no logs (tests). */
@@ -121,13 +128,18 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       return reply.status(error.statusCode).send(body);
     }
     if (error instanceof UnknownSymbolError) return reply.status(404).send({ msg: `Unknown symbol: ${error.symbol}` });
+    if (error instanceof NoPriceHistoryError) return reply.status(404).send({ msg: error.message });
     if (error instanceof CapabilityUnavailableError) return reply.status(503).send({ msg: error.message });
     if (error instanceof ProviderError) {
       request.log.warn({ err: error }, 'market data provider failed with nothing cached');
       return reply.status(502).send({ msg: `Market data is unavailable right now (${error.message}). Please try again shortly.` });
     }
     const answer = toErrorAnswer(error);
-    if (answer) return reply.status(answer.status).send({ msg: answer.msg });
+    if (answer) {
+      // The forgot-password screen reads `error` (spec §8), also for a body it could not parse.
+      const forgot = request.url.startsWith('/api/forgot-password');
+      return reply.status(answer.status).send(forgot ? { msg: answer.msg, error: answer.msg } : { msg: answer.msg });
+    }
     request.log.error({ err: error }, 'unhandled error');
     return reply.status(500).send({ msg: 'Something went wrong on our side. Please try again.' });
   });
@@ -165,7 +177,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await secured.register(favoritesRoutes, { favorites });
       await secured.register(supportRoutes, { mailer, supportEmail: config.SUPPORT_EMAIL });
       await secured.register(docsRoutes);
-      await secured.register(marketRoutes, { market: deps.market, service: createMarketService(deps.market, deps.marketClock) });
+      const marketService = createMarketService(deps.market, deps.marketClock);
+      await secured.register(marketRoutes, { market: deps.market, service: marketService });
+      await secured.register(scansRoutes, {
+        scans: createScansService({ favorites, market: marketService, sentiment: deps.market, clock: deps.marketClock, log: app.log }),
+      });
+      const analyst = deps.analyst ?? createAnalyst(config);
+      await secured.register(newsAnalysisRoutes, { service: createNewsAnalysisService({ analyst, clock, ttlMs: config.AI_CACHE_TTL_SECONDS * 1000 }) });
     },
     { prefix: '/api' },
   );

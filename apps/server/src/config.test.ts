@@ -2,19 +2,129 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from './config';
 
+/** The ConfigError message, or undefined when the environment is accepted. */
+function problem(env: Record<string, string>): string | undefined {
+  try {
+    loadConfig(env);
+    return undefined;
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    return (error as Error).message;
+  }
+}
+
 describe('configuration', () => {
   it('has the embedded defaults', () => {
     const config = loadConfig({});
-    expect(config).toMatchObject({ PORT: 3000, HOST: '127.0.0.1', MARKET_DATA: 'simulated', ACCESS_TOKEN_TTL_SECONDS: 43_200, isExternalDatabase: false, isSmtpConfigured: false });
+    expect(config).toMatchObject({
+      PORT: 3000,
+      HOST: '127.0.0.1',
+      MARKET_DATA: 'simulated',
+      ACCESS_TOKEN_TTL_SECONDS: 43_200,
+      SUPPORT_EMAIL: 'support@signalboard.local',
+      MAIL_FROM: 'Signalboard <no-reply@signalboard.local>',
+      LOGIN_MAX_PER_EMAIL: 10,
+      LOGIN_MAX_PER_ADDRESS: 50,
+      LOGIN_WINDOW_SECONDS: 900,
+      FORGOT_PASSWORD_MAX_PER_EMAIL: 3,
+      FORGOT_PASSWORD_MAX_PER_ADDRESS: 20,
+      FORGOT_PASSWORD_WINDOW_SECONDS: 3600,
+      YAHOO_ENABLED: true,
+      DEMO_ACCOUNT: true,
+      LOG_LEVEL: 'info',
+      isExternalDatabase: false,
+      isSmtpConfigured: false,
+    });
     expect(config.DATA_DIR).toBe(path.resolve('./data'));
+    expect(config.JWT_SECRET).toBeUndefined();
+    expect(config.DATABASE_URL).toBeUndefined();
+    expect(config.SMTP_URL).toBeUndefined();
   });
 
-  it('treats empty values as unset and names a bad variable', () => {
-    expect(loadConfig({ DATABASE_URL: '', PORT: '' }).isExternalDatabase).toBe(false);
+  it('reads and coerces the values it is given', () => {
+    const config = loadConfig({
+      PORT: '8080',
+      DATA_DIR: 'relative/dir',
+      DATABASE_URL: 'postgres://u@h/db',
+      SMTP_URL: 'smtp://127.0.0.1:2525',
+      LOGIN_MAX_PER_EMAIL: '3',
+      DEMO_ACCOUNT: 'no',
+      YAHOO_ENABLED: '0',
+      JWT_SECRET: 'x'.repeat(32),
+    });
+    expect(config).toMatchObject({ PORT: 8080, LOGIN_MAX_PER_EMAIL: 3, DEMO_ACCOUNT: false, YAHOO_ENABLED: false, isExternalDatabase: true, isSmtpConfigured: true });
+    expect(config.DATA_DIR).toBe(path.resolve('relative/dir'));
+    expect(loadConfig({ DEMO_ACCOUNT: 'yes', YAHOO_ENABLED: '1' })).toMatchObject({ DEMO_ACCOUNT: true, YAHOO_ENABLED: true });
+  });
+
+  it('treats empty strings as unset', () => {
+    const config = loadConfig({ DATABASE_URL: '', PORT: '', JWT_SECRET: '', SMTP_URL: '', LOGIN_MAX_PER_EMAIL: '', MARKET_DATA: '' });
+    expect(config).toMatchObject({ PORT: 3000, LOGIN_MAX_PER_EMAIL: 10, MARKET_DATA: 'simulated', isExternalDatabase: false, isSmtpConfigured: false });
+    expect(config.JWT_SECRET).toBeUndefined();
+  });
+
+  it('refuses a bad PORT with a ConfigError naming PORT', () => {
+    for (const port of ['eighty', '70000', '-1', '80.5']) {
+      expect(problem({ PORT: port }), port).toMatch(/^Invalid configuration:\n {2}PORT: /);
+    }
     expect(() => loadConfig({ PORT: 'eighty' })).toThrow(ConfigError);
-    expect(() => loadConfig({ PORT: 'eighty' })).toThrow(/PORT/);
-    expect(() => loadConfig({ JWT_SECRET: 'short' })).toThrow('JWT_SECRET must be at least 32 characters');
-    expect(() => loadConfig({ MARKET_NOW: 'tomorrow' })).toThrow(/MARKET_NOW must be an ISO time/);
-    expect(loadConfig({ DATABASE_URL: 'postgres://u@h/db' }).isExternalDatabase).toBe(true);
+    expect(loadConfig({ PORT: '0' }).PORT).toBe(0);
+  });
+
+  it('refuses a JWT_SECRET shorter than 32 characters', () => {
+    expect(problem({ JWT_SECRET: 'short' })).toBe('Invalid configuration:\n  JWT_SECRET: JWT_SECRET must be at least 32 characters');
+    expect(problem({ JWT_SECRET: 'x'.repeat(31) })).toContain('JWT_SECRET must be at least 32 characters');
+    expect(problem({ JWT_SECRET: 'x'.repeat(32) })).toBeUndefined();
+  });
+
+  it('refuses MARKET_NOW with MARKET_DATA=live, saying what to do', () => {
+    const now = '2026-11-20T16:00:00Z';
+    expect(problem({ MARKET_DATA: 'live', MARKET_NOW: now })).toBe(
+      'Invalid configuration:\n  MARKET_NOW: MARKET_NOW pins the clock for simulated and file data only; unset it to use MARKET_DATA=live.',
+    );
+    // Pinned simulated or file data, and live data on the real clock, stay fine; '' means unset.
+    expect(problem({ MARKET_DATA: 'simulated', MARKET_NOW: now })).toBeUndefined();
+    expect(problem({ MARKET_DATA: 'file', MARKET_NOW: now })).toBeUndefined();
+    expect(problem({ MARKET_NOW: now })).toBeUndefined();
+    expect(problem({ MARKET_DATA: 'live' })).toBeUndefined();
+    expect(problem({ MARKET_DATA: 'live', MARKET_NOW: '' })).toBeUndefined();
+  });
+
+  it('has the analyst defaults and reads the analyst settings', () => {
+    expect(loadConfig({})).toMatchObject({ AI_PROVIDER: 'local', OPENAI_MODEL: 'gpt-4o-mini', AI_TIMEOUT_MS: 30_000, AI_MAX_INPUT_CHARS: 24_000, AI_CACHE_TTL_SECONDS: 600 });
+    const config = loadConfig({
+      AI_PROVIDER: 'openai',
+      OPENAI_BASE_URL: 'http://127.0.0.1:11434/v1',
+      OPENAI_MODEL: 'llama3.2',
+      AI_TIMEOUT_MS: '5000',
+      AI_MAX_INPUT_CHARS: '8000',
+      AI_CACHE_TTL_SECONDS: '60',
+    });
+    expect(config).toMatchObject({ AI_PROVIDER: 'openai', OPENAI_BASE_URL: 'http://127.0.0.1:11434/v1', OPENAI_MODEL: 'llama3.2', AI_TIMEOUT_MS: 5000, AI_MAX_INPUT_CHARS: 8000, AI_CACHE_TTL_SECONDS: 60 });
+    expect(config.OPENAI_API_KEY).toBeUndefined();
+  });
+
+  it('refuses AI_PROVIDER=openai against api.openai.com without a key, and bad analyst values', () => {
+    expect(problem({ AI_PROVIDER: 'openai' })).toContain('OPENAI_API_KEY: AI_PROVIDER=openai needs OPENAI_API_KEY');
+    expect(problem({ AI_PROVIDER: 'openai', OPENAI_API_KEY: 'sk-test' })).toBeUndefined();
+    expect(problem({ AI_PROVIDER: 'gpt' })).toMatch(/AI_PROVIDER: /);
+    expect(problem({ OPENAI_BASE_URL: 'localhost' })).toMatch(/OPENAI_BASE_URL: /);
+    expect(problem({ AI_TIMEOUT_MS: '0' })).toMatch(/AI_TIMEOUT_MS: /);
+    expect(problem({ AI_MAX_INPUT_CHARS: '10' })).toMatch(/AI_MAX_INPUT_CHARS: /);
+    expect(problem({ AI_CACHE_TTL_SECONDS: '-1' })).toMatch(/AI_CACHE_TTL_SECONDS: /);
+  });
+
+  it('names every other bad variable', () => {
+    expect(problem({ MARKET_NOW: 'tomorrow' })).toContain('MARKET_NOW: MARKET_NOW must be an ISO time');
+    expect(problem({ MARKET_DATA: 'real' })).toMatch(/MARKET_DATA: /);
+    expect(problem({ DATABASE_URL: 'not a url' })).toMatch(/DATABASE_URL: /);
+    expect(problem({ SUPPORT_EMAIL: 'nobody' })).toMatch(/SUPPORT_EMAIL: /);
+    expect(problem({ LOGIN_MAX_PER_EMAIL: '0' })).toMatch(/LOGIN_MAX_PER_EMAIL: /);
+    expect(problem({ ACCESS_TOKEN_TTL_SECONDS: '-5' })).toMatch(/ACCESS_TOKEN_TTL_SECONDS: /);
+    expect(problem({ DEMO_ACCOUNT: 'maybe' })).toMatch(/DEMO_ACCOUNT: /);
+    expect(problem({ LOG_LEVEL: 'loud' })).toMatch(/LOG_LEVEL: /);
+    const both = problem({ PORT: 'x', JWT_SECRET: 'y' })!;
+    expect(both).toMatch(/PORT: /);
+    expect(both).toMatch(/JWT_SECRET: /);
   });
 });

@@ -46,8 +46,36 @@ const envSchema = z.object({
   FORGOT_PASSWORD_MAX_PER_ADDRESS: positiveInt.default(20),
   FORGOT_PASSWORD_WINDOW_SECONDS: positiveInt.default(60 * 60),
   DEMO_ACCOUNT: booleanFlag.default(true),
+  /** The news analyst: `local` (offline, deterministic) or `openai` (any OpenAI-compatible chat-completions server). */
+  AI_PROVIDER: z.enum(['local', 'openai']).default('local'),
+  /** Unset: api.openai.com. For Ollama: http://127.0.0.1:11434/v1. */
+  OPENAI_BASE_URL: z.string().url().optional(),
+  OPENAI_API_KEY: z.string().min(1).optional(),
+  OPENAI_MODEL: z.string().min(1).default('gpt-4o-mini'),
+  /** How long one analysis may take before it answers 502. */
+  AI_TIMEOUT_MS: positiveInt.max(600_000).default(30_000),
+  /** Characters of news text an analysis reads; the rest is cut (at an item boundary). */
+  AI_MAX_INPUT_CHARS: positiveInt.min(1_000).max(200_000).default(24_000),
+  /** How long an analysis of the same text is reused. */
+  AI_CACHE_TTL_SECONDS: positiveInt.default(600),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST: z.string().optional(),
+});
+
+/** MARKET_NOW with MARKET_DATA=live: live providers serve today's data, and the rate limits and cache run on real time. */
+const MARKET_NOW_WITH_LIVE = 'MARKET_NOW pins the clock for simulated and file data only; unset it to use MARKET_DATA=live.';
+
+/** AI_PROVIDER=openai against api.openai.com needs a key; a local server (OPENAI_BASE_URL) may not. */
+const OPENAI_KEY_NEEDED = 'AI_PROVIDER=openai needs OPENAI_API_KEY, or OPENAI_BASE_URL pointing at a server that needs none (e.g. Ollama).';
+
+/** Rules across variables, reported like any other bad value. */
+const checkedEnvSchema = envSchema.superRefine((env, context) => {
+  if (env.MARKET_DATA === 'live' && env.MARKET_NOW !== undefined) {
+    context.addIssue({ code: 'custom', path: ['MARKET_NOW'], message: MARKET_NOW_WITH_LIVE });
+  }
+  if (env.AI_PROVIDER === 'openai' && env.OPENAI_BASE_URL === undefined && env.OPENAI_API_KEY === undefined) {
+    context.addIssue({ code: 'custom', path: ['OPENAI_API_KEY'], message: OPENAI_KEY_NEEDED });
+  }
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -63,7 +91,7 @@ export class ConfigError extends Error {}
 /** Reads the environment once; a bad value stops the process with a message naming the variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ''));
-  const parsed = envSchema.safeParse(present);
+  const parsed = checkedEnvSchema.safeParse(present);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);

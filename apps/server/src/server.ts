@@ -6,6 +6,7 @@ import { createUsersRepo } from './features/auth/users.repo';
 import { systemClock } from './lib/clock';
 import { consoleLog } from './lib/console-log';
 import { resolveJwtSecret } from './lib/jwt-secret';
+import { createAnalyst } from './providers/ai';
 import { createMailer } from './providers/mail';
 import { createMarket, marketClock } from './providers/market';
 
@@ -18,7 +19,7 @@ async function main(): Promise<void> {
   const database = await openDatabase(config, consoleLog);
   const mailer = createMailer(config, database.db, systemClock);
   const demoCreated = config.DEMO_ACCOUNT ? await ensureDemoAccount(createUsersRepo(database.db)) : false;
-  const app = await buildApp({ config, db: database.db, pool: database.pool, mailer, market, marketClock: clockForMarket, jwtSecret: await resolveJwtSecret(config) });
+  const app = await buildApp({ config, db: database.db, pool: database.pool, mailer, market, marketClock: clockForMarket, analyst: createAnalyst(config), jwtSecret: await resolveJwtSecret(config) });
 
   let stopping = false;
   const shutdown = async (signal: string) => {

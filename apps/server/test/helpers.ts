@@ -11,6 +11,7 @@ import { createDatabase, createPool, type Database } from '../src/db/client';
 import { createUsersRepo } from '../src/features/auth/users.repo';
 import type { Clock } from '../src/lib/clock';
 import { hashPassword } from '../src/lib/password';
+import type { Analyst } from '../src/providers/ai';
 import { createMailer, type Mailer } from '../src/providers/mail';
 import { createMarket, marketClock } from '../src/providers/market';
 
@@ -66,7 +67,7 @@ export interface TestApp {
 /** buildApp on a fresh database, with the outbox mailer in a temporary DATA_DIR and a fake clock. */
 export async function createTestApp(
   env: Record<string, string> = {},
-  options: { mailer?: Mailer } = {},
+  options: { mailer?: Mailer; analyst?: Analyst } = {},
 ): Promise<TestApp> {
   const database = await createTestDatabase();
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'sb-app-test-'));
@@ -76,7 +77,7 @@ export async function createTestApp(
   // The market runs on MARKET_NOW when a test pins it, else on the fake clock.
   const clockForMarket = marketClock(config, clock);
   const market = createMarket(config, clockForMarket);
-  const app = await buildApp({ config, db: database.db, pool: database.pool, mailer, market, marketClock: clockForMarket, jwtSecret: TEST_JWT_SECRET, clock, logger: false });
+  const app = await buildApp({ config, db: database.db, pool: database.pool, mailer, market, marketClock: clockForMarket, ...(options.analyst ? { analyst: options.analyst } : {}), jwtSecret: TEST_JWT_SECRET, clock, logger: false });
   await app.ready();
   return {
     app,
@@ -129,4 +130,21 @@ let counter = 0;
 export function uniqueEmail(label = 'user'): string {
   counter += 1;
   return `${label}-${counter}-${randomBytes(3).toString('hex')}@example.com`;
+}
+
+/** A new signed-in user whose favourites are `symbols` (descriptions '{symbol} Corp.'); answers its headers. */
+export async function userWithFavorites(
+  t: { app: FastifyInstance; db: Database },
+  label: string,
+  symbols: readonly string[],
+): Promise<{ authorization: string }> {
+  const email = uniqueEmail(label);
+  await createUser(t.db, email, 'pw');
+  const headers = await login(t.app, email, 'pw');
+  if (symbols.length > 0) {
+    const stocks = symbols.map((symbol) => ({ symbol, description: `${symbol} Corp.` }));
+    const saved = await t.app.inject({ method: 'POST', url: '/api/batch_update_favorite_stocks', headers, payload: { stocks } });
+    if (saved.statusCode !== 200) throw new Error(`batch_update_favorite_stocks answered ${saved.statusCode}: ${saved.body}`);
+  }
+  return headers;
 }

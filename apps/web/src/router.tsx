@@ -8,6 +8,13 @@ import { RouteError } from './components/route-error';
 /** Screens that exist; the rest show an honest "not available yet" notice until they are built. */
 const BUILT_SCREENS: Partial<Record<DashboardChildPath, RouteObject['lazy']>> = {
   support: () => import('./features/support/support-screen'),
+  symbollookup: () => import('./features/watchlist/watchlist-screen'),
+  dropscanner: () => import('./features/drop-scanner/drop-scanner-screen'),
+  calendar: () => import('./features/earnings-calendar/earnings-calendar-screen'),
+  options: () => import('./features/option-scanner/option-scanner-screen'),
+  generalnews: () => import('./features/general-news/general-news-screen'),
+  trumpnews: () => import('./features/trump-news/trump-news-screen'),
+  stocknews: () => import('./features/stock-news/stock-news-screen'),
 };
 
 const dashboardChildren: RouteObject[] = [

@@ -31,3 +31,6 @@ export const PASSWORD_MAX_LENGTH = 1024;
 
 /** Largest number of favourites one batch may carry. */
 export const FAVORITES_BATCH_MAX = 500;
+
+/** Most favourites one user may keep: every scan reads each of them, so the list is bounded. */
+export const FAVORITES_MAX = 500;

@@ -41,6 +41,18 @@ export const MENU_ENTRIES: readonly MenuEntry[] = [
   { name: 'Alert System', link: '/dashboard/alert' },
 ];
 
+/**
+ * A second menu group, below the spec's eleven entries (which keep their order), so every screen
+ * is reachable: the spec's menu has no entry for options, generalnews, stocknews or trumpnews.
+ */
+export const MENU_SECONDARY_TITLE = 'More screens';
+export const MENU_SECONDARY_ENTRIES: readonly MenuEntry[] = [
+  { name: 'Option Signals', link: '/dashboard/options' },
+  { name: 'Geo-Political News', link: '/dashboard/generalnews' },
+  { name: 'News By Stock', link: '/dashboard/stocknews' },
+  { name: 'Trump News', link: '/dashboard/trumpnews' },
+];
+
 /** The title each dashboard screen shows (spec §2 headings). */
 export const SCREEN_TITLES: Readonly<Record<DashboardChildPath, string>> = {
   main: 'Market Dashboard',

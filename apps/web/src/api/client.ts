@@ -26,11 +26,17 @@ interface RequestOptions {
   anonymous?: boolean;
   query?: Record<string, string>;
   signal?: AbortSignal;
+  /** The Accept header; JSON unless said otherwise (e.g. a streamed NDJSON answer). */
+  accept?: string;
 }
 
-/** The one way the web app talks to the server: attaches the token, turns error bodies into ApiError. */
-export async function apiRequest<T>(path: string, options: RequestOptions = {}): Promise<T> {
-  const headers: Record<string, string> = { accept: 'application/json' };
+/**
+ * The one way the web app talks to the server: attaches the token and answers the Response when it
+ * is ok; otherwise throws ApiError with the server's `msg` (a 401 on a signed-in call also clears
+ * the token and goes to the login screen).
+ */
+export async function apiFetch(path: string, options: RequestOptions = {}): Promise<Response> {
+  const headers: Record<string, string> = { accept: options.accept ?? 'application/json' };
   const token = options.anonymous ? null : tokenStorage.get();
   if (token) headers.authorization = `Bearer ${token}`;
   let body: BodyInit | undefined;
@@ -52,22 +58,27 @@ export async function apiRequest<T>(path: string, options: RequestOptions = {}):
     if ((cause as Error).name === 'AbortError') throw cause;
     throw new ApiError('Cannot reach the server. Check your connection and try again.', 0);
   }
+  if (response.ok) return response;
+  const fields = ((await readJson(response)) ?? {}) as { msg?: unknown; error?: unknown };
+  const msg = typeof fields.msg === 'string' ? fields.msg : `The server answered ${response.status}.`;
+  const error = typeof fields.error === 'string' ? fields.error : undefined;
+  if (response.status === 401 && !options.anonymous) {
+    tokenStorage.clear();
+    onUnauthorized();
+  }
+  throw new ApiError(msg, response.status, error);
+}
+
+/** A call whose answer is JSON (or empty). */
+export async function apiRequest<T>(path: string, options: RequestOptions = {}): Promise<T> {
+  return (await readJson(await apiFetch(path, options))) as T;
+}
+
+async function readJson(response: Response): Promise<unknown> {
   const text = await response.text();
-  let data: unknown = undefined;
   try {
-    data = text ? JSON.parse(text) : undefined;
+    return text ? JSON.parse(text) : undefined;
   } catch {
-    data = undefined;
+    return undefined;
   }
-  if (!response.ok) {
-    const fields = (data ?? {}) as { msg?: unknown; error?: unknown };
-    const msg = typeof fields.msg === 'string' ? fields.msg : `The server answered ${response.status}.`;
-    const error = typeof fields.error === 'string' ? fields.error : undefined;
-    if (response.status === 401 && !options.anonymous) {
-      tokenStorage.clear();
-      onUnauthorized();
-    }
-    throw new ApiError(msg, response.status, error);
-  }
-  return data as T;
 }

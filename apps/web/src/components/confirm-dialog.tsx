@@ -9,7 +9,7 @@ export function ConfirmDialog(props: {
   onCancel: () => void;
 }) {
   return (
-    <Modal opened={props.opened} onClose={props.onCancel} title="Please confirm" centered>
+    <Modal opened={props.opened} onClose={props.onCancel} title="Please confirm" centered closeButtonProps={{ 'aria-label': 'Close' }}>
       <Text mb="lg">{props.question}</Text>
       <Group justify="flex-end">
         <Button variant="default" onClick={props.onCancel}>

@@ -1,14 +1,17 @@
 import { notifications } from '@mantine/notifications';
 
+/** Every notification's × has an accessible name (UI.md "Accessibility"). */
+const closeButtonProps = { 'aria-label': 'Dismiss notification' };
+
 /** The spec's alerts: success closes by itself, failures stay until dismissed (UI.md "Feedback"). */
 export function notifySuccess(message: string): void {
-  notifications.show({ message, color: 'green', autoClose: 5000, withBorder: true });
+  notifications.show({ message, color: 'green', autoClose: 5000, withBorder: true, closeButtonProps });
 }
 
 export function notifyError(message: string): void {
-  notifications.show({ message, color: 'red', autoClose: false, withBorder: true });
+  notifications.show({ message, color: 'red', autoClose: false, withBorder: true, closeButtonProps });
 }
 
 export function notifyInfo(message: string): void {
-  notifications.show({ message, color: 'blue', autoClose: 6000, withBorder: true });
+  notifications.show({ message, color: 'blue', autoClose: 6000, withBorder: true, closeButtonProps });
 }

@@ -2,20 +2,33 @@ import { z } from 'zod';
 import { isIsoDate } from '../market/trading-calendar';
 import { stockSymbol } from './favorites';
 
-/** Symbols of the market-data calls: favourites' rules, plus bare crypto tickers. */
-const symbolParam = stockSymbol;
+/** Symbols of the market-data calls: favourites' rules (bare crypto tickers pass them too). */
+const symbolParam = z
+  .string({ error: (issue) => (issue.input === undefined ? 'Symbol is required' : 'Symbol must be text') })
+  .pipe(stockSymbol);
 
 const isoDate = (name: string) =>
   z
-    .string({ error: `${name} is required (YYYY-MM-DD)` })
+    .string({ error: (issue) => (issue.input === undefined ? `${name} is required (YYYY-MM-DD)` : `${name} must be a date as YYYY-MM-DD`) })
     .trim()
     .refine(isIsoDate, { message: `${name} must be a date as YYYY-MM-DD` });
 
+/** A whole number in [min, max], from JSON or from a form field (text). */
 const intInRange = (name: string, min: number, max: number) =>
-  z.coerce
-    .number({ error: `${name} must be a whole number` })
-    .refine((value) => Number.isInteger(value), { message: `${name} must be a whole number` })
-    .refine((value) => value >= min && value <= max, { message: `${name} must be between ${min} and ${max}` });
+  z
+    .union([z.number(), z.string()], { error: (issue) => (issue.input === undefined ? `${name} is required` : `${name} must be a whole number`) })
+    .transform((value, context) => {
+      const number = typeof value === 'number' ? value : /^\s*[+-]?\d+\s*$/.test(value) ? Number(value) : Number.NaN;
+      if (!Number.isInteger(number)) {
+        context.addIssue({ code: 'custom', message: typeof value === 'string' && value.trim() === '' ? `${name} is required` : `${name} must be a whole number` });
+        return z.NEVER;
+      }
+      if (number < min || number > max) {
+        context.addIssue({ code: 'custom', message: `${name} must be between ${min} and ${max}` });
+        return z.NEVER;
+      }
+      return number;
+    });
 
 /** GET api/symbol_lookup?q=&exchange=US|TO */
 export const symbolLookupQuery = z.object({
@@ -77,28 +90,52 @@ export const metricsResponse = z.object({
 });
 export type MetricsResponse = z.infer<typeof metricsResponse>;
 
-/** Unix seconds or YYYY-MM-DD. */
+/** api/rsi instants lie in [2000-01-01, 2100-01-01) (Unix seconds). */
+const RSI_EARLIEST_SECONDS = Date.UTC(2000, 0, 1) / 1000;
+const RSI_LATEST_SECONDS = Date.UTC(2100, 0, 1) / 1000;
+/** The widest api/rsi range: 5 years (with a leap day). */
+const RSI_MAX_SPAN_DAYS = 5 * 365 + 2;
+
+/** Unix seconds or YYYY-MM-DD (00:00 UTC), within [2000-01-01, 2100-01-01). */
 const instant = (name: string) =>
   z
-    .union([z.string(), z.number()])
+    .union([z.string(), z.number()], { error: `${name} must be Unix seconds or YYYY-MM-DD` })
     .optional()
     .transform((value, context) => {
-      if (value === undefined || value === '') return undefined;
-      if (typeof value === 'number' || /^\d+$/.test(value)) {
-        const seconds = Number(value);
-        if (Number.isSafeInteger(seconds) && seconds >= 0) return seconds;
-      } else if (isIsoDate(value.trim())) {
-        return Date.parse(`${value.trim()}T00:00:00Z`) / 1000;
+      if (value === undefined || (typeof value === 'string' && value.trim() === '')) return undefined;
+      const text = String(value).trim();
+      let seconds = Number.NaN;
+      if (/^\d{1,16}$/.test(text)) seconds = Number(text);
+      else if (isIsoDate(text)) seconds = Date.parse(`${text}T00:00:00Z`) / 1000;
+      if (!Number.isSafeInteger(seconds)) {
+        context.addIssue({ code: 'custom', message: `${name} must be Unix seconds or YYYY-MM-DD` });
+        return z.NEVER;
       }
-      context.addIssue({ code: 'custom', message: `${name} must be Unix seconds or YYYY-MM-DD` });
-      return z.NEVER;
+      if (seconds / 1000 >= RSI_EARLIEST_SECONDS && seconds / 1000 < RSI_LATEST_SECONDS) {
+        context.addIssue({ code: 'custom', message: `${name} must be Unix seconds, not milliseconds` });
+        return z.NEVER;
+      }
+      if (seconds < RSI_EARLIEST_SECONDS || seconds >= RSI_LATEST_SECONDS) {
+        context.addIssue({ code: 'custom', message: `${name} must lie between 2000-01-01 and 2099-12-31` });
+        return z.NEVER;
+      }
+      return seconds;
     });
 
-/** GET api/rsi?symbol=&from=&to= (defaults: the last 120 days). */
+/**
+ * GET api/rsi?symbol=&from=&to=: RSI of the daily closes in [from, to] (both or neither; without
+ * them, the same recent history as fetch_metrics' 14DayRSI, so the two agree).
+ */
 export const rsiQuery = z
   .object({ symbol: symbolParam, from: instant('from'), to: instant('to') })
-  .refine((query) => query.from === undefined || query.to === undefined || query.from <= query.to, {
-    message: 'from must not be after to',
+  .refine((query) => (query.from === undefined) === (query.to === undefined), {
+    message: 'Give both from and to, or neither',
+  })
+  .refine((query) => query.from === undefined || query.to === undefined || query.from < query.to, {
+    message: 'from must be before to',
+  })
+  .refine((query) => query.from === undefined || query.to === undefined || query.to - query.from <= RSI_MAX_SPAN_DAYS * 86_400, {
+    message: 'The range may span at most 5 years',
   });
 export const rsiResponse = z.object({
   symbol: z.string(),

@@ -1,3 +1,4 @@
+import { Highest, Lowest } from 'technicalindicators';
 import { describe, expect, it } from 'vitest';
 import { ONE_MONTH_TRADING_DAYS, rangeMetrics, SIX_MONTH_TRADING_DAYS } from './metrics';
 import { highestHigh, lowestLow } from './ranges';
@@ -40,5 +41,23 @@ describe('rangeMetrics', () => {
 
   it('answers nulls without bars', () => {
     expect(rangeMetrics([], [])).toEqual({ '1MonthHigh': null, '1MonthLow': null, '6MonthHigh': null, '6MonthLow': null });
+  });
+});
+
+describe('rangeMetrics against technicalindicators (oracle)', () => {
+  // Highest/Lowest with period 21 and 126: their last output is the window ending today.
+  it('equals the last Highest/Lowest value of 21 and 126 bars on seeded random bars', () => {
+    for (let seed = 1; seed <= 10; seed += 1) {
+      const bars = randomBars(seed, 126 + seed * 13);
+      const highs = Array.from(bars.high);
+      const lows = Array.from(bars.low);
+      const last = (values: number[]) => values[values.length - 1];
+      expect(rangeMetrics(bars.high, bars.low)).toEqual({
+        '1MonthHigh': last(Highest.calculate({ values: highs, period: 21 })),
+        '1MonthLow': last(Lowest.calculate({ values: lows, period: 21 })),
+        '6MonthHigh': last(Highest.calculate({ values: highs, period: 126 })),
+        '6MonthLow': last(Lowest.calculate({ values: lows, period: 126 })),
+      });
+    }
   });
 });

@@ -33,17 +33,27 @@ export function rangeMetrics(high: ArrayLike<number>, low: ArrayLike<number>): R
   let low6 = Number.POSITIVE_INFINITY;
   let high1 = Number.NEGATIVE_INFINITY;
   let low1 = Number.POSITIVE_INFINITY;
-  const monthStart = n - ONE_MONTH_TRADING_DAYS;
-  for (let i = Math.max(0, n - SIX_MONTH_TRADING_DAYS); i < n; i += 1) {
+  // Two loops (the older bars of the six months, then the last month) rather than one with an
+  // `i >= monthStart` test per bar: the branch-free inner loops run markedly faster.
+  const monthStart = Math.max(0, n - ONE_MONTH_TRADING_DAYS);
+  let i = Math.max(0, n - SIX_MONTH_TRADING_DAYS);
+  for (; i < monthStart; i += 1) {
     const h = high[i]!;
     const l = low[i]!;
     if (h > high6) high6 = h;
     if (l < low6) low6 = l;
-    if (i >= monthStart) {
-      if (h > high1) high1 = h;
-      if (l < low1) low1 = l;
-    }
   }
-  const finite = (value: number) => (Number.isFinite(value) ? value : null);
+  for (; i < n; i += 1) {
+    const h = high[i]!;
+    const l = low[i]!;
+    if (h > high1) high1 = h;
+    if (l < low1) low1 = l;
+  }
+  if (high1 > high6) high6 = high1;
+  if (low1 < low6) low6 = low1;
   return { '1MonthHigh': finite(high1), '1MonthLow': finite(low1), '6MonthHigh': finite(high6), '6MonthLow': finite(low6) };
+}
+
+function finite(value: number): number | null {
+  return Number.isFinite(value) ? value : null;
 }

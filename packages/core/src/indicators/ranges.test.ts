@@ -1,5 +1,7 @@
+import { Highest, Lowest } from 'technicalindicators';
 import { describe, expect, it } from 'vitest';
 import { highestHigh, lowestLow } from './ranges';
+import { randomBars } from './test-series';
 
 describe('highestHigh and lowestLow', () => {
   const high = [10, 30, 12, 11, 15];
@@ -28,5 +30,47 @@ describe('highestHigh and lowestLow', () => {
     expect(lowestLow([NaN], 5)).toBeNull();
     expect(() => highestHigh(high, 0)).toThrow(/highestHigh: window must be an integer of at least 1/);
     expect(() => lowestLow(high, 2.5)).toThrow(RangeError);
+  });
+});
+
+describe('highestHigh and lowestLow against technicalindicators (oracle)', () => {
+  // technicalindicators 3.1.0's Highest/Lowest answer the rolling max/min of the last `period`
+  // values, the current one included; its k-th output is the window ending at our index period − 1 + k.
+  // Our kernels answer only the newest window, so each prefix high[0..i] is asked in turn.
+  // Max and min are exact, so the values must be identical, not merely close.
+  it('agrees with Highest/Lowest at every window end on seeded random bars', () => {
+    let compared = 0;
+    for (let seed = 1; seed <= 8; seed += 1) {
+      const bars = randomBars(seed, 160);
+      const highs = Array.from(bars.high);
+      const lows = Array.from(bars.low);
+      for (const window of [1, 2, 5, 21, 126]) {
+        const theirHigh = Highest.calculate({ values: highs, period: window });
+        const theirLow = Lowest.calculate({ values: lows, period: window });
+        expect(theirHigh).toHaveLength(160 - window + 1);
+        expect(theirLow).toHaveLength(160 - window + 1);
+        for (let k = 0; k < theirHigh.length; k += 1) {
+          const end = window - 1 + k;
+          const high = highestHigh(bars.high.subarray(0, end + 1), window)!;
+          const low = lowestLow(bars.low.subarray(0, end + 1), window)!;
+          expect(high.value).toBe(theirHigh[k]);
+          expect(low.value).toBe(theirLow[k]);
+          // The index names a bar of the window that made the extreme: the latest such bar.
+          expect(high.index).toBe(highs.lastIndexOf(high.value, end));
+          expect(low.index).toBe(lows.lastIndexOf(low.value, end));
+          expect(high.index).toBeGreaterThan(end - window);
+          expect(low.index).toBeGreaterThan(end - window);
+          compared += 1;
+        }
+      }
+    }
+    expect(compared).toBe(8 * (160 * 5 - (0 + 1 + 4 + 20 + 125)));
+  });
+
+  it('uses all bars when the series is shorter than the window (technicalindicators answers nothing)', () => {
+    const bars = randomBars(42, 30);
+    expect(Highest.calculate({ values: Array.from(bars.high), period: 126 })).toEqual([]);
+    expect(highestHigh(bars.high, 126)!.value).toBe(Highest.calculate({ values: Array.from(bars.high), period: 30 })[0]);
+    expect(lowestLow(bars.low, 126)!.value).toBe(Lowest.calculate({ values: Array.from(bars.low), period: 30 })[0]);
   });
 });

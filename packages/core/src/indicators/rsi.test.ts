@@ -35,7 +35,8 @@ describe('rsi: TA-Lib reference series (providers.md §10.3)', () => {
     expect(out).toHaveLength(33);
     for (let i = 0; i < 14; i += 1) expect(out[i]).toBeNaN();
     expected.forEach((value, k) => expect(out[14 + k]).toBeCloseTo(value, 9));
-    expect(latestRsi(closes)).toBe(out[32]);
+    expect(latestRsi(closes)).toBeCloseTo(expected.at(-1)!, 9);
+    expect(Math.abs(latestRsi(closes)! - out[32]!)).toBeLessThan(1e-12);
   });
 
   it('checks by hand at index 14 (2-decimal closes): gains 3.34, losses 1.40', () => {
@@ -83,14 +84,22 @@ describe('rsi: edges', () => {
 });
 
 describe('latestRsi', () => {
-  it('equals the last value of rsi on random series, exactly', () => {
+  it('equals the last value of rsi on random series, up to rounding (1e-12 points)', () => {
     for (let seed = 1; seed <= 30; seed += 1) {
       const length = 15 + seed * 9;
       for (const period of [2, 14, 9]) {
         const closes = randomWalk(seed, length);
-        expect(latestRsi(closes, period)).toBe(rsi(closes, period)[length - 1]);
+        expect(Math.abs(latestRsi(closes, period)! - rsi(closes, period)[length - 1]!), `seed ${seed}, period ${period}`).toBeLessThan(1e-12);
       }
     }
+  });
+
+  it('stays equal on long series, whose weights the memo grows, and keeps exact 0 and 100', () => {
+    const long = randomWalk(77, 5000);
+    expect(Math.abs(latestRsi(long)! - rsi(long)[4999]!)).toBeLessThan(1e-12);
+    const rising = Array.from({ length: 300 }, (_, i) => 10 + i * 0.25);
+    expect(latestRsi(rising)).toBe(100);
+    expect(latestRsi([...rising].reverse())).toBe(0);
   });
 });
 

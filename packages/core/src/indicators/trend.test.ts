@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { randomWalk } from './test-series';
+import { randomWalk, seeded } from './test-series';
 import { trendDirection } from './trend';
 
 const compounding = (ratePerDay: number, length = 30) => Array.from({ length }, (_, i) => 100 * (1 + ratePerDay) ** i);
@@ -56,5 +56,92 @@ describe('trendDirection', () => {
     }
     expect(() => trendDirection([1, 2, 3], { days: 1 })).toThrow(/days must be an integer of at least 2/);
     expect(() => trendDirection([1, 2, 3], { minRSquared: Number.NaN })).toThrow(RangeError);
+  });
+});
+
+// ---- Oracle on seeded random series ------------------------------------------------------------
+// technicalindicators 3.1.0 has no linear-regression indicator, so the oracle is an independent
+// least-squares fit written the textbook way: two passes (means first, then centred sums) and r² from
+// the residuals, 1 − SSres/SStot, where the kernel uses one pass of raw sums and cov²/(varX·varY).
+
+/** OLS of ln(close) on the bar offset over the last `days` bars, usable closes only. */
+function referenceFit(close: ArrayLike<number>, days: number): { slope: number; rSquared: number; points: number } {
+  const start = Math.max(0, close.length - days);
+  const points: Array<[number, number]> = [];
+  for (let i = start; i < close.length; i += 1) {
+    const price = close[i]!;
+    if (Number.isFinite(price) && price > 0) points.push([i - start, Math.log(price)]);
+  }
+  const meanX = points.reduce((sum, [x]) => sum + x, 0) / points.length;
+  const meanY = points.reduce((sum, [, y]) => sum + y, 0) / points.length;
+  const sxy = points.reduce((sum, [x, y]) => sum + (x - meanX) * (y - meanY), 0);
+  const sxx = points.reduce((sum, [x]) => sum + (x - meanX) ** 2, 0);
+  const slope = sxy / sxx;
+  const intercept = meanY - slope * meanX;
+  const ssRes = points.reduce((sum, [x, y]) => sum + (y - (intercept + slope * x)) ** 2, 0);
+  const ssTot = points.reduce((sum, [, y]) => sum + (y - meanY) ** 2, 0);
+  return { slope, rSquared: 1 - ssRes / ssTot, points: points.length };
+}
+
+/** A random walk with a drift per bar (−1.5 % to +1.5 %), some seeds with unusable closes. */
+function driftingSeries(seed: number): Float64Array {
+  const next = seeded(seed + 7000);
+  const drift = (next() - 0.5) * 0.03;
+  const closes = randomWalk(seed, 30 + (seed % 90)).map((close, i) => close * Math.exp(drift * i));
+  if (seed % 5 === 0) {
+    closes[closes.length - 2] = Number.NaN;
+    closes[closes.length - 6] = 0;
+    closes[closes.length - 9] = -3;
+  }
+  return closes;
+}
+
+describe('trendDirection against an independent least-squares fit (oracle)', () => {
+  const CASES = [
+    { days: 20, minSlopePercent: 0.1, minRSquared: 0.3 },
+    { days: 5, minSlopePercent: 0.1, minRSquared: 0.3 },
+    { days: 60, minSlopePercent: 0.05, minRSquared: 0.5 },
+    { days: 250, minSlopePercent: 0.2, minRSquared: 0.1 },
+  ];
+
+  it('agrees on slope, r² and direction on seeded random series', () => {
+    const directions = { up: 0, down: 0, sideways: 0 };
+    for (let seed = 1; seed <= 200; seed += 1) {
+      const closes = driftingSeries(seed);
+      for (const options of CASES) {
+        const trend = trendDirection(closes, options);
+        const fit = referenceFit(closes, options.days);
+        const label = `seed ${seed} ${JSON.stringify(options)}`;
+        expect(fit.points, label).toBeGreaterThanOrEqual(3);
+        expect(trend.slopePercentPerDay, label).toBeCloseTo(Math.expm1(fit.slope) * 100, 9);
+        expect(trend.rSquared, label).toBeCloseTo(fit.rSquared, 9);
+        // The direction is the fitted slope's sign when both thresholds are met, else sideways.
+        // Fits within rounding of a threshold could go either way and are not judged.
+        const slopePercent = Math.expm1(fit.slope) * 100;
+        const nearThreshold = Math.abs(Math.abs(slopePercent) - options.minSlopePercent) < 1e-9 || Math.abs(fit.rSquared - options.minRSquared) < 1e-9;
+        if (nearThreshold) continue;
+        const trending = Math.abs(slopePercent) >= options.minSlopePercent && fit.rSquared >= options.minRSquared;
+        const expected = trending ? (fit.slope > 0 ? 'up' : 'down') : 'sideways';
+        expect(trend.direction, label).toBe(expected);
+        directions[expected] += 1;
+      }
+    }
+    // The series cover all three answers, each many times.
+    expect(directions.up).toBeGreaterThan(50);
+    expect(directions.down).toBeGreaterThan(50);
+    expect(directions.sideways).toBeGreaterThan(50);
+  });
+
+  it('never calls a trend against the sign of the fitted slope', () => {
+    for (let seed = 1; seed <= 200; seed += 1) {
+      const closes = driftingSeries(seed);
+      for (const days of [5, 20, 60]) {
+        const { direction, slopePercentPerDay } = trendDirection(closes, { days, minSlopePercent: 0, minRSquared: 0 });
+        const { slope } = referenceFit(closes, days);
+        // With both thresholds at 0, only the slope's sign decides.
+        expect(direction).toBe(slope > 0 ? 'up' : 'down');
+        expect(Math.sign(slopePercentPerDay)).toBe(Math.sign(slope));
+      }
+    }
   });
 });

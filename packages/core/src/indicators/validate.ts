@@ -19,8 +19,11 @@ export function assertFraction(name: string, fraction: number, label = 'fraction
 
 /** Parallel series (high, low, close, volume) must line up bar for bar. */
 export function assertSameLength(name: string, ...arrays: ArrayLike<number>[]): void {
+  // A plain loop: scans call this per symbol, and a closure per call shows in their profile.
   const length = arrays[0]?.length ?? 0;
-  if (arrays.some((array) => array.length !== length)) {
+  let same = true;
+  for (let i = 1; i < arrays.length; i += 1) if (arrays[i]!.length !== length) same = false;
+  if (!same) {
     throw new RangeError(`${name}: inputs must have the same length, got ${arrays.map((array) => array.length).join(', ')}`);
   }
 }

@@ -1,213 +1,316 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
+import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { outboxEmails } from '../../db/schema';
 import { createTestApp, createUser, login, signJwt, TEST_JWT_SECRET, uniqueEmail, type TestApp } from '../../../test/helpers';
 
+const INVALID = { msg: 'Invalid email or password' };
+const MISSING = { msg: 'Auth token missing' };
+const TOKEN_INVALID = { msg: 'Auth token invalid' };
+const DEACTIVATED = { msg: 'This account has been deactivated. Contact support to restore it.' };
+const FORGOT_MSG = { msg: 'If an account exists for that e-mail, a temporary password is on its way.' };
+
 let t: TestApp;
 beforeAll(async () => {
-  t = await createTestApp({ LOGIN_MAX_PER_EMAIL: '3', LOGIN_MAX_PER_ADDRESS: '8', LOGIN_WINDOW_SECONDS: '60', FORGOT_PASSWORD_MAX_PER_EMAIL: '2', FORGOT_PASSWORD_MAX_PER_ADDRESS: '50' });
+  t = await createTestApp({
+    LOGIN_MAX_PER_EMAIL: '3',
+    LOGIN_MAX_PER_ADDRESS: '8',
+    LOGIN_WINDOW_SECONDS: '60',
+    FORGOT_PASSWORD_MAX_PER_EMAIL: '2',
+    FORGOT_PASSWORD_MAX_PER_ADDRESS: '50',
+  });
 });
 afterAll(async () => t.close());
 
-// Each test signs in from its own address, so the per-address limit stays out of the way.
-let address = 0;
-const post = (url: string, payload: unknown, headers: Record<string, string> = {}, remoteAddress = `10.0.0.${++address % 250}`) =>
-  t.app.inject({ method: 'POST', url, payload: payload as object, headers, remoteAddress });
-const get = (url: string, headers: Record<string, string> = {}) => t.app.inject({ method: 'GET', url, headers });
+// Every call comes from its own address unless a test names one, so the per-address limit stays out of the way.
+let calls = 0;
+const freshAddress = () => `10.${Math.floor(++calls / 250) % 250}.${calls % 250}.1`;
+async function call(method: 'GET' | 'POST', url: string, payload?: InjectOptions['payload'], headers: Record<string, string> = {}, remoteAddress = freshAddress()) {
+  const response = await t.app.inject({ method, url, payload, headers, remoteAddress });
+  expect(response.statusCode, `${method} ${url} answered 500: ${response.body}`).not.toBe(500);
+  return response;
+}
+const post = (url: string, payload?: InjectOptions['payload'], headers: Record<string, string> = {}, from?: string) => call('POST', url, payload, headers, from);
+const get = (url: string, headers: Record<string, string> = {}) => call('GET', url, undefined, headers);
+const raw = (payload: string, contentType = 'application/json') => post('/api/login', payload, { 'content-type': contentType });
+const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+async function account(label: string, password = 'pw', options: { firstLogin?: boolean } = {}) {
+  const email = uniqueEmail(label);
+  const id = await createUser(t.db, email, password, options);
+  return { email, id };
+}
+async function mailTo(email: string) {
+  await t.app.drainBackgroundWork();
+  return t.db.select().from(outboxEmails).where(eq(outboxEmails.toAddress, email));
+}
+async function temporaryPasswordOf(email: string): Promise<string> {
+  const rows = await mailTo(email);
+  const match = /^Temporary password: (\S+)$/m.exec(rows.at(-1)?.textBody ?? '');
+  if (!match) throw new Error(`no temporary password mailed to ${email}`);
+  return match[1]!;
+}
 
 describe('api/login', () => {
-  it('signs in and tells a first login apart', async () => {
-    const returning = uniqueEmail('returning');
-    const fresh = uniqueEmail('fresh');
-    await createUser(t.db, returning, 'pw-1');
-    await createUser(t.db, fresh, 'pw-2', { firstLogin: true });
-    const a = await post('/api/login', { email: returning, password: 'pw-1' });
+  it('signs in a returning account and a first-login account', async () => {
+    const returning = await account('returning', 'pw-1');
+    const fresh = await account('fresh', 'pw-2', { firstLogin: true });
+    const a = await post('/api/login', { email: returning.email, password: 'pw-1' });
     expect(a.statusCode).toBe(200);
-    expect(a.json()).toEqual({ access_token: expect.any(String), first_login: false });
-    expect((await post('/api/login', { email: fresh, password: 'pw-2' })).json().first_login).toBe(true);
+    expect(a.json()).toEqual({ access_token: expect.stringMatching(/^[\w-]+\.[\w-]+\.[\w-]+$/), first_login: false });
+    const b = await post('/api/login', { email: fresh.email, password: 'pw-2' });
+    expect(b.statusCode).toBe(200);
+    expect(b.json().first_login).toBe(true);
   });
 
-  it('answers the same for an unknown e-mail and a wrong password', async () => {
-    const email = uniqueEmail('known');
-    await createUser(t.db, email, 'right');
+  it('answers the same 401 for an unknown e-mail and a wrong password', async () => {
+    const { email } = await account('known', 'right');
     const wrong = await post('/api/login', { email, password: 'wrong' });
-    const unknown = await post('/api/login', { email: uniqueEmail('nobody'), password: 'wrong' });
-    expect(wrong.statusCode).toBe(401);
-    expect(unknown.statusCode).toBe(401);
-    expect(wrong.json()).toEqual({ msg: 'Invalid email or password' });
-    expect(unknown.json()).toEqual(wrong.json());
+    const unknown = await post('/api/login', { email: uniqueEmail('nobody'), password: 'right' });
+    expect([wrong.statusCode, unknown.statusCode]).toEqual([401, 401]);
+    expect(wrong.json()).toEqual(INVALID);
+    expect(unknown.json()).toEqual(INVALID);
   });
 
-  it('trims and lower-cases the e-mail', async () => {
-    const email = uniqueEmail('casing');
-    await createUser(t.db, email, 'pw');
-    expect((await post('/api/login', { email: `  ${email.toUpperCase()} `, password: 'pw' })).statusCode).toBe(200);
+  it('trims and lower-cases the e-mail, but not the password', async () => {
+    const { email } = await account('casing', 'Secret');
+    expect((await post('/api/login', { email: `  ${email.toUpperCase()}\t`, password: 'Secret' })).statusCode).toBe(200);
+    expect((await post('/api/login', { email, password: 'secret' })).json()).toEqual(INVALID);
   });
 
-  it('answers 400 with a clear msg for bad input, never 500', async () => {
-    expect((await post('/api/login', {})).json()).toEqual({ msg: 'Email is required' });
-    expect((await post('/api/login', { email: 'a@b.c' })).json()).toEqual({ msg: 'Password is required' });
-    expect((await post('/api/login', { email: 42, password: 'x' })).json()).toEqual({ msg: 'Email must be text' });
-    expect((await post('/api/login', { email: 'a@b.c', password: ['x'] })).json()).toEqual({ msg: 'Password must be text' });
-    const badJson = await t.app.inject({ method: 'POST', url: '/api/login', payload: '{"email":', headers: { 'content-type': 'application/json' } });
-    expect(badJson.statusCode).toBe(400);
-    expect(badJson.json()).toEqual({ msg: 'The request body is not valid JSON.' });
-    const text = await t.app.inject({ method: 'POST', url: '/api/login', payload: 'hello', headers: { 'content-type': 'text/plain' } });
-    expect(text.statusCode).toBe(400);
-    expect(text.json()).toEqual({ msg: 'The request body must be a JSON object with the fields of this call.' });
-    expect((await t.app.inject({ method: 'POST', url: '/api/login', payload: '[1,2]', headers: { 'content-type': 'application/json' } })).statusCode).toBe(400);
+  it('answers 400 with a clear msg for missing, non-text and non-JSON input', async () => {
+    const cases: Array<[InjectOptions['payload'], string]> = [
+      [{}, 'Email is required'],
+      [{ password: 'x' }, 'Email is required'],
+      [{ email: '   ', password: 'x' }, 'Email is required'],
+      [{ email: 'a@b.c' }, 'Password is required'],
+      [{ email: 42, password: 'x' }, 'Email must be text'],
+      [{ email: 'a@b.c', password: ['x'] }, 'Password must be text'],
+      [{ email: 'not-an-address', password: 'x' }, 'Email must be an e-mail address'],
+    ];
+    for (const [payload, msg] of cases) {
+      const answer = await post('/api/login', payload);
+      expect(answer.statusCode, JSON.stringify(payload)).toBe(400);
+      expect(answer.json()).toEqual({ msg });
+    }
+    const noBody = await post('/api/login');
+    expect([noBody.statusCode, noBody.json()]).toEqual([400, { msg: 'Email is required' }]);
+    const badJson = await raw('{"email":');
+    expect([badJson.statusCode, badJson.json()]).toEqual([400, { msg: 'The request body is not valid JSON.' }]);
+    const empty = await raw('');
+    expect([empty.statusCode, empty.json()]).toEqual([400, { msg: 'The request body is empty; send a JSON object.' }]);
+    const notObject = { msg: 'The request body must be a JSON object with the fields of this call.' };
+    for (const payload of ['[1,2]', '"a@b.c"', '42']) expect((await raw(payload)).json(), payload).toEqual(notObject);
+    const text = await raw('hello', 'text/plain');
+    expect([text.statusCode, text.json()]).toEqual([400, notObject]);
   });
 
-  it('limits attempts per e-mail, says when to retry, and forgets after the window', async () => {
-    const email = uniqueEmail('limited');
-    await createUser(t.db, email, 'right');
+  it('limits attempts per e-mail (in any casing), says when to retry, and forgets after the window', async () => {
+    const { email } = await account('limited', 'right');
     for (let i = 0; i < 3; i += 1) expect((await post('/api/login', { email, password: 'wrong' })).statusCode).toBe(401);
     const limited = await post('/api/login', { email, password: 'right' });
     expect(limited.statusCode).toBe(429);
-    expect(limited.json().msg).toBe('Too many login attempts. Please try again in 60 seconds.');
+    expect(limited.json()).toEqual({ msg: 'Too many login attempts. Please try again in 60 seconds.', error: expect.any(String) });
+    expect(limited.json().msg).toContain('try again');
     expect(limited.headers['retry-after']).toBe('60');
-    t.clock.advance(61_000);
+    t.clock.advance(30_000);
+    const shouted = await post('/api/login', { email: email.toUpperCase(), password: 'right' });
+    expect(shouted.statusCode).toBe(429);
+    expect(shouted.headers['retry-after']).toBe('30');
+    t.clock.advance(31_000);
     expect((await post('/api/login', { email, password: 'right' })).statusCode).toBe(200);
   });
 
-  it('limits attempts per address across e-mails', async () => {
+  it('starts the per-e-mail count afresh after a successful sign-in', async () => {
+    const { email } = await account('reset-count', 'right');
+    for (let i = 0; i < 2; i += 1) await post('/api/login', { email, password: 'wrong' });
+    expect((await post('/api/login', { email, password: 'right' })).statusCode).toBe(200);
+    for (let i = 0; i < 3; i += 1) expect((await post('/api/login', { email, password: 'wrong' })).statusCode).toBe(401);
+    expect((await post('/api/login', { email, password: 'wrong' })).statusCode).toBe(429);
+  });
+
+  it('limits attempts per address across e-mails, only for that address, until the window passes', async () => {
     const from = '192.0.2.77';
-    for (let i = 0; i < 8; i += 1) await post('/api/login', { email: uniqueEmail('spray'), password: 'x' }, {}, from);
-    const blocked = await post('/api/login', { email: uniqueEmail('spray'), password: 'x' }, {}, from);
+    const { email } = await account('victim', 'right');
+    for (let i = 0; i < 8; i += 1) expect((await post('/api/login', { email: uniqueEmail('spray'), password: 'x' }, {}, from)).statusCode).toBe(401);
+    const blocked = await post('/api/login', { email, password: 'right' }, {}, from);
     expect(blocked.statusCode).toBe(429);
     expect(blocked.json().msg).toMatch(/^Too many login attempts\. Please try again in \d+ seconds\.$/);
+    expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(0);
+    expect((await post('/api/login', { email, password: 'right' }, {}, '192.0.2.78')).statusCode).toBe(200);
     t.clock.advance(61_000);
+    expect((await post('/api/login', { email, password: 'right' }, {}, from)).statusCode).toBe(200);
+  });
+
+  it("answers 403 with a msg for a deactivated account's correct password, 401 for a wrong one", async () => {
+    const { email, id } = await account('inactive', 'right');
+    await t.pool.query('update users set is_active = false where id = $1', [id]);
+    const answer = await post('/api/login', { email, password: 'right' });
+    expect([answer.statusCode, answer.json()]).toEqual([403, DEACTIVATED]);
+    expect((await post('/api/login', { email, password: 'wrong' })).json()).toEqual(INVALID);
   });
 });
 
-describe('tokens', () => {
-  it('carries sub and exp in seconds, valid for the configured lifetime', async () => {
-    const email = uniqueEmail('token');
-    const id = await createUser(t.db, email, 'pw');
+describe('access tokens', () => {
+  it('carries sub and exp in seconds, about ACCESS_TOKEN_TTL_SECONDS (12 h) from now', async () => {
+    const { email, id } = await account('token');
     const { authorization } = await login(t.app, email, 'pw');
-    const payload = JSON.parse(Buffer.from(authorization.split('.')[1]!, 'base64url').toString()) as { sub: string; exp: number };
+    const payload = JSON.parse(Buffer.from(authorization.split('.')[1]!, 'base64url').toString()) as { sub: unknown; exp: unknown };
     expect(payload.sub).toBe(String(id));
-    expect(Math.abs(payload.exp - (Math.floor(Date.now() / 1000) + 12 * 3600))).toBeLessThan(5);
+    expect(Number.isInteger(payload.exp)).toBe(true);
+    expect(t.config.ACCESS_TOKEN_TTL_SECONDS).toBe(12 * 3600);
+    expect(Math.abs((payload.exp as number) - (Math.floor(Date.now() / 1000) + 12 * 3600))).toBeLessThanOrEqual(5);
   });
 
-  it('refuses missing, malformed, expired, foreign and orphan tokens with a msg', async () => {
-    expect((await get('/api/getemail')).json()).toEqual({ msg: 'Auth token missing' });
-    expect((await get('/api/getemail')).statusCode).toBe(401);
-    expect((await get('/api/getemail', { authorization: 'Basic abc' })).json()).toEqual({ msg: 'Auth token missing' });
-    expect((await get('/api/getemail', { authorization: 'Bearer abc' })).json()).toEqual({ msg: 'Auth token invalid' });
-    const id = await createUser(t.db, uniqueEmail('expired'), 'pw');
-    const expired = signJwt({ sub: String(id), iat: 1000, exp: 2000 });
-    const answer = await get('/api/getemail', { authorization: `Bearer ${expired}` });
-    expect(answer.statusCode).toBe(401);
-    expect(answer.json().msg).toMatch(/expired/);
-    const foreign = signJwt({ sub: String(id), exp: 4_000_000_000 }, `${TEST_JWT_SECRET}-other`);
-    expect((await get('/api/getemail', { authorization: `Bearer ${foreign}` })).json()).toEqual({ msg: 'Auth token invalid' });
-    const orphan = signJwt({ sub: '987654', exp: 4_000_000_000 });
-    expect((await get('/api/getemail', { authorization: `Bearer ${orphan}` })).json()).toEqual({ msg: 'Auth token invalid' });
+  it('refuses missing, malformed, expired, foreign, forged and orphan tokens with 401 and a msg', async () => {
+    const { id } = await account('victim');
+    const far = Math.floor(Date.now() / 1000) + 3600;
+    const expect401 = async (headers: Record<string, string>, body: unknown) => {
+      const answer = await get('/api/getemail', headers);
+      expect(answer.statusCode, JSON.stringify(headers)).toBe(401);
+      expect(answer.json(), JSON.stringify(headers)).toEqual(body);
+    };
+    await expect401({}, MISSING);
+    await expect401({ authorization: 'Basic abc' }, MISSING);
+    await expect401({ authorization: 'Bearer ' }, MISSING);
+    await expect401(bearer('abc'), TOKEN_INVALID);
+    await expect401(bearer(signJwt({ sub: String(id), iat: 1000, exp: 2000 })), { msg: 'Auth token expired. Please sign in again.' });
+    await expect401(bearer(signJwt({ sub: String(id), exp: far }, `${TEST_JWT_SECRET}-other`)), TOKEN_INVALID);
+    await expect401(bearer(signJwt({ sub: '987654', exp: far })), TOKEN_INVALID);
+    await expect401(bearer(signJwt({ sub: 'admin', exp: far })), TOKEN_INVALID);
+    await expect401(bearer(signJwt({ sub: String(id) })), TOKEN_INVALID);
+    const unsigned = `${Buffer.from('{"alg":"none","typ":"JWT"}').toString('base64url')}.${Buffer.from(JSON.stringify({ sub: String(id), exp: far })).toString('base64url')}.`;
+    await expect401(bearer(unsigned), TOKEN_INVALID);
+    const [header, , signature] = signJwt({ sub: '1', exp: far }).split('.');
+    await expect401(bearer(`${header}.${Buffer.from(JSON.stringify({ sub: String(id), exp: far })).toString('base64url')}.${signature}`), TOKEN_INVALID);
   });
 
-  it('answers getemail for the signed-in user', async () => {
-    const email = uniqueEmail('me');
-    await createUser(t.db, email, 'pw');
-    expect((await get('/api/getemail', await login(t.app, email, 'pw'))).json()).toEqual({ email });
+  it('answers api/getemail with the signed-in e-mail', async () => {
+    const { email } = await account('me');
+    const answer = await get('/api/getemail', await login(t.app, email, 'pw'));
+    expect([answer.statusCode, answer.json()]).toEqual([200, { email }]);
   });
 });
 
 describe('api/update-password', () => {
-  it('needs the token and a new password', async () => {
-    expect((await post('/api/update-password', { new_password: 'x' })).json()).toEqual({ msg: 'Auth token missing' });
-    const email = uniqueEmail('update');
-    await createUser(t.db, email, 'old', { firstLogin: true });
+  it('needs the token and a non-empty new password', async () => {
+    expect((await post('/api/update-password', { new_password: 'x' })).json()).toEqual(MISSING);
+    const { email } = await account('update', 'old', { firstLogin: true });
     const headers = await login(t.app, email, 'old');
-    expect((await post('/api/update-password', {}, headers)).json()).toEqual({ msg: 'New password is required' });
-    expect((await post('/api/update-password', { new_password: '' }, headers)).json()).toEqual({ msg: 'New password is required' });
+    for (const [payload, msg] of [
+      [{}, 'New password is required'],
+      [{ new_password: '' }, 'New password is required'],
+      [{ new_password: '   ' }, 'New password is required'],
+      [{ new_password: 12345678 }, 'New password must be text'],
+    ] as const) {
+      const answer = await post('/api/update-password', payload, headers);
+      expect([answer.statusCode, answer.json()], JSON.stringify(payload)).toEqual([400, { msg }]);
+    }
+    expect((await post('/api/login', { email, password: 'old' })).statusCode).toBe(200);
   });
 
   it('replaces the password and ends the first login', async () => {
-    const email = uniqueEmail('update');
-    await createUser(t.db, email, 'old', { firstLogin: true });
-    const headers = await login(t.app, email, 'old');
-    const answer = await post('/api/update-password', { new_password: 'new secret' }, headers);
-    expect(answer.json()).toEqual({ msg: 'Password updated successfully!' });
-    expect((await post('/api/login', { email, password: 'old' })).statusCode).toBe(401);
-    expect((await post('/api/login', { email, password: 'new secret' })).json().first_login).toBe(false);
+    const { email } = await account('update', 'old', { firstLogin: true });
+    const answer = await post('/api/update-password', { new_password: 'new secret' }, await login(t.app, email, 'old'));
+    expect([answer.statusCode, answer.json()]).toEqual([200, { msg: 'Password updated successfully!' }]);
+    expect((await post('/api/login', { email, password: 'old' })).json()).toEqual(INVALID);
+    const again = await post('/api/login', { email, password: 'new secret' });
+    expect([again.statusCode, again.json().first_login]).toEqual([200, false]);
   });
 });
 
 describe('api/forgot-password and the temporary password', () => {
-  const mailTo = async (email: string) => {
-    await t.app.drainBackgroundWork();
-    return t.db.select().from(outboxEmails).where(eq(outboxEmails.toAddress, email));
-  };
-
-  it('answers the same for unknown and known e-mails, mailing only the known one', async () => {
-    const email = uniqueEmail('forgot');
-    await createUser(t.db, email, 'original');
+  it('answers unknown and known e-mails alike, and mails only the known one its temporary password', async () => {
+    const { email } = await account('forgot', 'original');
     const known = await post('/api/forgot-password', { email });
-    const unknown = await post('/api/forgot-password', { email: uniqueEmail('ghost') });
-    expect(known.statusCode).toBe(200);
-    expect(unknown.json()).toEqual(known.json());
+    const ghost = uniqueEmail('ghost');
+    const unknown = await post('/api/forgot-password', { email: ghost });
+    expect([known.statusCode, known.json()]).toEqual([200, FORGOT_MSG]);
+    expect([unknown.statusCode, unknown.json()]).toEqual([200, FORGOT_MSG]);
     const rows = await mailTo(email);
     expect(rows).toHaveLength(1);
-    const eml = readdirSync(path.join(t.dataDir, 'outbox')).map((file) => readFileSync(path.join(t.dataDir, 'outbox', file), 'utf8'));
-    expect(eml.some((text) => text.includes(`To: ${email}`) && text.includes('Temporary password:'))).toBe(true);
+    expect(await mailTo(ghost)).toHaveLength(0);
+    const temporary = await temporaryPasswordOf(email);
+    expect(temporary).toMatch(/^[A-Za-z0-9]{14}$/);
+    expect(path.dirname(rows[0]!.emlPath)).toBe(path.join(t.dataDir, 'outbox'));
+    const eml = readFileSync(rows[0]!.emlPath, 'utf8');
+    expect(eml).toMatch(new RegExp(`^To: ${email.replace(/[.]/g, '\\.')}$`, 'm'));
+    expect(eml).toContain(`Temporary password: ${temporary}`);
   });
 
-  it('keeps the old password until the temporary one is used, which forces a password change', async () => {
-    const email = uniqueEmail('temp');
-    await createUser(t.db, email, 'original');
-    await post('/api/forgot-password', { email });
-    const [row] = await mailTo(email);
-    const temporary = /Temporary password: (\S+)/.exec(row!.textBody)![1]!;
-    expect((await post('/api/login', { email, password: 'original' })).statusCode).toBe(200);
+  it('keeps the old password until the temporary one is used; using it forces a password change', async () => {
+    const { email } = await account('temp', 'original');
+    await post('/api/forgot-password', { email: `  ${email.toUpperCase()} ` });
+    const temporary = await temporaryPasswordOf(email);
+    expect((await post('/api/login', { email, password: 'original' })).json().first_login).toBe(false);
     const withTemporary = await post('/api/login', { email, password: temporary });
-    expect(withTemporary.json().first_login).toBe(true);
-    expect((await post('/api/login', { email, password: 'original' })).statusCode).toBe(401);
+    expect([withTemporary.statusCode, withTemporary.json().first_login]).toEqual([200, true]);
+    expect((await post('/api/login', { email, password: 'original' })).json()).toEqual(INVALID);
+    await post('/api/update-password', { new_password: 'chosen' }, bearer(withTemporary.json().access_token));
+    expect((await post('/api/login', { email, password: 'chosen' })).json().first_login).toBe(false);
   });
 
-  it('expires the temporary password after an hour', async () => {
-    const email = uniqueEmail('late');
-    await createUser(t.db, email, 'original');
+  it('honours only the latest temporary password, and none once a new password is set', async () => {
+    const { email } = await account('twice', 'original');
     await post('/api/forgot-password', { email });
-    const [row] = await mailTo(email);
-    const temporary = /Temporary password: (\S+)/.exec(row!.textBody)![1]!;
-    t.clock.advance(3601_000);
-    expect((await post('/api/login', { email, password: temporary })).statusCode).toBe(401);
-    expect((await post('/api/login', { email, password: 'original' })).statusCode).toBe(200);
+    const first = await temporaryPasswordOf(email);
+    await post('/api/forgot-password', { email });
+    const second = await temporaryPasswordOf(email);
+    expect(second).not.toBe(first);
+    expect((await post('/api/login', { email, password: first })).json()).toEqual(INVALID);
+    await post('/api/update-password', { new_password: 'chosen' }, await login(t.app, email, 'original'));
+    expect((await post('/api/login', { email, password: second })).json()).toEqual(INVALID);
   });
 
-  it('carries msg and error on failures', async () => {
-    const bad = await post('/api/forgot-password', { email: 'not-an-email' });
-    expect(bad.statusCode).toBe(400);
-    expect(bad.json()).toEqual({ msg: 'Email must be an e-mail address', error: 'Email must be an e-mail address' });
-    expect((await post('/api/forgot-password', {})).json()).toEqual({ msg: 'Email is required', error: 'Email is required' });
-    const email = uniqueEmail('spam');
-    await post('/api/forgot-password', { email });
-    await post('/api/forgot-password', { email });
+  it('expires the temporary password after one hour', async () => {
+    const early = await account('early', 'original');
+    const late = await account('late', 'original');
+    await post('/api/forgot-password', { email: early.email });
+    await post('/api/forgot-password', { email: late.email });
+    const [earlyTemp, lateTemp] = [await temporaryPasswordOf(early.email), await temporaryPasswordOf(late.email)];
+    t.clock.advance(3599_000);
+    expect((await post('/api/login', { email: early.email, password: earlyTemp })).statusCode).toBe(200);
+    t.clock.advance(2_000);
+    expect((await post('/api/login', { email: late.email, password: lateTemp })).json()).toEqual(INVALID);
+    expect((await post('/api/login', { email: late.email, password: 'original' })).statusCode).toBe(200);
+  });
+
+  it('carries both msg and error on 400 and 429 answers', async () => {
+    for (const [payload, msg] of [
+      [{}, 'Email is required'],
+      [{ email: '' }, 'Email is required'],
+      [{ email: 'not-an-email' }, 'Email must be an e-mail address'],
+      [{ email: ['a@b.c'] }, 'Email must be text'],
+    ] as const) {
+      const answer = await post('/api/forgot-password', payload);
+      expect([answer.statusCode, answer.json()], JSON.stringify(payload)).toEqual([400, { msg, error: msg }]);
+    }
+    const badJson = await post('/api/forgot-password', '{', { 'content-type': 'application/json' });
+    expect(badJson.statusCode).toBe(400);
+    expect(typeof badJson.json().msg).toBe('string');
+    const { email } = await account('spam');
+    for (let i = 0; i < 2; i += 1) expect((await post('/api/forgot-password', { email })).statusCode).toBe(200);
     const limited = await post('/api/forgot-password', { email });
     expect(limited.statusCode).toBe(429);
-    expect(limited.json().error).toMatch(/^Too many password reset attempts\. Please try again in \d+ minutes\.$/);
-    expect(limited.json().msg).toBe(limited.json().error);
+    expect(limited.json()).toEqual({ msg: 'Too many password reset attempts. Please try again in 60 minutes.', error: 'Too many password reset attempts. Please try again in 60 minutes.' });
+    expect(limited.headers['retry-after']).toBe('3600');
+    expect(await mailTo(email)).toHaveLength(2);
   });
 });
 
 describe('api/deactivate_user', () => {
-  it('stops the token at once and refuses sign-in with a msg; no reset e-mail either', async () => {
-    const email = uniqueEmail('leaving');
-    await createUser(t.db, email, 'pw');
+  it('stops the token at once, refuses sign-in with 403, and mails no temporary password', async () => {
+    const { email } = await account('leaving');
     const headers = await login(t.app, email, 'pw');
+    expect((await get('/api/getemail', headers)).statusCode).toBe(200);
     expect((await post('/api/deactivate_user', undefined, headers)).json()).toEqual({ msg: 'Your account has been deactivated.' });
     const after = await get('/api/getemail', headers);
-    expect(after.statusCode).toBe(401);
-    expect(after.json()).toEqual({ msg: 'This account has been deactivated.' });
+    expect([after.statusCode, after.json()]).toEqual([401, { msg: 'This account has been deactivated.' }]);
     const again = await post('/api/login', { email, password: 'pw' });
-    expect(again.statusCode).toBe(403);
-    expect(again.json().msg).toMatch(/deactivated/);
-    expect((await post('/api/login', { email, password: 'wrong' })).json()).toEqual({ msg: 'Invalid email or password' });
-    await post('/api/forgot-password', { email });
-    await t.app.drainBackgroundWork();
-    expect(await t.db.select().from(outboxEmails).where(eq(outboxEmails.toAddress, email))).toHaveLength(0);
+    expect([again.statusCode, again.json()]).toEqual([403, DEACTIVATED]);
+    expect(await post('/api/forgot-password', { email }).then((r) => r.json())).toEqual(FORGOT_MSG);
+    expect(await mailTo(email)).toHaveLength(0);
+    expect((await post('/api/deactivate_user')).json()).toEqual(MISSING);
   });
 });

@@ -38,10 +38,20 @@ import {
   trendDirectionRequest,
   trendDirectionResponse,
   updatePasswordRequest,
+  dropScanRequest,
+  dropScanResponse,
+  favoriteQuotesResponse,
+  optionScanEvent,
+  newsAnalysisRequest,
+  newsAnalysisResponse,
+  trumpNewsAnalysisRequest,
 } from '@signalboard/core';
 import { APP_VERSION } from '../health/health.routes';
 
-interface Operation {
+/** Error statuses an operation can answer, each with a JSON `{ msg }` body (errorBody). */
+export type ErrorStatus = 400 | 401 | 403 | 404 | 413 | 415 | 429 | 502 | 503;
+
+export interface Operation {
   method: 'get' | 'post';
   path: string;
   summary: string;
@@ -50,7 +60,19 @@ interface Operation {
   body?: ZodType;
   bodyType?: 'json' | 'form' | 'multipart';
   response: ZodType;
+  /** The 200 answer's media type (default application/json); `ndjson`: one `response` a line, streamed. */
+  responseType?: 'ndjson';
+  /**
+   * Error statuses beyond those every operation of its kind answers (see errorStatuses): 400 for
+   * any input, 401 behind the token, 413 and 415 for a POST body.
+   */
+  errors?: ErrorStatus[];
 }
+
+/** Reads market data for one symbol: unknown symbol, provider down with nothing cached, capability not configured. */
+const SYMBOL_DATA: ErrorStatus[] = [404, 502, 503];
+/** Reads market data not tied to one symbol. */
+const MARKET_DATA: ErrorStatus[] = [502, 503];
 
 const supportForm = z.object({
   header: z.string(),
@@ -59,8 +81,8 @@ const supportForm = z.object({
 });
 
 export const OPERATIONS: Operation[] = [
-  { method: 'post', path: '/api/login', summary: 'Sign in', open: true, body: loginRequest, response: loginResponse },
-  { method: 'post', path: '/api/forgot-password', summary: 'E-mail a temporary password (always answers success)', open: true, body: forgotPasswordRequest, response: msgBody },
+  { method: 'post', path: '/api/login', summary: 'Sign in', open: true, body: loginRequest, response: loginResponse, errors: [401, 403, 429] },
+  { method: 'post', path: '/api/forgot-password', summary: 'E-mail a temporary password (always answers success)', open: true, body: forgotPasswordRequest, response: msgBody, errors: [429] },
   { method: 'get', path: '/api/health', summary: 'Health and which sources serve data', open: true, response: healthResponse },
   { method: 'post', path: '/api/update-password', summary: 'Set a new password', body: updatePasswordRequest, response: msgBody },
   { method: 'get', path: '/api/getemail', summary: "The signed-in user's e-mail", response: getEmailResponse },
@@ -68,32 +90,63 @@ export const OPERATIONS: Operation[] = [
   { method: 'get', path: '/api/get_favorite_stocks', summary: 'Favourites, oldest first', response: getFavoriteStocksResponse },
   { method: 'post', path: '/api/delete_favorite_stocks', summary: 'Remove favourites', body: deleteFavoriteStocksRequest, response: deleteFavoriteStocksResponse },
   { method: 'post', path: '/api/batch_update_favorite_stocks', summary: 'Add or update favourites (upsert by symbol)', body: batchUpdateFavoriteStocksRequest, response: batchUpdateFavoriteStocksResponse },
-  { method: 'post', path: '/api/contact-support', summary: 'Send a support request', body: supportForm, bodyType: 'multipart', response: msgBody },
-  { method: 'get', path: '/api/symbol_lookup', summary: 'Symbols of one market matching q', query: symbolLookupQuery, response: symbolLookupResponse },
-  { method: 'get', path: '/api/symbol_search', summary: 'Symbols of any market matching symbol', query: symbolSearchQuery, response: symbolSearchResponse },
-  { method: 'get', path: '/api/quote', summary: 'Current quote', query: symbolQuery, response: quoteResponse },
-  { method: 'get', path: '/api/quote_td', summary: 'Current quote (variant)', query: symbolQuery, response: quoteResponse },
-  { method: 'get', path: '/api/fetch_metrics', summary: 'Highs, lows, RSIs, sentiment and volume-profile levels', query: symbolQuery, response: metricsResponse },
-  { method: 'get', path: '/api/rsi', summary: 'RSI(14) on daily closes (range) and on today', query: rsiQuery, response: rsiResponse },
-  { method: 'get', path: '/api/rsi_td', summary: 'RSI(14) (variant)', query: symbolQuery, response: rsiResponse },
-  { method: 'get', path: '/api/news-sentiment', summary: 'News sentiment of a symbol and its sector', query: symbolQuery, response: newsSentimentResponse },
-  { method: 'get', path: '/api/support-resistance', summary: 'Support and resistance levels', query: supportResistanceQuery, response: supportResistanceResponse },
-  { method: 'post', path: '/api/stock-high-low', summary: 'High and low of the last N days (form)', body: highLowRequest, bodyType: 'form', response: highLowResponse },
-  { method: 'post', path: '/api/stock-high-td', summary: 'High and low of the last N days (JSON)', body: highLowRequest, response: highLowResponse },
-  { method: 'post', path: '/api/trend-direction', summary: 'Trend of the last N days', body: trendDirectionRequest, response: trendDirectionResponse },
-  { method: 'post', path: '/api/earnings_calendar', summary: 'Earnings releases in a date range', body: earningsCalendarRequest, response: earningsCalendarResponse },
-  { method: 'post', path: '/api/earnings_calendar_td', summary: 'Earnings releases (variant)', body: earningsCalendarRequest, response: earningsCalendarResponse },
-  { method: 'get', path: '/api/market-news', summary: 'Latest market news', response: newsListResponse },
-  { method: 'get', path: '/api/company-news', summary: 'Company news in a date range', query: companyNewsQuery, response: newsListResponse },
+  { method: 'post', path: '/api/contact-support', summary: 'Send a support request', body: supportForm, bodyType: 'multipart', response: msgBody, errors: [502] },
+  { method: 'get', path: '/api/symbol_lookup', summary: 'Symbols of one market matching q', query: symbolLookupQuery, response: symbolLookupResponse, errors: MARKET_DATA },
+  { method: 'get', path: '/api/symbol_search', summary: 'Symbols of any market matching symbol', query: symbolSearchQuery, response: symbolSearchResponse, errors: MARKET_DATA },
+  { method: 'get', path: '/api/quote', summary: 'Current quote', query: symbolQuery, response: quoteResponse, errors: SYMBOL_DATA },
+  { method: 'get', path: '/api/quote_td', summary: 'Current quote (variant)', query: symbolQuery, response: quoteResponse, errors: SYMBOL_DATA },
+  { method: 'get', path: '/api/fetch_metrics', summary: 'Highs, lows, RSIs, sentiment and volume-profile levels (definitions: docs/market-data.md "Metrics")', query: symbolQuery, response: metricsResponse, errors: SYMBOL_DATA },
+  { method: 'get', path: '/api/rsi', summary: 'RSI(14) on daily closes (range) and on today', query: rsiQuery, response: rsiResponse, errors: SYMBOL_DATA },
+  { method: 'get', path: '/api/rsi_td', summary: 'RSI(14) (variant)', query: symbolQuery, response: rsiResponse, errors: SYMBOL_DATA },
+  { method: 'get', path: '/api/news-sentiment', summary: 'News sentiment of a symbol and its sector', query: symbolQuery, response: newsSentimentResponse, errors: SYMBOL_DATA },
+  { method: 'get', path: '/api/support-resistance', summary: 'Support and resistance levels', query: supportResistanceQuery, response: supportResistanceResponse, errors: SYMBOL_DATA },
+  { method: 'post', path: '/api/stock-high-low', summary: 'High and low of the last N days (form)', body: highLowRequest, bodyType: 'form', response: highLowResponse, errors: SYMBOL_DATA },
+  { method: 'post', path: '/api/stock-high-td', summary: 'High and low of the last N days (JSON)', body: highLowRequest, response: highLowResponse, errors: SYMBOL_DATA },
+  { method: 'post', path: '/api/trend-direction', summary: 'Trend of the last N days', body: trendDirectionRequest, response: trendDirectionResponse, errors: SYMBOL_DATA },
+  { method: 'post', path: '/api/earnings_calendar', summary: 'Earnings releases in a date range', body: earningsCalendarRequest, response: earningsCalendarResponse, errors: MARKET_DATA },
+  { method: 'post', path: '/api/earnings_calendar_td', summary: 'Earnings releases (variant)', body: earningsCalendarRequest, response: earningsCalendarResponse, errors: MARKET_DATA },
+  { method: 'get', path: '/api/market-news', summary: 'Latest market news', response: newsListResponse, errors: MARKET_DATA },
+  { method: 'get', path: '/api/company-news', summary: 'Company news in a date range', query: companyNewsQuery, response: newsListResponse, errors: SYMBOL_DATA },
   { method: 'get', path: '/api/docs', summary: 'This document', response: z.object({}).passthrough() },
+  { method: 'post', path: '/api/scan/drops', summary: 'Drop and Recovery Scanner over the favourites (failed symbols listed, never fatal)', body: dropScanRequest, response: dropScanResponse },
+  { method: 'post', path: '/api/scan/options', summary: 'Options Scanner over the favourites, streamed as NDJSON events: start, flag/skip + progress per symbol, end (no body)', response: optionScanEvent, responseType: 'ndjson' },
+  { method: 'post', path: '/api/news-analysis', summary: 'AI analysis and summary of news text (cached 10 min per text; the analyst is AI_PROVIDER)', body: newsAnalysisRequest, response: newsAnalysisResponse, errors: [502] },
+  { method: 'post', path: '/api/analyze-trump-news', summary: 'AI analysis and summary of Trump-related news text (cached like news-analysis)', body: trumpNewsAnalysisRequest, response: newsAnalysisResponse, errors: [502] },
+  { method: 'get', path: '/api/favorites/quotes', summary: 'Last price and day change of each favourite', response: favoriteQuotesResponse },
 ];
+
+/** What each error status means here; every one answers `{ msg }` (errorBody). */
+const ERROR_DESCRIPTIONS: Record<ErrorStatus, string> = {
+  400: 'Bad input: `msg` says what is wrong',
+  401: 'Auth token missing, invalid or expired (login: wrong e-mail or password)',
+  403: 'The account is deactivated',
+  404: 'Unknown symbol, or a listed symbol with no price history',
+  413: 'The request body, attachment or text to analyse is too large',
+  415: 'Unsupported content type',
+  429: 'Too many attempts; `retry-after` says when to try again',
+  502: 'The upstream provider (market data, mail, AI analyst) failed or timed out and nothing is cached',
+  503: 'No configured source provides this data; `msg` names the setting to add',
+};
+
+/** Every error status `op` can answer, ascending: its kind's, plus its own. */
+export function errorStatuses(op: Operation): ErrorStatus[] {
+  const statuses = new Set<ErrorStatus>(op.errors ?? []);
+  if (op.query || op.body || op.method === 'post') statuses.add(400); // a POST may carry a malformed body
+  if (!op.open) statuses.add(401);
+  if (op.method === 'post') {
+    statuses.add(413);
+    statuses.add(415);
+  }
+  return [...statuses].sort((a, b) => a - b);
+}
 
 const jsonSchema = (schema: ZodType, io: 'input' | 'output') =>
   z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12' }) as Record<string, unknown>;
 
 export function buildOpenApiDocument(): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
-  const error = { description: 'Error', content: { 'application/json': { schema: jsonSchema(errorBody, 'output') } } };
+  const errorSchema = jsonSchema(errorBody, 'output');
+  const error = (status: ErrorStatus) => ({ description: ERROR_DESCRIPTIONS[status], content: { 'application/json': { schema: errorSchema } } });
   for (const op of OPERATIONS) {
     const parameters = op.query
       ? Object.entries((jsonSchema(op.query, 'input').properties ?? {}) as Record<string, unknown>).map(([name, schema]) => ({
@@ -113,9 +166,8 @@ export function buildOpenApiDocument(): Record<string, unknown> {
         ...(parameters ? { parameters } : {}),
         ...(content ? { requestBody: { required: true, content } } : {}),
         responses: {
-          200: { description: 'OK', content: { 'application/json': { schema: jsonSchema(op.response, 'output') } } },
-          400: error,
-          ...(op.open ? {} : { 401: error }),
+          200: { description: 'OK', content: { [op.responseType === 'ndjson' ? 'application/x-ndjson' : 'application/json']: { schema: jsonSchema(op.response, 'output') } } },
+          ...Object.fromEntries(errorStatuses(op).map((status) => [status, error(status)])),
         },
       },
     };

@@ -4,8 +4,8 @@ import {
   deleteFavoriteStocksRequest,
   type GetFavoriteStocksResponse,
 } from '@signalboard/core';
-import { parseInput } from '../../lib/errors';
-import type { FavoritesRepo } from './favorites.repo';
+import { HttpError, parseInput } from '../../lib/errors';
+import { FavoritesLimitError, type FavoritesRepo } from './favorites.repo';
 
 export async function favoritesRoutes(app: FastifyInstance, options: { favorites: FavoritesRepo }) {
   const { favorites } = options;
@@ -22,7 +22,9 @@ export async function favoritesRoutes(app: FastifyInstance, options: { favorites
 
   app.post('/batch_update_favorite_stocks', async (request) => {
     const { stocks } = parseInput(batchUpdateFavoriteStocksRequest, request.body);
-    const saved = await favorites.upsert(request.user.id, stocks);
+    const saved = await favorites.upsert(request.user.id, stocks).catch((error: unknown) => {
+      throw error instanceof FavoritesLimitError ? new HttpError(400, error.message) : error;
+    });
     return { msg: `Saved ${saved} favorite ${saved === 1 ? 'stock' : 'stocks'}.`, saved };
   });
 }

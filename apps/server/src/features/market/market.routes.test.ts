@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, createUser, login, uniqueEmail, type TestApp } from '../../../test/helpers';
+import { describeMarketInputErrors } from '../../../test/market-cases';
 
 let t: TestApp;
 let headers: { authorization: string };
@@ -81,7 +82,7 @@ describe('quotes and metrics', () => {
     const body = (await get('/api/rsi?symbol=AAPL&from=2026-06-01&to=2026-11-20')).json();
     expect(body.latest_rsi).toBeGreaterThan(0);
     expect(body.latest_rsi).toBeLessThan(100);
-    expect((await get('/api/rsi?symbol=AAPL&from=2026-11-20&to=2026-06-01')).json()).toEqual({ msg: 'from must not be after to' });
+    expect((await get('/api/rsi?symbol=AAPL&from=2026-11-20&to=2026-06-01')).json()).toEqual({ msg: 'from must be before to' });
     expect((await get('/api/rsi?symbol=AAPL&from=yesterday')).json()).toEqual({ msg: 'from must be Unix seconds or YYYY-MM-DD' });
     expect((await get('/api/rsi_td?symbol=AAPL')).json().latest_rsi).toBeGreaterThan(0);
   });
@@ -141,6 +142,71 @@ describe('high/low and trend', () => {
     });
   });
 });
+
+describe('one answer, whichever call asks (simulated)', () => {
+  const NOW_SECONDS = Date.parse('2026-11-20T16:00:00Z') / 1000;
+  const SYMBOLS = ['AAPL', 'MSFT', 'SPY', 'RY.TO', 'BTC'];
+
+  it('gives the same 14-day RSI from fetch_metrics, api/rsi and api/rsi_td, and the same daily RSI', async () => {
+    for (const symbol of SYMBOLS) {
+      const metrics = (await get(`/api/fetch_metrics?symbol=${symbol}`)).json();
+      const rsi = (await get(`/api/rsi?symbol=${symbol}`)).json();
+      const rsiTd = (await get(`/api/rsi_td?symbol=${symbol}`)).json();
+      expect(typeof metrics['14DayRSI'], symbol).toBe('number');
+      expect(rsi.latest_rsi, symbol).toBe(metrics['14DayRSI']);
+      expect(rsiTd.latest_rsi, symbol).toBe(metrics['14DayRSI']);
+      expect(rsi.daily_rsi, symbol).toBe(metrics.dailyrsi);
+      expect(rsiTd.daily_rsi, symbol).toBe(metrics.dailyrsi);
+    }
+  });
+
+  it('gives the same RSI for an explicit range over the same bars as the default', async () => {
+    // The default history is the last 200 calendar days; the same window as Unix seconds.
+    const from = NOW_SECONDS - 200 * 86_400;
+    for (const symbol of ['AAPL', 'BTC']) {
+      const ranged = (await get(`/api/rsi?symbol=${symbol}&from=${from}&to=${NOW_SECONDS + 86_400}`)).json();
+      const byDefault = (await get(`/api/rsi?symbol=${symbol}`)).json();
+      expect(ranged.latest_rsi, symbol).toBe(byDefault.latest_rsi);
+      // A shorter history weighs the warm-up differently (Wilder smoothing), so it may differ, but stays an RSI.
+      const short = (await get(`/api/rsi?symbol=${symbol}&from=${NOW_SECONDS - 60 * 86_400}&to=${NOW_SECONDS}`)).json();
+      expect(short.latest_rsi).toBeGreaterThan(0);
+      expect(short.latest_rsi).toBeLessThan(100);
+    }
+  });
+
+  it('agrees on the 1- and 6-month highs and lows between fetch_metrics and the high/low calls, and the quote lies within them', async () => {
+    for (const symbol of SYMBOLS) {
+      const metrics = (await get(`/api/fetch_metrics?symbol=${symbol}`)).json();
+      const month = (await post('/api/stock-high-td', { symbol, days: 21 })).json();
+      const sixMonths = (await post('/api/stock-high-td', { symbol, days: 126 })).json();
+      expect([month.high, month.low], symbol).toEqual([metrics['1MonthHigh'], metrics['1MonthLow']]);
+      expect([sixMonths.high, sixMonths.low], symbol).toEqual([metrics['6MonthHigh'], metrics['6MonthLow']]);
+      // 21 bars reach back about a month, 126 about six (crypto trades every day: less).
+      for (const date of [month.high_date, month.low_date]) expect(date >= '2026-10-01' && date <= '2026-11-20', `${symbol} ${date}`).toBe(true);
+      for (const date of [sixMonths.high_date, sixMonths.low_date]) expect(date >= '2026-05-01' && date <= '2026-11-20', `${symbol} ${date}`).toBe(true);
+      const quote = (await get(`/api/quote?symbol=${symbol}`)).json();
+      expect(quote.current_price, symbol).toBeGreaterThanOrEqual(metrics['1MonthLow']);
+      expect(quote.current_price, symbol).toBeLessThanOrEqual(metrics['1MonthHigh']);
+      expect(quote.high, symbol).toBeLessThanOrEqual(metrics['1MonthHigh']);
+      expect(quote.low, symbol).toBeGreaterThanOrEqual(metrics['1MonthLow']);
+    }
+  });
+
+  it('reads every weekly spelling of the trend interval as 1week, and every daily one as 1day', async () => {
+    const weekly = (await post('/api/trend-direction', { symbol: 'SPY', days: 60, interval: '1week' })).json();
+    for (const interval of ['weekly', 'W']) {
+      expect((await post('/api/trend-direction', { symbol: 'SPY', days: 60, interval })).json(), interval).toEqual(weekly);
+    }
+    expect(weekly.interval).toBe('1week');
+    const daily = (await post('/api/trend-direction', { symbol: 'SPY', days: 60 })).json();
+    expect(daily.interval).toBe('1day');
+    for (const interval of ['1day', 'daily', 'D']) {
+      expect((await post('/api/trend-direction', { symbol: 'SPY', days: 60, interval })).json(), interval).toEqual(daily);
+    }
+  });
+});
+
+describeMarketInputErrors('simulated', () => ({ app: t.app, headers }), { knownSymbol: 'AAPL', unknownSymbol: 'ZZZZZ' });
 
 describe('earnings and news', () => {
   it('lists earnings rows with the spec fields', async () => {

@@ -15,6 +15,7 @@ import {
   type SymbolSearchResponse,
 } from '@signalboard/core';
 import { parseInput } from '../../lib/errors';
+import { readMultipart } from '../../lib/multipart';
 import type { CachedMarket } from '../../providers/market/cached-market';
 import type { NewsArticle } from '../../providers/market/types';
 import type { MarketService } from './market.service';
@@ -56,9 +57,9 @@ export async function marketRoutes(app: FastifyInstance, options: { market: Cach
 
   app.get('/rsi', async (request) => {
     const { symbol, from, to } = parseInput(rsiQuery, request.query);
-    return service.rsi(symbol, from, to);
+    return service.rsi(symbol, from !== undefined && to !== undefined ? { from, to } : undefined);
   });
-  app.get('/rsi_td', async (request) => service.rsi(parseInput(symbolQuery, request.query).symbol, undefined, undefined));
+  app.get('/rsi_td', async (request) => service.rsiTd(parseInput(symbolQuery, request.query).symbol));
 
   app.get('/news-sentiment', async (request): Promise<NewsSentimentResponse> => {
     const { symbol } = parseInput(symbolQuery, request.query);
@@ -83,14 +84,9 @@ export async function marketRoutes(app: FastifyInstance, options: { market: Cach
 
   // Form post (multipart, as a browser's FormData sends it, or url-encoded).
   app.post('/stock-high-low', async (request) => {
-    const fields: Record<string, string> = {};
-    if (request.isMultipart()) {
-      for await (const part of request.parts()) {
-        if (part.type === 'field' && typeof part.value === 'string') fields[part.fieldname] = part.value;
-      }
-    } else {
-      Object.assign(fields, request.body ?? {});
-    }
+    const fields = request.isMultipart()
+      ? (await readMultipart(request, { fileSize: 1024, files: 0, tooLargeMsg: 'This form takes no files.' })).fields
+      : request.body;
     const { symbol, days } = parseInput(highLowRequest, fields);
     return service.highLow(symbol, days);
   });

@@ -11,15 +11,34 @@ import {
   type HighLowResponse,
   type MetricsResponse,
   type QuoteResponse,
+  type RangeMetrics,
   type RsiResponse,
 } from '@signalboard/core';
 import type { Clock } from '../../lib/clock';
 import type { Cached } from '../../providers/market/cache';
 import type { CachedMarket } from '../../providers/market/cached-market';
-import { CapabilityUnavailableError, type Bars } from '../../providers/market/types';
+import { CapabilityUnavailableError, ProviderError, UnknownSymbolError, type Bars, type Quote } from '../../providers/market/types';
 
-/** Bars requested for the scanners' metrics: 120 days of history covers the 6-month window's needs (spec §9). */
-const METRICS_HISTORY_DAYS = 200;
+/**
+ * Calendar days of daily history behind fetch_metrics and api/rsi (and api/rsi_td) without a range:
+ * ~137 trading days, enough for the 126-bar 6-month window, and a long warm-up for Wilder's RSI
+ * (its smoothing carries every earlier change, so a shorter history gives a different 14DayRSI).
+ * One constant, so 14DayRSI and latest_rsi are the same number for the same symbol and time.
+ */
+export const DAILY_HISTORY_DAYS = 200;
+
+/** The symbol is listed but has no daily bars (or no price) to compute from: answers 404. */
+export class NoPriceHistoryError extends Error {
+  constructor(readonly symbol: string) {
+    super(`No price history for ${symbol}`);
+  }
+}
+
+/** The bars, or NoPriceHistoryError when there are none. */
+function requireBars(bars: Cached<Bars>, symbol: string): Cached<Bars> {
+  if (bars.value.time.length === 0) throw new NoPriceHistoryError(bars.value.symbol || symbol);
+  return bars;
+}
 
 const freshness = (...parts: Array<Cached<unknown>>) => ({
   stale: parts.some((part) => part.stale),
@@ -68,9 +87,26 @@ export function createMarketService(market: CachedMarket, clock: Clock) {
     }
   };
 
-  return {
+  /** True when the source lists the symbol (its profile answers). */
+  const isListed = async (symbol: string): Promise<boolean> => {
+    try {
+      await market.getProfile(symbol);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+
+  const service = {
     async quote(symbol: string): Promise<QuoteResponse> {
-      const cached = await market.getQuote(symbol);
+      let cached: Cached<Quote>;
+      try {
+        cached = await market.getQuote(symbol);
+      } catch (error) {
+        // A listed symbol without any price (a dataset with no bars for it) is not an unknown one.
+        if (error instanceof UnknownSymbolError && (await isListed(symbol))) throw new NoPriceHistoryError(symbol);
+        throw error;
+      }
       const quote = cached.value;
       return {
         symbol: quote.symbol,
@@ -87,14 +123,23 @@ export function createMarketService(market: CachedMarket, clock: Clock) {
       };
     },
 
+    /**
+     * Only the 1- and 6-month highs and lows of fetch_metrics (the same bars and definitions), for the
+     * Drop Scanner, which needs no intraday bars or news: fewer upstream reads per favourite.
+     */
+    async rangeMetrics(symbol: string): Promise<RangeMetrics & { symbol: string; stale: boolean; as_of: number }> {
+      const bars = requireBars(await market.getRecentDailyBars(symbol, DAILY_HISTORY_DAYS), symbol);
+      return { symbol: bars.value.symbol, ...rangeMetrics(bars.value.high, bars.value.low), ...freshness(bars) };
+    },
+
     /** Spec §3 "Stock metrics", each defined once in core (see packages/core/src/indicators). */
     async metrics(symbol: string): Promise<MetricsResponse> {
       const [bars, intraday, sentiment] = await Promise.all([
-        market.getRecentDailyBars(symbol, METRICS_HISTORY_DAYS),
+        market.getRecentDailyBars(symbol, DAILY_HISTORY_DAYS),
         intradayOrNone(symbol),
         market.getNewsSentiment(symbol),
       ]);
-      const daily = bars.value;
+      const daily = requireBars(bars, symbol).value;
       return {
         symbol: daily.symbol,
         ...rangeMetrics(daily.high, daily.low),
@@ -107,14 +152,17 @@ export function createMarketService(market: CachedMarket, clock: Clock) {
       };
     },
 
-    async rsi(symbol: string, from: number | undefined, to: number | undefined): Promise<RsiResponse> {
-      const nowSeconds = Math.floor(clock.nowMs() / 1000);
+    /**
+     * latest_rsi over the daily closes in [from, to], or over the last DAILY_HISTORY_DAYS days (as
+     * fetch_metrics' 14DayRSI) without a range. A range with no bars answers null when the symbol has
+     * recent history, else NoPriceHistoryError.
+     */
+    async rsi(symbol: string, range?: { from: number; to: number }): Promise<RsiResponse> {
       const [bars, intraday] = await Promise.all([
-        from === undefined && to === undefined
-          ? market.getRecentDailyBars(symbol, 120)
-          : market.getDailyBars(symbol, from ?? (to ?? nowSeconds) - 120 * 86_400, to ?? nowSeconds + 86_400),
+        range ? market.getDailyBars(symbol, range.from, range.to) : market.getRecentDailyBars(symbol, DAILY_HISTORY_DAYS),
         intradayOrNone(symbol),
       ]);
+      if (bars.value.time.length === 0) requireBars(range ? await market.getRecentDailyBars(symbol, DAILY_HISTORY_DAYS) : bars, symbol);
       return {
         symbol: bars.value.symbol,
         latest_rsi: round(latestRsi(bars.value.close, 14)),
@@ -123,12 +171,34 @@ export function createMarketService(market: CachedMarket, clock: Clock) {
       };
     },
 
+    /**
+     * api/rsi_td: latest_rsi from the provider's own RSI(14) (live: Twelve Data /rsi) when the source
+     * has one, else exactly as api/rsi without a range. daily_rsi is always ours (5-minute closes).
+     */
+    async rsiTd(symbol: string): Promise<RsiResponse> {
+      if (market.getProviderDailyRsi) {
+        try {
+          const [provided, intraday] = await Promise.all([market.getProviderDailyRsi(symbol), intradayOrNone(symbol)]);
+          return {
+            symbol: provided.value.symbol,
+            latest_rsi: round(provided.value.rsi),
+            daily_rsi: round(latestRsi(intraday.value.close, 14)),
+            ...freshness(provided, intraday),
+          };
+        } catch (error) {
+          // Not configured, not covered, out of credits or down with nothing cached: compute it from bars.
+          if (!(error instanceof CapabilityUnavailableError || error instanceof ProviderError || error instanceof UnknownSymbolError)) throw error;
+        }
+      }
+      return service.rsi(symbol);
+    },
+
     async highLow(symbol: string, days: number): Promise<HighLowResponse> {
-      const bars = await market.getRecentDailyBars(symbol, Math.ceil(days * 1.6) + 10);
+      const bars = requireBars(await market.getRecentDailyBars(symbol, Math.ceil(days * 1.6) + 10), symbol);
       const daily = bars.value;
       const high = highestHigh(daily.high, days);
       const low = lowestLow(daily.low, days);
-      if (!high || !low) throw new Error(`No daily bars for ${symbol}`);
+      if (!high || !low) throw new NoPriceHistoryError(symbol);
       return {
         symbol: daily.symbol,
         days,
@@ -141,7 +211,7 @@ export function createMarketService(market: CachedMarket, clock: Clock) {
     },
 
     async supportResistance(symbol: string, resolution: 'D' | 'W' | 'M') {
-      const bars = await market.getRecentDailyBars(symbol, resolution === 'D' ? 400 : 750);
+      const bars = requireBars(await market.getRecentDailyBars(symbol, resolution === 'D' ? 400 : 750), symbol);
       const series = resolution === 'D' ? bars.value : aggregateBars(bars.value, resolution);
       return {
         symbol: bars.value.symbol,
@@ -152,7 +222,7 @@ export function createMarketService(market: CachedMarket, clock: Clock) {
     },
 
     async trend(symbol: string, days: number, interval: '1day' | '1week') {
-      const bars = await market.getRecentDailyBars(symbol, interval === '1week' ? days * 7 + 14 : Math.ceil(days * 1.6) + 10);
+      const bars = requireBars(await market.getRecentDailyBars(symbol, interval === '1week' ? days * 7 + 14 : Math.ceil(days * 1.6) + 10), symbol);
       const series = interval === '1week' ? aggregateBars(bars.value, 'W') : bars.value;
       const trend = trendDirection(series.close, { days: interval === '1week' ? Math.max(3, Math.round(days / 5)) : days });
       return {
@@ -171,6 +241,7 @@ export function createMarketService(market: CachedMarket, clock: Clock) {
       return cached.value.map(toEarningsRow);
     },
   };
+  return service;
 }
 
 export type MarketService = ReturnType<typeof createMarketService>;

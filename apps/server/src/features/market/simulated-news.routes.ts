@@ -1,6 +1,16 @@
 import type { FastifyInstance } from 'fastify';
 import type { CachedMarket } from '../../providers/market/cached-market';
+import { NEWS_IMAGE_SESSIONS, renderNewsImageSvg } from '../../providers/market/simulated/news-image';
 import { UnknownSymbolError, type NewsArticle } from '../../providers/market/types';
+
+/** The index whose chart illustrates market news. */
+const MARKET_NEWS_INDEX = { symbol: 'SPY', name: 'S&P 500 (SPY)' };
+/** Calendar days of bars read for an image: enough for NEWS_IMAGE_SESSIONS sessions. */
+const IMAGE_HISTORY_DAYS = 60;
+/** The card of a running session's article moves with the price: cache it briefly. */
+const IMAGE_CACHE_CONTROL = 'public, max-age=300';
+/** An SVG opened on its own may do nothing but draw itself. */
+const IMAGE_CSP = "default-src 'none'; style-src 'unsafe-inline'";
 
 const escapeHtml = (text: string) =>
   text.replace(/[&<>"']/g, (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[char]!);
@@ -15,24 +25,34 @@ function page(title: string, body: string): string {
 <body>${body}</body></html>`;
 }
 
+/** An article id: its owner (a symbol, or `market`), its day and its number that day. */
+function parseId(id: string): { owner: string; date: string } | undefined {
+  const match = /^(.+)-(\d{4}-\d{2}-\d{2})-(\d+)$/.exec(id);
+  return match ? { owner: match[1]!, date: match[2]! } : undefined;
+}
+
+/** The simulated article of this id, if it exists and is published; unknown symbols are simply not found. */
+async function findArticle(market: CachedMarket, id: string): Promise<NewsArticle | undefined> {
+  const parsed = parseId(id);
+  if (!parsed || market.source !== 'simulated') return undefined;
+  try {
+    const articles = parsed.owner === 'market' ? (await market.getMarketNews()).value : (await market.getCompanyNews(parsed.owner, parsed.date, parsed.date)).value;
+    return articles.find((candidate) => candidate.id === id);
+  } catch (error) {
+    if (error instanceof UnknownSymbolError) return undefined;
+    throw error;
+  }
+}
+
 /**
- * The "Read More" page of a simulated article (its url points here): the article, plainly marked as
- * simulated. Public, like the app's pages: it shows no user data.
+ * The "Read More" page of a simulated article (its url points here), and its image (a chart card,
+ * for the articles whose `image` points here). Public, like the app's pages: they show no user data.
  */
 export async function simulatedNewsRoutes(app: FastifyInstance, options: { market: CachedMarket }) {
+  const { market } = options;
+
   app.get<{ Params: { id: string } }>('/simulated-news/:id', async (request, reply) => {
-    const id = request.params.id;
-    const match = /^(.+)-(\d{4}-\d{2}-\d{2})-(\d+)$/.exec(id);
-    let article: NewsArticle | undefined;
-    if (match && options.market.source === 'simulated') {
-      const [, owner, date] = match;
-      try {
-        const articles = owner === 'market' ? (await options.market.getMarketNews()).value : (await options.market.getCompanyNews(owner!, date!, date!)).value;
-        article = articles.find((candidate) => candidate.id === id);
-      } catch (error) {
-        if (!(error instanceof UnknownSymbolError)) throw error;
-      }
-    }
+    const article = await findArticle(market, request.params.id);
     reply.type('text/html; charset=utf-8');
     if (!article) {
       return reply.status(404).send(page('Article not found', '<p class="badge">Simulated market</p><h1>Article not found</h1><p>This simulated article does not exist or is no longer available.</p>'));
@@ -45,5 +65,24 @@ export async function simulatedNewsRoutes(app: FastifyInstance, options: { marke
 <p>${escapeHtml(article.summary)}</p>
 <p class="meta">This article belongs to Signalboard's simulated market: it was generated with the simulated prices and did not happen.</p>`,
     );
+  });
+
+  /** The article's chart card: the closes of the stock (the index for market news) through its day. */
+  app.get<{ Params: { id: string } }>('/simulated-news/:id/image.svg', async (request, reply) => {
+    const id = request.params.id;
+    const article = await findArticle(market, id);
+    if (!article || !article.image) {
+      return reply.status(404).type('text/plain; charset=utf-8').send('Image not found');
+    }
+    const { owner, date } = parseId(id)!;
+    const subject = owner === 'market' ? MARKET_NEWS_INDEX : { symbol: owner, name: (await market.getProfile(owner)).value.description };
+    const dayStart = Date.parse(`${date}T00:00:00Z`) / 1000;
+    const bars = (await market.getDailyBars(subject.symbol, dayStart - IMAGE_HISTORY_DAYS * 86_400, dayStart)).value;
+    const closes = Array.from(bars.close).slice(-NEWS_IMAGE_SESSIONS);
+    return reply
+      .type('image/svg+xml; charset=utf-8')
+      .header('cache-control', IMAGE_CACHE_CONTROL)
+      .header('content-security-policy', IMAGE_CSP)
+      .send(renderNewsImageSvg({ ticker: subject.symbol, name: subject.name, closes }));
   });
 }

@@ -1,113 +1,224 @@
 import { readFileSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
-import { eq } from 'drizzle-orm';
-import { SMTPServer } from 'smtp-server';
+import net, { type AddressInfo } from 'node:net';
+import path from 'node:path';
+import type { InjectOptions } from 'fastify';
+import { SMTPServer, type SMTPServerOptions } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { outboxEmails } from '../../db/schema';
 import { createTestApp, createUser, login, uniqueEmail, type TestApp } from '../../../test/helpers';
 
-async function multipart(fields: Record<string, string>, file?: { name: string; content: Buffer | string; type?: string }) {
+const SENT = { msg: 'Support request sent successfully!' };
+const MAIL_DOWN = { msg: 'The support request could not be sent: the mail service is unavailable.' };
+type Headers = { authorization: string };
+type Attachment = { name: string; content: Buffer | string; type?: string };
+
+/** A multipart body as the browser's FormData would send it. */
+async function multipart(fields: Record<string, string>, files: Array<Attachment & { field?: string }> = []) {
   const form = new FormData();
   for (const [name, value] of Object.entries(fields)) form.append(name, value);
-  if (file) form.append('file', new Blob([file.content], { type: file.type ?? 'text/plain' }), file.name);
-  const request = new Request('http://local', { method: 'POST', body: form });
-  return { payload: Buffer.from(await request.arrayBuffer()), contentType: request.headers.get('content-type')! };
+  for (const file of files) form.append(file.field ?? 'file', new Blob([file.content], { type: file.type ?? 'text/plain' }), file.name);
+  const response = new Response(form);
+  return { payload: Buffer.from(await response.arrayBuffer()), contentType: response.headers.get('content-type')! };
 }
 
-async function send(t: TestApp, headers: { authorization: string }, fields: Record<string, string>, file?: Parameters<typeof multipart>[1]) {
-  const { payload, contentType } = await multipart(fields, file);
-  return t.app.inject({ method: 'POST', url: '/api/contact-support', headers: { ...headers, 'content-type': contentType }, payload });
+async function post(t: TestApp, headers: Partial<Headers> & Record<string, string>, payload?: InjectOptions['payload']) {
+  const response = await t.app.inject({ method: 'POST', url: '/api/contact-support', headers, payload });
+  expect(response.statusCode, `answered 500: ${response.body}`).not.toBe(500);
+  return response;
+}
+
+async function send(t: TestApp, headers: Headers, fields: Record<string, string>, ...files: Attachment[]) {
+  const { payload, contentType } = await multipart(fields, files);
+  return post(t, { ...headers, 'content-type': contentType }, payload);
+}
+
+async function signedIn(t: TestApp, label: string): Promise<{ email: string; headers: Headers }> {
+  const email = uniqueEmail(label);
+  await createUser(t.db, email, 'pw');
+  return { email, headers: await login(t.app, email, 'pw') };
 }
 
 describe('api/contact-support through the outbox', () => {
   let t: TestApp;
   let email: string;
-  let headers: { authorization: string };
+  let headers: Headers;
+  const sentCount = async () => (await t.db.select().from(outboxEmails)).length;
   beforeAll(async () => {
     t = await createTestApp();
-    email = uniqueEmail('customer');
-    await createUser(t.db, email, 'pw');
-    headers = await login(t.app, email, 'pw');
+    ({ email, headers } = await signedIn(t, 'customer'));
   });
   afterAll(async () => t.close());
 
-  it('mails the request with its attachment to support, reply-to the user', async () => {
-    const answer = await send(t, headers, { header: 'Alerts did not fire', body: 'Nothing arrived.' }, { name: 'log.txt', content: 'evidence' });
-    expect(answer.json()).toEqual({ msg: 'Support request sent successfully!' });
-    const [row] = await t.db.select().from(outboxEmails).where(eq(outboxEmails.toAddress, 'support@signalboard.local'));
-    expect(row).toMatchObject({ replyTo: email, subject: '[Support] Alerts did not fire', attachmentNames: ['log.txt'] });
-    const eml = readFileSync(row!.emlPath, 'utf8');
+  it('mails the request with its attachment to SUPPORT_EMAIL, reply-to the user', async () => {
+    const before = await sentCount();
+    const answer = await send(t, headers, { header: ' Alerts did not fire ', body: 'Nothing arrived.' }, { name: 'log.txt', content: 'evidence of the problem' });
+    expect([answer.statusCode, answer.json()]).toEqual([200, SENT]);
+    const rows = await t.db.select().from(outboxEmails);
+    expect(rows).toHaveLength(before + 1);
+    const row = rows.at(-1)!;
+    expect(row).toMatchObject({ toAddress: t.config.SUPPORT_EMAIL, replyTo: email, subject: '[Support] Alerts did not fire', attachmentNames: ['log.txt'] });
+    expect(t.config.SUPPORT_EMAIL).toBe('support@signalboard.local');
+    expect(row.subject).toContain('Alerts did not fire');
+    expect(row.textBody).toContain('Nothing arrived.');
+    expect(row.textBody).toContain(email);
+    expect(path.dirname(row.emlPath)).toBe(path.join(t.dataDir, 'outbox'));
+    const eml = readFileSync(row.emlPath, 'utf8');
+    expect(eml).toMatch(/^To: support@signalboard\.local$/m);
     expect(eml).toContain(`Reply-To: ${email}`);
-    expect(eml).toContain(Buffer.from('evidence').toString('base64'));
+    expect(eml).toContain('filename=log.txt');
+    expect(eml).toContain(Buffer.from('evidence of the problem').toString('base64'));
   });
 
   it('works without an attachment', async () => {
-    expect((await send(t, headers, { header: 'Question', body: 'How do alerts work?' })).statusCode).toBe(200);
+    const answer = await send(t, headers, { header: 'Question', body: 'How do alerts work?' });
+    expect([answer.statusCode, answer.json()]).toEqual([200, SENT]);
+    const row = (await t.db.select().from(outboxEmails)).at(-1)!;
+    expect(row).toMatchObject({ subject: '[Support] Question', attachmentNames: [], replyTo: email });
+    expect(readFileSync(row.emlPath, 'utf8')).not.toContain('Content-Disposition: attachment');
   });
 
-  it('refuses missing fields, non-multipart bodies and oversized files with a msg, sending nothing', async () => {
-    const before = (await t.db.select().from(outboxEmails)).length;
-    expect((await send(t, headers, { body: 'no header' })).json()).toEqual({ msg: 'Header is required' });
-    expect((await send(t, headers, { header: 'no body', body: '  ' })).json()).toEqual({ msg: 'Body is required' });
-    const json = await t.app.inject({ method: 'POST', url: '/api/contact-support', headers, payload: { header: 'h', body: 'b' } });
-    expect(json.statusCode).toBe(400);
-    expect(json.json().msg).toMatch(/multipart\/form-data/);
+  it('keeps a header with a line break from adding mail headers', async () => {
+    expect((await send(t, headers, { header: 'Hi\r\nBcc: victim@example.com', body: 'b' })).statusCode).toBe(200);
+    const eml = readFileSync((await t.db.select().from(outboxEmails)).at(-1)!.emlPath, 'utf8');
+    expect(eml).not.toMatch(/^Bcc:/im);
+  });
+
+  it('refuses a missing header or body with 400 and a msg, sending nothing', async () => {
+    const before = await sentCount();
+    const cases: Array<[Record<string, string>, string]> = [
+      [{ body: 'no header' }, 'Header is required'],
+      [{ header: '  ', body: 'blank header' }, 'Header is required'],
+      [{ header: 'no body' }, 'Body is required'],
+      [{ header: 'blank body', body: ' \n ' }, 'Body is required'],
+      [{ header: 'h'.repeat(201), body: 'b' }, 'Header must be at most 200 characters'],
+    ];
+    for (const [fields, msg] of cases) {
+      const answer = await send(t, headers, fields);
+      expect([answer.statusCode, answer.json()], JSON.stringify(fields)).toEqual([400, { msg }]);
+    }
+    expect(await sentCount()).toBe(before);
+  });
+
+  it('refuses a JSON or urlencoded body with 400 and a msg', async () => {
+    const json = await post(t, headers, { header: 'h', body: 'b' });
+    expect([json.statusCode, json.json()]).toEqual([400, { msg: 'Send the support request as multipart/form-data with header and body fields.' }]);
+    const form = await post(t, { ...headers, 'content-type': 'application/x-www-form-urlencoded' }, 'header=h&body=b');
+    expect([form.statusCode, form.json().msg]).toEqual([400, 'Send the support request as multipart/form-data with header and body fields.']);
+  });
+
+  it('refuses an attachment over 10 MB, or a second file, with 413 and a msg, sending nothing', async () => {
+    const before = await sentCount();
     const big = await send(t, headers, { header: 'Big', body: 'file' }, { name: 'big.bin', content: Buffer.alloc(10 * 1024 * 1024 + 1) });
-    expect(big.statusCode).toBe(413);
-    expect(big.json()).toEqual({ msg: 'The attachment is larger than 10 MB.' });
-    expect((await t.db.select().from(outboxEmails)).length).toBe(before);
-    const anonymous = await t.app.inject({ method: 'POST', url: '/api/contact-support', payload: {} });
-    expect(anonymous.json()).toEqual({ msg: 'Auth token missing' });
+    expect([big.statusCode, big.json()]).toEqual([413, { msg: 'The attachment is larger than 10 MB.' }]);
+    const two = await send(t, headers, { header: 'Two', body: 'files' }, { name: 'a.txt', content: 'a' }, { name: 'b.txt', content: 'b' });
+    expect([two.statusCode, two.json()]).toEqual([413, { msg: 'Attach at most one file.' }]);
+    expect(await sentCount()).toBe(before);
+  });
+
+  it('accepts an attachment of exactly 10 MB', async () => {
+    const answer = await send(t, headers, { header: 'Exactly', body: 'at the limit' }, { name: 'limit.bin', content: Buffer.alloc(10 * 1024 * 1024, 1) });
+    expect([answer.statusCode, answer.json()]).toEqual([200, SENT]);
+    expect((await t.db.select().from(outboxEmails)).at(-1)!.attachmentNames).toEqual(['limit.bin']);
+  });
+
+  it('answers 401 "Auth token missing" without a token, sending nothing', async () => {
+    const before = await sentCount();
+    const { payload, contentType } = await multipart({ header: 'h', body: 'b' });
+    const anonymous = await post(t, { 'content-type': contentType }, payload);
+    expect([anonymous.statusCode, anonymous.json()]).toEqual([401, { msg: 'Auth token missing' }]);
+    expect(await sentCount()).toBe(before);
+  });
+
+  // busboy's parse errors carry no status; readMultipart turns them into 400s.
+  it('answers malformed multipart bodies with 400 and a msg, never 500', async () => {
+    const bodies: Array<[string, string]> = [
+      ['multipart/form-data; boundary=xyz', 'garbage'],
+      ['multipart/form-data; boundary=xyz', '--xyz\r\nContent-Disposition: form-data; name="header"\r\n\r\ntruncated'],
+      ['multipart/form-data', 'no boundary'],
+    ];
+    const answers = [];
+    for (const [contentType, payload] of bodies) {
+      const answer = await t.app.inject({ method: 'POST', url: '/api/contact-support', headers: { ...headers, 'content-type': contentType }, payload });
+      answers.push({ contentType, payload, status: answer.statusCode, msg: answer.json<{ msg?: unknown }>().msg });
+    }
+    expect(answers).toEqual(bodies.map(([contentType, payload]) => ({ contentType, payload, status: 400, msg: expect.any(String) })));
   });
 });
 
 describe('api/contact-support through a real SMTP server on loopback', () => {
-  let smtp: SMTPServer;
-  let port: number;
-  const received: string[] = [];
-  beforeAll(async () => {
-    smtp = new SMTPServer({
-      authOptional: true,
-      disabledCommands: ['STARTTLS'],
-      onData(stream, _session, callback) {
-        let raw = '';
-        stream.on('data', (chunk: Buffer) => (raw += chunk.toString()));
+  const received: Array<{ raw: string; from: string | undefined; to: string[] }> = [];
+  const servers: SMTPServer[] = [];
+  async function startSmtp(options: SMTPServerOptions): Promise<number> {
+    const server = new SMTPServer({ authOptional: true, disabledCommands: ['STARTTLS'], logger: false, ...options });
+    servers.push(server);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    return (server.server.address() as AddressInfo).port;
+  }
+  afterAll(async () => {
+    await Promise.all(servers.map((server) => new Promise<void>((resolve) => server.close(() => resolve()))));
+  });
+
+  it('delivers the message to the support address with reply-to, subject and attachment', async () => {
+    const port = await startSmtp({
+      onData(stream, session, callback) {
+        const chunks: Buffer[] = [];
+        stream.on('data', (chunk: Buffer) => chunks.push(chunk));
         stream.on('end', () => {
-          received.push(raw);
+          const from = session.envelope.mailFrom === false ? undefined : session.envelope.mailFrom.address;
+          received.push({ raw: Buffer.concat(chunks).toString(), from, to: session.envelope.rcptTo.map((r) => r.address) });
           callback();
         });
       },
     });
-    await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
-    port = (smtp.server.address() as AddressInfo).port;
-  });
-  afterAll(async () => new Promise<void>((resolve) => smtp.close(() => resolve())));
-
-  it('delivers the message with reply-to and the attachment', async () => {
     const t = await createTestApp({ SMTP_URL: `smtp://127.0.0.1:${port}?ignore_tls=true`, SUPPORT_EMAIL: 'help@example.com' });
     try {
-      const email = uniqueEmail('smtp');
-      await createUser(t.db, email, 'pw');
-      const answer = await send(t, await login(t.app, email, 'pw'), { header: 'Login trouble', body: 'Cannot sign in.' }, { name: 'screen.png', content: 'png-bytes', type: 'image/png' });
-      expect(answer.json()).toEqual({ msg: 'Support request sent successfully!' });
+      expect(t.mailer.kind).toBe('smtp');
+      const { email, headers } = await signedIn(t, 'smtp');
+      const answer = await send(t, headers, { header: 'Login trouble', body: 'Cannot sign in.' }, { name: 'screen.png', content: 'png-bytes', type: 'image/png' });
+      expect([answer.statusCode, answer.json()]).toEqual([200, SENT]);
       expect(received).toHaveLength(1);
-      expect(received[0]).toMatch(/^To: help@example\.com/m);
-      expect(received[0]).toContain(`Reply-To: ${email}`);
-      expect(received[0]).toMatch(/^Subject: \[Support\] Login trouble/m);
-      expect(received[0]).toContain('filename=screen.png');
+      const [message] = received;
+      expect(message!.to).toEqual(['help@example.com']);
+      expect(message!.from).toBe('no-reply@signalboard.local');
+      expect(message!.raw).toMatch(/^To: help@example\.com\r?$/m);
+      expect(message!.raw).toContain(`Reply-To: ${email}`);
+      expect(message!.raw).toMatch(/^Subject: \[Support\] Login trouble\r?$/m);
+      expect(message!.raw).toContain('filename=screen.png');
+      expect(message!.raw).toContain('Content-Type: image/png');
+      expect(message!.raw).toContain(Buffer.from('png-bytes').toString('base64'));
+      expect(message!.raw).toContain('Cannot sign in.');
+      expect(await t.db.select().from(outboxEmails)).toHaveLength(0);
     } finally {
       await t.close();
     }
   });
 
-  it('answers 502 with a msg when the mail server is down', async () => {
-    const t = await createTestApp({ SMTP_URL: 'smtp://127.0.0.1:1?ignore_tls=true' });
+  it('answers 502 with a msg, never 500, when the mail server is down', async () => {
+    const closed = net.createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    const t = await createTestApp({ SMTP_URL: `smtp://127.0.0.1:${port}?ignore_tls=true` });
     try {
-      const email = uniqueEmail('down');
-      await createUser(t.db, email, 'pw');
-      const answer = await send(t, await login(t.app, email, 'pw'), { header: 'h', body: 'b' });
-      expect(answer.statusCode).toBe(502);
-      expect(answer.json()).toEqual({ msg: 'The support request could not be sent: the mail service is unavailable.' });
+      const { headers } = await signedIn(t, 'down');
+      const answer = await send(t, headers, { header: 'h', body: 'b' });
+      expect([answer.statusCode, answer.json()]).toEqual([502, MAIL_DOWN]);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('answers 502 with a msg when the mail server refuses the recipient', async () => {
+    const port = await startSmtp({
+      onRcptTo(_address, _session, callback) {
+        callback(Object.assign(new Error('No such mailbox'), { responseCode: 550 }));
+      },
+    });
+    const t = await createTestApp({ SMTP_URL: `smtp://127.0.0.1:${port}?ignore_tls=true` });
+    try {
+      const { headers } = await signedIn(t, 'refused');
+      const answer = await send(t, headers, { header: 'h', body: 'b' });
+      expect([answer.statusCode, answer.json()]).toEqual([502, MAIL_DOWN]);
     } finally {
       await t.close();
     }

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { contactSupportFields, SUPPORT_ATTACHMENT_MAX_BYTES, type MsgBody } from '@signalboard/core';
 import { HttpError, parseInput } from '../../lib/errors';
+import { readMultipart } from '../../lib/multipart';
 import type { Mailer, MailAttachment } from '../../providers/mail';
 
 const ATTACHMENT_TOO_LARGE_MSG = `The attachment is larger than ${SUPPORT_ATTACHMENT_MAX_BYTES / 1024 / 1024} MB.`;
@@ -11,25 +12,9 @@ export async function supportRoutes(app: FastifyInstance, options: { mailer: Pic
     if (!request.isMultipart()) {
       throw new HttpError(400, 'Send the support request as multipart/form-data with header and body fields.');
     }
-    const fields: Record<string, string> = {};
-    let attachment: MailAttachment | undefined;
-    try {
-      for await (const part of request.parts({ limits: { fileSize: SUPPORT_ATTACHMENT_MAX_BYTES, files: 1 } })) {
-        if (part.type === 'file') {
-          const content = await part.toBuffer();
-          if (part.filename && content.length > 0) {
-            attachment = { filename: part.filename, content, contentType: part.mimetype };
-          }
-        } else if (typeof part.value === 'string') {
-          fields[part.fieldname] = part.value;
-        }
-      }
-    } catch (error) {
-      const code = (error as { code?: string }).code;
-      if (code === 'FST_REQ_FILE_TOO_LARGE') throw new HttpError(413, ATTACHMENT_TOO_LARGE_MSG);
-      if (code === 'FST_FILES_LIMIT') throw new HttpError(413, 'Attach at most one file.');
-      throw error;
-    }
+    const { fields, files } = await readMultipart(request, { fileSize: SUPPORT_ATTACHMENT_MAX_BYTES, files: 1, tooLargeMsg: ATTACHMENT_TOO_LARGE_MSG });
+    const upload = files[0];
+    const attachment: MailAttachment | undefined = upload ? { filename: upload.filename, content: upload.content, contentType: upload.mimetype } : undefined;
     const { header, body } = parseInput(contactSupportFields, fields);
     const from = request.user.email;
     try {

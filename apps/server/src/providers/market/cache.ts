@@ -2,7 +2,9 @@
  * One cache in front of every market-data source: a TTL per kind of data, single-flight (concurrent
  * requests for one key share one upstream call), stale-on-error (the last good value is served,
  * marked stale, when the upstream fails) and a bounded size (least recently used out first).
- * Memory only for now; the scale-out work moves it to Redis.
+ * The bound is real memory, not only a count: every entry is charged its approximate size in bytes
+ * (typed arrays their byteLength, see `approximateBytes`), and the cache keeps both the entry count
+ * and the byte total under their limits. Memory only for now; the scale-out work moves it to Redis.
  */
 import type { Clock } from '../../lib/clock';
 
@@ -20,6 +22,8 @@ interface Entry {
   expiresAtMs: number;
   /** After a failure, when the upstream may be asked again (the stale value is served until then). */
   retryAtMs: number;
+  /** Approximate bytes the entry holds (value and key). */
+  bytes: number;
 }
 
 export interface CacheStats {
@@ -28,30 +32,50 @@ export interface CacheStats {
   upstreamCalls: number;
   staleServed: number;
   entries: number;
+  /** Approximate bytes held by the entries (see approximateBytes). */
+  bytes: number;
 }
+
+export interface MarketCacheOptions {
+  /** Most entries kept (default 20,000). */
+  maxEntries?: number;
+  /**
+   * Most approximate bytes kept (default 256 MiB: the recent daily history of ~8,000 symbols is
+   * ~200 MB). A value larger than this on its own is answered but not kept.
+   */
+  maxBytes?: number;
+  /** How long a failed key waits before the upstream is asked again (default 30 s). */
+  failureBackoffMs?: number;
+}
+
+export const DEFAULT_CACHE_MAX_ENTRIES = 20_000;
+export const DEFAULT_CACHE_MAX_BYTES = 256 * 1024 * 1024;
+
+/** Bookkeeping per entry beyond its value: the Map slot, the entry object, the key's string header. */
+const ENTRY_OVERHEAD_BYTES = 128;
 
 export class MarketCache {
   private readonly entries = new Map<string, Entry>();
   private readonly inFlight = new Map<string, Promise<Cached<unknown>>>();
   private readonly stats = { hits: 0, misses: 0, upstreamCalls: 0, staleServed: 0 };
+  private bytes = 0;
+  private readonly maxEntries: number;
+  private readonly maxBytes: number;
+  private readonly failureBackoffMs: number;
 
   constructor(
     private readonly clock: Clock,
-    private readonly maxEntries = 20_000,
-    /** How long a failed key waits before the upstream is asked again. */
-    private readonly failureBackoffMs = 30_000,
-  ) {}
+    options: MarketCacheOptions = {},
+  ) {
+    this.maxEntries = options.maxEntries ?? DEFAULT_CACHE_MAX_ENTRIES;
+    this.maxBytes = options.maxBytes ?? DEFAULT_CACHE_MAX_BYTES;
+    this.failureBackoffMs = options.failureBackoffMs ?? 30_000;
+  }
 
   async get<T>(key: string, ttlMs: number, load: () => Promise<T>): Promise<Cached<T>> {
     const now = this.clock.nowMs();
     const entry = this.entries.get(key);
-    if (entry && (now < entry.expiresAtMs || now < entry.retryAtMs)) {
-      this.touch(key, entry);
-      this.stats.hits += 1;
-      const stale = now >= entry.expiresAtMs;
-      if (stale) this.stats.staleServed += 1;
-      return { value: entry.value as T, stale, fetchedAtMs: entry.fetchedAtMs };
-    }
+    if (entry && (now < entry.expiresAtMs || now < entry.retryAtMs)) return this.hit<T>(key, entry, now);
     const pending = this.inFlight.get(key);
     if (pending) return pending as Promise<Cached<T>>;
     this.stats.misses += 1;
@@ -60,12 +84,34 @@ export class MarketCache {
     return request;
   }
 
+  /**
+   * The answer `get(key)` would give without asking the upstream: the fresh (or backing-off stale)
+   * value, or the load already in flight for the key; undefined when `get` would have to load. Lets a
+   * caller serve a request from a wider value that is already there (daily bars: the whole history
+   * covers every recent window).
+   */
+  peek<T>(key: string): Promise<Cached<T>> | undefined {
+    const now = this.clock.nowMs();
+    const entry = this.entries.get(key);
+    if (entry && (now < entry.expiresAtMs || now < entry.retryAtMs)) return Promise.resolve(this.hit<T>(key, entry, now));
+    return this.inFlight.get(key) as Promise<Cached<T>> | undefined;
+  }
+
+  private hit<T>(key: string, entry: Entry, now: number): Cached<T> {
+    this.touch(key, entry);
+    this.stats.hits += 1;
+    const stale = now >= entry.expiresAtMs;
+    if (stale) this.stats.staleServed += 1;
+    return { value: entry.value as T, stale, fetchedAtMs: entry.fetchedAtMs };
+  }
+
   private async load<T>(key: string, ttlMs: number, load: () => Promise<T>): Promise<Cached<T>> {
     this.stats.upstreamCalls += 1;
     try {
       const value = await load();
       const fetchedAtMs = this.clock.nowMs();
-      this.set(key, { value, fetchedAtMs, expiresAtMs: fetchedAtMs + ttlMs, retryAtMs: 0 });
+      const bytes = ENTRY_OVERHEAD_BYTES + key.length * 2 + approximateBytes(value);
+      this.set(key, { value, fetchedAtMs, expiresAtMs: fetchedAtMs + ttlMs, retryAtMs: 0, bytes });
       return { value, stale: false, fetchedAtMs };
     } catch (error) {
       const previous = this.entries.get(key);
@@ -79,9 +125,18 @@ export class MarketCache {
   }
 
   private set(key: string, entry: Entry): void {
-    this.entries.delete(key);
+    this.remove(key);
+    if (entry.bytes > this.maxBytes) return; // larger than the whole cache: answered, not kept
     this.entries.set(key, entry);
-    while (this.entries.size > this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
+    this.bytes += entry.bytes;
+    while (this.entries.size > this.maxEntries || this.bytes > this.maxBytes) this.remove(this.entries.keys().next().value!);
+  }
+
+  private remove(key: string): void {
+    const entry = this.entries.get(key);
+    if (!entry) return;
+    this.entries.delete(key);
+    this.bytes -= entry.bytes;
   }
 
   private touch(key: string, entry: Entry): void {
@@ -90,8 +145,42 @@ export class MarketCache {
   }
 
   snapshot(): CacheStats {
-    return { ...this.stats, entries: this.entries.size };
+    return { ...this.stats, entries: this.entries.size, bytes: this.bytes };
   }
+}
+
+/**
+ * Approximate bytes a value holds, for the cache bound: typed arrays and buffers their byteLength
+ * (a view is charged its own length, not its buffer's), strings 2 bytes a character plus a header,
+ * numbers and booleans 8, arrays and objects their slots plus their contents (keys included).
+ * Walks at most 8 levels deep (market values are 3–4 deep). An estimate of the order of magnitude,
+ * not V8's exact figure: it is what keeps 20,000 entries of user-chosen keys from meaning gigabytes.
+ */
+export function approximateBytes(value: unknown, depth = 0): number {
+  if (value === null || value === undefined) return 8;
+  switch (typeof value) {
+    case 'number':
+    case 'boolean':
+    case 'bigint':
+      return 8;
+    case 'string':
+      return 16 + value.length * 2;
+    case 'object':
+      break;
+    default:
+      return 16;
+  }
+  if (ArrayBuffer.isView(value)) return 64 + value.byteLength;
+  if (value instanceof ArrayBuffer) return 32 + value.byteLength;
+  if (depth >= 8) return 64;
+  if (Array.isArray(value)) {
+    let total = 32 + value.length * 8;
+    for (const item of value) total += approximateBytes(item, depth + 1);
+    return total;
+  }
+  let total = 32;
+  for (const [key, item] of Object.entries(value as Record<string, unknown>)) total += 8 + 16 + key.length * 2 + approximateBytes(item, depth + 1);
+  return total;
 }
 
 /** Unknown symbols and bad requests are answers, not outages: they never fall back to stale data. */

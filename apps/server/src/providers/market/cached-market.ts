@@ -1,9 +1,10 @@
 import type { Clock } from '../../lib/clock';
 import { MarketCache, type Cached } from './cache';
-import type { Bars, EarningsEvent, EconomicSeries, MarketData, NewsArticle, NewsSentiment, OptionChain, Quote, SymbolInfo } from './types';
+import type { Bars, EarningsEvent, EconomicSeries, MarketData, NewsArticle, NewsSentiment, OptionChain, ProviderRsi, Quote, SymbolInfo } from './types';
 
 const SECOND_MS = 1000;
 const MINUTE_MS = 60 * SECOND_MS;
+const DAY_SECONDS = 86_400;
 
 /** How long each kind of data stays fresh. */
 export const MARKET_TTL_MS = {
@@ -36,16 +37,40 @@ export interface CachedMarket {
   getEarningsCalendar(from: string, to: string): Promise<Cached<EarningsEvent[]>>;
   getOptionChain(symbol: string, expiration?: string): Promise<Cached<OptionChain>>;
   getEconomicSeries(id: string): Promise<Cached<EconomicSeries>>;
+  /** A provider's own daily RSI (api/rsi_td), when the source has one; see MarketData. */
+  getProviderDailyRsi?(symbol: string): Promise<Cached<ProviderRsi>>;
 }
+
+/**
+ * Daily bars are cached per symbol, never per range, so user-chosen from/to (api/rsi) cannot multiply
+ * cache entries or upstream calls. Two values per symbol at most, each fetched once per freshness window:
+ * - `bars:SYM`, the recent history (RECENT_FETCH_DAYS calendar days through tomorrow), which serves
+ *   every request starting within the last RECENT_DAYS days: all the scans and metrics;
+ * - `bars-all:SYM`, the whole history the source has (from Unix time 0), fetched only when a request
+ *   starts earlier. While it is cached (or loading) it serves recent requests too.
+ * Each request gets a slice (typed-array views, no copy) of one of them.
+ */
+export const RECENT_DAYS = 750;
+/** Ten days beyond RECENT_DAYS, so a recent value fetched a while ago (or served stale) still covers the window. */
+export const RECENT_FETCH_DAYS = RECENT_DAYS + 10;
 
 export function createCachedMarket(source: MarketData, clock: Clock, cache = new MarketCache(clock)): CachedMarket {
   const upper = (symbol: string) => symbol.trim().toUpperCase();
-  /** Bars are cached for the longest window asked (750 days) and cut per request. */
-  const recent = (symbol: string) =>
-    cache.get(`bars:${upper(symbol)}`, MARKET_TTL_MS.dailyBars, () => {
-      const nowSeconds = Math.floor(clock.nowMs() / 1000);
-      return source.getDailyBars(upper(symbol), nowSeconds - 750 * 86_400, nowSeconds + 86_400);
-    });
+  const nowSeconds = () => Math.floor(clock.nowMs() / 1000);
+
+  /** A cached daily history of `symbol` that holds every bar from `from` on. */
+  const dailyHistory = (symbol: string, from: number): Promise<Cached<Bars>> => {
+    const ticker = upper(symbol);
+    const wholeKey = `bars-all:${ticker}`;
+    const whole = cache.peek<Bars>(wholeKey);
+    if (whole) return whole;
+    const now = nowSeconds();
+    if (from >= now - RECENT_DAYS * DAY_SECONDS) {
+      return cache.get(`bars:${ticker}`, MARKET_TTL_MS.dailyBars, () => source.getDailyBars(ticker, now - RECENT_FETCH_DAYS * DAY_SECONDS, now + DAY_SECONDS));
+    }
+    return cache.get(wholeKey, MARKET_TTL_MS.dailyBars, () => source.getDailyBars(ticker, 0, now + DAY_SECONDS));
+  };
+
   return {
     source: source.source,
     cache,
@@ -54,17 +79,13 @@ export function createCachedMarket(source: MarketData, clock: Clock, cache = new
     getProfile: (symbol) => cache.get(`profile:${upper(symbol)}`, MARKET_TTL_MS.symbols, () => source.getProfile(upper(symbol))),
     getQuote: (symbol) => cache.get(`quote:${upper(symbol)}`, MARKET_TTL_MS.quote, () => source.getQuote(upper(symbol))),
     async getRecentDailyBars(symbol, days) {
-      const all = await recent(symbol);
-      const from = Math.floor(clock.nowMs() / 1000) - days * 86_400;
-      return { ...all, value: sliceBars(all.value, from, Number.POSITIVE_INFINITY) };
+      const from = nowSeconds() - days * DAY_SECONDS;
+      const history = await dailyHistory(symbol, from);
+      return { ...history, value: sliceBars(history.value, from, Number.POSITIVE_INFINITY) };
     },
     async getDailyBars(symbol, from, to) {
-      const nowSeconds = Math.floor(clock.nowMs() / 1000);
-      if (from >= nowSeconds - 750 * 86_400) {
-        const all = await recent(symbol);
-        return { ...all, value: sliceBars(all.value, from, to) };
-      }
-      return cache.get(`bars:${upper(symbol)}:${from}:${to}`, MARKET_TTL_MS.dailyBars, () => source.getDailyBars(upper(symbol), from, to));
+      const history = await dailyHistory(symbol, from);
+      return { ...history, value: sliceBars(history.value, from, to) };
     },
     getIntradayBars: (symbol) => cache.get(`intraday:${upper(symbol)}`, MARKET_TTL_MS.intradayBars, () => source.getIntradayBars(upper(symbol))),
     getCompanyNews: (symbol, from, to) =>
@@ -75,15 +96,17 @@ export function createCachedMarket(source: MarketData, clock: Clock, cache = new
     getOptionChain: (symbol, expiration) =>
       cache.get(`options:${upper(symbol)}:${expiration ?? '*'}`, MARKET_TTL_MS.options, () => source.getOptionChain(upper(symbol), expiration)),
     getEconomicSeries: (id) => cache.get(`economic:${id}`, MARKET_TTL_MS.economic, () => source.getEconomicSeries(id)),
+    ...(source.getProviderDailyRsi && {
+      getProviderDailyRsi: (symbol: string) =>
+        cache.get(`provider-rsi:${upper(symbol)}`, MARKET_TTL_MS.dailyBars, () => source.getProviderDailyRsi!(upper(symbol))),
+    }),
   };
 }
 
-/** The bars whose time lies in [from, to]. */
+/** The bars whose time lies in [from, to] (views of the same arrays, no copy). Bars are oldest first. */
 export function sliceBars(bars: Bars, from: number, to: number): Bars {
-  let start = 0;
-  while (start < bars.time.length && bars.time[start]! < from) start += 1;
-  let end = bars.time.length;
-  while (end > start && bars.time[end - 1]! > to) end -= 1;
+  const start = firstIndexAfter(bars.time, from, false);
+  const end = Math.max(start, firstIndexAfter(bars.time, to, true));
   return {
     symbol: bars.symbol,
     time: bars.time.subarray(start, end),
@@ -93,4 +116,16 @@ export function sliceBars(bars: Bars, from: number, to: number): Bars {
     close: bars.close.subarray(start, end),
     volume: bars.volume.subarray(start, end),
   };
+}
+
+/** The first index whose time is ≥ `bound` (or > `bound` when `strictly`), by binary search. */
+function firstIndexAfter(time: Float64Array, bound: number, strictly: boolean): number {
+  let lo = 0;
+  let hi = time.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (strictly ? time[mid]! <= bound : time[mid]! < bound) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }

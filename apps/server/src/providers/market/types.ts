@@ -148,6 +148,17 @@ export interface EconomicSeries {
   observations: EconomicObservation[];
 }
 
+/** A provider's own RSI for a symbol's latest daily bar (the api/rsi_td variant). */
+export interface ProviderRsi {
+  symbol: string;
+  /** Who computed it, e.g. `Twelve Data`. */
+  provider: string;
+  /** The daily bar the value belongs to: 00:00 UTC of its trading day, Unix seconds. */
+  time: number;
+  /** RSI(14) on daily closes, 0–100. */
+  rsi: number;
+}
+
 /** What every source answers. Unknown symbols reject with UnknownSymbolError. */
 export interface MarketData {
   readonly source: 'simulated' | 'file' | 'live';
@@ -161,7 +172,10 @@ export interface MarketData {
   getDailyBars(symbol: string, from: number, to: number): Promise<Bars>;
   /**
    * The last session's intraday bars (5-minute), oldest first: today's so far while the market is
-   * open, else the last complete session's.
+   * open, else the last complete session's. While the running session has fewer than 15 bars (its
+   * first ~70 minutes), the previous session's bars come first, followed by today's, so RSI(14) on
+   * 5-minute closes (`dailyrsi`) is defined from the open. A source without that history answers
+   * today's bars alone (`dailyrsi` is then null until the 15th bar).
    */
   getIntradayBars(symbol: string): Promise<Bars>;
   /** Company news with datetime in the days [from, to] (`YYYY-MM-DD`), newest first. */
@@ -173,6 +187,12 @@ export interface MarketData {
   getEarningsCalendar(from: string, to: string): Promise<EarningsEvent[]>;
   getOptionChain(symbol: string, expiration?: string): Promise<OptionChain>;
   getEconomicSeries(id: string): Promise<EconomicSeries>;
+  /**
+   * Optional: RSI(14) on daily closes as a data provider computes it (live: Twelve Data `/rsi`), for
+   * api/rsi_td. Sources without it leave it out. Rejects CapabilityUnavailableError when no provider
+   * of it is configured or it does not cover the symbol; callers then compute RSI from getDailyBars.
+   */
+  getProviderDailyRsi?(symbol: string): Promise<ProviderRsi>;
 }
 
 /** The symbol is not known to the source (answers 404). */

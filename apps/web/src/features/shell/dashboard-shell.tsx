@@ -1,7 +1,7 @@
 import { AppShell, Badge, Box, Burger, Group, NavLink, ScrollArea, Skeleton, Text, Tooltip } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { IconLogout } from '@tabler/icons-react';
-import { MENU_ENTRIES, SIDE_MENU_WIDTH_PX } from '@signalboard/core';
+import { MENU_ENTRIES, MENU_SECONDARY_ENTRIES, MENU_SECONDARY_TITLE, SIDE_MENU_WIDTH_PX, type MenuEntry } from '@signalboard/core';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { Suspense, useState } from 'react';
 import { Outlet, useLocation, useNavigate } from 'react-router';
@@ -42,6 +42,27 @@ function Shell() {
     navigate('/login', { replace: true });
   }
 
+  /** A menu entry: goes to its route and toggles the drawer (spec §2). */
+  function menuLink(entry: MenuEntry) {
+    const Icon = MENU_ICONS[entry.link];
+    return (
+      <NavLink
+        key={entry.link}
+        href={entry.link}
+        label={entry.name}
+        leftSection={<Icon size={18} stroke={1.7} />}
+        active={location.pathname === entry.link}
+        variant="light"
+        onClick={(event) => {
+          event.preventDefault();
+          navigate(entry.link);
+          toggle();
+        }}
+        styles={{ root: { borderRadius: 'var(--mantine-radius-md)' } }}
+      />
+    );
+  }
+
   return (
     <AppShell
       header={{ height: HEADER_HEIGHT_PX }}
@@ -55,7 +76,7 @@ function Shell() {
             <Brand compact />
             {health.data?.market_data === 'simulated' && (
               <Tooltip label="Prices, news and earnings come from a simulated market, not a live feed.">
-                <Badge variant="light" color="yellow" radius="sm" visibleFrom="xs">
+                <Badge variant="light" color="yellow" radius="sm" size={narrow ? 'xs' : 'sm'} style={{ flexShrink: 0 }}>
                   Simulated market
                 </Badge>
               </Tooltip>
@@ -63,7 +84,7 @@ function Shell() {
           </Group>
           <Group gap="sm" wrap="nowrap" miw={0}>
             {user.data ? (
-              <Text size="sm" truncate maw={narrow ? 200 : 360}>
+              <Text size="sm" truncate maw={narrow ? 150 : 360}>
                 Username: {user.data.email}
               </Text>
             ) : (
@@ -74,28 +95,16 @@ function Shell() {
         </Group>
       </AppShell.Header>
 
-      <AppShell.Navbar p="xs" aria-label="Main menu">
+      {/* On narrow screens the drawer overlays the content; a tap beside it closes it. */}
+      {narrow && opened && <Box className="sb-drawer-backdrop" onClick={toggle} aria-hidden />}
+      <AppShell.Navbar p="xs" aria-label="Main menu" className="sb-navbar">
         <AppShell.Section grow component={ScrollArea}>
           <nav>
-            {MENU_ENTRIES.map((entry) => {
-              const Icon = MENU_ICONS[entry.link];
-              return (
-                <NavLink
-                  key={entry.link}
-                  href={entry.link}
-                  label={entry.name}
-                  leftSection={<Icon size={18} stroke={1.7} />}
-                  active={location.pathname === entry.link}
-                  variant="light"
-                  onClick={(event) => {
-                    event.preventDefault();
-                    navigate(entry.link);
-                    toggle();
-                  }}
-                  styles={{ root: { borderRadius: 'var(--mantine-radius-md)' } }}
-                />
-              );
-            })}
+            {MENU_ENTRIES.map(menuLink)}
+            <Text size="xs" fw={600} c="dimmed" tt="uppercase" px="sm" pt="md" pb={4}>
+              {MENU_SECONDARY_TITLE}
+            </Text>
+            {MENU_SECONDARY_ENTRIES.map(menuLink)}
           </nav>
         </AppShell.Section>
         <AppShell.Section>

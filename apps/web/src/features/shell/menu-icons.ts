@@ -6,6 +6,10 @@ import {
   IconHeadset,
   IconLayoutDashboard,
   IconListSearch,
+  IconNews,
+  IconSpeakerphone,
+  IconWorld,
+  IconChartCandle,
   IconStairsUp,
   IconTargetArrow,
   IconTrendingDown,
@@ -27,9 +31,9 @@ export const MENU_ICONS: Record<MenuEntry['link'], Icon> = {
   '/dashboard/calendar': IconCalendarEvent,
   '/dashboard/support': IconHeadset,
   '/dashboard/alert': IconBell,
-  // Screens without a menu entry.
-  '/dashboard/generalnews': IconLayoutDashboard,
-  '/dashboard/stocknews': IconLayoutDashboard,
-  '/dashboard/trumpnews': IconLayoutDashboard,
-  '/dashboard/options': IconLayoutDashboard,
+  // The second group (screens the spec's menu does not list).
+  '/dashboard/options': IconChartCandle,
+  '/dashboard/generalnews': IconWorld,
+  '/dashboard/stocknews': IconNews,
+  '/dashboard/trumpnews': IconSpeakerphone,
 };

@@ -66,6 +66,7 @@ export function SupportScreen() {
               placeholder="Choose a file"
               leftSection={<IconPaperclip size={16} />}
               clearable
+              clearButtonProps={{ 'aria-label': 'Remove attachment' }}
               value={file}
               onChange={setFile}
               error={fileTooLarge ? `The attachment is larger than ${MAX_MB} MB.` : undefined}

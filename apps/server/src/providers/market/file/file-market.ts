@@ -1,17 +1,33 @@
 /**
  * MARKET_DATA=file: a dataset directory (DATASET_DIR) pins exact data for tests and demos. The
  * format is documented in docs/market-data.md; every part but symbols.json is optional (missing
- * parts answer empty). Quotes, when not given, come from the last two daily bars; indicators are
- * always computed from the bars by the features, never read from the dataset.
+ * parts answer empty). Every file is read and checked once, at the start: a malformed one stops the
+ * start with the file, the line (CSV) or the field (JSON) and the problem. Quotes, when not given,
+ * come from the last two daily bars; indicators are always computed from the bars by the features,
+ * never read from the dataset. Nothing dated after "now" (MARKET_NOW) is served: bars, news.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { isIsoDate, newYorkTime } from '@signalboard/core';
 import { z } from 'zod';
 import type { Clock } from '../../../lib/clock';
-import { UnknownSymbolError, type Bars, type EarningsEvent, type MarketData, type NewsArticle, type SymbolInfo } from '../types';
+import {
+  UnknownSymbolError,
+  type Bars,
+  type EarningsEvent,
+  type EconomicSeries,
+  type MarketData,
+  type NewsArticle,
+  type NewsSentiment,
+  type OptionChain,
+  type SymbolInfo,
+} from '../types';
+
+const isoDate = z.string().refine(isIsoDate, { message: 'must be a date as YYYY-MM-DD' });
+const fraction = z.number().min(0, 'must be a fraction 0–1').max(1, 'must be a fraction 0–1');
 
 const symbolInfo = z.object({
-  symbol: z.string(),
+  symbol: z.string().trim().min(1),
   description: z.string(),
   market: z.enum(['US', 'TO', 'CRYPTO']),
   exchange: z.string(),
@@ -33,17 +49,17 @@ const article = z.object({
   related: z.string().default(''),
 });
 const sentiment = z.object({
-  bullishPercent: z.number(),
-  bearishPercent: z.number(),
-  sectorAverageBullishPercent: z.number(),
-  sectorAverageNewsScore: z.number().default(0.5),
-  companyNewsScore: z.number().default(0.5),
-  articlesInLastWeek: z.number().default(0),
-  weeklyAverage: z.number().default(0),
+  bullishPercent: fraction,
+  bearishPercent: fraction,
+  sectorAverageBullishPercent: fraction,
+  sectorAverageNewsScore: fraction.default(0.5),
+  companyNewsScore: fraction.default(0.5),
+  articlesInLastWeek: z.number().min(0).default(0),
+  weeklyAverage: z.number().min(0).default(0),
 });
 const earnings = z.object({
   symbol: z.string(),
-  date: z.string(),
+  date: isoDate,
   hour: z.enum(['bmo', 'amc', 'dmh', '']).default(''),
   epsActual: z.number().nullable().default(null),
   epsEstimate: z.number().nullable().default(null),
@@ -55,30 +71,30 @@ const earnings = z.object({
   country: z.string().optional(),
 });
 const quote = z.object({
-  price: z.number(),
-  previousClose: z.number(),
-  open: z.number().optional(),
-  high: z.number().optional(),
-  low: z.number().optional(),
-  volume: z.number().optional(),
+  price: z.number().positive(),
+  previousClose: z.number().positive(),
+  open: z.number().positive().optional(),
+  high: z.number().positive().optional(),
+  low: z.number().positive().optional(),
+  volume: z.number().min(0).optional(),
   timestamp: z.number().optional(),
 });
 const optionChain = z.object({
   symbol: z.string(),
-  underlyingPrice: z.number(),
-  expirations: z.array(z.string()),
+  underlyingPrice: z.number().min(0),
+  expirations: z.array(isoDate),
   contracts: z.array(
     z.object({
       contractSymbol: z.string(),
       type: z.enum(['call', 'put']),
-      strike: z.number(),
-      expiration: z.string(),
-      lastPrice: z.number(),
-      bid: z.number(),
-      ask: z.number(),
-      volume: z.number(),
-      openInterest: z.number(),
-      impliedVolatility: z.number(),
+      strike: z.number().positive(),
+      expiration: isoDate,
+      lastPrice: z.number().min(0),
+      bid: z.number().min(0),
+      ask: z.number().min(0),
+      volume: z.number().min(0),
+      openInterest: z.number().min(0),
+      impliedVolatility: z.number().min(0),
     }),
   ),
 });
@@ -87,18 +103,39 @@ const economicSeries = z.object({
   name: z.string(),
   unit: z.string(),
   frequency: z.enum(['Daily', 'Weekly', 'Monthly', 'Quarterly']),
-  observations: z.array(z.object({ date: z.string(), value: z.number() })),
+  observations: z.array(z.object({ date: isoDate, value: z.number() })),
 });
 
 export class DatasetError extends Error {}
 
-/** Reads and validates the dataset once; a bad file stops the start with the file and the problem. */
+/**
+ * RSI(14) needs 15 closes: while the last session has fewer five-minute bars (its first ~70
+ * minutes), the session before it comes first, as every source serves them (docs/market-data.md).
+ */
+const MIN_INTRADAY_BARS = 15;
+
+const emptyBars = (symbol: string): Bars => ({
+  symbol,
+  time: new Float64Array(),
+  open: new Float64Array(),
+  high: new Float64Array(),
+  low: new Float64Array(),
+  close: new Float64Array(),
+  volume: new Float64Array(),
+});
+
+/** The bars at `indices` (oldest first). */
+function pickBars(bars: Bars, indices: number[]): Bars {
+  const take = (array: Float64Array) => Float64Array.from(indices, (index) => array[index]!);
+  return { symbol: bars.symbol, time: take(bars.time), open: take(bars.open), high: take(bars.high), low: take(bars.low), close: take(bars.close), volume: take(bars.volume) };
+}
+
+/** Reads and validates the whole dataset once; a bad file stops the start with the file and the problem. */
 export function createFileMarket(options: { dir: string; clock: Clock }): MarketData {
   const dir = path.resolve(options.dir);
   const file = (...parts: string[]) => path.join(dir, ...parts);
-  function readJson<T>(relative: string, schema: z.ZodType<T>, fallback: T): T {
-    const full = file(relative);
-    if (!existsSync(full)) return fallback;
+
+  function parseJson<T>(full: string, schema: z.ZodType<T>): T {
     let raw: unknown;
     try {
       raw = JSON.parse(readFileSync(full, 'utf8'));
@@ -112,14 +149,113 @@ export function createFileMarket(options: { dir: string; clock: Clock }): Market
     }
     return parsed.data;
   }
+  function readJson<T>(relative: string, schema: z.ZodType<T>, fallback: T): T {
+    const full = file(relative);
+    return existsSync(full) ? parseJson(full, schema) : fallback;
+  }
+
   if (!existsSync(file('symbols.json'))) throw new DatasetError(`${file('symbols.json')} is missing: DATASET_DIR must hold at least symbols.json`);
-  const symbols = readJson('symbols.json', z.array(symbolInfo), []);
-  const bySymbol = new Map<string, SymbolInfo>(symbols.map((info) => [info.symbol.toUpperCase(), info]));
-  const quotes = readJson('quotes.json', z.record(z.string(), quote), {});
-  const sentiments = readJson('sentiment.json', z.record(z.string(), sentiment), {});
+  const symbols: SymbolInfo[] = readJson('symbols.json', z.array(symbolInfo), []);
+  const bySymbol = new Map<string, SymbolInfo>();
+  symbols.forEach((info, index) => {
+    const key = info.symbol.toUpperCase();
+    if (bySymbol.has(key)) throw new DatasetError(`${file('symbols.json')}: ${index}: ${info.symbol} is listed twice`);
+    bySymbol.set(key, info);
+  });
+
+  /** Keyed by symbol: every key must be listed in symbols.json (a typo would otherwise vanish silently). */
+  function readBySymbol<T>(relative: string, schema: z.ZodType<T>): Map<string, T> {
+    const record = readJson(relative, z.record(z.string(), schema), {});
+    const out = new Map<string, T>();
+    for (const [key, value] of Object.entries(record)) {
+      const info = bySymbol.get(key.toUpperCase());
+      if (!info) throw new DatasetError(`${file(relative)}: ${key} is not listed in symbols.json`);
+      out.set(info.symbol, value);
+    }
+    return out;
+  }
+
+  /** Every `<SYMBOL><extension>` file of a folder, read by `read`; each must name a listed symbol. */
+  function readSymbolFolder<T>(folder: string, extension: string, read: (full: string, info: SymbolInfo) => T, skip: string[] = []): Map<string, T> {
+    const out = new Map<string, T>();
+    const full = file(folder);
+    if (!existsSync(full) || !statSync(full).isDirectory()) return out;
+    for (const name of readdirSync(full).sort()) {
+      if (name.startsWith('.') || !name.endsWith(extension) || skip.includes(name)) continue;
+      const stem = name.slice(0, -extension.length);
+      const info = bySymbol.get(stem.toUpperCase());
+      if (!info) throw new DatasetError(`${path.join(full, name)}: ${stem} is not listed in symbols.json`);
+      if (out.has(info.symbol)) throw new DatasetError(`${path.join(full, name)}: a second file for ${info.symbol}`);
+      out.set(info.symbol, read(path.join(full, name), info));
+    }
+    return out;
+  }
+
+  /** A CSV of OHLCV rows keyed by `date` (YYYY-MM-DD, 00:00 UTC) or `time` (Unix seconds), oldest first. */
+  function readBars(full: string, symbol: string, timeColumn: 'date' | 'time'): Bars {
+    const lines = readFileSync(full, 'utf8').split(/\r?\n/);
+    const header = lines[0]?.split(',').map((cell) => cell.trim().toLowerCase()) ?? [];
+    const names = [timeColumn, 'open', 'high', 'low', 'close', 'volume'];
+    const columns = names.map((name) => header.indexOf(name));
+    if (columns.some((index) => index < 0)) throw new DatasetError(`${full}: line 1: the header must name ${names.join(',')}`);
+    const rows: number[][] = [];
+    const seen = new Map<number, number>();
+    lines.forEach((line, lineIndex) => {
+      if (lineIndex === 0 || line.trim() === '') return;
+      const at = `${full}: line ${lineIndex + 1}`;
+      const cells = line.split(',').map((cell) => cell.trim());
+      const values = columns.map((index, k) => {
+        const cell = cells[index] ?? '';
+        let value: number;
+        if (k > 0) value = cell === '' ? Number.NaN : Number(cell);
+        else if (timeColumn === 'date') value = isIsoDate(cell) ? Date.parse(`${cell}T00:00:00Z`) / 1000 : Number.NaN;
+        else value = /^\d{1,11}$/.test(cell) ? Number(cell) : Number.NaN;
+        if (!Number.isFinite(value)) {
+          const what = k > 0 ? names[k] : timeColumn === 'date' ? 'date (YYYY-MM-DD)' : 'time (Unix seconds)';
+          throw new DatasetError(`${at}: "${cell}" is not a valid ${what}`);
+        }
+        return value;
+      });
+      const [time, open, high, low, close, volume] = values as [number, number, number, number, number, number];
+      if (!(open > 0 && high > 0 && low > 0 && close > 0)) throw new DatasetError(`${at}: prices must be above 0`);
+      if (volume < 0) throw new DatasetError(`${at}: volume must not be negative`);
+      if (low > Math.min(open, close) || high < Math.max(open, close)) throw new DatasetError(`${at}: the high and the low must bound the open and the close`);
+      const earlier = seen.get(time);
+      if (earlier !== undefined) throw new DatasetError(`${at}: ${cells[columns[0]!]} repeats line ${earlier}`);
+      seen.set(time, lineIndex + 1);
+      rows.push(values);
+    });
+    rows.sort((a, b) => a[0]! - b[0]!);
+    const pick = (k: number) => Float64Array.from(rows, (row) => row[k]!);
+    return { symbol, time: pick(0), open: pick(1), high: pick(2), low: pick(3), close: pick(4), volume: pick(5) };
+  }
+
+  const quotes = readBySymbol('quotes.json', quote);
+  const sentiments = readBySymbol('sentiment.json', sentiment);
   const earningsRows = readJson('earnings.json', z.array(earnings), []);
   const marketNews = readJson('news/market.json', z.array(article), []);
-  const barCache = new Map<string, Bars>();
+  const dailyBars = readSymbolFolder('bars', '.csv', (full, info) => readBars(full, info.symbol, 'date'));
+  const intradayBars = readSymbolFolder('intraday', '.csv', (full, info) => readBars(full, info.symbol, 'time'));
+  const companyNews = readSymbolFolder('news', '.json', (full) => parseJson(full, z.array(article)), ['market.json']);
+  const optionChains = readSymbolFolder('options', '.json', (full, info): OptionChain => {
+    const chain = parseJson(full, optionChain);
+    if (chain.symbol.toUpperCase() !== info.symbol.toUpperCase()) throw new DatasetError(`${full}: symbol "${chain.symbol}" does not match the file name`);
+    const expirations = [...new Set(chain.expirations)].sort();
+    const unlisted = chain.contracts.find((contract) => !expirations.includes(contract.expiration));
+    if (unlisted) throw new DatasetError(`${full}: ${unlisted.contractSymbol}: expiration ${unlisted.expiration} is not in expirations`);
+    return { ...chain, symbol: info.symbol, expirations };
+  });
+  const economic = new Map<string, EconomicSeries>();
+  if (existsSync(file('economic'))) {
+    for (const name of readdirSync(file('economic')).sort()) {
+      if (name.startsWith('.') || !name.endsWith('.json')) continue;
+      const full = file('economic', name);
+      const series = parseJson(full, economicSeries);
+      if (series.id !== name.slice(0, -'.json'.length)) throw new DatasetError(`${full}: id "${series.id}" does not match the file name`);
+      // Newest first, whatever the file's order.
+      economic.set(series.id, { ...series, observations: [...series.observations].sort((a, b) => (a.date < b.date ? 1 : a.date > b.date ? -1 : 0)) });
+    }
+  }
 
   const known = (symbol: string): SymbolInfo => {
     const info = bySymbol.get(symbol.trim().toUpperCase());
@@ -127,56 +263,25 @@ export function createFileMarket(options: { dir: string; clock: Clock }): Market
     return info;
   };
 
-  function readBars(relative: string, symbol: string, timeColumn: 'date' | 'time'): Bars {
-    const full = file(relative);
-    const empty: Bars = { symbol, time: new Float64Array(), open: new Float64Array(), high: new Float64Array(), low: new Float64Array(), close: new Float64Array(), volume: new Float64Array() };
-    if (!existsSync(full)) return empty;
-    const lines = readFileSync(full, 'utf8').split(/\r?\n/).filter((line) => line.trim() !== '');
-    const header = lines.shift()?.split(',').map((cell) => cell.trim().toLowerCase()) ?? [];
-    const column = (name: string) => {
-      const index = header.indexOf(name);
-      if (index < 0) throw new DatasetError(`${full}: header must name ${timeColumn},open,high,low,close,volume`);
-      return index;
-    };
-    const columns = [column(timeColumn), column('open'), column('high'), column('low'), column('close'), column('volume')];
-    const rows = lines.map((line, lineIndex) => {
-      const cells = line.split(',');
-      const values = columns.map((index, k) => {
-        const cell = (cells[index] ?? '').trim();
-        const value = k === 0 ? (timeColumn === 'date' ? Date.parse(`${cell}T00:00:00Z`) / 1000 : Number(cell)) : Number(cell);
-        if (!Number.isFinite(value)) throw new DatasetError(`${full}: line ${lineIndex + 2}: "${cell}" is not a valid ${header[index]}`);
-        return value;
-      });
-      return values;
-    });
-    rows.sort((a, b) => a[0]! - b[0]!);
-    const pick = (k: number) => Float64Array.from(rows, (row) => row[k]!);
-    return { symbol, time: pick(0), open: pick(1), high: pick(2), low: pick(3), close: pick(4), volume: pick(5) };
-  }
-
-  const dailyBars = (symbol: string): Bars => {
-    const cached = barCache.get(symbol);
-    if (cached) return cached;
-    const bars = readBars(`bars/${symbol}.csv`, symbol, 'date');
-    barCache.set(symbol, bars);
-    return bars;
-  };
-
   const nowSeconds = () => Math.floor(options.clock.nowMs() / 1000);
-  const upTo = (bars: Bars, from: number, to: number): Bars => {
+  /** The bars in [from, to], never after now. */
+  const within = (bars: Bars, from: number, to: number): Bars => {
+    const end = Math.min(to, nowSeconds());
     const keep: number[] = [];
     bars.time.forEach((time, index) => {
-      if (time >= from && time <= Math.min(to, nowSeconds())) keep.push(index);
+      if (time >= from && time <= end) keep.push(index);
     });
-    const take = (array: Float64Array) => Float64Array.from(keep, (index) => array[index]!);
-    return { symbol: bars.symbol, time: take(bars.time), open: take(bars.open), high: take(bars.high), low: take(bars.low), close: take(bars.close), volume: take(bars.volume) };
+    return pickBars(bars, keep);
   };
+  const dailyOf = (info: SymbolInfo) => dailyBars.get(info.symbol) ?? emptyBars(info.symbol);
+  /** The session day of an intraday bar: the New York date for stocks, the UTC date for crypto. */
+  const sessionDay = (info: SymbolInfo, time: number) => (info.market === 'CRYPTO' ? Math.floor(time / 86_400) : newYorkTime(time * 1000).day);
+
   const match = (query: string, infos: SymbolInfo[]) => {
     const q = query.trim().toUpperCase();
     if (!q) return [];
     return infos.filter((info) => info.symbol.toUpperCase().startsWith(q) || info.description.toUpperCase().includes(q)).slice(0, 20);
   };
-  const newsOf = (symbol: string) => readJson(`news/${symbol}.json`, z.array(article), []);
   const inDays = (articles: NewsArticle[], from: string, to: string) => {
     const start = Date.parse(`${from}T00:00:00Z`) / 1000;
     const end = Date.parse(`${to}T00:00:00Z`) / 1000 + 86_400;
@@ -194,14 +299,19 @@ export function createFileMarket(options: { dir: string; clock: Clock }): Market
     async getProfile(symbol) {
       return known(symbol);
     },
+    /**
+     * quotes.json first; else the last bar's close against the one before (with a single bar, its
+     * open stands for the previous close). A listed symbol with neither has no price: UnknownSymbolError
+     * (the features tell it apart from an unlisted one through getProfile).
+     */
     async getQuote(symbol) {
       const info = known(symbol);
-      const given = quotes[info.symbol];
-      const bars = upTo(dailyBars(info.symbol), 0, Number.POSITIVE_INFINITY);
+      const given = quotes.get(info.symbol);
+      const bars = within(dailyOf(info), 0, Number.POSITIVE_INFINITY);
       const n = bars.close.length;
-      if (!given && n < 2) throw new UnknownSymbolError(symbol);
+      if (!given && n === 0) throw new UnknownSymbolError(symbol);
       const price = given?.price ?? bars.close[n - 1]!;
-      const previousClose = given?.previousClose ?? bars.close[n - 2]!;
+      const previousClose = given?.previousClose ?? (n >= 2 ? bars.close[n - 2]! : bars.open[n - 1]!);
       return {
         symbol: info.symbol,
         price,
@@ -216,24 +326,36 @@ export function createFileMarket(options: { dir: string; clock: Clock }): Market
       };
     },
     async getDailyBars(symbol, from, to) {
-      const info = known(symbol);
-      return upTo(dailyBars(info.symbol), from, to);
+      return within(dailyOf(known(symbol)), from, to);
     },
+    /**
+     * The last session's bars up to now (today's so far, else the last session the file holds),
+     * after the session before it while the last one has fewer than MIN_INTRADAY_BARS bars.
+     */
     async getIntradayBars(symbol) {
       const info = known(symbol);
-      return upTo(readBars(`intraday/${info.symbol}.csv`, info.symbol, 'time'), 0, Number.POSITIVE_INFINITY);
+      const served = within(intradayBars.get(info.symbol) ?? emptyBars(info.symbol), 0, Number.POSITIVE_INFINITY);
+      const days = Array.from(served.time, (time) => sessionDay(info, time));
+      const n = days.length;
+      if (n === 0) return served;
+      // Bars are oldest first, so each session's bars are one run.
+      let start = days.indexOf(days[n - 1]!);
+      if (n - start < MIN_INTRADAY_BARS && start > 0) start = days.indexOf(days[start - 1]!);
+      return start === 0 ? served : pickBars(served, Array.from({ length: n - start }, (_, k) => start + k));
     },
     async getCompanyNews(symbol, from, to) {
       const info = known(symbol);
-      return inDays(newsOf(info.symbol), from, to);
+      return inDays(companyNews.get(info.symbol) ?? [], from, to);
     },
     async getMarketNews() {
       return marketNews.filter((a) => a.datetime <= nowSeconds()).sort((a, b) => b.datetime - a.datetime);
     },
-    async getNewsSentiment(symbol) {
+    async getNewsSentiment(symbol): Promise<NewsSentiment> {
       const info = known(symbol);
-      const given = sentiments[info.symbol];
-      return given ? { symbol: info.symbol, ...given } : { symbol: info.symbol, bullishPercent: 0.5, bearishPercent: 0.5, sectorAverageBullishPercent: 0.5, sectorAverageNewsScore: 0.5, companyNewsScore: 0.5, articlesInLastWeek: 0, weeklyAverage: 0 };
+      const given = sentiments.get(info.symbol);
+      return given
+        ? { symbol: info.symbol, ...given }
+        : { symbol: info.symbol, bullishPercent: 0.5, bearishPercent: 0.5, sectorAverageBullishPercent: 0.5, sectorAverageNewsScore: 0.5, companyNewsScore: 0.5, articlesInLastWeek: 0, weeklyAverage: 0 };
     },
     async getEarningsCalendar(from, to): Promise<EarningsEvent[]> {
       return earningsRows
@@ -245,12 +367,13 @@ export function createFileMarket(options: { dir: string; clock: Clock }): Market
     },
     async getOptionChain(symbol, expiration) {
       const info = known(symbol);
-      const chain = readJson(`options/${info.symbol}.json`, optionChain, { symbol: info.symbol, underlyingPrice: 0, expirations: [], contracts: [] });
+      const chain = optionChains.get(info.symbol) ?? { symbol: info.symbol, underlyingPrice: 0, expirations: [], contracts: [] };
       return expiration ? { ...chain, contracts: chain.contracts.filter((c) => c.expiration === expiration) } : chain;
     },
     async getEconomicSeries(id) {
-      if (!/^[A-Za-z0-9_]+$/.test(id) || !existsSync(file('economic', `${id}.json`))) throw new UnknownSymbolError(id);
-      return readJson(`economic/${id}.json`, economicSeries, { id, name: id, unit: '', frequency: 'Monthly', observations: [] });
+      const series = economic.get(id) ?? economic.get(id.toUpperCase());
+      if (!series) throw new UnknownSymbolError(id);
+      return series;
     },
   };
 }

@@ -90,12 +90,19 @@ const FAILURES = (wrongShape: string): FailureCase[] => [
   { id: '401', reply: { status: 401, body: '{"error":"Invalid API key."}' }, expected: { status: 401, retryable: false, message: /HTTP 401/ }, requests: 1 },
   {
     id: '429',
-    reply: { status: 429, headers: { 'retry-after': '7' }, body: '{"error":"API limit reached. Please try again later. Remaining Limit: 0"}' },
-    expected: { status: 429, retryable: true, retryAfterSeconds: 7, message: /HTTP 429/ },
+    reply: { status: 429, headers: { 'retry-after': '2' }, body: '{"error":"API limit reached. Please try again later. Remaining Limit: 0"}' },
+    expected: { status: 429, retryable: true, retryAfterSeconds: 2, message: /HTTP 429/ },
     requests: 3,
   },
+  {
+    // Longer than the client waits (MAX_RETRY_AFTER_MS): no early retry, the hint goes to the cache.
+    id: '429 with a long Retry-After',
+    reply: { status: 429, headers: { 'retry-after': '120' }, body: '{"error":"API limit reached. Please try again later. Remaining Limit: 0"}' },
+    expected: { status: 429, retryable: true, retryAfterSeconds: 120, message: /HTTP 429/ },
+    requests: 1,
+  },
   { id: '500', reply: { status: 500, body: '<html>Internal Server Error</html>' }, expected: { status: 500, retryable: true, message: /HTTP 500/ }, requests: 3 },
-  { id: 'timeout', reply: { hang: true }, expected: { retryable: true, message: new RegExp(`no answer within ${TIMEOUT_MS} ms`) }, requests: 3 },
+  { id: 'timeout', reply: { hang: true }, expected: { retryable: true, message: new RegExp(`timed out: no answer within ${TIMEOUT_MS} ms`) }, requests: 3 },
   { id: 'malformed JSON', reply: { body: '{"c": 227.48,' }, expected: { retryable: false, message: /not valid JSON/ }, requests: 1 },
   { id: 'unexpected shape', reply: { body: wrongShape }, expected: { retryable: false, message: /unexpected/ }, requests: 1 },
 ];

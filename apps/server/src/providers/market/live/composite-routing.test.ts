@@ -6,6 +6,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { FakeClock } from '../../../../test/helpers';
 import { CapabilityUnavailableError, UnknownSymbolError } from '../types';
 import { createLiveMarketData, type LiveMarketConfig } from './composite';
+import { ProviderTimeoutError } from './http';
 import { startRecordedServer, type RecordedServer } from './recorded-server';
 
 let finnhub: RecordedServer;
@@ -97,4 +98,26 @@ describe('live market routing', () => {
     expect(await bare.getProfile('eth')).toMatchObject({ symbol: 'ETH', market: 'CRYPTO', assetClass: 'crypto', currency: 'USD' });
     expect((await bare.getQuote('BTC')).price).toBe(96900.12);
   });
+
+  it('times each provider out on its own deadline, then moves on', async () => {
+    finnhub.on('/quote', { hang: true });
+    twelve.on('/quote', { fixture: 'twelvedata-quote-aapl.json' });
+    const started = performance.now();
+    // 10 s for everyone but Finnhub: ignoring the override would blow the test's 5 s limit.
+    const live = market({ finnhubApiKey: 'fh', twelveDataApiKey: 'td', timeoutMs: 10_000, timeoutsMs: { finnhub: 100 } });
+    expect((await live.getQuote('AAPL')).price).toBe(226.51);
+    expect(finnhub.requests).toHaveLength(3);
+    expect(performance.now() - started).toBeLessThan(1000);
+  }, 5000);
+
+  it('answers a hung upstream with a clear provider timeout, not a hang', async () => {
+    finnhub.on('/company-news', { hang: true });
+    const started = performance.now();
+    const error = await market({ finnhubApiKey: 'fh', timeoutsMs: { finnhub: 80 } })
+      .getCompanyNews('AAPL', '2024-03-26', '2024-04-02')
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ProviderTimeoutError);
+    expect((error as Error).message).toBe('Finnhub: timed out: no answer within 80 ms');
+    expect(performance.now() - started).toBeLessThan(1000);
+  }, 5000);
 });

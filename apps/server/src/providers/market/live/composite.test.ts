@@ -135,4 +135,23 @@ describe('MARKET_DATA=live through the API', () => {
       await t.close();
     }
   });
+
+  it('answers api/rsi_td from Twelve Data\'s own RSI', async () => {
+    const { createTestApp, createUser, login, uniqueEmail } = await import('../../../../test/helpers');
+    const t = await createTestApp({ MARKET_DATA: 'live', TWELVEDATA_API_KEY: 'td', TWELVEDATA_BASE_URL: twelve.baseUrl, YAHOO_ENABLED: 'false' });
+    try {
+      const email = uniqueEmail('rsi-td');
+      await createUser(t.db, email, 'pw');
+      const headers = await login(t.app, email, 'pw');
+      twelve.on('/rsi', { fixture: 'twelvedata-rsi-aapl.json' });
+      twelve.on('/time_series', { fixture: 'twelvedata-series-aapl.json' });
+      const provided = await t.app.inject({ method: 'GET', url: '/api/rsi_td?symbol=AAPL', headers });
+      expect(provided.statusCode, provided.body).toBe(200);
+      // The newest value of the recorded /rsi answer, rounded to 2 decimals.
+      expect(provided.json()).toMatchObject({ symbol: 'AAPL', latest_rsi: 58.21, stale: false });
+
+    } finally {
+      await t.close();
+    }
+  });
 });

@@ -5,7 +5,9 @@
  *   daily bars      crypto: Binance (real OHLC), then CoinGecko; stocks: Yahoo (no key), then Twelve Data
  *                   (Finnhub candles are premium)
  *   intraday bars   crypto: Binance 5-minute; stocks: Yahoo 5-minute, then Twelve Data
- *   symbols         Finnhub search (else Yahoo search) and Finnhub profile
+ *   symbols         Finnhub search (else Yahoo search) and Finnhub profile (GICS sector from the
+ *                   shipped universe: Finnhub's free profile has only its own industry)
+ *   provider RSI    Twelve Data /rsi (US stocks; api/rsi_td), else callers compute it from daily bars
  *   news, earnings  Finnhub
  *   news sentiment  computed here from the last 7 days of Finnhub company news (the sentiment endpoint
  *                   is premium); the sector average is the mean over up to 6 sector peers (from the
@@ -16,6 +18,7 @@
 import { bullishBearish } from '@signalboard/core';
 import type { Clock } from '../../../lib/clock';
 import { CapabilityUnavailableError, ProviderError, type Bars, type MarketData, type SymbolInfo } from '../types';
+import { universeBySymbol } from '../universe';
 import { createBinanceAdapter } from './binance';
 import { COINGECKO_IDS, createCoinGeckoAdapter } from './coingecko';
 import { createFinnhubAdapter, type FinnhubAdapter } from './finnhub';
@@ -24,18 +27,25 @@ import type { FetchImpl } from './http';
 import { createTwelveDataAdapter } from './twelvedata';
 import { createYahooAdapter } from './yahoo';
 
+/** The providers, as named in `baseUrls` and `timeoutsMs`. */
+export type LiveProvider = 'finnhub' | 'twelveData' | 'fred' | 'coinGecko' | 'yahoo' | 'binance';
+
 export interface LiveMarketConfig {
   finnhubApiKey?: string;
   twelveDataApiKey?: string;
   fredApiKey?: string;
   coinGeckoApiKey?: string;
-  baseUrls?: { finnhub?: string; twelveData?: string; fred?: string; coinGecko?: string; yahoo?: string; binance?: string };
+  baseUrls?: Partial<Record<LiveProvider, string>>;
   /** Yahoo needs no key; tests and offline installs turn it off. */
   yahoo?: boolean;
   /** Symbols in the same sector as `symbol` (largest first), for the sector-average sentiment. */
   sectorPeers?: (symbol: string) => string[];
   fetchImpl?: FetchImpl;
+  /** How long one request may take before it fails as a timeout (default 10 s), for every provider… */
   timeoutMs?: number;
+  /** …unless overridden for one of them. */
+  timeoutsMs?: Partial<Record<LiveProvider, number>>;
+  /** "Now" for date windows, and the time the rate limiters run on: the process clock in production. */
   clock: Clock;
   sleep?: (ms: number) => Promise<void>;
 }
@@ -43,13 +53,21 @@ export interface LiveMarketConfig {
 const isoDay = (seconds: number) => new Date(seconds * 1000).toISOString().slice(0, 10);
 
 export function createLiveMarketData(config: LiveMarketConfig): MarketData {
-  const common = { fetchImpl: config.fetchImpl, timeoutMs: config.timeoutMs, clock: config.clock, sleep: config.sleep };
-  const finnhub = config.finnhubApiKey ? createFinnhubAdapter({ apiKey: config.finnhubApiKey, baseUrl: config.baseUrls?.finnhub, ...common }) : undefined;
-  const twelve = config.twelveDataApiKey ? createTwelveDataAdapter({ apiKey: config.twelveDataApiKey, baseUrl: config.baseUrls?.twelveData, ...common }) : undefined;
-  const fred = config.fredApiKey ? createFredAdapter({ apiKey: config.fredApiKey, baseUrl: config.baseUrls?.fred, ...common }) : undefined;
-  const yahoo = config.yahoo === false ? undefined : createYahooAdapter({ baseUrl: config.baseUrls?.yahoo, fetchImpl: config.fetchImpl, timeoutMs: config.timeoutMs, clock: config.clock });
-  const binance = createBinanceAdapter({ baseUrl: config.baseUrls?.binance, ...common });
-  const coinGecko = createCoinGeckoAdapter({ apiKey: config.coinGeckoApiKey, baseUrl: config.baseUrls?.coinGecko, ...common });
+  /** What every adapter shares, with the provider's base URL and timeout. */
+  const common = (provider: LiveProvider) => ({
+    baseUrl: config.baseUrls?.[provider],
+    fetchImpl: config.fetchImpl,
+    timeoutMs: config.timeoutsMs?.[provider] ?? config.timeoutMs,
+    clock: config.clock,
+    sleep: config.sleep,
+  });
+  const finnhub = config.finnhubApiKey ? createFinnhubAdapter({ apiKey: config.finnhubApiKey, ...common('finnhub') }) : undefined;
+  const twelve = config.twelveDataApiKey ? createTwelveDataAdapter({ apiKey: config.twelveDataApiKey, ...common('twelveData') }) : undefined;
+  const fred = config.fredApiKey ? createFredAdapter({ apiKey: config.fredApiKey, ...common('fred') }) : undefined;
+  const { baseUrl, fetchImpl, timeoutMs, clock } = common('yahoo'); // yahoo-finance2 does its own pacing
+  const yahoo = config.yahoo === false ? undefined : createYahooAdapter({ baseUrl, fetchImpl, timeoutMs, clock });
+  const binance = createBinanceAdapter(common('binance'));
+  const coinGecko = createCoinGeckoAdapter({ apiKey: config.coinGeckoApiKey, ...common('coinGecko') });
 
   const need = <T>(adapter: T | undefined, capability: string, setting: string): T => {
     if (!adapter) throw new CapabilityUnavailableError('live market', `${capability}: set ${setting}`);
@@ -111,7 +129,9 @@ export function createLiveMarketData(config: LiveMarketConfig): MarketData {
         const upper = symbol.toUpperCase();
         return { symbol: upper, description: upper, market: 'CRYPTO', exchange: 'Crypto', country: 'Global', currency: 'USD', assetClass: 'crypto' };
       }
-      return need(finnhub, 'company profiles', 'FINNHUB_API_KEY').profile(symbol);
+      const profile = await need(finnhub, 'company profiles', 'FINNHUB_API_KEY').profile(symbol);
+      const sector = universeBySymbol.get(profile.symbol)?.sector;
+      return sector ? { ...profile, sector } : profile;
     },
 
     async getQuote(symbol) {
@@ -177,5 +197,16 @@ export function createLiveMarketData(config: LiveMarketConfig): MarketData {
     },
 
     getEconomicSeries: async (id) => (need(fred, 'economic series', 'FRED_API_KEY') as FredAdapter).series(id),
+
+    /** Twelve Data's RSI(14) of the latest daily bar; US stocks only (crypto and TSX need other symbols or plans). */
+    async getProviderDailyRsi(symbol) {
+      const adapter = need(twelve, 'provider RSI', 'TWELVEDATA_API_KEY');
+      const upper = symbol.toUpperCase();
+      if (isCrypto(upper) || upper.endsWith('.TO')) throw new CapabilityUnavailableError('Twelve Data', `RSI for ${upper} (US stocks only)`);
+      const series = await adapter.rsi(upper);
+      const latest = series.values[series.values.length - 1];
+      if (!latest) throw new ProviderError('Twelve Data', `no RSI values for ${upper}`, { retryable: false });
+      return { symbol: upper, provider: adapter.provider, time: latest.time, rsi: latest.rsi };
+    },
   };
 }

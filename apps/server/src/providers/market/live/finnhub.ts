@@ -48,6 +48,7 @@ const earningsBody = z.object({
     }),
   ),
 });
+/** /stock/profile2: every field optional; a symbol Finnhub has no profile for answers `{}`. */
 const profileBody = z.object({
   country: z.string().optional(),
   currency: z.string().optional(),
@@ -56,6 +57,28 @@ const profileBody = z.object({
   ticker: z.string().optional(),
   finnhubIndustry: z.string().optional(),
 });
+
+/** Finnhub's venue ("NASDAQ NMS - GLOBAL MARKET", "NEW YORK STOCK EXCHANGE, INC.") as users know it. */
+export function exchangeName(raw: string): string {
+  const upper = raw.toUpperCase();
+  if (upper.includes('NASDAQ')) return 'NASDAQ';
+  if (upper.includes('ARCA')) return 'NYSE Arca';
+  if (upper.includes('NYSE MKT') || upper.includes('NYSE AMERICAN')) return 'NYSE American';
+  if (upper.includes('NEW YORK STOCK EXCHANGE') || upper.startsWith('NYSE')) return 'NYSE';
+  if (upper.includes('CBOE') || upper.includes('BATS')) return 'Cboe';
+  if (upper.includes('TORONTO')) return 'TSX';
+  return raw.trim();
+}
+
+/** The URL when it is http(s), else undefined (no `javascript:`, `data:` or relative links reach the UI). */
+function webUrl(value: string): string | undefined {
+  try {
+    const url = new URL(value);
+    return url.protocol === 'https:' || url.protocol === 'http:' ? url.toString() : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 export interface FinnhubOptions {
   apiKey: string;
@@ -72,17 +95,24 @@ export function createFinnhubAdapter(options: FinnhubOptions) {
   const http = createHttpClient({ provider: PROVIDER, fetchImpl: options.fetchImpl, timeoutMs: options.timeoutMs, ratePerMinute: 60, burst: 10, clock: options.clock, sleep: options.sleep });
   const get = (path: string, params: Record<string, string>) =>
     http.getJson(`${base}${path}?${new URLSearchParams(params).toString()}`, { headers: { 'X-Finnhub-Token': options.apiKey } });
-  const toArticle = (item: z.infer<typeof newsBody>[number]): NewsArticle => ({
-    id: String(item.id),
-    headline: item.headline,
-    summary: item.summary,
-    source: item.source,
-    category: item.category,
-    datetime: item.datetime,
-    url: item.url,
-    image: item.image,
-    related: item.related,
-  });
+  /** An article, or undefined when it has no http(s) link to open. Images that are not http(s) become ''. */
+  const toArticle = (item: z.infer<typeof newsBody>[number]): NewsArticle | undefined => {
+    const url = webUrl(item.url);
+    if (!url) return undefined;
+    return {
+      id: String(item.id),
+      headline: item.headline,
+      summary: item.summary,
+      source: item.source,
+      category: item.category,
+      datetime: item.datetime,
+      url,
+      image: webUrl(item.image) ?? '',
+      related: item.related,
+    };
+  };
+  const toArticles = (body: z.infer<typeof newsBody>) =>
+    body.flatMap((item) => toArticle(item) ?? []).sort((a, b) => b.datetime - a.datetime);
 
   return {
     provider: PROVIDER,
@@ -122,27 +152,29 @@ export function createFinnhubAdapter(options: FinnhubOptions) {
     async profile(symbol: string): Promise<SymbolInfo> {
       const body = expectShape(PROVIDER, 'profile', profileBody, await get('/stock/profile2', { symbol }));
       if (!body.name) throw new UnknownSymbolError(symbol);
-      const canadian = body.country === 'CA';
+      // Market, country and currency are the listing's (the ticker's), not the head office's
+      // (`country`) or the filings' (`currency`): SHOP on the NYSE is a US listing in USD.
+      const canadian = /\.TO$/i.test(symbol);
+      const industry = body.finnhubIndustry?.trim();
       return {
-        symbol,
+        symbol: symbol.toUpperCase(),
         description: body.name,
         market: canadian ? 'TO' : 'US',
-        exchange: body.exchange ?? '',
-        country: canadian ? 'Canada' : body.country === 'US' ? 'United States' : (body.country ?? ''),
-        currency: body.currency === 'CAD' ? 'CAD' : 'USD',
+        exchange: body.exchange ? exchangeName(body.exchange) : canadian ? 'TSX' : '',
+        country: canadian ? 'Canada' : 'United States',
+        currency: canadian ? 'CAD' : 'USD',
         assetClass: 'stock',
-        industry: body.finnhubIndustry,
+        // Finnhub's own classification (e.g. "Technology", "Banking"), not a GICS sector.
+        industry: industry && industry !== 'N/A' ? industry : undefined,
       };
     },
 
     async companyNews(symbol: string, from: string, to: string): Promise<NewsArticle[]> {
-      const body = expectShape(PROVIDER, 'company news', newsBody, await get('/company-news', { symbol, from, to }));
-      return body.map(toArticle).sort((a, b) => b.datetime - a.datetime);
+      return toArticles(expectShape(PROVIDER, 'company news', newsBody, await get('/company-news', { symbol, from, to })));
     },
 
     async marketNews(): Promise<NewsArticle[]> {
-      const body = expectShape(PROVIDER, 'market news', newsBody, await get('/news', { category: 'general' }));
-      return body.map(toArticle).sort((a, b) => b.datetime - a.datetime);
+      return toArticles(expectShape(PROVIDER, 'market news', newsBody, await get('/news', { category: 'general' })));
     },
 
     async earnings(from: string, to: string): Promise<EarningsEvent[]> {

@@ -11,6 +11,38 @@ export type FetchImpl = (input: string, init?: RequestInit) => Promise<Response>
 /** Our own limiter said no (as opposed to the provider answering 429). */
 export class LocalRateLimitError extends ProviderError {}
 
+/** The provider sent no (complete) answer within the adapter's timeout. Retryable. */
+export class ProviderTimeoutError extends ProviderError {
+  constructor(
+    provider: string,
+    readonly timeoutMs: number,
+  ) {
+    super(provider, `timed out: no answer within ${timeoutMs} ms`, { retryable: true });
+  }
+}
+
+/** First retry waits RETRY_BASE_MS × [0.5, 1.5), the second twice that: exponential, jittered. */
+export const RETRY_BASE_MS = 250;
+/** Longest Retry-After the client waits for; a longer one fails at once, carrying the hint. */
+export const MAX_RETRY_AFTER_MS = 5_000;
+
+/** The wait before retry number `retry` (0-based): RETRY_BASE_MS · 2^retry · (0.5 + random()). */
+export function backoffMs(retry: number, random: () => number): number {
+  const base = RETRY_BASE_MS * 2 ** retry;
+  return base / 2 + random() * base;
+}
+
+/** Retry-After in seconds (delta-seconds or an HTTP date), or undefined when absent or past. */
+export function parseRetryAfter(header: string | null, nowMs: number): number | undefined {
+  if (!header) return undefined;
+  const trimmed = header.trim();
+  if (/^\d+$/.test(trimmed)) return Number(trimmed) > 0 ? Number(trimmed) : undefined;
+  const at = Date.parse(trimmed);
+  if (Number.isNaN(at)) return undefined;
+  const seconds = Math.ceil((at - nowMs) / 1000);
+  return seconds > 0 ? seconds : undefined;
+}
+
 /** Token bucket: `capacity` calls at once, refilled at `perMinute` a minute. */
 export class TokenBucket {
   private tokens: number;
@@ -45,14 +77,18 @@ export interface HttpClientOptions {
   /** Free-tier rate: calls a minute, and the burst allowed. */
   ratePerMinute: number;
   burst?: number;
+  /** Time for the token bucket (and Retry-After dates): the process clock in production. */
   clock: Clock;
-  /** Retries after the first attempt, for retryable failures only. */
+  /** Retries after the first attempt, for retryable failures only (default 2). */
   retries?: number;
-  /** Waits (tests pass an instant one). */
+  /** Every wait (backoff, Retry-After, rate-limit tokens) goes through it; tests pass a recording one. */
   sleep?: (ms: number) => Promise<void>;
+  /** Jitter source in [0, 1) (default Math.random). */
   random?: () => number;
   /** Longest the client waits for a rate-limit token before failing fast. */
   maxQueueMs?: number;
+  /** Longest Retry-After honoured (default MAX_RETRY_AFTER_MS); a longer one is not retried. */
+  maxRetryAfterMs?: number;
 }
 
 export interface HttpClient {
@@ -74,7 +110,12 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
   const retries = options.retries ?? 2;
   const timeoutMs = options.timeoutMs ?? 10_000;
   const maxQueueMs = options.maxQueueMs ?? 5_000;
+  const maxRetryAfterMs = options.maxRetryAfterMs ?? MAX_RETRY_AFTER_MS;
   const { provider } = options;
+  const isTimeout = (error: unknown) => {
+    const name = (error as Error | undefined)?.name;
+    return name === 'TimeoutError' || name === 'AbortError';
+  };
 
   async function attempt(url: string, headers: Record<string, string>): Promise<unknown> {
     let waitMs = bucket.take();
@@ -83,26 +124,39 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
       if (waited + waitMs > maxQueueMs) {
         throw new LocalRateLimitError(provider, 'rate limit reached', { status: 429, retryable: false, retryAfterSeconds: Math.ceil(waitMs / 1000) });
       }
+      const before = options.clock.nowMs();
       await sleep(waitMs);
+      // A clock that did not move while we slept (a frozen or pinned one) never refills the bucket.
+      if (options.clock.nowMs() === before) {
+        throw new LocalRateLimitError(provider, 'rate limit reached (the rate-limit clock is not advancing)', { status: 429, retryable: false });
+      }
       waited += waitMs;
       waitMs = bucket.take();
     }
     let response: Response;
+    let text: string;
+    // One deadline for the whole exchange: headers and body.
+    const signal = AbortSignal.timeout(timeoutMs);
     try {
-      response = await fetchImpl(url, { headers: { accept: 'application/json', ...headers }, signal: AbortSignal.timeout(timeoutMs) });
+      response = await fetchImpl(url, { headers: { accept: 'application/json', ...headers }, signal });
     } catch (error) {
-      const name = (error as Error).name;
-      const timedOut = name === 'TimeoutError' || name === 'AbortError';
-      throw new ProviderError(provider, timedOut ? `no answer within ${timeoutMs} ms` : `network error (${(error as Error).message})`, { retryable: true });
+      if (isTimeout(error) || signal.aborted) throw new ProviderTimeoutError(provider, timeoutMs);
+      throw new ProviderError(provider, `network error (${(error as Error).message})`, { retryable: true });
     }
-    const text = await response.text().catch(() => '');
+    try {
+      text = await response.text();
+    } catch (error) {
+      // A body that stalls past the deadline is a timeout, not malformed JSON.
+      if (isTimeout(error) || signal.aborted) throw new ProviderTimeoutError(provider, timeoutMs);
+      throw new ProviderError(provider, `network error (${(error as Error).message})`, { retryable: true });
+    }
     if (!response.ok) {
-      const retryAfter = Number(response.headers.get('retry-after'));
+      const retryAfter = parseRetryAfter(response.headers.get('retry-after'), options.clock.nowMs());
       const status = response.status;
       if (status === 403 || status === 451) throw new CapabilityUnavailableError(provider, `${redact(url.split('?')[0]!)} (HTTP ${status}: not available on this plan or from this location)`);
       if (status === 401) throw new ProviderError(provider, 'the API key was refused (HTTP 401)', { status, retryable: false });
-      if (status === 429) throw new ProviderError(provider, 'rate limit reached (HTTP 429)', { status, retryable: true, retryAfterSeconds: Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : undefined });
-      if (status >= 500) throw new ProviderError(provider, `server error (HTTP ${status})`, { status, retryable: true });
+      if (status === 429) throw new ProviderError(provider, 'rate limit reached (HTTP 429)', { status, retryable: true, retryAfterSeconds: retryAfter });
+      if (status >= 500) throw new ProviderError(provider, `server error (HTTP ${status})`, { status, retryable: true, retryAfterSeconds: retryAfter });
       throw new ProviderError(provider, `HTTP ${status} for ${redact(url.split('?')[0]!)}`, { status, retryable: false });
     }
     try {
@@ -124,9 +178,11 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
           lastFailure = error;
           const retryable = error instanceof ProviderError && error.options.retryable === true;
           if (!retryable || attemptNumber >= retries) throw error;
-          const hinted = error.options.retryAfterSeconds ? error.options.retryAfterSeconds * 1000 : 0;
-          const backoff = 250 * 2 ** attemptNumber;
-          await sleep(Math.max(hinted, backoff / 2 + random() * backoff));
+          const hinted = (error.options.retryAfterSeconds ?? 0) * 1000;
+          // Asked to wait longer than a caller should: fail now with the hint (retryAfterSeconds);
+          // the cache serves its last good value meanwhile, if it has one.
+          if (hinted > maxRetryAfterMs) throw error;
+          await sleep(Math.max(hinted, backoffMs(attemptNumber, random)));
         }
       }
     },

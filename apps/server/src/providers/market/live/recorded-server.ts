@@ -11,6 +11,8 @@ export interface Reply {
   body?: string;
   /** Never answer (for timeouts). */
   hang?: boolean;
+  /** Send the status, headers and the first part of the body, then nothing more (for timeouts mid-body). */
+  stall?: boolean;
 }
 
 export interface RecordedServer {
@@ -40,6 +42,12 @@ export async function startRecordedServer(): Promise<RecordedServer> {
       return;
     }
     const body = reply.fixture ? readFileSync(new URL(`./fixtures/${reply.fixture}`, import.meta.url), 'utf8') : (reply.body ?? '');
+    if (reply.stall) {
+      response.writeHead(reply.status ?? 200, { 'content-type': 'application/json', ...reply.headers });
+      response.write(body.slice(0, Math.ceil(body.length / 2)));
+      hanging.push(response);
+      return;
+    }
     response.writeHead(reply.status ?? 200, { 'content-type': 'application/json', ...reply.headers }).end(body);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

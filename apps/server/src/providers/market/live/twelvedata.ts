@@ -1,4 +1,4 @@
-/** Twelve Data, Basic plan: quote and daily / 5-minute time series. Numbers arrive as strings. */
+/** Twelve Data, Basic plan: quote, daily / 5-minute time series and RSI. Numbers arrive as strings. */
 import { z } from 'zod';
 import type { Clock } from '../../../lib/clock';
 import { ProviderError, UnknownSymbolError, type Bars, type Quote } from '../types';
@@ -31,6 +31,27 @@ const seriesBody = z.object({
   values: z.array(z.object({ datetime: z.string(), open: num, high: num, low: num, close: num, volume: num.optional() })),
 });
 
+const rsiBody = z.object({
+  status: z.literal('ok'),
+  meta: z
+    .object({
+      symbol: z.string().optional(),
+      interval: z.string().optional(),
+      indicator: z.object({ name: z.string().optional(), series_type: z.string().optional(), time_period: z.number().optional() }).optional(),
+    })
+    .optional(),
+  values: z.array(z.object({ datetime: z.string(), rsi: num })),
+});
+
+/** Twelve Data's RSI series, oldest first. */
+export interface TwelveDataRsi {
+  symbol: string;
+  interval: '1day';
+  timePeriod: number;
+  /** Bar day (00:00 UTC, Unix seconds) and RSI 0–100, oldest first. */
+  values: Array<{ time: number; rsi: number }>;
+}
+
 export interface TwelveDataOptions {
   apiKey: string;
   baseUrl?: string;
@@ -46,12 +67,21 @@ export function createTwelveDataAdapter(options: TwelveDataOptions) {
   const http = createHttpClient({ provider: PROVIDER, fetchImpl: options.fetchImpl, timeoutMs: options.timeoutMs, ratePerMinute: 8, burst: 2, clock: options.clock, sleep: options.sleep });
 
   async function get(path: string, params: Record<string, string>): Promise<unknown> {
-    const body = await http.getJson(`${base}${path}?${new URLSearchParams(params).toString()}`, { headers: { Authorization: `apikey ${options.apiKey}` } });
+    const symbol = params.symbol ?? '';
+    let body: unknown;
+    try {
+      body = await http.getJson(`${base}${path}?${new URLSearchParams(params).toString()}`, { headers: { Authorization: `apikey ${options.apiKey}` } });
+    } catch (error) {
+      // The HTTP status sometimes matches the body's code; 404 is only ever an unknown symbol.
+      if (error instanceof ProviderError && error.options.status === 404) throw new UnknownSymbolError(symbol);
+      throw error;
+    }
     // Errors may arrive inside an HTTP 200 body.
     const error = errorBody.safeParse(body);
     if (error.success) {
       const { code, message } = error.data;
-      if (code === 404 || /not found/i.test(message)) throw new UnknownSymbolError(params.symbol ?? '');
+      if (code === 401) throw new ProviderError(PROVIDER, 'the API key was refused (code 401: check TWELVEDATA_API_KEY)', { status: 401, retryable: false });
+      if (code === 404 || /not found/i.test(message)) throw new UnknownSymbolError(symbol);
       throw new ProviderError(PROVIDER, `${message} (code ${code})`, { status: code, retryable: code === 429 || code >= 500 });
     }
     return body;
@@ -96,6 +126,24 @@ export function createTwelveDataAdapter(options: TwelveDataOptions) {
     async intradayBars(symbol: string): Promise<Bars> {
       const body = expectShape(PROVIDER, 'time series', seriesBody, await get('/time_series', { symbol, interval: '5min', outputsize: '78', timezone: 'UTC' }));
       return toBars(symbol, body, true);
+    },
+    /**
+     * RSI on daily closes (GET /rsi: 1 credit). Always sends series_type=close (the spec's default
+     * reads `open`) and answers oldest first (Twelve Data sends newest first).
+     */
+    async rsi(symbol: string, options: { timePeriod?: number; outputSize?: number } = {}): Promise<TwelveDataRsi> {
+      const timePeriod = options.timePeriod ?? 14;
+      const params = { symbol, interval: '1day', time_period: String(timePeriod), series_type: 'close', outputsize: String(options.outputSize ?? 30) };
+      const body = expectShape(PROVIDER, 'RSI', rsiBody, await get('/rsi', params));
+      const period = body.meta?.indicator?.time_period;
+      if (period !== undefined && period !== timePeriod) throw new ProviderError(PROVIDER, `RSI over ${period} periods, asked for ${timePeriod}`, { retryable: false });
+      const values = body.values
+        .map((value) => ({ time: Date.parse(`${value.datetime.slice(0, 10)}T00:00:00Z`) / 1000, rsi: value.rsi }))
+        .sort((a, b) => a.time - b.time);
+      if (values.some((value) => !Number.isFinite(value.time) || value.rsi < 0 || value.rsi > 100)) {
+        throw new ProviderError(PROVIDER, 'unexpected RSI (a date or a value out of range)', { retryable: false });
+      }
+      return { symbol, interval: '1day', timePeriod, values };
     },
   };
 }

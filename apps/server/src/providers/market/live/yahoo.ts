@@ -9,7 +9,7 @@ import YahooFinance from 'yahoo-finance2';
 import { z } from 'zod';
 import type { Clock } from '../../../lib/clock';
 import { CapabilityUnavailableError, ProviderError, UnknownSymbolError, type Bars, type OptionChain, type OptionContract, type Quote, type SymbolInfo } from '../types';
-import { expectShape, TokenBucket, type FetchImpl } from './http';
+import { expectShape, ProviderTimeoutError, TokenBucket, type FetchImpl } from './http';
 
 const PROVIDER = 'Yahoo';
 
@@ -129,7 +129,7 @@ export function createYahooAdapter(options: YahooOptions) {
       if (status !== undefined && status >= 500) throw new ProviderError(PROVIDER, `server error (HTTP ${status})`, { status, retryable: true });
       if (error instanceof SyntaxError || /json/i.test(message)) throw new ProviderError(PROVIDER, 'the answer was not valid JSON', { retryable: false });
       const timedOut = /timeout|aborted/i.test(message) || (error as Error).name === 'TimeoutError';
-      if (timedOut) throw new ProviderError(PROVIDER, `no answer within ${timeoutMs} ms`, { retryable: true });
+      if (timedOut) throw new ProviderTimeoutError(PROVIDER, timeoutMs);
       throw new ProviderError(PROVIDER, message.replace(/https?:\/\/\S+/g, '').slice(0, 80), { status, retryable: status === undefined });
     }
   }

@@ -45,8 +45,21 @@ export function reportsEarnings(entry: UniverseEntry): boolean {
   return entry.exchange !== 'Crypto' && entry.sector !== undefined;
 }
 
-/** The company's release for fiscal quarter `quarter` (1–4) of `year`. */
+const releaseCache = new Map<string, SimEarnings>();
+const MAX_CACHED_RELEASES = 20_000;
+
+/** The company's release for fiscal quarter `quarter` (1–4) of `year` (memoised: news asks often). */
 export function earningsFor(entry: UniverseEntry, year: number, quarter: number): SimEarnings {
+  const key = `${entry.symbol}|${entry.sector ?? ''}|${entry.basePrice}|${entry.avgVolume}|${year}|${quarter}`;
+  const cached = releaseCache.get(key);
+  if (cached) return cached;
+  const release = computeRelease(entry, year, quarter);
+  if (releaseCache.size >= MAX_CACHED_RELEASES) releaseCache.clear();
+  releaseCache.set(key, release);
+  return release;
+}
+
+function computeRelease(entry: UniverseEntry, year: number, quarter: number): SimEarnings {
   const seed = hashString(entry.symbol);
   // Quarter end: Mar 31, Jun 30, Sep 30, Dec 31. Reports come 18–52 days later, the same each quarter.
   const quarterEnd = dayNumber(`${quarter === 4 ? year : year}-${['03-31', '06-30', '09-30', '12-31'][quarter - 1]}`);

@@ -16,6 +16,25 @@ export interface SimArticle extends NewsArticle {
 
 export const SIMULATED_NEWS_SOURCES = ['Signalboard Wire', 'Market Desk', 'Street Ledger', 'Capital Courier', 'Ticker Daily'];
 
+/** Chance of a routine company article on a calendar day. */
+const ROUTINE_NEWS_CHANCE = 0.5;
+
+/** Share of articles with an image (a chart card served by the simulated-news route); the rest have none, as real feeds do. */
+const IMAGE_SHARE = 0.6;
+
+/** Whether the article of this id has an image: a deterministic ~60 % of ids. */
+export function hasNewsImage(id: string): boolean {
+  return unit(mix(hashString(id), 71)) < IMAGE_SHARE;
+}
+
+/**
+ * A close-to-close move big enough for its own headline: 5 % always, else 2.5 daily sigmas of the
+ * stock's day-to-day noise (2 % at least, so calm stocks do not make news on ordinary days).
+ */
+export function isHeadlineMove(dayReturn: number, sigmaDaily: number): boolean {
+  return Math.abs(dayReturn) >= Math.min(0.05, Math.max(0.02, 2.5 * sigmaDaily));
+}
+
 const choose = <T>(seed: number, items: readonly T[]) => items[Math.floor(unit(seed) * items.length)]!;
 const pct = (value: number) => `${Math.abs(value * 100).toFixed(1)}%`;
 
@@ -33,7 +52,7 @@ function article(
     category: base.category,
     datetime: Math.floor(newYorkInstantMs(base.day, base.minute) / 1000),
     url: `${base.baseUrl}/simulated-news/${encodeURIComponent(base.id)}`,
-    image: '',
+    image: hasNewsImage(base.id) ? `${base.baseUrl}/simulated-news/${encodeURIComponent(base.id)}/image.svg` : '',
     related: base.related,
     tone,
   };
@@ -111,23 +130,27 @@ export function companyNewsOfDay(
       ),
     );
   }
-  if (dayReturn !== undefined && Math.abs(dayReturn) > Math.max(0.035, 2.2 * sigma)) {
+  if (dayReturn !== undefined && isHeadlineMove(dayReturn, sigma)) {
     const up = dayReturn > 0;
     const reason = choose(mix(seed, 2), up ? UP_REASONS : DOWN_REASONS);
     const verb = up ? (dayReturn > 0.08 ? 'soar' : 'jump') : dayReturn < -0.08 ? 'plunge' : 'tumble';
     out.push(
       article(
-        base(1, 15 * 60 + 40),
+        // Written after the close: the move is close to close.
+        base(1, 16 * 60 + 10),
         `${name} (${entry.symbol}) shares ${verb} ${pct(dayReturn)} ${reason}`,
         `Shares of ${name} ${up ? 'rose' : 'fell'} ${pct(dayReturn)} in heavy trading ${reason}.`,
         up ? 1 : -1,
       ),
     );
   }
-  if (unit(mix(seed, 3)) < 0.35) {
+  if (unit(mix(seed, 3)) < ROUTINE_NEWS_CHANCE) {
+    // Routine news leans with the stock's last week: a quarter neutral, 60 % with the move, 15 %
+    // against it. Sector sentiment then follows the sector, so a stock sold off on its own news in
+    // a sector whose news is upbeat is the Option Scanner's CALL, and broad moves are not.
     const u = unit(mix(seed, 5));
     const leaning = recentReturn >= 0 ? 1 : -1;
-    const tone: -1 | 0 | 1 = u < 0.3 ? 0 : u < 0.8 ? (leaning as -1 | 1) : (-leaning as -1 | 1);
+    const tone: -1 | 0 | 1 = u < 0.25 ? 0 : u < 0.85 ? (leaning as -1 | 1) : (-leaning as -1 | 1);
     const templates = tone === 0 ? NEUTRAL_HEADLINES : tone > 0 ? POSITIVE_HEADLINES : NEGATIVE_HEADLINES;
     const [headline, summary] = choose(mix(seed, 4), templates)(name);
     out.push(article(base(2, 9 * 60 + Math.floor(unit(mix(seed, 6)) * 400)), headline, summary, tone));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { marketSession } from '@signalboard/core';
+import { latestRsi, marketSession } from '@signalboard/core';
 import { FakeClock } from '../../../../test/helpers';
 import type { UniverseEntry } from '../universe/types';
 import { UnknownSymbolError } from '../types';
@@ -81,6 +81,23 @@ describe('simulated market', () => {
     const before = await market(Date.UTC(2026, 10, 20, 13, 0)).market.getIntradayBars('AAPL');
     expect(before.close.length).toBe(78);
     expect(new Date(before.time[0]! * 1000).toISOString()).toBe('2026-11-19T14:30:00.000Z');
+  });
+
+  it('puts the previous session first while today has fewer than 15 intraday bars, so dailyrsi is defined from the open', async () => {
+    // 09:45 New York (14:45 UTC): three five-minute bars today, after Thursday's 78.
+    const early = await market(Date.UTC(2026, 10, 20, 14, 45)).market.getIntradayBars('AAPL');
+    expect(early.close.length).toBe(78 + 3);
+    expect(new Date(early.time[0]! * 1000).toISOString()).toBe('2026-11-19T14:30:00.000Z');
+    expect(new Date(early.time[78]! * 1000).toISOString()).toBe('2026-11-20T14:30:00.000Z');
+    for (let i = 1; i < early.time.length; i += 1) expect(early.time[i]!).toBeGreaterThan(early.time[i - 1]!);
+    expect(latestRsi(early.close, 14)).not.toBeNull();
+    // The session's own bars are the same whether or not the previous session comes first.
+    const later = await market(Date.UTC(2026, 10, 20, 16, 0)).market.getIntradayBars('AAPL');
+    expect(Array.from(early.close.subarray(78))).toEqual(Array.from(later.close.subarray(0, 3)));
+    // At the open exactly: the previous session alone; from the 15th bar (10:45): today's alone.
+    expect((await market(Date.UTC(2026, 10, 20, 14, 30)).market.getIntradayBars('AAPL')).close.length).toBe(78);
+    expect((await market(Date.UTC(2026, 10, 20, 15, 40)).market.getIntradayBars('AAPL')).close.length).toBe(78 + 14);
+    expect((await market(Date.UTC(2026, 10, 20, 15, 45)).market.getIntradayBars('AAPL')).close.length).toBe(15);
   });
 
   it('trades crypto every day', async () => {

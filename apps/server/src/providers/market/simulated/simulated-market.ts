@@ -1,9 +1,9 @@
 /**
  * MARKET_DATA=simulated: a deterministic market over the shipped universe (see universe/), with
- * "now" from the injected clock (MARKET_NOW pins it). Everything is derived from prices.ts,
- * earnings.ts, news.ts, options.ts and economy.ts.
+ * "now" from the injected clock (MARKET_NOW pins it). Everything is derived from prices.ts (with
+ * profiles.ts and episodes.ts), intraday.ts, earnings.ts, news.ts, options.ts and economy.ts.
  */
-import { DAY_MS, dayNumber, marketSession, newYorkInstantMs, SESSION_CLOSE_MINUTES, SESSION_OPEN_MINUTES } from '@signalboard/core';
+import { DAY_MS, dayNumber, marketSession, newYorkInstantMs, SESSION_CLOSE_MINUTES } from '@signalboard/core';
 import type { Clock } from '../../../lib/clock';
 import {
   CapabilityUnavailableError,
@@ -22,10 +22,12 @@ import { earningsBetween, type SimEarnings } from './earnings';
 import { economicSeries } from './economy';
 import { companyNewsOfDay, marketNewsOfDay, type SimArticle } from './news';
 import { optionChain } from './options';
-import { cumulativeVolumeShare, dailySeries, intradayPath, isCrypto, isSessionDay, type DailySeries } from './prices';
+import { intradayBars, runningBar, US_STEPS } from './intraday';
+import { dailySeries, isCrypto, isSessionDay, type DailySeries } from './prices';
+import { priceModel } from './profiles';
 
-const US_STEPS = 390;
-const CRYPTO_STEPS = 288;
+/** Peers averaged into a sector's news sentiment (the first of the sector in universe order). */
+const SECTOR_PEERS = 12;
 
 export function toSymbolInfo(entry: UniverseEntry): SymbolInfo {
   const crypto = entry.exchange === 'Crypto';
@@ -74,20 +76,23 @@ export function createSimulatedMarket(options: { clock: Clock; baseUrl: string; 
   }
 
   /** Daily series through the last session, its last bar cut at "now" while the session runs. */
+  const currentCache = new Map<string, { nowSeconds: number; series: DailySeries }>();
   function currentSeries(entry: UniverseEntry): DailySeries {
+    // A quote and the metrics ask for the same instant: cut the running bar once.
+    const { nowSeconds } = now(entry);
+    const cached = currentCache.get(entry.symbol);
+    if (cached && cached.nowSeconds === nowSeconds) return cached.series;
+    const series = cutAtNow(entry);
+    currentCache.set(entry.symbol, { nowSeconds, series });
+    return series;
+  }
+
+  function cutAtNow(entry: UniverseEntry): DailySeries {
     const { lastDay, progress } = now(entry);
     const full = dailySeries(entry, lastDay);
     const last = full.days.length - 1;
     if (progress >= 1 || last < 0) return full;
-    const steps = isCrypto(entry) ? CRYPTO_STEPS : US_STEPS;
-    const path = intradayPath(entry, lastDay, { open: full.open[last]!, high: full.high[last]!, low: full.low[last]!, close: full.close[last]! }, steps);
-    const upTo = Math.max(0, Math.min(steps, Math.floor(progress * steps)));
-    let high = path[0]!;
-    let low = path[0]!;
-    for (let i = 1; i <= upTo; i += 1) {
-      high = Math.max(high, path[i]!);
-      low = Math.min(low, path[i]!);
-    }
+    const running = runningBar(entry, full, progress);
     const cut = (array: Float64Array, value: number) => {
       const copy = array.slice();
       copy[last] = value;
@@ -96,10 +101,10 @@ export function createSimulatedMarket(options: { clock: Clock; baseUrl: string; 
     return {
       days: full.days,
       open: full.open,
-      high: cut(full.high, high),
-      low: cut(full.low, low),
-      close: cut(full.close, path[upTo]!),
-      volume: cut(full.volume, Math.round(full.volume[last]! * cumulativeVolumeShare(upTo / steps))),
+      high: cut(full.high, running.high),
+      low: cut(full.low, running.low),
+      close: cut(full.close, running.close),
+      volume: cut(full.volume, running.volume),
     };
   }
 
@@ -108,31 +113,40 @@ export function createSimulatedMarket(options: { clock: Clock; baseUrl: string; 
   }
 
   function companyNews(entry: UniverseEntry, fromDay: number, toDay: number): SimArticle[] {
-    const { lastDay, nowSeconds } = now(entry);
-    const series = dailySeries(entry, Math.max(lastDay, toDay));
-    const indexByDay = new Map<number, number>();
-    series.days.forEach((day, index) => indexByDay.set(day, index));
+    const { lastDay, nowSeconds, progress } = now(entry);
+    // Days after tomorrow have no news yet: no need to generate their prices.
+    const series = dailySeries(entry, Math.max(lastDay, Math.min(toDay, lastDay + 1)));
     const releases = new Map<number, SimEarnings>(earningsBetween(entry, fromDay, toDay).map((release) => [release.day, release]));
-    const sigma = entry.volatility / Math.sqrt(isCrypto(entry) ? 365 : 252);
+    const sigma = priceModel(entry).sigmaDaily;
     const out: SimArticle[] = [];
     for (let day = fromDay; day <= Math.min(toDay, lastDay + 1); day += 1) {
-      const index = indexByDay.get(day);
-      const completed = index !== undefined && day < lastDay;
+      const at = firstIndexOnOrAfter(series, day);
+      const index = series.days[at] === day ? at : undefined;
+      // A day's move is news once its session has closed.
+      const completed = index !== undefined && (day < lastDay || (day === lastDay && progress >= 1));
       const move = completed ? dailyReturn(series, index) : undefined;
-      const before = index ?? lastIndexBefore(series, day);
+      const before = index ?? at - 1;
       const recent = before >= 5 ? series.close[before - 1]! / series.close[before - 5]! - 1 : 0;
       out.push(...companyNewsOfDay(entry, day, move, recent, sigma, releases.get(day), options.baseUrl));
     }
     return out.filter((article) => article.datetime <= nowSeconds).sort((a, b) => b.datetime - a.datetime);
   }
 
+  /** Own sentiment per symbol and instant: a sector's peers are asked for each of its members. */
+  const sentimentCache = new Map<string, { bullish: number; bearish: number; count: number }>();
   function sentimentOf(entry: UniverseEntry): { bullish: number; bearish: number; count: number } {
-    const { lastDay } = now(entry);
+    const { lastDay, nowSeconds } = now(entry);
+    const key = `${entry.symbol}|${nowSeconds}`;
+    const cached = sentimentCache.get(key);
+    if (cached) return cached;
     const articles = companyNews(entry, lastDay - 7, lastDay);
     const bullish = articles.filter((article) => article.tone > 0).length;
     const bearish = articles.filter((article) => article.tone < 0).length;
     const rated = bullish + bearish;
-    return rated === 0 ? { bullish: 0.5, bearish: 0.5, count: articles.length } : { bullish: bullish / rated, bearish: bearish / rated, count: articles.length };
+    const sentiment = rated === 0 ? { bullish: 0.5, bearish: 0.5, count: articles.length } : { bullish: bullish / rated, bearish: bearish / rated, count: articles.length };
+    if (sentimentCache.size >= 2000) sentimentCache.clear();
+    sentimentCache.set(key, sentiment);
+    return sentiment;
   }
 
   const marketNewsCache = new Map<number, SimArticle[]>();
@@ -170,20 +184,16 @@ export function createSimulatedMarket(options: { clock: Clock; baseUrl: string; 
   }
 
   const toBars = (symbol: string, series: DailySeries, from: number, to: number): Bars => {
-    const keep: number[] = [];
-    series.days.forEach((day, index) => {
-      const time = day * 86_400;
-      if (time >= from && time <= to) keep.push(index);
-    });
-    const take = (array: Float64Array) => Float64Array.from(keep, (index) => array[index]!);
+    const start = firstIndexOnOrAfter(series, Math.ceil(from / 86_400));
+    const end = Math.max(start, firstIndexOnOrAfter(series, Math.floor(to / 86_400) + 1));
     return {
       symbol,
-      time: Float64Array.from(keep, (index) => series.days[index]! * 86_400),
-      open: take(series.open),
-      high: take(series.high),
-      low: take(series.low),
-      close: take(series.close),
-      volume: take(series.volume),
+      time: timesOf(series.days, start, end),
+      open: series.open.slice(start, end),
+      high: series.high.slice(start, end),
+      low: series.low.slice(start, end),
+      close: series.close.slice(start, end),
+      volume: series.volume.slice(start, end),
     };
   };
 
@@ -239,36 +249,7 @@ export function createSimulatedMarket(options: { clock: Clock; baseUrl: string; 
     async getIntradayBars(symbol) {
       const entry = entryOf(symbol);
       const { lastDay, progress } = now(entry);
-      const full = dailySeries(entry, lastDay);
-      const last = full.days.length - 1;
-      const empty: Bars = { symbol: entry.symbol, time: new Float64Array(), open: new Float64Array(), high: new Float64Array(), low: new Float64Array(), close: new Float64Array(), volume: new Float64Array() };
-      if (last < 0 || full.days[last] !== lastDay) return empty;
-      const crypto = isCrypto(entry);
-      const steps = crypto ? CRYPTO_STEPS : US_STEPS;
-      const perBar = crypto ? 1 : 5; // five-minute bars
-      const path = intradayPath(entry, lastDay, { open: full.open[last]!, high: full.high[last]!, low: full.low[last]!, close: full.close[last]! }, steps);
-      const upTo = Math.floor(Math.min(1, progress) * steps);
-      const count = Math.floor(upTo / perBar);
-      const openMs = crypto ? lastDay * DAY_MS : newYorkInstantMs(lastDay, SESSION_OPEN_MINUTES);
-      const bars: Bars = { symbol: entry.symbol, time: new Float64Array(count), open: new Float64Array(count), high: new Float64Array(count), low: new Float64Array(count), close: new Float64Array(count), volume: new Float64Array(count) };
-      const stepMinutes = crypto ? 5 : 1;
-      for (let k = 0; k < count; k += 1) {
-        const a = k * perBar;
-        const b = a + perBar;
-        let high = path[a]!;
-        let low = path[a]!;
-        for (let i = a; i <= b; i += 1) {
-          high = Math.max(high, path[i]!);
-          low = Math.min(low, path[i]!);
-        }
-        bars.time[k] = Math.floor((openMs + a * stepMinutes * 60_000) / 1000);
-        bars.open[k] = path[a]!;
-        bars.close[k] = path[b]!;
-        bars.high[k] = high;
-        bars.low[k] = low;
-        bars.volume[k] = Math.round(full.volume[last]! * (cumulativeVolumeShare(b / steps) - cumulativeVolumeShare(a / steps)));
-      }
-      return bars;
+      return intradayBars(entry, dailySeries(entry, lastDay), lastDay, progress);
     },
 
     async getCompanyNews(symbol, from, to) {
@@ -291,7 +272,11 @@ export function createSimulatedMarket(options: { clock: Clock; baseUrl: string; 
     async getNewsSentiment(symbol): Promise<NewsSentiment> {
       const entry = entryOf(symbol);
       const own = sentimentOf(entry);
-      const peers = universe.filter((peer) => peer.sector === entry.sector && peer.exchange === entry.exchange).slice(0, 12);
+      // Stocks: sector peers on the same market (NYSE and NASDAQ companies of a sector share one
+      // average). ETFs and crypto: the others of their exchange.
+      const canadian = entry.exchange === 'TSX';
+      const isPeer = (peer: UniverseEntry) => (entry.sector ? peer.sector === entry.sector && (peer.exchange === 'TSX') === canadian : !peer.sector && peer.exchange === entry.exchange);
+      const peers = universe.filter(isPeer).slice(0, SECTOR_PEERS);
       const peerSentiments = (peers.length ? peers : [entry]).map(sentimentOf);
       const sectorBullish = peerSentiments.reduce((sum, peer) => sum + peer.bullish, 0) / peerSentiments.length;
       const weeklyAverage = peerSentiments.reduce((sum, peer) => sum + peer.count, 0) / peerSentiments.length;
@@ -362,11 +347,23 @@ export function createSimulatedMarket(options: { clock: Clock; baseUrl: string; 
   };
 }
 
-/** Index of the last bar before `day` (or -1). */
-function lastIndexBefore(series: DailySeries, day: number): number {
-  let index = series.days.length - 1;
-  while (index >= 0 && series.days[index]! >= day) index -= 1;
-  return index;
+/** Bar start times (Unix seconds, 00:00 UTC) of days [start, end). */
+function timesOf(days: Int32Array, start: number, end: number): Float64Array {
+  const out = new Float64Array(end - start);
+  for (let i = start; i < end; i += 1) out[i - start] = days[i]! * 86_400;
+  return out;
+}
+
+/** Index of the first bar on or after `day` (the length when none): a binary search. */
+function firstIndexOnOrAfter(series: DailySeries, day: number): number {
+  let lo = 0;
+  let hi = series.days.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (series.days[mid]! < day) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 /** Exact ticker first, then tickers starting with the query, then names containing it. */

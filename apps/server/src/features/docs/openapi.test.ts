@@ -1,0 +1,175 @@
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, createUser, login, uniqueEmail, type TestApp } from '../../../test/helpers';
+import { buildOpenApiDocument, errorStatuses, OPERATIONS } from './openapi';
+
+/**
+ * /api routes deliberately left out of the document ("METHOD /api/path" → why). Empty: every call,
+ * health and the document itself included, is documented. A route added here must still exist.
+ */
+const UNDOCUMENTED: Record<string, string> = {};
+
+interface Route {
+  method: string;
+  url: string;
+}
+
+/**
+ * Every route of the app, from printRoutes' tree: each line is a path segment (appended to its
+ * parent's path, found by indentation) and, when routes end there, their methods in parentheses.
+ */
+function registeredRoutes(app: FastifyInstance): Route[] {
+  const routes: Route[] = [];
+  const pathAtDepth: string[] = [];
+  for (const line of app.printRoutes({ commonPrefix: false }).split('\n')) {
+    const match = /^((?:[│ ] {3})*)(?:├──|└──) (.*?)(?: \(([A-Z, ]+)\))?$/.exec(line);
+    if (!match) continue;
+    const depth = match[1]!.length / 4;
+    const path = (depth > 0 ? pathAtDepth[depth - 1]! : '') + match[2]!;
+    pathAtDepth[depth] = path;
+    pathAtDepth.length = depth + 1;
+    for (const method of match[3]?.split(', ') ?? []) routes.push({ method, url: path });
+  }
+  return routes;
+}
+
+let t: TestApp;
+let headers: { authorization: string };
+let apiRoutes: Route[];
+const doc = buildOpenApiDocument() as { paths: Record<string, Record<string, { security: unknown[]; responses: Record<string, { content: { 'application/json': { schema: { properties: Record<string, unknown>; required: string[] } } } }>; parameters?: Array<{ name: string; required: boolean }> }>> };
+
+beforeAll(async () => {
+  t = await createTestApp({ MARKET_NOW: '2026-11-20T16:00:00Z' });
+  const email = uniqueEmail('docs');
+  await createUser(t.db, email, 'pw');
+  headers = await login(t.app, email, 'pw');
+  apiRoutes = registeredRoutes(t.app).filter((route) => route.method !== 'HEAD' && (route.url === '/api' || route.url.startsWith('/api/')));
+});
+afterAll(async () => t.close());
+
+describe('the route list is read correctly', () => {
+  it('finds routes that printRoutes nests under a shared prefix, and only real ones', () => {
+    const names = apiRoutes.map((route) => `${route.method} ${route.url}`);
+    // quote_td and earnings_calendar_td print as children of quote and earnings_calendar.
+    expect(names).toEqual(expect.arrayContaining(['GET /api/quote', 'GET /api/quote_td', 'POST /api/earnings_calendar', 'POST /api/earnings_calendar_td', 'GET /api/health']));
+    for (const route of apiRoutes) expect(t.app.hasRoute({ method: route.method as 'GET', url: route.url }), `${route.method} ${route.url}`).toBe(true);
+    expect(apiRoutes.length).toBeGreaterThanOrEqual(OPERATIONS.length);
+  });
+});
+
+describe('the OpenAPI document is complete', () => {
+  it('documents every registered /api route with its method, but the listed exceptions', () => {
+    const missing = apiRoutes
+      .filter((route) => !UNDOCUMENTED[`${route.method} ${route.url}`])
+      .filter((route) => doc.paths[route.url]?.[route.method.toLowerCase()] === undefined)
+      .map((route) => `${route.method} ${route.url}`);
+    expect(missing).toEqual([]);
+    for (const name of Object.keys(UNDOCUMENTED)) {
+      const [method, url] = name.split(' ');
+      expect(t.app.hasRoute({ method: method as 'GET', url: url! }), `${name} is listed as undocumented but not registered`).toBe(true);
+    }
+  });
+
+  it('documents no call that does not exist', () => {
+    for (const [path, methods] of Object.entries(doc.paths)) {
+      for (const method of Object.keys(methods)) {
+        expect(t.app.hasRoute({ method: method.toUpperCase() as 'GET', url: path }), `${method} ${path}`).toBe(true);
+      }
+    }
+  });
+
+  it('marks exactly the calls that need no token as open', async () => {
+    for (const op of OPERATIONS) {
+      const response = await t.app.inject({ method: op.method.toUpperCase() as 'GET', url: op.path });
+      const documented = doc.paths[op.path]![op.method]!;
+      if (op.open) {
+        expect(documented.security, op.path).toEqual([]);
+        expect(response.statusCode, op.path).not.toBe(401);
+      } else {
+        expect(documented.security, op.path).toEqual([{ bearer: [] }]);
+        expect(response.statusCode, op.path).toBe(401);
+        expect(response.json(), op.path).toEqual({ msg: 'Auth token missing' });
+      }
+    }
+  });
+});
+
+describe('documented error responses', () => {
+  const responsesOf = (path: string, method: string) => doc.paths[path]![method]!.responses;
+
+  it('gives every error a { msg } body', () => {
+    for (const op of OPERATIONS) {
+      for (const status of errorStatuses(op)) {
+        const schema = responsesOf(op.path, op.method)[String(status)]!.content['application/json'].schema;
+        expect(schema.required, `${op.path} ${status}`).toEqual(['msg']);
+        expect(Object.keys(schema.properties).sort()).toEqual(['error', 'msg']);
+      }
+    }
+  });
+
+  it('documents 400, 401, 404, 413, 502 and 503 where they can happen', () => {
+    const statuses = (path: string, method = 'get') => Object.keys(responsesOf(path, method)).map(Number).filter((status) => status >= 400);
+    expect(statuses('/api/quote')).toEqual([400, 401, 404, 502, 503]);
+    expect(statuses('/api/fetch_metrics')).toEqual([400, 401, 404, 502, 503]);
+    expect(statuses('/api/market-news')).toEqual([401, 502, 503]);
+    expect(statuses('/api/getemail')).toEqual([401]);
+    expect(statuses('/api/health')).toEqual([]);
+    expect(statuses('/api/login', 'post')).toEqual([400, 401, 403, 413, 415, 429]);
+    expect(statuses('/api/contact-support', 'post')).toEqual([400, 401, 413, 415, 502]);
+    expect(statuses('/api/stock-high-low', 'post')).toEqual([400, 401, 404, 413, 415, 502, 503]);
+  });
+
+  // The app's real answers must be among the documented ones.
+  const inject = (method: string, url: string, extra: { payload?: string; contentType?: string } = {}) =>
+    t.app.inject({
+      method: method.toUpperCase() as 'GET',
+      url,
+      headers: { ...headers, ...(extra.contentType ? { 'content-type': extra.contentType } : {}) },
+      ...(extra.payload === undefined ? {} : { payload: extra.payload }),
+    });
+  const expectDocumented = (op: (typeof OPERATIONS)[number], status: number, what: string) =>
+    expect(Object.keys(responsesOf(op.path, op.method)), `${op.method} ${op.path}: ${what} answered ${status}`).toContain(String(status));
+
+  it('answers documented statuses for a missing required parameter, a malformed body, an oversized body and a wrong content type', async () => {
+    let checked = 0;
+    for (const op of OPERATIONS) {
+      const required = doc.paths[op.path]![op.method]!.parameters?.some((parameter) => parameter.required) ?? false;
+      if (op.method === 'get' && required) {
+        const response = await inject('get', op.path);
+        expect(response.statusCode).toBe(400);
+        expectDocumented(op, response.statusCode, 'no parameters');
+        checked += 1;
+      }
+      if (op.method === 'post') {
+        const malformed = await inject('post', op.path, { payload: '{"symbol":', contentType: 'application/json' });
+        expect(malformed.statusCode, op.path).toBe(400);
+        expectDocumented(op, malformed.statusCode, 'malformed JSON');
+        const oversized = await inject('post', op.path, { payload: JSON.stringify({ symbol: 'x'.repeat(1_100_000) }), contentType: 'application/json' });
+        expect(oversized.statusCode, op.path).toBe(413);
+        expectDocumented(op, oversized.statusCode, 'a body over 1 MB');
+        const wrongType = await inject('post', op.path, { payload: 'symbol', contentType: 'text/csv' });
+        expect(wrongType.statusCode, op.path).toBe(415);
+        expectDocumented(op, wrongType.statusCode, 'text/csv');
+        checked += 1;
+      }
+    }
+    expect(checked).toBeGreaterThan(20);
+  });
+
+  it('answers 404 for an unknown symbol exactly where documented', async () => {
+    let checked = 0;
+    for (const op of OPERATIONS) {
+      if (op.method !== 'get' || !doc.paths[op.path]!.get!.parameters?.some((parameter) => parameter.name === 'symbol' && parameter.required)) continue;
+      const only = doc.paths[op.path]!.get!.parameters!.filter((parameter) => parameter.required).length === 1;
+      if (!only) continue;
+      const response = await inject('get', `${op.path}?symbol=ZZZZQ`);
+      // Documented 404 ⇔ answers 404 (symbol_search takes `symbol` as a query: no match is an empty list).
+      expect(response.statusCode === 404, `${op.path} answered ${response.statusCode}`).toBe(errorStatuses(op).includes(404));
+      if (response.statusCode === 404) {
+        expect(response.json()).toEqual({ msg: 'Unknown symbol: ZZZZQ' });
+        checked += 1;
+      }
+    }
+    expect(checked).toBeGreaterThanOrEqual(6);
+  });
+});

@@ -1,0 +1,35 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodType } from 'zod';
+import {
+  analysisTooLongMessage,
+  NEWS_ANALYSIS_MAX_CHARS,
+  newsAnalysisRequest,
+  trumpNewsAnalysisRequest,
+  type NewsAnalysisResponse,
+} from '@signalboard/core';
+import { HttpError, parseInput } from '../../lib/errors';
+import { AnalystError, type AnalysisKind } from '../../providers/ai';
+import type { NewsAnalysisService } from './news-analysis.service';
+
+/** The text field of a body, checked: too long → 413 (before parsing), missing/empty/not text → 400. */
+function analysisText(body: unknown, field: string, schema: ZodType<Record<string, string>>): string {
+  const raw = body !== null && typeof body === 'object' ? (body as Record<string, unknown>)[field] : undefined;
+  if (typeof raw === 'string' && raw.length > NEWS_ANALYSIS_MAX_CHARS) throw new HttpError(413, analysisTooLongMessage(field));
+  return parseInput(schema, body)[field]!;
+}
+
+/** POST api/news-analysis and api/analyze-trump-news (spec §7); registered in the secured scope. */
+export async function newsAnalysisRoutes(app: FastifyInstance, options: { service: NewsAnalysisService }) {
+  const answer = async (request: FastifyRequest, kind: AnalysisKind, text: string): Promise<NewsAnalysisResponse> => {
+    try {
+      return { response: await options.service.analyze(kind, text) };
+    } catch (error) {
+      if (!(error instanceof AnalystError)) throw error;
+      request.log.warn({ err: error, reason: error.reason }, 'news analysis failed');
+      throw new HttpError(502, error.message);
+    }
+  };
+
+  app.post('/news-analysis', async (request) => answer(request, 'news', analysisText(request.body, 'event_string', newsAnalysisRequest)));
+  app.post('/analyze-trump-news', async (request) => answer(request, 'trump', analysisText(request.body, 'news_data', trumpNewsAnalysisRequest)));
+}

@@ -1,0 +1,47 @@
+import { Readable } from 'node:stream';
+import type { FastifyInstance } from 'fastify';
+import {
+  dropScanRequest,
+  optionScanRequest,
+  type DropScanResponse,
+  type FavoriteQuotesResponse,
+  type OptionScanEvent,
+} from '@signalboard/core';
+import { parseInput } from '../../lib/errors';
+import type { ScansService } from './scans.service';
+
+export const NDJSON_CONTENT_TYPE = 'application/x-ndjson; charset=utf-8';
+
+/** One JSON event a line, each handed to the socket as soon as it is ready. */
+async function* ndjson(events: AsyncIterable<OptionScanEvent>): AsyncGenerator<string, void, undefined> {
+  for await (const event of events) yield `${JSON.stringify(event)}\n`;
+}
+
+/** The favourites scans (packages/core/src/contract/scans.ts). All behind the token; every read is the signed-in user's. */
+export async function scansRoutes(app: FastifyInstance, options: { scans: ScansService }) {
+  const { scans } = options;
+
+  app.post('/scan/drops', async (request): Promise<DropScanResponse> => {
+    const input = parseInput(dropScanRequest, request.body);
+    return scans.dropScan(request.user.id, input);
+  });
+
+  app.post('/scan/options', async (request, reply) => {
+    parseInput(optionScanRequest, request.body);
+    // Read before the first byte goes out, so a failure here is still an ordinary JSON error.
+    const symbols = await scans.favoriteSymbols(request.user.id);
+    const clientGone = new AbortController();
+    reply.raw.once('close', () => {
+      if (!reply.raw.writableEnded) clientGone.abort();
+    });
+    const body = Readable.from(ndjson(scans.optionScan(symbols, clientGone.signal)));
+    return reply
+      .header('content-type', NDJSON_CONTENT_TYPE)
+      .header('cache-control', 'no-store')
+      // Reverse proxies (nginx) pass the lines on as they come instead of buffering the answer.
+      .header('x-accel-buffering', 'no')
+      .send(body);
+  });
+
+  app.get('/favorites/quotes', async (request): Promise<FavoriteQuotesResponse> => scans.favoriteQuotes(request.user.id));
+}

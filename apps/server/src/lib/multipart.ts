@@ -1,0 +1,49 @@
+import type { FastifyRequest } from 'fastify';
+import { HttpError } from './errors';
+
+const NO_FILES_MSG = 'This form takes no files.';
+
+export interface UploadedFile {
+  fieldname: string;
+  filename: string;
+  content: Buffer;
+  mimetype: string;
+}
+
+/**
+ * Reads a whole multipart form: text fields, and every file part read to the end (a part left
+ * unread would stall the parser, and the request with it). A body the parser cannot read answers
+ * 400; limits answer 413; each with a `msg`.
+ */
+export async function readMultipart(
+  request: FastifyRequest,
+  limits: { fileSize: number; files: number; tooLargeMsg: string },
+): Promise<{ fields: Record<string, string>; files: UploadedFile[] }> {
+  const fields: Record<string, string> = {};
+  const files: UploadedFile[] = [];
+  try {
+    for await (const part of request.parts({ limits: { fileSize: limits.fileSize, files: Math.max(limits.files, 1), fields: 10, fieldSize: 100 * 1024 } })) {
+      if (part.type === 'file') {
+        const content = await part.toBuffer();
+        if (limits.files === 0) throw new HttpError(400, NO_FILES_MSG);
+        if (part.filename && content.length > 0) files.push({ fieldname: part.fieldname, filename: part.filename, content, mimetype: part.mimetype });
+      } else if (typeof part.value === 'string') {
+        fields[part.fieldname] = part.value;
+      }
+    }
+  } catch (error) {
+    if (error instanceof HttpError) throw error;
+    const code = (error as { code?: string }).code;
+    if (code === 'FST_REQ_FILE_TOO_LARGE') throw limits.files === 0 ? new HttpError(400, NO_FILES_MSG) : new HttpError(413, limits.tooLargeMsg);
+    if (code === 'FST_FILES_LIMIT') throw new HttpError(413, limits.files === 1 ? 'Attach at most one file.' : `Attach at most ${limits.files} files.`);
+    if (code === 'FST_FIELDS_LIMIT' || code === 'FST_PARTS_LIMIT') throw new HttpError(413, 'The form has too many fields.');
+    if (code === 'FST_PROTO_VIOLATION') throw new HttpError(400, 'The form has a forbidden field name.');
+    if (code === 'FST_INVALID_MULTIPART_CONTENT_TYPE') throw new HttpError(400, 'The request is not multipart/form-data.');
+    if ((error as { statusCode?: number }).statusCode === undefined) {
+      throw new HttpError(400, `The multipart form could not be read (${(error as Error).message}).`);
+    }
+    throw error;
+  }
+  return { fields, files };
+}
+

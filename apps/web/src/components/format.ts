@@ -1,0 +1,57 @@
+/**
+ * Number and date formats used by every screen (UI.md "Numbers", "Dates"): prices to 2 decimals,
+ * percentages with a sign and 2 decimals, large volumes compact (1.2M), dates in the user's zone.
+ */
+
+const price2 = new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+const percent2 = new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2, signDisplay: 'exceptZero' });
+const compact = new Intl.NumberFormat('en-US', { notation: 'compact', maximumFractionDigits: 1 });
+const MINUS = '\u2212';
+
+/** 1234.5 → "1,234.50"; the given decimals for crypto (spec §9: price 8, RSI 2, ATR 4…). */
+export function formatPrice(value: number | null | undefined, decimals = 2): string {
+  if (value === null || value === undefined || !Number.isFinite(value)) return 'N/A';
+  const formatter = decimals === 2 ? price2 : new Intl.NumberFormat('en-US', { minimumFractionDigits: decimals, maximumFractionDigits: decimals });
+  return formatter.format(value).replace('-', MINUS);
+}
+
+/** 1.234 → "+1.23%", −0.5 → "−0.50%", 0 → "0.00%" (a percent value, not a fraction). */
+export function formatSignedPercent(value: number | null | undefined): string {
+  if (value === null || value === undefined || !Number.isFinite(value)) return 'N/A';
+  return `${percent2.format(value).replace('-', MINUS)}%`;
+}
+
+/** 12.3456 → "12.35%" without a sign, for magnitudes a word already qualifies ("Dropped 12.35%"). */
+export function formatPercent(value: number | null | undefined): string {
+  if (value === null || value === undefined || !Number.isFinite(value)) return 'N/A';
+  return `${price2.format(value).replace('-', MINUS)}%`;
+}
+
+/** 1_234_567 → "1.2M". */
+export function formatVolume(value: number | null | undefined): string {
+  if (value === null || value === undefined || !Number.isFinite(value)) return 'N/A';
+  return compact.format(value);
+}
+
+/** Unix seconds → "Nov 22, 2026, 9:41:07 AM" (Angular's medium date format) in the user's zone. */
+export function formatMediumDate(unixSeconds: number): string {
+  return new Date(unixSeconds * 1000).toLocaleString('en-US', {
+    month: 'short',
+    day: 'numeric',
+    year: 'numeric',
+    hour: 'numeric',
+    minute: '2-digit',
+    second: '2-digit',
+  });
+}
+
+/** Unix seconds → "10:42 AM" in the user's zone, for "as of" tags. */
+export function formatTime(unixSeconds: number): string {
+  return new Date(unixSeconds * 1000).toLocaleTimeString('en-US', { hour: 'numeric', minute: '2-digit' });
+}
+
+/** The colour of a change: green up, red down, dimmed when flat (always paired with a sign). */
+export function changeColor(value: number | null | undefined): 'green' | 'red' | 'dimmed' {
+  if (value === null || value === undefined || !Number.isFinite(value) || value === 0) return 'dimmed';
+  return value > 0 ? 'green' : 'red';
+}

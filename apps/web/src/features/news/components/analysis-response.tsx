@@ -1,0 +1,43 @@
+import { Alert, Button, Group, Loader, Paper, Stack, Text, Title } from '@mantine/core';
+import { IconAlertTriangle } from '@tabler/icons-react';
+
+/**
+ * The AI response under 'Response:' with its line breaks kept (spec §4 "General news": newlines
+ * become line breaks). Plain React text with `white-space: pre-line`, never HTML.
+ */
+export function AnalysisResponse({ response }: { response: string }) {
+  return (
+    <Paper withBorder radius="md" p="md" component="section" aria-labelledby="analysis-response-title">
+      <Title order={3} size="h5" id="analysis-response-title" mb="xs">
+        Response:
+      </Title>
+      <Text data-testid="analysis-response" style={{ whiteSpace: 'pre-line', overflowWrap: 'anywhere' }}>
+        {response}
+      </Text>
+    </Paper>
+  );
+}
+
+/** 'Analyzing...' with a spinner while the analyst works. */
+export function AnalyzingIndicator({ text = 'Analyzing...' }: { text?: string }) {
+  return (
+    <Group gap="sm" role="status">
+      <Loader size="sm" />
+      <Text>{text}</Text>
+    </Group>
+  );
+}
+
+/** A failure a user can act on: what failed, the server's message and a Retry (UI.md "Error"). */
+export function NewsErrorAlert({ title, message, onRetry }: { title: string; message: string; onRetry: () => void }) {
+  return (
+    <Alert color="red" variant="light" icon={<IconAlertTriangle size={18} />} title={title} role="alert">
+      <Stack gap="xs" align="flex-start">
+        <Text size="sm">{message}</Text>
+        <Button size="xs" color="red" onClick={onRetry}>
+          Retry
+        </Button>
+      </Stack>
+    </Alert>
+  );
+}

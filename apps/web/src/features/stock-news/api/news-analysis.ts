@@ -1,0 +1,18 @@
+import { mutationOptions, useMutation } from '@tanstack/react-query';
+import { apiRequest } from '../../../api/client';
+
+/** POST api/news-analysis {event_string} → {response} (spec §7). */
+export async function analyzeNews(eventString: string): Promise<string> {
+  const body = await apiRequest<{ response?: unknown }>('news-analysis', { json: { event_string: eventString } });
+  return typeof body?.response === 'string' ? body.response : '';
+}
+
+/** The analysis loading flag clears on success and on error (spec §4); failures are logged (§8). */
+export const newsAnalysisMutation = () =>
+  mutationOptions({
+    mutationKey: ['news-analysis', 'stock'],
+    mutationFn: analyzeNews,
+    onError: (error: Error) => console.error('Error analyzing news:', error),
+  });
+
+export const useNewsAnalysis = () => useMutation(newsAnalysisMutation());

@@ -1,0 +1,16 @@
+import { mutationOptions, useMutation } from '@tanstack/react-query';
+import { apiRequest } from '../../../api/client';
+import type { AnalysisResponseBody } from '../../general-news/api/news-analysis';
+
+/** POST api/analyze-trump-news {news_data} → {response} (spec §7). */
+export const analyzeTrumpNews = (newsData: string) =>
+  apiRequest<AnalysisResponseBody>('analyze-trump-news', { json: { news_data: newsData } });
+
+export const useTrumpNewsAnalysis = () =>
+  useMutation(
+    mutationOptions({
+      mutationKey: ['analyze-trump-news'],
+      mutationFn: analyzeTrumpNews,
+      onError: (error: Error) => console.error('Error analyzing Trump news:', error),
+    }),
+  );

@@ -1,0 +1,19 @@
+import type { SymbolSearchResponse } from '@signalboard/core';
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { apiRequest } from '../../../api/client';
+
+/** GET api/symbol_search?symbol= (spec §7). */
+export const getSymbolSearch = (symbol: string, signal?: AbortSignal) =>
+  apiRequest<SymbolSearchResponse>('symbol_search', { query: { symbol }, signal });
+
+/** Runs on each input (spec §5), not debounced; a term asked before comes from the cache. */
+export const symbolSearchQuery = (symbol: string) =>
+  queryOptions({
+    queryKey: ['symbol-search', symbol],
+    queryFn: ({ signal }) => getSymbolSearch(symbol, signal),
+    staleTime: 5 * 60_000,
+    retry: false,
+    enabled: symbol !== '',
+  });
+
+export const useSymbolSearch = (symbol: string) => useQuery(symbolSearchQuery(symbol));
