@@ -15,6 +15,9 @@ import { protectedAuthRoutes, publicAuthRoutes } from './features/auth/auth.rout
 import { createUsersRepo } from './features/auth/users.repo';
 import { createFavoritesRepo } from './features/favorites/favorites.repo';
 import { favoritesRoutes } from './features/favorites/favorites.routes';
+import { createDashboardJobs, type DashboardJobs } from './features/dashboard/dashboard.jobs';
+import { createDashboardRepo } from './features/dashboard/dashboard.repo';
+import { dashboardRoutes } from './features/dashboard/dashboard.routes';
 import { docsRoutes } from './features/docs/openapi';
 import { healthRoutes } from './features/health/health.routes';
 import { marketRoutes } from './features/market/market.routes';
@@ -57,6 +60,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Waits for work started after an answer was sent (e.g. the reset e-mail). */
     drainBackgroundWork(): Promise<void>;
+    /** The dashboard's refresh jobs; the server entry schedules them (tests call them directly). */
+    dashboardJobs: DashboardJobs;
   }
 }
 
@@ -170,6 +175,17 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await sessionUsers.start();
   app.addHook('onClose', async () => sessionUsers.close());
   const authenticate = createAuthenticate(tokens, sessionUsers);
+  const analyst = deps.analyst ?? createAnalyst(config);
+  const dashboardRepo = createDashboardRepo(deps.db);
+  const dashboardJobs = createDashboardJobs({
+    repo: dashboardRepo,
+    market: deps.market,
+    analyst,
+    marketClock: deps.marketClock,
+    clock,
+    log: { info: (message) => app.log.info(message), warn: (message) => app.log.warn(message) },
+  });
+  app.decorate('dashboardJobs', dashboardJobs);
   await app.register(
     async (secured) => {
       secured.addHook('onRequest', authenticate);
@@ -182,8 +198,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await secured.register(scansRoutes, {
         scans: createScansService({ favorites, market: marketService, sentiment: deps.market, clock: deps.marketClock, log: app.log }),
       });
-      const analyst = deps.analyst ?? createAnalyst(config);
       await secured.register(newsAnalysisRoutes, { service: createNewsAnalysisService({ analyst, clock, ttlMs: config.AI_CACHE_TTL_SECONDS * 1000 }) });
+      await secured.register(dashboardRoutes, { repo: dashboardRepo, jobs: dashboardJobs, market: deps.market, marketClock: deps.marketClock });
     },
     { prefix: '/api' },
   );

@@ -5,6 +5,7 @@ import { DEMO_EMAIL, DEMO_PASSWORD, ensureDemoAccount } from './features/auth/de
 import { createUsersRepo } from './features/auth/users.repo';
 import { systemClock } from './lib/clock';
 import { consoleLog } from './lib/console-log';
+import { startScheduler, type Scheduler } from './jobs/scheduler';
 import { resolveJwtSecret } from './lib/jwt-secret';
 import { createAnalyst } from './providers/ai';
 import { createMailer } from './providers/mail';
@@ -21,6 +22,8 @@ async function main(): Promise<void> {
   const demoCreated = config.DEMO_ACCOUNT ? await ensureDemoAccount(createUsersRepo(database.db)) : false;
   const app = await buildApp({ config, db: database.db, pool: database.pool, mailer, market, marketClock: clockForMarket, analyst: createAnalyst(config), jwtSecret: await resolveJwtSecret(config) });
 
+  /** Started once the server listens; stopped first on shutdown. */
+  const running: { scheduler?: Scheduler } = {};
   let stopping = false;
   const shutdown = async (signal: string) => {
     if (stopping) return;
@@ -32,6 +35,7 @@ async function main(): Promise<void> {
     }, SHUTDOWN_TIMEOUT_MS);
     timer.unref();
     try {
+      await running.scheduler?.stop();
       await app.close();
       mailer.close();
       await database.close({ stopEmbedded: true });
@@ -54,6 +58,9 @@ async function main(): Promise<void> {
     await database.close({ stopEmbedded: database.embedded?.startedHere ?? false });
     process.exit(1);
   }
+  // The dashboard's refresh jobs: a first pass now (a new installation's dashboard is filled at
+  // once), then every minute whatever slot is due.
+  running.scheduler = startScheduler(app.dashboardJobs, consoleLog);
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.PORT;
   const host = config.HOST === '0.0.0.0' || config.HOST === '127.0.0.1' || config.HOST === '::' ? 'localhost' : config.HOST;

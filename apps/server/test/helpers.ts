@@ -60,6 +60,8 @@ export interface TestApp {
   config: Config;
   clock: FakeClock;
   mailer: Mailer;
+  /** The app's market (createMarket on the test's clock or MARKET_NOW). */
+  market: ReturnType<typeof createMarket>;
   dataDir: string;
   close(): Promise<void>;
 }
@@ -86,6 +88,7 @@ export async function createTestApp(
     config,
     clock,
     mailer,
+    market,
     dataDir,
     async close() {
       await app.close();

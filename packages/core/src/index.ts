@@ -15,3 +15,5 @@ export * from './news/news-items';
 export * from './news/themes';
 export * from './news/local-analysis';
 export * from './news/analysis-text';
+export * from './dashboard/index';
+export * from './news/sentences';

@@ -5,3 +5,4 @@ export * from './support';
 export * from './market';
 export * from './scans';
 export * from './news-analysis';
+export * from './dashboard';

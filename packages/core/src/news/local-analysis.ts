@@ -3,6 +3,7 @@
  * lexicon, themes, tickers, and 3–6 key points quoted from the news with their headlines.
  */
 import { parseNewsText, truncateToBudget, type NewsItem } from './news-items';
+import { splitSentences } from './sentences';
 import { sentimentTerms } from './sentiment';
 import { themesOf, tickersOf } from './themes';
 
@@ -34,8 +35,8 @@ export interface LocalAnalysis {
   keyPoints: KeyPoint[];
 }
 
-const sentencesOf = (text: string) =>
-  (text.match(/[^.!?]+(?:[.!?]+|$)/g) ?? []).map((sentence) => sentence.trim()).filter((sentence) => sentence.length > 0);
+/** A summary's sentences; decimals (`0.3%`), tickers with dots and `U.S.` stay whole. */
+const sentencesOf = (text: string) => splitSentences(text.trim());
 
 const clip = (text: string, max: number) => (text.length <= max ? text : `${text.slice(0, max - 1).trimEnd()}…`);
 
@@ -93,22 +94,28 @@ const distinct = (words: readonly string[]) => [...new Set(words)];
 export function analyzeNewsText(text: string, maxChars: number): LocalAnalysis {
   const budget = truncateToBudget(text, maxChars);
   const parsed = parseNewsText(budget.text);
-  const all = parsed.items.map((item) => `${item.headline}. ${item.summary}`).join('\n');
+  return analyzeNewsItems(parsed.items, { truncated: budget.truncated, ...(parsed.stock ? { stock: parsed.stock } : {}) });
+}
+
+/** Analyses news items as they are (no text to parse); `stock` names the stock the news is about. */
+export function analyzeNewsItems(items: readonly NewsItem[], options: { stock?: string; truncated?: boolean } = {}): LocalAnalysis {
+  const { stock } = options;
+  const all = items.map((item) => `${item.headline}. ${item.summary}`).join('\n');
   const terms = sentimentTerms(all);
   const themeCounts = new Map<string, number>();
-  for (const item of parsed.items) for (const theme of themesOf(`${item.headline} ${item.summary}`)) themeCounts.set(theme, (themeCounts.get(theme) ?? 0) + 1);
-  const tickers = tickersOf(all).filter((ticker) => ticker !== parsed.stock);
+  for (const item of items) for (const theme of themesOf(`${item.headline} ${item.summary}`)) themeCounts.set(theme, (themeCounts.get(theme) ?? 0) + 1);
+  const tickers = tickersOf(all).filter((ticker) => ticker !== stock);
   return {
-    ...(parsed.stock ? { stock: parsed.stock } : {}),
-    itemCount: parsed.items.length,
-    truncated: budget.truncated,
+    ...(stock ? { stock } : {}),
+    itemCount: items.length,
+    truncated: options.truncated ?? false,
     tone: toneOf(terms.score, terms.positive.length, terms.negative.length),
     score: Math.round(terms.score * 100) / 100,
-    itemTones: itemTonesOf(parsed.items),
+    itemTones: itemTonesOf(items),
     positiveTerms: distinct(terms.positive),
     negativeTerms: distinct(terms.negative),
     themes: [...themeCounts.entries()].sort((a, b) => b[1] - a[1]).slice(0, MAX_THEMES).map(([theme, items]) => ({ theme, items })),
-    tickers: (parsed.stock ? [parsed.stock, ...tickers] : tickers).slice(0, MAX_TICKERS),
-    keyPoints: pickKeyPoints(parsed.items),
+    tickers: (stock ? [stock, ...tickers] : tickers).slice(0, MAX_TICKERS),
+    keyPoints: pickKeyPoints(items),
   };
 }

@@ -40,6 +40,10 @@ import {
   updatePasswordRequest,
   dropScanRequest,
   dropScanResponse,
+  allOverallSentimentResponse,
+  economicIndicatorsResponse,
+  marketOverviewResponse,
+  sectorSentimentResponse,
   favoriteQuotesResponse,
   optionScanEvent,
   newsAnalysisRequest,
@@ -113,6 +117,10 @@ export const OPERATIONS: Operation[] = [
   { method: 'post', path: '/api/news-analysis', summary: 'AI analysis and summary of news text (cached 10 min per text; the analyst is AI_PROVIDER)', body: newsAnalysisRequest, response: newsAnalysisResponse, errors: [502] },
   { method: 'post', path: '/api/analyze-trump-news', summary: 'AI analysis and summary of Trump-related news text (cached like news-analysis)', body: trumpNewsAnalysisRequest, response: newsAnalysisResponse, errors: [502] },
   { method: 'get', path: '/api/favorites/quotes', summary: 'Last price and day change of each favourite', response: favoriteQuotesResponse },
+  { method: 'get', path: '/api/all_overall_sentiment', summary: "Overall market sentiment: the analyst's summaries of the latest market news, newest first (refreshed every 30 min while the market is open, hourly otherwise)", response: allOverallSentimentResponse },
+  { method: 'get', path: '/api/sector_sentiment_scanner', summary: "Sector sentiment: each GICS sector's latest news (ValueRawJson, JSON text) and summary (refreshed hourly)", response: sectorSentimentResponse },
+  { method: 'get', path: '/api/top_economic_indicators', summary: 'Key economic indicators: latest values (ValueRawJson, JSON text, newest first) and what the latest change means (refreshed every 6 h)', response: economicIndicatorsResponse },
+  { method: 'get', path: '/api/market_overview', summary: 'Market status, the index ETFs and Bitcoin, and the sector ETFs\' moves today (instruments the source lacks are left out; failures listed)', response: marketOverviewResponse },
 ];
 
 /** What each error status means here; every one answers `{ msg }` (errorBody). */

@@ -15,6 +15,13 @@ class FakeAnalyst implements Analyst {
     if (this.fail) throw this.fail;
     return `analysis ${this.calls.length} of ${request.kind}: ${request.text.slice(0, 20)}`;
   }
+  // The dashboard's texts are not under test here.
+  async summarizeNews(): Promise<string> {
+    throw new AnalystError('not used by the news calls', 'provider');
+  }
+  async explainIndicator(): Promise<string> {
+    throw new AnalystError('not used by the news calls', 'provider');
+  }
 }
 
 const CALLS = [

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createOpenAiAnalyst } from './openai';
 import { apiError, completion, startOpenAiTestServer, type OpenAiTestServer } from './openai-test-server';
-import { SYSTEM_PROMPT } from './prompts';
+import { DASHBOARD_SYSTEM_PROMPT, SYSTEM_PROMPT } from './prompts';
 import { AnalystError } from './types';
 
 let server: OpenAiTestServer;
@@ -72,5 +72,28 @@ describe('the OpenAI-compatible analyst', () => {
     expect((await failure(analyst().analyze({ kind: 'news', text: 'A: b' }))).reason).toBe('empty');
     const nowhere = createOpenAiAnalyst({ baseURL: 'http://127.0.0.1:9/v1', model: 'm', timeoutMs: 2_000, maxInputChars: 5_000 });
     expect((await failure(nowhere.analyze({ kind: 'news', text: 'A: b' }))).reason).toBe('unreachable');
+  });
+
+  it('writes the dashboard summaries as prose, with the dashboard prompt', async () => {
+    server.reply = completion('Energy reads positive. Oil majors rallied.');
+    expect(await analyst().summarizeNews({ scope: 'sector', subject: 'Energy', items: [{ headline: 'Exxon beats', summary: 'Shares rose' }] })).toBe('Energy reads positive. Oil majors rallied.');
+    const messages = server.requests[0]!.body.messages as Array<{ role: string; content: string }>;
+    expect(messages[0]).toEqual({ role: 'system', content: DASHBOARD_SYSTEM_PROMPT });
+    expect(messages[1]!.content).toContain('sentiment of the Energy sector');
+    expect(messages[1]!.content).toContain('Exxon beats: Shares rose');
+
+    await analyst().summarizeNews({ scope: 'market', subject: 'Market', items: [{ headline: 'Fed holds', summary: 'Rates unchanged' }] });
+    expect((server.requests[1]!.body.messages as Array<{ content: string }>)[1]!.content).toContain('overall market sentiment');
+  });
+
+  it('explains an indicator from its latest values, and fails like the news analysis', async () => {
+    server.reply = completion('Inflation picked up.');
+    const brief = { name: 'Unemployment Rate', code: 'UNRATE', unit: 'Percent', interval: 'Monthly', values: [{ date: '2026-10-01', value: 4.3 }, { date: '2026-09-01', value: 4.1 }] };
+    expect(await analyst().explainIndicator(brief)).toBe('Inflation picked up.');
+    const user = (server.requests[0]!.body.messages as Array<{ content: string }>)[1]!.content;
+    expect(user).toContain('Unemployment Rate (UNRATE), Monthly, unit: Percent.');
+    expect(user).toContain('2026-10-01: 4.3\n2026-09-01: 4.1');
+    server.reply = apiError(500, 'The server had an error.');
+    expect((await failure(analyst().explainIndicator(brief))).reason).toBe('provider');
   });
 });

@@ -1,6 +1,6 @@
 import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
-import { truncateToBudget } from '@signalboard/core';
-import { SYSTEM_PROMPT, userPrompt } from './prompts';
+import { newsAnalysisText, truncateToBudget } from '@signalboard/core';
+import { DASHBOARD_SYSTEM_PROMPT, indicatorPrompt, newsSummaryPrompt, SYSTEM_PROMPT, userPrompt } from './prompts';
 import { AnalystError, type Analyst } from './types';
 
 export interface OpenAiAnalystOptions {
@@ -39,29 +39,41 @@ export function createOpenAiAnalyst(options: OpenAiAnalystOptions): Analyst {
     timeout: options.timeoutMs,
     maxRetries: 0,
   });
+  /** One chat completion: the system and user messages in, the answer's text out. */
+  async function complete(system: string, user: string): Promise<string> {
+    let content: string | null | undefined;
+    try {
+      const completion = await client.chat.completions.create(
+        {
+          model: options.model,
+          temperature: 0.2,
+          messages: [
+            { role: 'system', content: system },
+            { role: 'user', content: user },
+          ],
+        },
+        { signal: AbortSignal.timeout(options.timeoutMs) },
+      );
+      content = completion.choices?.[0]?.message?.content;
+    } catch (error) {
+      throw toAnalystError(error, options.timeoutMs);
+    }
+    if (typeof content !== 'string' || content.trim() === '') throw new AnalystError('The AI provider answered without any text.', 'empty');
+    return content.trim();
+  }
+
   return {
     kind: 'openai',
     async analyze({ kind, text }) {
       const budget = truncateToBudget(text, options.maxInputChars);
-      let content: string | null | undefined;
-      try {
-        const completion = await client.chat.completions.create(
-          {
-            model: options.model,
-            temperature: 0.2,
-            messages: [
-              { role: 'system', content: SYSTEM_PROMPT },
-              { role: 'user', content: userPrompt(kind, budget.text, budget.truncated) },
-            ],
-          },
-          { signal: AbortSignal.timeout(options.timeoutMs) },
-        );
-        content = completion.choices?.[0]?.message?.content;
-      } catch (error) {
-        throw toAnalystError(error, options.timeoutMs);
-      }
-      if (typeof content !== 'string' || content.trim() === '') throw new AnalystError('The AI provider answered without any text.', 'empty');
-      return content.trim();
+      return complete(SYSTEM_PROMPT, userPrompt(kind, budget.text, budget.truncated));
+    },
+    async summarizeNews({ scope, subject, items }) {
+      const budget = truncateToBudget(newsAnalysisText(items), options.maxInputChars);
+      return complete(DASHBOARD_SYSTEM_PROMPT, newsSummaryPrompt(scope, subject, budget.text, budget.truncated));
+    },
+    async explainIndicator(brief) {
+      return complete(DASHBOARD_SYSTEM_PROMPT, indicatorPrompt({ ...brief, values: brief.values.slice(0, 13) }));
     },
   };
 }

@@ -1,0 +1,2 @@
+export * from './dashboard-rules';
+export * from './local-summaries';

@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { analyzeNewsItems } from '../news/local-analysis';
+import { summaryBullets } from './dashboard-rules';
+import { describeIndicatorChange, periodLabel, renderDashboardSummary } from './local-summaries';
+
+describe('renderDashboardSummary', () => {
+  const items = [
+    { headline: 'Exxon beats estimates', summary: 'Shares gained 3.5% after quarterly profit rose 12% on higher output.' },
+    { headline: 'Chevron misses on weak refining', summary: 'Margins fell and the company cut guidance.' },
+    { headline: 'Oil steady ahead of OPEC meeting', summary: 'Traders await output decisions.' },
+  ];
+  it('writes whole sentences that chunk into readable bullets, and says it is automatic', () => {
+    const text = renderDashboardSummary(analyzeNewsItems(items), 'Energy news');
+    const lines = text.split('\n');
+    expect(lines[0]).toMatch(/^Energy news reads (positive|negative|mixed|neutral) across 3 items, with a sentiment score of [+-]?\d\.\d\d on a scale from -1 to \+1\.$/);
+    expect(lines[1]).toMatch(/^\d read positive, \d negative and \d neutral\.$/);
+    expect(text).toContain('(from "Exxon beats estimates")');
+    expect(lines.at(-1)).toBe("This automatic summary was written by Signalboard's local analyst from the headlines and summaries; it is not investment advice.");
+    for (const line of lines) expect(line).toMatch(/[.)"]$/);
+    // No bullet is cut inside a number such as 3.5%.
+    expect(summaryBullets(text).some((bullet) => bullet.includes('3.5%'))).toBe(true);
+  });
+  it('says so when there is no news', () => {
+    expect(renderDashboardSummary(analyzeNewsItems([]), 'Utilities news')).toBe('Utilities news has no items to summarise right now.');
+  });
+});
+
+describe('describeIndicatorChange', () => {
+  const brief = (code: string, unit: string, interval: string, values: Array<[string, number]>) => ({
+    name: code === 'UNRATE' ? 'Unemployment Rate' : 'Consumer Price Index (CPI-U)',
+    code,
+    unit,
+    interval,
+    values: values.map(([date, value]) => ({ date, value })),
+  });
+
+  it('a percentage moves in percentage points, with what the move means', () => {
+    expect(describeIndicatorChange(brief('UNRATE', 'Percent', 'Monthly', [['2026-10-01', 4.4], ['2026-09-01', 4.2]]))).toBe(
+      'Unemployment Rate was 4.4% for October 2026. That is up 0.20 percentage points from 4.2% for September 2026. A rising jobless rate points to a cooling labour market: a risk for consumer spending, though it makes rate cuts more likely.',
+    );
+  });
+  it('an index moves in percent, with its 12-month change when a year of values is given', () => {
+    const values: Array<[string, number]> = Array.from({ length: 13 }, (_, index) => [`${index < 10 ? '2026' : '2025'}-${String(((10 - index + 12 - 1) % 12) + 1).padStart(2, '0')}-01`, 330 - index * 0.5]);
+    expect(describeIndicatorChange(brief('CPIAUCSL', 'Index 1982-1984=100', 'Monthly', values))).toBe(
+      'Consumer Price Index (CPI-U) was 330 for October 2026. That is up 0.15% from 329.5 for September 2026. Over 12 months it changed +1.85%. Prices are rising faster, which makes interest-rate cuts less likely and weighs on bonds and growth stocks.',
+    );
+  });
+  it('an unchanged value, a single value and no values', () => {
+    expect(describeIndicatorChange(brief('UNRATE', 'Percent', 'Monthly', [['2026-10-01', 4.3], ['2026-09-01', 4.3]]))).toBe(
+      'Unemployment Rate was 4.3% for October 2026. It was unchanged from 4.3% for September 2026. A flat reading gives markets no new signal from this indicator.',
+    );
+    expect(describeIndicatorChange(brief('UNRATE', 'Percent', 'Monthly', [['2026-10-01', 4.3]]))).toBe('Unemployment Rate was 4.3% for October 2026. There is no earlier figure to compare with.');
+    expect(describeIndicatorChange(brief('UNRATE', 'Percent', 'Monthly', []))).toBe('No Unemployment Rate figures have been published yet.');
+  });
+  it('names the period by the interval', () => {
+    expect(periodLabel('2026-07-01', 'Quarterly')).toBe('Q3 2026');
+    expect(periodLabel('2026-10-01', 'Monthly')).toBe('October 2026');
+    expect(periodLabel('2026-11-20', 'Daily')).toBe('Nov 20, 2026');
+  });
+});
