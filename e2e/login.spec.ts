@@ -20,7 +20,7 @@ describe('routes and the guard', () => {
     await page.waitForURL('**/login');
     await page.goto('/no/such/page');
     await page.waitForURL('**/login');
-    await expect(page.getByRole('button', { name: 'Login' }).isVisible()).resolves.toBe(true);
+    await expect.poll(() => page.getByRole('button', { name: 'Login' }).isVisible()).toBe(true);
   });
 
   it('sends /dashboard without a token to /login', async () => {

@@ -54,12 +54,28 @@ async function choose(select: 'Favorite Stocks' | 'Interval', option: string, ta
   await expect.poll(() => target.getByRole('combobox', { name: select }).inputValue()).toBe(option);
 }
 
-/** Presses Search and waits for its outcome: cards or the empty message. */
+/**
+ * Presses Search and waits for its own outcome: the summary line naming the symbol and date range
+ * asked for, or the empty message for that symbol with the hint of the interval asked for. So the
+ * outcome of an earlier search for other parameters (still on screen while this one runs) is never
+ * mistaken for it.
+ */
 async function search(expectedCount: number, target: Page = page) {
   const before = newsCalls.length;
+  const interval = await intervalSelect(target).inputValue();
+  const asked = target.waitForRequest((request) => new URL(request.url()).pathname === '/api/company-news');
   await searchButton(target).click();
+  const query = new URL((await asked).url()).searchParams;
   if (target === page) await expect.poll(() => newsCalls.length).toBe(before + 1);
-  await target.getByText(expectedCount === 0 ? /^No news for .* in this interval\.$/ : new RegExp(`^${expectedCount} articles? for `)).waitFor();
+  const symbol = query.get('symbol') ?? '';
+  if (expectedCount === 0) {
+    await target.getByText(`No news for ${symbol} in this interval.`, { exact: true }).waitFor();
+    const hint = interval === 'Daily' ? 'Try the Weekly interval for a longer range.' : 'Try again later or choose another stock.';
+    await target.getByText(hint, { exact: true }).waitFor();
+  } else {
+    const summary = `${expectedCount} ${expectedCount === 1 ? 'article' : 'articles'} for ${symbol} · ${query.get('from') ?? ''} to ${query.get('to') ?? ''}`;
+    await target.getByText(summary, { exact: true }).waitFor();
+  }
 }
 
 const DAILY_EVENT_STRING =

@@ -37,8 +37,8 @@ describe('Contact Support', () => {
     await busy.waitFor();
     expect(await busy.isDisabled()).toBe(true);
     await page.getByText('Support request sent successfully!').waitFor();
-    expect(await page.getByLabel('Header').inputValue()).toBe('');
-    expect(await page.getByLabel('Body').inputValue()).toBe('');
+    await expect.poll(() => page.getByLabel('Header').inputValue()).toBe('');
+    await expect.poll(() => page.getByLabel('Body').inputValue()).toBe('');
 
     const mail = await latestOutboxMail('support@signalboard.local');
     expect(mail).toMatch(/^Subject: \[Support\] Alerts did not fire$/m);

@@ -127,7 +127,7 @@ describe('WatchList (/dashboard/symbollookup)', () => {
     // Whitespace clears the list.
     await searchInput().fill('   ');
     await listbox().waitFor({ state: 'hidden' });
-    expect(await rows()).toEqual([ROW.AAPL, ROW.MSFT]);
+    await expect.poll(() => rows()).toEqual([ROW.AAPL, ROW.MSFT]);
   });
 
   it('picks with the keyboard (arrows, Enter, Escape); Save keeps the additions after a reload', async () => {
@@ -139,7 +139,7 @@ describe('WatchList (/dashboard/symbollookup)', () => {
     await page.keyboard.press('Enter');
     expect(await searchInput().inputValue()).toBe('');
     await listbox().waitFor({ state: 'hidden' });
-    expect(await rows()).toEqual([ROW.AAPL, ROW.MSFT, 'SHOP.TO - Shopify Inc. Not saved']);
+    await expect.poll(() => rows()).toEqual([ROW.AAPL, ROW.MSFT, 'SHOP.TO - Shopify Inc. Not saved']);
 
     await typeSlowly('nv');
     await expect.poll(() => suggestions()).toEqual(['NVDA - NVIDIA Corporation']);
@@ -230,7 +230,7 @@ describe('WatchList (/dashboard/symbollookup)', () => {
     await listbox().getByRole('option', { name: 'NVDA - NVIDIA Corporation' }).click();
     await saveButton().click();
     await page.getByText('Could not save your favorites: The database is busy. Please try again.').waitFor();
-    expect(await rows()).toEqual([ROW.AAPL, ROW.MSFT, 'NVDA - NVIDIA Corporation Not saved']);
+    await expect.poll(() => rows()).toEqual([ROW.AAPL, ROW.MSFT, 'NVDA - NVIDIA Corporation Not saved']);
     expect(await saveButton().isEnabled()).toBe(true);
     await page.unroute('**/api/batch_update_favorite_stocks');
     await saveButton().click();
