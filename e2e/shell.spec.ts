@@ -57,7 +57,7 @@ describe('dashboard shell', () => {
     const names = await drawer().getByRole('link').allInnerTexts();
     expect(names.map((name) => name.trim())).toEqual([...MENU, ...MORE].map(([name]) => name));
     await drawer().getByText('More screens').waitFor();
-    await page.getByText('This screen is not available yet.').waitFor();
+    await page.getByRole('heading', { name: 'Market Dashboard', level: 2 }).waitFor();
     await screenshot(page, 'shell-main');
   });
 
@@ -107,7 +107,7 @@ describe('dashboard shell', () => {
   it('switches the colour scheme, remembers it, and can follow the system again', async () => {
     await page.goto('/dashboard/main');
     const scheme = () => page.evaluate(() => document.documentElement.getAttribute('data-mantine-color-scheme'));
-    expect(await scheme()).toBe('light');
+    await expect.poll(scheme).toBe('light');
     await page.getByRole('button', { name: 'Color scheme' }).click();
     await page.getByRole('menuitem', { name: 'Dark' }).click();
     await expect.poll(scheme).toBe('dark');

@@ -7,6 +7,7 @@ import { RouteError } from './components/route-error';
 
 /** Screens that exist; the rest show an honest "not available yet" notice until they are built. */
 const BUILT_SCREENS: Partial<Record<DashboardChildPath, RouteObject['lazy']>> = {
+  main: () => import('./features/market-dashboard/market-dashboard-screen'),
   support: () => import('./features/support/support-screen'),
   symbollookup: () => import('./features/watchlist/watchlist-screen'),
   dropscanner: () => import('./features/drop-scanner/drop-scanner-screen'),

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { analyzeNewsItems } from '../news/local-analysis';
+import { splitSentences } from '../news/sentences';
 import { summaryBullets } from './dashboard-rules';
 import { describeIndicatorChange, periodLabel, renderDashboardSummary } from './local-summaries';
 
@@ -9,17 +10,21 @@ describe('renderDashboardSummary', () => {
     { headline: 'Chevron misses on weak refining', summary: 'Margins fell and the company cut guidance.' },
     { headline: 'Oil steady ahead of OPEC meeting', summary: 'Traders await output decisions.' },
   ];
-  it('writes whole sentences that chunk into readable bullets, and says it is automatic', () => {
+  it('writes one paragraph of whole sentences that pair into readable bullets, and says it is automatic', () => {
     const text = renderDashboardSummary(analyzeNewsItems(items), 'Energy news');
-    const lines = text.split('\n');
-    expect(lines[0]).toMatch(/^Energy news reads (positive|negative|mixed|neutral) across 3 items, with a sentiment score of [+-]?\d\.\d\d on a scale from -1 to \+1\.$/);
-    expect(lines[1]).toMatch(/^\d read positive, \d negative and \d neutral\.$/);
+    expect(text).not.toContain('\n');
+    const sentences = splitSentences(text);
+    expect(sentences[0]).toMatch(/^Energy news reads (positive|negative|mixed|neutral) across 3 items, with a sentiment score of [+-]?\d\.\d\d on a scale from -1 to \+1\.$/);
+    expect(sentences[1]).toMatch(/^\d read positive, \d negative and \d neutral\.$/);
     expect(text).toContain('(from "Exxon beats estimates")');
-    expect(lines.at(-1)).toBe("This automatic summary was written by Signalboard's local analyst from the headlines and summaries; it is not investment advice.");
-    for (const line of lines) expect(line).toMatch(/[.)"]$/);
-    // No bullet is cut inside a number such as 3.5%.
-    expect(summaryBullets(text).some((bullet) => bullet.includes('3.5%'))).toBe(true);
+    expect(sentences.at(-1)).toBe("This automatic summary was written by Signalboard's local analyst from the headlines and summaries; it is not investment advice.");
+    const bullets = summaryBullets(text);
+    expect(bullets[0]).toBe(`${sentences[0]} ${sentences[1]}`);
+    expect(bullets).toHaveLength(Math.ceil(sentences.length / 2));
+    // No sentence is cut inside a number such as 3.5%.
+    expect(sentences.some((sentence) => sentence.includes('3.5%'))).toBe(true);
   });
+
   it('says so when there is no news', () => {
     expect(renderDashboardSummary(analyzeNewsItems([]), 'Utilities news')).toBe('Utilities news has no items to summarise right now.');
   });

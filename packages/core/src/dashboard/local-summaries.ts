@@ -13,7 +13,7 @@ const listOf = (words: readonly string[]) =>
   words.length <= 1 ? (words[0] ?? '') : `${words.slice(0, -1).join(', ')} and ${words[words.length - 1]}`;
 
 /**
- * A market or sector summary in sentences: tone and score, the split of items, themes and tickers,
+ * A market or sector summary as one paragraph of sentences: tone and score, the split of items, themes and tickers,
  * the strongest points with their headlines, and that it is automatic. `subject` names the news
  * (e.g. 'Market news', 'Energy news').
  */
@@ -30,7 +30,8 @@ export function renderDashboardSummary(analysis: LocalAnalysis, subject: string)
     sentences.push(point.text === point.headline ? `"${stripEnd(point.text)}."` : `${stripEnd(point.text)} (from "${stripEnd(point.headline)}").`);
   }
   sentences.push('This automatic summary was written by Signalboard\'s local analyst from the headlines and summaries; it is not investment advice.');
-  return sentences.join('\n');
+  // One paragraph, as a language model writes it: the screen pairs the sentences into bullets.
+  return sentences.join(' ');
 }
 
 /** What a rise of each indicator usually means for markets; a fall means the opposite. */

@@ -1,0 +1,61 @@
+import './market-dashboard.css';
+import { Alert, Button, Grid, Group, Stack, Text } from '@mantine/core';
+import { IconAlertTriangle, IconRefresh } from '@tabler/icons-react';
+import { ScreenHeader } from '../../components/screen-header';
+import { DASHBOARD_TITLE } from './dashboard-messages';
+import { EconomicIndicatorsSection } from './economic-indicators-section';
+import { MarketOverviewPanel } from './market-overview-panel';
+import { OverallSentimentSection } from './overall-sentiment-section';
+import { SectorSentimentSection } from './sector-sentiment-section';
+import { TodaysEarningsSection } from './todays-earnings-section';
+import { useDashboardData } from './use-dashboard-data';
+
+/**
+ * Market Dashboard (spec §2 "Market Dashboard (main)", §4 "Dashboard loading", §7, §8 "Dashboard:",
+ * §9 "Sector news"). Every part loads at once and on its own; a part that fails shows its message
+ * while the others show their data, and the alert above offers to load the failed parts again.
+ */
+export function MarketDashboardScreen() {
+  const data = useDashboardData();
+  return (
+    <>
+      <ScreenHeader
+        title={DASHBOARD_TITLE}
+        description="Today's market at a glance: the overall mood, sector news, key economic figures and your favorites' earnings."
+      />
+      <Stack gap="lg">
+        {data.alert && (
+          <Alert color="red" variant="light" icon={<IconAlertTriangle size={20} />}>
+            <Group justify="space-between" gap="sm">
+              <Text size="sm" fw={500}>
+                {data.alert}
+              </Text>
+              <Button size="xs" variant="light" color="red" leftSection={<IconRefresh size={14} />} onClick={data.retryFailed} loading={data.retrying}>
+                Retry
+              </Button>
+            </Group>
+          </Alert>
+        )}
+
+        <MarketOverviewPanel part={data.overview} stale={data.overviewStale} />
+
+        <Grid gap="lg" align="flex-start">
+          <Grid.Col span={{ base: 12, lg: 6 }}>
+            <Stack gap="lg">
+              <OverallSentimentSection part={data.overall} />
+              <TodaysEarningsSection part={data.earnings} />
+            </Stack>
+          </Grid.Col>
+          <Grid.Col span={{ base: 12, lg: 6 }}>
+            <SectorSentimentSection part={data.sectors} />
+          </Grid.Col>
+          <Grid.Col span={12}>
+            <EconomicIndicatorsSection part={data.indicators} />
+          </Grid.Col>
+        </Grid>
+      </Stack>
+    </>
+  );
+}
+
+export { MarketDashboardScreen as Component };

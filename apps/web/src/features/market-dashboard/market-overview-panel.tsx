@@ -1,0 +1,165 @@
+import { Badge, Group, Paper, SimpleGrid, Skeleton, Stack, Text, Title, VisuallyHidden } from '@mantine/core';
+import type { MarketOverview, OverviewQuote, SectorMove } from '@signalboard/core';
+import { useId } from 'react';
+import { formatPrice, formatSignedPercent } from '../../components/format';
+import { ChangeText } from './change-text';
+import { formatNextChange, formatSignedPrice, heatBackground } from './dashboard-format';
+import { OVERVIEW_FAILED, OVERVIEW_TITLE } from './dashboard-messages';
+import { AsOf, PartFailure } from './dashboard-section';
+import type { DashboardPart } from './use-dashboard-data';
+
+type Phase = MarketOverview['market']['phase'];
+
+/** The market's phase in words, with the colour of its badge (the word carries the meaning). */
+export const PHASE_LABEL: Readonly<Record<Phase, { label: string; color: string }>> = {
+  open: { label: 'Open', color: 'green' },
+  'pre-market': { label: 'Pre-market', color: 'yellow' },
+  'after-close': { label: 'After hours', color: 'yellow' },
+  closed: { label: 'Closed', color: 'gray' },
+};
+
+/**
+ * Beyond the spec: above the four parts, the market status, the index ETFs and Bitcoin, and a
+ * heatmap of today's sector moves. Not one of the spec's parts: a failure here shows its own
+ * message and Retry, and does not raise the screen's alert.
+ */
+export function MarketOverviewPanel({ part, stale }: { part: DashboardPart<MarketOverview>; stale: boolean }) {
+  const titleId = useId();
+  const overview = part.data;
+  return (
+    <Paper component="section" aria-labelledby={titleId} withBorder radius="lg" p={{ base: 'md', sm: 'lg' }}>
+      <Group justify="space-between" align="center" gap="xs" mb="md">
+        <Group gap="sm" align="center">
+          <Title order={3} size="h4" id={titleId}>
+            {OVERVIEW_TITLE}
+          </Title>
+          {overview && <MarketStatus market={overview.market} />}
+        </Group>
+        {overview && (
+          <Group gap={6}>
+            <AsOf iso={overview.asOf} prefix="Prices as of" />
+            {stale && (
+              <Badge size="xs" variant="light" color="yellow">
+                delayed
+              </Badge>
+            )}
+          </Group>
+        )}
+      </Group>
+      {part.failed ? (
+        <PartFailure message={OVERVIEW_FAILED} detail={part.detail} retryLabel="Retry market overview" retrying={part.retrying} onRetry={part.retry} />
+      ) : !overview ? (
+        <OverviewLoading />
+      ) : (
+        <Stack gap="md">
+          <IndexStrip quotes={overview.indices} />
+          <SectorHeatmap sectors={overview.sectors} />
+          {overview.failed.length > 0 && (
+            <Text size="xs" c="dimmed">
+              Not available right now: {overview.failed.map((item) => item.symbol).join(', ')}.
+            </Text>
+          )}
+        </Stack>
+      )}
+    </Paper>
+  );
+}
+
+function MarketStatus({ market }: { market: MarketOverview['market'] }) {
+  const { label, color } = PHASE_LABEL[market.phase] ?? PHASE_LABEL.closed;
+  const verb = market.phase === 'open' ? 'Closes' : 'Opens';
+  return (
+    <Group gap={6}>
+      <VisuallyHidden>Market status:</VisuallyHidden>
+      <Badge variant="light" color={color} radius="sm" tt="none">
+        {label}
+      </Badge>
+      <Text size="sm" c="dimmed">
+        {verb} <time dateTime={market.nextChange}>{formatNextChange(market.nextChange)}</time>
+      </Text>
+    </Group>
+  );
+}
+
+function IndexStrip({ quotes }: { quotes: OverviewQuote[] }) {
+  if (quotes.length === 0) return null;
+  return (
+    <SimpleGrid cols={{ base: 2, sm: 3, lg: 5 }} spacing="sm" role="list" aria-label="Indices">
+      {quotes.map((quote) => (
+        <Paper role="listitem" key={quote.symbol} withBorder radius="md" p="sm" aria-label={indexLabel(quote)}>
+          <Group justify="space-between" gap={4} wrap="nowrap" align="baseline">
+            <Text fw={700} size="sm">
+              {quote.symbol}
+            </Text>
+            <Text size="xs" c="dimmed" truncate title={quote.name}>
+              {quote.name}
+            </Text>
+          </Group>
+          <Text fw={600} size="lg">
+            {formatPrice(quote.price)}
+          </Text>
+          <ChangeText value={quote.change} size="sm" style={{ whiteSpace: 'normal' }}>
+            <span style={{ whiteSpace: 'nowrap' }}>{formatSignedPrice(quote.change)}</span>{' '}
+            <span style={{ whiteSpace: 'nowrap' }}>({formatSignedPercent(quote.percentChange)})</span>
+          </ChangeText>
+        </Paper>
+      ))}
+    </SimpleGrid>
+  );
+}
+
+const indexLabel = (quote: OverviewQuote) =>
+  `${quote.symbol} ${quote.name}: ${formatPrice(quote.price)} ${quote.currency}, ${formatSignedPrice(quote.change)} (${formatSignedPercent(quote.percentChange)})`;
+
+function SectorHeatmap({ sectors }: { sectors: SectorMove[] }) {
+  if (sectors.length === 0) return null;
+  const sorted = [...sectors].sort((a, b) => b.percentChange - a.percentChange);
+  return (
+    <Stack gap="xs">
+      <Text size="sm" fw={600}>
+        Sectors today
+      </Text>
+      <SimpleGrid cols={{ base: 2, xs: 3, md: 4, lg: 6 }} spacing="xs" role="list" aria-label="Sector heatmap">
+        {sorted.map((sector) => (
+          <div
+            role="listitem"
+            key={sector.sector}
+            className="sb-heat-tile"
+            style={{ background: heatBackground(sector.percentChange) }}
+            aria-label={`${sector.sector} ${formatSignedPercent(sector.percentChange)} (${sector.etf})`}
+            title={`${sector.sector} (${sector.etf} ${formatPrice(sector.price)})`}
+          >
+            <Text size="xs" fw={600} lh={1.2}>
+              {sector.sector}
+            </Text>
+            <Group justify="space-between" gap={4} wrap="nowrap" align="baseline">
+              <Text size="sm" fw={700}>
+                {formatSignedPercent(sector.percentChange)}
+              </Text>
+              <Text size="xs" opacity={0.8}>
+                {sector.etf}
+              </Text>
+            </Group>
+          </div>
+        ))}
+      </SimpleGrid>
+    </Stack>
+  );
+}
+
+function OverviewLoading() {
+  return (
+    <Stack gap="sm" role="status" aria-label="Loading the market overview">
+      <SimpleGrid cols={{ base: 2, sm: 3, lg: 5 }} spacing="sm">
+        {Array.from({ length: 5 }, (_, index) => (
+          <Skeleton key={index} h={78} radius="md" />
+        ))}
+      </SimpleGrid>
+      <SimpleGrid cols={{ base: 2, xs: 3, md: 4, lg: 6 }} spacing="xs">
+        {Array.from({ length: 11 }, (_, index) => (
+          <Skeleton key={index} h={72} radius="md" />
+        ))}
+      </SimpleGrid>
+    </Stack>
+  );
+}

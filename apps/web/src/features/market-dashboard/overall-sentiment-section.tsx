@@ -1,0 +1,34 @@
+import { Stack, Text, Title } from '@mantine/core';
+import type { OverallSentiment } from '@signalboard/core';
+import { formatIsoMedium } from './dashboard-format';
+import { MARKET_SUMMARY_HEADING, NO_OVERALL, OVERALL_FAILED, OVERALL_TITLE } from './dashboard-messages';
+import { AsOf, DashboardSection, EmptyState, PartFailure, PartLoading } from './dashboard-section';
+import { SummaryBullets } from './summary-bullets';
+import type { DashboardPart } from './use-dashboard-data';
+
+/** Spec §2 "Overall Market Sentiment": the latest summary as bullets, and when it was written. */
+export function OverallSentimentSection({ part }: { part: DashboardPart<OverallSentiment[]> }) {
+  const latest = part.data?.[0];
+  return (
+    <DashboardSection title={OVERALL_TITLE} asOf={latest && <AsOf iso={latest.DateCreated} />}>
+      {part.failed ? (
+        <PartFailure message={OVERALL_FAILED} detail={part.detail} retryLabel="Retry overall market sentiment" retrying={part.retrying} onRetry={part.retry} />
+      ) : part.loading || !part.data ? (
+        <PartLoading label="Loading overall market sentiment" lines={4} />
+      ) : !latest ? (
+        <EmptyState message={NO_OVERALL} hint="The summary is written from the latest market news; check back later." />
+      ) : (
+        <Stack gap="sm">
+          <Title order={4} size="h5">
+            {MARKET_SUMMARY_HEADING}
+          </Title>
+          <SummaryBullets summary={latest.GptSummary} label={MARKET_SUMMARY_HEADING} />
+          <Text size="xs" c="dimmed">
+            Last updated: <time dateTime={latest.DateCreated}>{formatIsoMedium(latest.DateCreated)}</time>
+            {latest.NewsCount > 0 && ` · from ${latest.NewsCount} news ${latest.NewsCount === 1 ? 'item' : 'items'}`}
+          </Text>
+        </Stack>
+      )}
+    </DashboardSection>
+  );
+}

@@ -1,0 +1,52 @@
+import { Accordion, Divider, Group, Stack, Text } from '@mantine/core';
+import type { SectorSentiment } from '@signalboard/core';
+import { formatIsoMedium, formatIsoShort, latestIso } from './dashboard-format';
+import { NO_SECTORS, SECTORS_FAILED, SECTORS_TITLE } from './dashboard-messages';
+import { AsOf, DashboardSection, EmptyState, PartFailure, PartLoading } from './dashboard-section';
+import { SectorNews } from './sector-news';
+import { SummaryBullets } from './summary-bullets';
+import type { DashboardPart } from './use-dashboard-data';
+
+/** Spec §2 "Sector Sentiment & News": one accordion item per sector, its summary and its news. */
+export function SectorSentimentSection({ part }: { part: DashboardPart<SectorSentiment[]> }) {
+  const sectors = part.data;
+  const asOf = sectors ? latestIso(sectors.map((sector) => sector.LastUpdatedUtc)) : null;
+  return (
+    <DashboardSection title={SECTORS_TITLE} asOf={<AsOf iso={asOf} />}>
+      {part.failed ? (
+        <PartFailure message={SECTORS_FAILED} detail={part.detail} retryLabel="Retry sector sentiments" retrying={part.retrying} onRetry={part.retry} />
+      ) : part.loading || !sectors ? (
+        <PartLoading label="Loading sector sentiments" lines={6} height={36} />
+      ) : sectors.length === 0 ? (
+        <EmptyState message={NO_SECTORS} hint="Sector summaries are written through the day; check back later." />
+      ) : (
+        <Accordion multiple variant="separated" order={4} chevronPosition="right">
+          {sectors.map((sector, index) => (
+            <Accordion.Item key={`${sector.IndicatorName}-${index}`} value={`${sector.IndicatorName}-${index}`}>
+              <Accordion.Control>
+                <Group justify="space-between" gap="xs" wrap="nowrap" pr="xs">
+                  <Text fw={600} size="sm">
+                    {sector.IndicatorName}
+                  </Text>
+                  <Text size="xs" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
+                    as of{' '}
+                    <time dateTime={sector.LastUpdatedUtc} title={formatIsoMedium(sector.LastUpdatedUtc)}>
+                      {formatIsoShort(sector.LastUpdatedUtc)}
+                    </time>
+                  </Text>
+                </Group>
+              </Accordion.Control>
+              <Accordion.Panel>
+                <Stack gap="sm">
+                  <SummaryBullets summary={sector.GptSummary} label={`${sector.IndicatorName} summary`} />
+                  <Divider label="News" labelPosition="left" />
+                  <SectorNews sector={sector.IndicatorName} valueRawJson={sector.ValueRawJson} />
+                </Stack>
+              </Accordion.Panel>
+            </Accordion.Item>
+          ))}
+        </Accordion>
+      )}
+    </DashboardSection>
+  );
+}
