@@ -56,6 +56,16 @@ export interface SectorNewsItem {
 
 export type Parsed<T> = { ok: true; items: T[] } | { ok: false };
 
+/** A ValueRawJson text as its array, or undefined when it is not JSON or not an array. */
+function jsonArray(valueRawJson: string | null | undefined): unknown[] | undefined {
+  try {
+    const raw: unknown = JSON.parse(valueRawJson ?? '');
+    return Array.isArray(raw) ? raw : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** http(s) links only, with a host and no white space. */
 const httpUrl = (value: unknown): string | null => {
   if (typeof value !== 'string') return null;
@@ -71,13 +81,8 @@ const text = (value: unknown): string => (typeof value === 'string' ? value.trim
  * title nor a summary, are skipped; an empty array is a sector with no recent news.
  */
 export function parseSectorNews(valueRawJson: string | null | undefined): Parsed<SectorNewsItem> {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(valueRawJson ?? '');
-  } catch {
-    return { ok: false };
-  }
-  if (!Array.isArray(raw)) return { ok: false };
+  const raw = jsonArray(valueRawJson);
+  if (!raw) return { ok: false };
   const items: SectorNewsItem[] = [];
   for (const entry of raw) {
     if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) continue;
@@ -107,13 +112,8 @@ export interface IndicatorValue {
  * array is unparseable.
  */
 export function recentIndicatorValues(valueRawJson: string | null | undefined, count: number = INDICATOR_RECENT_VALUES): Parsed<IndicatorValue> {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(valueRawJson ?? '');
-  } catch {
-    return { ok: false };
-  }
-  if (!Array.isArray(raw)) return { ok: false };
+  const raw = jsonArray(valueRawJson);
+  if (!raw) return { ok: false };
   const items: IndicatorValue[] = [];
   for (const entry of raw) {
     if (items.length === count) break;

@@ -2,8 +2,8 @@ import { count } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { describeIndicatorChange } from '@signalboard/core';
 import { createTestApp, type TestApp } from '../../../test/helpers';
+import { SwitchableAnalyst } from '../../../test/switchable-analyst';
 import { economicIndicators, jobRuns, overallSentiment, sectorSentiment } from '../../db/schema';
-import { AnalystError, type Analyst } from '../../providers/ai';
 import { createLocalAnalyst } from '../../providers/ai/local';
 import type { CachedMarket } from '../../providers/market/cached-market';
 import { ProviderError } from '../../providers/market/types';
@@ -13,19 +13,6 @@ import { createDashboardRepo } from './dashboard.repo';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
-
-/** The local analyst, which fails on demand (a provider outage). */
-class SwitchableAnalyst implements Analyst {
-  readonly kind = 'local';
-  private readonly inner = createLocalAnalyst({ maxInputChars: 20_000 });
-  failing = false;
-  private check() {
-    if (this.failing) throw new AnalystError('The AI provider could not be reached. Please try again later.', 'unreachable');
-  }
-  analyze: Analyst['analyze'] = async (request) => (this.check(), this.inner.analyze(request));
-  summarizeNews: Analyst['summarizeNews'] = async (request) => (this.check(), this.inner.summarizeNews(request));
-  explainIndicator: Analyst['explainIndicator'] = async (brief) => (this.check(), this.inner.explainIndicator(brief));
-}
 
 let t: TestApp;
 let analyst: SwitchableAnalyst;

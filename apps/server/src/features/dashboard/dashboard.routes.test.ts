@@ -10,27 +10,21 @@ import {
   parseSectorNews,
   sectorSentimentResponse,
 } from '@signalboard/core';
-import { createTestApp, createUser, login, uniqueEmail, type TestApp } from '../../../test/helpers';
-import { AnalystError, type Analyst } from '../../providers/ai';
-import { createLocalAnalyst } from '../../providers/ai/local';
+import { createTestApp, userWithFavorites, type TestApp } from '../../../test/helpers';
+import { SwitchableAnalyst } from '../../../test/switchable-analyst';
+import { AnalystError } from '../../providers/ai';
 import { GICS_SECTORS } from '../../providers/market/universe';
 import { DASHBOARD_INDICATORS } from './dashboard.jobs';
 import { INDEX_STRIP, nextMarketChange, SECTOR_ETFS } from './dashboard.routes';
 
 const CALLS = ['/api/all_overall_sentiment', '/api/sector_sentiment_scanner', '/api/top_economic_indicators', '/api/market_overview'] as const;
 
-async function signedIn(t: TestApp) {
-  const email = uniqueEmail('dashboard');
-  await createUser(t.db, email, 'pw');
-  return login(t.app, email, 'pw');
-}
-
 describe('dashboard calls on the simulated market', () => {
   let t: TestApp;
   let headers: { authorization: string };
   beforeAll(async () => {
     t = await createTestApp();
-    headers = await signedIn(t);
+    headers = await userWithFavorites(t, 'dashboard', []);
   });
   afterAll(async () => t.close());
   const get = async (url: string) => t.app.inject({ method: 'GET', url, headers });
@@ -104,23 +98,12 @@ describe('dashboard calls on the simulated market', () => {
 });
 
 describe('dashboard calls when the analyst fails', () => {
-  /** The local analyst until `failing` is set. */
-  const local = createLocalAnalyst({ maxInputChars: 20_000 });
-  let failing = true;
-  const guard = () => {
-    if (failing) throw new AnalystError('The AI provider failed (500): overloaded', 'provider');
-  };
-  const analyst: Analyst = {
-    kind: 'local',
-    analyze: async (request) => (guard(), local.analyze(request)),
-    summarizeNews: async (request) => (guard(), local.summarizeNews(request)),
-    explainIndicator: async (brief) => (guard(), local.explainIndicator(brief)),
-  };
+  const analyst = new SwitchableAnalyst(true, new AnalystError('The AI provider failed (500): overloaded', 'provider'));
   let t: TestApp;
   let headers: { authorization: string };
   beforeAll(async () => {
     t = await createTestApp({}, { analyst });
-    headers = await signedIn(t);
+    headers = await userWithFavorites(t, 'dashboard', []);
   });
   afterAll(async () => t.close());
 
@@ -133,12 +116,12 @@ describe('dashboard calls when the analyst fails', () => {
   });
 
   it('once filled, a failing refresh keeps answering the last good data', async () => {
-    failing = false;
+    analyst.failing = false;
     t.clock.advance(60 * 60_000);
     await t.app.dashboardJobs.tick();
     const before = (await t.app.inject({ method: 'GET', url: '/api/sector_sentiment_scanner', headers })).json();
     expect(before).toHaveLength(11);
-    failing = true;
+    analyst.failing = true;
     t.clock.advance(60 * 60_000);
     expect((await t.app.dashboardJobs.tick())['sector-sentiment']).toBe('failed');
     expect((await t.app.inject({ method: 'GET', url: '/api/sector_sentiment_scanner', headers })).json()).toEqual(before);
@@ -151,7 +134,7 @@ describe('dashboard calls on a pinned dataset (MARKET_DATA=file)', () => {
   let headers: { authorization: string };
   beforeAll(async () => {
     t = await createTestApp({ MARKET_DATA: 'file', DATASET_DIR: EXAMPLE, MARKET_NOW: '2026-11-13T18:00:00Z' });
-    headers = await signedIn(t);
+    headers = await userWithFavorites(t, 'dashboard', []);
   });
   afterAll(async () => t.close());
   const get = async (url: string) => t.app.inject({ method: 'GET', url, headers }).then((response) => response.json());

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, createUser, login, uniqueEmail, type TestApp } from '../../../test/helpers';
+import { createTestApp, userWithFavorites, type TestApp } from '../../../test/helpers';
 import { apiError, completion, startOpenAiTestServer, type OpenAiTestServer } from '../../providers/ai/openai-test-server';
 
 const NEWS = [
@@ -8,18 +8,12 @@ const NEWS = [
   'Fed signals a rate cut: Powell said inflation is easing.',
 ].join(', ');
 
-async function signedIn(t: TestApp): Promise<{ authorization: string }> {
-  const email = uniqueEmail('analyst');
-  await createUser(t.db, email, 'pw');
-  return login(t.app, email, 'pw');
-}
-
 describe('the local analyst through the API (the default)', () => {
   let t: TestApp;
   let headers: { authorization: string };
   beforeAll(async () => {
     t = await createTestApp();
-    headers = await signedIn(t);
+    headers = await userWithFavorites(t, 'analyst', []);
   });
   afterAll(async () => t.close());
 
@@ -41,7 +35,7 @@ describe('the openai analyst through the API, against a loopback server', () => 
   beforeAll(async () => {
     server = await startOpenAiTestServer();
     t = await createTestApp({ AI_PROVIDER: 'openai', OPENAI_BASE_URL: server.baseURL, OPENAI_API_KEY: 'sk-loopback', OPENAI_MODEL: 'llama3.2', AI_TIMEOUT_MS: '400' });
-    headers = await signedIn(t);
+    headers = await userWithFavorites(t, 'analyst', []);
   });
   afterAll(async () => {
     await t.close();
