@@ -2,9 +2,13 @@
 //   1. JavaScript the login route loads (gzipped), from the Vite manifest: budget 150 KB.
 //   2. Authenticated read throughput (GET /api/getemail, token + user check) against a bare Fastify
 //      JSON route, measured in the same run with autocannon: budget at least 0.5x.
-//   3. Every bench/*.bench.ts (indicators, scanners, single flight).
+//   3. Every bench/*.bench.ts (indicators, scanners, single flight), each in a Node process of its
+//      own: timed in this process, a bench would share the heap, the GC and the JIT with autocannon
+//      (section 2) and with the benches before it, and its numbers would depend on what ran first.
 // Each section (and each bench file) runs on its own: one that fails adds a FAILED row with the
 // reason, the others still run, and the table is always printed (the exit code is 1 if any failed).
+// `npm run bench -- scanners` (any words) runs only the bench files whose names contain one of them,
+// without sections 1 and 2; plain `npm run bench` runs everything.
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -12,6 +16,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
+const only = process.argv.slice(2);
 const rows = [];
 let failures = 0;
 
@@ -28,10 +33,12 @@ async function section(name, work) {
 
 // Builds the web and server bundles when stale (in a child: a failed build exits only the child;
 // the sections that need the bundles then fail on their own).
-spawnSync(process.execPath, ['-e', "import('./scripts/build-if-needed.mjs').then(m => m.buildIfNeeded())"], { cwd: root, stdio: 'inherit' });
+if (only.length === 0) {
+  spawnSync(process.execPath, ['-e', "import('./scripts/build-if-needed.mjs').then(m => m.buildIfNeeded())"], { cwd: root, stdio: 'inherit' });
+}
 
 // 1. Login route bundle
-await section('login route JS (gzip)', async () => {
+if (only.length === 0) await section('login route JS (gzip)', async () => {
   const dist = path.join(root, 'apps/web/dist');
   const manifest = JSON.parse(fs.readFileSync(path.join(dist, '.vite/manifest.json'), 'utf8'));
   const seen = new Set();
@@ -49,7 +56,7 @@ await section('login route JS (gzip)', async () => {
 });
 
 // 2. Authenticated read vs bare Fastify
-await section('GET /api/getemail vs bare Fastify', async () => {
+if (only.length === 0) await section('GET /api/getemail vs bare Fastify', async () => {
   const { default: autocannon } = await import('autocannon');
   const run = (url, headers) =>
     new Promise((resolve, reject) =>
@@ -128,8 +135,16 @@ await section('GET /api/getemail vs bare Fastify', async () => {
 });
 
 // 3. Every bench/*.bench.ts: bundled with esbuild (it may import packages/core's TypeScript) and
-//    run; each exports `run(): Promise<string[][]>` answering rows of [measure, result, budget, verdict].
-const benches = fs.readdirSync(path.join(root, 'bench')).filter((name) => name.endsWith('.bench.ts')).sort();
+//    run in a child process; each exports `run(): Promise<string[][]>` answering rows of
+//    [measure, result, budget, verdict], which the child prints as JSON on its last stdout line.
+const benches = fs
+  .readdirSync(path.join(root, 'bench'))
+  .filter((name) => name.endsWith('.bench.ts') && (only.length === 0 || only.some((word) => name.includes(word))))
+  .sort();
+if (benches.length === 0) {
+  failures += 1;
+  rows.push([`bench files matching ${only.join(', ')}`, 'FAILED: none', '', 'FAILED']);
+}
 const outDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sb-bench-build-'));
 try {
   for (const name of benches) {
@@ -148,12 +163,35 @@ try {
         plugins: [{ name: 'external', setup(b) { b.onResolve({ filter: /^[^./]/ }, (a) => (a.path.startsWith('@signalboard/') ? undefined : { path: a.path, external: true })); } }],
         nodePaths: [path.join(root, 'node_modules')],
       });
-      fs.copyFileSync(outfile, path.join(root, 'bench', `.${name}.mjs`));
+      const bundled = path.join(root, 'bench', `.${name}.mjs`);
+      fs.copyFileSync(outfile, bundled);
       try {
-        const module = await import(path.join(root, 'bench', `.${name}.mjs`));
-        rows.push(...(await module.run()));
+        const script = [
+          'let answer;',
+          `try { answer = { rows: await (await import(${JSON.stringify(bundled)})).run() }; }`,
+          'catch (error) { answer = { error: String(error?.message ?? error) }; }',
+          'console.log(JSON.stringify(answer));',
+        ].join('\n');
+        const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
+          cwd: root,
+          encoding: 'utf8',
+          maxBuffer: 16 * 1024 * 1024,
+          stdio: ['ignore', 'pipe', 'inherit'],
+        });
+        if (child.error) throw child.error;
+        const lines = (child.stdout ?? '').trim().split('\n');
+        const last = lines.pop() ?? '';
+        if (lines.length > 0) process.stdout.write(`${lines.join('\n')}\n`);
+        let answer;
+        try {
+          answer = JSON.parse(last);
+        } catch {
+          throw new Error(`the bench process exited with ${child.signal ?? `code ${child.status}`} without an answer`);
+        }
+        if (answer.error !== undefined) throw new Error(answer.error);
+        rows.push(...answer.rows);
       } finally {
-        fs.rmSync(path.join(root, 'bench', `.${name}.mjs`), { force: true });
+        fs.rmSync(bundled, { force: true });
       }
     });
   }

@@ -5,6 +5,9 @@ import { checkDrop, latestRsi, rangeMetrics, scanOptionSignals, volumeProfileLev
 const SYMBOLS = 8000;
 const BARS = 250;
 const INTRADAY = 78;
+/** Untimed passes first, then timed ones (an odd count, so the median is one of them). */
+const WARM_UP = 5;
+const RUNS = 15;
 
 interface Stock {
   high: Float64Array;
@@ -61,20 +64,31 @@ export async function run(): Promise<string[][]> {
       }).length;
     }
   };
-  scan(); // warm up
-  let fastest = Number.POSITIVE_INFINITY;
-  for (let run = 0; run < 5; run += 1) {
+  // Measured: the wall time of one full pass over the 8,000 symbols (both rules and every metric they
+  // read, as above), as the median of RUNS passes after WARM_UP untimed ones that let the JIT
+  // optimise. bench/run.mjs runs each bench file in a process of its own, so the HTTP bench before it
+  // leaves no GC or JIT work behind; the median (not the fastest pass) is what the budget is held to.
+  for (let run = 0; run < WARM_UP; run += 1) scan();
+  const times: number[] = [];
+  for (let run = 0; run < RUNS; run += 1) {
     const start = performance.now();
     scan();
-    fastest = Math.min(fastest, performance.now() - start);
+    times.push(performance.now() - start);
   }
+  times.sort((a, b) => a - b);
+  const median = times[RUNS >> 1]!;
   // The same machine's floor: one pass summing every close once.
   let sum = 0;
   const floorStart = performance.now();
   for (const stock of stocks) for (let i = 0; i < BARS; i += 1) sum += stock.close[i]!;
   const floor = performance.now() - floorStart;
   return [
-    ['drop + option scanner rules with metrics, 8,000 × 250 bars', `${fastest.toFixed(1)} ms (${flagged} flags)`, '< 50 ms', fastest < 50 ? 'ok' : 'OVER'],
+    [
+      'drop + option scanner rules with metrics, 8,000 × 250 bars',
+      `${median.toFixed(1)} ms median of ${RUNS} (fastest ${times[0]!.toFixed(1)}, slowest ${times[RUNS - 1]!.toFixed(1)}; ${flagged} flags)`,
+      '< 50 ms',
+      median < 50 ? 'ok' : 'OVER',
+    ],
     ['  machine floor: sum of 2,000,000 closes', `${floor.toFixed(1)} ms${sum > 0 ? '' : ' '}`, '', ''],
   ];
 }

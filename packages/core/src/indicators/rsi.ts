@@ -13,6 +13,12 @@ function rsiOf(avgGain: number, avgLoss: number): number {
 
 /** TA-Lib's seed: the plain means of the first `period` gains and losses (changes 1..period). */
 function seedAverages(closes: ArrayLike<number>, period: number): [number, number] {
+  const [gain, loss] = seedSums(closes, period);
+  return [gain / period, loss / period];
+}
+
+/** The sums of the first `period` gains and losses (changes 1..period), in order. */
+function seedSums(closes: ArrayLike<number>, period: number): [number, number] {
   let gain = 0;
   let loss = 0;
   for (let i = 1; i <= period; i += 1) {
@@ -20,7 +26,7 @@ function seedAverages(closes: ArrayLike<number>, period: number): [number, numbe
     if (change > 0) gain += change;
     else loss -= change;
   }
-  return [gain / period, loss / period];
+  return [gain, loss];
 }
 
 /**
@@ -79,19 +85,24 @@ export function latestRsi(closes: ArrayLike<number>, period = 14): number | null
   assertPeriod('latestRsi', period, 2);
   const n = closes.length;
   if (n <= period) return null;
-  // The seed inline (no [gain, loss] pair per call), each close read once.
+  // The seed inline (no [gain, loss] pair per call), each close read once, and without a branch on
+  // the sign of each change (a coin flip on real prices): gain = (c + |c|) · 0.5 is c or +0 and
+  // loss = |c| − gain is −c or +0, the very terms seedAverages adds (adding +0 changes no sum).
+  // Exact unless a change is not finite or near overflow (c + |c| = ∞); any such change leaves a
+  // sum that is not finite, and the seed is then summed again seedAverages' way.
   let seedGain = 0;
   let seedLoss = 0;
-  let previous = closes[0]!;
   for (let i = 1; i <= period; i += 1) {
-    const close = closes[i]!;
-    const change = close - previous;
-    previous = close;
-    if (change > 0) seedGain += change;
-    else seedLoss -= change;
+    const change = closes[i]! - closes[i - 1]!;
+    const size = Math.abs(change);
+    const gain = (change + size) * 0.5;
+    seedGain += gain;
+    seedLoss += size - gain;
   }
+  if (!Number.isFinite(seedGain + seedLoss)) [seedGain, seedLoss] = seedSums(closes, period);
   seedGain /= period;
   seedLoss /= period;
+  let previous = closes[period]!;
   const steps = n - 1 - period;
   const weights = weightsFor(period, steps + 1);
   let doubledGains = 0;

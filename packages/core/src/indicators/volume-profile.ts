@@ -71,14 +71,96 @@ export function volumeProfileLevels(
   // (one add at the first inner bin, one subtract past the last) and summed once at the end, so a
   // bar costs O(1) however many bins it spans.
   const inner = scratch(1, bins + 1);
+  // (l − min) · perBin and (h − min) · perBin lie in [0, bins] (give or take rounding) when perBin is
+  // finite, so truncating with `| 0` is Math.floor there; otherwise (a subnormal range, absurd bin
+  // counts) keep Math.floor.
+  if (Number.isFinite(perBin) && bins <= MAX_TRUNCATED_BINS) spreadTruncated(high, low, volume, start, skipped > 0, min, width, perBin, histogram, inner);
+  else spreadFloored(high, low, volume, start, skipped > 0, min, width, perBin, histogram, inner);
+  let running = 0;
+  for (let b = 0; b < bins; b += 1) {
+    running += inner[b]!;
+    histogram[b] = histogram[b]! + running;
+  }
+  return topNodes(histogram, maxLevels, min, width);
+}
+
+/** Bin counts up to which `(price − min) · perBin` always fits an int32 (with room for rounding). */
+const MAX_TRUNCATED_BINS = 2 ** 30;
+
+/**
+ * Step 2 (see volumeProfileLevels): each usable bar of `start..` spread over `histogram` (its end
+ * bins) and the difference array `inner` (the bins between), in bar order.
+ * Bins come from `| 0` (integer arithmetic), and the inner bins' share is multiplied by 0 or 1
+ * rather than branched on: which bars span more than two bins is unpredictable, and a mispredicted
+ * branch costs more than the two adds of ±0 (which leave the sums unchanged: they are never −0).
+ * The sums, their terms and their order are those of `spreadFloored`, so the histogram is the same
+ * bit for bit.
+ */
+function spreadTruncated(
+  high: ArrayLike<number>,
+  low: ArrayLike<number>,
+  volume: ArrayLike<number>,
+  start: number,
+  check: boolean,
+  min: number,
+  width: number,
+  perBin: number,
+  histogram: Float64Array,
+  inner: Float64Array,
+): void {
+  const n = high.length;
+  const top = histogram.length - 1;
   for (let i = start; i < n; i += 1) {
     const h = high[i]!;
     const l = low[i]!;
     const v = volume[i]!;
     // The usual all-valid lookback skips the check (pass 1 counted the bars it skipped).
-    if (skipped > 0 && !(l <= h && v >= 0 && Number.isFinite(h - l + v))) continue;
-    // Only a high at `max` (or rounding next to it) reaches bin `bins`: a rarely taken branch
-    // rather than Math.min on every bar.
+    if (check && !(l <= h && v >= 0 && Number.isFinite(h - l + v))) continue;
+    // Only a high at `max` (or rounding next to it) reaches bin `bins`: a rarely taken branch.
+    let first = ((l - min) * perBin) | 0;
+    let last = ((h - min) * perBin) | 0;
+    if (last > top) {
+      last = top;
+      if (first > top) first = top;
+    }
+    if (first === last) {
+      histogram[first] = histogram[first]! + v;
+      continue;
+    }
+    // Volume per unit of price; the end bins get their overlap, the bins between a full width.
+    const perPrice = v / (h - l);
+    histogram[first] = histogram[first]! + (min + (first + 1) * width - l) * perPrice;
+    histogram[last] = histogram[last]! + (h - (min + last * width)) * perPrice;
+    // width · perPrice when the bar spans bins between its ends, else 0 (NaN only for an infinite
+    // perPrice without such bins: then there is nothing to add, as in spreadFloored).
+    const full = width * perPrice * +(last > first + 1);
+    if (full === full) {
+      inner[first + 1] = inner[first + 1]! + full;
+      inner[last] = inner[last]! - full;
+    }
+  }
+}
+
+/** spreadTruncated with Math.floor and plain branches: the definition, for the inputs `| 0` cannot take. */
+function spreadFloored(
+  high: ArrayLike<number>,
+  low: ArrayLike<number>,
+  volume: ArrayLike<number>,
+  start: number,
+  check: boolean,
+  min: number,
+  width: number,
+  perBin: number,
+  histogram: Float64Array,
+  inner: Float64Array,
+): void {
+  const n = high.length;
+  const bins = histogram.length;
+  for (let i = start; i < n; i += 1) {
+    const h = high[i]!;
+    const l = low[i]!;
+    const v = volume[i]!;
+    if (check && !(l <= h && v >= 0 && Number.isFinite(h - l + v))) continue;
     let first = Math.floor((l - min) * perBin);
     let last = Math.floor((h - min) * perBin);
     if (last >= bins) {
@@ -89,7 +171,6 @@ export function volumeProfileLevels(
       histogram[first] = histogram[first]! + v;
       continue;
     }
-    // Volume per unit of price; the end bins get their overlap, the bins between a full width.
     const perPrice = v / (h - l);
     histogram[first] = histogram[first]! + (min + (first + 1) * width - l) * perPrice;
     histogram[last] = histogram[last]! + (h - (min + last * width)) * perPrice;
@@ -98,18 +179,14 @@ export function volumeProfileLevels(
       inner[last] = inner[last]! - width * perPrice;
     }
   }
-  let running = 0;
-  for (let b = 0; b < bins; b += 1) {
-    running += inner[b]!;
-    histogram[b] = histogram[b]! + running;
-  }
-  return topNodes(histogram, maxLevels, min, width);
 }
 
-/** For the default 50 bins: the histogram, its difference array (one longer), the peaks' volumes. */
-const scratchBuffers: Float64Array[] = [new Float64Array(50), new Float64Array(51), new Float64Array(50)];
-/** The peaks' bins and the chosen nodes' bins (topNodes). */
+/** For the default 50 bins: the histogram and its difference array (one longer). */
+const scratchBuffers: Float64Array[] = [new Float64Array(50), new Float64Array(51)];
+/** topNodes' scratch, grown with `bins`: the peaks' bins and volumes, their order, the chosen nodes' bins. */
 let peakBins = new Int32Array(50);
+let peakVolume = new Float64Array(50);
+let peakOrder = new Int32Array(50);
 let chosenBins = new Int32Array(50);
 
 /** Buffer `slot`, zeroed, `length` long (grown when a caller asks for more bins). */
@@ -128,13 +205,16 @@ function scratch(slot: number, length: number): Float64Array {
  */
 const EQUAL_VOLUME_RELATIVE = 1e-9;
 
-function nearlyEqual(a: number, b: number): boolean {
-  return Math.abs(a - b) <= EQUAL_VOLUME_RELATIVE * Math.max(Math.abs(a), Math.abs(b));
-}
-
-/** Lower by more than rounding. */
-function lower(neighbour: number, value: number): boolean {
-  return neighbour < value && !nearlyEqual(neighbour, value);
+/**
+ * nearlyEqual(a, b) as 0 or 1, `relative` being EQUAL_VOLUME_RELATIVE: |a − b| ≤ E · max(|a|, |b|),
+ * tested as |a − b| ≤ E·|a| or ≤ E·|b| (the same: the product rounds monotonically) and without
+ * branches (Math.max branches on which is larger, a coin flip between neighbouring bins).
+ * `relative` comes in as an argument because a module constant read in a hot loop is re-checked on
+ * every read (it could still be uninitialised, as far as the compiler knows).
+ */
+function nearlyEqual(a: number, b: number, relative: number): number {
+  const gap = Math.abs(a - b);
+  return +(gap <= relative * Math.abs(a)) | +(gap <= relative * Math.abs(b));
 }
 
 /**
@@ -142,42 +222,96 @@ function lower(neighbour: number, value: number): boolean {
  * first. A run of (nearly) equal bins (a plateau) is one peak, at its middle bin, when both bins
  * beside the run are lower. A peak within MIN_SEPARATION_BINS of a larger chosen one is the same
  * node split by binning and is dropped.
- * At most bins / 2 peaks exist, so picking by repeated scans is cheaper than sorting them.
  */
 function topNodes(histogram: Float64Array, count: number, min: number, width: number): number[] {
   const bins = histogram.length;
-  const peakVolume = scratch(2, bins);
   if (peakBins.length < bins) {
     peakBins = new Int32Array(bins);
+    peakVolume = new Float64Array(bins);
+    peakOrder = new Int32Array(bins);
     chosenBins = new Int32Array(bins);
   }
+  return pickNodes(findPeaks(histogram, peakBins, peakVolume), count, min, width, peakBins, peakVolume, peakOrder, chosenBins);
+}
+
+/**
+ * The peaks into `bins` and `volumes`, in bin order; answers how many. A run starts at `b` and takes
+ * the next bins while they are nearly equal to its first one, `value`; it is a peak when `value` is
+ * positive and both bins beside the run are lower (the bin after it by `<`: the run stopped there,
+ * so it is not nearly equal; the bin before it by `<` and not nearly equal).
+ * Only the run test branches (runs longer than a bin are rare); whether a run is a peak is a coin
+ * flip on real histograms, so it is computed as 0/1 and every run is written at `peaks`, which
+ * advances only past a peak. After a one-bin run the next run's left neighbour is that bin, already
+ * found not nearly equal to it.
+ */
+function findPeaks(histogram: Float64Array, bins: Int32Array, volumes: Float64Array): number {
+  const lastBin = histogram.length - 1;
+  const relative = EQUAL_VOLUME_RELATIVE;
   let peaks = 0;
-  for (let b = 0; b < bins; ) {
-    const value = histogram[b]!;
+  let b = 0;
+  let value = histogram[0]!;
+  let beforeLower = 1; // the first run has nothing before it
+  for (;;) {
     let end = b;
-    while (end + 1 < bins && nearlyEqual(histogram[end + 1]!, value)) end += 1;
-    // The bin after the run is not nearly equal to `value` (the run stopped there), so `lower` is
-    // a plain `<` on that side; the cheap tests go first, `lower` on the left side last.
-    if (value > 0 && (end === bins - 1 || histogram[end + 1]! < value) && (b === 0 || lower(histogram[b - 1]!, value))) {
-      peakBins[peaks] = (b + end) >> 1;
-      peakVolume[peaks] = value;
-      peaks += 1;
+    let after = value;
+    let afterLower = 1; // the last run has nothing after it
+    if (b < lastBin) {
+      after = histogram[b + 1]!;
+      if (nearlyEqual(after, value, relative) === 1) {
+        end += 1;
+        while (end < lastBin && nearlyEqual(histogram[end + 1]!, value, relative) === 1) end += 1;
+        if (end < lastBin) after = histogram[end + 1]!;
+        else afterLower = 1;
+      }
+      if (end < lastBin) afterLower = +(after < value);
     }
+    bins[peaks] = (b + end) >> 1;
+    volumes[peaks] = value;
+    peaks += +(value > 0) & beforeLower & afterLower;
+    if (end >= lastBin) return peaks;
+    // The next run starts at end + 1, with the value `after`; the bin before it is `end`.
+    const before = end === b ? value : histogram[end]!;
+    beforeLower = +(before < after);
+    if (end !== b) beforeLower &= nearlyEqual(before, after, relative) ^ 1;
     b = end + 1;
+    value = after;
   }
+}
+
+/**
+ * The nodes among the first `peaks` peaks: by volume, largest first (the lower bin first on a tie),
+ * each kept unless within MIN_SEPARATION_BINS of one already kept, until `count` are kept.
+ * The order comes from each peak's rank, the number of peaks that go before it (larger, or as large
+ * and lower), counted without branches; there are at most bins / 2 peaks, usually about ten.
+ */
+function pickNodes(
+  peaks: number,
+  count: number,
+  min: number,
+  width: number,
+  bins: Int32Array,
+  volumes: Float64Array,
+  order: Int32Array,
+  chosenBins: Int32Array,
+): number[] {
+  for (let p = 0; p < peaks; p += 1) {
+    const volume = volumes[p]!;
+    let rank = 0;
+    for (let q = 0; q < p; q += 1) rank += +(volumes[q]! >= volume);
+    for (let q = p + 1; q < peaks; q += 1) rank += +(volumes[q]! > volume);
+    order[rank] = p;
+  }
+  const separation = MIN_SEPARATION_BINS;
   const levels: number[] = [];
   let chosen = 0;
-  while (chosen < count) {
-    let best = -1;
-    for (let p = 0; p < peaks; p += 1) {
-      if (peakVolume[p]! > 0 && (best < 0 || peakVolume[p]! > peakVolume[best]!)) best = p;
+  for (let r = 0; r < peaks && chosen < count; r += 1) {
+    const bin = bins[order[r]!]!;
+    let apart = 1;
+    for (let c = 0; c < chosen; c += 1) {
+      const gap = chosenBins[c]! - bin;
+      apart &= +(gap > separation) | +(gap < -separation);
     }
-    if (best < 0) break;
-    const bin = peakBins[best]!;
-    peakVolume[best] = 0;
-    let apart = true;
-    for (let c = 0; c < chosen; c += 1) if (Math.abs(chosenBins[c]! - bin) <= MIN_SEPARATION_BINS) apart = false;
-    if (apart) {
+    if (apart === 1) {
       chosenBins[chosen] = bin;
       chosen += 1;
       levels.push(min + (bin + 0.5) * width);
