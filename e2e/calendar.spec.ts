@@ -1,7 +1,7 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { OPTIONS_CALENDAR_FAVORITES as F } from './fixtures/market/options-calendar';
-import { newContext, screenshot, signedInUser, useBrowserPage } from './support/browser';
+import { closeDrawerOnPhone, newContext, screenshot, signedInUser, useBrowserPage } from './support/browser';
 
 // The pinned market (e2e/fixtures/market/options-calendar.ts): "now" is Friday 2026-11-20, so the
 // weekly list runs Sunday 15 to Saturday 21 November. NFLX reports that week but is nobody's favourite.
@@ -186,9 +186,7 @@ describe('Earnings Calendar', () => {
       expect(await listing(other)).toEqual(WEEK);
       // On a phone the drawer (open by default) overlays the screen: close it first.
       if (name === 'calendar-phone') {
-        await other.getByRole('button', { name: 'menu' }).click();
-        const drawer = other.getByRole('navigation', { name: 'Main menu' });
-        await expect.poll(async () => (await drawer.boundingBox())?.x ?? 0).toBeLessThanOrEqual(-250);
+        await closeDrawerOnPhone(other);
       }
       await screenshot(other, name);
       if (name === 'calendar-dark') {

@@ -5,7 +5,7 @@ import { ECONOMIC, HEALTH_NEWS, INDEX_QUOTES, LONG_SUMMARY, SECTOR_QUOTES } from
 import { MARKET_NOW } from './fixtures/market/dataset';
 import { MARKET_NEWS_SERVED } from './fixtures/market/news-market';
 import { OPTIONS_CALENDAR_FAVORITES as F } from './fixtures/market/options-calendar';
-import { api, newContext, screenshot, signedInUser, useBrowserPage } from './support/browser';
+import { api, closeDrawerOnPhone, newContext, screenshot, signedInUser, useBrowserPage } from './support/browser';
 
 // The pinned market (e2e/fixtures/market/dashboard.ts, news-market.ts): Friday 2026-11-20 11:00 in
 // New York, market open. The market server's dashboard jobs filled every part at start. TSLA reports
@@ -223,10 +223,7 @@ describe('Market Dashboard (/dashboard/main)', () => {
       const other = await context.newPage();
       await openDashboard(other);
       if (name === 'dashboard-phone') {
-        // The drawer opens over the content on a phone: close it, and wait until it has slid away.
-        await other.getByRole('button', { name: 'menu' }).click();
-        const drawer = other.getByRole('navigation', { name: 'Main menu' });
-        await expect.poll(async () => (await drawer.boundingBox())?.x ?? 0).toBeLessThanOrEqual(-250);
+        await closeDrawerOnPhone(other);
       }
       await section('Overall Market Sentiment', other).getByRole('heading', { name: 'Market Summary' }).waitFor();
       await section('Key Economic Indicators', other).getByRole('article').first().waitFor();

@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { WATCHLIST_DROPS_STOCKS as S } from './fixtures/market/watchlist-drops';
-import { newContext, screenshot, signedInUser, useBrowserPage } from './support/browser';
+import { closeDrawerOnPhone, newContext, screenshot, signedInUser, useBrowserPage } from './support/browser';
 
 // The pinned market (e2e/fixtures/market/watchlist-drops.ts). Prices and the 30-day (1-month) and
 // 60-day (6-month) highs and lows:
@@ -212,9 +212,7 @@ describe('Drop and Recovery Scanner (/dashboard/dropscanner)', () => {
     await signedInUser(phone, 'drops-phone', { server: 'market', favorites: FAVORITES });
     const phonePage = await phone.newPage();
     await openScanner(phonePage);
-    // The drawer opens over the content on a phone: close it, and wait until it has slid away.
-    await phonePage.getByRole('button', { name: 'menu' }).click();
-    await expect.poll(async () => (await phonePage.getByRole('navigation', { name: 'Main menu' }).boundingBox())?.x ?? 0).toBeLessThanOrEqual(-250);
+    await closeDrawerOnPhone(phonePage);
     await searchButton(phonePage).click();
     const cards = phonePage.getByRole('list', { name: 'Flagged stocks' }).getByRole('listitem');
     await cards.first().waitFor();

@@ -1,7 +1,7 @@
 import type { Page, Request } from 'playwright-core';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { FED, HOSTILE, HOSTILE_SUMMARY, JOBS, LATER, MARKET_NEWS_IMAGE_URL, MARKET_NEWS_SERVED, TARIFFS, CHIPS } from './fixtures/market/news-market';
-import { newContext, screenshot, signedInUser, useBrowserPage } from './support/browser';
+import { closeDrawerOnPhone, newContext, screenshot, signedInUser, useBrowserPage } from './support/browser';
 
 // The pinned market news (e2e/fixtures/market/news-market.ts), served newest first. Spec §7: the
 // analysis text is the 'headline: summary' items joined with ', '.
@@ -223,9 +223,7 @@ describe('Geo-Political News screen', () => {
       await watch(other);
       await openScreen(other);
       if (name === 'general-news-phone') {
-        // The drawer opens over the content on a phone: close it, and wait until it has slid away.
-        await other.getByRole('button', { name: 'menu' }).click();
-        await expect.poll(async () => (await other.getByRole('navigation', { name: 'Main menu' }).boundingBox())?.x ?? 0).toBeLessThanOrEqual(-250);
+        await closeDrawerOnPhone(other);
       }
       await loadNews(other);
       if (name === 'general-news-phone') {

@@ -1,7 +1,7 @@
 import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { OPTIONS_CALENDAR_FAVORITES as F } from './fixtures/market/options-calendar';
-import { newContext, screenshot, signedInUser, useBrowserPage } from './support/browser';
+import { closeDrawerOnPhone, newContext, screenshot, signedInUser, useBrowserPage } from './support/browser';
 
 // The pinned market (e2e/fixtures/market/options-calendar.ts): of these four favourites META flags a
 // long-term PUT, GOOGL a short-term CALL, TSLA nothing, and ORCL has no prices so the scan skips it.
@@ -252,10 +252,7 @@ describe('Options Scanner', () => {
       const other = await context.newPage();
       await other.goto('/dashboard/options');
       if (name === 'options-scanner-phone') {
-        // The drawer (open by default) overlays a phone's screen: close it first.
-        await other.getByRole('button', { name: 'menu' }).click();
-        const drawer = other.getByRole('navigation', { name: 'Main menu' });
-        await expect.poll(async () => (await drawer.boundingBox())?.x ?? 0).toBeLessThanOrEqual(-250);
+        await closeDrawerOnPhone(other);
       }
       await other.getByRole('button', { name: 'Start Scanning' }).click();
       await other.getByRole('region', { name: 'Scan progress' }).getByText('Scan complete').waitFor();

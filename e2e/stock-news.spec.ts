@@ -1,7 +1,7 @@
 import type { Page, Request } from 'playwright-core';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { DIS_DAILY, DIS_IMAGE_URL, DIS_WEEKLY_ONLY, NEWS_STOCK_FAVORITES as F } from './fixtures/market/news-stock';
-import { newContext, screenshot, signedInUser, useBrowserPage } from './support/browser';
+import { closeDrawerOnPhone, newContext, screenshot, signedInUser, useBrowserPage } from './support/browser';
 
 // The pinned market (e2e/fixtures/market/news-stock.ts), now Friday 2026-11-20 16:00 UTC.
 const FAVORITES = [F.DIS, F.KO, F.PEP];
@@ -282,9 +282,7 @@ describe('News By Stock (/dashboard/stocknews)', () => {
     const phonePage = await phone.newPage();
     await serveImages(phonePage);
     await openScreen(phonePage);
-    // The drawer opens over the content on a phone: close it, and wait until it has slid away.
-    await phonePage.getByRole('button', { name: 'menu' }).click();
-    await expect.poll(async () => (await phonePage.getByRole('navigation', { name: 'Main menu' }).boundingBox())?.x ?? 0).toBeLessThanOrEqual(-250);
+    await closeDrawerOnPhone(phonePage);
     await search(4, phonePage);
     // One column: the cards stack, each as wide as the first.
     const boxes = await Promise.all([0, 1].map(async (i) => (await cards(phonePage).nth(i).boundingBox())!));

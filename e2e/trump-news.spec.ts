@@ -1,7 +1,7 @@
 import type { Page, Request } from 'playwright-core';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { CHIPS, FED, HOSTILE, HOSTILE_SUMMARY, JOBS, LATER, TARIFFS, TRUMP_NEWS_SERVED } from './fixtures/market/news-market';
-import { newContext, screenshot, signedInUser, useBrowserPage } from './support/browser';
+import { closeDrawerOnPhone, newContext, screenshot, signedInUser, useBrowserPage } from './support/browser';
 
 // The pinned market news (e2e/fixtures/market/news-market.ts): of the five served articles, TARIFFS
 // says 'TRUMP' in its headline, HOSTILE 'trump' and CHIPS 'Trump' only in the summary; FED and JOBS
@@ -175,9 +175,7 @@ describe('Trump News screen', () => {
       watch(other);
       await openScreen(other);
       if (name === 'trump-news-phone') {
-        // The drawer opens over the content on a phone: close it, and wait until it has slid away.
-        await other.getByRole('button', { name: 'menu' }).click();
-        await expect.poll(async () => (await other.getByRole('navigation', { name: 'Main menu' }).boundingBox())?.x ?? 0).toBeLessThanOrEqual(-250);
+        await closeDrawerOnPhone(other);
       }
       await loadNews(other);
       if (name === 'trump-news-phone') {

@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { WATCHLIST_DROPS_STOCKS as S } from './fixtures/market/watchlist-drops';
-import { api, newContext, screenshot, signedInUser, useBrowserPage } from './support/browser';
+import { api, closeDrawerOnPhone, newContext, screenshot, signedInUser, useBrowserPage } from './support/browser';
 
 // The pinned market (e2e/fixtures/market/watchlist-drops.ts): prices and day changes of each row
 // come from its quotes; SHOP is Shopify's NYSE listing, SHOP.TO its TSX one.
@@ -117,11 +117,12 @@ describe('WatchList (/dashboard/symbollookup)', () => {
     expect(paths('/api/symbol_lookup')).toEqual(['/api/symbol_lookup?q=shop&exchange=US', '/api/symbol_lookup?q=shop&exchange=TO']);
     await page.getByLabel('Search Canadian Stocks').uncheck();
 
-    // The search also finds ApeCoin, listed in no country: it is dropped. AAPL, a favourite, is marked selected.
+    // The search also finds ApeCoin, listed in no country: it is dropped. AAPL, a favourite, is marked
+    // selected. (XLP, 'Consumer Staples …', is the dashboard fixture's sector ETF.)
     const search = await api<{ results: Array<{ symbol: string; country: string }> }>('symbol_search?symbol=ap', { token, server: 'market' });
-    expect(search.body.results.map((r) => `${r.symbol} ${r.country}`)).toEqual(['AAPL United States', 'APE Global']);
+    expect(search.body.results.map((r) => `${r.symbol} ${r.country}`)).toEqual(['AAPL United States', 'APE Global', 'XLP United States']);
     await searchInput().fill('ap');
-    await expect.poll(() => suggestions()).toEqual(['AAPL - Apple Inc.']);
+    await expect.poll(() => suggestions()).toEqual(['AAPL - Apple Inc.', 'XLP - Consumer Staples Select Sector SPDR Fund']);
     await listbox().getByRole('option', { name: 'AAPL - Apple Inc.', selected: true }).waitFor();
 
     // Whitespace clears the list.
@@ -141,12 +142,12 @@ describe('WatchList (/dashboard/symbollookup)', () => {
     await listbox().waitFor({ state: 'hidden' });
     await expect.poll(() => rows()).toEqual([ROW.AAPL, ROW.MSFT, 'SHOP.TO - Shopify Inc. Not saved']);
 
-    await typeSlowly('nv');
+    await typeSlowly('nvd');
     await expect.poll(() => suggestions()).toEqual(['NVDA - NVIDIA Corporation']);
     await page.keyboard.press('Escape');
     await listbox().waitFor({ state: 'hidden' });
     expect(await searchInput().getAttribute('aria-expanded')).toBe('false');
-    expect(await searchInput().inputValue()).toBe('nv');
+    expect(await searchInput().inputValue()).toBe('nvd');
     await page.keyboard.press('ArrowDown');
     await page.keyboard.press('Enter');
     expect(await rows()).toEqual([ROW.AAPL, ROW.MSFT, 'SHOP.TO - Shopify Inc. Not saved', 'NVDA - NVIDIA Corporation Not saved']);
@@ -192,7 +193,7 @@ describe('WatchList (/dashboard/symbollookup)', () => {
     await page.getByRole('button', { name: 'Remove AAPL' }).click();
     await page.getByRole('button', { name: 'Remove NVDA' }).click();
     await page.getByLabel('Search Canadian Stocks').check();
-    await typeSlowly('ry');
+    await typeSlowly('roy');
     await expect.poll(() => suggestions()).toEqual(['RY.TO - Royal Bank of Canada']);
     await listbox().getByRole('option', { name: 'RY.TO - Royal Bank of Canada' }).click();
     expect(await rows()).toEqual([ROW.MSFT, 'RY.TO - Royal Bank of Canada Not saved']);
@@ -226,7 +227,7 @@ describe('WatchList (/dashboard/symbollookup)', () => {
     await page.route('**/api/batch_update_favorite_stocks', (route) =>
       route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify({ msg: 'The database is busy. Please try again.' }) }),
     );
-    await typeSlowly('nv');
+    await typeSlowly('nvd');
     await listbox().getByRole('option', { name: 'NVDA - NVIDIA Corporation' }).click();
     await saveButton().click();
     await page.getByText('Could not save your favorites: The database is busy. Please try again.').waitFor();
@@ -269,9 +270,7 @@ describe('WatchList (/dashboard/symbollookup)', () => {
     await signedInUser(phone, 'watchlist-phone', { server: 'market', favorites: [S.AAPL, S.MSFT, S.NVDA, S.RY_TO, S.SHOP_TO] });
     const phonePage = await phone.newPage();
     await openWatchlist(phonePage);
-    // The drawer opens over the content on a phone: close it, and wait until it has slid away.
-    await phonePage.getByRole('button', { name: 'menu' }).click();
-    await expect.poll(async () => (await phonePage.getByRole('navigation', { name: 'Main menu' }).boundingBox())?.x ?? 0).toBeLessThanOrEqual(-250);
+    await closeDrawerOnPhone(phonePage);
     await expect.poll(() => rows(phonePage)).toEqual([ROW.AAPL, ROW.MSFT, ROW.NVDA, ROW.RY_TO, ROW.SHOP_TO]);
     await screenshot(phonePage, 'watchlist-phone');
     await phone.close();
