@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { renderLocalAnalysis } from './analysis-text';
-import { analyzeNewsText, MAX_KEY_POINTS } from './local-analysis';
+import { analyzeNewsItems, analyzeNewsText, MAX_KEY_POINTS } from './local-analysis';
 import { parseNewsText, truncateToBudget } from './news-items';
 import { sentimentTerms } from './sentiment';
 import { themesOf, tickersOf } from './themes';
@@ -142,5 +142,15 @@ describe('renderLocalAnalysis', () => {
     expect(bullets.length).toBeLessThanOrEqual(6);
     expect(bullets.some((line) => line.endsWith('(from "Trump threatens new tariffs on China")'))).toBe(true);
     expect(lines[lines.length - 1]).toMatch(/^This is an automatic summary/);
+  });
+
+  it('quotes the words of provider text, never its markup', () => {
+    const analysis = analyzeNewsItems([{ headline: 'Oil <b>climbs</b> as OPEC+ weighs cuts', summary: '<script>alert(1)</script> Brent rose 2% <img src=x onerror=alert(1)> after remarks on sanctions. Prices < 100 stay.' }]);
+    const quoted = analysis.keyPoints.map((point) => `${point.text} | ${point.headline}`).join('\n');
+    expect(quoted).not.toMatch(/<\/?(b|script|img)\b/);
+    expect(quoted).toContain('Oil climbs as OPEC+ weighs cuts');
+    expect(quoted).toContain('alert(1) Brent rose 2% after remarks on sanctions.');
+    // A lone '<' is not markup.
+    expect(analyzeNewsItems([{ headline: 'A', summary: 'Prices < 100 stay firm.' }]).keyPoints[0]!.text).toBe('Prices < 100 stay firm.');
   });
 });

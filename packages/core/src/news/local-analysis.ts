@@ -90,6 +90,14 @@ function itemTonesOf(items: readonly NewsItem[]): LocalAnalysis['itemTones'] {
 
 const distinct = (words: readonly string[]) => [...new Set(words)];
 
+/**
+ * Provider text with its HTML tags dropped (feeds send `<p>`, `<b>` and worse): the analysis quotes
+ * the words, never the markup. The screens show the result as text either way.
+ */
+function withoutMarkup(text: string): string {
+  return text.includes('<') ? text.replace(/<\/?[a-zA-Z][^<>]*>/g, ' ').replace(/\s{2,}/g, ' ').trim() : text;
+}
+
 /** Analyses an analysis text (spec §7 notes), reading at most `maxChars` of it. */
 export function analyzeNewsText(text: string, maxChars: number): LocalAnalysis {
   const budget = truncateToBudget(text, maxChars);
@@ -98,8 +106,9 @@ export function analyzeNewsText(text: string, maxChars: number): LocalAnalysis {
 }
 
 /** Analyses news items as they are (no text to parse); `stock` names the stock the news is about. */
-export function analyzeNewsItems(items: readonly NewsItem[], options: { stock?: string; truncated?: boolean } = {}): LocalAnalysis {
+export function analyzeNewsItems(newsItems: readonly NewsItem[], options: { stock?: string; truncated?: boolean } = {}): LocalAnalysis {
   const { stock } = options;
+  const items = newsItems.map((item) => ({ headline: withoutMarkup(item.headline), summary: withoutMarkup(item.summary) }));
   const all = items.map((item) => `${item.headline}. ${item.summary}`).join('\n');
   const terms = sentimentTerms(all);
   const themeCounts = new Map<string, number>();
