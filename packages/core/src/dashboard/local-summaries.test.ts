@@ -50,6 +50,16 @@ describe('describeIndicatorChange', () => {
       'Consumer Price Index (CPI-U) was 330 for October 2026. That is up 0.15% from 329.5 for September 2026. Over 12 months it changed +1.85%. Prices are rising faster, which makes interest-rate cuts less likely and weighs on bonds and growth stocks.',
     );
   });
+  it('an index moves in points, a count in its unit, without a yearly rate', () => {
+    const values: Array<[string, number]> = Array.from({ length: 13 }, (_, index) => [`2026-${String(12 - index).padStart(2, '0')}-01`, 50 - index]);
+    expect(describeIndicatorChange({ name: 'ISM Manufacturing PMI', code: 'ISM_PMI', unit: 'Index', interval: 'Monthly', values: values.map(([date, value]) => ({ date, value })) })).toBe(
+      'ISM Manufacturing PMI was 50 for December 2026. That is up 1 point from 49 for November 2026. Manufacturing activity is improving (above 50 means expansion).',
+    );
+    expect(
+      describeIndicatorChange({ name: 'Nonfarm Payrolls (monthly change)', code: 'PAYEMS_CHG', unit: 'Thousands of persons', interval: 'Monthly', values: [{ date: '2026-10-01', value: 158 }, { date: '2026-09-01', value: 107 }] }),
+    ).toBe('Nonfarm Payrolls (monthly change) was 158 for October 2026. That is up 51 thousand from 107 for September 2026. Stronger hiring supports incomes and spending.');
+  });
+
   it('an unchanged value, a single value and no values', () => {
     expect(describeIndicatorChange(brief('UNRATE', 'Percent', 'Monthly', [['2026-10-01', 4.3], ['2026-09-01', 4.3]]))).toBe(
       'Unemployment Rate was 4.3% for October 2026. It was unchanged from 4.3% for September 2026. A flat reading gives markets no new signal from this indicator.',

@@ -46,6 +46,23 @@ const MEANING_OF_RISE: Record<string, { rise: string; fall: string }> = {
   UMCSENT: { rise: 'Households are more confident, which supports spending.', fall: 'Households are less confident, a risk for spending.' },
 };
 
+/** Series that are price levels: their moves read in percent, and yearly (inflation). */
+const PRICE_LEVELS = new Set(['CPIAUCSL']);
+
+/**
+ * How big a move is, in the series' own terms: percentage points for a rate, percent for a price
+ * level, points for an index (PMI, sentiment), the unit for a count ("51 thousand" payrolls).
+ */
+function changeSize(brief: IndicatorBrief, delta: number, previous: number): string {
+  const amount = Math.abs(delta);
+  if (brief.unit === 'Percent') return `${amount.toFixed(2)} percentage points`;
+  if (PRICE_LEVELS.has(brief.code) && previous !== 0) return `${Math.abs((delta / previous) * 100).toFixed(2)}%`;
+  const number = amount.toLocaleString('en-US', { maximumFractionDigits: 2 });
+  if (/^index/i.test(brief.unit)) return `${number} ${amount === 1 ? 'point' : 'points'}`;
+  if (/^thousands\b/i.test(brief.unit)) return `${number} thousand`;
+  return `${number} ${brief.unit.toLowerCase()}`;
+}
+
 /** An indicator as the analyst reads it: its name, code, unit and newest-first values. */
 export interface IndicatorBrief {
   name: string;
@@ -84,15 +101,14 @@ export function describeIndicatorChange(brief: IndicatorBrief): string {
   const first = `${brief.name} was ${formatValue(latest.value, brief.unit)} for ${periodLabel(latest.date, brief.interval)}.`;
   if (!previous) return `${first} There is no earlier figure to compare with.`;
   const delta = latest.value - previous.value;
-  const isPercent = brief.unit === 'Percent';
-  const size = isPercent ? `${Math.abs(delta).toFixed(2)} percentage points` : `${Math.abs((delta / previous.value) * 100).toFixed(2)}%`;
+  const size = changeSize(brief, delta, previous.value);
   const before = `${formatValue(previous.value, brief.unit)} for ${periodLabel(previous.date, brief.interval)}`;
   const meaning = MEANING_OF_RISE[brief.code];
   if (Math.abs(delta) < 1e-9) return `${first} It was unchanged from ${before}.${meaning ? ' A flat reading gives markets no new signal from this indicator.' : ''}`;
   const direction = delta > 0 ? 'up' : 'down';
   const lines = [first, `That is ${direction} ${size} from ${before}.`];
-  // An index level (CPI) means most as a yearly rate: the value 12 months before, when given.
-  const yearAgo = brief.interval === 'Monthly' && !isPercent ? brief.values[12] : undefined;
+  // A price level (CPI) means most as a yearly rate: the value 12 months before, when given.
+  const yearAgo = PRICE_LEVELS.has(brief.code) && brief.interval === 'Monthly' ? brief.values[12] : undefined;
   if (yearAgo && yearAgo.value !== 0) lines.push(`Over 12 months it changed ${signedPercent(((latest.value - yearAgo.value) / yearAgo.value) * 100)}.`);
   if (meaning) lines.push(delta > 0 ? meaning.rise : meaning.fall);
   return lines.join(' ');
