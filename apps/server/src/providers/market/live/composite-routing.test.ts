@@ -46,6 +46,18 @@ describe('live market routing', () => {
     expect(finnhub.requests).toHaveLength(1);
   });
 
+  it('quotes a TSX symbol from Yahoo, never asking Twelve Data (its free plan has no TSX)', async () => {
+    finnhub.on('/quote', { status: 403, body: '{"error":"You don\'t have access to this resource."}' });
+    twelve.on('/quote', { body: '{"code":404,"message":"**symbol** not found: SHOP.TO. Please specify it correctly according to API Documentation.","status":"error"}' });
+    yahoo.on('/quote/AAPL', { body: '<html>ok</html>', headers: { 'content-type': 'text/html', 'set-cookie': 'A3=d=test; Path=/; Domain=.yahoo.com' } });
+    yahoo.on('/v1/test/getcrumb', { body: 'testCrumb', headers: { 'content-type': 'text/plain' } });
+    yahoo.on('/v7/finance/quote', { body: JSON.stringify({ quoteResponse: { result: [{ symbol: 'SHOP.TO', regularMarketPrice: 152.3, regularMarketChange: 1.3, regularMarketChangePercent: 0.86, regularMarketPreviousClose: 151, regularMarketOpen: 151.2, regularMarketDayHigh: 153, regularMarketDayLow: 150.5, regularMarketVolume: 812_000, regularMarketTime: 1712059200, currency: 'CAD', exchange: 'TOR', quoteType: 'EQUITY' }], error: null } }) });
+    const quote = await market({ finnhubApiKey: 'fh', twelveDataApiKey: 'td', yahoo: true }).getQuote('SHOP.TO');
+    expect(quote.price).toBe(152.3);
+    expect(finnhub.requests).toHaveLength(1);
+    expect(twelve.requests).toHaveLength(0);
+  });
+
   it('builds crypto daily bars from CoinGecko prices when Binance is geo-blocked, within [from, to]', async () => {
     crypto.on('/api/v3/klines', { status: 451, body: '{"code":0,"msg":"Service unavailable from a restricted location"}' });
     crypto.on('/coins/bitcoin/market_chart', { fixture: 'coingecko-chart.json' });

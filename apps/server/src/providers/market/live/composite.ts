@@ -138,7 +138,9 @@ export function createLiveMarketData(config: LiveMarketConfig): MarketData {
       if (isCrypto(symbol)) return firstOf([() => binance.quote(symbol), () => coinGecko.quote(symbol)], 'crypto quotes');
       const sources: Array<() => Promise<Awaited<ReturnType<MarketData['getQuote']>>>> = [];
       if (finnhub) sources.push(() => finnhub.quote(symbol));
-      if (twelve) sources.push(() => twelve.quote(symbol));
+      // Twelve Data's free plan has no TSX listings (and spells them RY:TSX): a .TO symbol would stop
+      // the chain at its "unknown symbol" before Yahoo, which has them.
+      if (twelve && !symbol.toUpperCase().endsWith('.TO')) sources.push(() => twelve.quote(symbol));
       if (yahoo) sources.push(() => yahoo.quote(symbol));
       if (sources.length === 0) need(undefined, 'quotes', 'FINNHUB_API_KEY or TWELVEDATA_API_KEY');
       return firstOf(sources, 'quotes');
