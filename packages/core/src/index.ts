@@ -17,3 +17,4 @@ export * from './news/local-analysis';
 export * from './news/analysis-text';
 export * from './dashboard/index';
 export * from './news/sentences';
+export * from './market/intraday-window';

@@ -84,7 +84,7 @@ function Shell() {
           </Group>
           <Group gap="sm" wrap="nowrap" miw={0}>
             {user.data ? (
-              <Text size="sm" truncate maw={narrow ? 150 : 360}>
+              <Text size="sm" truncate maw={narrow ? 150 : 360} title={`Username: ${user.data.email}`}>
                 Username: {user.data.email}
               </Text>
             ) : (

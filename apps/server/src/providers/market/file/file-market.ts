@@ -8,7 +8,7 @@
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { isIsoDate, newYorkTime } from '@signalboard/core';
+import { intradayWindowStart, isIsoDate, newYorkTime } from '@signalboard/core';
 import { z } from 'zod';
 import type { Clock } from '../../../lib/clock';
 import {
@@ -107,12 +107,6 @@ const economicSeries = z.object({
 });
 
 export class DatasetError extends Error {}
-
-/**
- * RSI(14) needs 15 closes: while the last session has fewer five-minute bars (its first ~70
- * minutes), the session before it comes first, as every source serves them (docs/market-data.md).
- */
-const MIN_INTRADAY_BARS = 15;
 
 const emptyBars = (symbol: string): Bars => ({
   symbol,
@@ -330,7 +324,7 @@ export function createFileMarket(options: { dir: string; clock: Clock }): Market
     },
     /**
      * The last session's bars up to now (today's so far, else the last session the file holds),
-     * after the session before it while the last one has fewer than MIN_INTRADAY_BARS bars.
+     * after the session before it while the last one has fewer than 15 bars (intradayWindowStart).
      */
     async getIntradayBars(symbol) {
       const info = known(symbol);
@@ -338,9 +332,7 @@ export function createFileMarket(options: { dir: string; clock: Clock }): Market
       const days = Array.from(served.time, (time) => sessionDay(info, time));
       const n = days.length;
       if (n === 0) return served;
-      // Bars are oldest first, so each session's bars are one run.
-      let start = days.indexOf(days[n - 1]!);
-      if (n - start < MIN_INTRADAY_BARS && start > 0) start = days.indexOf(days[start - 1]!);
+      const start = intradayWindowStart(days);
       return start === 0 ? served : pickBars(served, Array.from({ length: n - start }, (_, k) => start + k));
     },
     async getCompanyNews(symbol, from, to) {

@@ -113,6 +113,25 @@ describe('Twelve Data', () => {
     expect(server.requests[0]!.headers.authorization).toBe('apikey td-key');
   });
 
+  it('serves the last session of 5-minute bars, after the one before while it has fewer than 15', async () => {
+    // Newest first, times in UTC: Monday 2025-01-06 from 20:00 to the close, then Tuesday's first bars.
+    const bar = (datetime: string, close: number) => ({ datetime, open: String(close), high: String(close + 1), low: String(close - 1), close: String(close), volume: '1000' });
+    const monday = Array.from({ length: 12 }, (_, k) => bar(`2025-01-06 ${String(20 + Math.floor((k * 5) / 60)).padStart(2, '0')}:${String((k * 5) % 60).padStart(2, '0')}:00`, 240 + k));
+    const tuesday = (count: number) => Array.from({ length: count }, (_, k) => bar(`2025-01-07 ${String(14 + Math.floor((30 + k * 5) / 60)).padStart(2, '0')}:${String((30 + k * 5) % 60).padStart(2, '0')}:00`, 250 + k));
+    const serve = (values: unknown[]) => server.on('/time_series', { body: JSON.stringify({ meta: { symbol: 'AAPL', interval: '5min' }, values: [...values].reverse(), status: 'ok' }) });
+
+    serve([...monday, ...tuesday(4)]);
+    const early = await twelve().intradayBars('AAPL');
+    expect(early.close.length).toBe(16);
+    expect(new Date(early.time[0]! * 1000).toISOString()).toBe('2025-01-06T20:00:00.000Z');
+    expect(server.requests.at(-1)!.url).toContain('outputsize=156');
+
+    serve([...monday, ...tuesday(15)]);
+    const later = await twelve().intradayBars('AAPL');
+    expect(later.close.length).toBe(15);
+    expect(new Date(later.time[0]! * 1000).toISOString()).toBe('2025-01-07T14:30:00.000Z');
+  });
+
   it('reads errors carried in an HTTP 200 body', async () => {
     server.on('/quote', { fixture: 'twelvedata-credits-error.json' });
     await expect(twelve().quote('AAPL')).rejects.toThrow(/run out of API credits/);

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { Clock } from '../../../lib/clock';
 import { ProviderError, UnknownSymbolError, type Bars, type Quote } from '../types';
 import { createHttpClient, expectShape, type FetchImpl } from './http';
+import { lastSessionWindow } from './intraday-window';
 
 const PROVIDER = 'Twelve Data';
 const num = z.union([z.string(), z.number()]).transform((value, context) => {
@@ -122,10 +123,13 @@ export function createTwelveDataAdapter(options: TwelveDataOptions) {
       const body = expectShape(PROVIDER, 'time series', seriesBody, await get('/time_series', { symbol, interval: '1day', outputsize: String(outputSize) }));
       return toBars(symbol, body, false);
     },
-    /** 5-minute bars, times read as UTC (send timezone=UTC). */
+    /**
+     * 5-minute bars, times read as UTC (send timezone=UTC): two sessions' worth (2 × 78), cut to the
+     * last session, after the one before while the last has fewer than 15 bars.
+     */
     async intradayBars(symbol: string): Promise<Bars> {
-      const body = expectShape(PROVIDER, 'time series', seriesBody, await get('/time_series', { symbol, interval: '5min', outputsize: '78', timezone: 'UTC' }));
-      return toBars(symbol, body, true);
+      const body = expectShape(PROVIDER, 'time series', seriesBody, await get('/time_series', { symbol, interval: '5min', outputsize: '156', timezone: 'UTC' }));
+      return lastSessionWindow(toBars(symbol, body, true));
     },
     /**
      * RSI on daily closes (GET /rsi: 1 credit). Always sends series_type=close (the spec's default

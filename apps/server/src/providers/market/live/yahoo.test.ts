@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeClock } from '../../../../test/helpers';
 import { ProviderError, UnknownSymbolError } from '../types';
@@ -34,6 +35,21 @@ describe('Yahoo (yahoo-finance2 against recorded responses)', () => {
     const bars = await yahoo().intradayBars('AAPL');
     expect(bars.close.length).toBe(20);
     expect(new Date(bars.time[0]! * 1000).toISOString()).toBe('2025-01-07T14:30:00.000Z');
+  });
+
+  it('puts the previous session first while the last has fewer than 15 bars', async () => {
+    const recorded = JSON.parse(readFileSync(new URL('./fixtures/yahoo-chart-5m.json', import.meta.url), 'utf8')) as {
+      chart: { result: Array<{ timestamp: number[]; indicators: { quote: Array<Record<string, unknown[]>> } }> };
+    };
+    // Keep Monday's last bar and Tuesday's first 5.
+    const result = recorded.chart.result[0]!;
+    const keep = (values: unknown[]) => values.slice(0, 6);
+    result.timestamp = keep(result.timestamp) as number[];
+    for (const [field, values] of Object.entries(result.indicators.quote[0]!)) result.indicators.quote[0]![field] = keep(values);
+    server.on('/v8/finance/chart/AAPL', { body: JSON.stringify(recorded), headers: { 'content-type': 'application/json' } });
+    const bars = await yahoo().intradayBars('AAPL');
+    expect(bars.close.length).toBe(6);
+    expect(new Date(bars.time[0]! * 1000).toISOString()).toBe('2025-01-06T20:55:00.000Z');
   });
 
   it('searches, keeping US and Toronto equities and ETFs that Yahoo can quote', async () => {

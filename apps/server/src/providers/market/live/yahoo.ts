@@ -10,6 +10,7 @@ import { z } from 'zod';
 import type { Clock } from '../../../lib/clock';
 import { CapabilityUnavailableError, ProviderError, UnknownSymbolError, type Bars, type OptionChain, type OptionContract, type Quote, type SymbolInfo } from '../types';
 import { expectShape, ProviderTimeoutError, TokenBucket, type FetchImpl } from './http';
+import { lastSessionWindow } from './intraday-window';
 
 const PROVIDER = 'Yahoo';
 
@@ -157,12 +158,7 @@ export function createYahooAdapter(options: YahooOptions) {
     async intradayBars(symbol: string): Promise<Bars> {
       const now = Math.floor(options.clock.nowMs() / 1000);
       const raw = await call(symbol, () => yf.chart(symbol, { period1: now - 5 * 86_400, period2: now, interval: '5m', return: 'object' }, { validateResult: false }));
-      const bars = toBars(symbol, raw);
-      if (bars.time.length === 0) return bars;
-      const lastDay = isoDay(bars.time[bars.time.length - 1]! - 4 * 3600);
-      const start = Array.from(bars.time).findIndex((t) => isoDay(t - 4 * 3600) === lastDay);
-      const cut = (array: Float64Array) => array.slice(start);
-      return { symbol, time: cut(bars.time), open: cut(bars.open), high: cut(bars.high), low: cut(bars.low), close: cut(bars.close), volume: cut(bars.volume) };
+      return lastSessionWindow(toBars(symbol, raw));
     },
 
     async search(query: string): Promise<SymbolInfo[]> {

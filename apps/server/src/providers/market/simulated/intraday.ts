@@ -3,7 +3,7 @@
  * from the day's open to its close that touches exactly the day's high and low, so the quote, the
  * day's running bar and the five-minute bars all agree with the daily bars.
  */
-import { DAY_MS, newYorkInstantMs, SESSION_OPEN_MINUTES } from '@signalboard/core';
+import { DAY_MS, MIN_INTRADAY_BARS, newYorkInstantMs, SESSION_OPEN_MINUTES } from '@signalboard/core';
 import type { Bars } from '../types';
 import type { UniverseEntry } from '../universe/types';
 import { isCrypto, roundPrice, type DailySeries } from './prices';
@@ -13,11 +13,8 @@ import { gaussian, hashString, mix } from './random';
 export const US_STEPS = 390;
 export const CRYPTO_STEPS = 288;
 export const stepsOf = (entry: UniverseEntry) => (isCrypto(entry) ? CRYPTO_STEPS : US_STEPS);
-/**
- * RSI(14) needs 15 closes. With fewer five-minute bars in the running session (its first ~70
- * minutes), the previous session's bars come first, so `dailyrsi` is defined from the open.
- */
-export const MIN_INTRADAY_BARS = 15;
+// RSI(14) needs 15 closes: with fewer bars in the running session, the one before comes first
+// (MIN_INTRADAY_BARS, core/market/intraday-window.ts).
 
 type OhlcBar = { open: number; high: number; low: number; close: number };
 
