@@ -90,6 +90,16 @@ describe('security headers', () => {
       expect(answer.headers['x-frame-options']).toBe('SAMEORIGIN');
     }
   });
+
+  it("lets images load from PUBLIC_URL's origin, even on plain http (a LAN install)", async () => {
+    const lan = await createTestApp({ PUBLIC_URL: 'http://192.168.1.20:3000/signalboard' });
+    try {
+      const csp = String((await lan.app.inject({ method: 'GET', url: '/api/health' })).headers['content-security-policy']);
+      expect(csp).toContain("img-src 'self' data: https: http://192.168.1.20:3000;");
+    } finally {
+      await lan.close();
+    }
+  });
 });
 
 describe('malformed input', () => {

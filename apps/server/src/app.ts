@@ -120,7 +120,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   app.addHook('onClose', async () => app.drainBackgroundWork());
 
-  await app.register(securityHeaders);
+  // Simulated news images live under PUBLIC_URL, which may be another (http) origin than the page's.
+  await app.register(securityHeaders, { imageOrigins: config.PUBLIC_URL ? [new URL(config.PUBLIC_URL).origin] : [] });
   await app.register(formbody, { bodyLimit: 64 * 1024 });
   await app.register(multipart, {
     limits: { fileSize: SUPPORT_ATTACHMENT_MAX_BYTES, files: 1, fields: 10, fieldSize: 100 * 1024 },

@@ -3,8 +3,12 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import helmet from 'helmet';
 
-/** helmet's headers with our CSP: the built app works under it, and news images load from https hosts. */
-const HELMET_OPTIONS: Parameters<typeof helmet>[0] = {
+/**
+ * helmet's headers with our CSP: the built app works under it, and news images load from https
+ * hosts and from `imageOrigins` (the PUBLIC_URL the simulated market writes its image links under,
+ * which may be plain http on a LAN).
+ */
+const helmetOptions = (imageOrigins: readonly string[]): Parameters<typeof helmet>[0] => ({
   contentSecurityPolicy: {
     useDefaults: false,
     directives: {
@@ -12,7 +16,7 @@ const HELMET_OPTIONS: Parameters<typeof helmet>[0] = {
       scriptSrc: ["'self'"],
       // Mantine sets CSS variables and component styles inline.
       styleSrc: ["'self'", "'unsafe-inline'"],
-      imgSrc: ["'self'", 'data:', 'https:'],
+      imgSrc: ["'self'", 'data:', 'https:', ...imageOrigins],
       fontSrc: ["'self'", 'data:'],
       connectSrc: ["'self'"],
       objectSrc: ["'none'"],
@@ -23,14 +27,14 @@ const HELMET_OPTIONS: Parameters<typeof helmet>[0] = {
   },
   // Self-hosted installs often run on plain http inside a LAN.
   strictTransportSecurity: false,
-};
+});
 
 /**
  * Runs helmet once, at start, against a recording response and answers the headers it set. The
  * headers never vary per request, and building them per request (as @fastify/helmet does) cost a
  * quarter of an authenticated request's CPU time in `npm run bench`.
  */
-export function computeSecurityHeaders(): Record<string, string> {
+export function computeSecurityHeaders(imageOrigins: readonly string[] = []): Record<string, string> {
   const headers: Record<string, string> = {};
   const recorder = {
     setHeader: (name: string, value: string | number | readonly string[]) => {
@@ -41,15 +45,15 @@ export function computeSecurityHeaders(): Record<string, string> {
     },
   };
   let failure: unknown;
-  helmet(HELMET_OPTIONS)({} as IncomingMessage, recorder as unknown as ServerResponse, (error?: unknown) => {
+  helmet(helmetOptions(imageOrigins))({} as IncomingMessage, recorder as unknown as ServerResponse, (error?: unknown) => {
     failure = error;
   });
   if (failure) throw failure;
   return headers;
 }
 
-export const securityHeaders = fp(async (app: FastifyInstance) => {
-  const headers = computeSecurityHeaders();
+export const securityHeaders = fp(async (app: FastifyInstance, options: { imageOrigins?: readonly string[] }) => {
+  const headers = computeSecurityHeaders(options.imageOrigins);
   app.addHook('onRequest', (_request, reply, done) => {
     reply.headers(headers);
     done();
