@@ -6,6 +6,7 @@ import { MARKET_NOW } from './fixtures/market/dataset';
 import { MARKET_NEWS_SERVED } from './fixtures/market/news-market';
 import { OPTIONS_CALENDAR_FAVORITES as F } from './fixtures/market/options-calendar';
 import { api, closeDrawerOnPhone, newContext, screenshot, signedInUser, useBrowserPage } from './support/browser';
+import { mediumDate, watchPage } from './support/news';
 
 // The pinned market (e2e/fixtures/market/dashboard.ts, news-market.ts): Friday 2026-11-20 11:00 in
 // New York, market open. The market server's dashboard jobs filled every part at start. TSLA reports
@@ -30,7 +31,7 @@ beforeEach(() => {
     const path = new URL(request.url()).pathname;
     if (path.startsWith('/api/')) requests.push({ path, body: request.method() === 'POST' ? request.postDataJSON() : undefined });
   });
-  page.on('console', (message) => logged.push(message.text()));
+  watchPage(page, { logged });
 });
 
 const MINUS = '\u2212';
@@ -44,14 +45,6 @@ const sectorItem = (sector: string) => section('Sector Sentiment & News').getByR
 async function openDashboard(target: Page = page) {
   await target.goto('/dashboard/main');
   await target.getByRole('heading', { name: 'Market Dashboard', level: 2 }).waitFor();
-}
-
-/** "Nov 20, 2026, 4:00:00 PM" in the browser's zone (the screen's medium date). */
-async function mediumDate(iso: string): Promise<string> {
-  const timeZone = await page.evaluate(() => Intl.DateTimeFormat().resolvedOptions().timeZone);
-  const parts = new Intl.DateTimeFormat('en-US', { timeZone, month: 'short', day: 'numeric', year: 'numeric', hour: 'numeric', minute: '2-digit', second: '2-digit', hour12: true }).formatToParts(new Date(iso));
-  const part = (type: string) => parts.find((p) => p.type === type)!.value;
-  return `${part('month')} ${part('day')}, ${part('year')}, ${part('hour')}:${part('minute')}:${part('second')} ${part('dayPeriod')}`;
 }
 
 const failWith = (status: number, msg: string) => (route: Route) => route.fulfill({ status, contentType: 'application/json', body: JSON.stringify({ msg }) });
@@ -86,7 +79,7 @@ describe('Market Dashboard (/dashboard/main)', () => {
     await expect.poll(() => bullets('Market Summary')).toEqual(expectedOverall);
     // The hostile summary is text, never markup.
     expect(await page.locator('main script, main img[src="x"], [onerror]').count()).toBe(0);
-    await overall.getByText(`Last updated: ${await mediumDate(MARKET_NOW)} · from 5 news items`).waitFor();
+    await overall.getByText(`Last updated: ${await mediumDate(page, Date.parse(MARKET_NOW) / 1000)} · from 5 news items`).waitFor();
 
     // Today's earnings: TSLA only (GOOGL reported on Tuesday; XOM and CRM are not favourites).
     const earnings = section("Today's Earnings (Favorites)").getByRole('table');

@@ -2,6 +2,7 @@ import type { Page, Request } from 'playwright-core';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { FED, HOSTILE, HOSTILE_SUMMARY, JOBS, LATER, MARKET_NEWS_IMAGE_URL, MARKET_NEWS_SERVED, TARIFFS, CHIPS } from './fixtures/market/news-market';
 import { closeDrawerOnPhone, newContext, screenshot, signedInUser, useBrowserPage } from './support/browser';
+import { cardHeadlines, cardLines, mediumDate, newsCard, serveTestImages, watchPage } from './support/news';
 
 // The pinned market news (e2e/fixtures/market/news-market.ts), served newest first. Spec §7: the
 // analysis text is the 'headline: summary' items joined with ', '.
@@ -12,18 +13,10 @@ let logged: string[];
 let dialogs: string[];
 const session = useBrowserPage((context) => signedInUser(context, 'generalnews', { server: 'market' }).then(() => undefined), { server: 'market' });
 
+/** Records what `target` logs and alerts, and serves the fixtures' images. */
 function watch(target: Page) {
-  target.on('console', (message) => logged.push(message.text()));
-  target.on('dialog', (dialog) => {
-    dialogs.push(dialog.message());
-    void dialog.dismiss();
-  });
-  return target.route('https://images.example.test/**', (route) =>
-    route.fulfill({
-      contentType: 'image/svg+xml',
-      body: '<svg xmlns="http://www.w3.org/2000/svg" width="640" height="320"><rect width="640" height="320" fill="#2f9e44"/><rect x="120" y="90" width="400" height="140" fill="#fff3bf"/></svg>',
-    }),
-  );
+  watchPage(target, { logged, dialogs });
+  return serveTestImages(target);
 }
 
 beforeEach(async () => {
@@ -36,18 +29,9 @@ beforeEach(async () => {
 const getButton = (target: Page = page) => target.getByRole('button', { name: 'Get Geo-Political News' });
 const analyzeButton = (target: Page = page) => target.getByRole('button', { name: /^(Analyze And Summarize News|Analyzing\.\.\.)$/ });
 const cards = (target: Page = page) => target.getByRole('article');
-const headlines = async (target: Page = page) => (await cards(target).getByRole('heading', { level: 3 }).allInnerTexts()).map((text) => text.trim());
-const card = (headline: string, target: Page = page) => target.getByRole('article', { name: headline, exact: true });
-const lines = async (target: ReturnType<typeof card>) =>
-  (await target.innerText()).split('\n').map((line) => line.replace(/\s+/g, ' ').trim()).filter(Boolean);
-
-/** The medium date (e.g. 'Nov 20, 2026, 3:30:00 PM') in the browser's time zone, spaces normalised. */
-async function mediumDate(target: Page, unixSeconds: number): Promise<string> {
-  const timeZone = await target.evaluate(() => Intl.DateTimeFormat().resolvedOptions().timeZone);
-  const parts = new Intl.DateTimeFormat('en-US', { timeZone, month: 'short', day: 'numeric', year: 'numeric', hour: 'numeric', minute: '2-digit', second: '2-digit', hour12: true }).formatToParts(new Date(unixSeconds * 1000));
-  const part = (type: string) => parts.find((p) => p.type === type)!.value;
-  return `${part('month')} ${part('day')}, ${part('year')}, ${part('hour')}:${part('minute')}:${part('second')} ${part('dayPeriod')}`;
-}
+const headlines = (target: Page = page) => cardHeadlines(cards(target));
+const card = (headline: string, target: Page = page) => newsCard(target, headline);
+const lines = cardLines;
 
 async function openScreen(target: Page = page) {
   await target.goto('/dashboard/generalnews');

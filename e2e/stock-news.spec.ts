@@ -2,6 +2,7 @@ import type { Page, Request } from 'playwright-core';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { DIS_DAILY, DIS_IMAGE_URL, DIS_WEEKLY_ONLY, NEWS_STOCK_FAVORITES as F } from './fixtures/market/news-stock';
 import { closeDrawerOnPhone, newContext, screenshot, signedInUser, useBrowserPage } from './support/browser';
+import { cardHeadlines, newsCard, serveTestImages, watchPage } from './support/news';
 
 // The pinned market (e2e/fixtures/market/news-stock.ts), now Friday 2026-11-20 16:00 UTC.
 const FAVORITES = [F.DIS, F.KO, F.PEP];
@@ -12,20 +13,13 @@ let newsCalls: URLSearchParams[];
 const session = useBrowserPage((context) => signedInUser(context, 'stocknews', { server: 'market', favorites: FAVORITES }).then(() => undefined), { server: 'market' });
 
 /** Serves the fixture's https image, so the card shows it offline. */
-async function serveImages(target: Page) {
-  await target.route('https://images.example.test/**', (route) =>
-    route.fulfill({
-      contentType: 'image/svg+xml',
-      body: '<svg xmlns="http://www.w3.org/2000/svg" width="640" height="320"><rect width="640" height="320" fill="#1c7ed6"/><circle cx="320" cy="160" r="90" fill="#ffd43b"/></svg>',
-    }),
-  );
-}
+const serveImages = (target: Page) => serveTestImages(target, '#1c7ed6');
 
 beforeEach(async () => {
   page = session.page;
   logged = [];
   newsCalls = [];
-  page.on('console', (message) => logged.push(message.text()));
+  watchPage(page, { logged });
   page.on('request', (request) => {
     const url = new URL(request.url());
     if (url.pathname === '/api/company-news') newsCalls.push(url.searchParams);
@@ -38,8 +32,8 @@ const intervalSelect = (target: Page = page) => target.getByRole('combobox', { n
 const searchButton = (target: Page = page) => target.getByRole('button', { name: 'Search', exact: true });
 const analyzeButton = (target: Page = page) => target.getByRole('button', { name: /^(AI Analysis & Summary|Analyzing\.\.\.)$/ });
 const cards = (target: Page = page) => target.getByRole('list', { name: /^News for / }).getByRole('listitem').getByRole('article');
-const headlines = async (target: Page = page) => (await cards(target).getByRole('heading', { level: 3 }).allInnerTexts()).map((text) => text.trim());
-const card = (headline: string, target: Page = page) => target.getByRole('article', { name: headline, exact: true });
+const headlines = (target: Page = page) => cardHeadlines(cards(target));
+const card = (headline: string, target: Page = page) => newsCard(target, headline);
 
 async function openScreen(target: Page = page) {
   await target.goto('/dashboard/stocknews');

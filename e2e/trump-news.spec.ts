@@ -2,6 +2,7 @@ import type { Page, Request } from 'playwright-core';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { CHIPS, FED, HOSTILE, HOSTILE_SUMMARY, JOBS, LATER, TARIFFS, TRUMP_NEWS_SERVED } from './fixtures/market/news-market';
 import { closeDrawerOnPhone, newContext, screenshot, signedInUser, useBrowserPage } from './support/browser';
+import { cardHeadlines, newsCard, watchPage } from './support/news';
 
 // The pinned market news (e2e/fixtures/market/news-market.ts): of the five served articles, TARIFFS
 // says 'TRUMP' in its headline, HOSTILE 'trump' and CHIPS 'Trump' only in the summary; FED and JOBS
@@ -14,13 +15,7 @@ let logged: string[];
 let dialogs: string[];
 const session = useBrowserPage((context) => signedInUser(context, 'trumpnews', { server: 'market' }).then(() => undefined), { server: 'market' });
 
-function watch(target: Page) {
-  target.on('console', (message) => logged.push(message.text()));
-  target.on('dialog', (dialog) => {
-    dialogs.push(dialog.message());
-    void dialog.dismiss();
-  });
-}
+const watch = (target: Page) => watchPage(target, { logged, dialogs });
 
 beforeEach(() => {
   page = session.page;
@@ -32,8 +27,8 @@ beforeEach(() => {
 const getButton = (target: Page = page) => target.getByRole('button', { name: 'Get Trump News' });
 const analyzeButton = (target: Page = page) => target.getByRole('button', { name: 'Analyze And Summarize' });
 const cards = (target: Page = page) => target.getByRole('article');
-const headlines = async (target: Page = page) => (await cards(target).getByRole('heading', { level: 3 }).allInnerTexts()).map((text) => text.trim());
-const card = (headline: string, target: Page = page) => target.getByRole('article', { name: headline, exact: true });
+const headlines = (target: Page = page) => cardHeadlines(cards(target));
+const card = (headline: string, target: Page = page) => newsCard(target, headline);
 
 async function openScreen(target: Page = page) {
   await target.goto('/dashboard/trumpnews');
