@@ -36,11 +36,13 @@ beforeEach(() => {
 
 const MINUS = '\u2212';
 const signedPercent = (value: number) => (Math.abs(value) < 0.005 ? '0.00%' : `${value > 0 ? '+' : MINUS}${Math.abs(value).toFixed(2)}%`);
+/** A tone badge's text: 'Mixed 0.00', 'Positive +0.75'. */
+const toneText = (tone: string, score: number) => `${tone[0]!.toUpperCase()}${tone.slice(1)} ${Math.abs(score) < 0.005 ? '0.00' : `${score > 0 ? '+' : MINUS}${Math.abs(score).toFixed(2)}`}`;
 const percentChange = (price: number, previousClose: number) => ((price - previousClose) / previousClose) * 100;
 
 const section = (name: string, target: Page = page) => target.getByRole('region', { name, exact: true });
 const bullets = (list: string, target: Page = page) => target.getByRole('list', { name: list, exact: true }).getByRole('listitem').allInnerTexts();
-const sectorItem = (sector: string) => section('Sector Sentiment & News').getByRole('button', { name: new RegExp(`^${sector} as of`) });
+const sectorItem = (sector: string, target: Page = page) => section('Sector Sentiment & News', target).getByRole('button', { name: new RegExp(`^${sector} News tone: `) });
 
 async function openDashboard(target: Page = page) {
   await target.goto('/dashboard/main');
@@ -77,6 +79,8 @@ describe('Market Dashboard (/dashboard/main)', () => {
     await overall.getByRole('heading', { name: 'Market Summary' }).waitFor();
     const expectedOverall = summaryBullets(renderDashboardSummary(analyzeNewsItems(MARKET_NEWS_SERVED), 'Market news'));
     await expect.poll(() => bullets('Market Summary')).toEqual(expectedOverall);
+    const reading = analyzeNewsItems(MARKET_NEWS_SERVED);
+    await overall.getByLabel(`News tone: ${toneText(reading.tone, reading.score)}`).waitFor();
     // The hostile summary is text, never markup.
     expect(await page.locator('main script, main img[src="x"], [onerror]').count()).toBe(0);
     await overall.getByText(`Last updated: ${await mediumDate(page, Date.parse(MARKET_NOW) / 1000)} · from 5 news items`).waitFor();
@@ -114,7 +118,13 @@ describe('Market Dashboard (/dashboard/main)', () => {
     await openDashboard();
     const sectors = section('Sector Sentiment & News');
     await sectorItem('Health Care').waitFor();
-    expect((await sectors.getByRole('button', { name: / as of / }).allInnerTexts()).map((text) => text.split('\n')[0]!.trim())).toEqual(served.map((row) => row.IndicatorName));
+    // One item per sector served, in its order, each with its news tone.
+    const names = await sectors.getByRole('button', { name: / News tone: / }).evaluateAll((buttons) => buttons.map((button) => button.querySelector('p')?.textContent?.trim()));
+    expect(names).toEqual(served.map((row) => row.IndicatorName));
+    const health = analyzeNewsItems(HEALTH_NEWS.map((item) => ({ headline: item.headline, summary: item.summary })));
+    expect(health.tone).toBe('positive');
+    await sectorItem('Health Care').getByText(toneText(health.tone, health.score), { exact: true }).waitFor();
+    await sectorItem('Utilities').getByText('Neutral 0.00', { exact: true }).waitFor();
 
     await sectorItem('Health Care').click();
     const items = HEALTH_NEWS.map((item) => ({ headline: item.headline, summary: item.summary }));
@@ -144,7 +154,7 @@ describe('Market Dashboard (/dashboard/main)', () => {
 
     // A covered sector without news in its window.
     await sectorItem('Utilities').click();
-    await sectors.getByRole('region', { name: /^Utilities as of/ }).getByText('No recent news items found for this sector.').waitFor();
+    await sectors.getByRole('region', { name: /^Utilities News tone: / }).getByText('No recent news items found for this sector.').waitFor();
     await expect.poll(() => bullets('Utilities summary')).toEqual(['No Utilities company news in the last 3 days.']);
   });
 
@@ -188,7 +198,7 @@ describe('Market Dashboard (/dashboard/main)', () => {
     await page.route('**/api/earnings_calendar', answer([]));
     await page.route(
       '**/api/sector_sentiment_scanner',
-      answer([{ IndicatorName: 'Energy', GptSummary: '', LastUpdatedUtc: MARKET_NOW, ValueRawJson: '{"broken":' }]),
+      answer([{ IndicatorName: 'Energy', GptSummary: '', LastUpdatedUtc: MARKET_NOW, ValueRawJson: '{"broken":', SentimentTone: 'neutral', SentimentScore: 0 }]),
     );
     await openDashboard();
     await page.getByText('No overall sentiment data available.', { exact: true }).waitFor();
@@ -221,7 +231,7 @@ describe('Market Dashboard (/dashboard/main)', () => {
       await section('Overall Market Sentiment', other).getByRole('heading', { name: 'Market Summary' }).waitFor();
       await section('Key Economic Indicators', other).getByRole('article').first().waitFor();
       await section("Today's Earnings (Favorites)", other).getByRole('table').waitFor();
-      await section('Sector Sentiment & News', other).getByRole('button', { name: /^Health Care as of/ }).click();
+      await sectorItem('Health Care', other).click();
       await section('Sector Sentiment & News', other).getByRole('button', { name: 'Show 2 more' }).waitFor();
       if (name === 'dashboard-phone') {
         const width = await other.evaluate(() => document.documentElement.scrollWidth);

@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import {
   bigint,
   boolean,
+  doublePrecision,
   index,
   jsonb,
   integer,
@@ -93,6 +94,9 @@ export const overallSentiment = pgTable(
     slot: timestamp('slot', { withTimezone: true }).notNull(),
     gptSummary: text('gpt_summary').notNull(),
     newsCount: integer('news_count').notNull(),
+    /** The news' tone and score (-1 … +1) from the finance lexicon, whichever analyst wrote the summary. */
+    tone: text('tone').notNull().default('neutral'),
+    score: doublePrecision('score').notNull().default(0),
     /** Who wrote the summary: local or openai. */
     analyst: text('analyst').notNull(),
     dateCreated: timestamp('date_created', { withTimezone: true }).notNull(),
@@ -110,6 +114,9 @@ export const sectorSentiment = pgTable(
     gptSummary: text('gpt_summary').notNull(),
     /** The sector's recent news: [{ title, url, image, summary, source, datetime, symbol }], newest first. */
     news: jsonb('news').notNull(),
+    /** The news' tone and score (-1 … +1) from the finance lexicon, whichever analyst wrote the summary. */
+    tone: text('tone').notNull().default('neutral'),
+    score: doublePrecision('score').notNull().default(0),
     analyst: text('analyst').notNull(),
     lastUpdatedUtc: timestamp('last_updated_utc', { withTimezone: true }).notNull(),
   },

@@ -1,5 +1,9 @@
 import { z } from 'zod';
 
+/** Beyond the spec: the news' tone from the finance lexicon, and its score from -1 to +1. */
+export const sentimentTone = z.enum(['positive', 'negative', 'mixed', 'neutral']);
+export type SentimentTone = z.infer<typeof sentimentTone>;
+
 /**
  * Spec §3 "Overall sentiment": the analyst's summary of the latest market news. GET
  * api/all_overall_sentiment answers the history, newest first (the screen shows the first).
@@ -8,8 +12,10 @@ export const overallSentiment = z.object({
   GptSummary: z.string(),
   /** ISO 8601 (UTC). */
   DateCreated: z.string(),
-  /** Beyond the spec: how many news items the summary read. */
+  /** Beyond the spec: how many news items the summary read, and their tone and score. */
   NewsCount: z.number().int().nonnegative(),
+  SentimentTone: sentimentTone,
+  SentimentScore: z.number().min(-1).max(1),
 });
 export type OverallSentiment = z.infer<typeof overallSentiment>;
 export const allOverallSentimentResponse = z.array(overallSentiment);
@@ -24,6 +30,9 @@ export const sectorSentiment = z.object({
   /** ISO 8601 (UTC). */
   LastUpdatedUtc: z.string(),
   ValueRawJson: z.string(),
+  /** Beyond the spec: the sector news' tone and score (-1 … +1). */
+  SentimentTone: sentimentTone,
+  SentimentScore: z.number().min(-1).max(1),
 });
 export type SectorSentiment = z.infer<typeof sectorSentiment>;
 export const sectorSentimentResponse = z.array(sectorSentiment);

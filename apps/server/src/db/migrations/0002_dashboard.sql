@@ -27,6 +27,8 @@ CREATE TABLE "overall_sentiment" (
 	"slot" timestamp with time zone NOT NULL,
 	"gpt_summary" text NOT NULL,
 	"news_count" integer NOT NULL,
+	"tone" text DEFAULT 'neutral' NOT NULL,
+	"score" double precision DEFAULT 0 NOT NULL,
 	"analyst" text NOT NULL,
 	"date_created" timestamp with time zone NOT NULL
 );
@@ -37,6 +39,8 @@ CREATE TABLE "sector_sentiment" (
 	"slot" timestamp with time zone NOT NULL,
 	"gpt_summary" text NOT NULL,
 	"news" jsonb NOT NULL,
+	"tone" text DEFAULT 'neutral' NOT NULL,
+	"score" double precision DEFAULT 0 NOT NULL,
 	"analyst" text NOT NULL,
 	"last_updated_utc" timestamp with time zone NOT NULL
 );

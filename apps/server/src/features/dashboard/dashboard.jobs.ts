@@ -10,7 +10,7 @@
  * A run that fails keeps the last good rows (nothing is deleted) and is retried with backoff
  * (1, 2, 4 … 30 minutes); a partly failed run keeps what it wrote and the retry does only the rest.
  */
-import { marketSession } from '@signalboard/core';
+import { analyzeNewsItems, marketSession, type NewsItem } from '@signalboard/core';
 import type { Clock } from '../../lib/clock';
 import type { Analyst } from '../../providers/ai';
 import type { CachedMarket } from '../../providers/market/cached-market';
@@ -55,6 +55,12 @@ export interface DashboardJobsDeps {
   log: { info(message: string): void; warn(message: string): void };
 }
 
+/** The news' tone and score from the finance lexicon: the same reading whichever analyst writes the summary. */
+function toneOf(items: readonly NewsItem[]): { tone: string; score: number } {
+  const { tone, score } = analyzeNewsItems(items);
+  return { tone, score };
+}
+
 const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
@@ -87,7 +93,7 @@ export function createDashboardJobs(deps: DashboardJobsDeps) {
     return run('overall-sentiment', async (slot, nowMs) => {
       const news = (await market.getMarketNews()).value.filter((article) => article.datetime * 1000 <= nowMs).slice(0, OVERALL_NEWS_ITEMS);
       const summary = await analyst.summarizeNews({ scope: 'market', subject: 'Market', items: news });
-      await repo.addOverall({ slot, gptSummary: summary, newsCount: news.length, analyst: analyst.kind, dateCreated: new Date(nowMs) });
+      await repo.addOverall({ slot, gptSummary: summary, newsCount: news.length, ...toneOf(news), analyst: analyst.kind, dateCreated: new Date(nowMs) });
       await repo.prune(new Date(nowMs - DASHBOARD_HISTORY_DAYS * DAY_MS));
       return [];
     });
@@ -131,11 +137,10 @@ export function createDashboardJobs(deps: DashboardJobsDeps) {
         try {
           const news = await sectorNews(sector, nowMs);
           if (!news) continue;
+          const items = news.map((item) => ({ headline: item.title, summary: item.summary }));
           const summary =
-            news.length === 0
-              ? `No ${sector} company news in the last ${SECTOR_NEWS_DAYS} days.`
-              : await analyst.summarizeNews({ scope: 'sector', subject: sector, items: news.map((item) => ({ headline: item.title, summary: item.summary })) });
-          await repo.addSector({ sector, slot, gptSummary: summary, news, analyst: analyst.kind, lastUpdatedUtc: new Date(nowMs) });
+            news.length === 0 ? `No ${sector} company news in the last ${SECTOR_NEWS_DAYS} days.` : await analyst.summarizeNews({ scope: 'sector', subject: sector, items });
+          await repo.addSector({ sector, slot, gptSummary: summary, news, ...toneOf(items), analyst: analyst.kind, lastUpdatedUtc: new Date(nowMs) });
         } catch (error) {
           failures.push(`${sector}: ${errorText(error)}`);
         }

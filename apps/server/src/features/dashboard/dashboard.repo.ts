@@ -58,11 +58,11 @@ export function createDashboardRepo(db: Database) {
     },
 
     /** Inserts the slot's row; a second insert for the same slot changes nothing. */
-    async addOverall(row: { slot: Date; gptSummary: string; newsCount: number; analyst: string; dateCreated: Date }): Promise<boolean> {
+    async addOverall(row: { slot: Date; gptSummary: string; newsCount: number; tone: string; score: number; analyst: string; dateCreated: Date }): Promise<boolean> {
       const inserted = await db.insert(overallSentiment).values(row).onConflictDoNothing().returning({ id: overallSentiment.id });
       return inserted.length === 1;
     },
-    async addSector(row: { sector: string; slot: Date; gptSummary: string; news: StoredSectorNews[]; analyst: string; lastUpdatedUtc: Date }): Promise<boolean> {
+    async addSector(row: { sector: string; slot: Date; gptSummary: string; news: StoredSectorNews[]; tone: string; score: number; analyst: string; lastUpdatedUtc: Date }): Promise<boolean> {
       const inserted = await db.insert(sectorSentiment).values(row).onConflictDoNothing().returning({ id: sectorSentiment.id });
       return inserted.length === 1;
     },
@@ -96,10 +96,17 @@ export function createDashboardRepo(db: Database) {
     },
     /** The latest row of each sector. */
     async latestSectors() {
-      const rows = await db.execute<{ sector: string; gpt_summary: string; news: unknown; last_updated_utc: string | Date }>(sql`
-        select distinct on (sector) sector, gpt_summary, news, last_updated_utc
+      const rows = await db.execute<{ sector: string; gpt_summary: string; news: unknown; tone: string; score: number; last_updated_utc: string | Date }>(sql`
+        select distinct on (sector) sector, gpt_summary, news, tone, score, last_updated_utc
         from ${sectorSentiment} order by sector, slot desc`);
-      return rows.rows.map((row) => ({ sector: row.sector, gptSummary: row.gpt_summary, news: row.news, lastUpdatedUtc: new Date(row.last_updated_utc) }));
+      return rows.rows.map((row) => ({
+        sector: row.sector,
+        gptSummary: row.gpt_summary,
+        news: row.news,
+        tone: row.tone,
+        score: Number(row.score),
+        lastUpdatedUtc: new Date(row.last_updated_utc),
+      }));
     },
     /** The latest row of each indicator. */
     async latestIndicators() {

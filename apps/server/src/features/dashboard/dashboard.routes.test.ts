@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   allOverallSentimentResponse,
+  analyzeNewsItems,
   describeIndicatorChange,
   economicIndicatorsResponse,
   marketOverviewResponse,
@@ -43,9 +44,12 @@ describe('dashboard calls on the simulated market', () => {
     const sectors = sectorSentimentResponse.parse(response.json());
     expect(sectors.map((row) => row.IndicatorName)).toEqual([...GICS_SECTORS]);
     for (const row of sectors) {
-      expect(Object.keys(row).sort()).toEqual(['GptSummary', 'IndicatorName', 'LastUpdatedUtc', 'ValueRawJson']);
+      expect(Object.keys(row).sort()).toEqual(['GptSummary', 'IndicatorName', 'LastUpdatedUtc', 'SentimentScore', 'SentimentTone', 'ValueRawJson']);
       const news = parseSectorNews(row.ValueRawJson);
       expect(news.ok && news.items.length > 0).toBe(true);
+      // The tone is the lexicon's reading of the stored news, whoever wrote the summary.
+      const reading = analyzeNewsItems(news.ok ? news.items.map((item) => ({ headline: item.title, summary: item.summary })) : []);
+      expect([row.SentimentTone, row.SentimentScore]).toEqual([reading.tone, reading.score]);
       expect(row.LastUpdatedUtc).toBe(new Date(t.clock.nowMs()).toISOString());
     }
     // The same pass filled the other two parts.
@@ -70,7 +74,8 @@ describe('dashboard calls on the simulated market', () => {
     await t.app.dashboardJobs.tick();
     const history = allOverallSentimentResponse.parse((await get('/api/all_overall_sentiment')).json());
     expect(history).toHaveLength(2);
-    expect(Object.keys(history[0]!).sort()).toEqual(['DateCreated', 'GptSummary', 'NewsCount']);
+    expect(Object.keys(history[0]!).sort()).toEqual(['DateCreated', 'GptSummary', 'NewsCount', 'SentimentScore', 'SentimentTone']);
+    expect(history[0]!.GptSummary).toContain(`reads ${history[0]!.SentimentTone} across ${history[0]!.NewsCount} items`);
     expect(Date.parse(history[0]!.DateCreated)).toBeGreaterThan(Date.parse(history[1]!.DateCreated));
     expect(history[0]!.DateCreated).toBe(new Date(t.clock.nowMs()).toISOString());
     expect(history[0]!.GptSummary).toMatch(/^Market news reads /);

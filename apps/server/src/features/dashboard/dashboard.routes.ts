@@ -4,6 +4,7 @@ import {
   newYorkInstantMs,
   SESSION_CLOSE_MINUTES,
   SESSION_OPEN_MINUTES,
+  sentimentTone,
   tradingDayOnOrAfter,
   type EconomicIndicator,
   type MarketOverview,
@@ -68,14 +69,27 @@ export async function dashboardRoutes(app: FastifyInstance, options: { repo: Das
 
   app.get('/all_overall_sentiment', async (): Promise<OverallSentiment[]> => {
     const rows = await filled(() => repo.overallHistory(OVERALL_HISTORY_LIMIT));
-    return rows.map((row) => ({ GptSummary: row.gptSummary, DateCreated: row.dateCreated.toISOString(), NewsCount: row.newsCount }));
+    return rows.map((row) => ({
+      GptSummary: row.gptSummary,
+      DateCreated: row.dateCreated.toISOString(),
+      NewsCount: row.newsCount,
+      SentimentTone: sentimentTone.parse(row.tone),
+      SentimentScore: row.score,
+    }));
   });
 
   app.get('/sector_sentiment_scanner', async (): Promise<SectorSentiment[]> => {
     const rows = await filled(() => repo.latestSectors());
     return rows
       .sort((a, b) => a.sector.localeCompare(b.sector))
-      .map((row) => ({ IndicatorName: row.sector, GptSummary: row.gptSummary, LastUpdatedUtc: row.lastUpdatedUtc.toISOString(), ValueRawJson: JSON.stringify(row.news) }));
+      .map((row) => ({
+        IndicatorName: row.sector,
+        GptSummary: row.gptSummary,
+        LastUpdatedUtc: row.lastUpdatedUtc.toISOString(),
+        ValueRawJson: JSON.stringify(row.news),
+        SentimentTone: sentimentTone.parse(row.tone),
+        SentimentScore: row.score,
+      }));
   });
 
   app.get('/top_economic_indicators', async (): Promise<EconomicIndicator[]> => {

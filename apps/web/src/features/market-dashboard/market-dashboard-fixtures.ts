@@ -11,8 +11,10 @@ export const OVERALL: OverallSentiment[] = [
     GptSummary: 'Stocks rose. Tech led gains. Bonds were flat. Oil fell sharply.\nThe Fed meets next week.',
     DateCreated: at(10, 0),
     NewsCount: 12,
+    SentimentTone: 'positive',
+    SentimentScore: 0.42,
   },
-  { GptSummary: 'An older summary.', DateCreated: at(9, 30), NewsCount: 8 },
+  { GptSummary: 'An older summary.', DateCreated: at(9, 30), NewsCount: 8, SentimentTone: 'neutral', SentimentScore: 0 },
 ];
 
 const LONG_SUMMARY = `Refiners ${'gained ground on wider margins '.repeat(6)}`.trim();
@@ -32,9 +34,11 @@ export const SECTORS: SectorSentiment[] = [
     GptSummary: 'Oil slid. Refiners gained. Gas was flat.',
     LastUpdatedUtc: at(10, 15),
     ValueRawJson: JSON.stringify(ENERGY_NEWS),
+    SentimentTone: 'negative',
+    SentimentScore: -0.35,
   },
-  { IndicatorName: 'Materials', GptSummary: 'A quiet day.', LastUpdatedUtc: at(10, 5), ValueRawJson: '[]' },
-  { IndicatorName: 'Utilities', GptSummary: '', LastUpdatedUtc: at(9, 55), ValueRawJson: 'not json {' },
+  { IndicatorName: 'Materials', GptSummary: 'A quiet day.', LastUpdatedUtc: at(10, 5), ValueRawJson: '[]', SentimentTone: 'neutral', SentimentScore: 0 },
+  { IndicatorName: 'Utilities', GptSummary: '', LastUpdatedUtc: at(9, 55), ValueRawJson: 'not json {', SentimentTone: 'mixed', SentimentScore: 0.05 },
 ];
 
 export const INDICATORS: EconomicIndicator[] = [

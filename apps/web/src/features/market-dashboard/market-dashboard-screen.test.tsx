@@ -188,7 +188,7 @@ describe('Market Dashboard', () => {
     renderDashboard();
     const sectors = await findSection('Sector Sentiment & News');
     const energy = await within(sectors).findByRole('button', { name: /^Energy/ });
-    expect(energy).toHaveAccessibleName('Energy as of 10:15 AM');
+    expect(energy).toHaveAccessibleName('Energy News tone: Negative \u22120.35 as of 10:15 AM');
     await userEvent.click(energy);
     const panel = await screen.findByRole('region', { name: /^Energy/ });
 

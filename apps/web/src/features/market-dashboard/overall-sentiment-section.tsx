@@ -1,9 +1,10 @@
-import { Stack, Text, Title } from '@mantine/core';
+import { Group, Stack, Text, Title } from '@mantine/core';
 import type { OverallSentiment } from '@signalboard/core';
 import { formatIsoMedium } from './dashboard-format';
 import { MARKET_SUMMARY_HEADING, NO_OVERALL, OVERALL_FAILED, OVERALL_TITLE } from './dashboard-messages';
 import { AsOf, DashboardSection, EmptyState, PartFailure, PartLoading } from './dashboard-section';
 import { SummaryBullets } from './summary-bullets';
+import { ToneBadge } from './tone-badge';
 import type { DashboardPart } from './use-dashboard-data';
 
 /** Spec §2 "Overall Market Sentiment": the latest summary as bullets, and when it was written. */
@@ -19,9 +20,12 @@ export function OverallSentimentSection({ part }: { part: DashboardPart<OverallS
         <EmptyState message={NO_OVERALL} hint="The summary is written from the latest market news; check back later." />
       ) : (
         <Stack gap="sm">
-          <Title order={4} size="h5">
-            {MARKET_SUMMARY_HEADING}
-          </Title>
+          <Group justify="space-between" gap="xs">
+            <Title order={4} size="h5">
+              {MARKET_SUMMARY_HEADING}
+            </Title>
+            <ToneBadge tone={latest.SentimentTone} score={latest.SentimentScore} />
+          </Group>
           <SummaryBullets summary={latest.GptSummary} label={MARKET_SUMMARY_HEADING} />
           <Text size="xs" c="dimmed">
             Last updated: <time dateTime={latest.DateCreated}>{formatIsoMedium(latest.DateCreated)}</time>

@@ -5,6 +5,7 @@ import { NO_SECTORS, SECTORS_FAILED, SECTORS_TITLE } from './dashboard-messages'
 import { AsOf, DashboardSection, EmptyState, PartFailure, PartLoading } from './dashboard-section';
 import { SectorNews } from './sector-news';
 import { SummaryBullets } from './summary-bullets';
+import { ToneBadge } from './tone-badge';
 import type { DashboardPart } from './use-dashboard-data';
 
 /** Spec §2 "Sector Sentiment & News": one accordion item per sector, its summary and its news. */
@@ -25,9 +26,12 @@ export function SectorSentimentSection({ part }: { part: DashboardPart<SectorSen
             <Accordion.Item key={`${sector.IndicatorName}-${index}`} value={`${sector.IndicatorName}-${index}`}>
               <Accordion.Control>
                 <Group justify="space-between" gap="xs" wrap="nowrap" pr="xs">
-                  <Text fw={600} size="sm">
-                    {sector.IndicatorName}
-                  </Text>
+                  <Group gap="xs" wrap="nowrap" miw={0}>
+                    <Text fw={600} size="sm">
+                      {sector.IndicatorName}
+                    </Text>
+                    <ToneBadge tone={sector.SentimentTone} score={sector.SentimentScore} />
+                  </Group>
                   <Text size="xs" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
                     as of{' '}
                     <time dateTime={sector.LastUpdatedUtc} title={formatIsoMedium(sector.LastUpdatedUtc)}>
