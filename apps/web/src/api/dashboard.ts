@@ -51,15 +51,18 @@ export async function getEarningsOfDay(day: string, signal?: AbortSignal): Promi
 
 /** The market overview's prices move through the day: refreshed this often while the screen is open. */
 export const MARKET_OVERVIEW_REFRESH_MS = 60_000;
+/** The summaries are rewritten every 30–60 minutes (server jobs) and the indicators every 6 hours. */
+export const SUMMARIES_REFRESH_MS = 5 * 60_000;
+export const INDICATORS_REFRESH_MS = 30 * 60_000;
 
 export const overallSentimentQuery = () =>
-  queryOptions({ queryKey: ['dashboard', 'overall-sentiment'], queryFn: ({ signal }) => getOverallSentiment(signal) });
+  queryOptions({ queryKey: ['dashboard', 'overall-sentiment'], queryFn: ({ signal }) => getOverallSentiment(signal), refetchInterval: SUMMARIES_REFRESH_MS });
 
 export const sectorSentimentsQuery = () =>
-  queryOptions({ queryKey: ['dashboard', 'sector-sentiments'], queryFn: ({ signal }) => getSectorSentiments(signal) });
+  queryOptions({ queryKey: ['dashboard', 'sector-sentiments'], queryFn: ({ signal }) => getSectorSentiments(signal), refetchInterval: SUMMARIES_REFRESH_MS });
 
 export const economicIndicatorsQuery = () =>
-  queryOptions({ queryKey: ['dashboard', 'economic-indicators'], queryFn: ({ signal }) => getEconomicIndicators(signal) });
+  queryOptions({ queryKey: ['dashboard', 'economic-indicators'], queryFn: ({ signal }) => getEconomicIndicators(signal), refetchInterval: INDICATORS_REFRESH_MS });
 
 export const marketOverviewQuery = () =>
   queryOptions({

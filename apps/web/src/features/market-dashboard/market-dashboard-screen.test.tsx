@@ -56,8 +56,7 @@ function mockApi(overrides: Answers = {}) {
 
 const callsTo = (fetchMock: ReturnType<typeof mockApi>, path: DashboardPath) => fetchMock.mock.calls.filter(([url]) => url === `/api/${path}`);
 
-function renderDashboard() {
-  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+function renderDashboard(client = new QueryClient({ defaultOptions: { queries: { retry: false } } })) {
   return renderScreen(
     <QueryClientProvider client={client}>
       <MarketDashboardScreen />
@@ -375,5 +374,19 @@ describe('Market Dashboard', () => {
     expect(screen.queryByText(UNEXPECTED_ERROR)).not.toBeInTheDocument();
     await userEvent.click(within(overview).getByRole('button', { name: 'Retry market overview' }));
     expect(await within(overview).findByRole('list', { name: 'Sector heatmap' })).toBeInTheDocument();
+  });
+
+  it('a background refresh that fails keeps the summary shown (its "as of" tells its age)', async () => {
+    const failure = { status: 503, body: { msg: 'The database is busy.' } };
+    const fetchMock = mockApi({ all_overall_sentiment: [{ status: 200, body: OVERALL }, failure] });
+    const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+    renderDashboard(client);
+    const overall = await findSection('Overall Market Sentiment');
+    await within(overall).findByRole('list', { name: 'Market Summary' });
+    await client.refetchQueries({ queryKey: ['dashboard', 'overall-sentiment'] });
+    await waitFor(() => expect(callsTo(fetchMock, 'all_overall_sentiment')).toHaveLength(2));
+    expect(within(overall).getByRole('list', { name: 'Market Summary' })).toBeInTheDocument();
+    expect(screen.queryByText(OVERALL_FAILED)).not.toBeInTheDocument();
+    expect(screen.queryByText(SOME_DATA_FAILED)).not.toBeInTheDocument();
   });
 });

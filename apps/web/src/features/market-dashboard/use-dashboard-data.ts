@@ -39,8 +39,12 @@ const detailOf = (errors: unknown[]) => {
   return apiError ? apiError.message : null;
 };
 
+/**
+ * A query as a part. A load that fails is a failed part (spec §8); a background refresh that fails
+ * while good data is shown keeps that data (its "as of" time tells its age) rather than blanking it.
+ */
 function partOf<T>(query: UseQueryResult<T>): DashboardPart<T> {
-  const failed = query.isError;
+  const failed = query.isError && query.data === undefined;
   return {
     data: failed ? undefined : query.data,
     loading: query.isPending,
