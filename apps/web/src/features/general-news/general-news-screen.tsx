@@ -3,7 +3,7 @@ import { newsAnalysisText } from '@signalboard/core';
 import { IconWorld } from '@tabler/icons-react';
 import { ScreenHeader } from '../../components/screen-header';
 import { NewsActions } from '../news/components/news-actions';
-import { AnalysisResponse, AnalyzingIndicator, NewsErrorAlert } from '../news/components/analysis-response';
+import { AnalysisOutcome, NewsErrorAlert } from '../news/components/analysis-response';
 import { NewsCardList, NewsCardSkeletons } from '../news/components/news-card-list';
 import { useMarketNews } from './api/market-news';
 import { useNewsAnalysis } from './api/news-analysis';
@@ -40,15 +40,7 @@ export function GeneralNewsScreen() {
           onAnalyze={analyze}
         />
 
-        {analysis.isPending && <AnalyzingIndicator />}
-        {analysis.isError && (
-          <NewsErrorAlert
-            title="The news could not be analyzed."
-            message={analysis.error.message}
-            onRetry={() => analysis.variables !== undefined && analysis.mutate(analysis.variables)}
-          />
-        )}
-        {analysis.isSuccess && <AnalysisResponse response={analysis.data.response} />}
+        <AnalysisOutcome analysis={analysis} />
 
         <NewsOutcome news={news} onRetry={loadNews} />
       </Stack>

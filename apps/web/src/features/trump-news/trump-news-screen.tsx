@@ -5,7 +5,7 @@ import { useMemo } from 'react';
 import { ScreenHeader } from '../../components/screen-header';
 import { useMarketNews } from '../general-news/api/market-news';
 import { NewsActions } from '../news/components/news-actions';
-import { AnalysisResponse, AnalyzingIndicator, NewsErrorAlert } from '../news/components/analysis-response';
+import { AnalysisOutcome, NewsErrorAlert } from '../news/components/analysis-response';
 import { NewsCardList, NewsCardSkeletons } from '../news/components/news-card-list';
 import { useTrumpNewsAnalysis } from './api/analyze-trump-news';
 
@@ -41,15 +41,7 @@ export function TrumpNewsScreen() {
           onAnalyze={analyze}
         />
 
-        {analysis.isPending && <AnalyzingIndicator />}
-        {analysis.isError && (
-          <NewsErrorAlert
-            title="The news could not be analyzed."
-            message={analysis.error.message}
-            onRetry={() => analysis.variables !== undefined && analysis.mutate(analysis.variables)}
-          />
-        )}
-        {analysis.isSuccess && <AnalysisResponse response={analysis.data.response} />}
+        <AnalysisOutcome analysis={analysis} />
 
         {news.isIdle && (
           <Stack align="center" gap={6} py="xl" c="dimmed">

@@ -41,3 +41,26 @@ export function NewsErrorAlert({ title, message, onRetry }: { title: string; mes
     </Alert>
   );
 }
+
+/** What the market-news screens show of their analysis request: the spinner, the failure with a Retry, or the response. */
+export function AnalysisOutcome({
+  analysis,
+}: {
+  analysis: {
+    isPending: boolean;
+    isError: boolean;
+    isSuccess: boolean;
+    error: Error | null;
+    data: { response: string } | undefined;
+    variables: string | undefined;
+    mutate: (text: string) => void;
+  };
+}) {
+  if (analysis.isPending) return <AnalyzingIndicator />;
+  if (analysis.isError && analysis.error) {
+    const { variables } = analysis;
+    return <NewsErrorAlert title="The news could not be analyzed." message={analysis.error.message} onRetry={() => variables !== undefined && analysis.mutate(variables)} />;
+  }
+  if (analysis.isSuccess && analysis.data) return <AnalysisResponse response={analysis.data.response} />;
+  return null;
+}
