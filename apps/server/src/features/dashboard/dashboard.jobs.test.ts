@@ -165,6 +165,15 @@ describe('dashboard jobs', () => {
     expect(await rows()).toMatchObject({ sectors: 11 });
   });
 
+  it('a stale answer (the provider failing, the cache serving an older copy) is a failure, not new data', async () => {
+    const market = marketOf();
+    const stale: CachedMarket = { ...market, getMarketNews: async () => ({ ...(await market.getMarketNews()), stale: true }) };
+    expect(await otherProcess(stale).refreshOverall()).toBe('failed');
+    expect(await rows()).toMatchObject({ overall: 0 });
+    const [run] = await t.db.select().from(jobRuns);
+    expect(run!.error).toBe('market news: the provider is failing (only an older copy is cached)');
+  });
+
   it('takes over a slot whose process died while running it, after 15 minutes', async () => {
     const repo = createDashboardRepo(t.db);
     const slot = slotOf('economic-indicators', t.clock.nowMs());

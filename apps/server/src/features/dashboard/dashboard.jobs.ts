@@ -13,6 +13,7 @@
 import { analyzeNewsItems, marketSession, type NewsItem } from '@signalboard/core';
 import type { Clock } from '../../lib/clock';
 import type { Analyst } from '../../providers/ai';
+import type { Cached } from '../../providers/market/cache';
 import type { CachedMarket } from '../../providers/market/cached-market';
 import { UnknownSymbolError, type NewsArticle } from '../../providers/market/types';
 import { GICS_SECTORS, US_STOCKS } from '../../providers/market/universe';
@@ -61,6 +62,15 @@ function toneOf(items: readonly NewsItem[]): { tone: string; score: number } {
   return { tone, score };
 }
 
+/**
+ * A cached answer's value, or an error when it is stale: the cache serves the last good value while
+ * the provider fails, and a summary of it must not be stored as if it were new.
+ */
+function fresh<T>(answer: Cached<T>, what: string): T {
+  if (answer.stale) throw new Error(`${what}: the provider is failing (only an older copy is cached)`);
+  return answer.value;
+}
+
 const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
@@ -91,7 +101,7 @@ export function createDashboardJobs(deps: DashboardJobsDeps) {
 
   async function refreshOverall(): Promise<RunOutcome> {
     return run('overall-sentiment', async (slot, nowMs) => {
-      const news = (await market.getMarketNews()).value.filter((article) => article.datetime * 1000 <= nowMs).slice(0, OVERALL_NEWS_ITEMS);
+      const news = fresh(await market.getMarketNews(), 'market news').filter((article) => article.datetime * 1000 <= nowMs).slice(0, OVERALL_NEWS_ITEMS);
       const summary = await analyst.summarizeNews({ scope: 'market', subject: 'Market', items: news });
       await repo.addOverall({ slot, gptSummary: summary, newsCount: news.length, ...toneOf(news), analyst: analyst.kind, dateCreated: new Date(nowMs) });
       await repo.prune(new Date(nowMs - DASHBOARD_HISTORY_DAYS * DAY_MS));
@@ -107,7 +117,7 @@ export function createDashboardJobs(deps: DashboardJobsDeps) {
     const companies = US_STOCKS.filter((entry) => entry.sector === sector).slice(0, SECTOR_COMPANIES);
     const from = isoDay(nowMs - SECTOR_NEWS_DAYS * DAY_MS);
     const to = isoDay(nowMs);
-    const results = await Promise.allSettled(companies.map(async (company) => ({ company, news: (await market.getCompanyNews(company.symbol, from, to)).value })));
+    const results = await Promise.allSettled(companies.map(async (company) => ({ company, news: fresh(await market.getCompanyNews(company.symbol, from, to), `${company.symbol} news`) })));
     const upstreamFailures = results.filter((result) => result.status === 'rejected' && !(result.reason instanceof UnknownSymbolError));
     const unknown = results.filter((result) => result.status === 'rejected' && result.reason instanceof UnknownSymbolError).length;
     if (unknown === companies.length) return undefined;
@@ -156,7 +166,7 @@ export function createDashboardJobs(deps: DashboardJobsDeps) {
       for (const code of DASHBOARD_INDICATORS) {
         if (done.has(code)) continue;
         try {
-          const series = (await market.getEconomicSeries(code)).value;
+          const series = fresh(await market.getEconomicSeries(code), code);
           const observations = series.observations.slice(0, INDICATOR_OBSERVATIONS_KEPT).map(({ date, value }) => ({ date, value }));
           if (observations.length === 0) continue;
           const summary = await analyst.explainIndicator({ name: series.name, code: series.id, unit: series.unit, interval: series.frequency, values: observations });
