@@ -7,6 +7,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
+import net from 'node:net';
 import { makeDataDir, REPO_ROOT, serverEnv, startServer, type RunningServer } from './support/server-process';
 
 const dirs: string[] = [];
@@ -16,9 +17,25 @@ afterAll(async () => {
   for (const dir of dirs) await fs.rm(path.dirname(dir), { recursive: true, force: true });
 });
 
-function postmasterPid(dataDir: string): number | undefined {
+function postmasterLines(dataDir: string): string[] | undefined {
   const file = path.join(dataDir, 'pg', 'postmaster.pid');
-  return existsSync(file) ? Number(readFileSync(file, 'utf8').split('\n')[0]) : undefined;
+  return existsSync(file) ? readFileSync(file, 'utf8').split('\n') : undefined;
+}
+
+function postmasterPid(dataDir: string): number | undefined {
+  const lines = postmasterLines(dataDir);
+  return lines ? Number(lines[0]) : undefined;
+}
+
+/** Whether anything accepts TCP connections on 127.0.0.1:port. */
+function listening(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect(port, '127.0.0.1', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.on('error', () => resolve(false));
+  });
 }
 
 /** A live process, not a zombie (an exited postmaster re-parented to an init that does not reap). */
@@ -99,6 +116,29 @@ describe('embedded PostgreSQL lifecycle', () => {
     expect(alive(thirdPid)).toBe(false);
     expect(postmasterPid(dataDir)).toBeUndefined();
   });
+
+  // What a supervisor (or a user's `kill`) does: signal the pid of the process `npm start` created.
+  // npm must not exit alone and leave the server and the embedded database serving.
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    it(`stops the server and the embedded database when npm start's process gets ${signal}`, async () => {
+      const dataDir = await makeDataDir(`npm-${signal}`);
+      dirs.push(dataDir);
+      const app = await startServer(dataDir, { via: 'npm start' });
+      running.push(app);
+      const httpPort = Number(new URL(app.baseUrl).port);
+      const [pgPid, , , pgPort] = postmasterLines(dataDir)!.map(Number) as [number, number, number, number];
+      expect(await listening(httpPort)).toBe(true);
+      expect(await listening(pgPort)).toBe(true);
+
+      expect(await app.stop(signal)).toBe(0);
+      expect(app.output()).toContain(`${signal} received: shutting down`);
+      expect(app.output()).toContain('Embedded PostgreSQL server stopped');
+      expect(await listening(httpPort)).toBe(false);
+      expect(await listening(pgPort)).toBe(false);
+      expect(alive(pgPid)).toBe(false);
+      expect(postmasterPid(dataDir)).toBeUndefined();
+    });
+  }
 
   it('explains a taken HTTP port and leaves nothing running', async () => {
     const dataDir = await makeDataDir('port');

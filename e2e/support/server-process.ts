@@ -57,11 +57,14 @@ export interface RunningServer {
 
 export async function startServer(
   dataDir: string,
-  options: { port?: number; env?: Record<string, string> } = {},
+  options: { port?: number; env?: Record<string, string>; via?: 'node' | 'npm start' } = {},
 ): Promise<RunningServer> {
   const port = options.port ?? (await freePort());
   let output = '';
-  const child = spawn(process.execPath, [SERVER_JS], {
+  // `npm start` is what a user (or a supervisor) runs: npm, then the server in a child of its own.
+  const [command, args] = options.via === 'npm start' ? ['npm', ['start']] : [process.execPath, [SERVER_JS]];
+  const child = spawn(command, args, {
+    cwd: REPO_ROOT,
     env: serverEnv(dataDir, port, options.env),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
