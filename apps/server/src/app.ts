@@ -20,6 +20,7 @@ import { createDashboardRepo } from './features/dashboard/dashboard.repo';
 import { dashboardRoutes } from './features/dashboard/dashboard.routes';
 import { docsRoutes } from './features/docs/openapi';
 import { healthRoutes } from './features/health/health.routes';
+import { robotsRoutes } from './features/robots/robots.routes';
 import { marketRoutes } from './features/market/market.routes';
 import { newsAnalysisRoutes } from './features/news/news-analysis.routes';
 import { createNewsAnalysisService } from './features/news/news-analysis.service';
@@ -120,8 +121,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   app.addHook('onClose', async () => app.drainBackgroundWork());
 
-  // Simulated news images live under PUBLIC_URL, which may be another (http) origin than the page's.
-  await app.register(securityHeaders, { imageOrigins: config.PUBLIC_URL ? [new URL(config.PUBLIC_URL).origin] : [] });
+  await app.register(securityHeaders);
   await app.register(formbody, { bodyLimit: 64 * 1024 });
   await app.register(multipart, {
     limits: { fileSize: SUPPORT_ATTACHMENT_MAX_BYTES, files: 1, fields: 10, fieldSize: 100 * 1024 },
@@ -206,6 +206,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   );
 
   await app.register(simulatedNewsRoutes, { market: deps.market });
+  await app.register(robotsRoutes);
 
   const webDist = path.resolve(config.WEB_DIST ?? DEFAULT_WEB_DIST);
   const hasWeb = existsSync(path.join(webDist, 'index.html'));

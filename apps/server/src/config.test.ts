@@ -14,6 +14,17 @@ function problem(env: Record<string, string>): string | undefined {
 }
 
 describe('configuration', () => {
+  it('derives PUBLIC_URL (the base of links in e-mails and SMS) from HOST and PORT unless it is set', () => {
+    expect(loadConfig({ PORT: '8080' }).PUBLIC_URL).toBe('http://127.0.0.1:8080');
+    expect(loadConfig({ HOST: '192.168.1.20', PORT: '3000' }).PUBLIC_URL).toBe('http://192.168.1.20:3000');
+    expect(loadConfig({ HOST: '0.0.0.0' }).PUBLIC_URL).toBe('http://localhost:3000');
+    expect(loadConfig({ HOST: '::' }).PUBLIC_URL).toBe('http://localhost:3000');
+    expect(loadConfig({ HOST: '::1', PORT: '3001' }).PUBLIC_URL).toBe('http://[::1]:3001');
+    expect(loadConfig({ HOST: 'box.lan' }).PUBLIC_URL).toBe('http://box.lan:3000');
+    expect(loadConfig({ PUBLIC_URL: 'https://signals.example.com/' }).PUBLIC_URL).toBe('https://signals.example.com');
+    expect(problem({ PUBLIC_URL: 'signals.example.com' })).toMatch(/PUBLIC_URL: /);
+  });
+
   it('has the embedded defaults', () => {
     const config = loadConfig({});
     expect(config).toMatchObject({
@@ -34,6 +45,7 @@ describe('configuration', () => {
       LOG_LEVEL: 'info',
       isExternalDatabase: false,
       isSmtpConfigured: false,
+      PUBLIC_URL: 'http://127.0.0.1:3000',
     });
     expect(config.DATA_DIR).toBe(path.resolve('./data'));
     expect(config.JWT_SECRET).toBeUndefined();

@@ -80,13 +80,24 @@ const checkedEnvSchema = envSchema.superRefine((env, context) => {
 
 export type Env = z.infer<typeof envSchema>;
 
-export interface Config extends Omit<Env, 'DATA_DIR'> {
+export interface Config extends Omit<Env, 'DATA_DIR' | 'PUBLIC_URL'> {
   DATA_DIR: string;
+  /** Base of the absolute links the app writes where no page is there to resolve a path (e-mails, SMS). */
+  PUBLIC_URL: string;
   isExternalDatabase: boolean;
   isSmtpConfigured: boolean;
 }
 
 export class ConfigError extends Error {}
+
+/**
+ * PUBLIC_URL's default follows HOST and PORT: the address the server listens on, with a wildcard
+ * address (0.0.0.0, ::) read as this machine's `localhost`.
+ */
+export function defaultPublicUrl(host: string, port: number): string {
+  const name = host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
+  return `http://${name}:${port}`;
+}
 
 /** Reads the environment once; a bad value stops the process with a message naming the variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -100,6 +111,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
     ...config,
     DATA_DIR: path.resolve(config.DATA_DIR),
+    PUBLIC_URL: (config.PUBLIC_URL ?? defaultPublicUrl(config.HOST, config.PORT)).replace(/\/+$/, ''),
     isExternalDatabase: config.DATABASE_URL !== undefined,
     isSmtpConfigured: config.SMTP_URL !== undefined,
   };

@@ -1,3 +1,5 @@
+// First: schemas defined by the imports below must see it.
+import './zod-jitless';
 import '@mantine/core/styles.css';
 import '@mantine/notifications/styles.css';
 import './global.css';

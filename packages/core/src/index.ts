@@ -18,3 +18,4 @@ export * from './news/analysis-text';
 export * from './dashboard/index';
 export * from './news/sentences';
 export * from './market/intraday-window';
+export * from './news/safe-link';

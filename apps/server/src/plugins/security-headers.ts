@@ -5,10 +5,9 @@ import helmet from 'helmet';
 
 /**
  * helmet's headers with our CSP: the built app works under it, and news images load from https
- * hosts and from `imageOrigins` (the PUBLIC_URL the simulated market writes its image links under,
- * which may be plain http on a LAN).
+ * hosts and from our own origin (the simulated market's images are same-origin paths).
  */
-const helmetOptions = (imageOrigins: readonly string[]): Parameters<typeof helmet>[0] => ({
+const helmetOptions: Parameters<typeof helmet>[0] = {
   contentSecurityPolicy: {
     useDefaults: false,
     directives: {
@@ -16,7 +15,7 @@ const helmetOptions = (imageOrigins: readonly string[]): Parameters<typeof helme
       scriptSrc: ["'self'"],
       // Mantine sets CSS variables and component styles inline.
       styleSrc: ["'self'", "'unsafe-inline'"],
-      imgSrc: ["'self'", 'data:', 'https:', ...imageOrigins],
+      imgSrc: ["'self'", 'data:', 'https:'],
       fontSrc: ["'self'", 'data:'],
       connectSrc: ["'self'"],
       objectSrc: ["'none'"],
@@ -25,16 +24,18 @@ const helmetOptions = (imageOrigins: readonly string[]): Parameters<typeof helme
       frameAncestors: ["'none'"],
     },
   },
+  // The same rule as frame-ancestors 'none', for browsers that read only the older header.
+  xFrameOptions: { action: 'deny' },
   // Self-hosted installs often run on plain http inside a LAN.
   strictTransportSecurity: false,
-});
+};
 
 /**
  * Runs helmet once, at start, against a recording response and answers the headers it set. The
  * headers never vary per request, and building them per request (as @fastify/helmet does) cost a
  * quarter of an authenticated request's CPU time in `npm run bench`.
  */
-export function computeSecurityHeaders(imageOrigins: readonly string[] = []): Record<string, string> {
+export function computeSecurityHeaders(): Record<string, string> {
   const headers: Record<string, string> = {};
   const recorder = {
     setHeader: (name: string, value: string | number | readonly string[]) => {
@@ -45,15 +46,15 @@ export function computeSecurityHeaders(imageOrigins: readonly string[] = []): Re
     },
   };
   let failure: unknown;
-  helmet(helmetOptions(imageOrigins))({} as IncomingMessage, recorder as unknown as ServerResponse, (error?: unknown) => {
+  helmet(helmetOptions)({} as IncomingMessage, recorder as unknown as ServerResponse, (error?: unknown) => {
     failure = error;
   });
   if (failure) throw failure;
   return headers;
 }
 
-export const securityHeaders = fp(async (app: FastifyInstance, options: { imageOrigins?: readonly string[] }) => {
-  const headers = computeSecurityHeaders(options.imageOrigins);
+export const securityHeaders = fp(async (app: FastifyInstance) => {
+  const headers = computeSecurityHeaders();
   app.addHook('onRequest', (_request, reply, done) => {
     reply.headers(headers);
     done();

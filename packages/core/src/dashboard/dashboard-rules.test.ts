@@ -93,6 +93,16 @@ describe('parseSectorNews: ValueRawJson "a JSON array of news items with title, 
     const raw = JSON.stringify([{ title: 'A', url: 'javascript:alert(1)', image: 'data:image/png;base64,xx', summary: 's' }, 42, null, ['x'], { title: '', summary: '' }, { headline: 'B', summary: 'b' }]);
     expect(parseSectorNews(raw)).toEqual({ ok: true, items: [{ title: 'A', url: null, image: null, summary: 's' }, { title: 'B', url: null, image: null, summary: 'b' }] });
   });
+  it('keeps links and images on our own origin (the simulated market serves its articles)', () => {
+    const raw = JSON.stringify([{ title: 'A', url: '/simulated-news/XOM-2026-11-20-1', image: '/simulated-news/XOM-2026-11-20-1/image.svg', summary: 's' }, { title: 'B', url: '//evil.example/x', summary: 'b' }]);
+    expect(parseSectorNews(raw)).toEqual({
+      ok: true,
+      items: [
+        { title: 'A', url: '/simulated-news/XOM-2026-11-20-1', image: '/simulated-news/XOM-2026-11-20-1/image.svg', summary: 's' },
+        { title: 'B', url: null, image: null, summary: 'b' },
+      ],
+    });
+  });
   it('an empty array is a sector without news', () => {
     expect(parseSectorNews('[]')).toEqual({ ok: true, items: [] });
   });

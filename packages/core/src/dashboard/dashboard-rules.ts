@@ -1,3 +1,4 @@
+import { safeLinkUrl } from '../news/safe-link';
 import { splitSentences } from '../news/sentences';
 
 /**
@@ -66,12 +67,6 @@ function jsonArray(valueRawJson: string | null | undefined): unknown[] | undefin
   }
 }
 
-/** http(s) links only, with a host and no white space. */
-const httpUrl = (value: unknown): string | null => {
-  if (typeof value !== 'string') return null;
-  const trimmed = value.trim();
-  return /^https?:\/\/[^\s/?#]+[^\s]*$/i.test(trimmed) ? trimmed : null;
-};
 
 const text = (value: unknown): string => (typeof value === 'string' ? value.trim() : typeof value === 'number' ? String(value) : '');
 
@@ -90,7 +85,7 @@ export function parseSectorNews(valueRawJson: string | null | undefined): Parsed
     const title = text(record.title ?? record.headline);
     const summary = text(record.summary);
     if (!title && !summary) continue;
-    items.push({ title: title || summary, url: httpUrl(record.url), image: httpUrl(record.image), summary });
+    items.push({ title: title || summary, url: safeLinkUrl(record.url), image: safeLinkUrl(record.image), summary });
   }
   return { ok: true, items };
 }

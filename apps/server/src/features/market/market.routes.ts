@@ -4,6 +4,7 @@ import {
   earningsCalendarRequest,
   highLowRequest,
   rsiQuery,
+  safeLinkUrl,
   supportResistanceQuery,
   symbolLookupQuery,
   symbolQuery,
@@ -26,9 +27,9 @@ const toArticle = (article: NewsArticle): NewsArticleBody => ({
   summary: article.summary,
   source: article.source,
   category: article.category,
-  // Provider content is untrusted: only http(s) links and images reach the browser.
-  url: /^https?:\/\//i.test(article.url) ? article.url : '',
-  image: /^https?:\/\//i.test(article.image) ? article.image : '',
+  // Provider content is untrusted: only http(s) and same-origin links and images reach the browser.
+  url: safeLinkUrl(article.url) ?? '',
+  image: safeLinkUrl(article.image) ?? '',
   datetime: article.datetime,
   related: article.related,
 });

@@ -29,9 +29,10 @@ describe('simulated news images', () => {
     const news = await companyNews('JNJ');
     const article = news.find((candidate) => candidate.image !== '')!;
     expect(article).toBeDefined();
-    const url = new URL(article.image);
-    expect(url.pathname).toBe(imagePath(article.id));
-    const response = await fetchImage(url.pathname);
+    // A same-origin path, so the image loads wherever the app is opened (localhost, 127.0.0.1, a LAN address).
+    expect(article.image).toBe(imagePath(article.id));
+    expect(article.url).toBe(`/simulated-news/${encodeURIComponent(article.id)}`);
+    const response = await fetchImage(article.image);
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-type']).toMatch(/^image\/svg\+xml/);
     expect(response.headers['cache-control']).toMatch(/^public/);
@@ -46,7 +47,7 @@ describe('simulated news images', () => {
     expect(svg).not.toMatch(/<script|href=|on\w+=/i);
     // The sparkline: the last 30 closes through the article's day, green if they rose, red if they fell.
     const day = article.id.slice('JNJ-'.length, 'JNJ-'.length + 10);
-    const market = createSimulatedMarket({ clock: new FakeClock(Date.parse(MARKET_NOW)), baseUrl: 'http://localhost' });
+    const market = createSimulatedMarket({ clock: new FakeClock(Date.parse(MARKET_NOW)) });
     const dayStart = Date.parse(`${day}T00:00:00Z`) / 1000;
     const closes = Array.from((await market.getDailyBars('JNJ', dayStart - 60 * 86_400, dayStart)).close).slice(-30);
     const points = /<polyline points="([^"]+)"/.exec(svg)![1]!.split(' ');
@@ -60,7 +61,7 @@ describe('simulated news images', () => {
     const market = (await t.app.inject({ method: 'GET', url: '/api/market-news', headers })).json() as NewsArticle[];
     const article = market.find((candidate) => candidate.image !== '')!;
     expect(article).toBeDefined();
-    const response = await fetchImage(new URL(article.image).pathname);
+    const response = await fetchImage(article.image);
     expect(response.statusCode).toBe(200);
     expect(response.body).toContain('>SPY</text>');
   });

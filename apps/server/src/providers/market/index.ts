@@ -29,7 +29,7 @@ export function marketClock(config: Pick<Config, 'MARKET_NOW'>, clock: Clock = s
 export function createMarket(config: Config, clock: Clock): CachedMarket {
   switch (config.MARKET_DATA) {
     case 'simulated':
-      return createCachedMarket(createSimulatedMarket({ clock, baseUrl: config.PUBLIC_URL ?? `http://localhost:${config.PORT}` }), clock);
+      return createCachedMarket(createSimulatedMarket({ clock }), clock);
     case 'file':
       if (!config.DATASET_DIR) throw new ConfigError('MARKET_DATA=file needs DATASET_DIR (a dataset directory; see docs/market-data.md).');
       try {

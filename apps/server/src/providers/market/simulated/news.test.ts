@@ -9,9 +9,8 @@ import { createSimulatedMarket } from './simulated-market';
 const NOW_MS = Date.UTC(2026, 10, 23, 21, 30);
 const FROM = '2024-11-25';
 const TO = '2026-11-23';
-const BASE_URL = 'http://localhost:3000';
 
-const market = () => createSimulatedMarket({ clock: new FakeClock(NOW_MS), baseUrl: BASE_URL });
+const market = () => createSimulatedMarket({ clock: new FakeClock(NOW_MS) });
 /** Every 8th US stock: all sectors, calm and volatile names. */
 const SAMPLE = US_STOCKS.filter((_, index) => index % 8 === 0);
 const isoDay = (seconds: number) => newYorkTime(seconds * 1000).isoDate;
@@ -56,7 +55,7 @@ describe('simulated company news', () => {
     expect(articles.length).toBeGreaterThan(300);
     expect(withImage.length / articles.length).toBeGreaterThan(0.5);
     expect(withImage.length / articles.length).toBeLessThan(0.7);
-    for (const article of withImage) expect(article.image).toBe(`${BASE_URL}/simulated-news/${encodeURIComponent(article.id)}/image.svg`);
+    for (const article of withImage) expect(article.image).toBe(`/simulated-news/${encodeURIComponent(article.id)}/image.svg`);
     expect(articles.some((article) => article.category === 'general' && article.image !== '')).toBe(true);
     // Deterministic: another process gives the same articles the same images.
     const again = await market().getCompanyNews(SAMPLE[0]!.symbol, '2026-09-01', TO);

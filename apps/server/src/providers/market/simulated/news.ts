@@ -39,7 +39,7 @@ const choose = <T>(seed: number, items: readonly T[]) => items[Math.floor(unit(s
 const pct = (value: number) => `${Math.abs(value * 100).toFixed(1)}%`;
 
 function article(
-  base: { id: string; day: number; minute: number; related: string; category: string; seed: number; baseUrl: string },
+  base: { id: string; day: number; minute: number; related: string; category: string; seed: number },
   headline: string,
   summary: string,
   tone: -1 | 0 | 1,
@@ -51,8 +51,8 @@ function article(
     source: choose(mix(base.seed, 1), SIMULATED_NEWS_SOURCES),
     category: base.category,
     datetime: Math.floor(newYorkInstantMs(base.day, base.minute) / 1000),
-    url: `${base.baseUrl}/simulated-news/${encodeURIComponent(base.id)}`,
-    image: hasNewsImage(base.id) ? `${base.baseUrl}/simulated-news/${encodeURIComponent(base.id)}/image.svg` : '',
+    url: `/simulated-news/${encodeURIComponent(base.id)}`,
+    image: hasNewsImage(base.id) ? `/simulated-news/${encodeURIComponent(base.id)}/image.svg` : '',
     related: base.related,
     tone,
   };
@@ -104,7 +104,6 @@ export function companyNewsOfDay(
   recentReturn: number,
   sigma: number,
   release: SimEarnings | undefined,
-  baseUrl: string,
 ): SimArticle[] {
   const seed = mix(hashString(entry.symbol), day, 51);
   const name = entry.name.replace(/,? (Inc\.|Corporation|Corp\.|Ltd\.|plc|Co\.)$/, '');
@@ -116,7 +115,6 @@ export function companyNewsOfDay(
     related: entry.symbol,
     category: 'company',
     seed: mix(seed, k),
-    baseUrl,
   });
   if (release) {
     const beat = release.surprise >= 0;
@@ -172,7 +170,7 @@ export interface MarketDay {
 }
 
 /** Market news (category general) of one day. */
-export function marketNewsOfDay(market: MarketDay, baseUrl: string): SimArticle[] {
+export function marketNewsOfDay(market: MarketDay): SimArticle[] {
   const { day } = market;
   const seed = mix(hashString('market-news'), day);
   const items: SimArticle[] = [];
@@ -183,7 +181,6 @@ export function marketNewsOfDay(market: MarketDay, baseUrl: string): SimArticle[
     related: '',
     category: 'general',
     seed: mix(seed, k),
-    baseUrl,
   });
   const spy = market.indexReturns.spy;
   const direction = spy >= 0 ? 'higher' : 'lower';

@@ -59,7 +59,7 @@ interface Sample {
 
 async function scanAt(at: string): Promise<Sample> {
   const clock = new FakeClock(Date.parse(at));
-  const market = createSimulatedMarket({ clock, baseUrl: 'http://localhost:3000' });
+  const market = createSimulatedMarket({ clock });
   const nowSeconds = Math.floor(clock.nowMs() / 1000);
   const sample: Sample = { at, drop: { '30DayHigh': 0, '60DayHigh': 0, '60DayLow': 0, '30DayLow': 0 }, option: 0, call: 0, put: 0, noDailyRsi: 0 };
   for (const { symbol } of US_STOCKS) {

@@ -20,7 +20,7 @@ const OPEN_MS = Date.UTC(2026, 10, 20, 16, 0);
 
 function market(ms = OPEN_MS) {
   const clock = new FakeClock(ms);
-  return { clock, market: createSimulatedMarket({ clock, baseUrl: 'http://localhost:3000', universe: UNIVERSE }) };
+  return { clock, market: createSimulatedMarket({ clock, universe: UNIVERSE }) };
 }
 
 describe('simulated market', () => {
@@ -139,7 +139,7 @@ describe('simulated market', () => {
     expect(news.length).toBeGreaterThan(10);
     expect(news.every((article) => article.datetime <= OPEN_MS / 1000)).toBe(true);
     expect([...news].sort((a, b) => b.datetime - a.datetime)).toEqual(news);
-    expect(news.every((article) => article.url.startsWith('http://localhost:3000/simulated-news/'))).toBe(true);
+    expect(news.every((article) => article.url.startsWith('/simulated-news/'))).toBe(true);
     const market_ = await m.getMarketNews();
     expect(market_.some((article) => /trump/i.test(article.headline + article.summary))).toBe(true);
     expect(market_.some((article) => /fed|tariff/i.test(article.headline))).toBe(true);

@@ -53,7 +53,11 @@ interface Now {
   nowSeconds: number;
 }
 
-export function createSimulatedMarket(options: { clock: Clock; baseUrl: string; universe?: readonly UniverseEntry[] }): MarketData {
+/**
+ * News links and images are same-origin paths (`/simulated-news/…`, served by the app), so they
+ * load wherever the app is opened: localhost, 127.0.0.1 or a LAN address.
+ */
+export function createSimulatedMarket(options: { clock: Clock; universe?: readonly UniverseEntry[] }): MarketData {
   const universe = options.universe ?? UNIVERSE;
   const bySymbol = options.universe ? new Map(universe.map((entry) => [entry.symbol, entry])) : universeBySymbol;
 
@@ -127,7 +131,7 @@ export function createSimulatedMarket(options: { clock: Clock; baseUrl: string; 
       const move = completed ? dailyReturn(series, index) : undefined;
       const before = index ?? at - 1;
       const recent = before >= 5 ? series.close[before - 1]! / series.close[before - 5]! - 1 : 0;
-      out.push(...companyNewsOfDay(entry, day, move, recent, sigma, releases.get(day), options.baseUrl));
+      out.push(...companyNewsOfDay(entry, day, move, recent, sigma, releases.get(day)));
     }
     return out.filter((article) => article.datetime <= nowSeconds).sort((a, b) => b.datetime - a.datetime);
   }
@@ -176,7 +180,6 @@ export function createSimulatedMarket(options: { clock: Clock; baseUrl: string; 
         tenYearYield: tenYear,
         inflation,
       },
-      options.baseUrl,
     );
     if (marketNewsCache.size > 30) marketNewsCache.delete(marketNewsCache.keys().next().value!);
     marketNewsCache.set(day, news);

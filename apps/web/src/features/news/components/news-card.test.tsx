@@ -56,6 +56,13 @@ describe('NewsCard', () => {
     expect(container.querySelector('script, img, b')).toBeNull();
   });
 
+  it("links and shows the simulated market's same-origin paths (they load wherever the app is opened)", () => {
+    const local = { ...ARTICLE, url: '/simulated-news/AAPL-2026-11-20-2', image: '/simulated-news/AAPL-2026-11-20-2/image.svg' };
+    const { container } = renderScreen(<NewsCard article={local} />);
+    expect(screen.getByRole('link', { name: 'Read More' }).getAttribute('href')).toBe('/simulated-news/AAPL-2026-11-20-2');
+    expect(container.querySelector('img')?.getAttribute('src')).toBe('/simulated-news/AAPL-2026-11-20-2/image.svg');
+  });
+
   it('leaves the image out when it is empty', () => {
     const { container } = renderScreen(<NewsCard article={{ ...ARTICLE, image: '' }} />);
     expect(container.querySelector('img')).toBeNull();

@@ -1,12 +1,12 @@
 import { Anchor, Card, Image, Stack, Text, Title } from '@mantine/core';
 import { IconExternalLink } from '@tabler/icons-react';
-import type { NewsArticleBody } from '@signalboard/core';
+import { safeLinkUrl, type NewsArticleBody } from '@signalboard/core';
 import { formatMediumDate } from '../../../components/format';
-import { safeHttpUrl } from './safe-http-url';
 
 /**
  * One news article as a card (spec §2). Provider content is untrusted: everything is rendered as
- * React text (never HTML), and the image and 'Read More' link appear only for http(s) URLs.
+ * React text (never HTML), and the image and 'Read More' link appear only for http(s) URLs and
+ * our own same-origin paths (core `safeLinkUrl`).
  *
  * - variant 'market' (Geo-Political News, Trump News): headline, source, optional image,
  *   'Summary', 'Category', 'Date' (medium format) and 'Read More'.
@@ -32,8 +32,8 @@ function Field({ label, children }: { label: string; children: React.ReactNode }
 }
 
 export function NewsCard({ article, variant = 'market' }: NewsCardProps) {
-  const imageUrl = safeHttpUrl(article.image);
-  const linkUrl = safeHttpUrl(article.url);
+  const imageUrl = safeLinkUrl(article.image);
+  const linkUrl = safeLinkUrl(article.url);
   const headline = article.headline.trim() === '' ? 'Untitled article' : article.headline;
 
   return (
