@@ -48,6 +48,12 @@ describe('singleLineText', () => {
     expect(controlCharacterMessage('Email', 'single')).toBe('Email must not contain line breaks or other control characters');
   });
 
+  it('trims surrounding whitespace (a pasted tab or line break) before the check', () => {
+    expect(email.parse('\t a@b \r\n')).toBe('a@b');
+    expect(msgOf(email, '\u0000a@b')).toBe('Email must not contain line breaks or other control characters');
+    expect(msgOf(email, 'a@\nb')).toBe('Email must not contain line breaks or other control characters');
+  });
+
   it('trims, and keeps the usual messages for absent, blank, non-text and long values', () => {
     expect(email.parse('  a@b  ')).toBe('a@b');
     expect(msgOf(z.object({ email }), {})).toBe('Email is required');
@@ -140,7 +146,7 @@ describe('the contract', () => {
       [contract.forgotPasswordRequest, { email: `a@b.c${NUL}` }, 'Email must not contain line breaks or other control characters'],
       [contract.updatePasswordRequest, { new_password: 'new\npass' }, 'New password must not contain line breaks or other control characters'],
       [contract.batchUpdateFavoriteStocksRequest, { stocks: [{ symbol: 'AAPL', description: `Apple${NUL}` }] }, 'Description must not contain line breaks or other control characters'],
-      [contract.batchUpdateFavoriteStocksRequest, { stocks: [{ symbol: 'AAPL\t' }] }, 'Symbol must not contain line breaks or other control characters'],
+      [contract.batchUpdateFavoriteStocksRequest, { stocks: [{ symbol: 'AA\tPL' }] }, 'Symbol must not contain line breaks or other control characters'],
       [contract.deleteFavoriteStocksRequest, { symbols: [`MSFT${NUL}`] }, 'Symbol must not contain line breaks or other control characters'],
       [contract.contactSupportFields, { header: 'Hi\r\nBcc: x@y.z', body: 'b' }, 'Header must not contain line breaks or other control characters'],
       [contract.contactSupportFields, { header: 'h', body: `b${NUL}` }, 'Body must not contain control characters other than tabs and line breaks'],
@@ -149,10 +155,10 @@ describe('the contract', () => {
       [contract.symbolSearchQuery, { symbol: `a\u007f` }, 'symbol must not contain line breaks or other control characters'],
       [contract.symbolQuery, { symbol: `AAPL${NUL}` }, 'Symbol must not contain line breaks or other control characters'],
       [contract.rsiQuery, { symbol: 'AAPL', from: `2026-06-01${NUL}`, to: '2026-11-01' }, 'from must not contain line breaks or other control characters'],
-      [contract.companyNewsQuery, { symbol: 'AAPL', from: '2026-11-01', to: '2026-11-13\n' }, 'to must not contain line breaks or other control characters'],
+      [contract.companyNewsQuery, { symbol: 'AAPL', from: '2026-11-01', to: '2026-11\n-13' }, 'to must not contain line breaks or other control characters'],
       [contract.earningsCalendarRequest, { start_date: `2026-11-01${NUL}`, end_date: '2026-11-02' }, 'start_date must not contain line breaks or other control characters'],
       [contract.highLowRequest, { symbol: 'AAPL', days: `30${NUL}` }, 'days must not contain line breaks or other control characters'],
-      [contract.trendDirectionRequest, { symbol: 'AAPL', days: '20\n' }, 'days must not contain line breaks or other control characters'],
+      [contract.trendDirectionRequest, { symbol: 'AAPL', days: '2\r0' }, 'days must not contain line breaks or other control characters'],
       [contract.dropScanRequest, { threshold: `10${NUL}` }, 'threshold must not contain line breaks or other control characters'],
       [contract.newsAnalysisRequest, { event_string: `Fed: rates${NUL}` }, 'event_string must not contain control characters other than tabs and line breaks'],
       [contract.trumpNewsAnalysisRequest, { news_data: 'Tariffs: \u001b[31m' }, 'news_data must not contain control characters other than tabs and line breaks'],

@@ -6,7 +6,8 @@
  *   "Email must not contain line breaks or other control characters";
  * - multi-line fields (the support body, the news-analysis texts) accept tab, line feed and
  *   carriage return;
- * - single-line fields are trimmed (secrets, such as passwords, opt out: `trim: false`).
+ * - single-line fields are trimmed first (so a pasted value's trailing tab or line break goes; secrets,
+ *   such as passwords, opt out with `trim: false` and keep every character they were sent with).
  *
  * `uncheckedTextFields` walks a schema and names every string inside it that did not come from these
  * builders; the contract's tests (core and server) run it over every request schema, so a field that
@@ -74,11 +75,12 @@ function text(name: string, lines: TextLines, options: TextOptions) {
   const typeError = options.typeError ?? ((input: unknown) => (input === undefined || input === null ? `${name} is required` : `${name} must be text`));
   let base = z.string({ error: (issue) => (typeof typeError === 'string' ? typeError : typeError(issue.input)) });
   if (options.max !== undefined) base = base.max(options.max, options.maxMessage ?? `${name} must be at most ${options.max} characters`);
+  // Surrounding whitespace (a pasted value's tab or line break included) goes before the check.
+  if (lines === 'single' && options.trim !== false) base = base.trim();
   // A check, not a transform: the result stays a string schema (so .max, .regex, .trim… still
   // apply), and inside a union (a number or its text) its msg is the answer, not "no option matched".
   let checked = base.refine((value) => !hasControlCharacter(value, lines), { message: controlCharacterMessage(name, lines) });
   controlChecks.add(checked._zod.def.checks!.at(-1)!);
-  if (lines === 'single' && options.trim !== false) checked = checked.trim();
   if (options.required) {
     const requiredMessage = typeof options.required === 'string' ? options.required : `${name} is required`;
     checked = checked.refine((value) => value.trim().length > 0, { message: requiredMessage });
