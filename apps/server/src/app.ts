@@ -29,11 +29,12 @@ import { scansRoutes } from './features/scans/scans.routes';
 import { createScansService } from './features/scans/scans.service';
 import { supportRoutes } from './features/support/support.routes';
 import { systemClock, type Clock } from './lib/clock';
+import { edgeErrorHandlers } from './lib/edge-errors';
 import { HttpError } from './lib/errors';
 import { RateLimiter } from './lib/rate-limiter';
 import { createTokens } from './lib/tokens';
 import { createAuthenticate } from './plugins/authenticate';
-import { securityHeaders } from './plugins/security-headers';
+import { computeSecurityHeaders, securityHeaders } from './plugins/security-headers';
 import { createAnalyst, type Analyst } from './providers/ai';
 import type { Mailer } from './providers/mail';
 import type { CachedMarket } from './providers/market/cached-market';
@@ -95,7 +96,11 @@ function toErrorAnswer(error: FastifyError): { status: number; msg: string } | u
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config, db, mailer } = deps;
   const clock = deps.clock ?? systemClock;
+  // Simulated news images live under PUBLIC_URL, which may be another (http) origin than the page's.
+  const imageOrigins = config.PUBLIC_URL ? [new URL(config.PUBLIC_URL).origin] : [];
   const app = Fastify({
+    // Errors before any route runs (parser, routing) answer `{ msg }` with the security headers too.
+    ...edgeErrorHandlers(computeSecurityHeaders(imageOrigins)),
     logger:
       deps.logger === false
         ? false
@@ -120,8 +125,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   app.addHook('onClose', async () => app.drainBackgroundWork());
 
-  // Simulated news images live under PUBLIC_URL, which may be another (http) origin than the page's.
-  await app.register(securityHeaders, { imageOrigins: config.PUBLIC_URL ? [new URL(config.PUBLIC_URL).origin] : [] });
+  await app.register(securityHeaders, { imageOrigins });
   await app.register(formbody, { bodyLimit: 64 * 1024 });
   await app.register(multipart, {
     limits: { fileSize: SUPPORT_ATTACHMENT_MAX_BYTES, files: 1, fields: 10, fieldSize: 100 * 1024 },
