@@ -1,6 +1,6 @@
-import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, createUser, login, uniqueEmail, type TestApp } from '../../../test/helpers';
+import { apiRoutes as listApiRoutes, type Route } from '../../../test/routes';
 import { buildOpenApiDocument, errorStatuses, OPERATIONS } from './openapi';
 
 /**
@@ -8,30 +8,6 @@ import { buildOpenApiDocument, errorStatuses, OPERATIONS } from './openapi';
  * health and the document itself included, is documented. A route added here must still exist.
  */
 const UNDOCUMENTED: Record<string, string> = {};
-
-interface Route {
-  method: string;
-  url: string;
-}
-
-/**
- * Every route of the app, from printRoutes' tree: each line is a path segment (appended to its
- * parent's path, found by indentation) and, when routes end there, their methods in parentheses.
- */
-function registeredRoutes(app: FastifyInstance): Route[] {
-  const routes: Route[] = [];
-  const pathAtDepth: string[] = [];
-  for (const line of app.printRoutes({ commonPrefix: false }).split('\n')) {
-    const match = /^((?:[│ ] {3})*)(?:├──|└──) (.*?)(?: \(([A-Z, ]+)\))?$/.exec(line);
-    if (!match) continue;
-    const depth = match[1]!.length / 4;
-    const path = (depth > 0 ? pathAtDepth[depth - 1]! : '') + match[2]!;
-    pathAtDepth[depth] = path;
-    pathAtDepth.length = depth + 1;
-    for (const method of match[3]?.split(', ') ?? []) routes.push({ method, url: path });
-  }
-  return routes;
-}
 
 let t: TestApp;
 let headers: { authorization: string };
@@ -43,7 +19,7 @@ beforeAll(async () => {
   const email = uniqueEmail('docs');
   await createUser(t.db, email, 'pw');
   headers = await login(t.app, email, 'pw');
-  apiRoutes = registeredRoutes(t.app).filter((route) => route.method !== 'HEAD' && (route.url === '/api' || route.url.startsWith('/api/')));
+  apiRoutes = listApiRoutes(t.app);
 });
 afterAll(async () => t.close());
 
