@@ -1,3 +1,4 @@
+import { uncheckedTextFields } from '@signalboard/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, createUser, login, uniqueEmail, type TestApp } from '../../../test/helpers';
 import { apiRoutes as listApiRoutes, type Route } from '../../../test/routes';
@@ -67,6 +68,16 @@ describe('the OpenAPI document is complete', () => {
         expect(response.json(), op.path).toEqual({ msg: 'Auth token missing' });
       }
     }
+  });
+});
+
+describe('input hygiene', () => {
+  it("builds every text field of every call's query and body with core's text builders (control characters answer 400)", () => {
+    const unchecked = OPERATIONS.flatMap((op) =>
+      [op.query, op.body].flatMap((schema) => (schema ? uncheckedTextFields(schema).map((field) => `${op.method} ${op.path}: ${field}`) : [])),
+    );
+    expect(unchecked).toEqual([]);
+    expect(OPERATIONS.filter((op) => op.query || op.body).length).toBeGreaterThan(20);
   });
 });
 
