@@ -30,11 +30,12 @@ import { scansRoutes } from './features/scans/scans.routes';
 import { createScansService } from './features/scans/scans.service';
 import { supportRoutes } from './features/support/support.routes';
 import { systemClock, type Clock } from './lib/clock';
+import { edgeErrorHandlers } from './lib/edge-errors';
 import { HttpError } from './lib/errors';
 import { RateLimiter } from './lib/rate-limiter';
 import { createTokens } from './lib/tokens';
 import { createAuthenticate } from './plugins/authenticate';
-import { securityHeaders } from './plugins/security-headers';
+import { computeSecurityHeaders, securityHeaders } from './plugins/security-headers';
 import { createAnalyst, type Analyst } from './providers/ai';
 import type { Mailer } from './providers/mail';
 import type { CachedMarket } from './providers/market/cached-market';
@@ -97,6 +98,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config, db, mailer } = deps;
   const clock = deps.clock ?? systemClock;
   const app = Fastify({
+    // Errors before any route runs (parser, routing) answer `{ msg }` with the security headers too.
+    ...edgeErrorHandlers(computeSecurityHeaders()),
     logger:
       deps.logger === false
         ? false

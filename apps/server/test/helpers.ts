@@ -14,6 +14,7 @@ import { hashPassword } from '../src/lib/password';
 import type { Analyst } from '../src/providers/ai';
 import { createMailer, type Mailer } from '../src/providers/mail';
 import { createMarket, marketClock } from '../src/providers/market';
+import type { CachedMarket } from '../src/providers/market/cached-market';
 
 export const TEST_JWT_SECRET = 'test-secret-test-secret-test-secret-0123';
 
@@ -60,26 +61,46 @@ export interface TestApp {
   config: Config;
   clock: FakeClock;
   mailer: Mailer;
-  /** The app's market (createMarket on the test's clock or MARKET_NOW). */
-  market: ReturnType<typeof createMarket>;
+  /** The app's market (createMarket on the test's clock or MARKET_NOW, unless the test gave one). */
+  market: CachedMarket;
   dataDir: string;
   close(): Promise<void>;
 }
 
+export interface TestAppOptions {
+  mailer?: Mailer;
+  /** Wraps the mailer (the given one, or the outbox of the test's database), e.g. to make it fail on demand. */
+  wrapMailer?: (mailer: Mailer) => Mailer;
+  analyst?: Analyst;
+  /** The market (default: createMarket on the test's config and market clock). */
+  market?: (config: Config, marketClock: Clock) => CachedMarket;
+  /** pino options (e.g. a `stream` that collects the log); default: no log. */
+  logger?: Record<string, unknown>;
+}
+
 /** buildApp on a fresh database, with the outbox mailer in a temporary DATA_DIR and a fake clock. */
-export async function createTestApp(
-  env: Record<string, string> = {},
-  options: { mailer?: Mailer; analyst?: Analyst } = {},
-): Promise<TestApp> {
+export async function createTestApp(env: Record<string, string> = {}, options: TestAppOptions = {}): Promise<TestApp> {
   const database = await createTestDatabase();
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'sb-app-test-'));
   const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', WEB_DIST: path.join(dataDir, 'no-web'), ...env });
   const clock = new FakeClock();
-  const mailer = options.mailer ?? createMailer(config, database.db, clock);
+  const baseMailer = options.mailer ?? createMailer(config, database.db, clock);
+  const mailer = options.wrapMailer ? options.wrapMailer(baseMailer) : baseMailer;
   // The market runs on MARKET_NOW when a test pins it, else on the fake clock.
   const clockForMarket = marketClock(config, clock);
-  const market = createMarket(config, clockForMarket);
-  const app = await buildApp({ config, db: database.db, pool: database.pool, mailer, market, marketClock: clockForMarket, ...(options.analyst ? { analyst: options.analyst } : {}), jwtSecret: TEST_JWT_SECRET, clock, logger: false });
+  const market = options.market ? options.market(config, clockForMarket) : createMarket(config, clockForMarket);
+  const app = await buildApp({
+    config,
+    db: database.db,
+    pool: database.pool,
+    mailer,
+    market,
+    marketClock: clockForMarket,
+    ...(options.analyst ? { analyst: options.analyst } : {}),
+    jwtSecret: TEST_JWT_SECRET,
+    clock,
+    logger: options.logger ?? false,
+  });
   await app.ready();
   return {
     app,

@@ -2,6 +2,7 @@ export * from './constants';
 export * from './menu';
 export * from './auth/token';
 export * from './validation/forms';
+export * from './validation/text';
 export * from './contract/index';
 export * from './market/trading-calendar';
 export * from './market/earnings';

@@ -24,3 +24,10 @@ export function parseInput<S extends ZodType>(schema: S, input: unknown): z.outp
   if (!result.success) throw badRequest(formatIssues(result.error));
   return result.data;
 }
+
+/** Validates one value (not a body), e.g. an uploaded file's name: a failure is a 400 naming it. */
+export function parseValue<S extends ZodType>(schema: S, value: unknown): z.output<S> {
+  const result = schema.safeParse(value);
+  if (!result.success) throw badRequest(formatIssues(result.error));
+  return result.data;
+}

@@ -1,15 +1,18 @@
 import { z } from 'zod';
 import { PASSWORD_MAX_LENGTH } from '../constants';
-import { requiredString } from './common';
+import { singleLineText } from '../validation/text';
 
-const email = requiredString('Email', 254)
-  .transform((value) => value.trim().toLowerCase())
+const email = singleLineText('Email', { required: true, max: 254, examples: ['demo@signalboard.local'] })
+  .transform((value) => value.toLowerCase())
   .refine((value) => /^[^\s@]+@[^\s@]+$/.test(value), { message: 'Email must be an e-mail address' });
+
+/** A password as typed: one line, never trimmed (its spaces are part of it). */
+const password = (name: string) => singleLineText(name, { required: true, max: PASSWORD_MAX_LENGTH, trim: false });
 
 /** POST api/login */
 export const loginRequest = z.object({
   email,
-  password: requiredString('Password', PASSWORD_MAX_LENGTH),
+  password: password('Password'),
 });
 export type LoginRequest = z.input<typeof loginRequest>;
 
@@ -21,7 +24,7 @@ export type LoginResponse = z.infer<typeof loginResponse>;
 
 /** POST api/update-password (token required). Answers `msgBody`. */
 export const updatePasswordRequest = z.object({
-  new_password: requiredString('New password', PASSWORD_MAX_LENGTH),
+  new_password: password('New password'),
 });
 export type UpdatePasswordRequest = z.input<typeof updatePasswordRequest>;
 

@@ -11,21 +11,6 @@ export type ErrorBody = z.infer<typeof errorBody>;
 export const msgBody = z.object({ msg: z.string() });
 export type MsgBody = z.infer<typeof msgBody>;
 
-/** A required string field with the given human name, e.g. requiredString('Email'). */
-export function requiredString(name: string, maxLength = 1000) {
-  return z
-    .string({
-      error: (issue) =>
-        issue.input === undefined || issue.input === null
-          ? `${name} is required`
-          : `${name} must be text`,
-    })
-    .refine((value) => value.trim().length > 0, { message: `${name} is required` })
-    .refine((value) => value.length <= maxLength, {
-      message: `${name} must be at most ${maxLength} characters`,
-    });
-}
-
 /** Turns a zod failure into the one-line `msg` a 400 answer carries. */
 export function formatIssues(error: z.ZodError): string {
   const issue = error.issues[0];

@@ -1,21 +1,22 @@
 import { z } from 'zod';
 import { FAVORITES_BATCH_MAX } from '../constants';
+import { singleLineText, type TextOptions } from '../validation/text';
 
 /** Symbols are trimmed and upper-cased; letters, digits and . - ^ = : are allowed (BRK.B, RY.TO, ^GSPC). */
-export const stockSymbol = z
-  .string({ error: 'symbol must be text' })
-  .transform((value) => value.trim().toUpperCase())
-  .refine((value) => value.length > 0, { message: 'Symbol is required' })
-  .refine((value) => value.length <= 20, { message: 'Symbol must be at most 20 characters' })
-  .refine((value) => /^[A-Z0-9.\-^=:]+$/.test(value), {
-    message: 'Symbol may hold only letters, digits and . - ^ = :',
-  });
+export const symbolText = (typeError: TextOptions['typeError']) =>
+  singleLineText('Symbol', { typeError, examples: ['AAPL', 'RY.TO', 'BTC'] })
+    .transform((value) => value.toUpperCase())
+    .refine((value) => value.length > 0, { message: 'Symbol is required' })
+    .refine((value) => value.length <= 20, { message: 'Symbol must be at most 20 characters' })
+    .refine((value) => /^[A-Z0-9.\-^=:]+$/.test(value), {
+      message: 'Symbol may hold only letters, digits and . - ^ = :',
+    });
+
+export const stockSymbol = symbolText('symbol must be text');
 
 export const favoriteStock = z.object({
   symbol: stockSymbol,
-  description: z
-    .string({ error: 'description must be text' })
-    .transform((value) => value.trim())
+  description: singleLineText('Description', { typeError: 'description must be text', examples: ['Apple Inc.'] })
     .refine((value) => value.length <= 200, { message: 'Description must be at most 200 characters' })
     .default(''),
 });

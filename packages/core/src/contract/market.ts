@@ -1,22 +1,21 @@
 import { z } from 'zod';
 import { isIsoDate } from '../market/trading-calendar';
-import { stockSymbol } from './favorites';
+import { singleLineText } from '../validation/text';
+import { symbolText } from './favorites';
 
 /** Symbols of the market-data calls: favourites' rules (bare crypto tickers pass them too). */
-const symbolParam = z
-  .string({ error: (issue) => (issue.input === undefined ? 'Symbol is required' : 'Symbol must be text') })
-  .pipe(stockSymbol);
+const symbolParam = symbolText((input) => (input === undefined ? 'Symbol is required' : 'Symbol must be text'));
 
 const isoDate = (name: string) =>
-  z
-    .string({ error: (issue) => (issue.input === undefined ? `${name} is required (YYYY-MM-DD)` : `${name} must be a date as YYYY-MM-DD`) })
-    .trim()
-    .refine(isIsoDate, { message: `${name} must be a date as YYYY-MM-DD` });
+  singleLineText(name, {
+    typeError: (input) => (input === undefined ? `${name} is required (YYYY-MM-DD)` : `${name} must be a date as YYYY-MM-DD`),
+    examples: ['2026-11-02'],
+  }).refine(isIsoDate, { message: `${name} must be a date as YYYY-MM-DD` });
 
 /** A whole number in [min, max], from JSON or from a form field (text). */
 const intInRange = (name: string, min: number, max: number) =>
   z
-    .union([z.number(), z.string()], { error: (issue) => (issue.input === undefined ? `${name} is required` : `${name} must be a whole number`) })
+    .union([z.number(), singleLineText(name, { examples: [String(min)] })], { error: (issue) => (issue.input === undefined ? `${name} is required` : `${name} must be a whole number`) })
     .transform((value, context) => {
       const number = typeof value === 'number' ? value : /^\s*[+-]?\d+\s*$/.test(value) ? Number(value) : Number.NaN;
       if (!Number.isInteger(number)) {
@@ -32,11 +31,7 @@ const intInRange = (name: string, min: number, max: number) =>
 
 /** GET api/symbol_lookup?q=&exchange=US|TO */
 export const symbolLookupQuery = z.object({
-  q: z
-    .string({ error: 'q is required' })
-    .trim()
-    .min(1, 'q is required')
-    .max(50, 'q must be at most 50 characters'),
+  q: singleLineText('q', { typeError: 'q is required', required: true, max: 50, examples: ['apple'] }),
   exchange: z.enum(['US', 'TO'], { error: 'exchange must be US or TO' }).default('US'),
 });
 export const symbolLookupResponse = z.object({
@@ -46,7 +41,7 @@ export type SymbolLookupResponse = z.infer<typeof symbolLookupResponse>;
 
 /** GET api/symbol_search?symbol= */
 export const symbolSearchQuery = z.object({
-  symbol: z.string({ error: 'symbol is required' }).trim().min(1, 'symbol is required').max(50, 'symbol must be at most 50 characters'),
+  symbol: singleLineText('symbol', { typeError: 'symbol is required', required: true, max: 50, examples: ['AAPL'] }),
 });
 export const symbolSearchResponse = z.object({
   results: z.array(z.object({ symbol: z.string(), instrument_name: z.string(), country: z.string(), exchange: z.string() })),
@@ -99,11 +94,11 @@ const RSI_MAX_SPAN_DAYS = 5 * 365 + 2;
 /** Unix seconds or YYYY-MM-DD (00:00 UTC), within [2000-01-01, 2100-01-01). */
 const instant = (name: string) =>
   z
-    .union([z.string(), z.number()], { error: `${name} must be Unix seconds or YYYY-MM-DD` })
+    .union([singleLineText(name, { examples: ['2026-06-01', '1780272000'] }), z.number()], { error: `${name} must be Unix seconds or YYYY-MM-DD` })
     .optional()
     .transform((value, context) => {
       if (value === undefined || (typeof value === 'string' && value.trim() === '')) return undefined;
-      const text = String(value).trim();
+      const text = String(value);
       let seconds = Number.NaN;
       if (/^\d{1,16}$/.test(text)) seconds = Number(text);
       else if (isIsoDate(text)) seconds = Date.parse(`${text}T00:00:00Z`) / 1000;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { requiredString } from './common';
+import { multiLineText } from '../validation/text';
 
 /** The longest analysis text a call accepts (characters); longer answers 413. */
 export const NEWS_ANALYSIS_MAX_CHARS = 200_000;
@@ -9,7 +9,7 @@ export const analysisTooLongMessage = (field: string) =>
   `${field} is too long: at most ${NEWS_ANALYSIS_MAX_CHARS.toLocaleString('en-US')} characters can be analysed at once.`;
 
 const analysisText = (field: string, description: string) =>
-  requiredString(field, NEWS_ANALYSIS_MAX_CHARS).describe(`${description} At most ${NEWS_ANALYSIS_MAX_CHARS} characters (longer answers 413).`);
+  multiLineText(field, { required: true, max: NEWS_ANALYSIS_MAX_CHARS, examples: ['Fed holds rates steady: Markets rally on the decision, Chipmaker beats estimates: Shares jump 8%'] }).describe(`${description} At most ${NEWS_ANALYSIS_MAX_CHARS} characters (longer answers 413).`);
 
 /** POST api/news-analysis (spec §7): general or stock news as text. */
 export const newsAnalysisRequest = z.object({

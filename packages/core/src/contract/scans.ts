@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { singleLineText } from '../validation/text';
 import { DEFAULT_DROP_SELECTION, DEFAULT_DROP_THRESHOLD_PERCENT, DROP_SELECTIONS } from '../scanners/drop-scanner';
 
 /**
@@ -18,7 +19,7 @@ const THRESHOLD_MSG = 'threshold must be a number from 0 to 100';
  * Nothing else is read as a number: "", null, true and [5] are refused, not taken as 0, 1 or 5.
  */
 const thresholdPercent = z
-  .union([z.number(), z.string()], { error: THRESHOLD_MSG })
+  .union([z.number(), singleLineText('threshold', { examples: ['12.5'] })], { error: THRESHOLD_MSG })
   .transform((value, context) => {
     const number = typeof value === 'number' ? value : /^\s*\d+(\.\d+)?\s*$/.test(value) ? Number(value) : Number.NaN;
     if (!Number.isFinite(number) || number < 0 || number > 100) {

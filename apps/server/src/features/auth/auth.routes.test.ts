@@ -79,6 +79,22 @@ describe('api/login', () => {
     expect((await post('/api/login', { email, password: 'secret' })).json()).toEqual(INVALID);
   });
 
+  it('answers a control character in the e-mail or password with 400 and a msg, not a database error', async () => {
+    const { email } = await account('nul', 'pw');
+    const emailMsg = { msg: 'Email must not contain line breaks or other control characters' };
+    const passwordMsg = { msg: 'Password must not contain line breaks or other control characters' };
+    for (const [payload, body] of [
+      [{ email: `${email}\u0000`, password: 'pw' }, emailMsg],
+      [{ email: `a\u0000b@example.com`, password: 'pw' }, emailMsg],
+      [{ email: email.replace('@', '\n@'), password: 'pw' }, emailMsg],
+      [{ email, password: 'pw\u0000' }, passwordMsg],
+      [{ email, password: ' pw\t' }, passwordMsg],
+    ] as const) {
+      const answer = await post('/api/login', payload);
+      expect([answer.statusCode, answer.json()], JSON.stringify(payload)).toEqual([400, body]);
+    }
+  });
+
   it('answers 400 with a clear msg for missing, non-text and non-JSON input', async () => {
     const cases: Array<[InjectOptions['payload'], string]> = [
       [{}, 'Email is required'],
@@ -286,6 +302,14 @@ describe('api/forgot-password and the temporary password', () => {
       const answer = await post('/api/forgot-password', payload);
       expect([answer.statusCode, answer.json()], JSON.stringify(payload)).toEqual([400, { msg, error: msg }]);
     }
+    // A NUL reached the database in the background, after a 200.
+    const { email: nul } = await account('forgot-nul');
+    const controlMsg = 'Email must not contain line breaks or other control characters';
+    for (const email of [`${nul}\u0000`, `\u0000${nul}`, nul.replace('@', '\u007f@')]) {
+      const answer = await post('/api/forgot-password', { email });
+      expect([answer.statusCode, answer.json()], JSON.stringify(email)).toEqual([400, { msg: controlMsg, error: controlMsg }]);
+    }
+    expect(await mailTo(nul)).toHaveLength(0);
     const badJson = await post('/api/forgot-password', '{', { 'content-type': 'application/json' });
     expect(badJson.statusCode).toBe(400);
     expect(typeof badJson.json().msg).toBe('string');

@@ -1,6 +1,7 @@
-import type { FastifyInstance } from 'fastify';
+import { uncheckedTextFields } from '@signalboard/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, createUser, login, uniqueEmail, type TestApp } from '../../../test/helpers';
+import { apiRoutes as listApiRoutes, type Route } from '../../../test/routes';
 import { buildOpenApiDocument, errorStatuses, OPERATIONS } from './openapi';
 
 /**
@@ -8,30 +9,6 @@ import { buildOpenApiDocument, errorStatuses, OPERATIONS } from './openapi';
  * health and the document itself included, is documented. A route added here must still exist.
  */
 const UNDOCUMENTED: Record<string, string> = {};
-
-interface Route {
-  method: string;
-  url: string;
-}
-
-/**
- * Every route of the app, from printRoutes' tree: each line is a path segment (appended to its
- * parent's path, found by indentation) and, when routes end there, their methods in parentheses.
- */
-function registeredRoutes(app: FastifyInstance): Route[] {
-  const routes: Route[] = [];
-  const pathAtDepth: string[] = [];
-  for (const line of app.printRoutes({ commonPrefix: false }).split('\n')) {
-    const match = /^((?:[│ ] {3})*)(?:├──|└──) (.*?)(?: \(([A-Z, ]+)\))?$/.exec(line);
-    if (!match) continue;
-    const depth = match[1]!.length / 4;
-    const path = (depth > 0 ? pathAtDepth[depth - 1]! : '') + match[2]!;
-    pathAtDepth[depth] = path;
-    pathAtDepth.length = depth + 1;
-    for (const method of match[3]?.split(', ') ?? []) routes.push({ method, url: path });
-  }
-  return routes;
-}
 
 let t: TestApp;
 let headers: { authorization: string };
@@ -43,7 +20,7 @@ beforeAll(async () => {
   const email = uniqueEmail('docs');
   await createUser(t.db, email, 'pw');
   headers = await login(t.app, email, 'pw');
-  apiRoutes = registeredRoutes(t.app).filter((route) => route.method !== 'HEAD' && (route.url === '/api' || route.url.startsWith('/api/')));
+  apiRoutes = listApiRoutes(t.app);
 });
 afterAll(async () => t.close());
 
@@ -91,6 +68,16 @@ describe('the OpenAPI document is complete', () => {
         expect(response.json(), op.path).toEqual({ msg: 'Auth token missing' });
       }
     }
+  });
+});
+
+describe('input hygiene', () => {
+  it("builds every text field of every call's query and body with core's text builders (control characters answer 400)", () => {
+    const unchecked = OPERATIONS.flatMap((op) =>
+      [op.query, op.body].flatMap((schema) => (schema ? uncheckedTextFields(schema).map((field) => `${op.method} ${op.path}: ${field}`) : [])),
+    );
+    expect(unchecked).toEqual([]);
+    expect(OPERATIONS.filter((op) => op.query || op.body).length).toBeGreaterThan(20);
   });
 });
 

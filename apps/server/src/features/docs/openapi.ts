@@ -8,6 +8,7 @@ import {
   batchUpdateFavoriteStocksRequest,
   batchUpdateFavoriteStocksResponse,
   companyNewsQuery,
+  contactSupportFields,
   deleteFavoriteStocksRequest,
   deleteFavoriteStocksResponse,
   earningsCalendarRequest,
@@ -47,6 +48,7 @@ import {
   favoriteQuotesResponse,
   optionScanEvent,
   newsAnalysisRequest,
+  SUPPORT_ATTACHMENT_MAX_BYTES,
   newsAnalysisResponse,
   trumpNewsAnalysisRequest,
 } from '@signalboard/core';
@@ -71,6 +73,11 @@ export interface Operation {
    * any input, 401 behind the token, 413 and 415 for a POST body.
    */
   errors?: ErrorStatus[];
+  /**
+   * The call changes the signed-in account itself (its password, whether it is active): documented
+   * as `x-changes-account`, so tools that try calls (the fuzz test) run it last, on an account of its own.
+   */
+  changesAccount?: true;
 }
 
 /** Reads market data for one symbol: unknown symbol, provider down with nothing cached, capability not configured. */
@@ -78,19 +85,22 @@ const SYMBOL_DATA: ErrorStatus[] = [404, 502, 503];
 /** Reads market data not tied to one symbol. */
 const MARKET_DATA: ErrorStatus[] = [502, 503];
 
-const supportForm = z.object({
-  header: z.string(),
-  body: z.string(),
-  file: z.string().describe('binary, at most 10 MB').optional(),
+/** The support form: the contract's fields, and the file (its name follows supportAttachmentName's rules). */
+const supportForm = contactSupportFields.extend({
+  file: z
+    .file()
+    .max(SUPPORT_ATTACHMENT_MAX_BYTES)
+    .describe('At most 10 MB; its file name is one line of at most 255 characters, without control characters.')
+    .optional(),
 });
 
 export const OPERATIONS: Operation[] = [
   { method: 'post', path: '/api/login', summary: 'Sign in', open: true, body: loginRequest, response: loginResponse, errors: [401, 403, 429] },
   { method: 'post', path: '/api/forgot-password', summary: 'E-mail a temporary password (always answers success)', open: true, body: forgotPasswordRequest, response: msgBody, errors: [429] },
   { method: 'get', path: '/api/health', summary: 'Health and which sources serve data', open: true, response: healthResponse },
-  { method: 'post', path: '/api/update-password', summary: 'Set a new password', body: updatePasswordRequest, response: msgBody },
+  { method: 'post', path: '/api/update-password', summary: 'Set a new password', body: updatePasswordRequest, response: msgBody, changesAccount: true },
   { method: 'get', path: '/api/getemail', summary: "The signed-in user's e-mail", response: getEmailResponse },
-  { method: 'post', path: '/api/deactivate_user', summary: 'Deactivate the signed-in account', response: msgBody },
+  { method: 'post', path: '/api/deactivate_user', summary: 'Deactivate the signed-in account', response: msgBody, changesAccount: true },
   { method: 'get', path: '/api/get_favorite_stocks', summary: 'Favourites, oldest first', response: getFavoriteStocksResponse },
   { method: 'post', path: '/api/delete_favorite_stocks', summary: 'Remove favourites', body: deleteFavoriteStocksRequest, response: deleteFavoriteStocksResponse },
   { method: 'post', path: '/api/batch_update_favorite_stocks', summary: 'Add or update favourites (upsert by symbol)', body: batchUpdateFavoriteStocksRequest, response: batchUpdateFavoriteStocksResponse },
@@ -171,6 +181,7 @@ export function buildOpenApiDocument(): Record<string, unknown> {
       [op.method]: {
         summary: op.summary,
         security: op.open ? [] : [{ bearer: [] }],
+        ...(op.changesAccount ? { 'x-changes-account': true } : {}),
         ...(parameters ? { parameters } : {}),
         ...(content ? { requestBody: { required: true, content } } : {}),
         responses: {

@@ -136,6 +136,9 @@ describe('validation and access', () => {
     await expect400(await save(user, [{ symbol: 42 }]), 'symbol must be text');
     await expect400(await save(user, [{ symbol: 'X', description: 7 }]), 'description must be text');
     await expect400(await save(user, [{ symbol: 'X', description: 'y'.repeat(201) }]), 'Description must be at most 200 characters');
+    await expect400(await save(user, [{ symbol: 'X', description: 'Apple\u0000Inc.' }]), 'Description must not contain line breaks or other control characters');
+    await expect400(await save(user, [{ symbol: 'X', description: 'Apple\nInc.' }]), 'Description must not contain line breaks or other control characters');
+    await expect400(await save(user, [{ symbol: 'AA\u0000PL' }]), 'Symbol must not contain line breaks or other control characters');
     // One bad stock spoils the batch: the good ones before it are not saved either.
     await expect400(await save(user, [{ symbol: 'GOOD' }, { symbol: 'B@D' }]), 'Symbol may hold only letters, digits and . - ^ = :');
     const many = Array.from({ length: 501 }, (_, i) => ({ symbol: `S${i}`, description: '' }));
@@ -154,6 +157,7 @@ describe('validation and access', () => {
     await expect400(await remove(user, 'AAPL'), 'symbols must be a list of stock symbols');
     await expect400(await remove(user, []), 'symbols must name at least one symbol');
     await expect400(await remove(user, ['DROP TABLE']), 'Symbol may hold only letters, digits and . - ^ = :');
+    await expect400(await remove(user, ['MSFT\u0000']), 'Symbol must not contain line breaks or other control characters');
     await expect400(await remove(user, Array.from({ length: 501 }, (_, i) => `S${i}`)), 'symbols may name at most 500 symbols');
     const notJson = await call('POST', '/api/delete_favorite_stocks', { ...user, 'content-type': 'application/json' } as Headers, '{"symbols":[');
     await expect400(notJson, 'The request body is not valid JSON.');

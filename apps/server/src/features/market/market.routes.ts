@@ -8,6 +8,7 @@ import {
   supportResistanceQuery,
   symbolLookupQuery,
   symbolQuery,
+  stripControlCharacters,
   symbolSearchQuery,
   trendDirectionRequest,
   type NewsArticleBody,
@@ -21,17 +22,24 @@ import type { CachedMarket } from '../../providers/market/cached-market';
 import type { NewsArticle } from '../../providers/market/types';
 import type { MarketService } from './market.service';
 
+/**
+ * Provider text the web app sends back to us (news into the analysis calls, a lookup's description
+ * into the favourites) loses the control characters those calls refuse.
+ */
+const clean = (text: string) => stripControlCharacters(text, 'multi');
+const oneLine = (text: string) => stripControlCharacters(text, 'single');
+
 const toArticle = (article: NewsArticle): NewsArticleBody => ({
   id: article.id,
-  headline: article.headline,
-  summary: article.summary,
-  source: article.source,
-  category: article.category,
+  headline: clean(article.headline),
+  summary: clean(article.summary),
+  source: oneLine(article.source),
+  category: oneLine(article.category),
   // Provider content is untrusted: only http(s) and same-origin links and images reach the browser.
   url: safeLinkUrl(article.url) ?? '',
   image: safeLinkUrl(article.image) ?? '',
   datetime: article.datetime,
-  related: article.related,
+  related: oneLine(article.related),
 });
 
 /** The market-data calls of spec §7. All behind the token (registered in the secured scope). */
@@ -41,13 +49,13 @@ export async function marketRoutes(app: FastifyInstance, options: { market: Cach
   app.get('/symbol_lookup', async (request): Promise<SymbolLookupResponse> => {
     const { q, exchange } = parseInput(symbolLookupQuery, request.query);
     const { value } = await market.lookupSymbols(q, exchange);
-    return { result: value.map((info) => ({ symbol: info.symbol, description: info.description, exchange: info.exchange })) };
+    return { result: value.map((info) => ({ symbol: info.symbol, description: oneLine(info.description), exchange: info.exchange })) };
   });
 
   app.get('/symbol_search', async (request): Promise<SymbolSearchResponse> => {
     const { symbol } = parseInput(symbolSearchQuery, request.query);
     const { value } = await market.searchSymbols(symbol);
-    return { results: value.map((info) => ({ symbol: info.symbol, instrument_name: info.description, country: info.country, exchange: info.exchange })) };
+    return { results: value.map((info) => ({ symbol: info.symbol, instrument_name: oneLine(info.description), country: info.country, exchange: info.exchange })) };
   });
 
   for (const path of ['/quote', '/quote_td']) {

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import net, { type AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { InjectOptions } from 'fastify';
@@ -77,10 +77,37 @@ describe('api/contact-support through the outbox', () => {
     expect(readFileSync(row.emlPath, 'utf8')).not.toContain('Content-Disposition: attachment');
   });
 
-  it('keeps a header with a line break from adding mail headers', async () => {
-    expect((await send(t, headers, { header: 'Hi\r\nBcc: victim@example.com', body: 'b' })).statusCode).toBe(200);
-    const eml = readFileSync((await t.db.select().from(outboxEmails)).at(-1)!.emlPath, 'utf8');
-    expect(eml).not.toMatch(/^Bcc:/im);
+  it('refuses a header with a line break (it could add mail headers), sending nothing', async () => {
+    const before = await sentCount();
+    const answer = await send(t, headers, { header: 'Hi\r\nBcc: victim@example.com', body: 'b' });
+    expect([answer.statusCode, answer.json()]).toEqual([400, { msg: 'Header must not contain line breaks or other control characters' }]);
+    expect(await sentCount()).toBe(before);
+  });
+
+  it('refuses control characters in the header, body or file name with 400 and a msg naming it, sending nothing', async () => {
+    const before = await sentCount();
+    const outboxFiles = () => (existsSync(path.join(t.dataDir, 'outbox')) ? readdirSync(path.join(t.dataDir, 'outbox')).length : 0);
+    const filesBefore = outboxFiles();
+    const cases: Array<[Record<string, string>, Attachment | undefined, string]> = [
+      [{ header: 'Help\u0000', body: 'b' }, undefined, 'Header must not contain line breaks or other control characters'],
+      [{ header: 'Help', body: 'b\u0000' }, undefined, 'Body must not contain control characters other than tabs and line breaks'],
+      [{ header: 'Help', body: 'escape \u001b[2J' }, undefined, 'Body must not contain control characters other than tabs and line breaks'],
+      [{ header: 'Help', body: 'b' }, { name: 'log\u0000.txt', content: 'x' }, 'File name must not contain line breaks or other control characters'],
+      [{ header: 'Help', body: 'b' }, { name: 'log\u007f.txt', content: 'x' }, 'File name must not contain line breaks or other control characters'],
+    ];
+    for (const [fields, file, msg] of cases) {
+      const answer = file ? await send(t, headers, fields, file) : await send(t, headers, fields);
+      expect([answer.statusCode, answer.json()], JSON.stringify([fields, file?.name])).toEqual([400, { msg }]);
+    }
+    expect([await sentCount(), outboxFiles()]).toEqual([before, filesBefore]);
+  });
+
+  it('keeps tabs and line breaks in the body, and trims the header', async () => {
+    const answer = await send(t, headers, { header: '\tSteps to reproduce ', body: 'Step 1:\topen\r\nStep 2:\tclose' });
+    expect([answer.statusCode, answer.json()]).toEqual([200, SENT]);
+    const row = (await t.db.select().from(outboxEmails)).at(-1)!;
+    expect(row.subject).toBe('[Support] Steps to reproduce');
+    expect(row.textBody).toContain('Step 1:\topen\r\nStep 2:\tclose');
   });
 
   it('refuses a missing header or body with 400 and a msg, sending nothing', async () => {

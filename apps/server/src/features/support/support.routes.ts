@@ -1,8 +1,11 @@
 import type { FastifyInstance } from 'fastify';
-import { contactSupportFields, SUPPORT_ATTACHMENT_MAX_BYTES, type MsgBody } from '@signalboard/core';
-import { HttpError, parseInput } from '../../lib/errors';
+import { contactSupportFields, SUPPORT_ATTACHMENT_MAX_BYTES, supportAttachmentName, type MsgBody } from '@signalboard/core';
+import { HttpError, parseInput, parseValue } from '../../lib/errors';
 import { readMultipart } from '../../lib/multipart';
 import type { Mailer, MailAttachment } from '../../providers/mail';
+
+/** The part's declared type when it is a plain `type/subtype`, else a neutral one (it goes into the mail's headers). */
+const mediaType = (declared: string) => (/^[\w.+-]+\/[\w.+-]+$/.test(declared) ? declared : 'application/octet-stream');
 
 const ATTACHMENT_TOO_LARGE_MSG = `The attachment is larger than ${SUPPORT_ATTACHMENT_MAX_BYTES / 1024 / 1024} MB.`;
 
@@ -14,14 +17,17 @@ export async function supportRoutes(app: FastifyInstance, options: { mailer: Pic
     }
     const { fields, files } = await readMultipart(request, { fileSize: SUPPORT_ATTACHMENT_MAX_BYTES, files: 1, tooLargeMsg: ATTACHMENT_TOO_LARGE_MSG });
     const upload = files[0];
-    const attachment: MailAttachment | undefined = upload ? { filename: upload.filename, content: upload.content, contentType: upload.mimetype } : undefined;
+    // The form's fields and the file's name go through the contract's text rules before anything is sent.
     const { header, body } = parseInput(contactSupportFields, fields);
+    const attachment: MailAttachment | undefined = upload
+      ? { filename: parseValue(supportAttachmentName, upload.filename), content: upload.content, contentType: mediaType(upload.mimetype) }
+      : undefined;
     const from = request.user.email;
     try {
       await options.mailer.send({
         to: options.supportEmail,
         replyTo: from,
-        subject: `[Support] ${header.trim()}`,
+        subject: `[Support] ${header}`,
         text: `${body}\n\n-- \nSent from Signalboard by ${from}`,
         attachments: attachment ? [attachment] : [],
       });

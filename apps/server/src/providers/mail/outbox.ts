@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { eq } from 'drizzle-orm';
 import nodemailer from 'nodemailer';
 import type { Database } from '../../db/client';
 import { outboxEmails } from '../../db/schema';
@@ -8,8 +9,10 @@ import type { Clock } from '../../lib/clock';
 import { MailError, type Mailer, type MailMessage } from './types';
 
 /**
- * The embedded mail transport: nodemailer builds the real RFC 822 message, which is written to
- * DATA_DIR/outbox/<time>-<id>.eml and recorded in the outbox_emails table.
+ * The embedded mail transport: nodemailer builds the real RFC 822 message, which is recorded in the
+ * outbox_emails table and then written to DATA_DIR/outbox/<time>-<id>.eml. The row is committed
+ * first: a message the database refuses is never "sent", and a file that cannot be written takes
+ * its row back out.
  */
 export function createOutboxMailer(options: { db: Database; dir: string; from: string; clock: Clock }): Mailer {
   const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
@@ -19,19 +22,28 @@ export function createOutboxMailer(options: { db: Database; dir: string; from: s
       try {
         const info = await transport.sendMail({ from: options.from, ...message });
         const raw = info.message as unknown as Buffer;
-        await fs.mkdir(options.dir, { recursive: true });
         const stamp = new Date(options.clock.nowMs()).toISOString().replace(/[:.]/g, '-');
         const file = path.join(options.dir, `${stamp}-${randomBytes(4).toString('hex')}.eml`);
-        await fs.writeFile(file, raw, { mode: 0o600 });
-        await options.db.insert(outboxEmails).values({
-          toAddress: message.to,
-          replyTo: message.replyTo ?? null,
-          subject: message.subject,
-          textBody: message.text,
-          attachmentNames: (message.attachments ?? []).map((attachment) => attachment.filename),
-          sizeBytes: raw.length,
-          emlPath: file,
-        });
+        const [row] = await options.db
+          .insert(outboxEmails)
+          .values({
+            toAddress: message.to,
+            replyTo: message.replyTo ?? null,
+            subject: message.subject,
+            textBody: message.text,
+            attachmentNames: (message.attachments ?? []).map((attachment) => attachment.filename),
+            sizeBytes: raw.length,
+            emlPath: file,
+          })
+          .returning({ id: outboxEmails.id });
+        try {
+          await fs.mkdir(options.dir, { recursive: true });
+          await fs.writeFile(file, raw, { mode: 0o600, flag: 'wx' });
+        } catch (error) {
+          // The write's failure is the one to report, even if the row cannot be taken back.
+          await options.db.delete(outboxEmails).where(eq(outboxEmails.id, row!.id)).catch(() => undefined);
+          throw error;
+        }
       } catch (error) {
         throw new MailError(`Outbox delivery failed: ${(error as Error).message}`);
       }
