@@ -360,7 +360,7 @@ beforeAll(async () => {
     { MARKET_NOW },
     {
       analyst,
-      market: (config, clock) => createCachedMarket(switchableMarket(createSimulatedMarket({ clock, baseUrl: `http://localhost:${config.PORT}` })), clock),
+      market: (config, clock) => createCachedMarket(switchableMarket(createSimulatedMarket({ clock })), clock),
       wrapMailer: switchableMailer,
       logger: { level: 'error', stream },
     },
