@@ -1,7 +1,7 @@
 /**
  * The HTTP client's waiting, measured instead of slept: every wait goes through an injected sleep
  * that records it and moves a fake clock (so the token bucket sees the time pass), and the jitter
- * comes from an injected random. Timeouts use real (short) time and stay well under a second.
+ * comes from an injected random. Timeouts use real (short) time and end in seconds, never hang.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { FakeClock } from '../../../../test/helpers';
@@ -203,7 +203,7 @@ describe('rate-limit waits', () => {
 });
 
 describe('timeouts', () => {
-  it('answers a hung upstream with a provider timeout error, retried twice, well under a second', async () => {
+  it('answers a hung upstream with a provider timeout error, retried twice, instead of hanging', async () => {
     server.on('/hang', { hang: true });
     const h = harness();
     const started = performance.now();
@@ -214,7 +214,9 @@ describe('timeouts', () => {
     expect((error as ProviderTimeoutError).options.retryable).toBe(true);
     expect(count('/hang')).toBe(3);
     expect(elapsed).toBeGreaterThanOrEqual(250); // three real 100 ms deadlines
-    expect(elapsed).toBeLessThan(1000);
+    // Not a speed check: without the deadline the request would hang until the test's own timeout.
+    // The bound is loose because a loaded CI machine (2 cores, the whole suite) delays timers.
+    expect(elapsed).toBeLessThan(5000);
   });
 
   it('times out a body that stops halfway, instead of calling it malformed JSON', async () => {
@@ -224,6 +226,6 @@ describe('timeouts', () => {
     const error = await failure(client(h, { timeoutMs: 100, retries: 0 }).getJson(`${server.baseUrl}/stall`));
     expect(error).toBeInstanceOf(ProviderTimeoutError);
     expect((error as Error).message).toBe('Test: timed out: no answer within 100 ms');
-    expect(performance.now() - started).toBeLessThan(1000);
+    expect(performance.now() - started).toBeLessThan(5000); // loose, as above: it must not hang
   });
 });
