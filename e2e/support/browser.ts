@@ -7,6 +7,7 @@ import { REPO_ROOT, runCli } from './server-process';
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const SCREENSHOT_DIR = path.join(REPO_ROOT, '.e2e-artifacts/screenshots');
+export const REPORT_DIR = path.join(REPO_ROOT, '.e2e-artifacts/reports');
 
 export function launchBrowser(): Promise<Browser> {
   return chromium.launch({
