@@ -37,7 +37,7 @@ function pairs(scheme: Scheme, resolver = cssVariablesResolver): Array<{ what: s
   const variables = variablesOf(scheme, resolver);
   const color = (name: string) => resolve(variables, name);
   const base = surfaces(merged, scheme).map((value, index) => ({ name: `surface ${index}`, value }));
-  const tinted = COLORS.map((name) => ({ name: `${name} tint`, value: color(`--mantine-color-${name}-light`) }));
+  const tinted = COLORS.filter((name) => name !== 'dark').map((name) => ({ name: `${name} tint`, value: color(`--mantine-color-${name}-light`) }));
   const out: Array<{ what: string; ratio: number; minimum: number }> = [];
   const check = (fg: string, backgrounds: Array<{ name: string; value: string }>, minimum: number) => {
     for (const bg of backgrounds) out.push({ what: `${fg} on ${bg.name}`, ratio: contrastRatio(color(fg), bg.value), minimum });
@@ -45,8 +45,8 @@ function pairs(scheme: Scheme, resolver = cssVariablesResolver): Array<{ what: s
   for (const name of COLORS) {
     const own = (suffix: string) => ({ name: `--mantine-color-${name}-${suffix}`, value: color(`--mantine-color-${name}-${suffix}`) });
     // c="green", gains and losses; outline badges; light badges, alerts and buttons (and subtle ones on the page).
-    check(`--mantine-color-${name}-text`, [...base, own('light')], TEXT_CONTRAST);
-    check(`--mantine-color-${name}-outline`, base, TEXT_CONTRAST);
+    check(`--mantine-color-${name}-text`, [...base, own('light'), ...tinted], TEXT_CONTRAST);
+    check(`--mantine-color-${name}-outline`, [...base, ...tinted], TEXT_CONTRAST);
     check(`--mantine-color-${name}-light-color`, [...base, own('light'), own('light-hover')], TEXT_CONTRAST);
     // Filled buttons and badges: the text on the fill, resting and hovered.
     check(`--mantine-color-${name}-contrast`, [own('filled'), own('filled-hover')], TEXT_CONTRAST);

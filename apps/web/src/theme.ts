@@ -59,6 +59,16 @@ function filledTokens(tuple: MantineColorsTuple, from: number): { filled: string
   return withHover(tuple[from]!, BLACK);
 }
 
+/**
+ * The tints of every accent colour (all but `dark`, Mantine's palette of dark-scheme surfaces): a
+ * colour's text may sit on another colour's tint (a gain inside an orange calendar event).
+ */
+export function allTints(theme: MantineTheme, scheme: Scheme): string[] {
+  return Object.entries(theme.colors)
+    .filter(([name, tuple]) => name !== 'dark' && !isVirtualColor(tuple))
+    .map(([, tuple]) => tints(tuple, scheme).light);
+}
+
 /** Every colour token of one theme colour in one scheme, as #rrggbb. */
 export function colorTokens(theme: MantineTheme, tuple: MantineColorsTuple, scheme: Scheme) {
   const base = surfaces(theme, scheme);
@@ -67,7 +77,7 @@ export function colorTokens(theme: MantineTheme, tuple: MantineColorsTuple, sche
   // Text in the colour: the darker shades on light surfaces, the lighter ones on dark.
   const towards = scheme === 'light' ? BLACK : WHITE;
   const textShades = scheme === 'light' ? [tuple[7], tuple[8], tuple[9]] : [tuple[4], tuple[3], tuple[2], tuple[1], tuple[0]];
-  const text = firstPassing(textShades, [...base, light], TEXT_CONTRAST, towards);
+  const text = firstPassing(textShades, [...base, light, ...allTints(theme, scheme)], TEXT_CONTRAST, towards);
   const lightColor = firstPassing(scheme === 'light' ? [tuple[9]] : [tuple[0]], [...base, light, lightHover], TEXT_CONTRAST, towards);
   return { text, light, lightHover, lightColor, outline: text, ...filledTokens(tuple, primaryShade) };
 }
