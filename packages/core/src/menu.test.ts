@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { DASHBOARD_CHILD_PATHS, documentTitle, screenDocumentTitle, SCREEN_TITLES } from './menu';
+import { AUTH_SCREEN_TITLES, DASHBOARD_CHILD_PATHS, documentTitle, screenDocumentTitle, SCREEN_TITLES } from './menu';
 
 describe('document titles', () => {
   it("names the screen, then the product: 'Drop and Recovery Scanner · Signalboard'", () => {
     expect(screenDocumentTitle('dropscanner')).toBe('Drop and Recovery Scanner · Signalboard');
     expect(screenDocumentTitle('main')).toBe('Market Dashboard · Signalboard');
-    expect(documentTitle('Sign in')).toBe('Sign in · Signalboard');
+    expect(documentTitle(AUTH_SCREEN_TITLES.login)).toBe('Sign in · Signalboard');
+    expect(documentTitle(AUTH_SCREEN_TITLES.setPassword)).toBe('Change Password · Signalboard');
   });
 
   it('tells apart the screens that share a heading by their menu entry', () => {

@@ -72,6 +72,9 @@ export const SCREEN_TITLES: Readonly<Record<DashboardChildPath, string>> = {
   drop: 'Drop Scanner Alerts',
 };
 
+/** The titles of the screens outside the dashboard (spec §4, §5). */
+export const AUTH_SCREEN_TITLES = { login: 'Sign in', setPassword: 'Change Password' } as const;
+
 /** The product's name, last in every document title. */
 export const APP_NAME = 'Signalboard';
 

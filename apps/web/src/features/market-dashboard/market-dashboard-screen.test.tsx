@@ -95,7 +95,7 @@ describe('Market Dashboard', () => {
     const fetchMock = mockApi(Object.fromEntries(DASHBOARD_PATHS.map((path) => [path, held(path)])) as Answers);
     renderDashboard();
 
-    expect(screen.getByRole('heading', { level: 2, name: 'Market Dashboard' })).toBeInTheDocument();
+    expect(screen.getAllByRole('heading', { level: 1 }).map((heading) => heading.textContent)).toEqual(['Market Dashboard']);
     await waitFor(() => expect(fetchMock).toHaveBeenCalledTimes(DASHBOARD_PATHS.length));
     expect(fetchMock.mock.calls.map(([url]) => url).sort()).toEqual(DASHBOARD_PATHS.map((path) => `/api/${path}`).sort());
     for (const label of [
