@@ -10,7 +10,15 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DASHBOARD_CHILD_PATHS, SCREEN_TITLES, type DashboardChildPath } from '@signalboard/core';
+import {
+  AUTH_SCREEN_TITLES,
+  DASHBOARD_CHILD_PATHS,
+  documentTitle,
+  SCREEN_TITLES,
+  screenDocumentTitle,
+  SUPPORT_ATTACHMENT_MAX_BYTES,
+  type DashboardChildPath,
+} from '@signalboard/core';
 import { NEWS_STOCK_FAVORITES as N } from './fixtures/market/news-stock';
 import { OPTIONS_CALENDAR_FAVORITES as O } from './fixtures/market/options-calendar';
 import { WATCHLIST_DROPS_STOCKS as W } from './fixtures/market/watchlist-drops';
@@ -116,7 +124,7 @@ const INTERACTIONS: Partial<Record<DashboardChildPath, Step[]>> = {
         const calendar = region(page, 'Earnings calendar');
         await calendar.getByRole('button', { name: 'Month View', exact: true }).click();
         await calendar.getByRole('heading', { name: 'November 2026' }).waitFor();
-        await calendar.getByText('GOOGL Earnings Release').first().waitFor();
+        await calendar.locator('td[data-date="2026-11-17"]').getByText('GOOGL').waitFor();
       },
     },
   ],
@@ -168,9 +176,13 @@ const INTERACTIONS: Partial<Record<DashboardChildPath, Step[]>> = {
       run: async (page) => {
         await page.getByRole('button', { name: 'Send Email' }).click();
         await page.getByText('Please fill out both the header and body fields.').waitFor();
-        const chooser = page.waitForEvent('filechooser');
-        await page.getByLabel('Attachment').click();
-        await (await chooser).setFiles({ name: 'too-large.bin', mimeType: 'application/octet-stream', buffer: Buffer.alloc(11 * 1024 * 1024) });
+        // A file over the limit, made in the page (sending megabytes over the protocol is slow).
+        await page.locator('input[type="file"]').evaluate((input: HTMLInputElement, size) => {
+          const files = new DataTransfer();
+          files.items.add(new File([new Uint8Array(size)], 'too-large.bin'));
+          input.files = files.files;
+          input.dispatchEvent(new Event('change', { bubbles: true }));
+        }, SUPPORT_ATTACHMENT_MAX_BYTES + 1);
         await page.getByText(/^The attachment is larger than/).waitFor();
       },
     },
@@ -182,6 +194,8 @@ interface Screen {
   route: string;
   /** The visible title (the screen's h1). */
   title: string;
+  /** What the browser's tab says. */
+  documentTitle: string;
   signedIn: boolean;
   loaded?: (page: Page) => Promise<void>;
   steps: Step[];
@@ -190,7 +204,8 @@ interface Screen {
 const SCREENS: Screen[] = [
   {
     route: '/login',
-    title: 'Sign in',
+    title: AUTH_SCREEN_TITLES.login,
+    documentTitle: documentTitle(AUTH_SCREEN_TITLES.login),
     signedIn: false,
     loaded: (page) => page.getByRole('button', { name: 'Login' }).waitFor(),
     steps: [
@@ -215,7 +230,8 @@ const SCREENS: Screen[] = [
   },
   {
     route: '/set-password',
-    title: 'Change Password',
+    title: AUTH_SCREEN_TITLES.setPassword,
+    documentTitle: documentTitle(AUTH_SCREEN_TITLES.setPassword),
     signedIn: false,
     loaded: (page) => page.getByRole('button', { name: 'Update Password' }).waitFor(),
     steps: [
@@ -231,6 +247,7 @@ const SCREENS: Screen[] = [
   ...DASHBOARD_CHILD_PATHS.map((child) => ({
     route: `/dashboard/${child}`,
     title: SCREEN_TITLES[child],
+    documentTitle: screenDocumentTitle(child),
     signedIn: true,
     loaded: LOADED[child],
     steps: INTERACTIONS[child] ?? [],
@@ -290,6 +307,18 @@ describe.each(Object.keys(SCHEMES) as Scheme[])('axe, %s', (scheme) => {
     await page.getByRole('heading', { name: screen.title, exact: true }).first().waitFor();
     await screen.loaded?.(page);
 
+    // Structure: the title is the page's one h1, and names the document; header and main landmarks,
+    // and in the dashboard the menu's nav and a skip link as the first tab stop (audited while shown).
+    expect(await page.getByRole('heading', { level: 1 }).allInnerTexts()).toEqual([screen.title]);
+    await expect.poll(() => page.title()).toBe(screen.documentTitle);
+    expect(await page.getByRole('banner').count()).toBe(1);
+    expect(await page.getByRole('main').count()).toBe(1);
+    if (screen.signedIn) {
+      expect(await page.getByRole('navigation', { name: 'Main menu', includeHidden: true }).count()).toBe(1);
+      await page.keyboard.press('Tab');
+      expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Skip to content');
+    }
+
     const failures: string[] = [];
     const audit = async (state: string) => {
       const findings: AxeFinding[] = await runAxe(page);
@@ -303,6 +332,7 @@ describe.each(Object.keys(SCHEMES) as Scheme[])('axe, %s', (scheme) => {
     };
 
     await audit('loaded');
+    await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
     for (const step of screen.steps) {
       await step.run(page, scheme);
       await audit(step.state);
