@@ -46,6 +46,19 @@ export default tseslint.config(
         'error',
         { patterns: [{ group: ['@signalboard/server', '../../../apps/server/*'], message: 'The web app talks to the server over HTTP only.' }] },
       ],
+      // Colours come from the theme's tokens (theme.ts), which pass WCAG AA in both schemes; a shade
+      // ('green.9', --mantine-color-red-9) or a literal colour may not.
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: 'JSXAttribute[name.name=/^(c|color|bg|bd)$/] Literal[value=/^[a-z]+\\.\\d$|^#|^rgba?\\(|^hsla?\\(/]',
+          message: 'Name a theme colour (TONE, changeColor, "dimmed"), not a shade or a literal colour: only the tokens are checked for contrast.',
+        },
+        {
+          selector: ':matches(Literal[value=/--mantine-color-[a-z]+-\\d\\b/], TemplateElement[value.raw=/--mantine-color-[a-z]+-\\d\\b/])',
+          message: 'Use a colour token (--mantine-color-{name}-text, -filled, -light-color, --mantine-color-dimmed), not a numbered shade.',
+        },
+      ],
     },
   },
   {

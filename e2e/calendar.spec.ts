@@ -1,7 +1,7 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { OPTIONS_CALENDAR_FAVORITES as F } from './fixtures/market/options-calendar';
-import { closeDrawerOnPhone, newContext, screenshot, signedInUser, useBrowserPage } from './support/browser';
+import { newContext, screenshot, signedInUser, useBrowserPage } from './support/browser';
 
 // The pinned market (e2e/fixtures/market/options-calendar.ts): "now" is Friday 2026-11-20, so the
 // weekly list runs Sunday 15 to Saturday 21 November. NFLX reports that week but is nobody's favourite.
@@ -38,7 +38,7 @@ async function listing(target: Page = page): Promise<string[]> {
 
 async function openCalendar() {
   await page.goto('/dashboard/calendar');
-  await page.getByRole('heading', { name: 'Earnings Calendar', level: 2 }).waitFor();
+  await page.getByRole('heading', { name: 'Earnings Calendar', level: 1 }).waitFor();
   await title().waitFor();
 }
 
@@ -184,10 +184,6 @@ describe('Earnings Calendar', () => {
       await other.goto('/dashboard/calendar');
       await other.getByRole('region', { name: 'Earnings calendar' }).getByText('GOOGL Earnings Release').waitFor();
       expect(await listing(other)).toEqual(WEEK);
-      // On a phone the drawer (open by default) overlays the screen: close it first.
-      if (name === 'calendar-phone') {
-        await closeDrawerOnPhone(other);
-      }
       await screenshot(other, name);
       if (name === 'calendar-dark') {
         await other.getByRole('button', { name: 'Month View' }).click();

@@ -5,7 +5,7 @@ import { ECONOMIC, HEALTH_NEWS, INDEX_QUOTES, LONG_SUMMARY, SECTOR_QUOTES } from
 import { MARKET_NOW } from './fixtures/market/dataset';
 import { MARKET_NEWS_SERVED } from './fixtures/market/news-market';
 import { OPTIONS_CALENDAR_FAVORITES as F } from './fixtures/market/options-calendar';
-import { api, closeDrawerOnPhone, newContext, screenshot, signedInUser, useBrowserPage } from './support/browser';
+import { api, newContext, screenshot, signedInUser, useBrowserPage } from './support/browser';
 import { mediumDate, watchPage } from './support/news';
 
 // The pinned market (e2e/fixtures/market/dashboard.ts, news-market.ts): Friday 2026-11-20 11:00 in
@@ -46,7 +46,7 @@ const sectorItem = (sector: string, target: Page = page) => section('Sector Sent
 
 async function openDashboard(target: Page = page) {
   await target.goto('/dashboard/main');
-  await target.getByRole('heading', { name: 'Market Dashboard', level: 2 }).waitFor();
+  await target.getByRole('heading', { name: 'Market Dashboard', level: 1 }).waitFor();
 }
 
 const failWith = (status: number, msg: string) => (route: Route) => route.fulfill({ status, contentType: 'application/json', body: JSON.stringify({ msg }) });
@@ -225,9 +225,6 @@ describe('Market Dashboard (/dashboard/main)', () => {
       await signedInUser(context, name, { server: 'market', favorites: FAVORITES });
       const other = await context.newPage();
       await openDashboard(other);
-      if (name === 'dashboard-phone') {
-        await closeDrawerOnPhone(other);
-      }
       await section('Overall Market Sentiment', other).getByRole('heading', { name: 'Market Summary' }).waitFor();
       await section('Key Economic Indicators', other).getByRole('article').first().waitFor();
       await section("Today's Earnings (Favorites)", other).getByRole('table').waitFor();

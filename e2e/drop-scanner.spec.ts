@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { WATCHLIST_DROPS_STOCKS as S } from './fixtures/market/watchlist-drops';
-import { closeDrawerOnPhone, newContext, screenshot, signedInUser, useBrowserPage } from './support/browser';
+import { newContext, screenshot, signedInUser, useBrowserPage } from './support/browser';
 
 // The pinned market (e2e/fixtures/market/watchlist-drops.ts). Prices and the 30-day (1-month) and
 // 60-day (6-month) highs and lows:
@@ -32,7 +32,7 @@ const NO_RESULTS = 'No stocks meet the criteria at the moment.';
 
 async function openScanner(target: Page = page) {
   await target.goto('/dashboard/dropscanner');
-  await target.getByRole('heading', { name: 'Drop and Recovery Scanner', level: 2 }).waitFor();
+  await target.getByRole('heading', { name: 'Drop and Recovery Scanner', level: 1 }).waitFor();
 }
 
 /** The table as lines: the header, then 'symbol label price high-or-low' per flagged stock. */
@@ -212,7 +212,6 @@ describe('Drop and Recovery Scanner (/dashboard/dropscanner)', () => {
     await signedInUser(phone, 'drops-phone', { server: 'market', favorites: FAVORITES });
     const phonePage = await phone.newPage();
     await openScanner(phonePage);
-    await closeDrawerOnPhone(phonePage);
     await searchButton(phonePage).click();
     const cards = phonePage.getByRole('list', { name: 'Flagged stocks' }).getByRole('listitem');
     await cards.first().waitFor();

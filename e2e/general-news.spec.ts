@@ -1,7 +1,7 @@
 import type { Page, Request } from 'playwright-core';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { FED, HOSTILE, HOSTILE_SUMMARY, JOBS, LATER, MARKET_NEWS_IMAGE_URL, MARKET_NEWS_SERVED, TARIFFS, CHIPS } from './fixtures/market/news-market';
-import { closeDrawerOnPhone, newContext, screenshot, signedInUser, useBrowserPage } from './support/browser';
+import { newContext, screenshot, signedInUser, useBrowserPage } from './support/browser';
 import { cardHeadlines, cardLines, mediumDate, newsCard, serveTestImages, watchPage } from './support/news';
 
 // The pinned market news (e2e/fixtures/market/news-market.ts), served newest first. Spec §7: the
@@ -35,7 +35,7 @@ const lines = cardLines;
 
 async function openScreen(target: Page = page) {
   await target.goto('/dashboard/generalnews');
-  await target.getByRole('heading', { name: 'Geo-Political News', level: 2 }).waitFor();
+  await target.getByRole('heading', { name: 'Geo-Political News', level: 1 }).waitFor();
 }
 
 async function loadNews(target: Page = page) {
@@ -206,9 +206,6 @@ describe('Geo-Political News screen', () => {
       const other = await context.newPage();
       await watch(other);
       await openScreen(other);
-      if (name === 'general-news-phone') {
-        await closeDrawerOnPhone(other);
-      }
       await loadNews(other);
       if (name === 'general-news-phone') {
         const [first, second] = await Promise.all([0, 1].map((index) => cards(other).nth(index).boundingBox()));

@@ -1,7 +1,7 @@
 import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { OPTIONS_CALENDAR_FAVORITES as F } from './fixtures/market/options-calendar';
-import { closeDrawerOnPhone, newContext, screenshot, signedInUser, useBrowserPage } from './support/browser';
+import { newContext, screenshot, signedInUser, useBrowserPage } from './support/browser';
 
 // The pinned market (e2e/fixtures/market/options-calendar.ts): of these four favourites META flags a
 // long-term PUT, GOOGL a short-term CALL, TSLA nothing, and ORCL has no prices so the scan skips it.
@@ -111,7 +111,7 @@ const resolved = (variable: string) =>
 describe('Options Scanner', () => {
   it('streams the scan: progress n of N, rows as they arrive, sorted, with the spec’s badges', async () => {
     await page.goto('/dashboard/options');
-    await page.getByRole('heading', { name: 'Options Scanner', level: 2 }).waitFor();
+    await page.getByRole('heading', { name: 'Options Scanner', level: 1 }).waitFor();
     await page.getByText('Press Start Scanning to check your favorites.').waitFor();
     await startButton().click();
 
@@ -156,9 +156,9 @@ describe('Options Scanner', () => {
       table()
         .getByText(name, { exact: true })
         .evaluate((el) => getComputedStyle(el.closest('.mantine-Badge-root')!).backgroundColor);
-    expect(await badgeColour('CALL')).toBe(await resolved('--mantine-color-green-9'));
-    expect(await badgeColour('PUT')).toBe(await resolved('--mantine-color-red-8'));
-    expect(await resolved('--mantine-color-green-9')).not.toBe(await resolved('--mantine-color-red-8'));
+    expect(await badgeColour('CALL')).toBe(await resolved('--mantine-color-green-filled'));
+    expect(await badgeColour('PUT')).toBe(await resolved('--mantine-color-red-filled'));
+    expect(await resolved('--mantine-color-green-filled')).not.toBe(await resolved('--mantine-color-red-filled'));
     expect(await table().getByText('Dropped 13.76%').evaluate((el) => getComputedStyle(el).color)).toBe(
       await page.evaluate(() => {
         const probe = document.createElement('span');
@@ -251,9 +251,6 @@ describe('Options Scanner', () => {
       await signedInUser(context, name, { server: 'market', favorites: FAVORITES });
       const other = await context.newPage();
       await other.goto('/dashboard/options');
-      if (name === 'options-scanner-phone') {
-        await closeDrawerOnPhone(other);
-      }
       await other.getByRole('button', { name: 'Start Scanning' }).click();
       await other.getByRole('region', { name: 'Scan progress' }).getByText('Scan complete').waitFor();
       if (name === 'options-scanner-phone') {

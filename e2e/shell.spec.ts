@@ -1,5 +1,6 @@
 import type { Page } from 'playwright-core';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { SCREEN_TITLES, screenDocumentTitle, type DashboardChildPath } from '@signalboard/core';
 import { newContext, screenshot, signedInUser, useBrowserPage } from './support/browser';
 
 // Spec §2: the eleven menu entries in order, each with its route.
@@ -24,7 +25,7 @@ const MORE = [
   ['Trump News', '/dashboard/trumpnews'],
 ] as const;
 
-const CHILD_PATHS = [
+const CHILD_PATHS: DashboardChildPath[] = [
   'main', 'dropscanner', 'symbollookup', 'calendar', 'generalnews', 'stocknews', 'trumpnews', 'options',
   'support', 'options2', 'allstockscanner', 'stockshort', 'cryptoscanner', 'alert', 'drop',
 ];
@@ -38,7 +39,10 @@ beforeEach(() => {
   page = session.page;
 });
 
-const drawer = () => page.getByRole('navigation', { name: 'Main menu' });
+// Found closed too (then it is inert, out of the accessibility tree).
+const drawer = () => page.getByRole('navigation', { name: 'Main menu', includeHidden: true });
+
+const menuButton = (target: Page = page) => target.getByRole('button', { name: 'menu' });
 
 async function drawerVisible(): Promise<boolean> {
   const box = await drawer().boundingBox();
@@ -57,19 +61,46 @@ describe('dashboard shell', () => {
     const names = await drawer().getByRole('link').allInnerTexts();
     expect(names.map((name) => name.trim())).toEqual([...MENU, ...MORE].map(([name]) => name));
     await drawer().getByText('More screens').waitFor();
-    await page.getByRole('heading', { name: 'Market Dashboard', level: 2 }).waitFor();
+    await page.getByRole('heading', { name: 'Market Dashboard', level: 1 }).waitFor();
+    expect(await page.title()).toBe('Market Dashboard · Signalboard');
     await screenshot(page, 'shell-main');
   });
 
-  it('toggles the drawer with the menu button', async () => {
+  it('toggles the drawer with the menu button, which says whether it is open and what it controls', async () => {
     await page.goto('/dashboard/main');
     await drawer().waitFor();
     expect(await drawerVisible()).toBe(true);
-    await page.getByRole('button', { name: 'menu' }).click();
+    expect(await menuButton().getAttribute('aria-controls')).toBe(await drawer().getAttribute('id'));
+    expect(await menuButton().getAttribute('aria-expanded')).toBe('true');
+    await menuButton().click();
     await expect.poll(drawerVisible).toBe(false);
+    expect(await menuButton().getAttribute('aria-expanded')).toBe('false');
+    // Closed, its links are no tab stops.
+    expect(await drawer().evaluate((nav) => (nav as HTMLElement).inert)).toBe(true);
     await screenshot(page, 'shell-drawer-closed');
-    await page.getByRole('button', { name: 'menu' }).click();
+    await menuButton().click();
     await expect.poll(drawerVisible).toBe(true);
+    expect(await menuButton().getAttribute('aria-expanded')).toBe('true');
+  });
+
+  it("'Skip to content' is the first tab stop and moves the focus to the main content", async () => {
+    await page.goto('/dashboard/main');
+    await page.getByRole('heading', { name: 'Market Dashboard', level: 1 }).waitFor();
+    const skip = page.getByRole('link', { name: 'Skip to content' });
+    // Visually hidden until focused, then shown at the top.
+    expect((await skip.boundingBox())!.width).toBeLessThanOrEqual(1);
+    await page.keyboard.press('Tab');
+    expect(await skip.evaluate((link) => link === document.activeElement)).toBe(true);
+    const shown = (await skip.boundingBox())!;
+    expect(shown.width).toBeGreaterThan(50);
+    expect(shown.y).toBeGreaterThanOrEqual(0);
+    await screenshot(page, 'shell-skip-link');
+    await page.keyboard.press('Enter');
+    expect(await page.evaluate(() => document.activeElement?.tagName)).toBe('MAIN');
+    expect(new URL(page.url()).pathname).toBe('/dashboard/main');
+    // The next tab stop is in the content, not the header or the menu.
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.closest('main') !== null)).toBe(true);
   });
 
   it('each menu entry goes to its route and toggles the drawer', async () => {
@@ -85,11 +116,12 @@ describe('dashboard shell', () => {
     }
   });
 
-  it('has all fifteen child routes', async () => {
+  it('has all fifteen child routes, each with its title as h1 and document title', async () => {
     for (const path of CHILD_PATHS) {
       await page.goto(`/dashboard/${path}`);
-      await page.getByRole('heading', { level: 2 }).first().waitFor();
+      await page.getByRole('heading', { name: SCREEN_TITLES[path], level: 1 }).waitFor();
       expect(new URL(page.url()).pathname).toBe(`/dashboard/${path}`);
+      await expect.poll(() => page.title()).toBe(screenDocumentTitle(path));
     }
     await page.goto('/dashboard/not-a-screen');
     await page.waitForURL('**/login');
@@ -132,19 +164,30 @@ describe('dashboard shell', () => {
     await signedInUser(phone, 'phone');
     const phonePage = await phone.newPage();
     await phonePage.goto('/dashboard/main');
-    const drawer = phonePage.getByRole('navigation', { name: 'Main menu' });
-    await drawer.waitFor();
+    const drawer = phonePage.getByRole('navigation', { name: 'Main menu', includeHidden: true });
     await phonePage.getByText('Simulated market').waitFor();
-    // The drawer keeps its 250px on a phone and overlays the content.
+    await phonePage.getByRole('heading', { name: 'Market Dashboard', level: 1 }).waitFor();
+    // On a phone the drawer starts closed (a deviation from the spec's "open by default": it would
+    // cover the content), off screen and inert.
+    expect(await menuButton(phonePage).getAttribute('aria-expanded')).toBe('false');
+    expect((await drawer.boundingBox())!.x).toBeLessThanOrEqual(-250);
+    expect(await drawer.evaluate((nav) => (nav as HTMLElement).inert)).toBe(true);
+    await screenshot(phonePage, 'shell-phone');
+    // The menu button opens it over the content, at the spec's 250px.
+    await menuButton(phonePage).click();
+    await expect.poll(async () => (await drawer.boundingBox())?.x ?? -1).toBe(0);
     expect((await drawer.boundingBox())?.width).toBe(250);
+    expect(await menuButton(phonePage).getAttribute('aria-expanded')).toBe('true');
     await screenshot(phonePage, 'shell-phone-drawer');
     // A tap beside the drawer closes it; the menu button opens it again.
     await phonePage.mouse.click(340, 400);
     await expect.poll(async () => (await drawer.boundingBox())?.x ?? 0).toBeLessThanOrEqual(-250);
-    await phonePage.getByRole('button', { name: 'menu' }).click();
+    await menuButton(phonePage).click();
     await expect.poll(async () => (await drawer.boundingBox())?.x ?? -1).toBe(0);
+    // A menu entry goes to its screen and closes the drawer.
     await phonePage.getByRole('link', { name: 'Contact Support' }).click();
     await phonePage.getByRole('button', { name: 'Send Email' }).waitFor();
+    await expect.poll(async () => (await drawer.boundingBox())?.x ?? 0).toBeLessThanOrEqual(-250);
     await screenshot(phonePage, 'shell-phone-support');
     await phone.close();
   });

@@ -1,7 +1,7 @@
 import type { Page, Request } from 'playwright-core';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { DIS_DAILY, DIS_IMAGE_URL, DIS_WEEKLY_ONLY, NEWS_STOCK_FAVORITES as F } from './fixtures/market/news-stock';
-import { closeDrawerOnPhone, newContext, screenshot, signedInUser, useBrowserPage } from './support/browser';
+import { newContext, screenshot, signedInUser, useBrowserPage } from './support/browser';
 import { cardHeadlines, newsCard, serveTestImages, watchPage } from './support/news';
 
 // The pinned market (e2e/fixtures/market/news-stock.ts), now Friday 2026-11-20 16:00 UTC.
@@ -37,7 +37,7 @@ const card = (headline: string, target: Page = page) => newsCard(target, headlin
 
 async function openScreen(target: Page = page) {
   await target.goto('/dashboard/stocknews');
-  await target.getByRole('heading', { name: 'News By Stock', level: 2 }).waitFor();
+  await target.getByRole('heading', { name: 'News By Stock', level: 1 }).waitFor();
   // The first favourite is selected once the favourites have loaded.
   await expect.poll(() => symbolSelect(target).inputValue()).toBe('DIS - Walt Disney Co.');
 }
@@ -90,7 +90,7 @@ describe('News By Stock (/dashboard/stocknews)', () => {
     await intervalSelect().click();
     expect((await page.getByRole('option').allInnerTexts()).map((text) => text.trim())).toEqual(['Daily', 'Weekly']);
     await page.keyboard.press('Escape');
-    await page.getByRole('heading', { name: 'Analyze Stock: DIS', level: 3 }).waitFor();
+    await page.getByRole('heading', { name: 'Analyze Stock: DIS', level: 2 }).waitFor();
     // Nothing to analyse before a search.
     expect(await analyzeButton().isDisabled()).toBe(true);
     expect(newsCalls).toEqual([]);
@@ -179,7 +179,7 @@ describe('News By Stock (/dashboard/stocknews)', () => {
 
     // Another stock: its own heading, no response about DIS, nothing to analyse until it is searched.
     await choose('Favorite Stocks', 'PEP - PepsiCo Inc.');
-    await page.getByRole('heading', { name: 'Analyze Stock: PEP', level: 3 }).waitFor();
+    await page.getByRole('heading', { name: 'Analyze Stock: PEP', level: 2 }).waitFor();
     expect(await page.getByTestId('analysis-response').count()).toBe(0);
     expect(await analyzeButton().isDisabled()).toBe(true);
   });
@@ -224,7 +224,7 @@ describe('News By Stock (/dashboard/stocknews)', () => {
   it('says when a stock has no news in the interval; the analysis stays off', async () => {
     await openScreen();
     await choose('Favorite Stocks', 'KO - Coca-Cola Co.');
-    await page.getByRole('heading', { name: 'Analyze Stock: KO', level: 3 }).waitFor();
+    await page.getByRole('heading', { name: 'Analyze Stock: KO', level: 2 }).waitFor();
     await search(0);
     expect(Object.fromEntries(newsCalls[0]!)).toEqual({ symbol: 'KO', from: '2026-11-19', to: '2026-11-20' });
     await page.getByText('No news for KO in this interval.').waitFor();
@@ -245,7 +245,7 @@ describe('News By Stock (/dashboard/stocknews)', () => {
       if (new URL(request.url()).pathname === '/api/company-news') calls.push(request.url());
     });
     await empty.goto('/dashboard/stocknews');
-    await empty.getByRole('heading', { name: 'News By Stock', level: 2 }).waitFor();
+    await empty.getByRole('heading', { name: 'News By Stock', level: 1 }).waitFor();
     await empty.getByText(/You have no favorite stocks yet/).waitFor();
     expect(await empty.getByRole('main').getByRole('link', { name: 'WatchList' }).getAttribute('href')).toBe('/dashboard/symbollookup');
     expect(await symbolSelect(empty).inputValue()).toBe('');
@@ -276,7 +276,6 @@ describe('News By Stock (/dashboard/stocknews)', () => {
     const phonePage = await phone.newPage();
     await serveImages(phonePage);
     await openScreen(phonePage);
-    await closeDrawerOnPhone(phonePage);
     await search(4, phonePage);
     // One column: the cards stack, each as wide as the first.
     const boxes = await Promise.all([0, 1].map(async (i) => (await cards(phonePage).nth(i).boundingBox())!));

@@ -1,7 +1,7 @@
 import type { Page, Request } from 'playwright-core';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { CHIPS, FED, HOSTILE, HOSTILE_SUMMARY, JOBS, LATER, TARIFFS, TRUMP_NEWS_SERVED } from './fixtures/market/news-market';
-import { closeDrawerOnPhone, newContext, screenshot, signedInUser, useBrowserPage } from './support/browser';
+import { newContext, screenshot, signedInUser, useBrowserPage } from './support/browser';
 import { cardHeadlines, newsCard, watchPage } from './support/news';
 
 // The pinned market news (e2e/fixtures/market/news-market.ts): of the five served articles, TARIFFS
@@ -32,7 +32,7 @@ const card = (headline: string, target: Page = page) => newsCard(target, headlin
 
 async function openScreen(target: Page = page) {
   await target.goto('/dashboard/trumpnews');
-  await target.getByRole('heading', { name: 'Trump News', level: 2 }).waitFor();
+  await target.getByRole('heading', { name: 'Trump News', level: 1 }).waitFor();
 }
 
 async function loadNews(target: Page = page) {
@@ -169,9 +169,6 @@ describe('Trump News screen', () => {
       const other = await context.newPage();
       watch(other);
       await openScreen(other);
-      if (name === 'trump-news-phone') {
-        await closeDrawerOnPhone(other);
-      }
       await loadNews(other);
       if (name === 'trump-news-phone') {
         const [first, second] = await Promise.all([0, 1].map((index) => cards(other).nth(index).boundingBox()));

@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { WATCHLIST_DROPS_STOCKS as S } from './fixtures/market/watchlist-drops';
-import { api, closeDrawerOnPhone, newContext, screenshot, signedInUser, useBrowserPage } from './support/browser';
+import { api, newContext, screenshot, signedInUser, useBrowserPage } from './support/browser';
 
 // The pinned market (e2e/fixtures/market/watchlist-drops.ts): prices and day changes of each row
 // come from its quotes; SHOP is Shopify's NYSE listing, SHOP.TO its TSX one.
@@ -53,7 +53,7 @@ async function rows(target: Page = page): Promise<string[]> {
 
 async function openWatchlist(target: Page = page) {
   await target.goto('/dashboard/symbollookup');
-  await target.getByRole('heading', { name: 'Add and Remove Stocks', level: 2 }).waitFor();
+  await target.getByRole('heading', { name: 'Add and Remove Stocks', level: 1 }).waitFor();
   await expect.poll(() => searchInput(target).isEnabled()).toBe(true);
 }
 
@@ -270,7 +270,6 @@ describe('WatchList (/dashboard/symbollookup)', () => {
     await signedInUser(phone, 'watchlist-phone', { server: 'market', favorites: [S.AAPL, S.MSFT, S.NVDA, S.RY_TO, S.SHOP_TO] });
     const phonePage = await phone.newPage();
     await openWatchlist(phonePage);
-    await closeDrawerOnPhone(phonePage);
     await expect.poll(() => rows(phonePage)).toEqual([ROW.AAPL, ROW.MSFT, ROW.NVDA, ROW.RY_TO, ROW.SHOP_TO]);
     await screenshot(phonePage, 'watchlist-phone');
     await phone.close();

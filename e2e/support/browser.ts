@@ -2,11 +2,12 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, expect, inject } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, inject } from 'vitest';
 import { REPO_ROOT, runCli } from './server-process';
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const SCREENSHOT_DIR = path.join(REPO_ROOT, '.e2e-artifacts/screenshots');
+export const REPORT_DIR = path.join(REPO_ROOT, '.e2e-artifacts/reports');
 
 export function launchBrowser(): Promise<Browser> {
   return chromium.launch({
@@ -149,14 +150,4 @@ export function useBrowserPage(prepare?: (context: BrowserContext) => Promise<vo
   });
   afterEach(async () => state.context.close());
   return state;
-}
-
-/**
- * On a phone the drawer (open by default) slides over the content: closes it with the menu button
- * and waits until it has slid away, so screenshots and clicks see the screen.
- */
-export async function closeDrawerOnPhone(page: Page): Promise<void> {
-  await page.getByRole('button', { name: 'menu' }).click();
-  const drawer = page.getByRole('navigation', { name: 'Main menu' });
-  await expect.poll(async () => (await drawer.boundingBox())?.x ?? 0).toBeLessThanOrEqual(-250);
 }

@@ -13,8 +13,8 @@ export function watchPage(target: Page, into: { logged: string[]; dialogs?: stri
 /** A news card by its headline (cards are articles named by their headline). */
 export const newsCard = (target: Page, headline: string): Locator => target.getByRole('article', { name: headline, exact: true });
 
-/** The headlines (level-3 headings) of `cards`, in order. */
-export const cardHeadlines = async (cards: Locator): Promise<string[]> => (await cards.getByRole('heading', { level: 3 }).allInnerTexts()).map((text) => text.trim());
+/** The headlines (level-2 headings, under the screen's h1) of `cards`, in order. */
+export const cardHeadlines = async (cards: Locator): Promise<string[]> => (await cards.getByRole('heading', { level: 2 }).allInnerTexts()).map((text) => text.trim());
 
 /** A card's text as its non-empty lines, white space normalised. */
 export const cardLines = async (card: Locator): Promise<string[]> =>

@@ -1,5 +1,6 @@
-import { DASHBOARD_CHILD_PATHS, type DashboardChildPath } from '@signalboard/core';
-import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
+import { APP_NAME, AUTH_SCREEN_TITLES, DASHBOARD_CHILD_PATHS, documentTitle, screenDocumentTitle, type DashboardChildPath } from '@signalboard/core';
+import { useEffect } from 'react';
+import { createBrowserRouter, Navigate, Outlet, useMatches, type RouteObject } from 'react-router';
 import { setUnauthorizedHandler } from './api/client';
 import { RequireAuth } from './auth/require-auth';
 import { NotAvailableScreen } from './features/not-available/not-available-screen';
@@ -18,11 +19,30 @@ const BUILT_SCREENS: Partial<Record<DashboardChildPath, RouteObject['lazy']>> = 
   stocknews: () => import('./features/stock-news/stock-news-screen'),
 };
 
+/** What a route gives its page: the document title. */
+export interface RouteHandle {
+  title: string;
+}
+
+/**
+ * Sets the document title from the deepest matched route that names one (each screen's, built from
+ * core's SCREEN_TITLES), so every page has its own title in the tab, history and screen readers.
+ */
+function DocumentTitle() {
+  const matches = useMatches();
+  const title = matches.map((match) => (match.handle as RouteHandle | undefined)?.title).findLast((value) => value !== undefined) ?? APP_NAME;
+  useEffect(() => {
+    document.title = title;
+  }, [title]);
+  return <Outlet />;
+}
+
 const dashboardChildren: RouteObject[] = [
   { index: true, element: <Navigate to="main" replace /> },
   ...DASHBOARD_CHILD_PATHS.map((path): RouteObject => {
     const lazy = BUILT_SCREENS[path];
-    return lazy ? { path, lazy } : { path, element: <NotAvailableScreen path={path} /> };
+    const handle: RouteHandle = { title: screenDocumentTitle(path) };
+    return lazy ? { path, handle, lazy } : { path, handle, element: <NotAvailableScreen path={path} /> };
   }),
   { path: '*', element: <Navigate to="/login" replace /> },
 ];
@@ -30,11 +50,16 @@ const dashboardChildren: RouteObject[] = [
 /** Route table of spec §2. */
 export const routes: RouteObject[] = [
   {
+    element: <DocumentTitle />,
     errorElement: <RouteError />,
     children: [
       { index: true, element: <Navigate to="/login" replace /> },
-      { path: 'login', lazy: () => import('./features/login/login-screen') },
-      { path: 'set-password', lazy: () => import('./features/set-password/set-password-screen') },
+      { path: 'login', handle: { title: documentTitle(AUTH_SCREEN_TITLES.login) } satisfies RouteHandle, lazy: () => import('./features/login/login-screen') },
+      {
+        path: 'set-password',
+        handle: { title: documentTitle(AUTH_SCREEN_TITLES.setPassword) } satisfies RouteHandle,
+        lazy: () => import('./features/set-password/set-password-screen'),
+      },
       {
         path: 'dashboard',
         lazy: async () => {

@@ -1,5 +1,6 @@
 export * from './constants';
 export * from './menu';
+export * from './slug';
 export * from './auth/token';
 export * from './validation/forms';
 export * from './validation/text';

@@ -71,3 +71,25 @@ export const SCREEN_TITLES: Readonly<Record<DashboardChildPath, string>> = {
   alert: 'Alert System Settings',
   drop: 'Drop Scanner Alerts',
 };
+
+/** The titles of the screens outside the dashboard (spec §4, §5). */
+export const AUTH_SCREEN_TITLES = { login: 'Sign in', setPassword: 'Change Password' } as const;
+
+/** The product's name, last in every document title. */
+export const APP_NAME = 'Signalboard';
+
+/** A page's document title: 'Drop and Recovery Scanner · Signalboard'. */
+export const documentTitle = (title: string): string => `${title} · ${APP_NAME}`;
+
+/**
+ * A dashboard screen's document title, built from its heading (SCREEN_TITLES). Where two screens
+ * share a heading (options and options2 are both 'Options Scanner'), the title adds what tells them
+ * apart: the screen's menu entry ('Options Scanner (Option Signals) · Signalboard'), or its route.
+ */
+export function screenDocumentTitle(path: DashboardChildPath): string {
+  const title = SCREEN_TITLES[path];
+  const shared = DASHBOARD_CHILD_PATHS.some((other) => other !== path && SCREEN_TITLES[other] === title);
+  if (!shared) return documentTitle(title);
+  const entry = [...MENU_ENTRIES, ...MENU_SECONDARY_ENTRIES].find((candidate) => candidate.link === `/dashboard/${path}`);
+  return documentTitle(`${title} (${entry?.name ?? path})`);
+}

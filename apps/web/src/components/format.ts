@@ -1,3 +1,5 @@
+import { TONE } from '../theme';
+
 /**
  * Number and date formats used by every screen (UI.md "Numbers", "Dates"): prices to 2 decimals,
  * percentages with a sign and 2 decimals, large volumes compact (1.2M), dates in the user's zone.
@@ -50,8 +52,11 @@ export function formatTime(unixSeconds: number): string {
   return new Date(unixSeconds * 1000).toLocaleTimeString('en-US', { hour: 'numeric', minute: '2-digit' });
 }
 
-/** The colour of a change: green up, red down, dimmed when flat (always paired with a sign). */
-export function changeColor(value: number | null | undefined): 'green' | 'red' | 'dimmed' {
+/**
+ * The colour of a change for `c=` (UI.md "Up / down colours"): the gain colour up, the loss colour
+ * down, dimmed when flat; always paired with a sign or an arrow. The one place screens get it from.
+ */
+export function changeColor(value: number | null | undefined): typeof TONE.gain | typeof TONE.loss | 'dimmed' {
   if (value === null || value === undefined || !Number.isFinite(value) || value === 0) return 'dimmed';
-  return value > 0 ? 'green' : 'red';
+  return value > 0 ? TONE.gain : TONE.loss;
 }

@@ -4,13 +4,13 @@ import { render } from '@testing-library/react';
 import type { ReactElement } from 'react';
 import { createMemoryRouter, RouterProvider, type RouteObject } from 'react-router';
 import { vi } from 'vitest';
-import { theme } from '../theme';
+import { cssVariablesResolver, theme } from '../theme';
 
 /** Renders routes in memory inside the app's providers, starting at `path`. */
 export function renderRoutes(routes: RouteObject[], path: string) {
   const router = createMemoryRouter(routes, { initialEntries: [path] });
   const result = render(
-    <MantineProvider theme={theme}>
+    <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver}>
       <Notifications />
       <RouterProvider router={router} />
     </MantineProvider>,

@@ -3,6 +3,7 @@ import { useMediaQuery } from '@mantine/hooks';
 import { DROP_SELECTION_LABELS, type DropScanResponse, type DropSelection } from '@signalboard/core';
 import { IconArrowDownRight, IconArrowUpRight } from '@tabler/icons-react';
 import { formatPercent, formatPrice } from '../../components/format';
+import { TONE } from '../../theme';
 
 type DropFlag = DropScanResponse['results'][number];
 
@@ -11,7 +12,7 @@ export function ChangeBadge({ flag }: { flag: DropFlag }) {
   const drop = flag.calculationType === 'drop';
   const Arrow = drop ? IconArrowDownRight : IconArrowUpRight;
   return (
-    <Badge color={drop ? 'red' : 'green'} variant="light" size="lg" radius="sm" tt="none" leftSection={<Arrow size={14} aria-hidden />}>
+    <Badge color={drop ? TONE.loss : TONE.gain} variant="light" size="lg" radius="sm" tt="none" leftSection={<Arrow size={14} aria-hidden />}>
       {drop ? 'Dropped' : 'Increased'} {formatPercent(flag.percentageChange)}
     </Badge>
   );

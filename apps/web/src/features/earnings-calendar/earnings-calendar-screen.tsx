@@ -84,13 +84,18 @@ function EarningsCalendar({ favoriteSymbols }: { favoriteSymbols: string[] }) {
     [tracker],
   );
 
-  // The arrow buttons' names follow the calendar's hints, which change with the view.
+  // The arrow buttons' names follow the calendar's hints, which change with the view; the month's
+  // day cells are named by their content.
   useEffect(() => {
     const root = wrapperRef.current;
     if (!root) return;
-    labelArrowButtons(root);
-    const observer = new MutationObserver(() => labelArrowButtons(root));
-    observer.observe(root, { subtree: true, childList: true, attributes: true, attributeFilter: ['title'] });
+    const fix = () => {
+      labelArrowButtons(root);
+      nameDayCellsByContent(root);
+    };
+    fix();
+    const observer = new MutationObserver(fix);
+    observer.observe(root, { subtree: true, childList: true, attributes: true, attributeFilter: ['title', 'aria-labelledby'] });
     return () => observer.disconnect();
   }, []);
 
@@ -188,6 +193,15 @@ function labelArrowButtons(root: HTMLElement) {
   root.querySelectorAll<HTMLButtonElement>('.fc-prev-button, .fc-next-button').forEach((button) => {
     if (button.title && button.getAttribute('aria-label') !== button.title) button.setAttribute('aria-label', button.title);
   });
+}
+
+/**
+ * FullCalendar names each month-grid cell by its date alone (aria-labelledby on the day number), so a
+ * cell's events are not in its name (WCAG 2.5.3, axe: label-content-name-mismatch). Without it the
+ * cell is named by its content: the date ('November 19, 2026'), then the releases.
+ */
+function nameDayCellsByContent(root: HTMLElement) {
+  root.querySelectorAll('td.fc-daygrid-day[aria-labelledby]').forEach((cell) => cell.removeAttribute('aria-labelledby'));
 }
 
 function Status({ loading, loaded, shown, total, showAll }: { loading: boolean; loaded: boolean; shown: number; total: number; showAll: boolean }) {

@@ -18,7 +18,8 @@ export const EARNINGS_HOURS: readonly EarningsHour[] = ['BMO', 'AMC', 'DMH', 'Un
 export function EarningsHourIcon({ hour, size = 16, decorative = false }: { hour: EarningsHour; size?: number; decorative?: boolean }) {
   const { Icon, color } = EARNINGS_HOUR_STYLE[hour];
   const label = EARNINGS_HOUR_LABELS[hour];
-  const style = { color: `var(--mantine-color-${color}-${color === 'gray' ? 'filled' : 'text'})`, flexShrink: 0 };
+  // The icon carries meaning: the colour's text token (3:1 and more on every surface, in both schemes).
+  const style = { color: `var(--mantine-color-${color}-text)`, flexShrink: 0 };
   return decorative ? (
     <Icon size={size} stroke={1.8} aria-hidden style={style} />
   ) : (

@@ -1,5 +1,5 @@
 import { Anchor, Button, Group, PasswordInput, Stack, TextInput } from '@mantine/core';
-import { validateLoginForm, type LoginFormErrors } from '@signalboard/core';
+import { AUTH_SCREEN_TITLES, validateLoginForm, type LoginFormErrors } from '@signalboard/core';
 import { lazy, Suspense, useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { forgotPassword, login } from '../../api/auth';
@@ -66,7 +66,7 @@ export function LoginScreen() {
   }
 
   return (
-    <AuthLayout title="Sign in" subtitle="Scanners, news and alerts for the stocks you follow.">
+    <AuthLayout title={AUTH_SCREEN_TITLES.login} subtitle="Scanners, news and alerts for the stocks you follow.">
       <form onSubmit={onSubmit} noValidate>
         <Stack gap="md">
           <TextInput

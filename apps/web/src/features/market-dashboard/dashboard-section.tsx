@@ -9,7 +9,7 @@ export function DashboardSection({ title, asOf, children }: { title: string; asO
   return (
     <Paper component="section" aria-labelledby={titleId} withBorder radius="lg" p={{ base: 'md', sm: 'lg' }}>
       <Group justify="space-between" align="baseline" gap="xs" mb="md">
-        <Title order={3} size="h4" id={titleId}>
+        <Title order={2} size="h4" id={titleId}>
           {title}
         </Title>
         {asOf}

@@ -39,7 +39,7 @@ function IndicatorCard({ indicator }: { indicator: EconomicIndicator }) {
       <Stack gap="sm" h="100%">
         <Stack gap={4}>
           <Group justify="space-between" align="flex-start" gap="xs" wrap="nowrap">
-            <Title order={4} size="h5" id={titleId} style={{ overflowWrap: 'anywhere' }}>
+            <Title order={3} size="h5" id={titleId} style={{ overflowWrap: 'anywhere' }}>
               {indicator.IndicatorName}
             </Title>
             <Badge variant="light" radius="sm" tt="none" style={{ flexShrink: 0 }}>

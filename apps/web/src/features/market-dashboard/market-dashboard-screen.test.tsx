@@ -3,6 +3,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { renderScreen } from '../../test/render';
+import { TONE } from '../../theme';
 import {
   EARNINGS_FAILED,
   EARNINGS_FAILED_LOG,
@@ -64,6 +65,9 @@ function renderDashboard(client = new QueryClient({ defaultOptions: { queries: {
   );
 }
 
+/** Gains and losses are drawn in the theme's gain and loss text tokens. */
+const GAIN = `var(--mantine-color-${TONE.gain}-text)`;
+const LOSS = `var(--mantine-color-${TONE.loss}-text)`;
 const section = (name: string) => screen.getByRole('region', { name });
 const findSection = (name: string) => screen.findByRole('region', { name });
 
@@ -91,7 +95,7 @@ describe('Market Dashboard', () => {
     const fetchMock = mockApi(Object.fromEntries(DASHBOARD_PATHS.map((path) => [path, held(path)])) as Answers);
     renderDashboard();
 
-    expect(screen.getByRole('heading', { level: 2, name: 'Market Dashboard' })).toBeInTheDocument();
+    expect(screen.getAllByRole('heading', { level: 1 }).map((heading) => heading.textContent)).toEqual(['Market Dashboard']);
     await waitFor(() => expect(fetchMock).toHaveBeenCalledTimes(DASHBOARD_PATHS.length));
     expect(fetchMock.mock.calls.map(([url]) => url).sort()).toEqual(DASHBOARD_PATHS.map((path) => `/api/${path}`).sort());
     for (const label of [
@@ -122,8 +126,11 @@ describe('Market Dashboard', () => {
       'SPY SPDR S&P 500 ETF: 598.12 USD, +3.40 (+0.57%)',
       'BTC Bitcoin: 97,250.50 USD, \u22121,210.75 (\u22121.23%)',
     ]);
-    expect(within(indices[0]!).getByText('+3.40').closest('.sb-dash-up')?.textContent).toBe('+3.40 (+0.57%)');
-    expect(within(indices[1]!).getByText('\u22121,210.75').closest('.sb-dash-down')?.textContent).toBe('\u22121,210.75 (\u22121.23%)');
+    const up = within(indices[0]!).getByText('+3.40').parentElement!;
+    const down = within(indices[1]!).getByText('\u22121,210.75').parentElement!;
+    expect([up.textContent, down.textContent]).toEqual(['+3.40 (+0.57%)', '\u22121,210.75 (\u22121.23%)']);
+    expect(up).toHaveStyle({ color: GAIN });
+    expect(down).toHaveStyle({ color: LOSS });
 
     const heatmap = within(overview).getByRole('list', { name: 'Sector heatmap' });
     const tiles = within(heatmap).getAllByRole('listitem');
@@ -174,7 +181,7 @@ describe('Market Dashboard', () => {
       ['MSFTPre Market', '2.80', '3.10+0.30', '+10.71%'],
       ['AAPLAfter Hours', '1.90', 'N/A', 'N/A'],
     ]);
-    expect(within(table).getByText('+10.71%')).toHaveClass('sb-dash-up');
+    expect(within(table).getByText('+10.71%')).toHaveStyle({ color: GAIN });
     expect(within(table).queryByText('ZZZZ')).not.toBeInTheDocument();
 
     const [call] = callsTo(fetchMock, 'earnings_calendar');
@@ -251,14 +258,14 @@ describe('Market Dashboard', () => {
     expect(within(unemployment).getByText('4.2%')).toBeInTheDocument();
     expect(within(unemployment).getByText('Previous ·').textContent).toBe('Previous · September 2026');
     expect(within(unemployment).getByText('4.1%')).toBeInTheDocument();
-    expect(within(unemployment).getByText('+0.1')).toHaveClass('sb-dash-up');
+    expect(within(unemployment).getByText('+0.1')).toHaveStyle({ color: GAIN });
     // Only the last 2 entries.
     expect(within(unemployment).queryByText('4%')).not.toBeInTheDocument();
     expect(within(unemployment).getByText('Unemployment ticked up to 4.2%.')).toBeInTheDocument();
     expect(within(unemployment).getByText(/^as of/).textContent).toBe('as of 8:00 AM');
 
     const cpi = within(indicators).getByRole('article', { name: 'Consumer Price Index' });
-    expect(within(cpi).getByText('\u22120.75')).toHaveClass('sb-dash-down');
+    expect(within(cpi).getByText('\u22120.75')).toHaveStyle({ color: LOSS });
     expect(within(cpi).getByText(NO_SUMMARY)).toBeInTheDocument();
     // The section's "as of" is its latest update.
     expect(within(indicators).getAllByText(/^as of/)[0]!.textContent).toBe('as of 8:30 AM');

@@ -30,7 +30,7 @@ export function MarketOverviewPanel({ part, stale }: { part: DashboardPart<Marke
     <Paper component="section" aria-labelledby={titleId} withBorder radius="lg" p={{ base: 'md', sm: 'lg' }}>
       <Group justify="space-between" align="center" gap="xs" mb="md">
         <Group gap="sm" align="center">
-          <Title order={3} size="h4" id={titleId}>
+          <Title order={2} size="h4" id={titleId}>
             {OVERVIEW_TITLE}
           </Title>
           {overview && <MarketStatus market={overview.market} />}

@@ -21,7 +21,7 @@ export function OverallSentimentSection({ part }: { part: DashboardPart<OverallS
       ) : (
         <Stack gap="sm">
           <Group justify="space-between" gap="xs">
-            <Title order={4} size="h5">
+            <Title order={3} size="h5">
               {MARKET_SUMMARY_HEADING}
             </Title>
             <ToneBadge tone={latest.SentimentTone} score={latest.SentimentScore} />

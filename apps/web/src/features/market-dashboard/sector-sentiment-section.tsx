@@ -1,5 +1,5 @@
 import { Accordion, Divider, Group, Stack, Text } from '@mantine/core';
-import type { SectorSentiment } from '@signalboard/core';
+import { slugify, type SectorSentiment } from '@signalboard/core';
 import { formatIsoMedium, formatIsoShort, latestIso } from './dashboard-format';
 import { NO_SECTORS, SECTORS_FAILED, SECTORS_TITLE } from './dashboard-messages';
 import { AsOf, DashboardSection, EmptyState, PartFailure, PartLoading } from './dashboard-section';
@@ -21,9 +21,10 @@ export function SectorSentimentSection({ part }: { part: DashboardPart<SectorSen
       ) : sectors.length === 0 ? (
         <EmptyState message={NO_SECTORS} hint="Sector summaries are written through the day; check back later." />
       ) : (
-        <Accordion multiple variant="separated" order={4} chevronPosition="right">
+        <Accordion multiple variant="separated" order={3} chevronPosition="right">
           {sectors.map((sector, index) => (
-            <Accordion.Item key={`${sector.IndicatorName}-${index}`} value={`${sector.IndicatorName}-${index}`}>
+            // The item's value makes the ids of its control and panel (aria-controls): a slug, never the raw name.
+            <Accordion.Item key={`${sector.IndicatorName}-${index}`} value={`${slugify(sector.IndicatorName)}-${index}`}>
               <Accordion.Control>
                 <Group justify="space-between" gap="xs" wrap="nowrap" pr="xs">
                   <Group gap="xs" wrap="nowrap" miw={0}>

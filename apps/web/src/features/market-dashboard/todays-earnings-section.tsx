@@ -31,7 +31,8 @@ export function TodaysEarningsSection({ part }: { part: DashboardPart<EarningsRo
 
 function EarningsTable({ rows }: { rows: EarningsRow[] }) {
   return (
-    <Table.ScrollContainer minWidth={280}>
+    // Scrolls sideways on a phone: focusable, so the keyboard can scroll it too (WCAG 2.1.1).
+    <Table.ScrollContainer minWidth={280} type="native" tabIndex={0} role="region" aria-label="Today's earnings table">
       <Table verticalSpacing="xs" horizontalSpacing={6} highlightOnHover aria-label="Today's earnings releases of your favorites">
         <Table.Thead>
           <Table.Tr>

@@ -1,7 +1,8 @@
 import { Badge } from '@mantine/core';
 import type { SentimentTone } from '@signalboard/core';
+import { TONE } from '../../theme';
 
-const COLORS: Record<SentimentTone, string> = { positive: 'green', negative: 'red', mixed: 'yellow', neutral: 'gray' };
+const COLORS: Record<SentimentTone, string> = { positive: TONE.gain, negative: TONE.loss, mixed: TONE.middling, neutral: TONE.neutral };
 const WORDS: Record<SentimentTone, string> = { positive: 'Positive', negative: 'Negative', mixed: 'Mixed', neutral: 'Neutral' };
 
 /** The news' tone as a word and a signed score (UI.md: never colour alone), e.g. "Positive +0.75". */

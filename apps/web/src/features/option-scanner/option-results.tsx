@@ -4,6 +4,7 @@ import type { OptionFlagBody } from '@signalboard/core';
 import { IconArrowDownRight, IconArrowUpRight } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { formatPercent, formatPrice } from '../../components/format';
+import { TONE } from '../../theme';
 
 /** Badges keep their whole text: table cells and narrow cards would otherwise cut it short. */
 const FULL_WIDTH = { minWidth: 'max-content' } as const;
@@ -13,14 +14,14 @@ function ChangeBadge({ flag }: { flag: OptionFlagBody }) {
   const drop = flag.calculationType === 'drop';
   const Arrow = drop ? IconArrowDownRight : IconArrowUpRight;
   return (
-    <Badge color={drop ? 'red' : 'green'} variant="light" size="lg" radius="sm" tt="none" style={FULL_WIDTH} leftSection={<Arrow size={14} aria-hidden />}>
+    <Badge color={drop ? TONE.loss : TONE.gain} variant="light" size="lg" radius="sm" tt="none" style={FULL_WIDTH} leftSection={<Arrow size={14} aria-hidden />}>
       {drop ? 'Dropped' : 'Increased'} {formatPercent(flag.percentageChange)}
     </Badge>
   );
 }
 
-/** CALL on a green badge, PUT on a red one (spec §2); shades dark enough for white text (WCAG AA) in both schemes. */
-const ACTION_BADGE_COLOR = { CALL: 'green.9', PUT: 'red.8' } as const;
+/** CALL on a green badge, PUT on a red one (spec §2); the theme's filled tokens carry white text at 4.5:1. */
+const ACTION_BADGE_COLOR = { CALL: TONE.gain, PUT: TONE.loss } as const;
 
 function ActionBadge({ action }: { action: OptionFlagBody['action'] }) {
   return (

@@ -10,6 +10,7 @@ import {
 } from '@signalboard/core';
 import { IconAlertTriangle, IconCheck, IconPlayerStop, IconRadar, IconRefresh, IconSearch } from '@tabler/icons-react';
 import { ScreenHeader } from '../../components/screen-header';
+import { TONE } from '../../theme';
 import { formatTime } from '../../components/format';
 import { OptionResults } from './option-results';
 import { skippedSummary, type OptionScanState } from './option-scan-state';
@@ -109,7 +110,7 @@ function ScanProgress({ state }: { state: OptionScanState }) {
     <Paper withBorder radius="md" p="md" aria-label="Scan progress" component="section">
       <Group justify="space-between" mb={8} wrap="nowrap">
         <Group gap={8} wrap="nowrap">
-          {status === 'running' ? <Loader size={16} /> : status === 'done' ? <IconCheck size={18} color="var(--mantine-color-green-text)" aria-hidden /> : null}
+          {status === 'running' ? <Loader size={16} /> : status === 'done' ? <IconCheck size={18} color={`var(--mantine-color-${TONE.success}-text)`} aria-hidden /> : null}
           <Text fw={600} size="sm" aria-live="polite">
             {heading}
           </Text>
@@ -123,7 +124,7 @@ function ScanProgress({ state }: { state: OptionScanState }) {
       <Progress.Root size="md" radius="xl" transitionDuration={150}>
         <Progress.Section
           value={value}
-          color={status === 'failed' ? 'red' : status === 'done' ? 'green' : status === 'stopped' ? 'gray' : undefined}
+          color={status === 'failed' ? TONE.failure : status === 'done' ? TONE.success : status === 'stopped' ? TONE.neutral : undefined}
           animated={status === 'running'}
           striped={status === 'running'}
           aria-label={count ? `Scanned ${count}` : 'Starting the scan'}
@@ -147,14 +148,14 @@ function RuleHint() {
       </Text>
       <List size="sm" c="dimmed" spacing={4}>
         <List.Item>
-          <Text span fw={600} c="green">
+          <Text span fw={600} c={TONE.gain}>
             CALL
           </Text>{' '}
           after a drop of {pct(OPTION_THRESHOLD_1M)} from the 1-month high (short term) or {pct(OPTION_THRESHOLD_6M)} from the 6-month
           high (long term), with 14-day RSI below {CALL_RSI_14_BELOW}, today's RSI below {CALL_RSI_DAILY_BELOW} and a bullish sector.
         </List.Item>
         <List.Item>
-          <Text span fw={600} c="red">
+          <Text span fw={600} c={TONE.loss}>
             PUT
           </Text>{' '}
           after the same rise from the 1- or 6-month low, with 14-day RSI above {PUT_RSI_14_ABOVE}, today's RSI above {PUT_RSI_DAILY_ABOVE}{' '}

@@ -1,5 +1,5 @@
 import { Button, PasswordInput, Stack } from '@mantine/core';
-import { DEFAULT_FAVORITE_STOCKS } from '@signalboard/core';
+import { AUTH_SCREEN_TITLES, DEFAULT_FAVORITE_STOCKS } from '@signalboard/core';
 import { useState, type FormEvent } from 'react';
 import { Navigate, useNavigate } from 'react-router';
 import { updatePassword } from '../../api/auth';
@@ -45,7 +45,7 @@ export function SetPasswordScreen() {
   }
 
   return (
-    <AuthLayout title="Change Password" subtitle="Choose a new password to finish setting up your account.">
+    <AuthLayout title={AUTH_SCREEN_TITLES.setPassword} subtitle="Choose a new password to finish setting up your account.">
       <form onSubmit={onSubmit} noValidate>
         <Stack gap="md">
           <PasswordInput

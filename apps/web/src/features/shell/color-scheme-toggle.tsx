@@ -15,7 +15,8 @@ export function ColorSchemeToggle() {
   const { colorScheme, setColorScheme } = useMantineColorScheme();
   const shown = useComputedColorScheme('light', { getInitialValueInEffect: true });
   return (
-    <Menu position="bottom-end" withinPortal shadow="md" width={200}>
+    // No focus placeholder: a focusable element in role="menu" that is no menuitem (axe: aria-required-children).
+    <Menu position="bottom-end" withinPortal shadow="md" width={200} withInitialFocusPlaceholder={false}>
       <Menu.Target>
         <ActionIcon variant="default" size="lg" aria-label="Color scheme">
           {shown === 'dark' ? <IconMoon size={18} /> : <IconSun size={18} />}

@@ -9,10 +9,14 @@ import { useCurrentUser, useHealth } from '../../api/session-queries';
 import { queryClient } from '../../api/query-client';
 import { tokenStorage } from '../../auth/token-storage';
 import { Brand } from '../../components/brand';
+import { MAIN_CONTENT_ID, SkipLink } from '../../components/skip-link';
 import { ColorSchemeToggle } from './color-scheme-toggle';
 import { MENU_ICONS } from './menu-icons';
 
 const HEADER_HEIGHT_PX = 56;
+const NAVBAR_ID = 'main-menu';
+/** Below Mantine's `sm` breakpoint, where the drawer overlays the content (AppShell's mobile layout). */
+export const PHONE_QUERY = '(max-width: 47.99em)';
 
 /**
  * Server state lives in TanStack Query from the dashboard on; the sign-in screens do without it, which
@@ -26,15 +30,18 @@ export function DashboardShell() {
   );
 }
 
-/** The dashboard shell (spec §2): a 250px side drawer, open by default, and the top bar. */
+/**
+ * The dashboard shell (spec §2): a 250px side drawer, open by default, and the top bar. On a phone
+ * the drawer starts closed (a deliberate deviation from the spec: there it covers the content).
+ */
 function Shell() {
-  const [opened, setOpened] = useState(true);
+  const [opened, setOpened] = useState(() => !window.matchMedia(PHONE_QUERY).matches);
   const toggle = () => setOpened((value) => !value);
   const navigate = useNavigate();
   const location = useLocation();
   const user = useCurrentUser();
   const health = useHealth();
-  const narrow = useMediaQuery('(max-width: 48em)');
+  const narrow = useMediaQuery(PHONE_QUERY, undefined, { getInitialValueInEffect: false });
 
   function signOut() {
     tokenStorage.clear();
@@ -69,10 +76,11 @@ function Shell() {
       navbar={{ width: SIDE_MENU_WIDTH_PX, breakpoint: 'sm', collapsed: { mobile: !opened, desktop: !opened } }}
       padding="lg"
     >
+      <SkipLink />
       <AppShell.Header>
         <Group h="100%" px="md" justify="space-between" wrap="nowrap">
           <Group gap="sm" wrap="nowrap" style={{ flexShrink: 0 }}>
-            <Burger opened={opened} onClick={toggle} size="sm" aria-label="menu" />
+            <Burger opened={opened} onClick={toggle} size="sm" aria-label="menu" aria-expanded={opened} aria-controls={NAVBAR_ID} />
             <Brand compact />
             {health.data?.market_data === 'simulated' && (
               <Tooltip label="Prices, news and earnings come from a simulated market, not a live feed.">
@@ -97,15 +105,16 @@ function Shell() {
 
       {/* On narrow screens the drawer overlays the content; a tap beside it closes it. */}
       {narrow && opened && <Box className="sb-drawer-backdrop" onClick={toggle} aria-hidden />}
-      <AppShell.Navbar p="xs" aria-label="Main menu" className="sb-navbar">
+      {/* The drawer is a nav landmark; closed, it is inert, so its links are no tab stops off screen. */}
+      <AppShell.Navbar p="xs" id={NAVBAR_ID} aria-label="Main menu" className="sb-navbar" inert={!opened}>
         <AppShell.Section grow component={ScrollArea}>
-          <nav>
+          <div>
             {MENU_ENTRIES.map(menuLink)}
             <Text size="xs" fw={600} c="dimmed" tt="uppercase" px="sm" pt="md" pb={4}>
               {MENU_SECONDARY_TITLE}
             </Text>
             {MENU_SECONDARY_ENTRIES.map(menuLink)}
-          </nav>
+          </div>
         </AppShell.Section>
         <AppShell.Section>
           <NavLink
@@ -118,7 +127,7 @@ function Shell() {
         </AppShell.Section>
       </AppShell.Navbar>
 
-      <AppShell.Main>
+      <AppShell.Main id={MAIN_CONTENT_ID} tabIndex={-1}>
         <Box maw={1280} mx="auto">
           <Suspense fallback={<Skeleton h={32} w={280} />}>
             <Outlet />

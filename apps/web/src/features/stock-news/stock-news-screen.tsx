@@ -127,7 +127,7 @@ export function StockNewsScreen() {
         <Paper withBorder p="lg" radius="lg" component="section" aria-labelledby="stock-news-analysis-title">
           <Stack gap="sm">
             <Group justify="space-between" gap="sm" wrap="wrap">
-              <Title order={3} size="h4" id="stock-news-analysis-title">
+              <Title order={2} size="h4" id="stock-news-analysis-title">
                 Analyze Stock: {symbol ?? ''}
               </Title>
               <Button
@@ -154,7 +154,7 @@ function AnalysisOutcome({ analysis, hasNews, onRetry }: { analysis: ReturnType<
   if (analysis.isPending) return <AnalyzingIndicator text={ANALYZING} />;
   if (analysis.isError) return <NewsErrorAlert title="The analysis could not be made." message={analysis.error.message} onRetry={onRetry} />;
   // Plain text, never HTML; the analyst's line breaks are kept.
-  if (analysis.isSuccess) return <AnalysisResponse response={analysis.data} />;
+  if (analysis.isSuccess) return <AnalysisResponse response={analysis.data} order={3} />;
   return (
     <Text size="sm" c="dimmed">
       {hasNews ? 'Press AI Analysis & Summary for a summary of the news below.' : 'Search for news first; the analysis summarizes the articles found.'}

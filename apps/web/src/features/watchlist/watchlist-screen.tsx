@@ -60,7 +60,9 @@ export function WatchlistScreen() {
       />
       <Paper withBorder p={{ base: 'md', sm: 'lg' }} radius="lg" maw={760}>
         <Stack gap="md">
-          <Title order={3}>Favorites List</Title>
+          <Title order={2} size="h3">
+            Favorites List
+          </Title>
           <Checkbox
             label="Search Canadian Stocks"
             checked={view.canadian}

@@ -5,10 +5,10 @@ import { IconAlertTriangle } from '@tabler/icons-react';
  * The AI response under 'Response:' with its line breaks kept (spec §4 "General news": newlines
  * become line breaks). Plain React text with `white-space: pre-line`, never HTML.
  */
-export function AnalysisResponse({ response }: { response: string }) {
+export function AnalysisResponse({ response, order = 2 }: { response: string; order?: 2 | 3 }) {
   return (
     <Paper withBorder radius="md" p="md" component="section" aria-labelledby="analysis-response-title">
-      <Title order={3} size="h5" id="analysis-response-title" mb="xs">
+      <Title order={order} size="h5" id="analysis-response-title" mb="xs">
         Response:
       </Title>
       <Text data-testid="analysis-response" style={{ whiteSpace: 'pre-line', overflowWrap: 'anywhere' }}>

@@ -39,7 +39,7 @@ export function NewsCard({ article, variant = 'market' }: NewsCardProps) {
   return (
     <Card withBorder radius="md" padding="md" component="article" aria-label={headline} h="100%">
       <Stack gap="xs" h="100%">
-        <Title order={3} size="h4" style={{ overflowWrap: 'anywhere' }}>
+        <Title order={2} size="h4" style={{ overflowWrap: 'anywhere' }}>
           {headline}
         </Title>
         <Text size="sm" c="dimmed">

@@ -1,0 +1,342 @@
+/**
+ * The accessibility gate (WCAG 2.2 AA, DESIGN.md "Accessibility"): axe-core on every screen of the
+ * route table, in light, dark and at phone width, once its data has loaded and again after its main
+ * interaction. A serious or critical violation fails the test.
+ *
+ * The screens come from core's route table: a dashboard screen added to DASHBOARD_CHILD_PATHS is
+ * audited as soon as it exists (in its loaded state; register its interaction in INTERACTIONS).
+ */
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  AUTH_SCREEN_TITLES,
+  DASHBOARD_CHILD_PATHS,
+  documentTitle,
+  SCREEN_TITLES,
+  screenDocumentTitle,
+  SUPPORT_ATTACHMENT_MAX_BYTES,
+  type DashboardChildPath,
+} from '@signalboard/core';
+import { NEWS_STOCK_FAVORITES as N } from './fixtures/market/news-stock';
+import { OPTIONS_CALENDAR_FAVORITES as O } from './fixtures/market/options-calendar';
+import { WATCHLIST_DROPS_STOCKS as W } from './fixtures/market/watchlist-drops';
+import { blocking, countNodes, describeFindings, runAxe, type AxeFinding } from './support/axe';
+import { addUser, apiLogin, launchBrowser, newContext, REPORT_DIR, signedInUser, uniqueEmail } from './support/browser';
+import { serveTestImages } from './support/news';
+
+// The pinned market (e2e/fixtures/market): favourites that give every screen something to show —
+// drops and gains, a CALL and a PUT, a skipped symbol (ORCL), news for DIS, earnings for TSLA.
+const FAVORITES = [N.DIS, W.AAPL, W.MSFT, W.NVDA, W.SHOP_TO, O.GOOGL, O.META, O.TSLA, O.ORCL];
+
+const SCHEMES = {
+  light: { colorScheme: 'light', width: 1366, height: 860 },
+  dark: { colorScheme: 'dark', width: 1366, height: 860 },
+  phone: { colorScheme: 'light', width: 390, height: 844 },
+} as const;
+type Scheme = keyof typeof SCHEMES;
+
+/** A screen's states after its main interaction; each step leaves the page in a state to audit. */
+type Step = { state: string; run: (page: Page, scheme: Scheme) => Promise<void> };
+
+const region = (page: Page, name: string) => page.getByRole('region', { name, exact: true });
+const visible = async (page: Page, name: string) => (await page.getByRole('button', { name, exact: true }).count()) > 0;
+
+/** What "its data has loaded" means, beyond the title, for the screens that load data. */
+const LOADED: Partial<Record<DashboardChildPath, (page: Page) => Promise<void>>> = {
+  main: async (page) => {
+    await region(page, 'Market Overview').getByText('Closes 4:00 PM ET', { exact: true }).waitFor();
+    await region(page, 'Overall Market Sentiment').getByRole('heading', { name: 'Market Summary' }).waitFor();
+    await region(page, 'Sector Sentiment & News').getByRole('button', { name: /^Health Care News tone: / }).waitFor();
+    await region(page, 'Key Economic Indicators').getByRole('article').first().waitFor();
+    await region(page, "Today's Earnings (Favorites)").getByText('TSLA', { exact: true }).waitFor();
+  },
+  symbollookup: async (page) => {
+    await page.getByRole('list', { name: 'Your Favorites' }).getByText('MSFT - Microsoft Corporation').waitFor();
+    await page.getByText(/^Prices as of /).waitFor();
+  },
+  dropscanner: (page) => page.getByText('Choose a threshold and a selection, then press Search to scan your favorites.').waitFor(),
+  calendar: (page) => region(page, 'Earnings calendar').getByText('GOOGL Earnings Release').first().waitFor(),
+  options: (page) => page.getByText('Press Start Scanning to check your favorites.').waitFor(),
+  generalnews: (page) => page.getByText('Press Get Geo-Political News to load the latest market news.').waitFor(),
+  trumpnews: (page) => page.getByText('Press Get Trump News to load the latest market news that mentions Trump.').waitFor(),
+  stocknews: async (page) => {
+    await expect.poll(() => page.getByRole('combobox', { name: 'Favorite Stocks' }).inputValue()).toBe('DIS - Walt Disney Co.');
+  },
+  support: (page) => page.getByRole('button', { name: 'Send Email' }).waitFor(),
+};
+
+/** Each screen's main interaction, as steps. */
+const INTERACTIONS: Partial<Record<DashboardChildPath, Step[]>> = {
+  main: [
+    {
+      state: 'sector opened',
+      run: async (page) => {
+        const sectors = region(page, 'Sector Sentiment & News');
+        await sectors.getByRole('button', { name: /^Health Care News tone: / }).click();
+        await sectors.getByRole('list', { name: 'Health Care news', exact: true }).waitFor();
+        await sectors.getByRole('button', { name: 'Show 2 more' }).click();
+        await sectors.getByRole('list', { name: 'More Health Care news' }).waitFor();
+      },
+    },
+    {
+      state: 'menus opened',
+      run: async (page, scheme) => {
+        const menu = page.getByRole('button', { name: 'menu' });
+        // On a phone the menu opens over the content; on a wide screen it closes.
+        if (scheme === 'phone' && (await menu.getAttribute('aria-expanded')) !== 'true') await menu.click();
+        await page.getByRole('button', { name: 'Color scheme' }).click();
+        await page.getByRole('menuitem', { name: 'Follow the system' }).waitFor();
+      },
+    },
+  ],
+  symbollookup: [
+    {
+      state: 'search typed',
+      run: async (page) => {
+        await page.getByRole('combobox', { name: 'Search Symbol' }).pressSequentially('shop', { delay: 40 });
+        await page.getByRole('listbox', { name: 'Search Symbol' }).getByRole('option', { name: 'SHOP.TO - Shopify Inc.' }).waitFor();
+      },
+    },
+    {
+      state: 'stock picked, not saved',
+      run: async (page) => {
+        await page.getByRole('listbox', { name: 'Search Symbol' }).getByRole('option', { name: 'SHOP - Shopify Inc.', exact: true }).click();
+        await page.getByText('Not saved', { exact: true }).waitFor();
+      },
+    },
+  ],
+  dropscanner: [
+    {
+      state: 'scan run',
+      run: async (page) => {
+        await page.getByRole('button', { name: 'Search', exact: true }).click();
+        await page.getByText(/favorites flagged ·/).waitFor();
+        if (await visible(page, 'Show symbols')) await page.getByRole('button', { name: 'Show symbols' }).click();
+      },
+    },
+  ],
+  calendar: [
+    {
+      state: 'month view',
+      run: async (page) => {
+        const calendar = region(page, 'Earnings calendar');
+        await calendar.getByRole('button', { name: 'Month View', exact: true }).click();
+        await calendar.getByRole('heading', { name: 'November 2026' }).waitFor();
+        await calendar.locator('td[data-date="2026-11-17"]').getByText('GOOGL').waitFor();
+      },
+    },
+  ],
+  options: [
+    {
+      state: 'scan run',
+      run: async (page) => {
+        await page.getByRole('button', { name: 'Start Scanning' }).click();
+        await region(page, 'Scan progress').getByText('Scan complete').waitFor();
+      },
+    },
+  ],
+  generalnews: [
+    {
+      state: 'news loaded and analysed',
+      run: async (page) => {
+        await page.getByRole('button', { name: 'Get Geo-Political News' }).click();
+        await page.getByText('5 articles', { exact: true }).waitFor();
+        await page.getByRole('button', { name: 'Analyze And Summarize News' }).click();
+        await page.getByRole('heading', { name: 'Response:' }).waitFor();
+      },
+    },
+  ],
+  trumpnews: [
+    {
+      state: 'news loaded and analysed',
+      run: async (page) => {
+        await page.getByRole('button', { name: 'Get Trump News' }).click();
+        await page.getByText('3 of 5 market articles mention Trump').waitFor();
+        await page.getByRole('button', { name: 'Analyze And Summarize' }).click();
+        await page.getByRole('heading', { name: 'Response:' }).waitFor();
+      },
+    },
+  ],
+  stocknews: [
+    {
+      state: 'news searched and analysed',
+      run: async (page) => {
+        await page.getByRole('button', { name: 'Search', exact: true }).click();
+        await page.getByRole('list', { name: /^News for / }).getByRole('article').first().waitFor();
+        await page.getByRole('button', { name: 'AI Analysis & Summary' }).click();
+        await page.getByRole('heading', { name: 'Response:' }).waitFor();
+      },
+    },
+  ],
+  support: [
+    {
+      state: 'form errors shown',
+      run: async (page) => {
+        await page.getByRole('button', { name: 'Send Email' }).click();
+        await page.getByText('Please fill out both the header and body fields.').waitFor();
+        // A file over the limit, made in the page (sending megabytes over the protocol is slow).
+        await page.locator('input[type="file"]').evaluate((input: HTMLInputElement, size) => {
+          const files = new DataTransfer();
+          files.items.add(new File([new Uint8Array(size)], 'too-large.bin'));
+          input.files = files.files;
+          input.dispatchEvent(new Event('change', { bubbles: true }));
+        }, SUPPORT_ATTACHMENT_MAX_BYTES + 1);
+        await page.getByText(/^The attachment is larger than/).waitFor();
+      },
+    },
+  ],
+};
+
+interface Screen {
+  /** The route, e.g. '/dashboard/main'. */
+  route: string;
+  /** The visible title (the screen's h1). */
+  title: string;
+  /** What the browser's tab says. */
+  documentTitle: string;
+  signedIn: boolean;
+  loaded?: (page: Page) => Promise<void>;
+  steps: Step[];
+}
+
+const SCREENS: Screen[] = [
+  {
+    route: '/login',
+    title: AUTH_SCREEN_TITLES.login,
+    documentTitle: documentTitle(AUTH_SCREEN_TITLES.login),
+    signedIn: false,
+    loaded: (page) => page.getByRole('button', { name: 'Login' }).waitFor(),
+    steps: [
+      {
+        state: 'form errors shown',
+        run: async (page) => {
+          await page.getByRole('button', { name: 'Login' }).click();
+          await page.getByText('Email is required').waitFor();
+          await page.getByText('Password is required').waitFor();
+        },
+      },
+      {
+        state: 'wrong credentials',
+        run: async (page) => {
+          await page.getByLabel('Email').fill('nobody@example.com');
+          await page.getByLabel('Password', { exact: true }).fill('wrong');
+          await page.getByRole('button', { name: 'Login' }).click();
+          await page.getByText('Invalid email or password').waitFor();
+        },
+      },
+    ],
+  },
+  {
+    route: '/set-password',
+    title: AUTH_SCREEN_TITLES.setPassword,
+    documentTitle: documentTitle(AUTH_SCREEN_TITLES.setPassword),
+    signedIn: false,
+    loaded: (page) => page.getByRole('button', { name: 'Update Password' }).waitFor(),
+    steps: [
+      {
+        state: 'form errors shown',
+        run: async (page) => {
+          await page.getByRole('button', { name: 'Update Password' }).click();
+          await page.getByText('New password is required').waitFor();
+        },
+      },
+    ],
+  },
+  ...DASHBOARD_CHILD_PATHS.map((child) => ({
+    route: `/dashboard/${child}`,
+    title: SCREEN_TITLES[child],
+    documentTitle: screenDocumentTitle(child),
+    signedIn: true,
+    loaded: LOADED[child],
+    steps: INTERACTIONS[child] ?? [],
+  })),
+];
+
+/** Serious and critical element counts per scheme, screen and state; written for the lead's notes. */
+const report: Record<string, Record<string, Record<string, { blocking: number; other: number; rules: string[] }>>> = {};
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+  await fs.mkdir(REPORT_DIR, { recursive: true });
+  await fs.writeFile(path.join(REPORT_DIR, 'axe.json'), `${JSON.stringify(report, null, 2)}\n`);
+});
+
+/** Opens the screen with a first-login token in storage (set-password needs one), or without any. */
+async function openAuthScreen(page: Page, screen: Screen): Promise<void> {
+  await page.goto('/login');
+  await page.evaluate(() => window.localStorage.clear());
+  if (screen.route === '/set-password') {
+    const email = uniqueEmail('a11y-first');
+    addUser(email, 'first password', 'market');
+    const { access_token } = await apiLogin(email, 'first password', 'market');
+    await page.evaluate((token) => window.localStorage.setItem('access_token', token), access_token);
+  }
+  await page.goto(screen.route);
+}
+
+describe.each(Object.keys(SCHEMES) as Scheme[])('axe, %s', (scheme) => {
+  let signedIn: BrowserContext;
+  let signedInPage: Page;
+  let anonymous: BrowserContext;
+  let anonymousPage: Page;
+
+  beforeAll(async () => {
+    const options = { ...SCHEMES[scheme], server: 'market' as const };
+    signedIn = await newContext(browser, options);
+    await signedInUser(signedIn, `a11y-${scheme}`, { server: 'market', favorites: FAVORITES });
+    signedInPage = await signedIn.newPage();
+    await serveTestImages(signedInPage);
+    anonymous = await newContext(browser, options);
+    anonymousPage = await anonymous.newPage();
+  });
+  afterAll(async () => {
+    await signedIn?.close();
+    await anonymous?.close();
+  });
+
+  it.each(SCREENS.map((screen) => [screen.route, screen] as const))('%s', async (_route, screen) => {
+    const page = screen.signedIn ? signedInPage : anonymousPage;
+    if (screen.signedIn) await page.goto(screen.route);
+    else await openAuthScreen(page, screen);
+    await page.getByRole('heading', { name: screen.title, exact: true }).first().waitFor();
+    await screen.loaded?.(page);
+
+    // Structure: the title is the page's one h1, and names the document; header and main landmarks,
+    // and in the dashboard the menu's nav and a skip link as the first tab stop (audited while shown).
+    expect(await page.getByRole('heading', { level: 1 }).allInnerTexts()).toEqual([screen.title]);
+    await expect.poll(() => page.title()).toBe(screen.documentTitle);
+    expect(await page.getByRole('banner').count()).toBe(1);
+    expect(await page.getByRole('main').count()).toBe(1);
+    if (screen.signedIn) {
+      expect(await page.getByRole('navigation', { name: 'Main menu', includeHidden: true }).count()).toBe(1);
+      await page.keyboard.press('Tab');
+      expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Skip to content');
+    }
+
+    const failures: string[] = [];
+    const audit = async (state: string) => {
+      const findings: AxeFinding[] = await runAxe(page);
+      const fatal = blocking(findings);
+      ((report[scheme] ??= {})[screen.route] ??= {})[state] = {
+        blocking: countNodes(fatal),
+        other: countNodes(findings) - countNodes(fatal),
+        rules: findings.map((finding) => `${finding.id} (${finding.impact}) ×${finding.nodes.length}`),
+      };
+      if (fatal.length > 0) failures.push(`${screen.route}, ${scheme}, ${state}:\n${describeFindings(fatal)}`);
+    };
+
+    await audit('loaded');
+    await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+    for (const step of screen.steps) {
+      await step.run(page, scheme);
+      await audit(step.state);
+    }
+    expect(failures.join('\n\n'), 'serious or critical axe violations').toBe('');
+  });
+});
