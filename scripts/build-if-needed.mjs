@@ -24,8 +24,9 @@ function newestMtime(entries) {
 
 const targets = {
   web: {
-    output: 'apps/web/dist/index.html',
-    sources: ['apps/web/src', 'apps/web/public', 'apps/web/index.html', 'apps/web/vite.config.ts', 'packages/core/src'],
+    // Written after bundling (apps/web/precompress.ts): a build that stopped before it is stale.
+    output: 'apps/web/dist/index.html.br',
+    sources: ['apps/web/src', 'apps/web/public', 'apps/web/index.html', 'apps/web/vite.config.ts', 'apps/web/precompress.ts', 'packages/core/src'],
     build: () => [process.execPath, [path.join(path.dirname(require.resolve('vite/package.json')), 'bin/vite.js'), 'build', '--logLevel', 'warn'], path.join(root, 'apps/web')],
   },
   server: {

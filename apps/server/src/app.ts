@@ -3,6 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 import type pg from 'pg';
+import compress from '@fastify/compress';
 import formbody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
@@ -71,6 +72,11 @@ const JSON_BODY_LIMIT_BYTES = 1024 * 1024;
 
 const DEFAULT_WEB_DIST = fileURLToPath(new URL('../../web/dist', import.meta.url));
 
+/** Answers smaller than this go out as they are: compressing them saves less than it costs. */
+export const COMPRESS_THRESHOLD_BYTES = 1024;
+/** Hashed build assets (apps/web/dist/assets) never change under their name. */
+export const IMMUTABLE_CACHE_CONTROL = 'public, max-age=31536000, immutable';
+
 /** Maps framework errors to `{ msg }` answers; anything unexpected is logged and answered 500. */
 function toErrorAnswer(error: FastifyError): { status: number; msg: string } | undefined {
   switch (error.code) {
@@ -125,6 +131,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.addHook('onClose', async () => app.drainBackgroundWork());
 
   await app.register(securityHeaders);
+  // Answers are compressed (brotli or gzip, as the client accepts) from 1 KB on: JSON and other text
+  // types. Static files come pre-compressed from the web build (below) and pass through untouched;
+  // the NDJSON of the Options Scanner is no compressible type, so its lines still leave one by one.
+  // Request bodies are not decompressed (no call takes a compressed body).
+  await app.register(compress, { threshold: COMPRESS_THRESHOLD_BYTES, encodings: ['br', 'gzip'], globalDecompression: false });
+  // API answers are the signed-in user's and current: no cache keeps them (a route may say otherwise).
+  app.addHook('onRequest', (request, reply, done) => {
+    if (request.url.startsWith('/api/') || request.url === '/api') reply.header('cache-control', 'no-store');
+    done();
+  });
   await app.register(formbody, { bodyLimit: 64 * 1024 });
   await app.register(multipart, {
     limits: { fileSize: SUPPORT_ATTACHMENT_MAX_BYTES, files: 1, fields: 10, fieldSize: 100 * 1024 },
@@ -214,12 +230,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const webDist = path.resolve(config.WEB_DIST ?? DEFAULT_WEB_DIST);
   const hasWeb = existsSync(path.join(webDist, 'index.html'));
   if (hasWeb) {
+    // The web build writes `.br` and `.gz` beside each text file (apps/web/precompress.ts): the best
+    // one the browser accepts is sent, with `Vary: Accept-Encoding`. Hashed assets are cached for
+    // good; everything else (index.html, favicon) is checked again on each use.
     await app.register(fastifyStatic, {
       root: webDist,
       wildcard: false,
+      preCompressed: true,
       setHeaders(res, filePath) {
-        const immutable = filePath.includes(`${path.sep}assets${path.sep}`);
-        res.header('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
+        const immutable = filePath.startsWith(path.join(webDist, 'assets') + path.sep);
+        res.header('cache-control', immutable ? IMMUTABLE_CACHE_CONTROL : 'no-cache');
       },
     });
   }

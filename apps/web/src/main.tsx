@@ -1,7 +1,33 @@
 // First: schemas defined by the imports below must see it.
 import './zod-jitless';
-import '@mantine/core/styles.css';
-import '@mantine/notifications/styles.css';
+// Mantine's styles, split by route (mantine-styles.test.ts): its global styles, what the always-loaded
+// code renders and every stylesheet another one builds on; each lazily loaded screen imports the rest.
+import '@mantine/core/styles/baseline.layer.css';
+import '@mantine/core/styles/default-css-variables.layer.css';
+import '@mantine/core/styles/global.layer.css';
+import '@mantine/core/styles/ScrollArea.layer.css';
+import '@mantine/core/styles/UnstyledButton.layer.css';
+import '@mantine/core/styles/VisuallyHidden.layer.css';
+import '@mantine/core/styles/Paper.layer.css';
+import '@mantine/core/styles/Overlay.layer.css';
+import '@mantine/core/styles/Popover.layer.css';
+import '@mantine/core/styles/Loader.layer.css';
+import '@mantine/core/styles/ActionIcon.layer.css';
+import '@mantine/core/styles/CloseButton.layer.css';
+import '@mantine/core/styles/Group.layer.css';
+import '@mantine/core/styles/ModalBase.layer.css';
+import '@mantine/core/styles/Input.layer.css';
+import '@mantine/core/styles/Alert.layer.css';
+import '@mantine/core/styles/Text.layer.css';
+import '@mantine/core/styles/InlineInput.layer.css';
+import '@mantine/core/styles/CheckboxCard.layer.css';
+import '@mantine/core/styles/CheckboxIndicator.layer.css';
+import '@mantine/core/styles/Button.layer.css';
+import '@mantine/core/styles/Center.layer.css';
+import '@mantine/core/styles/Notification.layer.css';
+import '@mantine/core/styles/Stack.layer.css';
+import '@mantine/core/styles/Title.layer.css';
+import '@mantine/notifications/styles.layer.css';
 import './global.css';
 import { MantineProvider } from '@mantine/core';
 import { Notifications } from '@mantine/notifications';

@@ -1,3 +1,5 @@
+// Mantine stylesheets of what this route renders beyond main.tsx's (mantine-styles.test.ts checks them).
+import '@mantine/core/styles/Modal.layer.css';
 import { Button, Group, Modal, Text } from '@mantine/core';
 
 /** A confirm dialog (the spec's confirm()) with the question as its text. */

@@ -1,3 +1,11 @@
+// Mantine stylesheets of what this route renders beyond main.tsx's (mantine-styles.test.ts checks them).
+import '@mantine/core/styles/Anchor.layer.css';
+import '@mantine/core/styles/Combobox.layer.css';
+import '@mantine/core/styles/Badge.layer.css';
+import '@mantine/core/styles/NumberInput.layer.css';
+import '@mantine/core/styles/SimpleGrid.layer.css';
+import '@mantine/core/styles/Skeleton.layer.css';
+import '@mantine/core/styles/Table.layer.css';
 import { Alert, Anchor, Badge, Button, Group, Loader, NumberInput, Paper, Select, Skeleton, Stack, Text } from '@mantine/core';
 import {
   DEFAULT_DROP_SELECTION,

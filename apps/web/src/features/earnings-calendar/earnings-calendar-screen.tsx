@@ -1,3 +1,6 @@
+// Mantine stylesheets of what this route renders beyond main.tsx's (mantine-styles.test.ts checks them).
+import '@mantine/core/styles/Skeleton.layer.css';
+import '@mantine/core/styles/Switch.layer.css';
 import './earnings-calendar.css';
 import type { DatesSetArg, EventContentArg, EventInput } from '@fullcalendar/core';
 import dayGridPlugin from '@fullcalendar/daygrid';

@@ -1,3 +1,7 @@
+// Mantine stylesheets of what this route renders beyond main.tsx's (mantine-styles.test.ts checks them).
+import '@mantine/core/styles/Anchor.layer.css';
+import '@mantine/core/styles/PasswordInput.layer.css';
+import '@mantine/core/styles/ThemeIcon.layer.css';
 import { Anchor, Button, Group, PasswordInput, Stack, TextInput } from '@mantine/core';
 import { AUTH_SCREEN_TITLES, validateLoginForm, type LoginFormErrors } from '@signalboard/core';
 import { lazy, Suspense, useState, type FormEvent } from 'react';

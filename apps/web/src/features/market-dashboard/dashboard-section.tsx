@@ -32,10 +32,14 @@ export function AsOf({ iso, prefix = 'as of' }: { iso: string | null; prefix?: s
   );
 }
 
-/** Skeleton lines while a part loads (UI.md: skeletons rather than blank space). */
-export function PartLoading({ label, lines = 3, height = 18 }: { label: string; lines?: number; height?: number }) {
+/**
+ * Skeleton lines while a part loads (UI.md: skeletons rather than blank space). `className` reserves
+ * the height the loaded part usually takes (market-dashboard.css), so nothing below it moves when
+ * the data arrives.
+ */
+export function PartLoading({ label, lines = 3, height = 18, className }: { label: string; lines?: number; height?: number; className?: string }) {
   return (
-    <Stack gap="xs" role="status" aria-label={label}>
+    <Stack gap="xs" role="status" aria-label={label} className={className}>
       {Array.from({ length: lines }, (_, index) => (
         <Skeleton key={index} h={height} w={index === lines - 1 ? '60%' : '100%'} radius="sm" />
       ))}

@@ -1,3 +1,15 @@
+// Mantine stylesheets of what this route renders beyond main.tsx's (mantine-styles.test.ts checks them).
+import '@mantine/core/styles/Accordion.layer.css';
+import '@mantine/core/styles/Anchor.layer.css';
+import '@mantine/core/styles/Badge.layer.css';
+import '@mantine/core/styles/Card.layer.css';
+import '@mantine/core/styles/Divider.layer.css';
+import '@mantine/core/styles/Grid.layer.css';
+import '@mantine/core/styles/Image.layer.css';
+import '@mantine/core/styles/List.layer.css';
+import '@mantine/core/styles/SimpleGrid.layer.css';
+import '@mantine/core/styles/Skeleton.layer.css';
+import '@mantine/core/styles/Table.layer.css';
 import './market-dashboard.css';
 import { Alert, Button, Grid, Group, Stack, Text } from '@mantine/core';
 import { IconAlertTriangle, IconRefresh } from '@tabler/icons-react';

@@ -33,8 +33,9 @@ export function MarketOverviewPanel({ part, stale }: { part: DashboardPart<Marke
           <Title order={2} size="h4" id={titleId}>
             {OVERVIEW_TITLE}
           </Title>
-          {overview && <MarketStatus market={overview.market} />}
+          {overview ? <MarketStatus market={overview.market} /> : !part.failed && <Skeleton h={22} w={180} radius="sm" />}
         </Group>
+        {!overview && !part.failed && <Skeleton h={18} w={150} radius="sm" />}
         {overview && (
           <Group gap={6}>
             <AsOf iso={overview.asOf} prefix="Prices as of" />
@@ -147,19 +148,43 @@ function SectorHeatmap({ sectors }: { sectors: SectorMove[] }) {
   );
 }
 
+/**
+ * The overview's layout with skeletons in place of its figures: the same grids, an index card and a
+ * heatmap tile as tall as loaded ones (one line of each text), so nothing moves when prices arrive.
+ */
 function OverviewLoading() {
+  const blank = '\u00a0';
   return (
-    <Stack gap="sm" role="status" aria-label="Loading the market overview">
+    <Stack gap="md" role="status" aria-label="Loading the market overview">
       <SimpleGrid cols={{ base: 2, sm: 3, lg: 5 }} spacing="sm">
         {Array.from({ length: 5 }, (_, index) => (
-          <Skeleton key={index} h={78} radius="md" />
+          <Skeleton key={index} radius="md">
+            <Paper withBorder radius="md" p="sm">
+              <Text fw={700} size="sm">
+                {blank}
+              </Text>
+              <Text fw={600} size="lg">
+                {blank}
+              </Text>
+              <Text size="sm">{blank}</Text>
+            </Paper>
+          </Skeleton>
         ))}
       </SimpleGrid>
-      <SimpleGrid cols={{ base: 2, xs: 3, md: 4, lg: 6 }} spacing="xs">
-        {Array.from({ length: 11 }, (_, index) => (
-          <Skeleton key={index} h={72} radius="md" />
-        ))}
-      </SimpleGrid>
+      <Stack gap="xs">
+        <Skeleton w={110} radius="sm">
+          <Text size="sm" fw={600}>
+            {blank}
+          </Text>
+        </Skeleton>
+        <SimpleGrid cols={{ base: 2, xs: 3, md: 4, lg: 6 }} spacing="xs">
+          {Array.from({ length: 11 }, (_, index) => (
+            <Skeleton key={index} radius="md">
+              <div className="sb-heat-tile" />
+            </Skeleton>
+          ))}
+        </SimpleGrid>
+      </Stack>
     </Stack>
   );
 }

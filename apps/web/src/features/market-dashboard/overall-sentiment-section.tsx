@@ -15,11 +15,11 @@ export function OverallSentimentSection({ part }: { part: DashboardPart<OverallS
       {part.failed ? (
         <PartFailure message={OVERALL_FAILED} detail={part.detail} retryLabel="Retry overall market sentiment" retrying={part.retrying} onRetry={part.retry} />
       ) : part.loading || !part.data ? (
-        <PartLoading label="Loading overall market sentiment" lines={4} />
+        <PartLoading label="Loading overall market sentiment" lines={8} className="sb-overall-body" />
       ) : !latest ? (
         <EmptyState message={NO_OVERALL} hint="The summary is written from the latest market news; check back later." />
       ) : (
-        <Stack gap="sm">
+        <Stack gap="sm" className="sb-overall-body">
           <Group justify="space-between" gap="xs">
             <Title order={3} size="h5">
               {MARKET_SUMMARY_HEADING}

@@ -1,8 +1,8 @@
-import { Accordion, Divider, Group, Stack, Text } from '@mantine/core';
+import { Accordion, Divider, Group, Skeleton, Stack, Text } from '@mantine/core';
 import { slugify, type SectorSentiment } from '@signalboard/core';
 import { formatIsoMedium, formatIsoShort, latestIso } from './dashboard-format';
 import { NO_SECTORS, SECTORS_FAILED, SECTORS_TITLE } from './dashboard-messages';
-import { AsOf, DashboardSection, EmptyState, PartFailure, PartLoading } from './dashboard-section';
+import { AsOf, DashboardSection, EmptyState, PartFailure } from './dashboard-section';
 import { SectorNews } from './sector-news';
 import { SummaryBullets } from './summary-bullets';
 import { ToneBadge } from './tone-badge';
@@ -17,7 +17,7 @@ export function SectorSentimentSection({ part }: { part: DashboardPart<SectorSen
       {part.failed ? (
         <PartFailure message={SECTORS_FAILED} detail={part.detail} retryLabel="Retry sector sentiments" retrying={part.retrying} onRetry={part.retry} />
       ) : part.loading || !sectors ? (
-        <PartLoading label="Loading sector sentiments" lines={6} height={36} />
+        <SectorsLoading />
       ) : sectors.length === 0 ? (
         <EmptyState message={NO_SECTORS} hint="Sector summaries are written through the day; check back later." />
       ) : (
@@ -53,5 +53,18 @@ export function SectorSentimentSection({ part }: { part: DashboardPart<SectorSen
         </Accordion>
       )}
     </DashboardSection>
+  );
+}
+
+/** The 11 GICS sectors the server summarises: one bar each, as tall as a closed accordion item. */
+const GICS_SECTORS = 11;
+
+function SectorsLoading() {
+  return (
+    <Stack gap="md" role="status" aria-label="Loading sector sentiments">
+      {Array.from({ length: GICS_SECTORS }, (_, index) => (
+        <Skeleton key={index} className="sb-sector-placeholder" radius="md" />
+      ))}
+    </Stack>
   );
 }

@@ -19,7 +19,7 @@ export function TodaysEarningsSection({ part }: { part: DashboardPart<EarningsRo
       {part.failed ? (
         <PartFailure message={EARNINGS_FAILED} detail={part.detail} retryLabel="Retry today's earnings" retrying={part.retrying} onRetry={part.retry} />
       ) : part.loading || !part.data ? (
-        <PartLoading label="Loading today's earnings" lines={3} height={28} />
+        <PartLoading label="Loading today's earnings" lines={3} height={28} className="sb-earnings-body" />
       ) : part.data.length === 0 ? (
         <EmptyState message={NO_EARNINGS} hint="Add the stocks you follow on the WatchList to see their releases here." />
       ) : (

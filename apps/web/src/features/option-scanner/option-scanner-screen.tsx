@@ -1,3 +1,10 @@
+// Mantine stylesheets of what this route renders beyond main.tsx's (mantine-styles.test.ts checks them).
+import '@mantine/core/styles/Badge.layer.css';
+import '@mantine/core/styles/List.layer.css';
+import '@mantine/core/styles/Progress.layer.css';
+import '@mantine/core/styles/SimpleGrid.layer.css';
+import '@mantine/core/styles/Table.layer.css';
+import '@mantine/core/styles/ThemeIcon.layer.css';
 import { Alert, Button, Center, Group, List, Loader, Paper, Progress, Stack, Text, ThemeIcon } from '@mantine/core';
 import {
   CALL_RSI_14_BELOW,

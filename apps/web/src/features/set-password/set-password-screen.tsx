@@ -1,3 +1,6 @@
+// Mantine stylesheets of what this route renders beyond main.tsx's (mantine-styles.test.ts checks them).
+import '@mantine/core/styles/PasswordInput.layer.css';
+import '@mantine/core/styles/ThemeIcon.layer.css';
 import { Button, PasswordInput, Stack } from '@mantine/core';
 import { AUTH_SCREEN_TITLES, DEFAULT_FAVORITE_STOCKS } from '@signalboard/core';
 import { useState, type FormEvent } from 'react';

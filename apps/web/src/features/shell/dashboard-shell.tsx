@@ -1,3 +1,12 @@
+// Mantine stylesheets of what this route renders beyond main.tsx's (mantine-styles.test.ts checks them).
+import '@mantine/core/styles/AppShell.layer.css';
+import '@mantine/core/styles/Badge.layer.css';
+import '@mantine/core/styles/Burger.layer.css';
+import '@mantine/core/styles/Menu.layer.css';
+import '@mantine/core/styles/NavLink.layer.css';
+import '@mantine/core/styles/Tooltip.layer.css';
+import '@mantine/core/styles/Skeleton.layer.css';
+import '@mantine/core/styles/ThemeIcon.layer.css';
 import { AppShell, Badge, Box, Burger, Group, NavLink, ScrollArea, Skeleton, Text, Tooltip } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { IconLogout } from '@tabler/icons-react';

@@ -1,3 +1,10 @@
+// Mantine stylesheets of what this route renders beyond main.tsx's (mantine-styles.test.ts checks them).
+import '@mantine/core/styles/Anchor.layer.css';
+import '@mantine/core/styles/Combobox.layer.css';
+import '@mantine/core/styles/Card.layer.css';
+import '@mantine/core/styles/Image.layer.css';
+import '@mantine/core/styles/SimpleGrid.layer.css';
+import '@mantine/core/styles/Skeleton.layer.css';
 import { Alert, Anchor, Button, Group, Paper, Select, Stack, Text, Title } from '@mantine/core';
 import {
   DEFAULT_STOCK_NEWS_INTERVAL,

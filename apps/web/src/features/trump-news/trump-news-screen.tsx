@@ -1,3 +1,9 @@
+// Mantine stylesheets of what this route renders beyond main.tsx's (mantine-styles.test.ts checks them).
+import '@mantine/core/styles/Anchor.layer.css';
+import '@mantine/core/styles/Card.layer.css';
+import '@mantine/core/styles/Image.layer.css';
+import '@mantine/core/styles/SimpleGrid.layer.css';
+import '@mantine/core/styles/Skeleton.layer.css';
 import { Stack, Text } from '@mantine/core';
 import { filterTrumpNews, newsAnalysisText } from '@signalboard/core';
 import { IconSpeakerphone } from '@tabler/icons-react';

@@ -1,3 +1,9 @@
+// Mantine stylesheets of what this route renders beyond main.tsx's (mantine-styles.test.ts checks them).
+import '@mantine/core/styles/Combobox.layer.css';
+import '@mantine/core/styles/Checkbox.layer.css';
+import '@mantine/core/styles/Badge.layer.css';
+import '@mantine/core/styles/Tooltip.layer.css';
+import '@mantine/core/styles/Skeleton.layer.css';
 import { Alert, Badge, Button, Checkbox, Group, Paper, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { IconAlertTriangle, IconStarOff } from '@tabler/icons-react';
 import { useEffect, useReducer } from 'react';
