@@ -23,7 +23,7 @@ import { NEWS_STOCK_FAVORITES as N } from './fixtures/market/news-stock';
 import { OPTIONS_CALENDAR_FAVORITES as O } from './fixtures/market/options-calendar';
 import { WATCHLIST_DROPS_STOCKS as W } from './fixtures/market/watchlist-drops';
 import { blocking, countNodes, describeFindings, runAxe, type AxeFinding } from './support/axe';
-import { addUser, apiLogin, launchBrowser, newContext, REPORT_DIR, signedInUser, uniqueEmail } from './support/browser';
+import { addUser, apiLogin, launchBrowser, newContext, REPORT_DIR, signedInUser, uniqueEmail, type TestServer } from './support/browser';
 import { serveTestImages } from './support/news';
 
 // The pinned market (e2e/fixtures/market): favourites that give every screen something to show —
@@ -192,6 +192,8 @@ const INTERACTIONS: Partial<Record<DashboardChildPath, Step[]>> = {
 interface Screen {
   /** The route, e.g. '/dashboard/main'. */
   route: string;
+  /** The server it is audited on: the pinned market, or the simulated one (whose header shows 'Simulated market'). */
+  server: TestServer;
   /** The visible title (the screen's h1). */
   title: string;
   /** What the browser's tab says. */
@@ -204,6 +206,7 @@ interface Screen {
 const SCREENS: Screen[] = [
   {
     route: '/login',
+    server: 'market',
     title: AUTH_SCREEN_TITLES.login,
     documentTitle: documentTitle(AUTH_SCREEN_TITLES.login),
     signedIn: false,
@@ -230,6 +233,7 @@ const SCREENS: Screen[] = [
   },
   {
     route: '/set-password',
+    server: 'market',
     title: AUTH_SCREEN_TITLES.setPassword,
     documentTitle: documentTitle(AUTH_SCREEN_TITLES.setPassword),
     signedIn: false,
@@ -246,13 +250,29 @@ const SCREENS: Screen[] = [
   },
   ...DASHBOARD_CHILD_PATHS.map((child) => ({
     route: `/dashboard/${child}`,
+    server: 'market' as const,
     title: SCREEN_TITLES[child],
     documentTitle: screenDocumentTitle(child),
     signedIn: true,
     loaded: LOADED[child],
     steps: INTERACTIONS[child] ?? [],
   })),
+  {
+    // The shell on the simulated market: the header's 'Simulated market' badge, the market status
+    // of the hour (Open, Pre-market, After hours or Closed).
+    route: '/dashboard/main',
+    server: 'app',
+    title: SCREEN_TITLES.main,
+    documentTitle: screenDocumentTitle('main'),
+    signedIn: true,
+    loaded: async (page) => {
+      await page.getByText('Simulated market', { exact: true }).waitFor();
+      await region(page, 'Market Overview').getByText(/^(Opens|Closes) /).waitFor();
+    },
+    steps: [],
+  },
 ];
+const screenName = (screen: Screen) => (screen.server === 'app' ? `${screen.route} (simulated market)` : screen.route);
 
 /** Serious and critical element counts per scheme, screen and state; written for the lead's notes. */
 const report: Record<string, Record<string, Record<string, { blocking: number; other: number; rules: string[] }>>> = {};
@@ -281,8 +301,11 @@ async function openAuthScreen(page: Page, screen: Screen): Promise<void> {
 }
 
 describe.each(Object.keys(SCHEMES) as Scheme[])('axe, %s', (scheme) => {
+  // One signed-in user per scheme and server, and one page each, reused screen after screen.
   let signedIn: BrowserContext;
   let signedInPage: Page;
+  let simulated: BrowserContext;
+  let simulatedPage: Page;
   let anonymous: BrowserContext;
   let anonymousPage: Page;
 
@@ -292,16 +315,20 @@ describe.each(Object.keys(SCHEMES) as Scheme[])('axe, %s', (scheme) => {
     await signedInUser(signedIn, `a11y-${scheme}`, { server: 'market', favorites: FAVORITES });
     signedInPage = await signedIn.newPage();
     await serveTestImages(signedInPage);
+    simulated = await newContext(browser, { ...options, server: 'app' });
+    await signedInUser(simulated, `a11y-${scheme}`);
+    simulatedPage = await simulated.newPage();
     anonymous = await newContext(browser, options);
     anonymousPage = await anonymous.newPage();
   });
   afterAll(async () => {
     await signedIn?.close();
+    await simulated?.close();
     await anonymous?.close();
   });
 
-  it.each(SCREENS.map((screen) => [screen.route, screen] as const))('%s', async (_route, screen) => {
-    const page = screen.signedIn ? signedInPage : anonymousPage;
+  it.each(SCREENS.map((screen) => [screenName(screen), screen] as const))('%s', async (name, screen) => {
+    const page = !screen.signedIn ? anonymousPage : screen.server === 'app' ? simulatedPage : signedInPage;
     if (screen.signedIn) await page.goto(screen.route);
     else await openAuthScreen(page, screen);
     await page.getByRole('heading', { name: screen.title, exact: true }).first().waitFor();
@@ -323,12 +350,12 @@ describe.each(Object.keys(SCHEMES) as Scheme[])('axe, %s', (scheme) => {
     const audit = async (state: string) => {
       const findings: AxeFinding[] = await runAxe(page);
       const fatal = blocking(findings);
-      ((report[scheme] ??= {})[screen.route] ??= {})[state] = {
+      ((report[scheme] ??= {})[name] ??= {})[state] = {
         blocking: countNodes(fatal),
         other: countNodes(findings) - countNodes(fatal),
         rules: findings.map((finding) => `${finding.id} (${finding.impact}) ×${finding.nodes.length}`),
       };
-      if (fatal.length > 0) failures.push(`${screen.route}, ${scheme}, ${state}:\n${describeFindings(fatal)}`);
+      if (fatal.length > 0) failures.push(`${name}, ${scheme}, ${state}:\n${describeFindings(fatal)}`);
     };
 
     await audit('loaded');

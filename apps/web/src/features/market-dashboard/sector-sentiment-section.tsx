@@ -26,8 +26,9 @@ export function SectorSentimentSection({ part }: { part: DashboardPart<SectorSen
             // The item's value makes the ids of its control and panel (aria-controls): a slug, never the raw name.
             <Accordion.Item key={`${sector.IndicatorName}-${index}`} value={`${slugify(sector.IndicatorName)}-${index}`}>
               <Accordion.Control>
-                <Group justify="space-between" gap="xs" wrap="nowrap" pr="xs">
-                  <Group gap="xs" wrap="nowrap" miw={0}>
+                {/* On a phone the time goes under the name and tone rather than over them. */}
+                <Group justify="space-between" gap={4} columnGap="xs" wrap="wrap" pr="xs">
+                  <Group gap={4} columnGap="xs" wrap="wrap" miw={0}>
                     <Text fw={600} size="sm">
                       {sector.IndicatorName}
                     </Text>
