@@ -5,6 +5,7 @@
 //     put in localStorage before the audit; Lighthouse is told not to reset storage).
 //   - Each run gets a fresh Chromium and profile (empty HTTP cache), so no run reuses what an
 //     earlier one cached.
+// LIGHTHOUSE_REPORTS=dir keeps every run's report.
 // Budgets: performance ≥ 85 on /login and ≥ 70 on /dashboard/main; accessibility is a figure with
 // 100 as its goal (the axe gate in the browser tests is the hard line).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
@@ -101,6 +102,11 @@ async function audit(url: string, token: string | undefined): Promise<Audit> {
     });
     if (!result) throw new Error(`Lighthouse gave no result for ${url}`);
     const { lhr } = result;
+    if (process.env.LIGHTHOUSE_REPORTS) {
+      // LIGHTHOUSE_REPORTS=dir keeps each run's full report (JSON) for a closer look.
+      await fs.mkdir(process.env.LIGHTHOUSE_REPORTS, { recursive: true });
+      await fs.writeFile(path.join(process.env.LIGHTHOUSE_REPORTS, `${new URL(url).pathname.slice(1).replaceAll('/', '-')}-${Date.now()}.json`), String(result.report));
+    }
     if (lhr.runtimeError) throw new LighthouseRuntimeError(`Lighthouse: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
     if (new URL(lhr.finalDisplayedUrl).pathname !== new URL(url).pathname) throw new Error(`${url} ended on ${lhr.finalDisplayedUrl}`);
     const score = (id: string) => Math.round((lhr.categories[id]?.score ?? 0) * 100);
@@ -108,7 +114,10 @@ async function audit(url: string, token: string | undefined): Promise<Audit> {
     return {
       performance: score('performance'),
       accessibility: score('accessibility'),
-      metrics: `FCP ${metric('first-contentful-paint')}, LCP ${metric('largest-contentful-paint')}, TBT ${metric('total-blocking-time')}, CLS ${metric('cumulative-layout-shift')}`,
+      // benchmarkIndex: how fast this machine ran Lighthouse's CPU probe just now (a desktop that the
+      // mobile preset's 4× CPU slowdown is made for scores about 1,000 or more; a busy machine far
+      // less, and TBT grows with it).
+      metrics: `FCP ${metric('first-contentful-paint')}, LCP ${metric('largest-contentful-paint')}, TBT ${metric('total-blocking-time')}, CLS ${metric('cumulative-layout-shift')}; host benchmarkIndex ${Math.round(lhr.environment.benchmarkIndex)}`,
     };
   } finally {
     chrome.kill();
