@@ -27,8 +27,8 @@ export function SectorSentimentSection({ part }: { part: DashboardPart<SectorSen
             <Accordion.Item key={`${sector.IndicatorName}-${index}`} value={`${slugify(sector.IndicatorName)}-${index}`}>
               <Accordion.Control>
                 {/* On a phone the time goes under the name and tone rather than over them. */}
-                <Group justify="space-between" gap={4} columnGap="xs" wrap="wrap" pr="xs">
-                  <Group gap={4} columnGap="xs" wrap="wrap" miw={0}>
+                <Group justify="space-between" gap="xs" wrap="wrap" pr="xs" style={{ rowGap: 4 }}>
+                  <Group gap="xs" wrap="wrap" miw={0} style={{ rowGap: 4 }}>
                     <Text fw={600} size="sm">
                       {sector.IndicatorName}
                     </Text>
