@@ -76,7 +76,12 @@ const INTERACTIONS: Partial<Record<DashboardChildPath, Step[]>> = {
         const sectors = region(page, 'Sector Sentiment & News');
         await sectors.getByRole('button', { name: /^Health Care News tone: / }).click();
         await sectors.getByRole('list', { name: 'Health Care news', exact: true }).waitFor();
+        // The panel opens with a height transition; Mantine clears the inline height once it has
+        // ended. The expand button is clicked in the settled panel, not in one still sliding open.
+        const panel = sectors.getByRole('region', { name: /^Health Care News tone: / });
+        await expect.poll(() => panel.evaluate((element) => (element as HTMLElement).style.height), { timeout: 15_000 }).toBe('');
         await sectors.getByRole('button', { name: 'Show 2 more' }).click();
+        await sectors.getByRole('button', { name: 'Show less' }).waitFor();
         await sectors.getByRole('list', { name: 'More Health Care news' }).waitFor();
       },
     },

@@ -6,3 +6,4 @@ export * from './market';
 export * from './scans';
 export * from './news-analysis';
 export * from './dashboard';
+export * from './trades';

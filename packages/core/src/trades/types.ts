@@ -1,0 +1,164 @@
+/**
+ * The trade-idea platform's shared types (strategies.md §0.4): what every engine receives and
+ * answers, whatever engine it is. Engines are pure functions; the server runs them (install replay,
+ * catch-up, the live daily pass) and stores their events in the append-only log `idea_events`.
+ *
+ * Engines: `layered` (allstockscanner), `swing` (stockshort) now; `crypto`, `options` and `drop`
+ * later — the types leave room for them (instrument market, contract fields in `data`, crypto's one
+ * row per coin with `signal_changed` events).
+ */
+
+export type EngineId = 'layered' | 'swing' | 'crypto' | 'options' | 'drop';
+export const ENGINE_IDS: readonly EngineId[] = ['layered', 'swing', 'crypto', 'options', 'drop'];
+
+/** strategies.md §0.5: replayed over stored history, or recorded live before the entry bar opened. */
+export type Origin = 'replayed' | 'live';
+export const ORIGINS: readonly Origin[] = ['replayed', 'live'];
+
+/** strategies.md §0.4 event types, plus `signal_changed` for the crypto engine's one row per coin. */
+export const IDEA_EVENT_TYPES = [
+  'opened',
+  'entry_filled',
+  'level_hit',
+  'levels_cancelled',
+  'target_hit',
+  'stop_hit',
+  'time_stop',
+  'closed',
+  'voided',
+  'alert_repeat',
+  'split_adjusted',
+  'correction',
+  'signal_changed',
+] as const;
+export type IdeaEventType = (typeof IDEA_EVENT_TYPES)[number];
+
+/** Where an instrument trades (the market data interface's markets). */
+export type InstrumentMarket = 'US' | 'TO' | 'CRYPTO';
+
+/** Why an idea closed (strategies.md §1.5, §2.2; `void` for voided ideas). */
+export type CloseReason = 'target' | 'stop' | 'time' | 'index_exit' | 'corporate_action' | 'void';
+
+/**
+ * One event as an engine emits it. The store adds rule_version, param_hash, origin and recorded_at.
+ * (ideaId, type, level, barDate) is unique: running a session twice emits the same events, and the
+ * store keeps the first.
+ */
+export interface IdeaEvent {
+  /** Deterministic: `${engine}.${symbol}.${signalDate}` (see ideaIdOf). Opaque to everyone else. */
+  ideaId: string;
+  engine: EngineId;
+  market: InstrumentMarket;
+  symbol: string;
+  type: IdeaEventType;
+  /** The level the event is about (`ENL2`, `EXL1`, `T1`, `T2`, `STOP`, a horizon…), '' when none. */
+  level: string;
+  /** The session (YYYY-MM-DD) whose bar decided the event. */
+  barDate: string;
+  /** The fill or trigger price, null when the event has none. */
+  price: number | null;
+  /** Everything else the fold needs (levels at `opened`, shares at a fill, …). JSON-serialisable. */
+  data: Record<string, unknown>;
+}
+
+/** A stored event: what the engine emitted plus the store's stamps. */
+export interface StoredIdeaEvent extends IdeaEvent {
+  ruleVersion: string;
+  paramHash: string;
+  origin: Origin;
+  /** ISO 8601 UTC: when the store recorded it (replay: the session's nominal pass time). */
+  recordedAt: string;
+}
+
+export function ideaIdOf(engine: EngineId, symbol: string, signalDate: string): string {
+  return `${engine}.${symbol}.${signalDate}`;
+}
+
+/**
+ * A symbol's completed daily bars, oldest first, as typed arrays. `day` holds day numbers (days since
+ * 1970-01-01, see market/trading-calendar `dayNumber`). In `runSession` every array ends at the bar
+ * of `session.date` (or earlier when the symbol has no bar that day): the runner passes zero-copy
+ * `subarray` views, so an engine can never read a bar after the session it decides.
+ */
+export interface DailySeries {
+  symbol: string;
+  market: InstrumentMarket;
+  day: Int32Array;
+  open: Float64Array;
+  high: Float64Array;
+  low: Float64Array;
+  close: Float64Array;
+  volume: Float64Array;
+}
+
+/** A member of the engine's universe on the session (point in time where the source knows it). */
+export interface UniverseMember {
+  symbol: string;
+  market: InstrumentMarket;
+  sector?: string;
+  /** True when membership is today's list, not as of the session (strategies.md §0.2 Universe). */
+  survivorshipBiased: boolean;
+}
+
+/** The fold of an idea's events so far: what the engine needs to continue it. Engine-specific `state`. */
+export interface OpenIdea<S = unknown> {
+  ideaId: string;
+  symbol: string;
+  market: InstrumentMarket;
+  ruleVersion: string;
+  state: S;
+}
+
+/** Per key (engine-specific: a symbol, or symbol + type), the bar date the key's last idea closed. */
+export type Cooldowns = ReadonlyMap<string, string>;
+
+export interface SessionInput<P, S = unknown> {
+  params: P;
+  /** The session decided (YYYY-MM-DD) and the pass's time (ISO 8601 UTC; a replay uses 16:30 New York). */
+  session: { date: string; now: string };
+  bars: ReadonlyMap<string, DailySeries>;
+  universe: readonly UniverseMember[];
+  openIdeas: readonly OpenIdea<S>[];
+  cooldowns: Cooldowns;
+  /** As-of-t extras: earnings dates, corporate actions, chains, news scores, rates. */
+  extras: SessionExtras;
+}
+
+export interface SessionExtras {
+  /** Next earnings date (YYYY-MM-DD) per symbol, as known on the session. */
+  earnings?: ReadonlyMap<string, string>;
+  /** Symbols that leave the universe on the session (index exits, delistings). */
+  removals?: ReadonlySet<string>;
+}
+
+/**
+ * One engine, as the platform runs it. `runSession` is the engine; `fold` is the projection from
+ * the log to the API row (strategies.md §0.4 "Rows are exactly the fold of the events"); `mark`
+ * refreshes the mark-to-market fields from a quote without events.
+ */
+export interface EngineDefinition<P, S, Row> {
+  id: EngineId;
+  /** `<engine>@<semver>`, e.g. `layered@1.0.0`. */
+  ruleVersion: string;
+  params: P;
+  /** First 16 hex digits of SHA-256 over the parameters' canonical JSON (paramHash()). */
+  paramHash: string;
+  /** Bars an instrument needs before its first signal. */
+  warmupBars: number;
+  /** Longest hold in sessions (mature cohorts, strategies.md §6.2). */
+  maxHoldSessions: number;
+  runSession(input: SessionInput<P, S>): IdeaEvent[];
+  /** The open-idea state after these events (oldest first), or null once closed or voided. */
+  openState(events: readonly StoredIdeaEvent[]): S | null;
+  /** The API row: the fold of the idea's events (oldest first), marked at `mark` when given. */
+  fold(events: readonly StoredIdeaEvent[], mark: Mark | null, now: string): Row;
+  /** The cooldown key of an idea (what Cooldowns is keyed by). */
+  cooldownKey(event: IdeaEvent): string;
+}
+
+/** A mark-to-market price: intraday quotes or the last close. Not an event. */
+export interface Mark {
+  price: number;
+  /** ISO 8601 UTC. */
+  at: string;
+}
