@@ -154,6 +154,48 @@ export interface EngineDefinition<P, S, Row> {
   fold(events: readonly StoredIdeaEvent[], mark: Mark | null, now: string): Row;
   /** The cooldown key of an idea (what Cooldowns is keyed by). */
   cooldownKey(event: IdeaEvent): string;
+  /**
+   * The random-entry baseline's draw (strategies.md §6.4 b): an idea forced open with bar
+   * `signalIndex` of `series` as its signal bar (signal conditions skipped, levels or contract built
+   * by the same code), then run through the same update and close code, session by session, until
+   * it closes or the series ends. Answers its events (the ideaId given).
+   */
+  simulate(input: { params: P; series: DailySeries; signalIndex: number; ideaId: string }): IdeaEvent[];
+  /** What the track record needs of an idea whose entry filled (null: pending or voided). */
+  outcome(events: readonly StoredIdeaEvent[], row: Row): IdeaOutcome | null;
+}
+
+/** An entered idea as the track record counts it (strategies.md §6). */
+export interface IdeaOutcome {
+  ideaId: string;
+  symbol: string;
+  origin: Origin;
+  ruleVersion: string;
+  /** The engine's types this idea counts under (swing: 'Price Drop' or 'Trend', plus 'Level System'). */
+  types: string[];
+  /** The signal pass's date (CreatedAt's session): the screen's date filter applies to it. */
+  createdAt: string;
+  /** Session of the entry fill (YYYY-MM-DD); the cohort is its month. */
+  entryDate: string;
+  /** Open while the idea is active. */
+  closed: boolean;
+  /** Session of the exit (null while open), and whether the exit filled at that session's open or close. */
+  exitDate: string | null;
+  exitAt: 'open' | 'close' | null;
+  /** Return net of costs (fraction; marked at the last close while open). */
+  returnPct: number;
+  /** Layered: dollars deployed, P&L, and the dated cash flows (buys negative) for XIRR; else null. */
+  deployed: number | null;
+  pnl: number | null;
+  cashFlows: { date: string; amount: number }[] | null;
+  holdingSessions: number;
+  /** The worst mark (return) while held. */
+  maxAdverseExcursion: number;
+  /** The spec status ('Successful', 'Partial', 'Failed', or 'Active'). */
+  status: string;
+  closeReason: CloseReason | null;
+  /** ATR14 / close on the signal bar: the baseline draws from the same ATR% tercile. */
+  atrPct: number;
 }
 
 /** A mark-to-market price: intraday quotes or the last close. Not an event. */
