@@ -40,7 +40,7 @@ describe('seeding from 8 bytes', () => {
     expect([b.nextUint32(), b.nextUint32(), b.nextUint32()]).toEqual(first);
     for (let i = 0; i < 8; i += 1) {
       const changed = seed.slice(0, 8);
-      changed[i] ^= 1;
+      changed[i] = changed[i]! ^ 1;
       const c = xoshiroFromSeedBytes(changed);
       expect([c.nextUint32(), c.nextUint32(), c.nextUint32()]).not.toEqual(first);
     }
