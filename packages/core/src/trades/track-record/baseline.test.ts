@@ -1,18 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { dayNumber, isTradingDayNumber, isoFromDayNumber } from '../../market/trading-calendar';
+import { dayNumber, isoFromDayNumber } from '../../market/trading-calendar';
 import { type DailySeries } from '../types';
 import { BASELINE_DRAWS, baselineSeed, baselineSummary, createBaseline, lastIndexBefore, tercileOf } from './baseline';
 import { sha256Hex } from './sha256';
-import { outcome, toyEngine, toySeries } from './test-engine';
+import { nyseSessions, outcome, toyEngine, toySeries } from './test-engine';
 
-/** The first `n` NYSE sessions from 2023-01-03. */
-function sessions(n: number, from = '2023-01-03'): number[] {
-  const out: number[] = [];
-  for (let day = dayNumber(from); out.length < n; day += 1) if (isTradingDayNumber(day)) out.push(day);
-  return out;
-}
-
-const DAYS = sessions(120);
+const DAYS = nyseSessions(120);
 const D = isoFromDayNumber(DAYS[80]!); // the entry day of the real ideas
 // 45 warm symbols with volatility rising with the index (so terciles are S00–S14, S15–S29, S30–S44),
 // one that starts too late to be warm on D (COLD), one without a bar on D (GAP).

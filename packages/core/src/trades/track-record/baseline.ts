@@ -141,7 +141,22 @@ export function createBaseline<P, S, Row>(context: BaselineContext<P, S, Row>) {
         at = new Date(newYorkInstantMs(dayNumber(event.barDate), PASS_MINUTE)).toISOString();
         recordedAt.set(event.barDate, at);
       }
-      return { ...event, ruleVersion: engine.ruleVersion, paramHash: engine.paramHash, origin, recordedAt: at };
+      // A literal, not a spread: 30,000 draws make ~100,000 of these, and spreads are markedly slower.
+      return {
+        ideaId: event.ideaId,
+        engine: event.engine,
+        market: event.market,
+        symbol: event.symbol,
+        type: event.type,
+        level: event.level,
+        barDate: event.barDate,
+        price: event.price,
+        data: event.data,
+        ruleVersion: engine.ruleVersion,
+        paramHash: engine.paramHash,
+        origin,
+        recordedAt: at,
+      };
     });
 
   /** The symbols an idea's draws use, in draw order (seeded; without replacement). */

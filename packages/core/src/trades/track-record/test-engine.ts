@@ -5,7 +5,7 @@
  * With `dollars`, it reports layered-style dollars: 2,000 deployed at entry, the proceeds at exit.
  */
 import { atr } from '../../indicators/atr';
-import { isoFromDayNumber } from '../../market/trading-calendar';
+import { dayNumber, isTradingDayNumber, isoFromDayNumber } from '../../market/trading-calendar';
 import { type DailySeries, type EngineDefinition, type IdeaEvent, type IdeaOutcome, type StoredIdeaEvent } from '../types';
 
 export interface ToyParams {
@@ -175,4 +175,11 @@ export function outcome(overrides: Partial<IdeaOutcome> = {}): IdeaOutcome {
     atrPct: 0.02,
     ...overrides,
   };
+}
+
+/** The first `n` NYSE sessions from `from` (day numbers). */
+export function nyseSessions(n: number, from = '2023-01-03'): number[] {
+  const out: number[] = [];
+  for (let day = dayNumber(from); out.length < n; day += 1) if (isTradingDayNumber(day)) out.push(day);
+  return out;
 }

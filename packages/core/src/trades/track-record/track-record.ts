@@ -150,10 +150,12 @@ export function computeTrackRecord<P, S, Row>(input: TrackRecordInput<P, S, Row>
       if (ruleVersion === engine.ruleVersion) {
         const draws: IdeaOutcome[] = [];
         for (const idea of closed) {
-          let mine = drawsOf.get(idea.ideaId);
+          // An idea sits in several type groups: its draws run once.
+          const drawKey = `${keyOf(origin, ruleVersion)}\u0000${idea.ideaId}`;
+          let mine = drawsOf.get(drawKey);
           if (!mine) {
             mine = baseline.drawsFor(idea);
-            drawsOf.set(idea.ideaId, mine);
+            drawsOf.set(drawKey, mine);
           }
           draws.push(...mine);
         }
