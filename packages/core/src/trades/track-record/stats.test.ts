@@ -116,6 +116,13 @@ describe('xirr', () => {
     expect(xirr([{ date: '2021-01-01', amount: -1000 }, { date: '2022-01-01', amount: 500 }])).toBeCloseTo(-0.5, 10);
   });
 
+  it('finds roots far from 0 on either side (+500 %, −90 %)', () => {
+    expect(xirr([{ date: '2021-01-01', amount: -1000 }, { date: '2022-01-01', amount: 6000 }])).toBeCloseTo(5, 9);
+    expect(xirr([{ date: '2021-01-01', amount: -1000 }, { date: '2022-01-01', amount: 100 }])).toBeCloseTo(-0.9, 10);
+    // Half a year at +10 %: (1.1)^(365/181) − 1 (2021-01-01 → 2021-07-01 is 181 days).
+    expect(xirr([{ date: '2021-01-01', amount: -1000 }, { date: '2021-07-01', amount: 1100 }])).toBeCloseTo(1.1 ** (365 / 181) - 1, 10);
+  });
+
   it('pools flows of the same day and order does not matter', () => {
     const a = xirr([
       { date: '2022-01-01', amount: 600 },

@@ -176,22 +176,24 @@ export function xirr(flows: readonly CashFlow[]): number | null {
   const LIMIT = 9;
   const atZero = npv(0);
   if (atZero === 0) return 0;
+  // Step outward on both sides at once, so the first sign change found is the root nearest r = 0.
   let bracket: [number, number, number] | null = null; // lo, hi, npv(lo)
-  let upX = 0;
-  let upV = atZero;
-  let downX = 0;
-  let downV = atZero;
-  for (let k = 1; k * STEP <= LIMIT && bracket === null; k += 1) {
+  let up = atZero;
+  let down = atZero;
+  for (let k = 1; k * STEP <= LIMIT; k += 1) {
     const x = k * STEP;
     const v = npv(x);
-    if (Math.sign(v) !== Math.sign(upV)) bracket = [upX, x, upV];
-    upX = x;
-    upV = v;
-    if (bracket !== null) break;
+    if (Math.sign(v) !== Math.sign(up)) {
+      bracket = [(k - 1) * STEP, x, up];
+      break;
+    }
     const w = npv(-x);
-    if (Math.sign(w) !== Math.sign(downV)) bracket = [-x, downX, w];
-    downX = -x;
-    downV = w;
+    if (Math.sign(w) !== Math.sign(down)) {
+      bracket = [-x, -(k - 1) * STEP, w];
+      break;
+    }
+    up = v;
+    down = w;
   }
   if (bracket === null) return null;
   let [lo, hi, loV] = bracket;

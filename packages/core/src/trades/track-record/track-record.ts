@@ -100,7 +100,8 @@ function compareGroups(a: TrackRecordGroup, b: TrackRecordGroup): number {
   const version = b.ruleVersion.localeCompare(a.ruleVersion, 'en', { numeric: true });
   if (version !== 0) return version;
   if (a.origin !== b.origin) return a.origin === 'live' ? -1 : 1;
-  if (a.type === ALL_TYPES || b.type === ALL_TYPES) return a.type === ALL_TYPES ? (b.type === ALL_TYPES ? 0 : -1) : 1;
+  const rank = (type: string) => (type === ALL_TYPES ? 0 : 1);
+  if (rank(a.type) !== rank(b.type)) return rank(a.type) - rank(b.type);
   return a.type < b.type ? -1 : a.type > b.type ? 1 : 0;
 }
 
@@ -114,7 +115,18 @@ export function computeTrackRecord<P, S, Row>(input: TrackRecordInput<P, S, Row>
   const inScope = filterScope(input.outcomes, input.scope);
   const bench = input.benchmark ? indexBenchmark(input.benchmark) : null;
   const baseline = createBaseline({ engine, series: input.series, universeOn: input.universeOn, now });
-  const drawsOf = new Map<string, IdeaOutcome[]>();
+  // An idea sits in several type groups: its draws run once. Keyed by origin and version too, since
+  // ideaIdOf does not name the version (a new version's replay reuses the ids).
+  const drawsMemo = new Map<string, IdeaOutcome[]>();
+  const drawsOf = (idea: IdeaOutcome): IdeaOutcome[] => {
+    const key = `${idea.origin}\u0000${idea.ruleVersion}\u0000${idea.ideaId}`;
+    let draws = drawsMemo.get(key);
+    if (!draws) {
+      draws = baseline.drawsFor(idea);
+      drawsMemo.set(key, draws);
+    }
+    return draws;
+  };
 
   // (origin, ruleVersion) → its ideas; voided counts may name keys without an entered idea.
   const keyOf = (origin: Origin, ruleVersion: string) => `${origin}\u0000${ruleVersion}`;
@@ -146,21 +158,7 @@ export function computeTrackRecord<P, S, Row>(input: TrackRecordInput<P, S, Row>
         if (v.origin === origin && v.ruleVersion === ruleVersion && (type === ALL_TYPES || (v.types ?? []).includes(type))) voided += v.count;
       }
       // The baseline runs the engine's current code: only that version's ideas have one.
-      let baselineFigures: TrackRecordGroup['baseline'] = null;
-      if (ruleVersion === engine.ruleVersion) {
-        const draws: IdeaOutcome[] = [];
-        for (const idea of closed) {
-          // An idea sits in several type groups: its draws run once.
-          const drawKey = `${keyOf(origin, ruleVersion)}\u0000${idea.ideaId}`;
-          let mine = drawsOf.get(drawKey);
-          if (!mine) {
-            mine = baseline.drawsFor(idea);
-            drawsOf.set(drawKey, mine);
-          }
-          draws.push(...mine);
-        }
-        baselineFigures = baselineSummary(draws);
-      }
+      const baselineFigures = ruleVersion === engine.ruleVersion ? baselineSummary(closed.flatMap(drawsOf)) : null;
       groups.push({
         type,
         origin,
