@@ -94,12 +94,12 @@ export function createBaseline<P, S, Row>(context: BaselineContext<P, S, Row>) {
   const universes = new Map<string, WarmUniverse>();
   const recordedAt = new Map<string, string>();
 
-  const atrPctColumn = (s: DailySeries): Float64Array => {
-    let column = atrPctColumns.get(s.symbol);
+  const atrPctColumn = (symbol: string, s: DailySeries): Float64Array => {
+    let column = atrPctColumns.get(symbol);
     if (!column) {
       column = atr(s.high, s.low, s.close, BASELINE_ATR_PERIOD);
       for (let i = 0; i < column.length; i += 1) column[i] = column[i]! / s.close[i]!;
-      atrPctColumns.set(s.symbol, column);
+      atrPctColumns.set(symbol, column);
     }
     return column;
   };
@@ -114,7 +114,7 @@ export function createBaseline<P, S, Row>(context: BaselineContext<P, S, Row>) {
       if (!s) continue;
       const signalIndex = lastIndexBefore(s.day, day);
       if (signalIndex < 0 || signalIndex + 1 < engine.warmupBars || s.day[signalIndex + 1] !== day) continue;
-      const atrPct = atrPctColumn(s)[signalIndex]!;
+      const atrPct = atrPctColumn(symbol, s)[signalIndex]!;
       if (Number.isFinite(atrPct) && atrPct > 0) warm.push({ symbol, signalIndex, atrPct });
     }
     const sorted = Float64Array.from(warm, (w) => w.atrPct).sort();
