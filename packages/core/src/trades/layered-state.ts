@@ -188,6 +188,7 @@ export function applyLayeredEvent(state: LayeredState | null, event: IdeaEvent):
     }
     case 'voided':
       closeState(state, 'void', null, day, null);
+      state.entryPending = false;
       break;
     default:
       break;

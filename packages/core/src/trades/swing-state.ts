@@ -126,6 +126,7 @@ export function applySwingEvent(state: SwingState | null, event: IdeaEvent): Swi
     case 'voided':
       state.closed = true;
       state.closeReason = 'void';
+      state.entryPending = false;
       state.closedDay = day;
       break;
     default:
