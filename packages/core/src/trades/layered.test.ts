@@ -148,6 +148,27 @@ describe('layered fills (§0.1, §1.3, §6.5 test 4)', () => {
   });
 });
 
+describe('layered marks and outcome (§1.5, §6.1)', () => {
+  it('marks CurrentPrice, CurrentProfit and UpdatedAt from a quote', () => {
+    const row = rowOf(simulate([b(100, 100.4, 99.6, 100)]), { price: 102, at: '2030-01-01T15:00:00.000Z' });
+    expect(row).toMatchObject({ CurrentPrice: 102, CurrentProfit: 2, UpdatedAt: '2030-01-01T15:00:00.000Z' });
+  });
+
+  it('answers the dollar-weighted return net of 5 bps a side, with dated cash flows', () => {
+    const events = simulate([b(100, 100.4, 99.6, 100), b(100, 103.6, 99.8, 103), b(103, 106.6, 102, 106), b(106, 109.6, 105, 109), b(109, 115.6, 108, 115)]);
+    const stored = stamp(events);
+    const outcome = layeredEngine.outcome(stored, layeredEngine.fold(stored, null, NOW))!;
+    const paid = 2000 * 1.0005;
+    const received = 4 * (100.5 + 103.52 + 106.53 + 109.55 + 115.58) * 0.9995;
+    expect(outcome).toMatchObject({ types: ['All'], closed: true, status: 'Successful', closeReason: 'target', exitAt: 'close', holdingSessions: 5 });
+    expect(outcome.deployed).toBeCloseTo(paid, 9);
+    expect(outcome.returnPct).toBeCloseTo((received - paid) / paid, 12);
+    expect(outcome.cashFlows!.map((flow) => flow.date)).toEqual(events.filter((e) => e.type === 'entry_filled' || e.type === 'level_hit').map((e) => e.barDate));
+    expect(outcome.atrPct).toBeCloseTo(0.01, 12);
+    expect(layeredEngine.outcome(stamp(simulate([])), rowOf(simulate([])))).toBeNull();
+  });
+});
+
 describe('layered derived fields (§1.5)', () => {
   const base: LayeredPlanFields = {
     IsActive: true,

@@ -235,7 +235,8 @@ function updatePlan(params: LayeredParams, state: LayeredState, series: DailySer
     finish('target', state.exits[LEVEL_COUNT - 1]!.price!, 'close', t);
     return;
   }
-  // (5) Close-based exits: leaving the index, the time stop, a close below the stop.
+  // (5) Close-based exits. On one bar, leaving the index comes first, then the time stop (it sells
+  // at this close, before a stop's next-open exit), then a close below the stop.
   const held = t - indexOnOrBefore(series.day, state.entryDay!) + 1;
   if (removed) {
     finish('index_exit', close, 'close', t);

@@ -80,6 +80,17 @@ describe('swing targets, stops and time stop (§2.2, §6.5 test 4)', () => {
   });
 });
 
+describe('swing outcome (§6.1)', () => {
+  it('answers the blended return of both halves at their fills, net of 5 bps a side', () => {
+    const events = stamp(simulate([FLAT, b(104, 105.5, 103, 104), ...Array.from({ length: 18 }, () => FLAT), b(100, 100.4, 99.6, 102)], 'Price Drop'));
+    const outcome = swingEngine.outcome(events, swingEngine.fold(events, null, NOW))!;
+    const leg = (price: number) => (price * 0.9995) / (100 * 1.0005) - 1;
+    expect(outcome).toMatchObject({ types: ['Price Drop'], closed: true, status: 'Partial', closeReason: 'time', holdingSessions: 21, deployed: null });
+    expect(outcome.returnPct).toBeCloseTo(0.5 * leg(105) + 0.5 * leg(102), 12);
+    expect(swingEngine.outcome(stamp(simulate([])), rowOf(simulate([])))).toBeNull();
+  });
+});
+
 describe('swing universe (§2.1)', () => {
   it('needs close ≥ $10, a $50M mean dollar volume over the 20 sessions before t, and 260 bars', () => {
     const at = (close: number, volume: number, length = 260) => {

@@ -217,7 +217,8 @@ function updateTrade(params: SwingParams, state: SwingState, series: DailySeries
     finish('target', state.target2!, 'close', t);
     return;
   }
-  // (5) Close-based exits.
+  // (5) Close-based exits. On one bar, leaving the index comes first, then the time stop (it sells
+  // at this close, before a stop's next-open exit), then a close below the stop.
   const held = t - indexOnOrBefore(series.day, state.entryDay!) + 1;
   if (removed) finish('index_exit', close, 'close', t);
   else if (held >= params.timeStopSessions) {
