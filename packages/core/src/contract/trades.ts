@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { singleLineText } from '../validation/text';
 
 /**
  * The trade-idea calls (issue 11): the spec's list calls (GET api/all_stocks_scanner,
@@ -93,6 +94,8 @@ export const layeredTrade = z
   })
   .passthrough();
 export type LayeredTrade = z.infer<typeof layeredTrade> & Record<string, unknown>;
+/** GET api/all_stocks_scanner */
+export const layeredTradesResponse = z.array(layeredTrade);
 
 export type SwingStatus = 'Active' | 'Successful' | 'Partial' | 'Failed';
 
@@ -126,6 +129,8 @@ export const swingTrade = z.object({
   ...ideaStamps,
 });
 export type SwingTrade = z.infer<typeof swingTrade>;
+/** GET api/get_swing_trade_entries */
+export const swingTradesResponse = z.array(swingTrade);
 
 /**
  * The list calls' optional query (both engines). No parameter at all: the spec's call, the first
@@ -135,24 +140,22 @@ export type SwingTrade = z.infer<typeof swingTrade>;
 export const ideaListQuery = z
   .object({
     /** Comma-separated statuses: active, successful, partial, failed. */
-    status: z
-      .string()
+    status: singleLineText('status', { max: 60, examples: ['active,successful'] })
       .regex(/^(active|successful|partial|failed)(,(active|successful|partial|failed))*$/, 'status must be a comma-separated list of active, successful, partial, failed')
       .optional(),
     /** Created at or after (ISO 8601 instant or YYYY-MM-DD, UTC midnight). */
-    from: z.string().optional(),
+    from: singleLineText('from', { max: 40, examples: ['2026-01-01'] }).optional(),
     /** Created at or before (ISO 8601 instant, or YYYY-MM-DD meaning through 23:59:59.999 UTC). */
-    to: z.string().optional(),
+    to: singleLineText('to', { max: 40, examples: ['2026-11-20T23:59:59.999Z'] }).optional(),
     /** Case-insensitive contains on the symbol. */
-    symbol: z.string().max(20, 'symbol must be at most 20 characters').optional(),
+    symbol: singleLineText('symbol', { max: 20, examples: ['AA'] }).optional(),
     origin: origin.optional(),
     /** Swing only: trend, drop, level (comma-separated). */
-    type: z
-      .string()
+    type: singleLineText('type', { max: 40, examples: ['trend,drop'] })
       .regex(/^(trend|drop|level)(,(trend|drop|level))*$/, 'type must be a comma-separated list of trend, drop, level')
       .optional(),
     limit: z.coerce.number().int('limit must be a whole number').min(1, 'limit must be between 1 and 500').max(500, 'limit must be between 1 and 500').optional(),
-    cursor: z.string().max(200, 'cursor is not valid').optional(),
+    cursor: singleLineText('cursor', { max: 200, maxMessage: 'cursor is not valid' }).optional(),
   })
   .strict();
 export type IdeaListQuery = z.infer<typeof ideaListQuery>;
@@ -183,6 +186,7 @@ export const ideaDetail = z.object({
   bars: z.array(dailyBarRow),
 });
 export type IdeaDetail = z.infer<typeof ideaDetail>;
+export const ideaDetailResponse = ideaDetail;
 
 /** A share with its 95% Wilson interval (strategies.md §6.3). */
 export const rateWithInterval = z.object({ rate: z.number(), low: z.number(), high: z.number() });
@@ -246,9 +250,14 @@ export const trackRecord = z.object({
   asOf: isoInstant,
 });
 export type TrackRecord = z.infer<typeof trackRecord>;
+export const trackRecordResponse = trackRecord;
 
 export const trackRecordQuery = z
-  .object({ from: z.string().optional(), to: z.string().optional(), symbol: z.string().max(20, 'symbol must be at most 20 characters').optional() })
+  .object({
+    from: singleLineText('from', { max: 40, examples: ['2026-01-01'] }).optional(),
+    to: singleLineText('to', { max: 40, examples: ['2026-11-20T23:59:59.999Z'] }).optional(),
+    symbol: singleLineText('symbol', { max: 20, examples: ['AA'] }).optional(),
+  })
   .strict();
 
 /** GET api/trade_ideas/replay_status: per engine, the install (or new rule version) replay. */

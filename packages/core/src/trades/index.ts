@@ -19,3 +19,4 @@ export { SWING_TYPES, type SwingState, type SwingType } from './swing-state';
 
 /** Every implemented engine by id (the server's registry; a missing engine is a type error there). */
 export const TRADE_ENGINES = { layered: layeredEngine, swing: swingEngine } as const;
+export * from './track-record/index';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { dayNumber, isoFromDayNumber } from '../../market/trading-calendar';
 import { type DailySeries } from '../types';
 import { BASELINE_DRAWS, baselineSeed, baselineSummary, createBaseline, lastIndexBefore, tercileOf } from './baseline';
-import { sha256Hex } from './sha256';
+import { sha256Hex } from '../kit/sha256';
 import { nyseSessions, outcome, toyEngine, toySeries } from './test-engine';
 
 const DAYS = nyseSessions(120);

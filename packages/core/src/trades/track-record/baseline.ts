@@ -23,7 +23,7 @@ import { atr } from '../../indicators/atr';
 import { dayNumber, newYorkInstantMs } from '../../market/trading-calendar';
 import { type DailySeries, type EngineDefinition, type IdeaEvent, type IdeaOutcome, type Origin, type StoredIdeaEvent } from '../types';
 import { type Xoshiro128, xoshiroFromSeedBytes } from './prng';
-import { sha256 } from './sha256';
+import { sha256 } from '../kit/sha256';
 import { mean, wilsonInterval } from './stats';
 
 /** Draws per real idea (K). */
@@ -181,7 +181,8 @@ export function createBaseline<P, S, Row>(context: BaselineContext<P, S, Row>) {
     const out: IdeaOutcome[] = [];
     drawSymbols(idea).forEach((w, n) => {
       const ideaId = `baseline.${idea.ideaId}.${n + 1}.${w.symbol}`;
-      const events = engine.simulate({ params: engine.params, series: series.get(w.symbol)!, signalIndex: w.signalIndex, ideaId });
+      // The draw is of the idea's own kind (swing: its Price Drop or Trend stop), the engine's first type.
+      const events = engine.simulate({ params: engine.params, series: series.get(w.symbol)!, signalIndex: w.signalIndex, ideaId, variant: idea.types[0] });
       if (events.length === 0) return;
       const stored = stamp(events, idea.origin);
       const result = engine.outcome(stored, engine.fold(stored, null, now));

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { BOOTSTRAP_SEED, bootstrapMeanInterval, breakEvenWinRate, computeIdeaStats, entryWeekOf, median, profitFactor, quantileSorted, wilsonInterval, xirr } from './stats';
-import { sha256 } from './sha256';
+import { sha256 } from '../kit/sha256';
 import { outcome } from './test-engine';
 
 describe('wilsonInterval (z = 1.96)', () => {

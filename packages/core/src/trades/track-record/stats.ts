@@ -8,7 +8,7 @@ import { type IdeaStats } from '../../contract/trades';
 import { dayNumber } from '../../market/trading-calendar';
 import { type IdeaOutcome } from '../types';
 import { type Xoshiro128, xoshiroFromSeedBytes } from './prng';
-import { sha256 } from './sha256';
+import { sha256 } from '../kit/sha256';
 
 /** z for a two-sided 95 % interval. */
 export const WILSON_Z = 1.96;
