@@ -97,8 +97,7 @@ function CheckboxSet<K extends string>({
           label={
             group.legend ? (
               <>
-                <VisuallyHidden>{group.legend} </VisuallyHidden>
-                {option.label}
+                <VisuallyHidden>{group.legend}</VisuallyHidden> {option.label}
               </>
             ) : (
               option.label
