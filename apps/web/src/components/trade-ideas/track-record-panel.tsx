@@ -58,14 +58,17 @@ export function TrackRecordBody({ record }: { record: TrackRecord }) {
       {record.survivorshipNote ? (
         <Alert variant="light" color="yellow" icon={<IconInfoCircle size={18} />} p="xs">
           <Text size="sm">
-            Survivorship: {record.survivorshipNote}. Replayed ideas used today's index members, which flatters the record.
+            {record.survivorshipNote.charAt(0).toUpperCase() + record.survivorshipNote.slice(1)}: replayed ideas were picked from today's index
+            members, which flatters the record.
           </Text>
         </Alert>
       ) : null}
-      <Accordion multiple defaultValue={[groupKey(record.groups[0]!)]} variant="separated" chevronPosition="left">
+      <Accordion multiple variant="separated" chevronPosition="left">
         {record.groups.map((group) => (
           <Accordion.Item key={groupKey(group)} value={groupKey(group)}>
-            <Accordion.Control>{groupTitle(group)}</Accordion.Control>
+            <Accordion.Control>
+              <GroupSummary group={group} />
+            </Accordion.Control>
             <Accordion.Panel>
               <GroupRecord group={group} />
             </Accordion.Panel>
@@ -163,6 +166,36 @@ function statsCell(stats: IdeaStats, metric: MetricKey): string {
   }
 }
 
+/**
+ * A group's one-glance line (the accordion's control): the headline from mature cohorts only, or
+ * "no mature cohort yet", and the "all closed so far" line with its caveat. Greyed below N = 30.
+ */
+function GroupSummary({ group }: { group: TrackRecordGroup }) {
+  const { mature, allClosed } = group;
+  return (
+    <Stack gap={2}>
+      <Text size="sm" fw={600}>
+        {groupTitle(group)}
+      </Text>
+      <Text size="sm">
+        Mature cohorts:{' '}
+        {mature ? (
+          <Figure few={mature.n < FEW_IDEAS}>
+            {mature.n} closed, win rate {rate(mature.winRate)}, mean {formatFraction(mature.meanReturn)}
+          </Figure>
+        ) : (
+          <Text span size="sm" fw={600}>
+            {NO_MATURE_COHORT}
+          </Text>
+        )}
+      </Text>
+      <Text size="xs" c="dimmed">
+        All closed so far: {allClosed.n} closed, win rate {rate(allClosed.winRate)}, mean {formatFraction(allClosed.meanReturn)} ({ALL_CLOSED_NOTE})
+      </Text>
+    </Stack>
+  );
+}
+
 function GroupRecord({ group }: { group: TrackRecordGroup }) {
   const columns: Column[] = [];
   if (group.mature) {
@@ -203,18 +236,6 @@ function GroupRecord({ group }: { group: TrackRecordGroup }) {
 
   return (
     <Stack gap="xs">
-      <Text size="sm" fw={600}>
-        Headline (mature cohorts):{' '}
-        {group.mature ? (
-          <Text span size="sm" fw={600} c={group.mature.n < FEW_IDEAS ? 'dimmed' : undefined}>
-            {group.mature.n} closed, win rate {rate(group.mature.winRate)}, mean {formatFraction(group.mature.meanReturn)}
-          </Text>
-        ) : (
-          <Text span size="sm" fw={600}>
-            {NO_MATURE_COHORT}
-          </Text>
-        )}
-      </Text>
       <ScrollArea type="auto">
         <Table withTableBorder withColumnBorders fz="sm" miw={640} verticalSpacing={6}>
           <Table.Thead>

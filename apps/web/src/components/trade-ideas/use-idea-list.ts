@@ -23,15 +23,17 @@ export function useReplayStatus(engine: ListEngine) {
 
 /**
  * An engine's ideas for the server-side part of the screen's filters, newest first, page by page
- * (X-Next-Cursor). The previous rows stay on screen while a changed filter loads.
+ * (X-Next-Cursor). The previous rows stay on screen while a changed filter loads. Not enabled: no
+ * status is ticked, nothing to ask for.
  */
-export function useIdeaList<E extends ListEngine>(engine: E, query: IdeaListQuery, replayRunning: boolean) {
+export function useIdeaList<E extends ListEngine>(engine: E, query: IdeaListQuery, replayRunning: boolean, enabled = true) {
   const result = useInfiniteQuery({
     queryKey: ['trade-ideas', engine, 'list', query],
     queryFn: ({ pageParam, signal }) => getIdeaPage(engine, { ...query, limit: IDEA_PAGE_LIMIT, ...(pageParam ? { cursor: pageParam } : {}) }, signal),
     initialPageParam: '',
     getNextPageParam: (last) => last.nextCursor ?? undefined,
     placeholderData: keepPreviousData,
+    enabled,
     refetchInterval: replayRunning ? REPLAY_POLL_MS : LIST_REFRESH_MS,
   });
   const rows: IdeaRowOf[E][] = result.data?.pages.flatMap((page) => page.rows) ?? [];

@@ -144,6 +144,8 @@ describe('Stock Layered Entry & Exit Plan screen', () => {
     await userEvent.click(screen.getByRole('checkbox', { name: 'Successful' }));
     await userEvent.click(screen.getByRole('checkbox', { name: 'Failed' }));
     expect(await screen.findByText(EMPTY_MESSAGE)).toBeInTheDocument();
+    // Nothing ticked: nothing to ask the server for (a call without a status would list every plan).
+    expect(api.callsTo('all_stocks_scanner').every((call) => call.url.searchParams.has('status'))).toBe(true);
   });
 
   it('keeps plans created through 23:59:59 of the To Date and from the start of the From Date', async () => {
@@ -226,8 +228,14 @@ describe('Stock Layered Entry & Exit Plan screen', () => {
   it('shows the track record for the filters: "no mature cohort yet", the all-closed line and its caveat, greyed below N = 30', async () => {
     setup();
     const panel = await screen.findByRole('region', { name: 'Track record' });
-    await within(panel).findByText('no mature cohort yet');
-    expect(within(panel).getByText('includes immature cohorts; biased toward quick exits')).toBeInTheDocument();
+    const group = await within(panel).findByRole('button', { name: /^All · Replayed · layered@1\.0\.0/ });
+    expect(within(group).getByText('no mature cohort yet')).toBeInTheDocument();
+    expect(group).toHaveTextContent('All closed so far: 12 closed, win rate 59.5% (44.5%–73.0%), mean +1.23% (includes immature cohorts; biased toward quick exits)');
+    expect(group).toHaveAttribute('aria-expanded', 'false');
+    await userEvent.click(group);
+    // The panel opens with a transition: wait for it.
+    expect(await within(panel).findByRole('columnheader', { name: /^All closed so far/ })).toHaveTextContent('includes immature cohorts; biased toward quick exits');
+    expect(within(panel).queryByRole('columnheader', { name: /^Mature cohorts/ })).toBeNull();
     const winRate = within(panel).getByRole('row', { name: /Win rate/ });
     // All closed so far: N = 12 → greyed; the random-entry baseline (N = 840) is not.
     const [allClosed, baseline] = within(winRate).getAllByRole('cell');

@@ -72,7 +72,7 @@ export function LayeredScreen() {
   const selected = (Object.keys(statuses) as StatusKey[]).filter((key) => statuses[key]);
   const query: IdeaListQuery = { ...serverScope, ...(selected.length > 0 ? { status: selected.join(',') } : {}) };
   const replay = useReplayStatus('layered');
-  const list = useIdeaList('layered', query, replay.running);
+  const list = useIdeaList('layered', query, replay.running, selected.length > 0);
   const rows = useMemo(() => (selected.length === 0 ? [] : filterLayered(list.rows, statuses, filter)), [list.rows, statuses, filter, selected.length]);
   const [detail, setDetail] = useState<{ id: string; symbol: string } | null>(null);
 
@@ -87,7 +87,7 @@ export function LayeredScreen() {
         <TrackRecordPanel engine="layered" scope={serverScope} />
         <Group justify="space-between" gap="sm">
           <Text size="sm" c="dimmed" aria-live="polite">
-            {selected.length > 0 && !list.isPending ? `${rows.length} plan${rows.length === 1 ? '' : 's'}` : ''}
+            {selected.length > 0 && !list.isPending ? `${rows.length} plan${rows.length === 1 ? '' : 's'}${list.hasNextPage ? ' loaded so far' : ''}` : ''}
           </Text>
           <ExportCsvButton name="layered-plans" columns={LAYERED_CSV} rows={rows} />
         </Group>

@@ -114,8 +114,8 @@ export function SwingScreen() {
   const serverFilter = swingServerFilter(statuses);
   const query: IdeaListQuery = { ...serverScope, ...serverFilter };
   const replay = useReplayStatus('swing');
-  const list = useIdeaList('swing', query, replay.running);
   const skipped = serverFilter === null;
+  const list = useIdeaList('swing', query, replay.running, !skipped);
   const rows = useMemo(() => (skipped ? [] : filterSwing(list.rows, statuses, filter)), [list.rows, statuses, filter, skipped]);
   const [detail, setDetail] = useState<{ id: string; symbol: string } | null>(null);
 
@@ -130,7 +130,7 @@ export function SwingScreen() {
         <TrackRecordPanel engine="swing" scope={serverScope} />
         <Group justify="space-between" gap="sm">
           <Text size="sm" c="dimmed" aria-live="polite">
-            {!skipped && !list.isPending ? `${rows.length} trade${rows.length === 1 ? '' : 's'}` : ''}
+            {!skipped && !list.isPending ? `${rows.length} trade${rows.length === 1 ? '' : 's'}${list.hasNextPage ? ' loaded so far' : ''}` : ''}
           </Text>
           <ExportCsvButton name="short-term-trades" columns={SWING_CSV} rows={rows} />
         </Group>
