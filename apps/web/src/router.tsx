@@ -17,6 +17,8 @@ const BUILT_SCREENS: Partial<Record<DashboardChildPath, RouteObject['lazy']>> = 
   generalnews: () => import('./features/general-news/general-news-screen'),
   trumpnews: () => import('./features/trump-news/trump-news-screen'),
   stocknews: () => import('./features/stock-news/stock-news-screen'),
+  allstockscanner: () => import('./features/layered/layered-screen'),
+  stockshort: () => import('./features/swing/swing-screen'),
 };
 
 /** What a route gives its page: the document title. */

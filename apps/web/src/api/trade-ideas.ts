@@ -1,0 +1,72 @@
+import {
+  ideaDetail,
+  layeredTrade,
+  replayStatusResponse,
+  swingTrade,
+  trackRecord,
+  type IdeaDetail,
+  type IdeaListQuery,
+  type LayeredTrade,
+  type ReplayStatus,
+  type SwingTrade,
+  type TrackRecord,
+} from '@signalboard/core';
+import { apiFetch, apiRequest } from './client';
+
+/**
+ * The trade-idea calls (issue 11; core contract/trades.ts): the spec's list calls with their optional
+ * filters and cursor, an idea's detail, an engine's track record and the replay status. Every answer
+ * is parsed with the contract's schema: an answer of the wrong shape rejects with a ZodError.
+ */
+
+/** The engines whose ideas the list screens show, and each one's list call (spec §7). */
+export const IDEA_LIST_PATHS = { layered: 'all_stocks_scanner', swing: 'get_swing_trade_entries' } as const;
+export type ListEngine = keyof typeof IDEA_LIST_PATHS;
+
+export interface IdeaRowOf {
+  layered: LayeredTrade;
+  swing: SwingTrade;
+}
+
+const rowSchemas = { layered: layeredTrade.array(), swing: swingTrade.array() } as const;
+
+/** One page of a list: its rows (newest first) and the next page's cursor (X-Next-Cursor), if any. */
+export interface IdeaPage<E extends ListEngine> {
+  rows: IdeaRowOf[E][];
+  nextCursor: string | null;
+}
+
+/** The server's page size limit (contract: limit ≤ 500). */
+export const IDEA_PAGE_LIMIT = 500;
+
+export async function getIdeaPage<E extends ListEngine>(engine: E, query: IdeaListQuery, signal?: AbortSignal): Promise<IdeaPage<E>> {
+  const params: Record<string, string> = {};
+  for (const [key, value] of Object.entries(query)) if (value !== undefined && value !== '') params[key] = String(value);
+  const response = await apiFetch(IDEA_LIST_PATHS[engine], { query: params, signal });
+  const text = await response.text();
+  const rows = rowSchemas[engine].parse(text ? JSON.parse(text) : []) as IdeaRowOf[E][];
+  return { rows, nextCursor: response.headers.get('X-Next-Cursor') || null };
+}
+
+/** GET api/trade_ideas/{engine}/{id}: the row, its event log and the bars for its chart. */
+export async function getIdeaDetail(engine: ListEngine, id: string, signal?: AbortSignal): Promise<IdeaDetail> {
+  return ideaDetail.parse(await apiRequest<unknown>(`trade_ideas/${engine}/${encodeURIComponent(id)}`, { signal }));
+}
+
+export interface TrackRecordScope {
+  from?: string;
+  to?: string;
+  symbol?: string;
+}
+
+/** GET api/trade_ideas/{engine}/track_record?from&to&symbol */
+export async function getTrackRecord(engine: ListEngine, scope: TrackRecordScope, signal?: AbortSignal): Promise<TrackRecord> {
+  const query: Record<string, string> = {};
+  for (const [key, value] of Object.entries(scope)) if (value) query[key] = value;
+  return trackRecord.parse(await apiRequest<unknown>(`trade_ideas/${engine}/track_record`, { query, signal }));
+}
+
+/** GET api/trade_ideas/replay_status: one entry per engine (and rule version) being or been replayed. */
+export async function getReplayStatus(signal?: AbortSignal): Promise<ReplayStatus[]> {
+  return replayStatusResponse.parse(await apiRequest<unknown>('trade_ideas/replay_status', { signal }));
+}

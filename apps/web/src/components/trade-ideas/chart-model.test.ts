@@ -1,0 +1,56 @@
+import type { IdeaEventRow } from '@signalboard/core';
+import { describe, expect, it } from 'vitest';
+import { chartLines, chartMarkers } from './chart-model';
+
+const event = (type: string, level: string, barDate: string, price: number | null = null): IdeaEventRow => ({
+  type,
+  level,
+  barDate,
+  price,
+  data: {},
+  ruleVersion: 'layered@1.0.0',
+  paramHash: '0123456789abcdef',
+  origin: 'live',
+  recordedAt: `${barDate}T21:30:00.000Z`,
+});
+
+describe('idea chart model', () => {
+  it('draws a layered plan’s entry, defined levels, stop and 30-day high; cancelled levels are left out', () => {
+    const lines = chartLines('layered', { OriginalEntryPrice: 100, ENL2: 97.9, ENL3: null, ENL4: null, ENL5: null, EXL1: 104, EXL2: 107.1, StopPrice: 92.2, ThirtyDayHigh: 104 });
+    expect(lines.map((line) => `${line.title}@${line.price}:${line.tone}`)).toEqual([
+      'Entry@100:entry',
+      'ENL2@97.9:entry',
+      'EXL1@104:gain',
+      'EXL2@107.1:gain',
+      'Stop@92.2:loss',
+      '30-day high at creation@104:neutral',
+    ]);
+  });
+
+  it('draws a short-term trade’s entry, both targets, stop and support', () => {
+    const lines = chartLines('swing', { EntryPrice: 50, Target1Price: 52.5, Target2Price: 55, StopPrice: 46, SupportLevel: null });
+    expect(lines.map((line) => line.title)).toEqual(['Entry', 'Target 5%', 'Target 10%', 'Stop']);
+  });
+
+  it('puts a marker where each fill, hit and close happened, in time order', () => {
+    const markers = chartMarkers([
+      event('opened', '', '2026-11-02'),
+      event('entry_filled', 'ENL1', '2026-11-03', 100),
+      event('level_hit', 'ENL2', '2026-11-05', 97.9),
+      event('level_hit', 'EXL1', '2026-11-12', 104),
+      event('split_adjusted', '', '2026-11-13'),
+      event('target_hit', 'T1', '2026-11-14', 52.5),
+      event('stop_hit', 'STOP', '2026-11-17'),
+      event('closed', '', '2026-11-18', 92),
+    ]);
+    expect(markers.map((marker) => `${marker.date} ${marker.text} ${marker.position}`)).toEqual([
+      '2026-11-02 Signal belowBar',
+      '2026-11-03 Entry belowBar',
+      '2026-11-05 ENL2 belowBar',
+      '2026-11-12 EXL1 aboveBar',
+      '2026-11-14 Target 5% aboveBar',
+      '2026-11-17 Stop aboveBar',
+      '2026-11-18 Closed aboveBar',
+    ]);
+  });
+});

@@ -1,0 +1,130 @@
+import './mantine-styles';
+import { Alert, Button, Group, Loader, Modal, ScrollArea, Stack, Table, Text, Title } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { IconAlertTriangle, IconRefresh } from '@tabler/icons-react';
+import { lazy, Suspense, useMemo } from 'react';
+import { getIdeaDetail, type ListEngine } from '../../api/trade-ideas';
+import { formatPrice } from '../format';
+import { chartLines, chartMarkers, eventLabel } from './chart-model';
+import { formatInstant } from './idea-format';
+
+const PriceChart = lazy(() => import('./price-chart'));
+
+export const ideaDetailQuery = (engine: ListEngine, id: string) => ({
+  queryKey: ['trade-ideas', engine, 'detail', id] as const,
+  queryFn: ({ signal }: { signal: AbortSignal }) => getIdeaDetail(engine, id, signal),
+});
+
+/**
+ * One idea in full: its price chart with every level drawn and a marker where each was hit, the
+ * levels as a table (the chart's text alternative), and the event log the row is folded from.
+ */
+export function IdeaDetailModal({ engine, idea, onClose }: { engine: ListEngine; idea: { id: string; symbol: string } | null; onClose: () => void }) {
+  return (
+    <Modal opened={idea !== null} onClose={onClose} size="xl" title={idea ? `${idea.symbol} · idea detail` : ''} closeButtonProps={{ 'aria-label': 'Close' }}>
+      {idea ? <IdeaDetailBody engine={engine} id={idea.id} symbol={idea.symbol} /> : null}
+    </Modal>
+  );
+}
+
+function IdeaDetailBody({ engine, id, symbol }: { engine: ListEngine; id: string; symbol: string }) {
+  const query = useQuery(ideaDetailQuery(engine, id));
+  const lines = useMemo(() => (query.data ? chartLines(query.data.engine, query.data.idea) : []), [query.data]);
+  const markers = useMemo(() => (query.data ? chartMarkers(query.data.events) : []), [query.data]);
+
+  if (query.isPending) {
+    return (
+      <Group gap="sm" py="xl" justify="center" role="status">
+        <Loader size="sm" />
+        <Text size="sm">Loading the idea...</Text>
+      </Group>
+    );
+  }
+  if (query.isError) {
+    return (
+      <Alert color="red" variant="light" icon={<IconAlertTriangle size={20} />} title="The idea could not be loaded">
+        <Group justify="space-between" gap="sm">
+          <Text size="sm">{query.error.message}</Text>
+          <Button size="xs" variant="light" color="red" leftSection={<IconRefresh size={14} />} onClick={() => void query.refetch()}>
+            Retry
+          </Button>
+        </Group>
+      </Alert>
+    );
+  }
+  const { bars, events, idea } = query.data;
+  const ruleVersion = typeof idea.RuleVersion === 'string' ? idea.RuleVersion : null;
+  return (
+    <Stack gap="md">
+      {bars.length > 0 ? (
+        <Suspense fallback={<Loader size="sm" aria-label="Loading the chart" />}>
+          <PriceChart bars={bars} lines={lines} markers={markers} label={`${symbol} daily candles with the idea's levels and events`} />
+        </Suspense>
+      ) : (
+        <Text size="sm" c="dimmed">
+          No price history is stored for this idea yet.
+        </Text>
+      )}
+      {lines.length > 0 ? (
+        <section aria-label="Levels">
+          <Title order={3} size="h5" mb={4}>
+            Levels
+          </Title>
+          <Group gap="lg" wrap="wrap">
+            {lines.map((level) => (
+              <Text key={level.title} size="sm">
+                <Text span c="dimmed" size="sm">
+                  {level.title}:
+                </Text>{' '}
+                {formatPrice(level.price)}
+              </Text>
+            ))}
+          </Group>
+        </section>
+      ) : null}
+      <section aria-label="Event log">
+        <Title order={3} size="h5" mb={4}>
+          Event log
+        </Title>
+        {events.length === 0 ? (
+          <Text size="sm" c="dimmed">
+            No events recorded.
+          </Text>
+        ) : (
+          <ScrollArea type="auto">
+            <Table striped withTableBorder fz="sm" miw={560}>
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>Session</Table.Th>
+                  <Table.Th>Event</Table.Th>
+                  <Table.Th>Level</Table.Th>
+                  <Table.Th ta="right">Price</Table.Th>
+                  <Table.Th>Origin</Table.Th>
+                  <Table.Th>Recorded</Table.Th>
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {events.map((event) => (
+                  <Table.Tr key={`${event.type}|${event.level}|${event.barDate}|${event.recordedAt}`}>
+                    <Table.Td>{event.barDate}</Table.Td>
+                    <Table.Td>{eventLabel(event.type)}</Table.Td>
+                    <Table.Td>{event.level || '—'}</Table.Td>
+                    <Table.Td ta="right">{event.price === null ? '—' : formatPrice(event.price)}</Table.Td>
+                    <Table.Td>{event.origin === 'replayed' ? 'Replayed' : 'Live'}</Table.Td>
+                    <Table.Td>{formatInstant(event.recordedAt)}</Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </ScrollArea>
+        )}
+      </section>
+      {ruleVersion ? (
+        <Text size="xs" c="dimmed">
+          Rules {ruleVersion}
+          {typeof idea.ParamHash === 'string' ? ` · parameters ${idea.ParamHash}` : ''}
+        </Text>
+      ) : null}
+    </Stack>
+  );
+}

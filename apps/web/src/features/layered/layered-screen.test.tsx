@@ -1,0 +1,282 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { mockApi, type MockAnswer } from '../../test/mock-api';
+import { renderScreen } from '../../test/render';
+import { detail, layeredRow, record, recordGroup, replay, stats } from '../../test/trade-fixtures';
+import { EMPTY_MESSAGE, LayeredScreen, LOADING_MESSAGE, TITLE } from './layered-screen';
+
+// The chart library draws on a canvas jsdom does not have: record what the chart is asked to draw.
+const chartCalls = vi.hoisted(() => ({ priceLines: [] as { title: string; price: number }[], markers: [] as { time: string; text: string }[][], bars: 0 }));
+vi.mock('lightweight-charts', () => ({
+  CandlestickSeries: {},
+  ColorType: { Solid: 'solid' },
+  CrosshairMode: { Normal: 0 },
+  LineStyle: { Solid: 0, Dashed: 2 },
+  createChart: () => ({
+    addSeries: () => ({
+      setData: (bars: unknown[]) => void (chartCalls.bars = bars.length),
+      createPriceLine: (line: { title: string; price: number }) => void chartCalls.priceLines.push({ title: line.title, price: line.price }),
+    }),
+    timeScale: () => ({ fitContent: () => undefined }),
+    remove: () => undefined,
+  }),
+  createSeriesMarkers: (_series: unknown, markers: { time: string; text: string }[]) => void chartCalls.markers.push(markers),
+}));
+
+/** Local times, so the tests hold in any zone. */
+const local = (y: number, m: number, d: number, h = 12, min = 0, s = 0) => new Date(y, m - 1, d, h, min, s).toISOString();
+
+const AAPL = layeredRow({ Symbol: 'AAPL', CreatedAt: local(2026, 11, 18), IsNewTrade: false });
+const MSFT = layeredRow({ Symbol: 'MSFT', CreatedAt: local(2026, 11, 20, 23, 59, 59), IsNewTrade: true, Origin: 'replayed' });
+const NVDA = layeredRow({ Symbol: 'NVDA', CreatedAt: local(2026, 11, 21, 0, 0, 0), EntryPending: true });
+const WON = layeredRow({
+  Symbol: 'AMZN',
+  CreatedAt: local(2026, 10, 2),
+  IsActive: false,
+  Status: 'Successful',
+  IsTarget: true,
+  CurrentProfit: 7.41,
+  CloseReason: 'target',
+  ClosedAt: local(2026, 11, 10),
+});
+const LOST = layeredRow({ Symbol: 'TSLA, Inc "B"', CreatedAt: local(2026, 10, 5), IsActive: false, Status: 'Failed', CurrentProfit: -9.5, CloseReason: 'stop', ClosedAt: local(2026, 11, 1) });
+const ALL = [AAPL, MSFT, NVDA, WON, LOST];
+
+const RECORD = record('layered', [recordGroup({ ruleVersion: 'layered@1.0.0', mature: null, allClosed: stats({ n: 12, dollarWeighted: { onDeployed: 0.021, onCommitted: 0.008, xirr: 0.034 } }) })]);
+
+/** The list call answers by its status filter, as the server does (newest first is the screen's job to keep). */
+function listAnswer(rows = ALL) {
+  return (url: URL): MockAnswer => {
+    const wanted = (url.searchParams.get('status') ?? 'active,successful,failed').split(',');
+    return { body: rows.filter((row) => wanted.includes(row.Status.toLowerCase())) };
+  };
+}
+
+function setup(routes: Parameters<typeof mockApi>[0] = {}) {
+  const api = mockApi({
+    'GET all_stocks_scanner': listAnswer(),
+    'GET trade_ideas/replay_status': { body: [replay({ engine: 'layered' })] },
+    'GET trade_ideas/layered/track_record': { body: RECORD },
+    ...routes,
+  });
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  renderScreen(
+    <QueryClientProvider client={client}>
+      <LayeredScreen />
+    </QueryClientProvider>,
+  );
+  return api;
+}
+
+const cardList = () => screen.getByRole('list', { name: 'Layered plans' });
+const cardSymbols = () => within(cardList()).getAllByRole('article').map((card) => within(card).getByRole('heading').textContent);
+const card = (symbol: string) => within(cardList()).getByRole('article', { name: symbol });
+
+beforeEach(() => {
+  chartCalls.priceLines = [];
+  chartCalls.markers = [];
+});
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+describe('Stock Layered Entry & Exit Plan screen', () => {
+  it('shows the title, explanation and the active plans newest first, asking the server for active ones', async () => {
+    const api = setup();
+    expect(screen.getByRole('heading', { level: 1, name: TITLE })).toBeInTheDocument();
+    expect(screen.getByText(/Buy in layers with limit orders/)).toBeInTheDocument();
+    expect(screen.getByRole('checkbox', { name: 'Active' })).toBeChecked();
+    expect(screen.getByRole('checkbox', { name: 'Successful' })).not.toBeChecked();
+    expect(screen.getByRole('checkbox', { name: 'Failed' })).not.toBeChecked();
+    await screen.findByRole('list', { name: 'Layered plans' });
+    expect(cardSymbols()).toEqual(['NVDA', 'MSFT', 'AAPL']);
+    expect(api.callsTo('all_stocks_scanner')[0]!.url.searchParams.get('status')).toBe('active');
+    expect(api.unhandled).toEqual([]);
+  });
+
+  it('shows every field of a card, with NEW, Replayed and Pending entry badges where they apply', async () => {
+    setup();
+    await screen.findByRole('list', { name: 'Layered plans' });
+    const msft = card('MSFT');
+    expect(within(msft).getByText('NEW')).toBeInTheDocument();
+    expect(within(msft).getByText('Replayed')).toBeInTheDocument();
+    expect(within(msft).getByText('Active')).toBeInTheDocument();
+    expect(within(card('AAPL')).queryByText('NEW')).toBeNull();
+    expect(within(card('AAPL')).queryByText('Replayed')).toBeNull();
+    expect(within(card('NVDA')).getByText('Pending entry')).toBeInTheDocument();
+    const text = card('AAPL').textContent;
+    for (const part of ['Current profit', '−1.25%', 'Potential profit', '+4.00%', 'Entry price', '100.00', 'Exit price', '104.00', 'Current price', '98.50', 'Entries hit', '2/5', 'Exits hit', '0/5', 'Created', 'Updated']) {
+      expect(text).toContain(part);
+    }
+  });
+
+  it('lists the plan’s entry and exit levels with price, allocation and a reached mark on Show Plan', async () => {
+    setup();
+    await screen.findByRole('list', { name: 'Layered plans' });
+    const aapl = card('AAPL');
+    const toggle = within(aapl).getByRole('button', { name: 'Show Plan' });
+    expect(toggle).toHaveAttribute('aria-expanded', 'false');
+    await userEvent.click(toggle);
+    expect(within(aapl).getByRole('button', { name: 'Hide Plan' })).toHaveAttribute('aria-expanded', 'true');
+    const entries = within(aapl).getByRole('table', { name: 'Entry plan' });
+    const rows = within(entries).getAllByRole('row').slice(1).map((row) => row.textContent);
+    expect(rows).toEqual(['ENL585.7620.0% Not reached', 'ENL490.3220.0% Not reached', 'ENL394.8820.0% Not reached', 'ENL297.9220.0% Reached', 'ENL1100.0020.0% Reached']);
+    const exits = within(aapl).getByRole('table', { name: 'Exit plan' });
+    expect(within(exits).getAllByRole('row')).toHaveLength(6);
+    expect(within(exits).getByText('EXL5').closest('tr')!.textContent).toBe('EXL5119.6020.0% Not reached');
+    await userEvent.click(within(aapl).getByRole('button', { name: 'Hide Plan' }));
+    await waitFor(() => expect(within(aapl).queryByRole('table', { name: 'Entry plan' })).toBeNull());
+  });
+
+  it('adds Successful and Failed plans when ticked, and shows nothing when no box is ticked', async () => {
+    const api = setup();
+    await screen.findByRole('list', { name: 'Layered plans' });
+    await userEvent.click(screen.getByRole('checkbox', { name: 'Successful' }));
+    await waitFor(() => expect(cardSymbols()).toEqual(['NVDA', 'MSFT', 'AAPL', 'AMZN']));
+    expect(within(card('AMZN')).getByText('Successful')).toBeInTheDocument();
+    expect(api.callsTo('all_stocks_scanner').at(-1)!.url.searchParams.get('status')).toBe('active,successful');
+    await userEvent.click(screen.getByRole('checkbox', { name: 'Active' }));
+    await userEvent.click(screen.getByRole('checkbox', { name: 'Failed' }));
+    await waitFor(() => expect(cardSymbols()).toEqual(['TSLA, Inc "B"', 'AMZN']));
+    expect(within(card('TSLA, Inc "B"')).getByText('Failed')).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('checkbox', { name: 'Successful' }));
+    await userEvent.click(screen.getByRole('checkbox', { name: 'Failed' }));
+    expect(await screen.findByText(EMPTY_MESSAGE)).toBeInTheDocument();
+    // Nothing ticked: nothing to ask the server for (a call without a status would list every plan).
+    expect(api.callsTo('all_stocks_scanner').every((call) => call.url.searchParams.has('status'))).toBe(true);
+  });
+
+  it('keeps plans created through 23:59:59 of the To Date and from the start of the From Date', async () => {
+    const api = setup();
+    await screen.findByRole('list', { name: 'Layered plans' });
+    fireEvent.change(screen.getByLabelText('To Date'), { target: { value: '2026-11-20' } });
+    await waitFor(() => expect(cardSymbols()).toEqual(['MSFT', 'AAPL']));
+    fireEvent.change(screen.getByLabelText('From Date'), { target: { value: '2026-11-20' } });
+    await waitFor(() => expect(cardSymbols()).toEqual(['MSFT']));
+    const last = api.callsTo('all_stocks_scanner').at(-1)!.url.searchParams;
+    expect(last.get('from')).toBe(new Date(2026, 10, 20, 0, 0, 0, 0).toISOString());
+    expect(last.get('to')).toBe(new Date(2026, 10, 20, 23, 59, 59, 999).toISOString());
+    fireEvent.change(screen.getByLabelText('From Date'), { target: { value: '2026-11-21' } });
+    expect(await screen.findByText('From Date is after To Date.')).toBeInTheDocument();
+    expect(await screen.findByText(EMPTY_MESSAGE)).toBeInTheDocument();
+  });
+
+  it('searches by symbol, case-insensitive contains, and scopes the track record to it', async () => {
+    const api = setup();
+    await screen.findByRole('list', { name: 'Layered plans' });
+    await userEvent.type(screen.getByRole('textbox', { name: 'Search by Symbol' }), 'sf');
+    expect(cardSymbols()).toEqual(['MSFT']);
+    await waitFor(() => expect(api.callsTo('trade_ideas/layered/track_record').at(-1)!.url.searchParams.get('symbol')).toBe('sf'));
+    expect(api.callsTo('all_stocks_scanner').at(-1)!.url.searchParams.get('symbol')).toBe('sf');
+  });
+
+  it('shows the loading message, then the empty sentence when nothing matches', async () => {
+    let answer!: (value: MockAnswer) => void;
+    setup({ 'GET all_stocks_scanner': () => new Promise<MockAnswer>((resolve) => (answer = resolve)) });
+    expect(await screen.findByText(LOADING_MESSAGE)).toBeInTheDocument();
+    answer({ body: [] });
+    expect(await screen.findByText(EMPTY_MESSAGE)).toBeInTheDocument();
+    expect(screen.queryByText(LOADING_MESSAGE)).toBeNull();
+    expect(screen.getByRole('button', { name: 'Export CSV' })).toBeDisabled();
+  });
+
+  it('reports a failed load with Retry, which loads again', async () => {
+    let fail = true;
+    setup({ 'GET all_stocks_scanner': (url) => (fail ? { status: 503, body: { msg: 'Market data is unavailable.' } } : listAnswer()(url)) });
+    expect(await screen.findByText('The trades could not be loaded')).toBeInTheDocument();
+    expect(screen.getByText('Market data is unavailable.')).toBeInTheDocument();
+    fail = false;
+    await userEvent.click(screen.getAllByRole('button', { name: 'Retry' })[0]!);
+    await screen.findByRole('list', { name: 'Layered plans' });
+    expect(cardSymbols()).toEqual(['NVDA', 'MSFT', 'AAPL']);
+  });
+
+  it('shows the replay’s progress instead of an empty list while the history replay runs', async () => {
+    setup({
+      'GET all_stocks_scanner': { body: [] },
+      'GET trade_ideas/replay_status': { body: [replay({ engine: 'swing' }), replay({ engine: 'layered', state: 'running', sessionsDone: 120, sessionsTotal: 244, finishedAt: null })] },
+    });
+    expect(await screen.findByRole('region', { name: 'Replay progress' })).toHaveTextContent('Replaying history: 120 of 244 sessions');
+    expect(screen.queryByText(EMPTY_MESSAGE)).toBeNull();
+  });
+
+  it('exports the filtered rows as CSV, escaped', async () => {
+    const blobs: Blob[] = [];
+    // jsdom has no object URLs: capture the file instead.
+    Object.defineProperty(URL, 'createObjectURL', { configurable: true, value: (blob: Blob) => (blobs.push(blob), 'blob:trades') });
+    Object.defineProperty(URL, 'revokeObjectURL', { configurable: true, value: () => undefined });
+    const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => undefined);
+    setup();
+    await screen.findByRole('list', { name: 'Layered plans' });
+    await userEvent.click(screen.getByRole('checkbox', { name: 'Active' }));
+    await userEvent.click(screen.getByRole('checkbox', { name: 'Failed' }));
+    await waitFor(() => expect(cardSymbols()).toEqual(['TSLA, Inc "B"']));
+    await userEvent.click(screen.getByRole('button', { name: 'Export CSV' }));
+    expect(click).toHaveBeenCalledTimes(1);
+    const lines = (await blobs[0]!.text()).split('\r\n');
+    expect(lines[0]).toBe(
+      'Symbol,Status,Origin,Entry pending,Created,Updated,Entry price,Exit price,Current price,Current profit %,Potential profit %,Entries hit,Exits hit,30-day high at creation,Stop,Close reason,Closed,Exit fill,Rule version,Id',
+    );
+    expect(lines[1]!.startsWith(`"TSLA, Inc ""B""",Failed,live,false,${LOST.CreatedAt},`)).toBe(true);
+    expect(lines[1]).toContain(',-9.5,4,2/5,0/5,104,95.9,stop,');
+    expect(lines).toHaveLength(3);
+    expect(lines[2]).toBe('');
+  });
+
+  it('shows the track record for the filters: "no mature cohort yet", the all-closed line and its caveat, greyed below N = 30', async () => {
+    setup();
+    const panel = await screen.findByRole('region', { name: 'Track record' });
+    const group = await within(panel).findByRole('button', { name: /^All · Replayed · layered@1\.0\.0/ });
+    expect(within(group).getByText('no mature cohort yet')).toBeInTheDocument();
+    expect(group).toHaveTextContent('All closed so far: 12 closed, win rate 59.5% (44.5%–73.0%), mean +1.23% (includes immature cohorts; biased toward quick exits)');
+    expect(group).toHaveAttribute('aria-expanded', 'false');
+    await userEvent.click(group);
+    // The panel opens with a transition: wait for it.
+    expect(await within(panel).findByRole('columnheader', { name: /^All closed so far/ })).toHaveTextContent('includes immature cohorts; biased toward quick exits');
+    expect(within(panel).queryByRole('columnheader', { name: /^Mature cohorts/ })).toBeNull();
+    const winRate = within(panel).getByRole('row', { name: /Win rate/ });
+    // All closed so far: N = 12 → greyed; the random-entry baseline (N = 840) is not.
+    const [allClosed, baseline] = within(winRate).getAllByRole('cell');
+    expect(within(allClosed!).getByText('59.5% (44.5%–73.0%)')).toHaveAttribute('data-few', 'true');
+    expect(within(baseline!).getByText('52.0% (49.0%–55.0%)')).not.toHaveAttribute('data-few');
+    expect(within(panel).getByRole('row', { name: /Dollar-weighted return/ })).toHaveTextContent('+2.10% on deployed · +0.80% on committed · XIRR +3.40%');
+    expect(within(panel).getByText(/Greyed: fewer than 30 closed ideas/)).toBeInTheDocument();
+    expect(within(panel).getByText(/Open ideas: 6/)).toHaveTextContent('Open ideas: 6 · average mark +1.40% · oldest 15 sessions');
+  });
+
+  it('opens an idea’s detail: the chart with its levels and markers, and the event log', async () => {
+    const api = setup({
+      'GET trade_ideas/layered/*': (url) =>
+        url.pathname.endsWith('/track_record')
+          ? { body: RECORD }
+          : {
+              body: detail({
+                engine: 'layered',
+                idea: AAPL,
+                bars: [
+                  { date: '2026-11-17', open: 101, high: 103, low: 100, close: 102, volume: 1e6 },
+                  { date: '2026-11-18', open: 100, high: 101, low: 97.5, close: 98.5, volume: 2e6 },
+                ],
+                events: [
+                  { type: 'opened', level: '', barDate: '2026-11-17', price: 102, data: {}, ruleVersion: 'layered@1.0.0', paramHash: '0123456789abcdef', origin: 'live', recordedAt: '2026-11-17T21:30:00.000Z' },
+                  { type: 'level_hit', level: 'ENL2', barDate: '2026-11-18', price: 97.92, data: {}, ruleVersion: 'layered@1.0.0', paramHash: '0123456789abcdef', origin: 'live', recordedAt: '2026-11-18T21:30:00.000Z' },
+                ],
+              }),
+            },
+    });
+    await screen.findByRole('list', { name: 'Layered plans' });
+    await userEvent.click(within(card('AAPL')).getByRole('button', { name: 'Details of AAPL' }));
+    const dialog = await screen.findByRole('dialog', { name: 'AAPL · idea detail' });
+    const log = await within(dialog).findByRole('table');
+    expect(within(log).getAllByRole('row').slice(1).map((row) => row.textContent)).toEqual([
+      expect.stringMatching(/^2026-11-17Signal—102\.00Live/),
+      expect.stringMatching(/^2026-11-18Level hitENL297\.92Live/),
+    ]);
+    await waitFor(() => expect(chartCalls.bars).toBe(2));
+    expect(chartCalls.priceLines.map((line) => line.title)).toEqual(['Entry', 'ENL2', 'ENL3', 'ENL4', 'ENL5', 'EXL1', 'EXL2', 'EXL3', 'EXL4', 'EXL5', 'Stop', '30-day high at creation']);
+    expect(chartCalls.markers.at(-1)!.map((marker) => `${marker.time} ${marker.text}`)).toEqual(['2026-11-17 Signal', '2026-11-18 ENL2']);
+    expect(api.callsTo(`trade_ideas/layered/${AAPL.Id}`)).toHaveLength(1);
+  });
+});

@@ -1,0 +1,189 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { mockApi, type MockAnswer } from '../../test/mock-api';
+import { renderScreen } from '../../test/render';
+import { record, recordGroup, replay, stats, swingRow } from '../../test/trade-fixtures';
+import { EMPTY_MESSAGE, LOADING_MESSAGE, swingServerFilter, SwingScreen, TITLE } from './swing-screen';
+
+const local = (y: number, m: number, d: number, h = 12, min = 0, s = 0) => new Date(y, m - 1, d, h, min, s).toISOString();
+
+const closed = { IsActive: false, CloseReason: 'target' as const };
+const ACTIVE_TREND = swingRow({ Symbol: 'NVDA', DateCreated: local(2026, 11, 19), IsDrop: false, NearSupport: true });
+const ACTIVE_DROP = swingRow({ Symbol: 'AMD', DateCreated: local(2026, 11, 20, 23, 59, 59), IsDrop: true, TradeType: 'Price Drop', Origin: 'replayed' });
+const TREND_WON = swingRow({ Symbol: 'META', DateCreated: local(2026, 10, 1), ...closed, Status: 'Successful', IsProfit1: true, IsProfit2: true, CurrentProfit: 7.5 });
+const TREND_PARTIAL = swingRow({ Symbol: 'ORCL', DateCreated: local(2026, 10, 3), ...closed, Status: 'Partial', IsProfit1: true, CloseReason: 'stop', CurrentProfit: -0.8 });
+const DROP_LOST = swingRow({ Symbol: 'PYPL', DateCreated: local(2026, 10, 6), IsDrop: true, TradeType: 'Price Drop', ...closed, Status: 'Failed', CloseReason: 'stop', CurrentProfit: -6.2 });
+const DROP_LEVEL_LOST = swingRow({ Symbol: 'INTC', DateCreated: local(2026, 10, 8), IsDrop: true, NearSupport: true, TradeType: 'Price Drop', ...closed, Status: 'Failed', CloseReason: 'time', CurrentProfit: -1.1 });
+const ALL = [TREND_WON, ACTIVE_TREND, DROP_LOST, ACTIVE_DROP, TREND_PARTIAL, DROP_LEVEL_LOST];
+
+function setup(routes: Parameters<typeof mockApi>[0] = {}) {
+  const api = mockApi({
+    'GET get_swing_trade_entries': { body: ALL },
+    'GET trade_ideas/replay_status': { body: [replay({ engine: 'swing' })] },
+    'GET trade_ideas/swing/track_record': {
+      body: record('swing', [
+        recordGroup({ type: 'All', origin: 'replayed', mature: stats({ n: 18 }), allClosed: stats({ n: 26, profitFactor: null }) }),
+        recordGroup({ type: 'Trend', origin: 'replayed' }),
+      ]),
+    },
+    ...routes,
+  });
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  renderScreen(
+    <QueryClientProvider client={client}>
+      <SwingScreen />
+    </QueryClientProvider>,
+  );
+  return api;
+}
+
+const cardList = () => screen.getByRole('list', { name: 'Short-term trades' });
+const cardSymbols = () => within(cardList()).getAllByRole('article').map((card) => within(card).getByRole('heading').textContent);
+const card = (symbol: string) => within(cardList()).getByRole('article', { name: symbol });
+const box = (name: string) => screen.getByRole('checkbox', { name });
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+describe('Stock Short-Term Trades screen', () => {
+  it('shows the title, explanation and only the active trades by default, newest first', async () => {
+    const api = setup();
+    expect(screen.getByRole('heading', { level: 1, name: TITLE })).toBeInTheDocument();
+    expect(screen.getByText(/5% and 10% profit targets/)).toBeInTheDocument();
+    expect(box('Active Trades')).toBeChecked();
+    for (const group of ['Trend Based', 'Price Drop Based', 'Level Systems']) {
+      const set = screen.getByRole('group', { name: group });
+      expect(within(set).getByRole('checkbox', { name: `${group} Successful` })).not.toBeChecked();
+      expect(within(set).getByRole('checkbox', { name: `${group} Failed` })).not.toBeChecked();
+    }
+    await screen.findByRole('list', { name: 'Short-term trades' });
+    expect(cardSymbols()).toEqual(['AMD', 'NVDA']);
+    expect(api.callsTo('get_swing_trade_entries')[0]!.url.searchParams.get('status')).toBe('active');
+    expect(api.unhandled).toEqual([]);
+  });
+
+  it('shows a card’s fields and both its type badge and Level System Based', async () => {
+    setup();
+    await screen.findByRole('list', { name: 'Short-term trades' });
+    const nvda = card('NVDA');
+    expect(within(nvda).getByText('Trend Based')).toBeInTheDocument();
+    expect(within(nvda).getByText('Level System Based')).toBeInTheDocument();
+    expect(within(nvda).getByText('Active')).toBeInTheDocument();
+    const amd = card('AMD');
+    expect(within(amd).getByText('Price Drop Based')).toBeInTheDocument();
+    expect(within(amd).queryByText('Level System Based')).toBeNull();
+    expect(within(amd).getByText('Replayed')).toBeInTheDocument();
+    const text = nvda.textContent;
+    for (const part of ['Entry price', '50.00', 'Current price', '51.00', '5% target', '52.50', '10% target', '55.00', 'Profit', '+2.00%', 'Created', 'Updated']) {
+      expect(text).toContain(part);
+    }
+  });
+
+  it('lists Partial trades under their type’s Successful filter, with a Partial badge', async () => {
+    setup();
+    await screen.findByRole('list', { name: 'Short-term trades' });
+    await userEvent.click(box('Active Trades'));
+    await userEvent.click(box('Trend Based Successful'));
+    await waitFor(() => expect(cardSymbols()).toEqual(['ORCL', 'META']));
+    expect(within(card('ORCL')).getByText('Partial')).toBeInTheDocument();
+    expect(within(card('ORCL')).getByText(/5% target/).parentElement).toHaveTextContent('· Hit');
+    expect(within(card('META')).getByText('Successful')).toBeInTheDocument();
+    // Price Drop Successful: no drop trade succeeded.
+    await userEvent.click(box('Trend Based Successful'));
+    await userEvent.click(box('Price Drop Based Successful'));
+    expect(await screen.findByText(EMPTY_MESSAGE)).toBeInTheDocument();
+  });
+
+  it('groups failed trades by type, a Level System trade also under Level Systems', async () => {
+    setup();
+    await screen.findByRole('list', { name: 'Short-term trades' });
+    await userEvent.click(box('Active Trades'));
+    await userEvent.click(box('Level Systems Failed'));
+    await waitFor(() => expect(cardSymbols()).toEqual(['INTC']));
+    const intc = card('INTC');
+    expect(within(intc).getByText('Price Drop Based')).toBeInTheDocument();
+    expect(within(intc).getByText('Level System Based')).toBeInTheDocument();
+    expect(within(intc).getByText('Failed')).toBeInTheDocument();
+    await userEvent.click(box('Price Drop Based Failed'));
+    await waitFor(() => expect(cardSymbols()).toEqual(['INTC', 'PYPL']));
+    await userEvent.click(box('Trend Based Failed'));
+    expect(cardSymbols()).toEqual(['INTC', 'PYPL']);
+  });
+
+  it('asks the server for the smallest superset of the ticked boxes', () => {
+    const none = { active: false, trendSuccessful: false, trendFailed: false, dropSuccessful: false, dropFailed: false, levelSuccessful: false, levelFailed: false };
+    expect(swingServerFilter(none)).toBeNull();
+    expect(swingServerFilter({ ...none, active: true })).toEqual({ status: 'active' });
+    expect(swingServerFilter({ ...none, active: true, dropFailed: true })).toEqual({ status: 'active,failed' });
+    expect(swingServerFilter({ ...none, trendSuccessful: true, levelFailed: true })).toEqual({ status: 'successful,partial,failed', type: 'trend,level' });
+  });
+
+  it('filters by dates (To Date through 23:59:59 local) and symbol', async () => {
+    setup();
+    await screen.findByRole('list', { name: 'Short-term trades' });
+    fireEvent.change(screen.getByLabelText('From Date'), { target: { value: '2026-11-20' } });
+    fireEvent.change(screen.getByLabelText('To Date'), { target: { value: '2026-11-20' } });
+    await waitFor(() => expect(cardSymbols()).toEqual(['AMD']));
+    fireEvent.change(screen.getByLabelText('From Date'), { target: { value: '' } });
+    fireEvent.change(screen.getByLabelText('To Date'), { target: { value: '' } });
+    await userEvent.type(screen.getByRole('textbox', { name: 'Search by Symbol' }), 'nV');
+    await waitFor(() => expect(cardSymbols()).toEqual(['NVDA']));
+  });
+
+  it('shows its loading message, then the empty sentence', async () => {
+    let answer!: (value: MockAnswer) => void;
+    setup({ 'GET get_swing_trade_entries': () => new Promise<MockAnswer>((resolve) => (answer = resolve)) });
+    expect(await screen.findByText(LOADING_MESSAGE)).toBeInTheDocument();
+    answer({ body: [] });
+    expect(await screen.findByText(EMPTY_MESSAGE)).toBeInTheDocument();
+  });
+
+  it('reports a failed load with Retry', async () => {
+    let fail = true;
+    setup({ 'GET get_swing_trade_entries': () => (fail ? { status: 500, body: { msg: 'Database is down.' } } : { body: ALL }) });
+    expect(await screen.findByText('Database is down.')).toBeInTheDocument();
+    fail = false;
+    const alert = screen.getByText('The trades could not be loaded').closest('[role="alert"]') as HTMLElement;
+    await userEvent.click(within(alert).getByRole('button', { name: 'Retry' }));
+    await screen.findByRole('list', { name: 'Short-term trades' });
+    expect(cardSymbols()).toEqual(['AMD', 'NVDA']);
+  });
+
+  it('loads the next page from X-Next-Cursor on Load more', async () => {
+    const api = setup({
+      'GET get_swing_trade_entries': (url) =>
+        url.searchParams.get('cursor') === 'page2' ? { body: [TREND_WON] } : { body: [ACTIVE_DROP, ACTIVE_TREND], headers: { 'X-Next-Cursor': 'page2' } },
+    });
+    await screen.findByRole('list', { name: 'Short-term trades' });
+    await userEvent.click(box('Trend Based Successful'));
+    await userEvent.click(await screen.findByRole('button', { name: 'Load more' }));
+    await waitFor(() => expect(cardSymbols()).toEqual(['AMD', 'NVDA', 'META']));
+    expect(screen.queryByRole('button', { name: 'Load more' })).toBeNull();
+    expect(api.callsTo('get_swing_trade_entries').at(-1)!.url.searchParams.get('limit')).toBe('500');
+  });
+
+  it('shows the track record with the headline greyed below N = 30 and a profit factor of — without losses', async () => {
+    setup();
+    const panel = await screen.findByRole('region', { name: 'Track record' });
+    const all = await within(panel).findByRole('button', { name: /^All · Replayed · swing@1\.0\.0/ });
+    expect(within(panel).queryByText('no mature cohort yet')).toBeNull();
+    expect(within(all).getByText(/^18 closed, win rate/)).toHaveStyle({ color: 'var(--mantine-color-dimmed)' });
+    expect(within(panel).getByRole('button', { name: /^Trend · Replayed · swing@1\.0\.0/ })).toHaveTextContent('Mature cohorts: 42 closed');
+    expect(within(panel).getByText(/^42 closed, win rate/)).not.toHaveStyle({ color: 'var(--mantine-color-dimmed)' });
+    await userEvent.click(all);
+    // The panel opens with a transition: wait for it.
+    const profitFactor = await within(panel).findByRole('row', { name: /Profit factor/ });
+    const [mature, allClosed] = within(profitFactor).getAllByRole('cell');
+    expect(mature).toHaveTextContent('1.62');
+    expect(allClosed).toHaveTextContent('—');
+    const winRate = within(panel).getByRole('row', { name: /Win rate/ });
+    for (const cell of within(winRate).getAllByRole('cell').slice(0, 2)) expect(cell.querySelector('[data-few="true"]')).not.toBeNull();
+    expect(within(panel).getByRole('row', { name: /excess over the benchmark/ })).toHaveTextContent('+0.43%');
+    expect(within(panel).queryByRole('row', { name: /Dollar-weighted/ })).toBeNull();
+    expect(all).toHaveAttribute('aria-expanded', 'true');
+    expect(within(panel).getByRole('button', { name: /^Trend · Replayed/ })).toHaveAttribute('aria-expanded', 'false');
+  });
+});

@@ -1,0 +1,214 @@
+import type { IdeaListQuery, SwingTrade } from '@signalboard/core';
+import { SCREEN_TITLES } from '@signalboard/core';
+import { Group, Stack, Text } from '@mantine/core';
+import { useMemo, useState } from 'react';
+import { ScreenHeader } from '../../components/screen-header';
+import { changeColor, formatPrice, formatSignedPercent } from '../../components/format';
+import type { CsvColumn } from '../../components/trade-ideas/csv';
+import { ExportCsvButton } from '../../components/trade-ideas/export-csv-button';
+import { matchesDateSymbol, type DateSymbolFilter } from '../../components/trade-ideas/filter-values';
+import { IdeaStampBadges, StatusBadge, TagBadge } from '../../components/trade-ideas/idea-badges';
+import { IdeaCard, IdeaCardList, IdeaField } from '../../components/trade-ideas/idea-card';
+import { IdeaDetailModal } from '../../components/trade-ideas/idea-detail-modal';
+import { formatInstant } from '../../components/trade-ideas/idea-format';
+import { IdeaListOutcome } from '../../components/trade-ideas/idea-list-outcome';
+import { TrackRecordPanel } from '../../components/trade-ideas/track-record-panel';
+import { TradeFilterBar, type StatusGroup } from '../../components/trade-ideas/trade-filter-bar';
+import { useIdeaList, useReplayStatus } from '../../components/trade-ideas/use-idea-list';
+import { useTradeFilters } from '../../components/trade-ideas/use-trade-filters';
+import { TONE } from '../../theme';
+
+export const TITLE = SCREEN_TITLES.stockshort;
+export const EMPTY_MESSAGE = 'No trades match the selected filters.';
+export const LOADING_MESSAGE = 'Loading trades...';
+
+/** The trade-type groups of spec §4: Trend (not a drop), Price Drop (a drop), Level System (NearSupport). */
+type Kind = 'trend' | 'drop' | 'level';
+type StatusKey = 'active' | `${Kind}Successful` | `${Kind}Failed`;
+
+export const KIND_BADGE: Record<Kind, string> = { trend: 'Trend Based', drop: 'Price Drop Based', level: 'Level System Based' };
+const KIND_LEGEND: Record<Kind, string> = { trend: 'Trend Based', drop: 'Price Drop Based', level: 'Level Systems' };
+const KINDS: Kind[] = ['trend', 'drop', 'level'];
+
+const FILTER_GROUPS: StatusGroup<StatusKey>[] = [
+  { options: [{ key: 'active', label: 'Active Trades' }] },
+  ...KINDS.map(
+    (kind): StatusGroup<StatusKey> => ({
+      legend: KIND_LEGEND[kind],
+      options: [
+        { key: `${kind}Successful`, label: 'Successful' },
+        { key: `${kind}Failed`, label: 'Failed' },
+      ],
+    }),
+  ),
+];
+const INITIAL_STATUSES: Record<StatusKey, boolean> = {
+  active: true,
+  trendSuccessful: false,
+  trendFailed: false,
+  dropSuccessful: false,
+  dropFailed: false,
+  levelSuccessful: false,
+  levelFailed: false,
+};
+
+/** The groups a trade belongs to: its type, and Level System too when it was near support. */
+export function kindsOf(row: SwingTrade): Kind[] {
+  return [row.IsDrop ? 'drop' : 'trend', ...(row.NearSupport ? (['level'] as const) : [])];
+}
+
+/**
+ * Whether the status checkboxes show a trade: Active ones under Active Trades; closed ones under
+ * their groups' Successful (Partial too, with its badge) or Failed.
+ */
+export function statusShows(row: SwingTrade, statuses: Record<StatusKey, boolean>): boolean {
+  if (row.Status === 'Active') return statuses.active;
+  const bucket = row.Status === 'Failed' ? 'Failed' : 'Successful';
+  return kindsOf(row).some((kind) => statuses[`${kind}${bucket}`]);
+}
+
+const newestFirst = (a: SwingTrade, b: SwingTrade) => Date.parse(b.DateCreated) - Date.parse(a.DateCreated);
+
+export function filterSwing(rows: readonly SwingTrade[], statuses: Record<StatusKey, boolean>, filter: DateSymbolFilter): SwingTrade[] {
+  return rows.filter((row) => statusShows(row, statuses) && matchesDateSymbol(filter, row.Symbol, row.DateCreated)).sort(newestFirst);
+}
+
+/** The list call's status and type for the checkboxes: the smallest query that holds every shown trade. */
+export function swingServerFilter(statuses: Record<StatusKey, boolean>): Pick<IdeaListQuery, 'status' | 'type'> | null {
+  const status: string[] = [];
+  if (statuses.active) status.push('active');
+  if (KINDS.some((kind) => statuses[`${kind}Successful`])) status.push('successful', 'partial');
+  if (KINDS.some((kind) => statuses[`${kind}Failed`])) status.push('failed');
+  if (status.length === 0) return null;
+  const kinds = KINDS.filter((kind) => statuses[`${kind}Successful`] || statuses[`${kind}Failed`]);
+  return { status: status.join(','), ...(statuses.active ? {} : { type: kinds.join(',') }) };
+}
+
+export const SWING_CSV: CsvColumn<SwingTrade>[] = [
+  { header: 'Symbol', value: (row) => row.Symbol },
+  { header: 'Status', value: (row) => row.Status },
+  { header: 'Type', value: (row) => row.TradeType },
+  { header: 'Level System', value: (row) => row.NearSupport },
+  { header: 'Origin', value: (row) => row.Origin },
+  { header: 'Entry pending', value: (row) => row.EntryPending },
+  { header: 'Created', value: (row) => row.DateCreated },
+  { header: 'Updated', value: (row) => row.DateUpdated },
+  { header: 'Entry price', value: (row) => row.EntryPrice },
+  { header: 'Current price', value: (row) => row.CurrentPrice },
+  { header: '5% target', value: (row) => row.Target1Price },
+  { header: '5% target hit', value: (row) => row.IsProfit1 },
+  { header: '10% target', value: (row) => row.Target2Price },
+  { header: '10% target hit', value: (row) => row.IsProfit2 },
+  { header: 'Stop', value: (row) => row.StopPrice },
+  { header: 'Profit %', value: (row) => row.CurrentProfit },
+  { header: 'Close reason', value: (row) => row.CloseReason },
+  { header: 'Closed', value: (row) => row.ClosedAt },
+  { header: 'Exit fill', value: (row) => row.ExitPrice },
+  { header: 'Rule version', value: (row) => row.RuleVersion },
+  { header: 'Id', value: (row) => row.Id },
+];
+
+/** Stock Short-Term Trades (spec §2 "Short-term trades screen", §4; strategies.md §2). */
+export function SwingScreen() {
+  const { statuses, setStatuses, filter, setFilter, serverScope } = useTradeFilters(INITIAL_STATUSES);
+  const serverFilter = swingServerFilter(statuses);
+  const query: IdeaListQuery = { ...serverScope, ...serverFilter };
+  const replay = useReplayStatus('swing');
+  const skipped = serverFilter === null;
+  const list = useIdeaList('swing', query, replay.running, !skipped);
+  const rows = useMemo(() => (skipped ? [] : filterSwing(list.rows, statuses, filter)), [list.rows, statuses, filter, skipped]);
+  const [detail, setDetail] = useState<{ id: string; symbol: string } | null>(null);
+
+  return (
+    <>
+      <ScreenHeader
+        title={TITLE}
+        description="High-volume stocks held for up to a month: enter on a new alert, exit with limit orders at the 5% and 10% profit targets. Price Drop trades bet on a rebound (mean reversion), Trend trades on continuation."
+      />
+      <Stack gap="md">
+        <TradeFilterBar label="Trade filters" groups={FILTER_GROUPS} statuses={statuses} onStatusesChange={setStatuses} filter={filter} onFilterChange={setFilter} />
+        <TrackRecordPanel engine="swing" scope={serverScope} />
+        <Group justify="space-between" gap="sm">
+          <Text size="sm" c="dimmed" aria-live="polite">
+            {!skipped && !list.isPending ? `${rows.length} trade${rows.length === 1 ? '' : 's'}${list.hasNextPage ? ' loaded so far' : ''}` : ''}
+          </Text>
+          <ExportCsvButton name="short-term-trades" columns={SWING_CSV} rows={rows} />
+        </Group>
+        <IdeaListOutcome
+          list={list}
+          skipped={skipped}
+          shown={rows.length}
+          replay={replay}
+          loadingMessage={LOADING_MESSAGE}
+          emptyMessage={EMPTY_MESSAGE}
+          emptyHint="Tick a Successful or Failed box to see closed trades, or widen the dates."
+        >
+          <IdeaCardList label="Short-term trades">
+            {rows.map((row) => (
+              <li key={row.Id}>
+                <SwingCard row={row} onDetails={() => setDetail({ id: row.Id, symbol: row.Symbol })} />
+              </li>
+            ))}
+          </IdeaCardList>
+        </IdeaListOutcome>
+      </Stack>
+      <IdeaDetailModal engine="swing" idea={detail} onClose={() => setDetail(null)} />
+    </>
+  );
+}
+
+function TargetValue({ price, hit }: { price: number; hit: boolean }) {
+  return (
+    <>
+      {formatPrice(price)}
+      {hit ? (
+        <Text span size="sm" fw={600} c={TONE.success}>
+          {' '}
+          · Hit
+        </Text>
+      ) : null}
+    </>
+  );
+}
+
+function SwingCard({ row, onDetails }: { row: SwingTrade; onDetails: () => void }) {
+  return (
+    <IdeaCard
+      symbol={row.Symbol}
+      createdAt={row.DateCreated}
+      updatedAt={row.DateUpdated}
+      onDetails={onDetails}
+      badges={
+        <>
+          <StatusBadge status={row.Status} />
+          {kindsOf(row).map((kind) => (
+            <TagBadge key={kind}>{KIND_BADGE[kind]}</TagBadge>
+          ))}
+          {row.EarningsSoon ? <TagBadge>Earnings soon</TagBadge> : null}
+          <IdeaStampBadges origin={row.Origin} entryPending={row.EntryPending} />
+        </>
+      }
+    >
+      <IdeaField label={row.EntryPending ? 'Entry price (signal close)' : 'Entry price'}>{formatPrice(row.EntryPrice)}</IdeaField>
+      <IdeaField label="Current price">{formatPrice(row.CurrentPrice)}</IdeaField>
+      <IdeaField label={`${row.PercentProfitTarget1}% target`}>
+        <TargetValue price={row.Target1Price} hit={row.IsProfit1} />
+      </IdeaField>
+      <IdeaField label={`${row.PercentProfitTarget2}% target`}>
+        <TargetValue price={row.Target2Price} hit={row.IsProfit2} />
+      </IdeaField>
+      <IdeaField label="Profit" color={changeColor(row.CurrentProfit)}>
+        {formatSignedPercent(row.CurrentProfit)}
+      </IdeaField>
+      <IdeaField label="Stop">{formatPrice(row.StopPrice)}</IdeaField>
+      {row.IsActive ? null : (
+        <IdeaField label="Closed">
+          {row.CloseReason ? `${row.CloseReason.replace(/_/g, ' ')} · ` : ''}
+          {formatInstant(row.ClosedAt)}
+        </IdeaField>
+      )}
+    </IdeaCard>
+  );
+}
+
+export { SwingScreen as Component };
