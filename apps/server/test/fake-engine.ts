@@ -5,7 +5,12 @@
  * its target at +3 % or its stop at −3 % on a close, else closes after 5 sessions. Its rows carry
  * every field of the contract's row of its engine (layeredTrade or swingTrade).
  */
-import { ideaIdOf, isoFromDayNumber, type DailySeries, type EngineDefinition, type IdeaEvent, type Mark, type StoredIdeaEvent } from '@signalboard/core';
+import { ideaIdOf, isoFromDayNumber, type DailySeries, type EngineDefinition, type IdeaEvent, type Mark, type StoredIdeaEvent, type UniverseMember } from '@signalboard/core';
+import { US_STOCKS } from '../src/providers/market/universe';
+
+/** A small universe for the platform's tests: the replay and the lists stay quick. */
+export const TEST_UNIVERSE = US_STOCKS.slice(0, 12).map((entry) => entry.symbol);
+export const testUniverse = async (survivorshipBiased: boolean): Promise<UniverseMember[]> => TEST_UNIVERSE.map((symbol) => ({ symbol, market: 'US', survivorshipBiased }));
 
 export interface FakeState {
   signalDate: string;

@@ -237,8 +237,10 @@ export function createTradesRepo(db: Database) {
 
     /** Records a version's replay state (inserting its row the first time). */
     async saveVersion(tx: Executor, row: Partial<EngineVersionRow> & { engine: EngineId; ruleVersion: string; paramHash: string }, nowMs: number): Promise<void> {
+      const { engine: _engine, ruleVersion: _ruleVersion, ...given } = row;
+      // A new row starts pending; an update changes only the fields given.
       const values = { replayState: 'pending', ...row, updatedAt: new Date(nowMs) };
-      const { engine: _engine, ruleVersion: _ruleVersion, ...changes } = values;
+      const changes = { ...given, updatedAt: new Date(nowMs) };
       await tx
         .insert(tradeEngineVersions)
         .values(values)

@@ -1,15 +1,10 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { ideaDetail, layeredTrade, replayStatusResponse, swingTrade, type UniverseMember } from '@signalboard/core';
-import { createFakeEngine } from '../../../test/fake-engine';
+import { ideaDetail, layeredTrade, replayStatusResponse, swingTrade } from '@signalboard/core';
+import { createFakeEngine, TEST_UNIVERSE, testUniverse } from '../../../test/fake-engine';
 import { createTestApp, createUser, login, uniqueEmail, type TestApp } from '../../../test/helpers';
-import { US_STOCKS } from '../../providers/market/universe';
 
-/** A small universe: the replay and the lists stay quick. */
-export const TEST_UNIVERSE = US_STOCKS.slice(0, 12).map((entry) => entry.symbol);
-export const testUniverse = async (survivorshipBiased: boolean): Promise<UniverseMember[]> =>
-  TEST_UNIVERSE.map((symbol) => ({ symbol, market: 'US', survivorshipBiased }));
 
 let t: TestApp;
 let headers: { authorization: string };
