@@ -160,7 +160,14 @@ export interface EngineDefinition<P, S, Row> {
    * by the same code), then run through the same update and close code, session by session, until
    * it closes or the series ends. Answers its events (the ideaId given).
    */
-  simulate(input: { params: P; series: DailySeries; signalIndex: number; ideaId: string }): IdeaEvent[];
+  simulate(input: {
+    params: P;
+    series: DailySeries;
+    signalIndex: number;
+    ideaId: string;
+    /** Engine-specific kind of idea to force (swing: 'Price Drop' or 'Trend', the real idea's type). */
+    variant?: string;
+  }): IdeaEvent[];
   /** What the track record needs of an idea whose entry filled (null: pending or voided). */
   outcome(events: readonly StoredIdeaEvent[], row: Row): IdeaOutcome | null;
 }
