@@ -5,7 +5,6 @@ export * from './auth/token';
 export * from './validation/forms';
 export * from './validation/text';
 export * from './contract/index';
-export * from './trades/types';
 export * from './market/trading-calendar';
 export * from './market/earnings';
 export * from './calendar/earnings-events';
