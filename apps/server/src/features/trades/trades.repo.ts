@@ -204,11 +204,15 @@ export function createTradesRepo(db: Database) {
       if (filter.origin) conditions.push(sql`${ideas.origin} = ${filter.origin}`);
       if (filter.types?.length) conditions.push(sql`${ideas.types} && array[${sql.join(filter.types.map((type) => sql`${type}`), sql`, `)}]::text[]`);
       if (filter.after) conditions.push(sql`(${ideas.createdAt}, ${ideas.id}) < (${filter.after.createdAt.toISOString()}::timestamptz, ${filter.after.id})`);
+      // The page's ids first (no row is read), then their rows' JSON: the text of only the rows sent.
       const result = await db.execute<{ created_at: string | Date; id: string; json: string }>(sql`
-        select ${ideas.createdAt} as created_at, ${ideas.id} as id, ${ideas.row}::text as json from ${ideas}
-        where ${sql.join(conditions, sql` and `)}
-        order by ${ideas.createdAt} desc, ${ideas.id} desc
-        limit ${filter.limit + 1}`);
+        select page.created_at, page.id, ${ideas.row}::text as json
+        from (select ${ideas.createdAt} as created_at, ${ideas.id} as id from ${ideas}
+              where ${sql.join(conditions, sql` and `)}
+              order by ${ideas.createdAt} desc, ${ideas.id} desc
+              limit ${filter.limit + 1}) page
+        join ${ideas} on ${ideas.id} = page.id
+        order by page.created_at desc, page.id desc`);
       const rows = result.rows.map((row) => ({ createdAt: new Date(row.created_at), id: row.id, json: row.json }));
       const more = rows.length > filter.limit;
       return { rows: more ? rows.slice(0, filter.limit) : rows, more };
