@@ -20,6 +20,7 @@ import { createDashboardJobs, type DashboardJobs } from './features/dashboard/da
 import { createDashboardRepo } from './features/dashboard/dashboard.repo';
 import { SERVER_TRADE_ENGINES } from './features/trades/engines';
 import { createTradeJobs, type TradeJobs } from './features/trades/trades.jobs';
+import { createTrackRecords } from './features/trades/trades.record';
 import { createTradesRepo } from './features/trades/trades.repo';
 import { tradesRoutes } from './features/trades/trades.routes';
 import type { AnyEngine } from './features/trades/trades.runner';
@@ -253,7 +254,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       });
       await secured.register(newsAnalysisRoutes, { service: createNewsAnalysisService({ analyst, clock, ttlMs: config.AI_CACHE_TTL_SECONDS * 1000 }) });
       await secured.register(dashboardRoutes, { repo: dashboardRepo, jobs: dashboardJobs, market: deps.market, marketClock: deps.marketClock });
-      await secured.register(tradesRoutes, { engines: tradeJobs.engines, repo: tradesRepo, market: deps.market, marketClock: deps.marketClock });
+      const records = createTrackRecords({ repo: tradesRepo, market: deps.market, marketClock: deps.marketClock, ...(deps.tradeUniverse ? { universe: deps.tradeUniverse } : {}) });
+      await secured.register(tradesRoutes, { engines: tradeJobs.engines, repo: tradesRepo, market: deps.market, marketClock: deps.marketClock, records });
     },
     { prefix: '/api' },
   );

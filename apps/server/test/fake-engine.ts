@@ -198,7 +198,54 @@ export function createFakeEngine(options: FakeEngineOptions = {}): EngineDefinit
     openState: stateOf,
     fold,
     cooldownKey: (event) => event.symbol,
-    simulate: () => [],
-    outcome: () => null,
+    /** A forced signal at `signalIndex`, then the same entry and close rules as runSession. */
+    simulate({ series, signalIndex, ideaId }) {
+      const at = (index: number) => ({ ideaId, engine: id, market: series.market, symbol: series.symbol, level: '', barDate: isoFromDayNumber(series.day[index]!) });
+      const events: IdeaEvent[] = [{ ...at(signalIndex), type: 'opened', price: series.close[signalIndex]!, data: {} }];
+      const entryIndex = signalIndex + 1;
+      if (entryIndex >= series.day.length) return events;
+      const entry = series.open[entryIndex]!;
+      events.push({ ...at(entryIndex), type: 'entry_filled', price: entry, data: {} });
+      for (let index = entryIndex; index < series.day.length; index += 1) {
+        const close = series.close[index]!;
+        const held = index - entryIndex + 1;
+        const reason = close >= entry * (1 + TARGET) ? 'target' : close <= entry * (1 - TARGET) ? 'stop' : held >= HOLD_SESSIONS ? 'time' : null;
+        if (reason) {
+          events.push({ ...at(index), type: 'closed', price: close, data: { reason } });
+          break;
+        }
+      }
+      return events;
+    },
+    outcome(events, row) {
+      const opened = events.find((event) => event.type === 'opened');
+      const entry = events.find((event) => event.type === 'entry_filled');
+      if (!opened || !entry || entry.price === null) return null;
+      const closed = events.find((event) => event.type === 'closed');
+      const exit = closed?.price ?? (row.CurrentPrice as number | undefined) ?? entry.price;
+      const returnPct = exit / entry.price - 1;
+      const held = closed ? Math.max(1, Math.round((Date.parse(closed.barDate) - Date.parse(entry.barDate)) / 86_400_000 * (5 / 7)) + 1) : 1;
+      return {
+        ideaId: opened.ideaId,
+        symbol: opened.symbol,
+        origin: opened.origin,
+        ruleVersion: opened.ruleVersion,
+        types: id === 'swing' ? ['Price Drop', ...(row.NearSupport === true ? ['Level System'] : [])] : ['All'],
+        createdAt: opened.recordedAt,
+        entryDate: entry.barDate,
+        closed: Boolean(closed),
+        exitDate: closed?.barDate ?? null,
+        exitAt: closed ? 'close' : null,
+        returnPct,
+        deployed: null,
+        pnl: null,
+        cashFlows: null,
+        holdingSessions: held,
+        maxAdverseExcursion: Math.min(0, returnPct),
+        status: String(row.Status),
+        closeReason: (closed?.data.reason as 'target' | 'stop' | 'time' | undefined) ?? null,
+        atrPct: 0.02,
+      };
+    },
   };
 }

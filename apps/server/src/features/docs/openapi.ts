@@ -57,9 +57,10 @@ import {
   singleLineText,
   swingTrade,
   tradeEngine,
+  trackRecord,
 } from '@signalboard/core';
 import { APP_VERSION } from '../health/health.routes';
-import { checkedIdeaListQuery } from '../trades/trades.query';
+import { checkedIdeaListQuery, checkedTrackRecordQuery } from '../trades/trades.query';
 
 /** Error statuses an operation can answer, each with a JSON `{ msg }` body (errorBody). */
 export type ErrorStatus = 400 | 401 | 403 | 404 | 413 | 415 | 429 | 502 | 503;
@@ -153,6 +154,15 @@ export const OPERATIONS: Operation[] = [
     summary: "Short-term (swing) trades, newest first, as all_stocks_scanner (type filters trend, drop, level); the next page's cursor in the X-Next-Cursor header",
     query: checkedIdeaListQuery,
     response: z.array(swingTrade),
+  },
+  {
+    method: 'get',
+    path: '/api/trade_ideas/{engine}/track_record',
+    summary: "An engine's track record (per type, origin and rule version: mature cohorts, all closed, open, voided, random-entry baseline, SPY), scoped by CreatedAt and symbol",
+    params: z.object({ engine: tradeEngine }),
+    query: checkedTrackRecordQuery,
+    response: trackRecord,
+    errors: [404, 502, 503],
   },
   { method: 'get', path: '/api/trade_ideas/replay_status', summary: "Per engine, the history replay of its current rule version (pending, running with progress, done or failed)", response: replayStatusResponse },
   {

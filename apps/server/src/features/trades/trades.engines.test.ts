@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { ideaDetail, layeredTrade, swingTrade, type UniverseMember } from '@signalboard/core';
+import { ideaDetail, layeredTrade, swingTrade, trackRecord, type UniverseMember } from '@signalboard/core';
 import { createTestApp, createUser, login, uniqueEmail, type TestApp } from '../../../test/helpers';
 import { ideas } from '../../db/schema';
 import { US_STOCKS } from '../../providers/market/universe';
@@ -46,6 +46,16 @@ describe('the engines of packages/core on the platform', () => {
     const detail = ideaDetail.parse((await get(`/api/trade_ideas/${engine}/${encodeURIComponent(idea.Id)}`)).json());
     expect(detail.events[0]!.type).toBe('opened');
     expect(detail.bars.length).toBeGreaterThan(60);
+  });
+
+  it('answer their track records', async () => {
+    for (const engine of ['layered', 'swing']) {
+      const response = await get(`/api/trade_ideas/${engine}/track_record`);
+      expect(response.statusCode, response.body).toBe(200);
+      const record = trackRecord.parse(response.json());
+      expect(record.engine).toBe(engine);
+      expect(record.groups.every((group) => group.origin === 'replayed')).toBe(true);
+    }
   });
 
   it('stores every row as the fold of its events', async () => {

@@ -181,6 +181,13 @@ export function createTradesRepo(db: Database) {
       return new Map(rows.map((row) => [row.key, row.closed]));
     },
 
+    /** Every idea of an engine (any origin or version), for its track record; and the log's last sequence. */
+    async ideasOf(engine: EngineId) {
+      const rows = await db.select().from(ideas).where(eq(ideas.engine, engine));
+      const [last] = await db.select({ sequence: sql<number>`coalesce(max(${ideaEvents.sequence}), 0)::bigint` }).from(ideaEvents).where(eq(ideaEvents.engine, engine));
+      return { rows, lastSequence: Number(last?.sequence ?? 0) };
+    },
+
     /** A refreshed mark: the row folded at it, no event. */
     async saveMark(id: string, mark: { price: number; at: Date }, row: Record<string, unknown>, status: string, isActive: boolean, updatedAt: Date): Promise<void> {
       await db.update(ideas).set({ markPrice: mark.price, markAt: mark.at, row, status, isActive, updatedAt }).where(eq(ideas.id, id));

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { ideaDetail, layeredTrade, replayStatusResponse, swingTrade } from '@signalboard/core';
+import { ideaDetail, layeredTrade, replayStatusResponse, swingTrade, trackRecord } from '@signalboard/core';
 import { createFakeEngine, TEST_UNIVERSE, testUniverse } from '../../../test/fake-engine';
 import { createTestApp, createUser, login, uniqueEmail, type TestApp } from '../../../test/helpers';
 
@@ -203,6 +203,43 @@ describe("an idea's detail", () => {
     expect(bad.statusCode).toBe(400);
     expect(bad.json()).toEqual({ msg: 'engine must be one of layered, swing, crypto, options, drop' });
     expect((await get('/api/trade_ideas/swing/%00')).statusCode).toBe(400);
+  });
+});
+
+describe("an engine's track record", () => {
+  it('answers the contract record of the stored ideas, scoped by date and symbol', async () => {
+    const response = await get('/api/trade_ideas/swing/track_record');
+    expect(response.statusCode).toBe(200);
+    const record = trackRecord.parse(response.json());
+    expect(record).toMatchObject({ engine: 'swing', scope: { from: null, to: null, symbol: null }, survivorshipNote: "survivorship: today's members" });
+    const all = record.groups.find((group) => group.type === 'All' && group.origin === 'replayed' && group.ruleVersion === 'swing@1.0.0')!;
+    const rows = z.array(swingTrade).parse((await get('/api/get_swing_trade_entries?limit=500')).json());
+    const closedEntered = rows.filter((row) => !row.IsActive && !row.EntryPending);
+    expect(all.allClosed.n).toBe(closedEntered.length);
+    expect(all.open.count).toBe(rows.filter((row) => row.IsActive && !row.EntryPending).length);
+    expect(all.baseline?.n).toBeGreaterThan(0);
+    expect(all.benchmark?.symbol).toBe('SPY');
+
+    const symbol = rows[0]!.Symbol;
+    const scoped = trackRecord.parse((await get(`/api/trade_ideas/swing/track_record?symbol=${symbol.toLowerCase()}&from=2025-01-01`)).json());
+    expect(scoped.scope).toEqual({ from: '2025-01-01', to: null, symbol: symbol.toLowerCase() });
+    const scopedAll = scoped.groups.find((group) => group.type === 'All' && group.origin === 'replayed')!;
+    expect(scopedAll.allClosed.n).toBe(closedEntered.filter((row) => row.Symbol.toLowerCase().includes(symbol.toLowerCase()) && row.DateCreated >= '2025-01-01').length);
+  });
+
+  it('answers 400 for bad parameters, 401 without a token, 404 for an engine without ideas', async () => {
+    for (const [query, msg] of [
+      ['from=garbage', /^from must be a date/],
+      ['from=2026-02-01&to=2026-01-01', /^from must not be after to$/],
+      ['status=active', /unknown|unrecognized/i],
+      [`symbol=${'A'.repeat(21)}`, /^symbol must be at most 20 characters$/],
+    ] as const) {
+      const response = await get(`/api/trade_ideas/swing/track_record?${query}`);
+      expect(response.statusCode, query).toBe(400);
+      expect(response.json<{ msg: string }>().msg, query).toMatch(msg);
+    }
+    expect((await get('/api/trade_ideas/swing/track_record', false)).statusCode).toBe(401);
+    expect((await get('/api/trade_ideas/options/track_record')).statusCode).toBe(404);
   });
 });
 

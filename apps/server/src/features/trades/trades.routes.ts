@@ -5,16 +5,18 @@
  *   (ideaListQuery); the next page's cursor comes in `X-Next-Cursor`.
  * - GET api/trade_ideas/{engine}/{id}: an idea's row, its event log (oldest first) and daily bars
  *   from ~60 sessions before the signal to the exit (or today).
+ * - GET api/trade_ideas/{engine}/track_record?from&to&symbol: the engine's track record (§6).
  * - GET api/trade_ideas/replay_status: per engine, the replay of its current rule version.
  * The rows are the stored folds (ideas.row), sent as stored.
  */
 import type { FastifyInstance } from 'fastify';
-import { tradeEngine, type EngineId, type IdeaDetail, type ReplayStatus } from '@signalboard/core';
+import { tradeEngine, type EngineId, type IdeaDetail, type ReplayStatus, type TrackRecord } from '@signalboard/core';
 import type { Clock } from '../../lib/clock';
 import { badRequest, HttpError, parseInput } from '../../lib/errors';
 import type { CachedMarket } from '../../providers/market/cached-market';
 import { UnknownSymbolError } from '../../providers/market/types';
-import { checkedIdeaListQuery, decodeCursor, DEFAULT_PAGE_SIZE, encodeCursor, parseBound } from './trades.query';
+import { checkedIdeaListQuery, checkedTrackRecordQuery, decodeCursor, DEFAULT_PAGE_SIZE, encodeCursor, parseBound } from './trades.query';
+import type { TrackRecords } from './trades.record';
 import type { TradesRepo } from './trades.repo';
 import type { AnyEngine } from './trades.runner';
 
@@ -30,10 +32,11 @@ export interface TradesRoutesOptions {
   repo: TradesRepo;
   market: CachedMarket;
   marketClock: Clock;
+  records: TrackRecords;
 }
 
 export async function tradesRoutes(app: FastifyInstance, options: TradesRoutesOptions) {
-  const { engines, repo, market, marketClock } = options;
+  const { engines, repo, market, marketClock, records } = options;
 
   const engineOf = (value: string): AnyEngine => {
     const parsed = tradeEngine.safeParse(value);
@@ -89,6 +92,15 @@ export async function tradesRoutes(app: FastifyInstance, options: TradesRoutesOp
       });
     }
     return out;
+  });
+
+  app.get<{ Params: { engine: string } }>('/trade_ideas/:engine/track_record', async (request): Promise<TrackRecord> => {
+    const engine = engineOf(request.params.engine);
+    const query = parseInput(checkedTrackRecordQuery, request.query);
+    const from = parseBound('from', query.from);
+    const to = parseBound('to', query.to);
+    if (from && to && from > to) throw badRequest('from must not be after to');
+    return records.get(engine, { from: query.from || null, to: query.to || null, symbol: query.symbol || null });
   });
 
   app.get<{ Params: { engine: string; id: string } }>('/trade_ideas/:engine/:id', async (request): Promise<IdeaDetail> => {
