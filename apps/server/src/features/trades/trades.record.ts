@@ -4,7 +4,7 @@
  * universe's daily histories for the random-entry baseline and SPY for the market benchmark. The
  * answer is kept per scope until the log grows, a mark changes or RECORD_TTL_MS passes.
  */
-import { computeTrackRecord, filterScope, type IdeaOutcome, type TrackRecord, type TrackRecordScope, type UniverseMember, type VoidedCount } from '@signalboard/core';
+import { computeTrackRecord, filterScope, type DailySeries, type IdeaOutcome, type TrackRecord, type TrackRecordScope, type UniverseMember, type VoidedCount } from '@signalboard/core';
 import type { Clock } from '../../lib/clock';
 import type { CachedMarket } from '../../providers/market/cached-market';
 import { UnknownSymbolError } from '../../providers/market/types';
@@ -14,6 +14,8 @@ import type { AnyEngine } from './trades.runner';
 
 /** How long a computed record is served before it is computed again (marks move the open ideas). */
 export const RECORD_TTL_MS = 5 * 60_000;
+/** Scopes kept at most (the oldest go first). */
+const MAX_CACHED_RECORDS = 50;
 /** The market benchmark of the stock engines (strategies.md §6.4 a). */
 export const BENCHMARK_SYMBOL = 'SPY';
 /** The list filter's type names → the record's type groups. */
@@ -55,13 +57,16 @@ export function createTrackRecords(deps: TrackRecordsDeps) {
     }
     const universe = await universeOf(false);
     const lastDay = passSessionDay(nowMs);
-    const series = await loadSeries(market, universe, lastDay);
-    let benchmark = null;
-    try {
-      const spy = await market.getRecentDailyBars(BENCHMARK_SYMBOL, HISTORY_DAYS);
-      benchmark = toDailySeries(spy.value, 'US', lastDay);
-    } catch (error) {
-      if (!(error instanceof UnknownSymbolError)) throw error;
+    // The baseline's draws and the benchmark read bars only for entered ideas: none, no bars.
+    const series = outcomes.length > 0 ? await loadSeries(market, universe, lastDay) : new Map<string, DailySeries>();
+    let benchmark: DailySeries | null = null;
+    if (outcomes.length > 0) {
+      try {
+        const spy = await market.getRecentDailyBars(BENCHMARK_SYMBOL, HISTORY_DAYS);
+        benchmark = toDailySeries(spy.value, 'US', lastDay);
+      } catch (error) {
+        if (!(error instanceof UnknownSymbolError)) throw error;
+      }
     }
     const symbols = universe.map((member) => member.symbol);
     return computeTrackRecord({
@@ -85,7 +90,7 @@ export function createTrackRecords(deps: TrackRecordsDeps) {
       const key = JSON.stringify([engine.ruleVersion, scope.from ?? null, scope.to ?? null, scope.symbol?.toUpperCase() ?? null, stored.lastSequence, marks]);
       const hit = cache.get(key);
       if (hit && nowMs - hit.at < RECORD_TTL_MS) return hit.value;
-      for (const [old, entry] of cache) if (nowMs - entry.at >= RECORD_TTL_MS) cache.delete(old);
+      for (const [old, entry] of cache) if (nowMs - entry.at >= RECORD_TTL_MS || cache.size > MAX_CACHED_RECORDS) cache.delete(old);
       const value = compute(engine, scope, stored, nowMs);
       cache.set(key, { at: nowMs, value });
       value.catch(() => cache.delete(key));
