@@ -7,7 +7,7 @@ import compress from '@fastify/compress';
 import formbody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
-import { SUPPORT_ATTACHMENT_MAX_BYTES } from '@signalboard/core';
+import { SUPPORT_ATTACHMENT_MAX_BYTES, type UniverseMember } from '@signalboard/core';
 import type { Config } from './config';
 import type { Database } from './db/client';
 import { createAuthService } from './features/auth/auth.service';
@@ -18,6 +18,14 @@ import { createFavoritesRepo } from './features/favorites/favorites.repo';
 import { favoritesRoutes } from './features/favorites/favorites.routes';
 import { createDashboardJobs, type DashboardJobs } from './features/dashboard/dashboard.jobs';
 import { createDashboardRepo } from './features/dashboard/dashboard.repo';
+import { SERVER_TRADE_ENGINES } from './features/trades/engines';
+import { createTradeJobs, type TradeJobs } from './features/trades/trades.jobs';
+import { createTrackRecords } from './features/trades/trades.record';
+import { createTradesRepo } from './features/trades/trades.repo';
+import { tradesRoutes } from './features/trades/trades.routes';
+import type { AnyEngine } from './features/trades/trades.runner';
+import { createJobRuns } from './jobs/job-runs';
+import { createJobRegistry, type JobRegistry } from './jobs/registry';
 import { dashboardRoutes } from './features/dashboard/dashboard.routes';
 import { docsRoutes } from './features/docs/openapi';
 import { healthRoutes } from './features/health/health.routes';
@@ -55,6 +63,10 @@ export interface AppDeps {
   analyst?: Analyst;
   jwtSecret: string;
   clock?: Clock;
+  /** The trade engines (default: SERVER_TRADE_ENGINES); tests pass their own. */
+  tradeEngines?: readonly AnyEngine[];
+  /** The engines' universe (default: the source's S&P 500 members); tests pass a small one. */
+  tradeUniverse?: (survivorshipBiased: boolean) => Promise<UniverseMember[]>;
   /** pino options, or false for no logs (tests). */
   logger?: boolean | Record<string, unknown>;
 }
@@ -65,6 +77,10 @@ declare module 'fastify' {
     drainBackgroundWork(): Promise<void>;
     /** The dashboard's refresh jobs; the server entry schedules them (tests call them directly). */
     dashboardJobs: DashboardJobs;
+    /** The trade engines' replays, daily passes and marks. */
+    tradeJobs: TradeJobs;
+    /** Every scheduled job (the dashboard's and the engines'); the server entry's scheduler ticks it. */
+    jobs: JobRegistry;
   }
 }
 
@@ -197,15 +213,33 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const authenticate = createAuthenticate(tokens, sessionUsers);
   const analyst = deps.analyst ?? createAnalyst(config);
   const dashboardRepo = createDashboardRepo(deps.db);
+  const runs = createJobRuns(deps.db);
+  const jobLog = { info: (message: string) => app.log.info(message), warn: (message: string) => app.log.warn(message) };
   const dashboardJobs = createDashboardJobs({
     repo: dashboardRepo,
+    runs,
     market: deps.market,
     analyst,
     marketClock: deps.marketClock,
     clock,
-    log: { info: (message) => app.log.info(message), warn: (message) => app.log.warn(message) },
+    log: jobLog,
   });
   app.decorate('dashboardJobs', dashboardJobs);
+  const tradesRepo = createTradesRepo(deps.db);
+  const tradeJobs = createTradeJobs({
+    engines: deps.tradeEngines ?? SERVER_TRADE_ENGINES,
+    repo: tradesRepo,
+    runs,
+    market: deps.market,
+    marketClock: deps.marketClock,
+    clock,
+    log: jobLog,
+    ...(deps.tradeUniverse ? { universe: deps.tradeUniverse } : {}),
+  });
+  app.decorate('tradeJobs', tradeJobs);
+  app.decorate('jobs', createJobRegistry([dashboardJobs, tradeJobs]));
+  // A replay under way stops between two sessions (the next start runs it again).
+  app.addHook('onClose', async () => tradeJobs.stop());
   await app.register(
     async (secured) => {
       secured.addHook('onRequest', authenticate);
@@ -220,6 +254,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       });
       await secured.register(newsAnalysisRoutes, { service: createNewsAnalysisService({ analyst, clock, ttlMs: config.AI_CACHE_TTL_SECONDS * 1000 }) });
       await secured.register(dashboardRoutes, { repo: dashboardRepo, jobs: dashboardJobs, market: deps.market, marketClock: deps.marketClock });
+      const records = createTrackRecords({ repo: tradesRepo, market: deps.market, marketClock: deps.marketClock, ...(deps.tradeUniverse ? { universe: deps.tradeUniverse } : {}) });
+      await secured.register(tradesRoutes, { engines: tradeJobs.engines, repo: tradesRepo, market: deps.market, marketClock: deps.marketClock, records });
     },
     { prefix: '/api' },
   );

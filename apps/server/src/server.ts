@@ -58,9 +58,10 @@ async function main(): Promise<void> {
     await database.close({ stopEmbedded: database.embedded?.startedHere ?? false });
     process.exit(1);
   }
-  // The dashboard's refresh jobs: a first pass now (a new installation's dashboard is filled at
-  // once), then every minute whatever slot is due.
-  running.scheduler = startScheduler(app.dashboardJobs, consoleLog);
+  // Every scheduled job (the dashboard's refreshes; the trade engines' replays, daily passes and
+  // marks): a first pass now (a new installation's dashboard is filled at once, the engines' history
+  // replays start in the background), then every minute whatever slot is due.
+  running.scheduler = startScheduler(app.jobs, consoleLog);
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.PORT;
   const host = config.HOST === '0.0.0.0' || config.HOST === '127.0.0.1' || config.HOST === '::' ? 'localhost' : config.HOST;

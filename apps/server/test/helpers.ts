@@ -15,6 +15,8 @@ import type { Analyst } from '../src/providers/ai';
 import { createMailer, type Mailer } from '../src/providers/mail';
 import { createMarket, marketClock } from '../src/providers/market';
 import type { CachedMarket } from '../src/providers/market/cached-market';
+import type { AnyEngine } from '../src/features/trades/trades.runner';
+import type { UniverseMember } from '@signalboard/core';
 
 export const TEST_JWT_SECRET = 'test-secret-test-secret-test-secret-0123';
 
@@ -76,6 +78,9 @@ export interface TestAppOptions {
   market?: (config: Config, marketClock: Clock) => CachedMarket;
   /** pino options (e.g. a `stream` that collects the log); default: no log. */
   logger?: Record<string, unknown>;
+  /** The trade engines (default: the server's) and their universe (default: the source's S&P 500). */
+  tradeEngines?: readonly AnyEngine[];
+  tradeUniverse?: (survivorshipBiased: boolean) => Promise<UniverseMember[]>;
 }
 
 /** buildApp on a fresh database, with the outbox mailer in a temporary DATA_DIR and a fake clock. */
@@ -97,6 +102,8 @@ export async function createTestApp(env: Record<string, string> = {}, options: T
     market,
     marketClock: clockForMarket,
     ...(options.analyst ? { analyst: options.analyst } : {}),
+    ...(options.tradeEngines ? { tradeEngines: options.tradeEngines } : {}),
+    ...(options.tradeUniverse ? { tradeUniverse: options.tradeUniverse } : {}),
     jwtSecret: TEST_JWT_SECRET,
     clock,
     logger: options.logger ?? false,

@@ -27,3 +27,7 @@ export function registeredRoutes(app: FastifyInstance): Route[] {
 /** The app's /api routes (HEAD, which Fastify adds to every GET, left out). */
 export const apiRoutes = (app: FastifyInstance): Route[] =>
   registeredRoutes(app).filter((route) => route.method !== 'HEAD' && (route.url === '/api' || route.url.startsWith('/api/')));
+
+/** A Fastify route path (`/a/:b`) as the OpenAPI document writes it (`/a/{b}`), and back. */
+export const openApiPath = (url: string) => url.replace(/:(\w+)/g, '{$1}');
+export const fastifyPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');

@@ -13,14 +13,14 @@ describe('the scheduler', () => {
     const scheduler = startScheduler({ tick: async () => (ticks++, { 'overall-sentiment': 'done', 'sector-sentiment': 'skipped', 'economic-indicators': 'failed' }) }, logged);
     await scheduler.stop();
     expect(ticks).toBe(1);
-    expect(logged.lines).toEqual(['info Dashboard refresh: overall-sentiment done, economic-indicators failed']);
+    expect(logged.lines).toEqual(['info Jobs: overall-sentiment done, economic-indicators failed']);
   });
 
   it('a pass that throws is logged, never an unhandled rejection', async () => {
     const logged = log();
     const scheduler = startScheduler({ tick: async () => Promise.reject(new Error('database is down')) }, logged);
     await scheduler.stop();
-    expect(logged.lines).toEqual(['warn Dashboard refresh failed: database is down']);
+    expect(logged.lines).toEqual(['warn Jobs failed: database is down']);
   });
 
   it('ticks on its pattern, and stop() waits for a pass under way (at most its limit)', async () => {

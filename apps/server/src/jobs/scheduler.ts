@@ -1,6 +1,7 @@
 /**
- * The in-process scheduler (croner): once a minute, and once at start, it asks the jobs to run
- * whatever slot is due. The jobs claim their slots in the database, so several server processes on
+ * The in-process scheduler (croner): once a minute, and once at start, it asks the job registry
+ * (registry.ts: the dashboard's refreshes, the trade engines' passes and marks) to run whatever slot
+ * is due. The jobs claim their slots in the database (job-runs.ts), so several server processes on
  * one database each run this scheduler and still do every slot once.
  */
 import { Cron } from 'croner';
@@ -21,9 +22,9 @@ export function startScheduler(jobs: { tick(): Promise<Record<string, string>> }
     try {
       const outcome = await jobs.tick();
       const ran = Object.entries(outcome).filter(([, result]) => result !== 'skipped');
-      if (ran.length > 0) log.info(`Dashboard refresh: ${ran.map(([job, result]) => `${job} ${result}`).join(', ')}`);
+      if (ran.length > 0) log.info(`Jobs: ${ran.map(([job, result]) => `${job} ${result}`).join(', ')}`);
     } catch (error) {
-      log.warn(`Dashboard refresh failed: ${error instanceof Error ? error.message : String(error)}`);
+      log.warn(`Jobs failed: ${error instanceof Error ? error.message : String(error)}`);
     }
   };
   const run = () => {

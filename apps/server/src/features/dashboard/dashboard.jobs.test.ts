@@ -9,6 +9,7 @@ import type { CachedMarket } from '../../providers/market/cached-market';
 import { ProviderError } from '../../providers/market/types';
 import { GICS_SECTORS, universeBySymbol } from '../../providers/market/universe';
 import { createDashboardJobs, DASHBOARD_INDICATORS, slotOf } from './dashboard.jobs';
+import { createJobRuns } from '../../jobs/job-runs';
 import { createDashboardRepo } from './dashboard.repo';
 
 const MINUTE = 60_000;
@@ -30,7 +31,7 @@ const rows = async () => ({
 
 /** A second server process on the same database: its own jobs object, cache and analyst. */
 const otherProcess = (market: CachedMarket = marketOf()) =>
-  createDashboardJobs({ repo: createDashboardRepo(t.db), market, analyst: createLocalAnalyst({ maxInputChars: 20_000 }), marketClock: t.clock, clock: t.clock, log: { info() {}, warn() {} } });
+  createDashboardJobs({ repo: createDashboardRepo(t.db), runs: createJobRuns(t.db), market, analyst: createLocalAnalyst({ maxInputChars: 20_000 }), marketClock: t.clock, clock: t.clock, log: { info() {}, warn() {} } });
 
 /** The test app's market (the simulated one, on the fake clock). */
 const marketOf = (): CachedMarket => t.market;
@@ -175,9 +176,9 @@ describe('dashboard jobs', () => {
   });
 
   it('takes over a slot whose process died while running it, after 15 minutes', async () => {
-    const repo = createDashboardRepo(t.db);
+    const runs = createJobRuns(t.db);
     const slot = slotOf('economic-indicators', t.clock.nowMs());
-    expect(await repo.claim('economic-indicators', slot, t.clock.nowMs())).toBe(true); // and never finished
+    expect(await runs.claim('economic-indicators', slot, t.clock.nowMs())).toBe(true); // and never finished
     expect(await t.app.dashboardJobs.refreshIndicators()).toBe('skipped');
     t.clock.advance(15 * MINUTE + 1000);
     expect(await t.app.dashboardJobs.refreshIndicators()).toBe('done');

@@ -17,6 +17,8 @@ import type { Cached } from '../../providers/market/cache';
 import type { CachedMarket } from '../../providers/market/cached-market';
 import { UnknownSymbolError, type NewsArticle } from '../../providers/market/types';
 import { GICS_SECTORS, US_STOCKS } from '../../providers/market/universe';
+import type { JobRuns } from '../../jobs/job-runs';
+import { runJob, type Job, type RunOutcome } from '../../jobs/registry';
 import type { DashboardJob, DashboardRepo, StoredSectorNews } from './dashboard.repo';
 
 const MINUTE_MS = 60_000;
@@ -43,10 +45,12 @@ export function slotOf(job: DashboardJob, nowMs: number): Date {
   return new Date(Math.floor(nowMs / size) * size);
 }
 
-export type RunOutcome = 'done' | 'skipped' | 'failed';
+export type { RunOutcome } from '../../jobs/registry';
 
 export interface DashboardJobsDeps {
   repo: DashboardRepo;
+  /** The job claims (jobs/job-runs.ts) on the same database. */
+  runs: JobRuns;
   market: CachedMarket;
   analyst: Analyst;
   /** The market's clock (MARKET_NOW when pinned): it picks the slot and stamps the rows. */
@@ -80,31 +84,21 @@ function toStoredNews(article: NewsArticle, symbol: string): StoredSectorNews {
 }
 
 export function createDashboardJobs(deps: DashboardJobsDeps) {
-  const { repo, market, analyst, marketClock, clock, log } = deps;
+  const { repo, runs, market, analyst, marketClock, clock, log } = deps;
+  const runner = { runs, marketClock, clock, log };
+  const jobOf = (name: DashboardJob, work: (slot: Date, nowMs: number) => Promise<string[]>): Job => ({ name, slotOf: (nowMs) => slotOf(name, nowMs), run: work });
 
-  /** Claims the slot, runs `work`, and records the outcome; `work` returns what failed (empty: all good). */
-  async function run(job: DashboardJob, work: (slot: Date, nowMs: number) => Promise<string[]>): Promise<RunOutcome> {
-    const nowMs = marketClock.nowMs();
-    const slot = slotOf(job, nowMs);
-    if (!(await repo.claim(job, slot, clock.nowMs()))) return 'skipped';
-    let failures: string[];
-    try {
-      failures = await work(slot, nowMs);
-    } catch (error) {
-      failures = [errorText(error)];
-    }
-    const error = failures.length > 0 ? failures.join('; ') : undefined;
-    await repo.finish(job, slot, clock.nowMs(), error);
-    if (error) log.warn(`Dashboard job ${job} failed for slot ${slot.toISOString()} (the last good data stays; retried with backoff): ${error}`);
-    return error ? 'failed' : 'done';
-  }
+  /** Claims the slot (jobs/), runs `work`, and records the outcome; `work` returns what failed (empty: all good). */
+  const run = (job: DashboardJob, work: (slot: Date, nowMs: number) => Promise<string[]>): Promise<RunOutcome> => runJob(jobOf(job, work), runner);
 
   async function refreshOverall(): Promise<RunOutcome> {
     return run('overall-sentiment', async (slot, nowMs) => {
       const news = fresh(await market.getMarketNews(), 'market news').filter((article) => article.datetime * 1000 <= nowMs).slice(0, OVERALL_NEWS_ITEMS);
       const summary = await analyst.summarizeNews({ scope: 'market', subject: 'Market', items: news });
       await repo.addOverall({ slot, gptSummary: summary, newsCount: news.length, ...toneOf(news), analyst: analyst.kind, dateCreated: new Date(nowMs) });
-      await repo.prune(new Date(nowMs - DASHBOARD_HISTORY_DAYS * DAY_MS));
+      const before = new Date(nowMs - DASHBOARD_HISTORY_DAYS * DAY_MS);
+      await repo.prune(before);
+      await runs.prune(['overall-sentiment', 'sector-sentiment', 'economic-indicators'], before);
       return [];
     });
   }

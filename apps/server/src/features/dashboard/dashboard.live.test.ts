@@ -13,6 +13,7 @@ import { createCachedMarket } from '../../providers/market/cached-market';
 import { createLiveMarketData } from '../../providers/market/live/composite';
 import { startRecordedServer, type RecordedServer } from '../../providers/market/live/recorded-server';
 import { createDashboardJobs } from './dashboard.jobs';
+import { createJobRuns } from '../../jobs/job-runs';
 import { createDashboardRepo } from './dashboard.repo';
 
 // Tuesday 2025-01-07 10:00 in New York: the recorded market news is from the day before.
@@ -57,6 +58,7 @@ describe('dashboard jobs on live providers (recorded responses)', () => {
     });
     const jobs = createDashboardJobs({
       repo: createDashboardRepo(database.db),
+      runs: createJobRuns(database.db),
       market: createCachedMarket(live, clock),
       analyst: createLocalAnalyst({ maxInputChars: 20_000 }),
       marketClock: clock,

@@ -1,6 +1,6 @@
-import { and, desc, eq, lt, sql } from 'drizzle-orm';
+import { desc, eq, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client';
-import { economicIndicators, jobRuns, overallSentiment, sectorSentiment } from '../../db/schema';
+import { economicIndicators, overallSentiment, sectorSentiment } from '../../db/schema';
 
 export type DashboardJob = 'overall-sentiment' | 'sector-sentiment' | 'economic-indicators';
 
@@ -21,42 +21,9 @@ export interface StoredObservation {
   value: number;
 }
 
-/** How long a 'running' claim is trusted before another process may take the slot over. */
-const STALE_RUN_MS = 15 * 60_000;
-
-/** The dashboard's tables: job claims, and the history of the three parts. */
+/** The dashboard's tables: the history of the three parts (the job claims live in jobs/job-runs.ts). */
 export function createDashboardRepo(db: Database) {
   return {
-    /**
-     * Claims `job` for `slot` at wall time `nowMs`. True when this caller may run it: the slot is new,
-     * its last attempt failed and the backoff has passed (1, 2, 4 … minutes after the
-     * failure, at most 30), or a 'running' claim is stale (its process
-     * died). Two concurrent callers: exactly one gets true (the row's unique key decides).
-     */
-    async claim(job: DashboardJob, slot: Date, nowMs: number): Promise<boolean> {
-      const now = new Date(nowMs);
-      const staleBefore = new Date(nowMs - STALE_RUN_MS);
-      const rows = await db.execute(sql`
-        insert into ${jobRuns} (job, slot, status, attempts, started_at)
-        values (${job}, ${slot.toISOString()}, 'running', 1, ${now.toISOString()})
-        on conflict (job, slot) do update set status = 'running', attempts = ${jobRuns.attempts} + 1, started_at = excluded.started_at, finished_at = null, error = null
-        where (${jobRuns.status} = 'failed' and ${jobRuns.finishedAt} + make_interval(mins => least(30, power(2, greatest(0, ${jobRuns.attempts} - 1))::int)) <= ${now.toISOString()}::timestamptz)
-           or (${jobRuns.status} = 'running' and ${jobRuns.startedAt} < ${staleBefore.toISOString()}::timestamptz)
-        returning id`);
-      return rows.rows.length === 1;
-    },
-    async finish(job: DashboardJob, slot: Date, nowMs: number, error?: string): Promise<void> {
-      await db
-        .update(jobRuns)
-        .set({ status: error === undefined ? 'done' : 'failed', finishedAt: new Date(nowMs), error: error?.slice(0, 2000) ?? null })
-        .where(and(eq(jobRuns.job, job), eq(jobRuns.slot, slot)));
-    },
-    /** The last run of `job` (any slot), for the scheduler's log and the tests. */
-    async lastRun(job: DashboardJob) {
-      const [row] = await db.select().from(jobRuns).where(eq(jobRuns.job, job)).orderBy(desc(jobRuns.slot)).limit(1);
-      return row;
-    },
-
     /** Inserts the slot's row; a second insert for the same slot changes nothing. */
     async addOverall(row: { slot: Date; gptSummary: string; newsCount: number; tone: string; score: number; analyst: string; dateCreated: Date }): Promise<boolean> {
       const inserted = await db.insert(overallSentiment).values(row).onConflictDoNothing().returning({ id: overallSentiment.id });
@@ -139,7 +106,7 @@ export function createDashboardRepo(db: Database) {
       const [row] = rows.rows;
       return { overall: Number(row?.overall ?? 0), sectors: Number(row?.sectors ?? 0), indicators: Number(row?.indicators ?? 0) };
     },
-    /** Drops history older than `before` (job runs too); the latest row of every part is always kept. */
+    /** Drops history older than `before`; the latest row of every part is always kept. */
     async prune(before: Date): Promise<void> {
       await db.execute(sql`delete from ${overallSentiment} where date_created < ${before.toISOString()}::timestamptz
         and id <> (select id from ${overallSentiment} order by date_created desc, id desc limit 1)`);
@@ -147,7 +114,6 @@ export function createDashboardRepo(db: Database) {
         and s.slot < (select max(slot) from ${sectorSentiment} t where t.sector = s.sector)`);
       await db.execute(sql`delete from ${economicIndicators} e where e.slot < ${before.toISOString()}::timestamptz
         and e.slot < (select max(slot) from ${economicIndicators} f where f.indicator_code = e.indicator_code)`);
-      await db.delete(jobRuns).where(lt(jobRuns.slot, before));
     },
   };
 }

@@ -51,8 +51,16 @@ import {
   SUPPORT_ATTACHMENT_MAX_BYTES,
   newsAnalysisResponse,
   trumpNewsAnalysisRequest,
+  ideaDetail,
+  layeredTrade,
+  replayStatusResponse,
+  singleLineText,
+  swingTrade,
+  tradeEngine,
+  trackRecord,
 } from '@signalboard/core';
 import { APP_VERSION } from '../health/health.routes';
+import { checkedIdeaListQuery, checkedTrackRecordQuery } from '../trades/trades.query';
 
 /** Error statuses an operation can answer, each with a JSON `{ msg }` body (errorBody). */
 export type ErrorStatus = 400 | 401 | 403 | 404 | 413 | 415 | 429 | 502 | 503;
@@ -63,6 +71,8 @@ export interface Operation {
   summary: string;
   open?: boolean;
   query?: ZodType;
+  /** Path parameters (`{name}` in `path`; Fastify's `:name`). */
+  params?: ZodType;
   body?: ZodType;
   bodyType?: 'json' | 'form' | 'multipart';
   response: ZodType;
@@ -130,6 +140,39 @@ export const OPERATIONS: Operation[] = [
   { method: 'get', path: '/api/all_overall_sentiment', summary: "Overall market sentiment: the analyst's summaries of the latest market news, newest first (refreshed every 30 min while the market is open, hourly otherwise)", response: allOverallSentimentResponse },
   { method: 'get', path: '/api/sector_sentiment_scanner', summary: "Sector sentiment: each GICS sector's latest news (ValueRawJson, JSON text) and summary (refreshed hourly)", response: sectorSentimentResponse },
   { method: 'get', path: '/api/top_economic_indicators', summary: 'Key economic indicators: latest values (ValueRawJson, JSON text, newest first) and what the latest change means (refreshed every 6 h)', response: economicIndicatorsResponse },
+  {
+    method: 'get',
+    path: '/api/all_stocks_scanner',
+    summary:
+      'Long-term layered plans, newest first: live ideas of every rule version and replayed ideas of the current one (Origin says which). No parameter: the first 100; filters optional; the next page\'s cursor in the X-Next-Cursor header',
+    query: checkedIdeaListQuery,
+    response: z.array(layeredTrade),
+  },
+  {
+    method: 'get',
+    path: '/api/get_swing_trade_entries',
+    summary: "Short-term (swing) trades, newest first, as all_stocks_scanner (type filters trend, drop, level); the next page's cursor in the X-Next-Cursor header",
+    query: checkedIdeaListQuery,
+    response: z.array(swingTrade),
+  },
+  {
+    method: 'get',
+    path: '/api/trade_ideas/{engine}/track_record',
+    summary: "An engine's track record (per type, origin and rule version: mature cohorts, all closed, open, voided, random-entry baseline, SPY), scoped by CreatedAt and symbol",
+    params: z.object({ engine: tradeEngine }),
+    query: checkedTrackRecordQuery,
+    response: trackRecord,
+    errors: [404, 502, 503],
+  },
+  { method: 'get', path: '/api/trade_ideas/replay_status', summary: "Per engine, the history replay of its current rule version (pending, running with progress, done or failed)", response: replayStatusResponse },
+  {
+    method: 'get',
+    path: '/api/trade_ideas/{engine}/{id}',
+    summary: "An idea's row, its event log (oldest first) and its daily bars from ~60 sessions before the signal to the exit (or today)",
+    params: z.object({ engine: tradeEngine, id: singleLineText('id', { max: 200, examples: ['swing.AAPL.2026-03-02@1.0.0'] }) }),
+    response: ideaDetail,
+    errors: [404, 502, 503],
+  },
   { method: 'get', path: '/api/market_overview', summary: 'Market status, the index ETFs and Bitcoin, and the sector ETFs\' moves today (instruments the source lacks are left out; failures listed)', response: marketOverviewResponse },
 ];
 
@@ -138,7 +181,7 @@ const ERROR_DESCRIPTIONS: Record<ErrorStatus, string> = {
   400: 'Bad input: `msg` says what is wrong',
   401: 'Auth token missing, invalid or expired (login: wrong e-mail or password)',
   403: 'The account is deactivated',
-  404: 'Unknown symbol, or a listed symbol with no price history',
+  404: 'Unknown symbol, a listed symbol with no price history, or no such idea',
   413: 'The request body, attachment or text to analyse is too large',
   415: 'Unsupported content type',
   429: 'Too many attempts; `retry-after` says when to try again',
@@ -149,7 +192,7 @@ const ERROR_DESCRIPTIONS: Record<ErrorStatus, string> = {
 /** Every error status `op` can answer, ascending: its kind's, plus its own. */
 export function errorStatuses(op: Operation): ErrorStatus[] {
   const statuses = new Set<ErrorStatus>(op.errors ?? []);
-  if (op.query || op.body || op.method === 'post') statuses.add(400); // a POST may carry a malformed body
+  if (op.query || op.params || op.body || op.method === 'post') statuses.add(400); // a POST may carry a malformed body
   if (!op.open) statuses.add(401);
   if (op.method === 'post') {
     statuses.add(413);
@@ -174,6 +217,10 @@ export function buildOpenApiDocument(): Record<string, unknown> {
           schema,
         }))
       : undefined;
+    const pathParameters = op.params
+      ? Object.entries((jsonSchema(op.params, 'input').properties ?? {}) as Record<string, unknown>).map(([name, schema]) => ({ name, in: 'path', required: true, schema }))
+      : [];
+    const allParameters = [...pathParameters, ...(parameters ?? [])];
     const mediaType = op.bodyType === 'multipart' ? 'multipart/form-data' : op.bodyType === 'form' ? 'application/x-www-form-urlencoded' : 'application/json';
     const content = op.bodyType === 'form' ? { [mediaType]: { schema: jsonSchema(op.body!, 'input') }, 'multipart/form-data': { schema: jsonSchema(op.body!, 'input') } } : op.body ? { [mediaType]: { schema: jsonSchema(op.body, 'input') } } : undefined;
     paths[op.path] = {
@@ -182,7 +229,7 @@ export function buildOpenApiDocument(): Record<string, unknown> {
         summary: op.summary,
         security: op.open ? [] : [{ bearer: [] }],
         ...(op.changesAccount ? { 'x-changes-account': true } : {}),
-        ...(parameters ? { parameters } : {}),
+        ...(allParameters.length > 0 ? { parameters: allParameters } : {}),
         ...(content ? { requestBody: { required: true, content } } : {}),
         responses: {
           200: { description: 'OK', content: { [op.responseType === 'ndjson' ? 'application/x-ndjson' : 'application/json']: { schema: jsonSchema(op.response, 'output') } } },

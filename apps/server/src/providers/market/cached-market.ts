@@ -39,6 +39,8 @@ export interface CachedMarket {
   getEconomicSeries(id: string): Promise<Cached<EconomicSeries>>;
   /** A provider's own daily RSI (api/rsi_td), when the source has one; see MarketData. */
   getProviderDailyRsi?(symbol: string): Promise<Cached<ProviderRsi>>;
+  /** Every symbol the source knows, when it can list them (the file source). */
+  listSymbols?(): Promise<SymbolInfo[]>;
 }
 
 /**
@@ -96,6 +98,7 @@ export function createCachedMarket(source: MarketData, clock: Clock, cache = new
     getOptionChain: (symbol, expiration) =>
       cache.get(`options:${upper(symbol)}:${expiration ?? '*'}`, MARKET_TTL_MS.options, () => source.getOptionChain(upper(symbol), expiration)),
     getEconomicSeries: (id) => cache.get(`economic:${id}`, MARKET_TTL_MS.economic, () => source.getEconomicSeries(id)),
+    ...(source.listSymbols && { listSymbols: () => source.listSymbols!() }),
     ...(source.getProviderDailyRsi && {
       getProviderDailyRsi: (symbol: string) =>
         cache.get(`provider-rsi:${upper(symbol)}`, MARKET_TTL_MS.dailyBars, () => source.getProviderDailyRsi!(upper(symbol))),

@@ -193,6 +193,8 @@ export interface MarketData {
    * of it is configured or it does not cover the symbol; callers then compute RSI from getDailyBars.
    */
   getProviderDailyRsi?(symbol: string): Promise<ProviderRsi>;
+  /** Optional: every symbol the source knows (a dataset's symbols.json), for the trade engines' universe. */
+  listSymbols?(): Promise<SymbolInfo[]>;
 }
 
 /** The symbol is not known to the source (answers 404). */

@@ -290,6 +290,9 @@ export function createFileMarket(options: { dir: string; clock: Clock }): Market
     async searchSymbols(query) {
       return match(query, symbols);
     },
+    async listSymbols() {
+      return [...symbols];
+    },
     async getProfile(symbol) {
       return known(symbol);
     },

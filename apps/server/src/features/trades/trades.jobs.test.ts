@@ -1,0 +1,230 @@
+import { count, eq } from 'drizzle-orm';
+import { afterEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { swingTrade, type EngineDefinition } from '@signalboard/core';
+import { createFakeEngine, testUniverse, type FakeState } from '../../../test/fake-engine';
+import { createTestApp, createUser, login, uniqueEmail, type TestApp } from '../../../test/helpers';
+import { ideaEvents, ideas, jobRuns, tradeEngineVersions } from '../../db/schema';
+import { createJobRuns } from '../../jobs/job-runs';
+import type { CachedMarket } from '../../providers/market/cached-market';
+import { sliceBars } from '../../providers/market/cached-market';
+import { createTradeJobs } from './trades.jobs';
+import { createTradesRepo } from './trades.repo';
+import type { AnyEngine } from './trades.runner';
+
+const MINUTE = 60_000;
+/** Monday 2 November 2026, 16:31 New York (EST): the daily pass of that session is due. */
+const AFTER_CLOSE = Date.UTC(2026, 10, 2, 21, 31);
+
+let t: TestApp | undefined;
+afterEach(async () => {
+  await t?.close();
+  t = undefined;
+});
+
+type Fake = EngineDefinition<{ drop: number }, FakeState, Record<string, unknown>>;
+
+/** An app on a fresh database whose engines have replayed their history (the clock: Monday 10:00 New York). */
+async function replayed(engines: Fake[]): Promise<TestApp> {
+  const app = await createTestApp({}, { tradeEngines: engines, tradeUniverse: testUniverse });
+  await app.app.tradeJobs.tick();
+  await app.app.tradeJobs.replaysIdle();
+  return app;
+}
+
+/** Another server process on the same database: its own jobs, on the same clock and market. */
+const otherProcess = (app: TestApp, engines: readonly AnyEngine[], market: CachedMarket = app.market) =>
+  createTradeJobs({ engines, repo: createTradesRepo(app.db), runs: createJobRuns(app.db), market, marketClock: app.clock, clock: app.clock, log: { info() {}, warn() {} }, universe: testUniverse });
+
+const eventCount = async (app: TestApp) => (await app.db.select({ n: count() }).from(ideaEvents))[0]!.n;
+const version = async (app: TestApp, ruleVersion: string) => (await app.db.select().from(tradeEngineVersions).where(eq(tradeEngineVersions.ruleVersion, ruleVersion)))[0];
+const rowsById = async (app: TestApp) => new Map((await app.db.select().from(ideas)).map((row) => [row.id, row]));
+
+describe('the daily pass', () => {
+  it('runs a session once, even when two processes run the slot at the same time', async () => {
+    const engine = createFakeEngine();
+    t = await replayed([engine]);
+    expect((await version(t, 'swing@1.0.0'))!.lastSession).toBe('2026-10-30');
+    // Before 16:30 the due slot is Friday's, which the replay covered: nothing to run.
+    expect(await t.app.tradeJobs.runDaily(engine)).toBe('done');
+    expect((await version(t, 'swing@1.0.0'))!.lastSession).toBe('2026-10-30');
+
+    t.clock.advance(AFTER_CLOSE - t.clock.nowMs());
+    const before = await eventCount(t);
+    const other = otherProcess(t, [engine]);
+    const outcomes = await Promise.all([t.app.tradeJobs.runDaily(engine), other.runDaily(engine)]);
+    expect(outcomes.sort()).toEqual(['done', 'skipped']);
+    expect((await version(t, 'swing@1.0.0'))!.lastSession).toBe('2026-11-02');
+    const after = await eventCount(t);
+    expect(after).toBeGreaterThan(before); // the fake engine fills the entries of Friday's signals at Monday's open
+    const runs = await t.db.select().from(jobRuns).where(eq(jobRuns.job, 'trades-daily:swing'));
+    expect(runs.filter((run) => run.slot.toISOString() === '2026-11-02T21:30:00.000Z')).toMatchObject([{ status: 'done', attempts: 1 }]);
+    // The slot is done: neither process runs it again.
+    expect(await other.runDaily(engine)).toBe('skipped');
+    expect(await t.app.tradeJobs.runDaily(engine)).toBe('skipped');
+    expect(await eventCount(t)).toBe(after);
+  });
+
+  it('catches up missed sessions in order; ideas recorded after their entry bar opened count as replayed', async () => {
+    const engine = createFakeEngine();
+    t = await replayed([engine]);
+    // The server was down Monday to Wednesday: Thursday 16:31 runs Monday, Tuesday, Wednesday and Thursday.
+    t.clock.advance(AFTER_CLOSE + 3 * 24 * 60 * MINUTE - t.clock.nowMs());
+    expect(await t.app.tradeJobs.runDaily(engine)).toBe('done');
+    expect((await version(t, 'swing@1.0.0'))!.lastSession).toBe('2026-11-05');
+    const opened = await t.db.select().from(ideaEvents).where(eq(ideaEvents.type, 'opened'));
+    const late = opened.filter((event) => event.barDate >= '2026-11-02' && event.barDate < '2026-11-05');
+    const onTime = opened.filter((event) => event.barDate === '2026-11-05');
+    expect(late.length + onTime.length).toBeGreaterThan(0);
+    for (const event of late) expect(event.origin).toBe('replayed');
+    for (const event of onTime) expect(event.origin).toBe('live');
+    // Each session's events are recorded in session order (the log's sequence follows the sessions).
+    const dates = (await t.db.select().from(ideaEvents).orderBy(ideaEvents.sequence)).filter((event) => event.barDate >= '2026-11-02').map((event) => event.barDate);
+    expect(dates).toEqual([...dates].sort());
+  });
+
+  it('a failed pass keeps the last good ideas and is retried with backoff', async () => {
+    const failOn = { date: undefined as string | undefined };
+    const engine = createFakeEngine({ failOn });
+    t = await replayed([engine]);
+    t.clock.advance(AFTER_CLOSE - t.clock.nowMs());
+    const before = await rowsById(t);
+    const events = await eventCount(t);
+    failOn.date = '2026-11-02';
+    expect(await t.app.tradeJobs.runDaily(engine)).toBe('failed');
+    expect(await rowsById(t)).toEqual(before);
+    expect(await eventCount(t)).toBe(events);
+    expect((await version(t, 'swing@1.0.0'))!.lastSession).toBe('2026-10-30');
+    const [run] = await t.db.select().from(jobRuns).where(eq(jobRuns.job, 'trades-daily:swing'));
+    expect(run).toMatchObject({ status: 'failed', error: 'fake engine: 2026-11-02 fails' });
+
+    failOn.date = undefined;
+    expect(await t.app.tradeJobs.runDaily(engine)).toBe('skipped'); // within the backoff
+    t.clock.advance(MINUTE);
+    expect(await t.app.tradeJobs.runDaily(engine)).toBe('done');
+    expect((await version(t, 'swing@1.0.0'))!.lastSession).toBe('2026-11-02');
+  });
+
+  it('waits until the bars of the session are there', async () => {
+    const engine = createFakeEngine();
+    t = await replayed([engine]);
+    t.clock.advance(AFTER_CLOSE - t.clock.nowMs());
+    // A source that has not published Monday's bar yet.
+    const lagging: CachedMarket = {
+      ...t.market,
+      getRecentDailyBars: async (symbol, days) => {
+        const answer = await t!.market.getRecentDailyBars(symbol, days);
+        return { ...answer, value: sliceBars(answer.value, 0, Date.UTC(2026, 10, 1) / 1000) };
+      },
+    };
+    const other = otherProcess(t, [engine], lagging);
+    expect(await other.runDaily(engine)).toBe('failed');
+    const [run] = await t.db.select().from(jobRuns).where(eq(jobRuns.job, 'trades-daily:swing'));
+    expect(run!.error).toBe('the bars of 2026-11-02 are not there yet (0 of 12 symbols); retried until they are');
+    expect((await version(t, 'swing@1.0.0'))!.lastSession).toBe('2026-10-30');
+    t.clock.advance(MINUTE);
+    expect(await t.app.tradeJobs.runDaily(engine)).toBe('done');
+    expect((await version(t, 'swing@1.0.0'))!.lastSession).toBe('2026-11-02');
+  });
+});
+
+describe('a new rule version', () => {
+  it('replays again; the list shows live ideas of every version and replayed ideas of the current one', async () => {
+    const v1 = createFakeEngine();
+    t = await replayed([v1]);
+    t.clock.advance(AFTER_CLOSE - t.clock.nowMs());
+    expect(await t.app.tradeJobs.runDaily(v1)).toBe('done');
+    const v1Rows = await rowsById(t);
+    const v1Live = [...v1Rows.values()].filter((row) => row.origin === 'live');
+    const v1Replayed = [...v1Rows.values()].filter((row) => row.origin === 'replayed');
+    expect(v1Replayed.length).toBeGreaterThan(0);
+
+    // The next start runs swing@2.0.0 on the same database.
+    const v2 = createFakeEngine({ ruleVersion: 'swing@2.0.0' });
+    const second = otherProcess(t, [v2]);
+    expect(await second.tick()).toEqual({});
+    await second.replaysIdle();
+    const status = await version(t, 'swing@2.0.0');
+    expect(status).toMatchObject({ replayState: 'done', lastSession: '2026-11-02', error: null });
+    expect(status!.sessionsDone).toBe(status!.sessionsTotal);
+    // The old version's status and ideas stay.
+    expect((await version(t, 'swing@1.0.0'))!.replayState).toBe('done');
+
+    const v2Rows = [...(await rowsById(t)).values()].filter((row) => row.ruleVersion === 'swing@2.0.0');
+    expect(v2Rows.length).toBeGreaterThan(0);
+    for (const row of v2Rows) {
+      expect(row.origin).toBe('replayed');
+      expect(row.id).toMatch(/@2\.0\.0$/);
+    }
+
+    // The list (of an app on the new version) shows v2's replayed ideas and v1's live ones, no v1 replayed one.
+    const email = uniqueEmail('v2');
+    await createUser(t.db, email, 'pw');
+    const listing = await listOf(t, [v2], email);
+    const versions = new Set(listing.map((row) => `${row.RuleVersion} ${row.Origin}`));
+    expect(versions.has('swing@2.0.0 replayed')).toBe(true);
+    expect(versions.has('swing@1.0.0 replayed')).toBe(false);
+    if (v1Live.length > 0) expect(versions.has('swing@1.0.0 live')).toBe(true);
+    expect(listing.length).toBe(v2Rows.filter((row) => !row.isVoided).length + v1Live.length);
+  });
+});
+
+/** The swing list as an app running `engines` on `app`'s database answers it. */
+async function listOf(app: TestApp, engines: readonly AnyEngine[], email: string) {
+  const { buildApp } = await import('../../app');
+  const other = await buildApp({
+    config: app.config,
+    db: app.db,
+    pool: app.pool,
+    mailer: app.mailer,
+    market: app.market,
+    marketClock: app.clock,
+    jwtSecret: 'test-secret-test-secret-test-secret-0123',
+    clock: app.clock,
+    logger: false,
+    tradeEngines: engines,
+    tradeUniverse: testUniverse,
+  });
+  try {
+    await other.ready();
+    const headers = await login(other, email, 'pw');
+    const response = await other.inject({ method: 'GET', url: '/api/get_swing_trade_entries?limit=500', headers });
+    return z.array(swingTrade).parse(response.json());
+  } finally {
+    await other.close();
+  }
+}
+
+describe('marks', () => {
+  it('refresh CurrentPrice of open ideas while the market is open, without adding events', async () => {
+    const engine = createFakeEngine();
+    t = await replayed([engine]);
+    const before = await rowsById(t);
+    const open = [...before.values()].filter((row) => row.isOpen);
+    expect(open.length).toBeGreaterThan(0);
+    const events = await eventCount(t);
+    // Monday 10:00 New York: open; the replay marked the open ideas at Friday's close.
+    expect(await t.app.tradeJobs.runMarks(engine)).toBe('done');
+    expect(await eventCount(t)).toBe(events);
+    const after = await rowsById(t);
+    let changed = 0;
+    for (const row of open) {
+      const now = after.get(row.id)!;
+      const quote = (await t.market.getQuote(row.symbol)).value;
+      expect(now.markPrice).toBe(quote.price);
+      expect((now.row as { CurrentPrice: number }).CurrentPrice).toBe(quote.price);
+      expect(now.lastSequence).toBe(row.lastSequence);
+      if (now.markPrice !== row.markPrice) changed += 1;
+    }
+    expect(changed).toBeGreaterThan(0);
+    // Closed ideas are not touched.
+    for (const row of before.values()) if (!row.isOpen) expect(after.get(row.id)).toEqual(row);
+    // The same 5-minute slot is not run twice; the next one is.
+    expect(await t.app.tradeJobs.runMarks(engine)).toBe('skipped');
+    t.clock.advance(5 * MINUTE);
+    expect(await t.app.tradeJobs.runMarks(engine)).toBe('done');
+    // After the close there is no mark slot.
+    t.clock.advance(AFTER_CLOSE - t.clock.nowMs());
+    expect(await t.app.tradeJobs.runMarks(engine)).toBe('skipped');
+  });
+});

@@ -1,0 +1,242 @@
+/**
+ * The trade engines' jobs (strategies.md §0.3, §0.5), per engine:
+ * - `trades-replay:<ruleVersion>`: on first start and for each new rule version, the engine runs
+ *   over the source's daily history in the background (startup and health never wait for it);
+ *   its ideas are 'replayed'. Progress is in trade_engine_versions (api/trade_ideas/replay_status).
+ * - `trades-daily:<engine>`: after the US close (16:30 New York) on trading sessions, the sessions
+ *   since the last one run, in order, through the same code; a session whose bars are not there yet
+ *   fails the run, which is retried with backoff until they are. Once the replay is done.
+ * - `trades-marks:<engine>`: while the market is open, every 5 minutes (simulated and file sources)
+ *   or 15 minutes (live: Finnhub's quote limit), the open ideas' rows are folded again at the
+ *   current quote. Marks are no events.
+ * Every run claims its slot in job_runs (jobs/), so any number of processes run each slot once.
+ */
+import { dayNumber, isoFromDayNumber, isTradingDayNumber, marketSession, type EngineId, type UniverseMember } from '@signalboard/core';
+import type { JobRuns } from '../../jobs/job-runs';
+import { runJob, type Job, type RunOutcome } from '../../jobs/registry';
+import type { Clock } from '../../lib/clock';
+import type { CachedMarket } from '../../providers/market/cached-market';
+import { UnknownSymbolError } from '../../providers/market/types';
+import { loadSeries, passSessionDay, passTimeMs, seriesThrough, sessionDays, stockUniverse } from './trades.market';
+import type { TradesRepo } from './trades.repo';
+import { createSessionRunner, recordOf, replaySessions, type AnyEngine } from './trades.runner';
+
+const MINUTE_MS = 60_000;
+/** Marks: every 5 minutes on the simulated and file sources, 15 on live ones (strategies.md §7). */
+export const MARK_INTERVAL_MS = { simulated: 5 * MINUTE_MS, file: 5 * MINUTE_MS, live: 15 * MINUTE_MS } as const;
+/** A session runs once at least this share of the universe's series has its bar. */
+export const BARS_PRESENT_SHARE = 0.5;
+/** Replay progress is written (and the claim kept fresh) every this many sessions. */
+const PROGRESS_EVERY_SESSIONS = 10;
+
+const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+export interface TradeJobsDeps {
+  engines: readonly AnyEngine[];
+  repo: TradesRepo;
+  runs: JobRuns;
+  market: CachedMarket;
+  /** The market's clock (MARKET_NOW when pinned): sessions, slots, `now` of the passes. */
+  marketClock: Clock;
+  /** Wall time: claims and backoff. */
+  clock: Clock;
+  log: { info(message: string): void; warn(message: string): void };
+  /** The universe (default: stockUniverse of the source). Tests pass a small one. */
+  universe?: (survivorshipBiased: boolean) => Promise<UniverseMember[]>;
+}
+
+export const replayJobName = (engine: AnyEngine) => `trades-replay:${engine.ruleVersion}`;
+export const dailyJobName = (engine: AnyEngine) => `trades-daily:${engine.id}`;
+export const marksJobName = (engine: AnyEngine) => `trades-marks:${engine.id}`;
+
+export function createTradeJobs(deps: TradeJobsDeps) {
+  const { engines, repo, runs, market, marketClock, clock, log } = deps;
+  const runner = { runs, marketClock, clock, log };
+  const universeOf = deps.universe ?? ((biased: boolean) => stockUniverse(market, biased));
+  /** The replays under way in this process, by rule version. */
+  const replays = new Map<string, Promise<void>>();
+  let stopping = false;
+
+  const byId = new Map<EngineId, AnyEngine>(engines.map((engine) => [engine.id, engine]));
+
+  /** The replay of the engine's current version over the source's daily history (claimed: see startReplay). */
+  async function replay(engine: AnyEngine, nowMs: number, heartbeat: () => Promise<void>): Promise<void> {
+    const base = { engine: engine.id, ruleVersion: engine.ruleVersion, paramHash: engine.paramHash };
+    try {
+      const lastDay = passSessionDay(nowMs);
+      const universe = await universeOf(true);
+      const series = await loadSeries(market, universe, lastDay, { shouldStop: () => stopping });
+      const sessions = replaySessions(sessionDays(series.values(), 0, lastDay), engine.warmupBars);
+      await repo.saveVersion(repo.db, { ...base, sessionsTotal: sessions.length }, clock.nowMs());
+      const session = await createSessionRunner({ engine, repo, mode: 'replay', universe, series });
+      for (const [index, day] of sessions.entries()) {
+        if (stopping) throw new Error('the server stopped during the replay; it starts again');
+        await session.step(day, passTimeMs(day), { refoldAllOpen: false });
+        const done = index + 1;
+        if (done % PROGRESS_EVERY_SESSIONS === 0 || done === sessions.length) {
+          await repo.saveVersion(repo.db, { ...base, sessionsDone: done }, clock.nowMs());
+          await heartbeat();
+        }
+      }
+      const last = sessions[sessions.length - 1];
+      if (last !== undefined) await session.markOpenAtClose(last, nowMs);
+      await repo.saveVersion(repo.db, { ...base, replayState: 'done', finishedAt: new Date(clock.nowMs()), lastSession: isoFromDayNumber(last ?? lastDay) }, clock.nowMs());
+      log.info(`Trade ideas: ${engine.ruleVersion} replayed ${sessions.length} sessions (${session.openCount()} ideas still open)`);
+    } catch (error) {
+      await repo.saveVersion(repo.db, { ...base, replayState: 'failed', finishedAt: new Date(clock.nowMs()), error: errorText(error).slice(0, 2000) }, clock.nowMs());
+      throw error;
+    }
+  }
+
+  function dailyJob(engine: AnyEngine): Job {
+    return {
+      name: dailyJobName(engine),
+      slotOf: (nowMs) => new Date(passTimeMs(passSessionDay(nowMs))),
+      async run(_slot, nowMs) {
+        const version = await repo.version(engine.id, engine.ruleVersion);
+        if (version?.replayState !== 'done') return [`${engine.ruleVersion}: the history replay has not finished`];
+        const lastDay = passSessionDay(nowMs);
+        const firstDay = version.lastSession ? dayNumber(version.lastSession) + 1 : lastDay;
+        const sessions: number[] = [];
+        for (let day = firstDay; day <= lastDay; day += 1) if (isTradingDayNumber(day)) sessions.push(day);
+        if (sessions.length === 0) return [];
+        const universe = await universeOf(false);
+        const series = await loadSeries(market, universe, lastDay);
+        const session = await createSessionRunner({ engine, repo, mode: 'live', universe, series });
+        for (const day of sessions) {
+          const date = isoFromDayNumber(day);
+          let present = 0;
+          for (const one of series.values()) if (one.day.length > 0 && seriesThrough(one, day).day.at(-1) === day) present += 1;
+          if (series.size === 0 || present < BARS_PRESENT_SHARE * series.size) {
+            throw new Error(`the bars of ${date} are not there yet (${present} of ${series.size} symbols); retried until they are`);
+          }
+          await session.step(day, nowMs, {
+            refoldAllOpen: true,
+            afterWrite: (tx) => repo.saveVersion(tx, { engine: engine.id, ruleVersion: engine.ruleVersion, paramHash: engine.paramHash, lastSession: date }, clock.nowMs()),
+          });
+        }
+        return [];
+      },
+    };
+  }
+
+  function marksJob(engine: AnyEngine): Job {
+    const interval = MARK_INTERVAL_MS[market.source];
+    return {
+      name: marksJobName(engine),
+      slotOf: (nowMs) => (marketSession(nowMs).phase === 'open' ? new Date(Math.floor(nowMs / interval) * interval) : null),
+      async run(_slot, nowMs) {
+        const rows = (await repo.openIdeas(repo.db, engine.id)).filter((row) => row.ruleVersion === engine.ruleVersion);
+        if (rows.length === 0) return [];
+        const events = await repo.eventsOf(
+          repo.db,
+          rows.map((row) => row.id),
+        );
+        const failures: string[] = [];
+        const quotes = new Map<string, { price: number; at: Date }>();
+        const symbols = [...new Set(rows.map((row) => row.symbol))];
+        const worker = async () => {
+          for (let symbol = symbols.shift(); symbol; symbol = symbols.shift()) {
+            try {
+              const quote = await market.getQuote(symbol);
+              if (quote.stale) throw new Error('the provider is failing (only an older copy is cached)');
+              quotes.set(symbol, { price: quote.value.price, at: new Date(Math.min(quote.value.timestamp * 1000, nowMs)) });
+            } catch (error) {
+              if (!(error instanceof UnknownSymbolError)) failures.push(`${symbol}: ${errorText(error)}`);
+            }
+          }
+        };
+        await Promise.all(Array.from({ length: market.source === 'live' ? 2 : 8 }, worker));
+        for (const row of rows) {
+          const mark = quotes.get(row.symbol);
+          const log = events.get(row.id);
+          if (!mark || !log?.length) continue;
+          const record = recordOf(engine, log, { price: mark.price, at: mark.at.toISOString() }, nowMs);
+          await repo.saveMark(row.id, mark, record.row, record.status, record.isActive, new Date(nowMs));
+        }
+        return failures;
+      },
+    };
+  }
+
+  /**
+   * Claims the engine's replay (job_runs: one process runs it), records it as running and goes on
+   * in the background; answers once it is claimed (or not). Never rejects.
+   */
+  async function startReplay(engine: AnyEngine): Promise<void> {
+    if (stopping || replays.has(engine.ruleVersion)) return;
+    const name = replayJobName(engine);
+    const slot = new Date(0);
+    let release = () => undefined as void;
+    // Held in `replays` from the start, so a concurrent tick of this process does not claim it twice.
+    replays.set(engine.ruleVersion, new Promise<void>((resolve) => (release = resolve)));
+    try {
+      if (!(await runs.claim(name, slot, clock.nowMs()))) {
+        replays.delete(engine.ruleVersion);
+        release();
+        return;
+      }
+      const base = { engine: engine.id, ruleVersion: engine.ruleVersion, paramHash: engine.paramHash };
+      await repo.saveVersion(repo.db, { ...base, replayState: 'running', sessionsDone: 0, sessionsTotal: 0, startedAt: new Date(clock.nowMs()), finishedAt: null, error: null }, clock.nowMs());
+    } catch (error) {
+      log.warn(`Trade ideas: the ${engine.ruleVersion} replay could not start: ${errorText(error)}`);
+      replays.delete(engine.ruleVersion);
+      release();
+      return;
+    }
+    const work = replay(engine, marketClock.nowMs(), () => runs.heartbeat(name, slot, clock.nowMs()))
+      .then(() => runs.finish(name, slot, clock.nowMs()))
+      .catch(async (error: unknown) => {
+        log.warn(`Trade ideas: the ${engine.ruleVersion} replay failed (retried with backoff): ${errorText(error)}`);
+        await runs.finish(name, slot, clock.nowMs(), errorText(error)).catch(() => undefined);
+      })
+      .finally(() => {
+        replays.delete(engine.ruleVersion);
+        release();
+      });
+    void work;
+  }
+
+  let running: Promise<Record<string, RunOutcome>> | undefined;
+
+  async function tickEngine(engine: AnyEngine): Promise<Record<string, RunOutcome>> {
+    const version = await repo.version(engine.id, engine.ruleVersion);
+    if (version?.replayState !== 'done') {
+      await startReplay(engine);
+      return {};
+    }
+    const [daily, marks] = await Promise.all([runJob(dailyJob(engine), runner), runJob(marksJob(engine), runner)]);
+    return { [dailyJobName(engine)]: daily, [marksJobName(engine)]: marks };
+  }
+
+  return {
+    engines: byId,
+    /** Runs every engine's due jobs (starting replays in the background); concurrent calls share one pass. */
+    tick(): Promise<Record<string, RunOutcome>> {
+      running ??= (async () => {
+        try {
+          const outcomes = await Promise.all(engines.map((engine) => tickEngine(engine)));
+          return Object.assign({}, ...outcomes) as Record<string, RunOutcome>;
+        } finally {
+          running = undefined;
+        }
+      })();
+      return running;
+    },
+    /** The daily pass or the marks of one engine now (tests, and a manual run). */
+    runDaily: (engine: AnyEngine) => runJob(dailyJob(engine), runner),
+    runMarks: (engine: AnyEngine) => runJob(marksJob(engine), runner),
+    startReplay,
+    /** Waits for the replays under way in this process. */
+    async replaysIdle(): Promise<void> {
+      while (replays.size > 0) await Promise.all([...replays.values()]);
+    },
+    /** Stops between sessions and waits for the replays (the next start takes them up again). */
+    async stop(): Promise<void> {
+      stopping = true;
+      await Promise.all([...replays.values()]);
+    },
+  };
+}
+
+export type TradeJobs = ReturnType<typeof createTradeJobs>;

@@ -1,0 +1,126 @@
+/**
+ * What the engines read of the market: the universe (S&P 500 members the source knows) and daily
+ * bars as DailySeries (typed arrays, day numbers), read through the CachedMarket. On the live source
+ * the adapters' own rate limits pace the requests: a request our limiter refuses waits its
+ * Retry-After and goes again (strategies.md §7: the free tiers' limits).
+ */
+import { isTradingDayNumber, newYorkInstantMs, type DailySeries, type UniverseMember } from '@signalboard/core';
+import type { CachedMarket } from '../../providers/market/cached-market';
+import { ProviderError, UnknownSymbolError, type Bars } from '../../providers/market/types';
+import { US_STOCKS } from '../../providers/market/universe';
+
+const DAY_SECONDS = 86_400;
+/** The daily pass runs at 16:30 New York on trading sessions (strategies.md §0.3). */
+export const DAILY_PASS_MINUTE = 16 * 60 + 30;
+/** Calendar days of daily history the replay and the passes read: two years (260 warm-up bars, then the replay). */
+export const HISTORY_DAYS = 731;
+/** Longest a refused live request waits before it is asked again. */
+const MAX_RATE_LIMIT_WAIT_MS = 60_000;
+
+/** The latest trading session whose daily pass time (16:30 New York) has come at `nowMs` (day number). */
+export function passSessionDay(nowMs: number): number {
+  let day = Math.floor(nowMs / 86_400_000) + 1;
+  while (!isTradingDayNumber(day) || newYorkInstantMs(day, DAILY_PASS_MINUTE) > nowMs) day -= 1;
+  return day;
+}
+
+/** The instant of a session's daily pass (a replay's `now`). */
+export const passTimeMs = (day: number) => newYorkInstantMs(day, DAILY_PASS_MINUTE);
+
+/**
+ * The stock engines' universe: today's S&P 500 members the source knows (the file source: its US
+ * stocks). `survivorshipBiased` says the list is today's, not the session's (true in a replay).
+ */
+export async function stockUniverse(market: CachedMarket, survivorshipBiased: boolean): Promise<UniverseMember[]> {
+  if (market.source === 'file' && market.listSymbols) {
+    const symbols = await market.listSymbols();
+    return symbols
+      .filter((info) => info.market === 'US' && info.assetClass === 'stock')
+      .map((info) => ({ symbol: info.symbol, market: 'US' as const, ...(info.sector ? { sector: info.sector } : {}), survivorshipBiased }));
+  }
+  return US_STOCKS.map((entry) => ({ symbol: entry.symbol, market: 'US' as const, ...(entry.sector ? { sector: entry.sector } : {}), survivorshipBiased }));
+}
+
+/** Bars → DailySeries, keeping the bars dated on or before `lastDay`. */
+export function toDailySeries(bars: Bars, market: DailySeries['market'], lastDay: number): DailySeries {
+  let end = bars.time.length;
+  while (end > 0 && Math.round(bars.time[end - 1]! / DAY_SECONDS) > lastDay) end -= 1;
+  const day = new Int32Array(end);
+  for (let index = 0; index < end; index += 1) day[index] = Math.round(bars.time[index]! / DAY_SECONDS);
+  return {
+    symbol: bars.symbol,
+    market,
+    day,
+    open: bars.open.slice(0, end),
+    high: bars.high.slice(0, end),
+    low: bars.low.slice(0, end),
+    close: bars.close.slice(0, end),
+    volume: bars.volume.slice(0, end),
+  };
+}
+
+/** The views of `series` that end at the bar of `day` (or the last before it): zero-copy subarrays. */
+export function seriesThrough(series: DailySeries, day: number): DailySeries {
+  let lo = 0;
+  let hi = series.day.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (series.day[mid]! <= day) lo = mid + 1;
+    else hi = mid;
+  }
+  return {
+    symbol: series.symbol,
+    market: series.market,
+    day: series.day.subarray(0, lo),
+    open: series.open.subarray(0, lo),
+    high: series.high.subarray(0, lo),
+    low: series.low.subarray(0, lo),
+    close: series.close.subarray(0, lo),
+    volume: series.volume.subarray(0, lo),
+  };
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/**
+ * The last `HISTORY_DAYS` of daily bars of every member, through `lastDay`. Symbols the source does
+ * not know are left out; any other failure rejects (the pass fails and is retried; nothing is written).
+ */
+export async function loadSeries(
+  market: CachedMarket,
+  universe: readonly UniverseMember[],
+  lastDay: number,
+  options: { concurrency?: number; shouldStop?: () => boolean } = {},
+): Promise<Map<string, DailySeries>> {
+  const out = new Map<string, DailySeries>();
+  const queue = [...universe];
+  // The live adapters pace themselves (token buckets); more than one request at a time only queues.
+  const concurrency = options.concurrency ?? (market.source === 'live' ? 1 : 8);
+  const worker = async () => {
+    for (let member = queue.shift(); member; member = queue.shift()) {
+      if (options.shouldStop?.()) return;
+      for (;;) {
+        try {
+          const answer = await market.getRecentDailyBars(member.symbol, HISTORY_DAYS);
+          if (answer.stale) throw new Error(`${member.symbol}: the provider is failing (only an older copy is cached)`);
+          out.set(member.symbol, toDailySeries(answer.value, member.market, lastDay));
+          break;
+        } catch (error) {
+          if (error instanceof UnknownSymbolError) break;
+          const wait = error instanceof ProviderError && error.options.status === 429 && !error.options.retryable ? (error.options.retryAfterSeconds ?? 10) * 1000 : undefined;
+          if (wait === undefined || options.shouldStop?.()) throw error;
+          await sleep(Math.min(wait, MAX_RATE_LIMIT_WAIT_MS));
+        }
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, worker));
+  return out;
+}
+
+/** The sessions (day numbers, ascending) on which some series has a bar, within [fromDay, toDay]. */
+export function sessionDays(series: Iterable<DailySeries>, fromDay: number, toDay: number): number[] {
+  const days = new Set<number>();
+  for (const one of series) for (const day of one.day) if (day >= fromDay && day <= toDay && isTradingDayNumber(day)) days.add(day);
+  return [...days].sort((a, b) => a - b);
+}

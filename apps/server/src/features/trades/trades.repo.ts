@@ -1,0 +1,263 @@
+/**
+ * The one idea store of every engine (strategies.md §0.4): the append-only event log `idea_events`,
+ * the `ideas` rows (each the fold of its events, with the columns the lists filter and sort on) and
+ * `trade_engine_versions` (replay progress and the last session run, per engine and rule version).
+ */
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import type { EngineId, Origin, StoredIdeaEvent } from '@signalboard/core';
+import type { Database } from '../../db/client';
+import { ideaEvents, ideas, tradeEngineVersions } from '../../db/schema';
+
+/** A transaction or the database: every write of a session goes through one transaction. */
+type Executor = Pick<Database, 'execute' | 'insert' | 'select' | 'update'>;
+
+/** An idea row as the store keeps it (the `ideas` table). */
+export interface IdeaRecord {
+  id: string;
+  engine: EngineId;
+  market: string;
+  symbol: string;
+  createdAt: Date;
+  status: string;
+  origin: Origin;
+  ruleVersion: string;
+  isActive: boolean;
+  isOpen: boolean;
+  isVoided: boolean;
+  types: string[];
+  cooldownKey: string;
+  closedBarDate: string | null;
+  signalDate: string;
+  lastSequence: number;
+  markPrice: number | null;
+  markAt: Date | null;
+  row: Record<string, unknown>;
+  updatedAt: Date;
+}
+
+export interface ListFilter {
+  engine: EngineId;
+  /** Replayed ideas of this version are listed (live ones of every version). */
+  currentVersion: string;
+  statuses?: string[];
+  from?: Date;
+  to?: Date;
+  symbol?: string;
+  origin?: Origin;
+  types?: string[];
+  limit: number;
+  after?: { createdAt: Date; id: string };
+}
+
+export type ReplayState = 'pending' | 'running' | 'done' | 'failed';
+
+export interface EngineVersionRow {
+  engine: string;
+  ruleVersion: string;
+  paramHash: string;
+  replayState: ReplayState;
+  sessionsDone: number;
+  sessionsTotal: number;
+  startedAt: Date | null;
+  finishedAt: Date | null;
+  error: string | null;
+  lastSession: string | null;
+}
+
+const toStoredEvent = (row: typeof ideaEvents.$inferSelect): StoredIdeaEvent & { sequence: number } => ({
+  sequence: row.sequence,
+  ideaId: row.ideaId,
+  engine: row.engine as EngineId,
+  market: row.market as StoredIdeaEvent['market'],
+  symbol: row.symbol,
+  type: row.type as StoredIdeaEvent['type'],
+  level: row.level,
+  barDate: row.barDate,
+  price: row.price,
+  data: row.data as Record<string, unknown>,
+  ruleVersion: row.ruleVersion,
+  paramHash: row.paramHash,
+  origin: row.origin as Origin,
+  recordedAt: row.recordedAt.toISOString(),
+});
+
+/** `%` and `_` match themselves in a LIKE pattern. */
+const likeEscape = (text: string) => text.replace(/[\\%_]/g, (char) => `\\${char}`);
+
+export function createTradesRepo(db: Database) {
+  return {
+    db,
+    /** Runs `work` in one transaction (a session's events, rows and progress together). */
+    transaction<T>(work: (tx: Executor) => Promise<T>): Promise<T> {
+      return db.transaction((tx) => work(tx));
+    },
+
+    /** Appends events; an event already in the log (same idea, type, level, bar date) is kept as it was. */
+    async appendEvents(tx: Executor, events: readonly StoredIdeaEvent[]): Promise<void> {
+      for (let start = 0; start < events.length; start += 500) {
+        const chunk = events.slice(start, start + 500);
+        await tx
+          .insert(ideaEvents)
+          .values(
+            chunk.map((event) => ({
+              ideaId: event.ideaId,
+              engine: event.engine,
+              market: event.market,
+              symbol: event.symbol,
+              type: event.type,
+              level: event.level,
+              barDate: event.barDate,
+              price: event.price,
+              data: event.data,
+              ruleVersion: event.ruleVersion,
+              paramHash: event.paramHash,
+              origin: event.origin,
+              recordedAt: new Date(event.recordedAt),
+            })),
+          )
+          .onConflictDoNothing();
+      }
+    },
+
+    /** The events of these ideas, oldest first (by sequence), grouped by idea. */
+    async eventsOf(tx: Executor, ids: readonly string[]): Promise<Map<string, Array<StoredIdeaEvent & { sequence: number }>>> {
+      const out = new Map<string, Array<StoredIdeaEvent & { sequence: number }>>();
+      for (let start = 0; start < ids.length; start += 1000) {
+        const rows = await tx
+          .select()
+          .from(ideaEvents)
+          .where(inArray(ideaEvents.ideaId, ids.slice(start, start + 1000)))
+          .orderBy(asc(ideaEvents.sequence));
+        for (const row of rows) {
+          const list = out.get(row.ideaId) ?? [];
+          list.push(toStoredEvent(row));
+          out.set(row.ideaId, list);
+        }
+      }
+      return out;
+    },
+
+    /** Inserts or replaces idea rows. */
+    async upsertIdeas(tx: Executor, records: readonly IdeaRecord[]): Promise<void> {
+      for (let start = 0; start < records.length; start += 300) {
+        const chunk = records.slice(start, start + 300);
+        await tx
+          .insert(ideas)
+          .values(chunk.map((record) => ({ ...record })))
+          .onConflictDoUpdate({
+            target: ideas.id,
+            set: {
+              status: sql`excluded.status`,
+              isActive: sql`excluded.is_active`,
+              isOpen: sql`excluded.is_open`,
+              isVoided: sql`excluded.is_voided`,
+              types: sql`excluded.types`,
+              closedBarDate: sql`excluded.closed_bar_date`,
+              lastSequence: sql`excluded.last_sequence`,
+              markPrice: sql`excluded.mark_price`,
+              markAt: sql`excluded.mark_at`,
+              row: sql`excluded.row`,
+              updatedAt: sql`excluded.updated_at`,
+            },
+          });
+      }
+    },
+
+    /** The ideas of an engine and version still followed by the passes. */
+    async openIdeas(tx: Executor, engine: EngineId, ruleVersion?: string) {
+      return tx
+        .select()
+        .from(ideas)
+        .where(and(eq(ideas.engine, engine), eq(ideas.isOpen, true), ruleVersion === undefined ? undefined : eq(ideas.ruleVersion, ruleVersion)));
+    },
+
+    /** Per cooldown key, the bar date its last closed idea (of this version) closed on. */
+    async cooldowns(tx: Executor, engine: EngineId, ruleVersion: string): Promise<Map<string, string>> {
+      const rows = await tx
+        .select({ key: ideas.cooldownKey, closed: sql<string>`max(${ideas.closedBarDate})::text` })
+        .from(ideas)
+        .where(and(eq(ideas.engine, engine), eq(ideas.ruleVersion, ruleVersion), sql`${ideas.closedBarDate} is not null`))
+        .groupBy(ideas.cooldownKey);
+      return new Map(rows.map((row) => [row.key, row.closed]));
+    },
+
+    /** Every idea of an engine (any origin or version), for its track record; and the log's last sequence. */
+    async ideasOf(engine: EngineId) {
+      const rows = await db.select().from(ideas).where(eq(ideas.engine, engine));
+      const [last] = await db.select({ sequence: sql<number>`coalesce(max(${ideaEvents.sequence}), 0)::bigint` }).from(ideaEvents).where(eq(ideaEvents.engine, engine));
+      return { rows, lastSequence: Number(last?.sequence ?? 0) };
+    },
+
+    /** A refreshed mark: the row folded at it, no event. */
+    async saveMark(id: string, mark: { price: number; at: Date }, row: Record<string, unknown>, status: string, isActive: boolean, updatedAt: Date): Promise<void> {
+      await db.update(ideas).set({ markPrice: mark.price, markAt: mark.at, row, status, isActive, updatedAt }).where(eq(ideas.id, id));
+    },
+
+    /**
+     * One page of an engine's list, newest first (created_at, then id): each row's JSON text as
+     * stored, and whether more follow. Live ideas of every version, replayed ones of the current
+     * version; voided ideas never.
+     */
+    async list(filter: ListFilter): Promise<{ rows: Array<{ createdAt: Date; id: string; json: string }>; more: boolean }> {
+      const conditions = [
+        sql`${ideas.engine} = ${filter.engine}`,
+        sql`not ${ideas.isVoided}`,
+        sql`(${ideas.origin} = 'live' or ${ideas.ruleVersion} = ${filter.currentVersion})`,
+      ];
+      if (filter.statuses?.length) conditions.push(sql`${ideas.status} in (${sql.join(filter.statuses.map((status) => sql`${status}`), sql`, `)})`);
+      if (filter.from) conditions.push(sql`${ideas.createdAt} >= ${filter.from.toISOString()}::timestamptz`);
+      if (filter.to) conditions.push(sql`${ideas.createdAt} <= ${filter.to.toISOString()}::timestamptz`);
+      if (filter.symbol) conditions.push(sql`${ideas.symbol} ilike ${`%${likeEscape(filter.symbol)}%`}`);
+      if (filter.origin) conditions.push(sql`${ideas.origin} = ${filter.origin}`);
+      if (filter.types?.length) conditions.push(sql`${ideas.types} && array[${sql.join(filter.types.map((type) => sql`${type}`), sql`, `)}]::text[]`);
+      if (filter.after) conditions.push(sql`(${ideas.createdAt}, ${ideas.id}) < (${filter.after.createdAt.toISOString()}::timestamptz, ${filter.after.id})`);
+      // The page's ids first (no row is read), then their rows' JSON: the text of only the rows sent.
+      const result = await db.execute<{ created_at: string | Date; id: string; json: string }>(sql`
+        select page.created_at, page.id, ${ideas.row}::text as json
+        from (select ${ideas.createdAt} as created_at, ${ideas.id} as id from ${ideas}
+              where ${sql.join(conditions, sql` and `)}
+              order by ${ideas.createdAt} desc, ${ideas.id} desc
+              limit ${filter.limit + 1}) page
+        join ${ideas} on ${ideas.id} = page.id
+        order by page.created_at desc, page.id desc`);
+      const rows = result.rows.map((row) => ({ createdAt: new Date(row.created_at), id: row.id, json: row.json }));
+      const more = rows.length > filter.limit;
+      return { rows: more ? rows.slice(0, filter.limit) : rows, more };
+    },
+
+    /** One idea of an engine with its events (oldest first), or undefined. */
+    async detail(engine: EngineId, id: string) {
+      const [record] = await db
+        .select()
+        .from(ideas)
+        .where(and(eq(ideas.engine, engine), eq(ideas.id, id)))
+        .limit(1);
+      if (!record) return undefined;
+      const events = (await this.eventsOf(db, [id])).get(id) ?? [];
+      return { record, events };
+    },
+
+    async version(engine: EngineId, ruleVersion: string): Promise<EngineVersionRow | undefined> {
+      const [row] = await db
+        .select()
+        .from(tradeEngineVersions)
+        .where(and(eq(tradeEngineVersions.engine, engine), eq(tradeEngineVersions.ruleVersion, ruleVersion)))
+        .limit(1);
+      return row ? { ...row, replayState: row.replayState as ReplayState } : undefined;
+    },
+
+    /** Records a version's replay state (inserting its row the first time). */
+    async saveVersion(tx: Executor, row: Partial<EngineVersionRow> & { engine: EngineId; ruleVersion: string; paramHash: string }, nowMs: number): Promise<void> {
+      const { engine: _engine, ruleVersion: _ruleVersion, ...given } = row;
+      // A new row starts pending; an update changes only the fields given.
+      const values = { replayState: 'pending', ...row, updatedAt: new Date(nowMs) };
+      const changes = { ...given, updatedAt: new Date(nowMs) };
+      await tx
+        .insert(tradeEngineVersions)
+        .values(values)
+        .onConflictDoUpdate({ target: [tradeEngineVersions.engine, tradeEngineVersions.ruleVersion], set: changes });
+    },
+  };
+}
+
+export type TradesRepo = ReturnType<typeof createTradesRepo>;

@@ -1,0 +1,151 @@
+/**
+ * The trade-idea calls (issue 11):
+ * - GET api/all_stocks_scanner (layered) and GET api/get_swing_trade_entries (swing): the spec's
+ *   bare list, newest first; with no parameter the first page (≤ 100). Optional filters
+ *   (ideaListQuery); the next page's cursor comes in `X-Next-Cursor`.
+ * - GET api/trade_ideas/{engine}/{id}: an idea's row, its event log (oldest first) and daily bars
+ *   from ~60 sessions before the signal to the exit (or today).
+ * - GET api/trade_ideas/{engine}/track_record?from&to&symbol: the engine's track record (§6).
+ * - GET api/trade_ideas/replay_status: per engine, the replay of its current rule version.
+ * The rows are the stored folds (ideas.row), sent as stored.
+ */
+import type { FastifyInstance } from 'fastify';
+import { tradeEngine, type EngineId, type IdeaDetail, type ReplayStatus, type TrackRecord } from '@signalboard/core';
+import type { Clock } from '../../lib/clock';
+import { badRequest, HttpError, parseInput } from '../../lib/errors';
+import type { CachedMarket } from '../../providers/market/cached-market';
+import { UnknownSymbolError } from '../../providers/market/types';
+import { checkedIdeaListQuery, checkedTrackRecordQuery, decodeCursor, DEFAULT_PAGE_SIZE, encodeCursor, parseBound } from './trades.query';
+import type { TrackRecords } from './trades.record';
+import type { TradesRepo } from './trades.repo';
+import type { AnyEngine } from './trades.runner';
+
+/** Sessions of bars the detail shows before the signal (calendar days fetched: a little more). */
+export const DETAIL_BARS_BEFORE_SIGNAL = 60;
+const DAY_SECONDS = 86_400;
+
+/** The list call of each engine that has one now (spec §7). */
+export const LIST_CALLS: Partial<Record<EngineId, string>> = { layered: '/all_stocks_scanner', swing: '/get_swing_trade_entries' };
+
+export interface TradesRoutesOptions {
+  engines: ReadonlyMap<EngineId, AnyEngine>;
+  repo: TradesRepo;
+  market: CachedMarket;
+  marketClock: Clock;
+  records: TrackRecords;
+}
+
+export async function tradesRoutes(app: FastifyInstance, options: TradesRoutesOptions) {
+  const { engines, repo, market, marketClock, records } = options;
+
+  const engineOf = (value: string): AnyEngine => {
+    const parsed = tradeEngine.safeParse(value);
+    if (!parsed.success) throw badRequest(`engine must be one of ${tradeEngine.options.join(', ')}`);
+    const engine = engines.get(parsed.data);
+    if (!engine) throw new HttpError(404, `The ${parsed.data} engine has no ideas yet`);
+    return engine;
+  };
+
+  for (const [id, path] of Object.entries(LIST_CALLS) as Array<[EngineId, string]>) {
+    app.get(path, async (request, reply) => {
+      const engine = engines.get(id);
+      const query = parseInput(checkedIdeaListQuery, request.query);
+      if (query.type !== undefined && id !== 'swing') throw badRequest('type applies to api/get_swing_trade_entries only');
+      const from = parseBound('from', query.from);
+      const to = parseBound('to', query.to);
+      if (from && to && from > to) throw badRequest('from must not be after to');
+      const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
+      reply.header('content-type', 'application/json; charset=utf-8');
+      if (!engine) return '[]';
+      const page = await repo.list({
+        engine: id,
+        currentVersion: engine.ruleVersion,
+        limit: query.limit ?? DEFAULT_PAGE_SIZE,
+        ...(query.status ? { statuses: query.status.split(',') } : {}),
+        ...(from ? { from } : {}),
+        ...(to ? { to } : {}),
+        ...(query.symbol ? { symbol: query.symbol } : {}),
+        ...(query.origin ? { origin: query.origin } : {}),
+        ...(query.type ? { types: query.type.split(',') } : {}),
+        ...(after ? { after } : {}),
+      });
+      const last = page.rows[page.rows.length - 1];
+      if (page.more && last) reply.header('x-next-cursor', encodeCursor(last));
+      // The stored rows' JSON as it is: no parse and stringify per request.
+      return `[${page.rows.map((row) => row.json).join(',')}]`;
+    });
+  }
+
+  app.get('/trade_ideas/replay_status', async (): Promise<ReplayStatus[]> => {
+    const out: ReplayStatus[] = [];
+    for (const engine of engines.values()) {
+      const row = await repo.version(engine.id, engine.ruleVersion);
+      out.push({
+        engine: engine.id,
+        ruleVersion: engine.ruleVersion,
+        state: row?.replayState ?? 'pending',
+        sessionsDone: row?.sessionsDone ?? 0,
+        sessionsTotal: row?.sessionsTotal ?? 0,
+        startedAt: row?.startedAt?.toISOString() ?? null,
+        finishedAt: row?.finishedAt?.toISOString() ?? null,
+        error: row?.error ?? null,
+      });
+    }
+    return out;
+  });
+
+  app.get<{ Params: { engine: string } }>('/trade_ideas/:engine/track_record', async (request): Promise<TrackRecord> => {
+    const engine = engineOf(request.params.engine);
+    const query = parseInput(checkedTrackRecordQuery, request.query);
+    const from = parseBound('from', query.from);
+    const to = parseBound('to', query.to);
+    if (from && to && from > to) throw badRequest('from must not be after to');
+    return records.get(engine, { from: query.from || null, to: query.to || null, symbol: query.symbol || null });
+  });
+
+  app.get<{ Params: { engine: string; id: string } }>('/trade_ideas/:engine/:id', async (request): Promise<IdeaDetail> => {
+    const engine = engineOf(request.params.engine);
+    const id = request.params.id;
+    if (id.length > 200 || !/^[\w.@:-]+$/.test(id)) throw badRequest('id is not an idea id');
+    const found = await repo.detail(engine.id, id);
+    if (!found) throw new HttpError(404, `No ${engine.id} idea ${id}`);
+    const { record, events } = found;
+    const signalSeconds = Date.parse(`${record.signalDate}T00:00:00Z`) / 1000;
+    // ~60 sessions are ~87 calendar days; the slice below keeps the last 60 bars before the signal.
+    const fromSeconds = signalSeconds - Math.ceil((DETAIL_BARS_BEFORE_SIGNAL * 7) / 5 + 10) * DAY_SECONDS;
+    const toSeconds = record.closedBarDate ? Date.parse(`${record.closedBarDate}T00:00:00Z`) / 1000 : Math.floor(marketClock.nowMs() / 1000);
+    let bars: IdeaDetail['bars'] = [];
+    try {
+      const answer = await market.getDailyBars(record.symbol, fromSeconds, toSeconds);
+      const value = answer.value;
+      const all = Array.from(value.time, (time, index) => ({
+        date: new Date(time * 1000).toISOString().slice(0, 10),
+        open: value.open[index]!,
+        high: value.high[index]!,
+        low: value.low[index]!,
+        close: value.close[index]!,
+        volume: value.volume[index]!,
+      }));
+      const before = all.filter((bar) => bar.date < record.signalDate).slice(-DETAIL_BARS_BEFORE_SIGNAL);
+      bars = [...before, ...all.filter((bar) => bar.date >= record.signalDate)];
+    } catch (error) {
+      if (!(error instanceof UnknownSymbolError)) throw error;
+    }
+    return {
+      engine: engine.id,
+      idea: record.row as Record<string, unknown>,
+      events: events.map((event) => ({
+        type: event.type,
+        level: event.level,
+        barDate: event.barDate,
+        price: event.price,
+        data: event.data,
+        ruleVersion: event.ruleVersion,
+        paramHash: event.paramHash,
+        origin: event.origin,
+        recordedAt: event.recordedAt,
+      })),
+      bars,
+    };
+  });
+}

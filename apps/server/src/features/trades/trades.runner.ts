@@ -1,0 +1,223 @@
+/**
+ * Runs an engine session by session over the store (strategies.md §0.4, §0.5): the install (or new
+ * rule version) replay, the daily pass with its catch-up, and the marks. The same `step` serves
+ * all of them: it hands the engine the bars through the session, the universe, the open ideas (the
+ * fold of the log) and the cooldowns, stamps the events it answers, appends them, and re-folds the
+ * ideas they touch, all in one transaction.
+ */
+import {
+  isTradingDayNumber,
+  isoFromDayNumber,
+  newYorkInstantMs,
+  SESSION_CLOSE_MINUTES,
+  SESSION_OPEN_MINUTES,
+  type DailySeries,
+  type EngineDefinition,
+  type IdeaEvent,
+  type Mark,
+  type OpenIdea,
+  type Origin,
+  type StoredIdeaEvent,
+  type UniverseMember,
+} from '@signalboard/core';
+import type { IdeaRecord, TradesRepo } from './trades.repo';
+import { passTimeMs, seriesThrough } from './trades.market';
+
+/** An engine as the platform runs it, whatever its parameters, state and row. */
+export type AnyEngine = EngineDefinition<unknown, unknown, Record<string, unknown>>;
+
+type Stored = StoredIdeaEvent & { sequence: number };
+
+interface IdeaState {
+  id: string;
+  symbol: string;
+  market: IdeaEvent['market'];
+  origin: Origin;
+  events: Stored[];
+  /** engine.openState of the events; null once closed or voided. */
+  state: unknown;
+}
+
+/** The store's id of an engine's idea: its own id and the version (a new version's replay stores ideas of its own). */
+export function storeIdOf(engineIdeaId: string, ruleVersion: string): string {
+  return engineIdeaId.includes('@') ? engineIdeaId : `${engineIdeaId}@${ruleVersion.slice(ruleVersion.indexOf('@') + 1)}`;
+}
+
+/** The list's `type` filter values a row matches: its TradeType (trend, drop) and level (NearSupport). */
+export function typesOfRow(row: Record<string, unknown>): string[] {
+  const types: string[] = [];
+  if (row.TradeType === 'Trend') types.push('trend');
+  if (row.TradeType === 'Price Drop') types.push('drop');
+  if (row.NearSupport === true) types.push('level');
+  return types;
+}
+
+/** The open of the session after `barDate`: an idea recorded before it is live (strategies.md §0.5). */
+function entryOpenMs(barDate: string): number {
+  let day = Math.round(Date.parse(`${barDate}T00:00:00Z`) / 86_400_000) + 1;
+  while (!isTradingDayNumber(day)) day += 1;
+  return newYorkInstantMs(day, SESSION_OPEN_MINUTES);
+}
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/** The idea row the store keeps: the fold of `events` at `mark`, with the columns the lists need. */
+export function recordOf(engine: AnyEngine, events: readonly Stored[], mark: Mark | null, nowMs: number): IdeaRecord {
+  const opened = events.find((event) => event.type === 'opened') ?? events[0]!;
+  const last = events[events.length - 1]!;
+  const row = engine.fold(events, mark, iso(nowMs));
+  const open = engine.openState(events) !== null;
+  return {
+    id: opened.ideaId,
+    engine: engine.id,
+    market: opened.market,
+    symbol: opened.symbol,
+    createdAt: new Date(opened.recordedAt),
+    status: String(row.Status ?? (row.IsActive ? 'Active' : '')).toLowerCase(),
+    origin: opened.origin,
+    ruleVersion: opened.ruleVersion,
+    isActive: row.IsActive === true,
+    isOpen: open,
+    isVoided: events.some((event) => event.type === 'voided'),
+    types: typesOfRow(row),
+    cooldownKey: engine.cooldownKey(opened),
+    closedBarDate: open ? null : last.barDate,
+    signalDate: opened.barDate,
+    lastSequence: last.sequence,
+    markPrice: mark?.price ?? null,
+    markAt: mark ? new Date(mark.at) : null,
+    row,
+    updatedAt: new Date(nowMs),
+  };
+}
+
+export interface RunnerOptions {
+  engine: AnyEngine;
+  repo: TradesRepo;
+  /** replay: every idea is 'replayed', `now` is each session's pass time; live: the daily pass and its catch-up. */
+  mode: 'replay' | 'live';
+  universe: readonly UniverseMember[];
+  series: ReadonlyMap<string, DailySeries>;
+}
+
+/** One engine version's run over consecutive sessions, with its open ideas and cooldowns in memory. */
+export async function createSessionRunner(options: RunnerOptions) {
+  const { engine, repo, mode, universe, series } = options;
+  const open = new Map<string, IdeaState>();
+  const cooldowns = new Map<string, string>();
+
+  if (mode === 'live') {
+    const rows = await repo.openIdeas(repo.db, engine.id, engine.ruleVersion);
+    const events = await repo.eventsOf(
+      repo.db,
+      rows.map((row) => row.id),
+    );
+    for (const row of rows) {
+      const list = events.get(row.id) ?? [];
+      if (list.length === 0) continue;
+      open.set(row.id, { id: row.id, symbol: row.symbol, market: row.market as IdeaEvent['market'], origin: row.origin as Origin, events: list, state: engine.openState(list) });
+    }
+    for (const [key, date] of await repo.cooldowns(repo.db, engine.id, engine.ruleVersion)) cooldowns.set(key, date);
+  }
+
+  /** The close of `symbol` on the session (its last bar through `day`), as a mark. */
+  const closeMark = (symbol: string, day: number): Mark | null => {
+    const one = series.get(symbol);
+    if (!one) return null;
+    const through = seriesThrough(one, day);
+    const index = through.close.length - 1;
+    if (index < 0) return null;
+    return { price: through.close[index]!, at: iso(newYorkInstantMs(through.day[index]!, SESSION_CLOSE_MINUTES)) };
+  };
+
+  /** Re-folds these ideas from the log (inside the session's transaction) and stores their rows. */
+  async function refold(tx: Parameters<Parameters<TradesRepo['transaction']>[0]>[0], ids: readonly string[], day: number, nowMs: number): Promise<Map<string, Stored[]>> {
+    const logs = await repo.eventsOf(tx, ids);
+    const records: IdeaRecord[] = [];
+    for (const [id, events] of logs) {
+      const record = recordOf(engine, events, null, nowMs);
+      const final = record.isOpen ? recordOf(engine, events, closeMark(record.symbol, day), nowMs) : record;
+      records.push(final);
+      void id;
+    }
+    await repo.upsertIdeas(tx, records);
+    return logs;
+  }
+
+  return {
+    openCount: () => open.size,
+
+    /**
+     * Runs the session `day` at `nowMs` (a replay: the session's pass time). Answers the ids of the
+     * ideas it touched. `refoldAllOpen`: also re-mark every open idea at the session's close (the
+     * daily pass; a replay does it once at its end).
+     */
+    async step(day: number, nowMs: number, extra: { refoldAllOpen: boolean; afterWrite?: (tx: Parameters<Parameters<TradesRepo['transaction']>[0]>[0]) => Promise<void> }): Promise<string[]> {
+      const date = isoFromDayNumber(day);
+      const bars = new Map<string, DailySeries>();
+      for (const [symbol, one] of series) bars.set(symbol, seriesThrough(one, day));
+      const openIdeas: OpenIdea[] = [...open.values()].map((idea) => ({ ideaId: idea.id, symbol: idea.symbol, market: idea.market, ruleVersion: engine.ruleVersion, state: idea.state }));
+      const emitted = engine.runSession({
+        params: engine.params,
+        session: { date, now: iso(nowMs) },
+        bars,
+        universe,
+        openIdeas,
+        cooldowns,
+        extras: {},
+      });
+
+      const originOf = new Map<string, Origin>();
+      const stamped: StoredIdeaEvent[] = emitted.map((event) => {
+        const ideaId = storeIdOf(event.ideaId, engine.ruleVersion);
+        let origin = open.get(ideaId)?.origin ?? originOf.get(ideaId);
+        if (origin === undefined) {
+          origin = mode === 'replay' || (event.type === 'opened' && nowMs >= entryOpenMs(event.barDate)) ? 'replayed' : 'live';
+          originOf.set(ideaId, origin);
+        }
+        return { ...event, ideaId, ruleVersion: engine.ruleVersion, paramHash: engine.paramHash, origin, recordedAt: iso(nowMs) };
+      });
+      const touched = [...new Set(stamped.map((event) => event.ideaId))];
+
+      const logs = await repo.transaction(async (tx) => {
+        await repo.appendEvents(tx, stamped);
+        const ids = extra.refoldAllOpen ? [...new Set([...touched, ...open.keys()])] : touched;
+        const folded = await refold(tx, ids, day, nowMs);
+        await extra.afterWrite?.(tx);
+        return folded;
+      });
+
+      // The log is the truth: the in-memory open ideas follow what was stored.
+      for (const id of touched) {
+        const events = logs.get(id);
+        if (!events?.length) continue;
+        const state = engine.openState(events);
+        const first = events[0]!;
+        if (state === null) {
+          open.delete(id);
+          const opened = events.find((event) => event.type === 'opened') ?? first;
+          const key = engine.cooldownKey(opened);
+          const closedOn = events[events.length - 1]!.barDate;
+          if ((cooldowns.get(key) ?? '') < closedOn) cooldowns.set(key, closedOn);
+        } else {
+          open.set(id, { id, symbol: first.symbol, market: first.market, origin: first.origin, events, state });
+        }
+      }
+      return touched;
+    },
+
+    /** Re-marks every open idea at the close of `day` (the end of a replay). */
+    async markOpenAtClose(day: number, nowMs: number): Promise<void> {
+      await repo.transaction(async (tx) => {
+        await refold(tx, [...open.keys()], day, nowMs);
+      });
+    },
+  };
+}
+
+/** The sessions a replay runs: those after the engine's warm-up, through `lastDay`. */
+export function replaySessions(allSessions: readonly number[], warmupBars: number): number[] {
+  return allSessions.slice(Math.min(warmupBars, allSessions.length));
+}
+
+export { passTimeMs };
