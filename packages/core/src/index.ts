@@ -22,4 +22,3 @@ export * from './news/sentences';
 export * from './market/intraday-window';
 export * from './news/safe-link';
 export * from './trades/index';
-export { computeTrackRecord, filterScope, SURVIVORSHIP_NOTE, DEFAULT_COST_BPS, type TrackRecordInput, type TrackRecordScope, type VoidedCount } from './trades/track-record/track-record';

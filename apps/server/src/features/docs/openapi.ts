@@ -5,6 +5,8 @@
 import type { FastifyInstance } from 'fastify';
 import { z, type ZodType } from 'zod';
 import {
+  ideaListQuery,
+  trackRecordQuery,
   batchUpdateFavoriteStocksRequest,
   batchUpdateFavoriteStocksResponse,
   companyNewsQuery,
@@ -60,7 +62,6 @@ import {
   trackRecord,
 } from '@signalboard/core';
 import { APP_VERSION } from '../health/health.routes';
-import { checkedIdeaListQuery, checkedTrackRecordQuery } from '../trades/trades.query';
 
 /** Error statuses an operation can answer, each with a JSON `{ msg }` body (errorBody). */
 export type ErrorStatus = 400 | 401 | 403 | 404 | 413 | 415 | 429 | 502 | 503;
@@ -145,14 +146,14 @@ export const OPERATIONS: Operation[] = [
     path: '/api/all_stocks_scanner',
     summary:
       'Long-term layered plans, newest first: live ideas of every rule version and replayed ideas of the current one (Origin says which). No parameter: the first 100; filters optional; the next page\'s cursor in the X-Next-Cursor header',
-    query: checkedIdeaListQuery,
+    query: ideaListQuery,
     response: z.array(layeredTrade),
   },
   {
     method: 'get',
     path: '/api/get_swing_trade_entries',
     summary: "Short-term (swing) trades, newest first, as all_stocks_scanner (type filters trend, drop, level); the next page's cursor in the X-Next-Cursor header",
-    query: checkedIdeaListQuery,
+    query: ideaListQuery,
     response: z.array(swingTrade),
   },
   {
@@ -160,7 +161,7 @@ export const OPERATIONS: Operation[] = [
     path: '/api/trade_ideas/{engine}/track_record',
     summary: "An engine's track record (per type, origin and rule version: mature cohorts, all closed, open, voided, random-entry baseline, SPY), scoped by CreatedAt and symbol",
     params: z.object({ engine: tradeEngine }),
-    query: checkedTrackRecordQuery,
+    query: trackRecordQuery,
     response: trackRecord,
     errors: [404, 502, 503],
   },

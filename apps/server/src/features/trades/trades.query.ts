@@ -1,37 +1,12 @@
 /**
- * The list calls' query as the server reads it: the contract's ideaListQuery (packages/core), with
- * every text field built by core's text builders (control characters answer 400), and what the
- * values mean: dates, the cursor, the filters.
+ * What the list calls' query values mean (the contract's ideaListQuery and trackRecordQuery validate
+ * them): dates, the cursor, the page size.
  */
-import { ideaListQuery, isIsoDate, singleLineText, trackRecordQuery } from '@signalboard/core';
+import { isIsoDate } from '@signalboard/core';
 import { badRequest } from '../../lib/errors';
 
 /** The spec's call answers the first page: at most this many ideas. */
 export const DEFAULT_PAGE_SIZE = 100;
-
-const STATUS_PATTERN = /^(active|successful|partial|failed)(,(active|successful|partial|failed))*$/;
-const TYPE_PATTERN = /^(trend|drop|level)(,(trend|drop|level))*$/;
-
-/** ideaListQuery with checked text fields (same names, rules and messages). */
-export const checkedIdeaListQuery = ideaListQuery.extend({
-  status: singleLineText('status', { max: 200, examples: ['active', 'successful,failed'] })
-    .regex(STATUS_PATTERN, 'status must be a comma-separated list of active, successful, partial, failed')
-    .optional(),
-  from: singleLineText('from', { max: 40, examples: ['2026-01-01', '2026-01-01T14:30:00Z'] }).optional(),
-  to: singleLineText('to', { max: 40, examples: ['2026-12-31'] }).optional(),
-  symbol: singleLineText('symbol', { max: 20, maxMessage: 'symbol must be at most 20 characters', examples: ['AAPL', 'aa'] }).optional(),
-  type: singleLineText('type', { max: 50, examples: ['trend', 'drop,level'] })
-    .regex(TYPE_PATTERN, 'type must be a comma-separated list of trend, drop, level')
-    .optional(),
-  cursor: singleLineText('cursor', { max: 200, maxMessage: 'cursor is not valid' }).optional(),
-});
-
-/** trackRecordQuery with checked text fields. */
-export const checkedTrackRecordQuery = trackRecordQuery.extend({
-  from: singleLineText('from', { max: 40, examples: ['2026-01-01'] }).optional(),
-  to: singleLineText('to', { max: 40, examples: ['2026-12-31'] }).optional(),
-  symbol: singleLineText('symbol', { max: 20, maxMessage: 'symbol must be at most 20 characters', examples: ['AAPL'] }).optional(),
-});
 
 const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
 

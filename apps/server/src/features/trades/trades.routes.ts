@@ -10,12 +10,12 @@
  * The rows are the stored folds (ideas.row), sent as stored.
  */
 import type { FastifyInstance } from 'fastify';
-import { tradeEngine, type EngineId, type IdeaDetail, type ReplayStatus, type TrackRecord } from '@signalboard/core';
+import { ideaListQuery, trackRecordQuery, tradeEngine, type EngineId, type IdeaDetail, type ReplayStatus, type TrackRecord } from '@signalboard/core';
 import type { Clock } from '../../lib/clock';
 import { badRequest, HttpError, parseInput } from '../../lib/errors';
 import type { CachedMarket } from '../../providers/market/cached-market';
 import { UnknownSymbolError } from '../../providers/market/types';
-import { checkedIdeaListQuery, checkedTrackRecordQuery, decodeCursor, DEFAULT_PAGE_SIZE, encodeCursor, parseBound } from './trades.query';
+import { decodeCursor, DEFAULT_PAGE_SIZE, encodeCursor, parseBound } from './trades.query';
 import type { TrackRecords } from './trades.record';
 import type { TradesRepo } from './trades.repo';
 import type { AnyEngine } from './trades.runner';
@@ -49,7 +49,7 @@ export async function tradesRoutes(app: FastifyInstance, options: TradesRoutesOp
   for (const [id, path] of Object.entries(LIST_CALLS) as Array<[EngineId, string]>) {
     app.get(path, async (request, reply) => {
       const engine = engines.get(id);
-      const query = parseInput(checkedIdeaListQuery, request.query);
+      const query = parseInput(ideaListQuery, request.query);
       if (query.type !== undefined && id !== 'swing') throw badRequest('type applies to api/get_swing_trade_entries only');
       const from = parseBound('from', query.from);
       const to = parseBound('to', query.to);
@@ -96,7 +96,7 @@ export async function tradesRoutes(app: FastifyInstance, options: TradesRoutesOp
 
   app.get<{ Params: { engine: string } }>('/trade_ideas/:engine/track_record', async (request): Promise<TrackRecord> => {
     const engine = engineOf(request.params.engine);
-    const query = parseInput(checkedTrackRecordQuery, request.query);
+    const query = parseInput(trackRecordQuery, request.query);
     const from = parseBound('from', query.from);
     const to = parseBound('to', query.to);
     if (from && to && from > to) throw badRequest('from must not be after to');
