@@ -65,10 +65,54 @@ const LOADED: Partial<Record<DashboardChildPath, (page: Page) => Promise<void>>>
     await expect.poll(() => page.getByRole('combobox', { name: 'Favorite Stocks' }).inputValue()).toBe('DIS - Walt Disney Co.');
   },
   support: (page) => page.getByRole('button', { name: 'Send Email' }).waitFor(),
+  allstockscanner: async (page) => {
+    await page.getByRole('list', { name: 'Layered plans' }).getByRole('heading', { name: 'MMM', exact: true }).waitFor();
+    await region(page, 'Track record').getByRole('button', { name: /^All · Replayed · layered@/ }).waitFor();
+  },
+  stockshort: async (page) => {
+    await page.getByRole('list', { name: 'Short-term trades' }).getByRole('heading', { name: 'GE', exact: true }).waitFor();
+    await region(page, 'Track record').getByRole('button', { name: /^All · Replayed · swing@/ }).waitFor();
+  },
 };
+
+/** A trade-idea screen's detail dialog, opened on a card and shown with its chart. */
+const ideaDetailOpened = (symbol: string): Step => ({
+  state: 'idea detail opened',
+  run: async (page) => {
+    await page.getByRole('button', { name: `Details of ${symbol}` }).click();
+    await page.getByRole('dialog', { name: `${symbol} · idea detail` }).getByRole('img', { name: `${symbol} daily candles with the idea's levels and events` }).waitFor();
+    await page.getByRole('dialog', { name: `${symbol} · idea detail` }).getByRole('region', { name: 'Event log' }).getByRole('table').waitFor();
+  },
+});
 
 /** Each screen's main interaction, as steps. */
 const INTERACTIONS: Partial<Record<DashboardChildPath, Step[]>> = {
+  allstockscanner: [
+    {
+      state: 'filter changed, plan and track record opened',
+      run: async (page) => {
+        await page.getByRole('checkbox', { name: 'Successful', exact: true }).check();
+        const cat = page.getByRole('list', { name: 'Layered plans' }).getByRole('article', { name: 'CAT', exact: true });
+        await cat.getByRole('button', { name: 'Show Plan' }).click();
+        await cat.getByRole('table', { name: 'Exit plan' }).waitFor();
+        await region(page, 'Track record').getByRole('button', { name: /^All · Replayed · layered@/ }).click();
+        await region(page, 'Track record').getByRole('table').first().waitFor();
+      },
+    },
+    ideaDetailOpened('CAT'),
+  ],
+  stockshort: [
+    {
+      state: 'filter changed and track record opened',
+      run: async (page) => {
+        await page.getByRole('checkbox', { name: 'Price Drop Based Successful', exact: true }).check();
+        await page.getByRole('list', { name: 'Short-term trades' }).getByRole('heading', { name: 'ETN', exact: true }).waitFor();
+        await region(page, 'Track record').getByRole('button', { name: /^All · Replayed · swing@/ }).click();
+        await region(page, 'Track record').getByRole('table').first().waitFor();
+      },
+    },
+    ideaDetailOpened('ETN'),
+  ],
   main: [
     {
       state: 'sector opened',

@@ -37,12 +37,13 @@ const serverDataDir = (server: TestServer = 'app') => inject(server === 'app' ? 
 
 export async function newContext(
   browser: Browser,
-  options: { width?: number; height?: number; colorScheme?: 'light' | 'dark'; server?: TestServer } = {},
+  options: { width?: number; height?: number; colorScheme?: 'light' | 'dark'; server?: TestServer; timezoneId?: string } = {},
 ): Promise<BrowserContext> {
   const context = await browser.newContext({
     baseURL: serverBaseUrl(options.server),
     viewport: { width: options.width ?? 1366, height: options.height ?? 860 },
     colorScheme: options.colorScheme ?? 'light',
+    ...(options.timezoneId ? { timezoneId: options.timezoneId } : {}),
   });
   context.setDefaultTimeout(15_000);
   // The market server's "now" is pinned; the browser's clock says the same (timers keep running).
@@ -137,14 +138,14 @@ export async function latestOutboxMail(to: string): Promise<string> {
  * One browser per spec file and a fresh context and page per test; `prepare` runs on each new
  * context before its page opens (e.g. to sign a user in).
  */
-export function useBrowserPage(prepare?: (context: BrowserContext) => Promise<void>, options: { server?: TestServer } = {}) {
+export function useBrowserPage(prepare?: (context: BrowserContext) => Promise<void>, options: { server?: TestServer; timezoneId?: string } = {}) {
   const state = {} as { browser: Browser; context: BrowserContext; page: Page };
   beforeAll(async () => {
     state.browser = await launchBrowser();
   });
   afterAll(async () => state.browser.close());
   beforeEach(async () => {
-    state.context = await newContext(state.browser, { server: options.server });
+    state.context = await newContext(state.browser, { server: options.server, timezoneId: options.timezoneId });
     if (prepare) await prepare(state.context);
     state.page = await state.context.newPage();
   });

@@ -91,7 +91,8 @@ function IdeaDetailBody({ engine, id, symbol }: { engine: ListEngine; id: string
             No events recorded.
           </Text>
         ) : (
-          <ScrollArea type="auto">
+          // A keyboard user scrolls a narrow screen's wide table from its focused viewport (WCAG 2.1.1).
+          <ScrollArea type="auto" viewportProps={{ tabIndex: 0, role: 'region', 'aria-label': 'Event log table, scrollable' }}>
             <Table striped withTableBorder fz="sm" miw={560}>
               <Table.Thead>
                 <Table.Tr>

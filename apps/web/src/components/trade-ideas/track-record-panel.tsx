@@ -236,7 +236,8 @@ function GroupRecord({ group }: { group: TrackRecordGroup }) {
 
   return (
     <Stack gap="xs">
-      <ScrollArea type="auto">
+      {/* A keyboard user scrolls a narrow screen's wide table from its focused viewport (WCAG 2.1.1). */}
+      <ScrollArea type="auto" viewportProps={{ tabIndex: 0, role: 'region', 'aria-label': `${groupTitle(group)} figures, scrollable` }}>
         <Table withTableBorder withColumnBorders fz="sm" miw={640} verticalSpacing={6}>
           <Table.Thead>
             <Table.Tr>

@@ -1,0 +1,83 @@
+/**
+ * What the trade-idea specs share: reading idea cards as a person does (by the list's name and
+ * each card's symbol heading), the screens' number formats, the Wilson interval recomputed here,
+ * and waiting until the pinned market's replay and marks are in.
+ */
+import type { Locator } from 'playwright-core';
+import { api, apiLogin, addUser, uniqueEmail } from './browser';
+
+/** The browser's zone in the trade-idea specs: UTC+9, where a 16:30 New York pass is the next morning. */
+export const IDEAS_TIME_ZONE = 'Asia/Tokyo';
+
+/** The pinned "now" of the market server (e2e/fixtures/market/dataset.ts MARKET_NOW). */
+const MARKET_NOW = '2026-11-20T16:00:00.000Z';
+
+export const normalise = (text: string) => text.replace(/\s+/g, ' ').trim();
+
+/** The symbols of the cards in a list, top to bottom ([] while the list is not shown). */
+export async function cardSymbols(list: Locator): Promise<string[]> {
+  if ((await list.count()) === 0) return [];
+  return (await list.getByRole('heading', { level: 3 }).allInnerTexts()).map(normalise);
+}
+
+/** A card's text, white space collapsed. */
+export async function cardText(list: Locator, symbol: string): Promise<string> {
+  return normalise(await list.getByRole('article', { name: symbol, exact: true }).innerText());
+}
+
+const percent2 = new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2, signDisplay: 'exceptZero' });
+
+/** A return (a fraction) as the screens show it: "+10.30%", "−14.19%", "0.00%". */
+export const percent = (fraction: number) => `${percent2.format(fraction * 100).replace('-', '\u2212')}%`;
+
+/** A share as the track record shows it: "52.0%". */
+export const share = (fraction: number) => `${(fraction * 100).toFixed(1)}%`;
+
+/** The 95% Wilson interval (strategies.md §6.3), recomputed here, formatted as the record shows it. */
+export function wilson(wins: number, n: number): { rate: string; low: string; high: string } {
+  const z = 1.96;
+  const p = wins / n;
+  const denominator = 1 + (z * z) / n;
+  const centre = (p + (z * z) / (2 * n)) / denominator;
+  const half = (z * Math.sqrt((p * (1 - p)) / n + (z * z) / (4 * n * n))) / denominator;
+  return { rate: share(p), low: share(Math.max(0, centre - half)), high: share(Math.min(1, centre + half)) };
+}
+
+let reader: Promise<string> | undefined;
+/** A token of an account of its own on the market server, for reading what the API answers. */
+function readerToken(): Promise<string> {
+  reader ??= (async () => {
+    const email = uniqueEmail('ideas-reader');
+    const password = 'correct horse battery staple';
+    addUser(email, password, 'market');
+    const first = await apiLogin(email, password, 'market');
+    await api('update-password', { token: first.access_token, json: { new_password: password }, server: 'market' });
+    return (await apiLogin(email, password, 'market')).access_token;
+  })();
+  return reader;
+}
+
+/** GET api/<path> on the market server, answering the body (the call must answer 200). */
+export async function apiGet<T>(path: string): Promise<T> {
+  const { status, body } = await api<T>(path, { token: await readerToken(), server: 'market' });
+  if (status !== 200) throw new Error(`GET api/${path} answered ${status}: ${JSON.stringify(body)}`);
+  return body;
+}
+
+/**
+ * Waits until the engine's install replay is done and its active ideas carry the marks of the
+ * pinned "now" (the marks job runs on the scheduler's first tick after the replay).
+ */
+export async function waitForMarkedIdeas(call: 'all_stocks_scanner' | 'get_swing_trade_entries'): Promise<void> {
+  const updated = (row: Record<string, unknown>) => (call === 'all_stocks_scanner' ? row.UpdatedAt : row.DateUpdated);
+  const deadline = Date.now() + 150_000;
+  let last = 'no answer yet';
+  for (;;) {
+    const rows = await apiGet<Array<Record<string, unknown>>>(`${call}?status=active`);
+    if (rows.length > 0 && rows.every((row) => updated(row) === MARKET_NOW)) return;
+    last = `${rows.length} active, updated ${[...new Set(rows.map(updated))].join(', ')}`;
+    if (Date.now() > deadline) throw new Error(`api/${call}: the active ideas were not marked at ${MARKET_NOW} within 150 s (${last})`);
+    // Polls the server's state (the replay and the marks job), not a fixed pause before a check.
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+  }
+}
