@@ -1,5 +1,6 @@
 import { analyzeNewsItems } from '../../news/local-analysis';
 import { sentimentScore } from '../../news/sentiment';
+import { roundTo } from '../kit/prices';
 import type { DropHeadline } from '../types';
 import type { DropSentiment, NewsTag } from './state';
 
@@ -98,7 +99,8 @@ export function dropNewsOf(headlines: readonly DropHeadline[] | undefined, symbo
     weighted += weight * Math.max(-1, Math.min(1, headlineScore(item)));
     weights += weight;
   }
-  const score = weights > 0 ? weighted / weights : 0;
+  // Rounded (6 decimals) so that the labels' edges do not depend on floating-point noise.
+  const score = roundTo(weights > 0 ? weighted / weights : 0, 6);
   const driven = score <= -0.3 || items.some((item) => NEWS_DRIVEN.test(item.headline));
   return {
     stockNews: newsSummary(items, symbol),
