@@ -82,6 +82,23 @@ describe('drop S and L fills, stops and time stops (§5.1)', () => {
     expect(ofType(simulate([...long, b(100, 100.4, 99.6, 101)], 'L'), 'closed')[0]).toMatchObject({ price: 101, data: expect.objectContaining({ reason: 'time', sessionsHeld: 252 }) });
   });
 
+  it('leaving the index closes an open S or L item at the close (index_exit); an O item ignores it', () => {
+    const series = seriesOf('AAA', [...BASE, FLAT, b(100, 100.4, 99, 99.5)]);
+    const t = series.day.length - 1;
+    const date = isoFromDayNumber(series.day[t]!);
+    const state = dropEngine.openState(stamp(dropEngine.simulate({ params: DROP_PARAMS, series: seriesOf('AAA', [...BASE, FLAT]), signalIndex: 269, ideaId: 'drop.AAA.x.S' })))!;
+    const events = dropEngine.runSession({
+      params: DROP_PARAMS,
+      session: { date, now: passTimeOf(date) },
+      bars: new Map([['AAA', series]]),
+      universe: [],
+      openIdeas: [{ ideaId: 'drop.AAA.x.S', symbol: 'AAA', market: 'US', ruleVersion: 'drop@1.0.0', state }],
+      cooldowns: new Map(),
+      extras: { removals: new Set(['AAA']) },
+    });
+    expect(events).toEqual([expect.objectContaining({ type: 'closed', price: 99.5, data: expect.objectContaining({ reason: 'index_exit', exitAt: 'close' }) })]);
+  });
+
   it('shows the signal price while pending (profit 0), and marks an active item at the quote', () => {
     expect(rowOf(simulate([]))).toMatchObject({ EntryPending: true, StockEntryPrice: 100, ProfitPercentage: 0, Status: 'Active', TargetValue: 105, StockIsActive: true });
     const row = rowOf(simulate([FLAT]), { price: 103, at: '2030-01-01T15:00:00.000Z' });

@@ -342,7 +342,8 @@ function sessionEvents(params: DropParams, pricer: DropOptionPricer | null, stat
   return events;
 }
 
-interface Candidate {
+/** A new signal of the session, before the capacity and O's contract choice. */
+export interface DropCandidate {
   symbol: string;
   score: number[];
   series: DailySeries;
@@ -351,12 +352,12 @@ interface Candidate {
 }
 
 /** The day's new signals per type, ranked and capped (before O's contract choice). Exported for the runner (news for new items). */
-export function dropSignals(input: SessionInput<DropParams, DropState>, withOptions: boolean): { S: Candidate[]; L: Candidate[]; O: Candidate[]; dropped: number } {
+export function dropSignals(input: SessionInput<DropParams, DropState>, withOptions: boolean): { S: DropCandidate[]; L: DropCandidate[]; O: DropCandidate[]; dropped: number } {
   const { params, session, bars, universe, openIdeas, cooldowns, extras } = input;
   const day = dayNumber(session.date);
   const open = new Set(openIdeas.map((idea) => dropKey(idea.symbol, idea.state.stockType)));
   const best = new Set(bestOfSp500(params, session.date, bars, universe, extras));
-  const lists: Record<DropType, Candidate[]> = { S: [], L: [], O: [] };
+  const lists: Record<DropType, DropCandidate[]> = { S: [], L: [], O: [] };
   const seen = new Set<string>();
   for (const member of universe) {
     if (seen.has(member.symbol)) continue;
@@ -396,7 +397,7 @@ function runDropSession(pricer: DropOptionPricer | null, input: SessionInput<Dro
     events.push(...sessionEvents(params, pricer, state, idea.ideaId, series, removed, extras));
   }
   const picks = dropSignals(input, pricer !== null);
-  const open = (pick: Candidate, option: DropOptionContract | null) => {
+  const open = (pick: DropCandidate, option: DropOptionContract | null) => {
     const t = pick.series.close.length - 1;
     const data = dropOpenedData(params, pick.series, t, pick.trigger, { now: session.now, extras, member: pick.member, option });
     events.push(openedEvent(pick.series, t, dropIdeaId(pick.symbol, pick.trigger.type, session.date), data));

@@ -9,6 +9,7 @@ export {
   dropKey,
   dropSignals,
   dropTriggerAt,
+  type DropCandidate,
   type DropEngineOptions,
   type DropParams,
   type DropTrigger,
