@@ -129,6 +129,29 @@ export interface SessionExtras {
   earnings?: ReadonlyMap<string, string>;
   /** Symbols that leave the universe on the session (index exits, delistings). */
   removals?: ReadonlySet<string>;
+  // drop engine (strategies.md §5): all optional; the other engines ignore them.
+  /** The S&P 500 members on the session ("Best of S&P 500" is built from them); absent: every universe member. */
+  dropIndexMembers?: ReadonlySet<string>;
+  /** The OPTION_ALERT underlyings (type O's universe); absent: none. */
+  dropOptionUnderlyings?: ReadonlySet<string>;
+  /** The source's company headlines per symbol, as known at the pass (StockNews, Sentiment, NewsTag). */
+  dropNews?: ReadonlyMap<string, readonly DropHeadline[]>;
+  /** GICS sector per symbol on the session (source profile); else the universe member's sector. */
+  sectors?: ReadonlyMap<string, string>;
+  /** The open swing trade's id per symbol (LinkedSwingTradeId). */
+  swingTradeIds?: ReadonlyMap<string, string>;
+}
+
+/** A company headline for the drop engine (spec §3 "News article" subset). */
+export interface DropHeadline {
+  /** ISO 8601 UTC publication time. */
+  datetime: string;
+  headline: string;
+  summary: string;
+  /** De-duplicates with the normalised headline (strategies.md §3.2). */
+  url?: string;
+  /** A score in [−1, 1] from the configured analyst; the local lexicon scores it when absent. */
+  score?: number;
 }
 
 /**
