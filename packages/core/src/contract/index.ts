@@ -7,3 +7,4 @@ export * from './scans';
 export * from './news-analysis';
 export * from './dashboard';
 export * from './trades';
+export * from './option-trades';

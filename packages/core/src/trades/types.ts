@@ -129,6 +129,35 @@ export interface SessionExtras {
   earnings?: ReadonlyMap<string, string>;
   /** Symbols that leave the universe on the session (index exits, delistings). */
   removals?: ReadonlySet<string>;
+  // options engine (strategies.md §4): as-of-close chains, 30-day IV indexes, the rate, splits.
+  /** The option chain per underlying symbol, as quoted at the session's close. */
+  optionChains?: ReadonlyMap<string, OptionChainSnapshot>;
+  /** 30-day IV index closes in points (e.g. 'VIX' → 18.4, 'VXN' → 22.1). */
+  ivIndexes?: ReadonlyMap<string, number>;
+  /** The risk-free rate (DTB3) as a fraction (0.04 = 4 %); 0.04 when absent. */
+  riskFreeRate?: number;
+  /** Underlyings with a split or other adjustment effective on the session (open option ideas close). */
+  corporateActions?: ReadonlySet<string>;
+}
+
+/** One listed option contract in a chain snapshot (options engine). */
+export interface OptionChainContract {
+  /** YYYY-MM-DD. */
+  expiry: string;
+  strike: number;
+  side: 'CALL' | 'PUT';
+  bid: number;
+  ask: number;
+  /** Implied volatility, a fraction. */
+  iv?: number;
+  delta?: number;
+  openInterest?: number;
+}
+
+/** An underlying's option chain at one moment (options engine). */
+export interface OptionChainSnapshot {
+  underlying: string;
+  contracts: readonly OptionChainContract[];
 }
 
 /**
