@@ -8,3 +8,4 @@ export * from './news-analysis';
 export * from './dashboard';
 export * from './trades';
 export * from './drop-items';
+export * from './option-trades';

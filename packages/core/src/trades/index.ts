@@ -17,6 +17,7 @@ export { createSwingEngine, swingEngine, SWING_PARAMS, SWING_RULE_VERSION, earni
 export { foldSwingRow, swingCurrentProfit, swingOutcome, swingStatus } from './swing-row';
 export { SWING_TYPES, type SwingState, type SwingType } from './swing-state';
 export * from './drop/index';
+export * from './options/index';
 
 /** Every implemented engine by id (the server's registry; a missing engine is a type error there). */
 export const TRADE_ENGINES = { layered: layeredEngine, swing: swingEngine } as const;

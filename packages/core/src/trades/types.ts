@@ -140,6 +140,15 @@ export interface SessionExtras {
   sectors?: ReadonlyMap<string, string>;
   /** The open swing trade's id per symbol (LinkedSwingTradeId). */
   swingTradeIds?: ReadonlyMap<string, string>;
+  // options engine (strategies.md §4): as-of-close chains, 30-day IV indexes, the rate, splits.
+  /** The option chain per underlying symbol, as quoted at the session's close. */
+  optionChains?: ReadonlyMap<string, OptionChainSnapshot>;
+  /** 30-day IV index closes in points (e.g. 'VIX' → 18.4, 'VXN' → 22.1). */
+  ivIndexes?: ReadonlyMap<string, number>;
+  /** The risk-free rate (DTB3) as a fraction (0.04 = 4 %); 0.04 when absent. */
+  riskFreeRate?: number;
+  /** Underlyings with a split or other adjustment effective on the session (open option ideas close). */
+  corporateActions?: ReadonlySet<string>;
 }
 
 /** A company headline for the drop engine (spec §3 "News article" subset). */
@@ -152,6 +161,26 @@ export interface DropHeadline {
   url?: string;
   /** A score in [−1, 1] from the configured analyst; the local lexicon scores it when absent. */
   score?: number;
+}
+
+/** One listed option contract in a chain snapshot (options engine). */
+export interface OptionChainContract {
+  /** YYYY-MM-DD. */
+  expiry: string;
+  strike: number;
+  side: 'CALL' | 'PUT';
+  bid: number;
+  ask: number;
+  /** Implied volatility, a fraction. */
+  iv?: number;
+  delta?: number;
+  openInterest?: number;
+}
+
+/** An underlying's option chain at one moment (options engine). */
+export interface OptionChainSnapshot {
+  underlying: string;
+  contracts: readonly OptionChainContract[];
 }
 
 /**

@@ -1,0 +1,14 @@
+/** The option-trade engine `options@1.0.0` (strategies.md §4) and its pricing, contracts and strength score. */
+export { createOptionsEngine, optionsEngine, OPTIONS_PARAMS, OPTIONS_RULE_VERSION, chooseContract, fallbackSigma, optionAlertsAt, optionStrengthInputsAt, type OptionsParams } from './engine';
+export { foldOptionRow, optionOutcome, optionProfitPercent, optionStatus } from './row';
+export { applyOptionEvent, foldOptions, type OptionOpenedData, type OptionState, type RsiStatus, type SigmaSource } from './state';
+export { askOf, bidOf, bsmDelta, bsmPrice, modelValue, normCdf, yangZhang, type BsmInput, type ContractTerms } from './pricing';
+export { chooseExpiry, liquidEnough, modelExpiries, occName, occNamePadded, parseOcc, rankStrikes, strikeStep, type ParsedOcc } from './contracts';
+export { optionStrengthBand, optionStrengthScore, STRENGTH_MAX, STRENGTH_WEIGHTS, type StrengthBand, type StrengthColour, type StrengthInputs } from './strength';
+
+import { optionsEngine } from './engine';
+/**
+ * The options engine for the registry. Not in TRADE_ENGINES yet: that registry is what the server
+ * runs and what engines.test.ts / engines.bench.ts iterate, and the server step (issue 12) adds it.
+ */
+export const OPTIONS_ENGINE = optionsEngine;
