@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { closeReason, origin } from './trades';
+import { ideaStamps } from './trades';
 
 /**
  * The drop items (issue 12, strategies.md §5): GET api/get_stock_scanner_data. Rows are the fold of
@@ -49,21 +49,8 @@ export const dropItem = z.object({
   Status: dropItemStatus,
   /** O: the option's exit value once closed. */
   OptionExitValue: z.number().nullable(),
-  Market: z.enum(['US', 'TO', 'CRYPTO']),
-  CloseReason: closeReason.nullable(),
-  /** ISO 8601 UTC, null while open. */
-  ClosedAt: isoInstant.nullable(),
-  /** The underlying's exit price (O: the underlying's price when the option closed). */
-  ExitPrice: z.number().nullable(),
-  /** Close of the signal bar. */
-  SignalPrice: z.number(),
-  /** True until the entry bar's pass records the fill (strategies.md §0.1). */
-  EntryPending: z.boolean(),
-  RuleVersion: z.string(),
-  ParamHash: z.string(),
-  Origin: origin,
-  /** Replayed over today's index members (no point-in-time membership source). */
-  SurvivorshipBiased: z.boolean(),
+  /** Stamps (strategies.md §0.4); ExitPrice is the underlying's exit price (O items too). */
+  ...ideaStamps,
 });
 export type DropItem = z.infer<typeof dropItem>;
 /** GET api/get_stock_scanner_data */

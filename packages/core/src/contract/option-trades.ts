@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { closeReason, origin } from './trades';
+import { ideaStamps } from './trades';
 
 /**
  * The option trades of screen options2 (`GET api/get_combined_options_data`, issue 12): spec §3
@@ -59,19 +59,8 @@ export const optionTrade = z.object({
   EarningsInWindow: z.boolean(),
   Status: z.enum(['Active', 'Successful', 'Failed']),
   ExitValue: z.number().nullable(),
-  /** Stamps (strategies.md §0.4). */
-  Id: z.string(),
-  Market: z.enum(['US', 'TO', 'CRYPTO']),
-  CloseReason: closeReason.nullable(),
-  ClosedAt: isoInstant.nullable(),
-  ExitPrice: z.number().nullable(),
-  /** Close of the signal bar (the underlying). */
-  SignalPrice: z.number(),
-  EntryPending: z.boolean(),
-  RuleVersion: z.string(),
-  ParamHash: z.string(),
-  Origin: origin,
-  SurvivorshipBiased: z.boolean(),
+  /** Stamps (strategies.md §0.4); ExitPrice is the option's exit value, like ExitValue. */
+  ...ideaStamps,
 });
 export type OptionTrade = z.infer<typeof optionTrade>;
 /** GET api/get_combined_options_data */

@@ -15,8 +15,8 @@ export const origin = z.enum(['replayed', 'live']);
 export const closeReason = z.enum(['target', 'stop', 'time', 'index_exit', 'corporate_action', 'void']);
 export const tradeEngine = z.enum(['layered', 'swing', 'crypto', 'options', 'drop']);
 
-/** Fields every idea row carries beyond the spec (strategies.md §0.4 "Rows"). */
-const ideaStamps = {
+/** Fields every idea row carries beyond the spec (strategies.md §0.4 "Rows"); every engine's row spreads them. */
+export const ideaStamps = {
   /** The idea's id (stable; the detail call takes it). */
   Id: z.string(),
   Market: z.enum(['US', 'TO', 'CRYPTO']),

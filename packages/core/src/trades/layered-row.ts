@@ -1,9 +1,10 @@
 import type { LayeredStatus, LayeredTrade, PlanLevel } from '../contract/trades';
-import { dayNumber, isoFromDayNumber, isTradingDayNumber } from '../market/trading-calendar';
+import { dayNumber, isoFromDayNumber } from '../market/trading-calendar';
 import { COST_RATE, roundTo } from './kit/prices';
 import { closeTimeOfDay } from './kit/times';
 import { foldLayered, LEVEL_COUNT, type LayeredState, type PlanLevelState } from './layered-state';
 import type { IdeaOutcome, Mark, StoredIdeaEvent } from './types';
+import { rowStamps, sessionsBetween } from './kit/row-stamps';
 
 /** The row fields the derived fields are computed from (spec §3 plus the added money fields). */
 export type LayeredPlanFields = Pick<
@@ -117,26 +118,9 @@ export function foldLayeredRow(events: readonly StoredIdeaEvent[], mark: Mark | 
     Proceeds: state.proceeds,
     StepPct: state.step,
     StopPrice: state.stop,
-    Id: opened.ideaId,
-    Market: opened.market,
-    CloseReason: state.closeReason,
-    ClosedAt: closing ? closing.recordedAt : null,
-    ExitPrice: state.exitPrice,
-    SignalPrice: state.signalPrice,
-    EntryPending: state.entryPending,
-    RuleVersion: opened.ruleVersion,
-    ParamHash: opened.paramHash,
-    Origin: opened.origin,
-    SurvivorshipBiased: state.survivorshipBiased,
+    ...rowStamps(opened, closing ?? null, state, state.exitPrice),
   };
   return { ...base, ...layeredDerivedFields(base as unknown as LayeredPlanFields, now) } as LayeredTrade;
-}
-
-/** Trading sessions from `fromDay` through `toDay`, both included. */
-function sessionsBetween(fromDay: number, toDay: number): number {
-  let count = 0;
-  for (let day = fromDay; day <= toDay; day += 1) if (isTradingDayNumber(day)) count += 1;
-  return count;
 }
 
 /**

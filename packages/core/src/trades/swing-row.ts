@@ -1,8 +1,9 @@
 import type { SwingStatus, SwingTrade } from '../contract/trades';
-import { dayNumber, isoFromDayNumber, isTradingDayNumber } from '../market/trading-calendar';
+import { dayNumber, isoFromDayNumber } from '../market/trading-calendar';
 import { COST_RATE, roundCentDown, roundCentUp, roundTo } from './kit/prices';
 import { foldSwing, type SwingState } from './swing-state';
 import type { IdeaOutcome, Mark, StoredIdeaEvent } from './types';
+import { rowStamps, sessionsBetween } from './kit/row-stamps';
 
 /** The spec's short-term statuses (strategies.md §2.2): the one function the API and the web app use. */
 export function swingStatus(row: Pick<SwingTrade, 'IsActive' | 'IsProfit1' | 'IsProfit2'>): SwingStatus {
@@ -69,25 +70,10 @@ export function foldSwingRow(events: readonly StoredIdeaEvent[], mark: Mark | nu
     VolumeRatio: state.volumeRatio,
     SupportLevel: state.supportLevel,
     EarningsSoon: state.earningsSoon,
-    Id: opened.ideaId,
-    Market: opened.market,
-    CloseReason: state.closeReason,
-    ClosedAt: state.closed ? last.recordedAt : null,
-    ExitPrice: state.exitPrice,
-    SignalPrice: state.signalPrice,
-    EntryPending: state.entryPending,
-    RuleVersion: opened.ruleVersion,
-    ParamHash: opened.paramHash,
-    Origin: opened.origin,
-    SurvivorshipBiased: state.survivorshipBiased,
+    ...rowStamps(opened, state.closed ? last : null, state, state.exitPrice),
   };
 }
 
-function sessionsBetween(fromDay: number, toDay: number): number {
-  let count = 0;
-  for (let day = fromDay; day <= toDay; day += 1) if (isTradingDayNumber(day)) count += 1;
-  return count;
-}
 
 /**
  * The track record's view of a swing trade (strategies.md §6.1): the blended return of its two

@@ -1,9 +1,10 @@
 import type { DropItem, DropItemStatus } from '../../contract/drop-items';
-import { dayNumber, isoFromDayNumber, isTradingDayNumber } from '../../market/trading-calendar';
+import { dayNumber, isoFromDayNumber } from '../../market/trading-calendar';
 import { COST_RATE, roundCentUp, roundTo } from '../kit/prices';
 import type { IdeaOutcome, Mark, StoredIdeaEvent } from '../types';
 import { askValue } from './option';
 import { foldDrop, type DropState } from './state';
+import { rowStamps, sessionsBetween } from '../kit/row-stamps';
 
 /** A mark of a drop item: the underlying's price, and for O items the option's current (bid) value when the caller priced it. */
 export interface DropMark extends Mark {
@@ -81,24 +82,11 @@ export function foldDropRow(events: readonly StoredIdeaEvent[], mark: Mark | nul
     LinkedSwingTradeId: state.linkedSwingTradeId,
     Status: dropStatus(active),
     OptionExitValue: isOption && state.closed && state.closeReason !== 'void' ? state.exitPrice : null,
-    Market: opened.market,
-    CloseReason: state.closeReason,
-    ClosedAt: state.closed ? last.recordedAt : null,
-    ExitPrice: state.closeReason === 'void' ? null : exitUnderlying,
-    SignalPrice: state.signalPrice,
-    EntryPending: state.entryPending,
-    RuleVersion: opened.ruleVersion,
-    ParamHash: opened.paramHash,
-    Origin: opened.origin,
-    SurvivorshipBiased: state.survivorshipBiased,
+    // ExitPrice: the underlying's exit price (O items too; OptionExitValue is the option's).
+    ...rowStamps(opened, state.closed ? last : null, state, state.closeReason === 'void' ? null : exitUnderlying),
   };
 }
 
-function sessionsBetween(fromDay: number, toDay: number): number {
-  let count = 0;
-  for (let day = fromDay; day <= toDay; day += 1) if (isTradingDayNumber(day)) count += 1;
-  return count;
-}
 
 /**
  * The track record's view of a drop item (strategies.md §6.1): S and L exit / entry − 1 net of

@@ -1,9 +1,10 @@
 import type { OptionStatus, OptionTrade } from '../../contract/option-trades';
-import { dayNumber, isoFromDayNumber, isTradingDayNumber } from '../../market/trading-calendar';
+import { dayNumber, isoFromDayNumber } from '../../market/trading-calendar';
 import { roundTo } from '../kit/prices';
 import type { IdeaOutcome, Mark, StoredIdeaEvent } from '../types';
 import { bidOf, modelValue } from './pricing';
 import { foldOptions } from './state';
+import { rowStamps, sessionsBetween } from '../kit/row-stamps';
 
 const DAY_MS = 86_400_000;
 
@@ -74,25 +75,10 @@ export function foldOptionRow(events: readonly StoredIdeaEvent[], mark: Mark | n
     EarningsInWindow: state.earningsInWindow,
     Status: optionStatus({ IsActive: active, IsTargetHit: state.targetHit }),
     ExitValue: state.exitValue,
-    Id: opened.ideaId,
-    Market: opened.market,
-    CloseReason: state.closeReason,
-    ClosedAt: state.closed ? last.recordedAt : null,
-    ExitPrice: state.exitValue,
-    SignalPrice: state.signalPrice,
-    EntryPending: state.entryPending,
-    RuleVersion: opened.ruleVersion,
-    ParamHash: opened.paramHash,
-    Origin: opened.origin,
-    SurvivorshipBiased: state.survivorshipBiased,
+    ...rowStamps(opened, state.closed ? last : null, state, state.exitValue),
   };
 }
 
-function sessionsBetween(fromDay: number, toDay: number): number {
-  let count = 0;
-  for (let day = fromDay; day <= toDay; day += 1) if (isTradingDayNumber(day)) count += 1;
-  return count;
-}
 
 /**
  * The track record's view of an option trade (strategies.md §6.1): counted under its side, the
