@@ -25,7 +25,7 @@ const ideaId = (name: string, example: string) =>
 /** POST api/save_user_option_alerts: the option trades' ids (their `Id`); an empty list clears them. */
 export const saveUserOptionAlertsRequest = z.object({
   option_chain_ids: z
-    .array(ideaId('option_chain_id', 'options.SPY.2026-03-02@1.0.0'), { error: 'option_chain_ids must be a list of option trade ids' })
+    .array(ideaId('Option trade id', 'options.SPY.2026-03-02@1.0.0'), { error: 'option_chain_ids must be a list of option trade ids' })
     .max(SAVED_ALERTS_MAX, `option_chain_ids may hold at most ${SAVED_ALERTS_MAX} ids`),
 });
 export type SaveUserOptionAlertsRequest = z.input<typeof saveUserOptionAlertsRequest>;
