@@ -38,6 +38,7 @@ import { simulatedNewsRoutes } from './features/market/simulated-news.routes';
 import { scansRoutes } from './features/scans/scans.routes';
 import { createScansService } from './features/scans/scans.service';
 import { supportRoutes } from './features/support/support.routes';
+import { savedAlertsRoutes } from './features/saved-alerts/saved-alerts.routes';
 import { systemClock, type Clock } from './lib/clock';
 import { edgeErrorHandlers } from './lib/edge-errors';
 import { HttpError } from './lib/errors';
@@ -245,6 +246,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       secured.addHook('onRequest', authenticate);
       await secured.register(protectedAuthRoutes, { auth, sessionUsers });
       await secured.register(favoritesRoutes, { favorites });
+      await secured.register(savedAlertsRoutes, { db });
       await secured.register(supportRoutes, { mailer, supportEmail: config.SUPPORT_EMAIL });
       await secured.register(docsRoutes);
       const marketService = createMarketService(deps.market, deps.marketClock);

@@ -9,3 +9,4 @@ export * from './dashboard';
 export * from './trades';
 export * from './drop-items';
 export * from './option-trades';
+export * from './saved-alerts';

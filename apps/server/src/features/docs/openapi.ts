@@ -60,6 +60,12 @@ import {
   swingTrade,
   tradeEngine,
   trackRecord,
+  getUserOptionAlertsResponse,
+  getUserStockScannerAlertsResponse,
+  saveUserOptionAlertsRequest,
+  saveUserOptionAlertsResponse,
+  saveUserStockScannerAlertsRequest,
+  saveUserStockScannerAlertsResponse,
 } from '@signalboard/core';
 import { APP_VERSION } from '../health/health.routes';
 
@@ -173,6 +179,22 @@ export const OPERATIONS: Operation[] = [
     params: z.object({ engine: tradeEngine, id: singleLineText('id', { max: 200, examples: ['swing.AAPL.2026-03-02@1.0.0'] }) }),
     response: ideaDetail,
     errors: [404, 502, 503],
+  },
+  { method: 'get', path: '/api/get_user_option_alerts', summary: "The signed-in user's saved option alerts (option trade ids), oldest first", response: getUserOptionAlertsResponse },
+  {
+    method: 'post',
+    path: '/api/save_user_option_alerts',
+    summary: "Replace the signed-in user's saved option alerts with these option trades (an empty list clears them); ids of unknown or closed trades are left out and listed in `dropped`",
+    body: saveUserOptionAlertsRequest,
+    response: saveUserOptionAlertsResponse,
+  },
+  { method: 'get', path: '/api/get_user_stock_scanner_alerts', summary: "The signed-in user's saved drop alerts (stock_id, trade_type), oldest first", response: getUserStockScannerAlertsResponse },
+  {
+    method: 'post',
+    path: '/api/save_user_stock_scanner_alerts',
+    summary: "Replace the signed-in user's saved drop alerts with these drop items (an empty list clears them); unknown or deactivated items, or a trade_type that is not the item's StockType, are left out and listed in `dropped`",
+    body: saveUserStockScannerAlertsRequest,
+    response: saveUserStockScannerAlertsResponse,
   },
   { method: 'get', path: '/api/market_overview', summary: 'Market status, the index ETFs and Bitcoin, and the sector ETFs\' moves today (instruments the source lacks are left out; failures listed)', response: marketOverviewResponse },
 ];
