@@ -22,7 +22,7 @@ export function AlertCheckbox({ name, checked, onChange, disabled }: { name: str
 
 /**
  * 'Save Alerts' ('Saving...' and disabled while busy), how many are checked, and the saved set's
- * load state: while it loads Save waits; when it failed, the reason with a Retry.
+ * load state: while it loads, or when it failed (the reason with a Retry), Save waits.
  */
 export function SaveAlertsBar({
   checkedCount,
@@ -41,7 +41,8 @@ export function SaveAlertsBar({
 }) {
   return (
     <Group gap="sm" wrap="wrap">
-      <Button leftSection={<IconBellPlus size={16} aria-hidden />} onClick={onSave} disabled={saving || loading} loading={false}>
+      {/* Not before the saved set is known: saving then would overwrite alerts the screen never showed. */}
+      <Button leftSection={<IconBellPlus size={16} aria-hidden />} onClick={onSave} disabled={saving || loading || loadError !== null}>
         {saving ? 'Saving...' : 'Save Alerts'}
       </Button>
       <Text size="sm" c="dimmed" aria-live="polite">

@@ -282,6 +282,18 @@ describe('Options Scanner (option trades) screen', () => {
     expect(alertBox(TSLA)).toBeChecked();
   });
 
+  it('reports saved alerts that could not be loaded, keeps Save off until they are, and retries', async () => {
+    let fail = true;
+    setup({ 'GET get_user_option_alerts': () => (fail ? { status: 500, body: { msg: 'Alerts store is down.' } } : { body: { option_chain_ids: [TSLA.OptionsChainId] } }) });
+    await screen.findByRole('list', { name: 'Option trades' });
+    expect(await screen.findByText(/Your saved alerts could not be loaded: Alerts store is down\./)).toBeInTheDocument();
+    expect(saveButton()).toBeDisabled();
+    fail = false;
+    await userEvent.click(screen.getByRole('button', { name: 'Retry loading alerts' }));
+    await waitFor(() => expect(alertBox(TSLA)).toBeChecked());
+    expect(saveButton()).toBeEnabled();
+  });
+
   it('decides Save from the checked, the saved and the active sets', () => {
     const active = (id: string) => (id === 'a' ? true : id === 'c' ? false : undefined);
     expect(decideSave(new Set(), new Set(), active)).toEqual({ kind: 'nothingSelected' });
