@@ -19,6 +19,8 @@ const BUILT_SCREENS: Partial<Record<DashboardChildPath, RouteObject['lazy']>> = 
   stocknews: () => import('./features/stock-news/stock-news-screen'),
   allstockscanner: () => import('./features/layered/layered-screen'),
   stockshort: () => import('./features/swing/swing-screen'),
+  options2: () => import('./features/options2/option-trades-screen'),
+  drop: () => import('./features/drop/drop-items-screen'),
 };
 
 /** What a route gives its page: the document title. */

@@ -1,12 +1,16 @@
 import {
+  dropItem,
   ideaDetail,
+  optionTrade,
   layeredTrade,
   replayStatusResponse,
   swingTrade,
   trackRecord,
+  type DropItem,
   type IdeaDetail,
   type IdeaListQuery,
   type LayeredTrade,
+  type OptionTrade,
   type ReplayStatus,
   type SwingTrade,
   type TrackRecord,
@@ -20,15 +24,22 @@ import { apiFetch, apiRequest } from './client';
  */
 
 /** The engines whose ideas the list screens show, and each one's list call (spec §7). */
-export const IDEA_LIST_PATHS = { layered: 'all_stocks_scanner', swing: 'get_swing_trade_entries' } as const;
+export const IDEA_LIST_PATHS = {
+  layered: 'all_stocks_scanner',
+  swing: 'get_swing_trade_entries',
+  options: 'get_combined_options_data',
+  drop: 'get_stock_scanner_data',
+} as const;
 export type ListEngine = keyof typeof IDEA_LIST_PATHS;
 
 export interface IdeaRowOf {
   layered: LayeredTrade;
   swing: SwingTrade;
+  options: OptionTrade;
+  drop: DropItem;
 }
 
-const rowSchemas = { layered: layeredTrade.array(), swing: swingTrade.array() } as const;
+const rowSchemas = { layered: layeredTrade.array(), swing: swingTrade.array(), options: optionTrade.array(), drop: dropItem.array() } as const;
 
 /** One page of a list: its rows (newest first) and the next page's cursor (X-Next-Cursor), if any. */
 export interface IdeaPage<E extends ListEngine> {

@@ -1,12 +1,16 @@
 import {
+  dropItem,
   ideaDetail,
+  optionTrade,
   layeredTrade,
   replayStatus,
   swingTrade,
   trackRecord,
+  type DropItem,
   type IdeaDetail,
   type IdeaStats,
   type LayeredTrade,
+  type OptionTrade,
   type ReplayStatus,
   type SwingTrade,
   type TrackRecord,
@@ -118,6 +122,83 @@ export function swingRow(overrides: Partial<SwingTrade> & { Symbol: string; Date
   });
 }
 
+export function optionRow(overrides: Partial<OptionTrade> & { Symbol: string; CreatedDate: string }): OptionTrade {
+  const id = overrides.OptionsChainId ?? `options.${overrides.Symbol}.${overrides.CreatedDate.slice(0, 10)}`;
+  return optionTrade.parse({
+    OptionsChainId: id,
+    ContractName: `${overrides.Symbol}261218C00150000`,
+    Expiry: '2026-12-18',
+    Side: 'CALL',
+    EntryValue: 4.2,
+    Current_Value: 4.62,
+    Strike: 150,
+    ProfitPercent: 10,
+    CurrentPriceStock: 148.35,
+    LastUpdatedDate: overrides.CreatedDate,
+    IsActive: true,
+    IsTargetHit: false,
+    IsLevel: false,
+    NewTrade: false,
+    VolumeSpikeCheck: '0',
+    VolumeSwingCheck: '0',
+    SwingCheck: '0',
+    RSIStatus: 'neutral',
+    AlertKind: 'bounce',
+    AlertCount: 1,
+    StrengthScore: 0,
+    PriceSource: 'chain',
+    Sigma: 0.32,
+    DeltaAtEntry: 0.45,
+    EarningsInWindow: false,
+    Status: overrides.IsActive === false ? (overrides.IsTargetHit ? 'Successful' : 'Failed') : 'Active',
+    ExitValue: null,
+    ...stamps(id),
+    ...overrides,
+  });
+}
+
+export function dropRow(overrides: Partial<DropItem> & { StockSymbol: string; StockCreatedDate: string; StockType: DropItem['StockType'] }): DropItem {
+  const id = overrides.StockScannerId ?? `drop.${overrides.StockType}.${overrides.StockSymbol}.${overrides.StockCreatedDate.slice(0, 10)}`;
+  const option = overrides.StockType === 'O';
+  const base = stamps(id);
+  return dropItem.parse({
+    StockScannerId: id,
+    StockIsActive: true,
+    DropThreshold: 7.5,
+    StockEntryPrice: 80,
+    StockCurrentPrice: 82,
+    ProfitPercentage: 2.5,
+    StockIsTarget: false,
+    TargetValue: option ? 5.46 : 84,
+    StockNews: 'Shares fell after the quarterly guidance cut.',
+    Sentiment: 'Negative',
+    StockUpdatedDate: overrides.StockCreatedDate,
+    StockSectorName: 'Technology',
+    OptionChainId: option ? `${id}.opt` : null,
+    ContractName: option ? `${overrides.StockSymbol}261218C00080000` : null,
+    OptionExpiry: option ? '2026-12-18' : null,
+    OptionEntryValue: option ? 4.2 : null,
+    OptionCurrentValue: option ? 4.83 : null,
+    OptionProfitPercent: option ? 15 : null,
+    DropObserved: 9.1,
+    NewsTag: 'news-driven',
+    LinkedSwingTradeId: null,
+    Status: overrides.StockIsActive === false ? 'Deactivated' : 'Active',
+    OptionExitValue: null,
+    Market: base.Market,
+    CloseReason: null,
+    ClosedAt: null,
+    ExitPrice: null,
+    SignalPrice: 80,
+    EntryPending: false,
+    RuleVersion: 'drop@1.0.0',
+    ParamHash: base.ParamHash,
+    Origin: 'live',
+    SurvivorshipBiased: false,
+    ...overrides,
+  });
+}
+
 export function stats(overrides: Partial<IdeaStats> = {}): IdeaStats {
   return {
     n: 42,
@@ -157,7 +238,7 @@ export function recordGroup(overrides: Partial<TrackRecordGroup> = {}): TrackRec
   };
 }
 
-export function record(engine: 'layered' | 'swing', groups: TrackRecordGroup[], overrides: Partial<TrackRecord> = {}): TrackRecord {
+export function record(engine: TrackRecord['engine'], groups: TrackRecordGroup[], overrides: Partial<TrackRecord> = {}): TrackRecord {
   return trackRecord.parse({
     engine,
     scope: { from: null, to: null, symbol: null },

@@ -1,6 +1,6 @@
 import type { IdeaEventRow } from '@signalboard/core';
 import { describe, expect, it } from 'vitest';
-import { chartLines, chartMarkers } from './chart-model';
+import { chartLines, chartMarkers, levelNotes } from './chart-model';
 
 const event = (type: string, level: string, barDate: string, price: number | null = null): IdeaEventRow => ({
   type,
@@ -15,6 +15,27 @@ const event = (type: string, level: string, barDate: string, price: number | nul
 });
 
 describe('idea chart model', () => {
+  it('draws an option trade on its underlying (signal close, price now) and keeps the strike and option values as text', () => {
+    const idea = { SignalPrice: 145.1, CurrentPriceStock: 148.35, Strike: 150, EntryValue: 4.2, Current_Value: 4.62, ExitValue: null };
+    expect(chartLines('options', idea).map((line) => `${line.title}@${line.price}:${line.tone}`)).toEqual(['Signal close@145.1:entry', 'Underlying now@148.35:neutral']);
+    expect(levelNotes('options', idea).map((note) => `${note.title}@${note.value}`)).toEqual([
+      'Strike@150',
+      'Option entry@4.2',
+      'Option current@4.62',
+      'Option target (+30%)@5.46',
+      'Option stop (−50%)@2.1',
+    ]);
+  });
+
+  it('draws a drop item’s entry, target (S and L only), stop and price now; an O item’s option values are text', () => {
+    const stock = { StockType: 'L', StockEntryPrice: 80, TargetValue: 95, StopPrice: 56, StockCurrentPrice: 82 };
+    expect(chartLines('drop', stock).map((line) => line.title)).toEqual(['Entry', 'Target', 'Stop', 'Current']);
+    expect(levelNotes('drop', stock)).toEqual([]);
+    const option = { StockType: 'O', StockEntryPrice: 80, TargetValue: 5.46, StockCurrentPrice: 82, OptionEntryValue: 4.2, OptionCurrentValue: 4.83, OptionExitValue: null };
+    expect(chartLines('drop', option).map((line) => line.title)).toEqual(['Entry', 'Current']);
+    expect(levelNotes('drop', option).map((note) => `${note.title}@${note.value}`)).toEqual(['Option entry@4.2', 'Option current@4.83', 'Option target@5.46']);
+  });
+
   it('draws a layered plan’s entry, defined levels, stop and 30-day high; cancelled levels are left out', () => {
     const lines = chartLines('layered', { OriginalEntryPrice: 100, ENL2: 97.9, ENL3: null, ENL4: null, ENL5: null, EXL1: 104, EXL2: 107.1, StopPrice: 92.2, ThirtyDayHigh: 104 });
     expect(lines.map((line) => `${line.title}@${line.price}:${line.tone}`)).toEqual([

@@ -40,12 +40,59 @@ export function chartLines(engine: string, idea: Record<string, unknown>): Chart
     for (let n = 1; n <= 5; n += 1) line(out, `EXL${n}`, idea[`EXL${n}`], 'gain');
     line(out, 'Stop', idea.StopPrice, 'loss');
     line(out, '30-day high at creation', idea.ThirtyDayHigh, 'neutral');
+  } else if (engine === 'options') {
+    // The strike and the option's values are not prices of the underlying: the chart is the
+    // underlying's, with its signal close and its price now; the option's values are in levelNotes.
+    line(out, 'Signal close', idea.SignalPrice, 'entry', false);
+    line(out, 'Underlying now', idea.CurrentPriceStock, 'neutral');
+  } else if (engine === 'drop') {
+    line(out, 'Entry', idea.StockEntryPrice, 'entry', false);
+    // An O item's TargetValue is the option's target (levelNotes), not a price of the stock.
+    if (idea.StockType !== 'O') line(out, 'Target', idea.TargetValue, 'gain');
+    line(out, 'Stop', idea.StopPrice, 'loss');
+    line(out, 'Current', idea.StockCurrentPrice, 'neutral');
   } else {
     line(out, 'Entry', idea.EntryPrice, 'entry', false);
     line(out, 'Target 5%', idea.Target1Price, 'gain');
     line(out, 'Target 10%', idea.Target2Price, 'gain');
     line(out, 'Stop', idea.StopPrice, 'loss');
     line(out, 'Support', idea.SupportLevel, 'neutral');
+  }
+  return out;
+}
+
+/** A level shown as text only (not on the chart): an option's values, which the underlying's chart cannot show. */
+export interface LevelNote {
+  title: string;
+  value: number;
+}
+
+function note(out: LevelNote[], title: string, value: unknown) {
+  const price = num(value);
+  if (price !== null) out.push({ title, value: price });
+}
+
+/**
+ * The levels an idea's chart cannot draw: for an option trade, the strike and the option's entry,
+ * current, target (+30%) and stop (−50%) values (strategies.md §4); for a drop O item, its option's.
+ */
+export function levelNotes(engine: string, idea: Record<string, unknown>): LevelNote[] {
+  const out: LevelNote[] = [];
+  if (engine === 'options') {
+    note(out, 'Strike', idea.Strike);
+    note(out, 'Option entry', idea.EntryValue);
+    note(out, 'Option current', idea.Current_Value);
+    const entry = num(idea.EntryValue);
+    if (entry !== null && entry > 0) {
+      note(out, 'Option target (+30%)', Math.round(entry * 130) / 100);
+      note(out, 'Option stop (−50%)', Math.round(entry * 50) / 100);
+    }
+    note(out, 'Option exit', idea.ExitValue);
+  } else if (engine === 'drop' && idea.StockType === 'O') {
+    note(out, 'Option entry', idea.OptionEntryValue);
+    note(out, 'Option current', idea.OptionCurrentValue);
+    note(out, 'Option target', idea.TargetValue);
+    note(out, 'Option exit', idea.OptionExitValue);
   }
   return out;
 }

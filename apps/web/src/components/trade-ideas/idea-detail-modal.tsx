@@ -5,7 +5,7 @@ import { IconAlertTriangle, IconRefresh } from '@tabler/icons-react';
 import { lazy, Suspense, useMemo } from 'react';
 import { getIdeaDetail, type ListEngine } from '../../api/trade-ideas';
 import { formatPrice } from '../format';
-import { chartLines, chartMarkers, eventLabel } from './chart-model';
+import { chartLines, chartMarkers, eventLabel, levelNotes } from './chart-model';
 import { formatInstant } from './idea-format';
 
 const PriceChart = lazy(() => import('./price-chart'));
@@ -31,6 +31,7 @@ function IdeaDetailBody({ engine, id, symbol }: { engine: ListEngine; id: string
   const query = useQuery(ideaDetailQuery(engine, id));
   const lines = useMemo(() => (query.data ? chartLines(query.data.engine, query.data.idea) : []), [query.data]);
   const markers = useMemo(() => (query.data ? chartMarkers(query.data.events) : []), [query.data]);
+  const notes = useMemo(() => (query.data ? levelNotes(query.data.engine, query.data.idea) : []), [query.data]);
 
   if (query.isPending) {
     return (
@@ -65,7 +66,7 @@ function IdeaDetailBody({ engine, id, symbol }: { engine: ListEngine; id: string
           No price history is stored for this idea yet.
         </Text>
       )}
-      {lines.length > 0 ? (
+      {lines.length > 0 || notes.length > 0 ? (
         <section aria-label="Levels">
           <Title order={3} size="h5" mb={4}>
             Levels
@@ -77,6 +78,14 @@ function IdeaDetailBody({ engine, id, symbol }: { engine: ListEngine; id: string
                   {level.title}:
                 </Text>{' '}
                 {formatPrice(level.price)}
+              </Text>
+            ))}
+            {notes.map((level) => (
+              <Text key={level.title} size="sm">
+                <Text span c="dimmed" size="sm">
+                  {level.title}:
+                </Text>{' '}
+                {formatPrice(level.value)}
               </Text>
             ))}
           </Group>

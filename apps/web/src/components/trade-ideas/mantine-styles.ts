@@ -1,6 +1,7 @@
 // Mantine stylesheets of what the shared trade-idea components render beyond main.tsx's
 // (mantine-styles.test.ts checks them); every screen that uses the components gets them.
 import '@mantine/core/styles/Accordion.layer.css';
+import '@mantine/core/styles/Anchor.layer.css';
 import '@mantine/core/styles/Checkbox.layer.css';
 import '@mantine/core/styles/Badge.layer.css';
 import '@mantine/core/styles/Modal.layer.css';

@@ -24,7 +24,7 @@ export const trackRecordQuery = (engine: ListEngine, scope: TrackRecordScope) =>
  * only, the "all closed so far" line, the open ideas, and beside them the random-entry baseline and
  * SPY over the same windows.
  */
-export function TrackRecordPanel({ engine, scope }: { engine: ListEngine; scope: TrackRecordScope }) {
+export function TrackRecordPanel({ engine, scope, targetHitBreakEven }: { engine: ListEngine; scope: TrackRecordScope; targetHitBreakEven?: number }) {
   const query = useQuery(trackRecordQuery(engine, scope));
   return (
     <Paper withBorder radius="md" p="md" component="section" aria-labelledby={`track-record-${engine}`}>
@@ -39,7 +39,7 @@ export function TrackRecordPanel({ engine, scope }: { engine: ListEngine; scope:
       ) : query.isError ? (
         <ListError title="The track record could not be loaded" message={query.error.message} onRetry={() => void query.refetch()} retrying={query.isFetching} />
       ) : (
-        <TrackRecordBody record={query.data} />
+        <TrackRecordBody record={query.data} targetHitBreakEven={targetHitBreakEven} />
       )}
     </Paper>
   );
@@ -49,7 +49,11 @@ const ORIGIN_LABEL = { live: 'Live', replayed: 'Replayed' } as const;
 const groupKey = (group: TrackRecordGroup) => `${group.type}|${group.origin}|${group.ruleVersion}`;
 const groupTitle = (group: TrackRecordGroup) => `${group.type} · ${ORIGIN_LABEL[group.origin]} · ${group.ruleVersion}`;
 
-export function TrackRecordBody({ record }: { record: TrackRecord }) {
+/**
+ * `targetHitBreakEven` (options: the nominal 62.5%, 50/(30+50), strategies.md §4.4): the target-hit
+ * rate (the Successful share) is shown beside it, in each group's line and as a row of its table.
+ */
+export function TrackRecordBody({ record, targetHitBreakEven }: { record: TrackRecord; targetHitBreakEven?: number }) {
   if (record.groups.length === 0) {
     return <Text size="sm">No idea has been recorded for these filters yet.</Text>;
   }
@@ -67,10 +71,10 @@ export function TrackRecordBody({ record }: { record: TrackRecord }) {
         {record.groups.map((group) => (
           <Accordion.Item key={groupKey(group)} value={groupKey(group)}>
             <Accordion.Control>
-              <GroupSummary group={group} />
+              <GroupSummary group={group} targetHitBreakEven={targetHitBreakEven} />
             </Accordion.Control>
             <Accordion.Panel>
-              <GroupRecord group={group} />
+              <GroupRecord group={group} targetHitBreakEven={targetHitBreakEven} />
             </Accordion.Panel>
           </Accordion.Item>
         ))}
@@ -112,10 +116,11 @@ interface Column {
   cell: (metric: MetricKey) => string;
 }
 
-type MetricKey = 'n' | 'winRate' | 'breakEven' | 'mean' | 'median' | 'avgWinLoss' | 'profitFactor' | 'dollar' | 'holding' | 'worst' | 'mae' | 'exits' | 'statuses' | 'excess';
+type MetricKey = 'n' | 'targetHit' | 'winRate' | 'breakEven' | 'mean' | 'median' | 'avgWinLoss' | 'profitFactor' | 'dollar' | 'holding' | 'worst' | 'mae' | 'exits' | 'statuses' | 'excess';
 
 const METRICS: { key: MetricKey; label: string; percent: boolean }[] = [
   { key: 'n', label: 'N closed', percent: false },
+  { key: 'targetHit', label: 'Target-hit rate', percent: true },
   { key: 'winRate', label: 'Win rate (95% interval)', percent: true },
   { key: 'breakEven', label: 'Break-even win rate', percent: true },
   { key: 'mean', label: 'Mean return (95% interval)', percent: true },
@@ -131,8 +136,13 @@ const METRICS: { key: MetricKey; label: string; percent: boolean }[] = [
   { key: 'excess', label: 'Ideas’ mean excess over the benchmark', percent: true },
 ];
 
+/** The target-hit rate: the share of the spec status Successful (for options: the +30% target filled). */
+export const targetHitShare = (stats: IdeaStats) => (stats.n > 0 ? (stats.statuses.Successful ?? 0) : null);
+
 function statsCell(stats: IdeaStats, metric: MetricKey): string {
   switch (metric) {
+    case 'targetHit':
+      return formatShare(targetHitShare(stats));
     case 'n':
       return `${stats.n} (${stats.entryWeeks} entry week${stats.entryWeeks === 1 ? '' : 's'})`;
     case 'winRate':
@@ -170,8 +180,9 @@ function statsCell(stats: IdeaStats, metric: MetricKey): string {
  * A group's one-glance line (the accordion's control): the headline from mature cohorts only, or
  * "no mature cohort yet", and the "all closed so far" line with its caveat. Greyed below N = 30.
  */
-function GroupSummary({ group }: { group: TrackRecordGroup }) {
+function GroupSummary({ group, targetHitBreakEven }: { group: TrackRecordGroup; targetHitBreakEven?: number }) {
   const { mature, allClosed } = group;
+  const headline = mature ?? allClosed;
   return (
     <Stack gap={2}>
       <Text size="sm" fw={600}>
@@ -192,11 +203,18 @@ function GroupSummary({ group }: { group: TrackRecordGroup }) {
       <Text size="xs" c="dimmed">
         All closed so far: {allClosed.n} closed, win rate {rate(allClosed.winRate)}, mean {formatFraction(allClosed.meanReturn)} ({ALL_CLOSED_NOTE})
       </Text>
+      {targetHitBreakEven !== undefined ? (
+        <Text size="sm">
+          <Figure few={headline.n < FEW_IDEAS}>
+            Target hit {formatShare(targetHitShare(headline))} ({mature ? 'mature cohorts' : 'all closed'}) · break-even {formatShare(targetHitBreakEven)}
+          </Figure>
+        </Text>
+      ) : null}
     </Stack>
   );
 }
 
-function GroupRecord({ group }: { group: TrackRecordGroup }) {
+function GroupRecord({ group, targetHitBreakEven }: { group: TrackRecordGroup; targetHitBreakEven?: number }) {
   const columns: Column[] = [];
   if (group.mature) {
     const mature = group.mature;
@@ -230,7 +248,9 @@ function GroupRecord({ group }: { group: TrackRecordGroup }) {
     cell: (metric) => (!benchmark ? '—' : metric === 'mean' ? formatFraction(benchmark.meanReturn) : metric === 'excess' ? formatFraction(benchmark.meanExcess) : '—'),
   });
   const hasDollar = group.allClosed.dollarWeighted !== null || (group.mature?.dollarWeighted ?? null) !== null || (group.baseline?.dollarWeighted ?? null) !== null;
-  const metrics = METRICS.filter((metric) => metric.key !== 'dollar' || hasDollar);
+  const metrics = METRICS.filter((metric) => (metric.key !== 'dollar' || hasDollar) && (metric.key !== 'targetHit' || targetHitBreakEven !== undefined)).map((metric) =>
+    metric.key === 'targetHit' && targetHitBreakEven !== undefined ? { ...metric, label: `Target-hit rate (break-even ${formatShare(targetHitBreakEven)})` } : metric,
+  );
   const anyFew = columns.some((column) => column.few);
   const openIdeas = group.open;
 

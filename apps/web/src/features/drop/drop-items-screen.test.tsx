@@ -1,0 +1,278 @@
+import { notifications } from '@mantine/notifications';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { ALERT_MESSAGES } from '../../components/trade-ideas/use-saved-alerts';
+import { mockApi, type MockAnswer } from '../../test/mock-api';
+import { renderScreen } from '../../test/render';
+import { detail, dropRow, record, recordGroup, replay } from '../../test/trade-fixtures';
+import { DropItemsScreen, EMPTY_MESSAGE, LOADING_MESSAGE, SAVE_FAILED, TITLE } from './drop-items-screen';
+
+// The chart library draws on a canvas jsdom does not have: record what the chart is asked to draw.
+const chartCalls = vi.hoisted(() => ({ priceLines: [] as { title: string; price: number }[], bars: 0 }));
+vi.mock('lightweight-charts', () => ({
+  CandlestickSeries: {},
+  ColorType: { Solid: 'solid' },
+  CrosshairMode: { Normal: 0 },
+  LineStyle: { Solid: 0, Dashed: 2 },
+  createChart: () => ({
+    addSeries: () => ({
+      setData: (bars: unknown[]) => void (chartCalls.bars = bars.length),
+      createPriceLine: (line: { title: string; price: number }) => void chartCalls.priceLines.push({ title: line.title, price: line.price }),
+    }),
+    timeScale: () => ({ fitContent: () => undefined }),
+    remove: () => undefined,
+  }),
+  createSeriesMarkers: () => undefined,
+}));
+
+/** Local times, so the tests hold in any zone. */
+const local = (y: number, m: number, d: number, h = 12, min = 0, s = 0) => new Date(y, m - 1, d, h, min, s).toISOString();
+
+const SHORT = dropRow({ StockSymbol: 'NKE', StockType: 'S', StockCreatedDate: local(2026, 11, 20), Sentiment: 'Positive', StockIsTarget: true, ProfitPercentage: 5.2 });
+const LONG = dropRow({ StockSymbol: 'PFE', StockType: 'L', StockCreatedDate: local(2026, 11, 18), ProfitPercentage: -3.4, StockSectorName: null, DropThreshold: 20 });
+const OPTION = dropRow({ StockSymbol: 'AMD', StockType: 'O', StockCreatedDate: local(2026, 11, 21, 0, 0, 0), Origin: 'replayed' });
+const SHORT_OFF = dropRow({ StockSymbol: 'BA', StockType: 'S', StockCreatedDate: local(2026, 10, 2), StockIsActive: false, CloseReason: 'stop' });
+const LONG_OFF = dropRow({ StockSymbol: 'INTC', StockType: 'L', StockCreatedDate: local(2026, 10, 4), StockIsActive: false, CloseReason: 'time' });
+const OPTION_OFF = dropRow({ StockSymbol: 'TSLA', StockType: 'O', StockCreatedDate: local(2026, 10, 6), StockIsActive: false, CloseReason: 'target' });
+const ALL = [SHORT_OFF, LONG, OPTION_OFF, SHORT, LONG_OFF, OPTION];
+
+type Saved = { stock_id: string; trade_type: string }[];
+
+function setup(routes: Parameters<typeof mockApi>[0] = {}, saved: Saved = [{ stock_id: LONG.StockScannerId, trade_type: 'L' }]) {
+  const posted: unknown[] = [];
+  const api = mockApi({
+    'GET get_stock_scanner_data': { body: ALL },
+    'GET trade_ideas/replay_status': { body: [replay({ engine: 'drop' })] },
+    'GET trade_ideas/drop/track_record': { body: record('drop', [recordGroup({ type: 'S', ruleVersion: 'drop@1.0.0' })]) },
+    'GET get_user_stock_scanner_alerts': { body: { alerts: saved } },
+    'POST save_user_stock_scanner_alerts': (_url, init) => {
+      const body = JSON.parse(String(init?.body)) as { alerts: Saved };
+      posted.push(body);
+      return { body: { msg: 'saved', saved: body.alerts.map((alert) => alert.stock_id), dropped: [] } };
+    },
+    ...routes,
+  });
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  renderScreen(
+    <QueryClientProvider client={client}>
+      <DropItemsScreen />
+    </QueryClientProvider>,
+  );
+  return { ...api, posted };
+}
+
+const cardList = () => screen.getByRole('list', { name: 'Drop items' });
+const cardSymbols = () => within(cardList()).getAllByRole('article').map((card) => within(card).getByRole('heading').textContent);
+const card = (symbol: string) => within(cardList()).getByRole('article', { name: symbol });
+const box = (name: string) => screen.getByRole('checkbox', { name });
+const field = (symbol: string, label: string) => within(card(symbol)).getByText(label, { selector: 'p' }).nextElementSibling as HTMLElement;
+const saveButton = () => screen.getByRole('button', { name: 'Save Alerts' });
+async function save() {
+  await waitFor(() => expect(saveButton()).toBeEnabled());
+  await userEvent.click(saveButton());
+}
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+  notifications.clean();
+});
+
+describe('Drop Scanner Alerts (All Stocks Scanner) screen', () => {
+  it('shows the title, the six filters with unique names, and the active items by default, newest first', async () => {
+    const api = setup();
+    expect(screen.getByRole('heading', { level: 1, name: TITLE })).toBeInTheDocument();
+    for (const type of ['Stock Drop Short-Term', 'Stock Drop Long-Term', 'Option Drop']) {
+      const set = screen.getByRole('group', { name: type });
+      expect(within(set).getByRole('checkbox', { name: `${type} Active` })).toBeChecked();
+      expect(within(set).getByRole('checkbox', { name: `${type} Deactivated` })).not.toBeChecked();
+    }
+    await screen.findByRole('list', { name: 'Drop items' });
+    expect(cardSymbols()).toEqual(['AMD', 'NKE', 'PFE']);
+    expect(api.unhandled).toEqual([]);
+  });
+
+  it('shows every field of a card, the type badges, and an option item’s option fields', async () => {
+    setup();
+    await screen.findByRole('list', { name: 'Drop items' });
+    expect(within(card('NKE')).getByText('Short')).toBeInTheDocument();
+    expect(within(card('PFE')).getByText('Long')).toBeInTheDocument();
+    expect(within(card('AMD')).getByText('Option')).toBeInTheDocument();
+    expect(within(card('AMD')).getByText('Replayed')).toBeInTheDocument();
+    const text = card('NKE').textContent;
+    for (const part of ['Threshold', '7.50%', 'Entry', '80.00', 'Current', '82.00', 'Profit', '+5.20%', 'Target hit', 'Yes', 'Target value', '84.00', 'Sentiment', 'Positive', 'Sector', 'Technology', 'News:', 'guidance cut', 'Created', 'Updated']) {
+      expect(text).toContain(part);
+    }
+    expect(field('NKE', 'Profit')).toHaveStyle({ color: 'var(--mantine-color-green-text)' });
+    expect(field('PFE', 'Profit')).toHaveTextContent('−3.40%');
+    expect(field('PFE', 'Profit')).toHaveStyle({ color: 'var(--mantine-color-red-text)' });
+    expect(field('PFE', 'Target hit')).toHaveTextContent('No');
+    expect(field('PFE', 'Sector')).toHaveTextContent('N/A');
+    expect(field('PFE', 'Sentiment')).toHaveStyle({ color: 'var(--mantine-color-red-text)' });
+    expect(within(card('NKE')).queryByText('Contract')).toBeNull();
+    expect(field('AMD', 'Contract')).toHaveTextContent('AMD261218C00080000');
+    expect(field('AMD', 'Option expiry')).toHaveTextContent('2026-12-18');
+    expect(field('AMD', 'Option entry')).toHaveTextContent('4.20');
+    expect(field('AMD', 'Option current')).toHaveTextContent('4.83');
+    expect(field('AMD', 'Option profit')).toHaveTextContent('+15.00%');
+  });
+
+  it('filters each type’s Active and Deactivated items', async () => {
+    setup();
+    await screen.findByRole('list', { name: 'Drop items' });
+    await userEvent.click(box('Stock Drop Short-Term Active'));
+    await waitFor(() => expect(cardSymbols()).toEqual(['AMD', 'PFE']));
+    await userEvent.click(box('Stock Drop Long-Term Active'));
+    await waitFor(() => expect(cardSymbols()).toEqual(['AMD']));
+    await userEvent.click(box('Option Drop Active'));
+    expect(await screen.findByText(EMPTY_MESSAGE)).toBeInTheDocument();
+    expect(EMPTY_MESSAGE).toBe('No items match the selected filters.');
+    await userEvent.click(box('Stock Drop Short-Term Deactivated'));
+    await waitFor(() => expect(cardSymbols()).toEqual(['BA']));
+    expect(within(card('BA')).getByText('Deactivated')).toBeInTheDocument();
+    await userEvent.click(box('Stock Drop Long-Term Deactivated'));
+    await userEvent.click(box('Option Drop Deactivated'));
+    await waitFor(() => expect(cardSymbols()).toEqual(['TSLA', 'INTC', 'BA']));
+    // No Alert checkbox on a deactivated item.
+    expect(within(cardList()).queryAllByRole('checkbox')).toEqual([]);
+  });
+
+  it('filters by dates and symbol', async () => {
+    setup();
+    await screen.findByRole('list', { name: 'Drop items' });
+    fireEvent.change(screen.getByLabelText('From Date'), { target: { value: '2026-11-19' } });
+    fireEvent.change(screen.getByLabelText('To Date'), { target: { value: '2026-11-20' } });
+    await waitFor(() => expect(cardSymbols()).toEqual(['NKE']));
+    fireEvent.change(screen.getByLabelText('From Date'), { target: { value: '' } });
+    fireEvent.change(screen.getByLabelText('To Date'), { target: { value: '' } });
+    await userEvent.type(screen.getByRole('textbox', { name: 'Search by Symbol' }), 'pf');
+    await waitFor(() => expect(cardSymbols()).toEqual(['PFE']));
+  });
+
+  it('opens with the saved alerts checked, and saves the checked set with each item’s type', async () => {
+    const api = setup();
+    await screen.findByRole('list', { name: 'Drop items' });
+    await waitFor(() => expect(box('Alert for PFE Long')).toBeChecked());
+    expect(box('Alert for NKE Short')).not.toBeChecked();
+    const option = box('Alert for AMD Option AMD261218C00080000');
+    expect(option).not.toBeChecked();
+    await userEvent.click(option);
+    await save();
+    expect(await screen.findByText(ALERT_MESSAGES.saved)).toBeInTheDocument();
+    expect(api.posted).toEqual([
+      {
+        alerts: [OPTION, LONG]
+          .map((row) => row.StockScannerId)
+          .sort()
+          .map((id) => ({ stock_id: id, trade_type: id === OPTION.StockScannerId ? 'O' : 'L' })),
+      },
+    ]);
+  });
+
+  it('shows Saving... while the save runs', async () => {
+    let answer!: (value: MockAnswer) => void;
+    setup({ 'POST save_user_stock_scanner_alerts': () => new Promise<MockAnswer>((resolve) => (answer = resolve)) });
+    await screen.findByRole('list', { name: 'Drop items' });
+    await waitFor(() => expect(box('Alert for PFE Long')).toBeChecked());
+    await save();
+    expect(await screen.findByRole('button', { name: 'Saving...' })).toBeDisabled();
+    answer({ body: { msg: 'saved', saved: [LONG.StockScannerId], dropped: [] } });
+    expect(await screen.findByRole('button', { name: 'Save Alerts' })).toBeEnabled();
+    expect(await screen.findByText(ALERT_MESSAGES.saved)).toBeInTheDocument();
+  });
+
+  it('says "No alerts selected." when nothing is checked and nothing was saved', async () => {
+    const first = setup({}, []);
+    await screen.findByRole('list', { name: 'Drop items' });
+    await save();
+    expect(await screen.findByText('No alerts selected.')).toBeInTheDocument();
+    expect(first.posted).toEqual([]);
+  });
+
+  it('says "No active alerts selected to save." when every checked item is deactivated', async () => {
+    const api = setup({}, [{ stock_id: SHORT_OFF.StockScannerId, trade_type: 'S' }]);
+    await screen.findByRole('list', { name: 'Drop items' });
+    await save();
+    expect(await screen.findByText('No active alerts selected to save.')).toBeInTheDocument();
+    expect(api.posted).toEqual([]);
+  });
+
+  it('clears the saved alerts when everything saved is unchecked', async () => {
+    const api = setup();
+    await screen.findByRole('list', { name: 'Drop items' });
+    await waitFor(() => expect(box('Alert for PFE Long')).toBeChecked());
+    await userEvent.click(box('Alert for PFE Long'));
+    await save();
+    expect(await screen.findByText(ALERT_MESSAGES.saved)).toBeInTheDocument();
+    expect(api.posted).toEqual([{ alerts: [] }]);
+  });
+
+  it('says "Failed to save alerts. Please try again." when the save fails', async () => {
+    setup({ 'POST save_user_stock_scanner_alerts': { status: 500, body: { msg: 'Database is down.' } } });
+    await screen.findByRole('list', { name: 'Drop items' });
+    await waitFor(() => expect(box('Alert for PFE Long')).toBeChecked());
+    await save();
+    expect(await screen.findByText(SAVE_FAILED)).toBeInTheDocument();
+    expect(SAVE_FAILED).toBe('Failed to save alerts. Please try again.');
+  });
+
+  it('shows its loading message, then the empty sentence', async () => {
+    let answer!: (value: MockAnswer) => void;
+    setup({ 'GET get_stock_scanner_data': () => new Promise<MockAnswer>((resolve) => (answer = resolve)) });
+    expect(await screen.findByText(LOADING_MESSAGE)).toBeInTheDocument();
+    answer({ body: [] });
+    expect(await screen.findByText(EMPTY_MESSAGE)).toBeInTheDocument();
+  });
+
+  it('reports a failed load with Retry', async () => {
+    let fail = true;
+    setup({ 'GET get_stock_scanner_data': () => (fail ? { status: 500, body: { msg: 'Database is down.' } } : { body: ALL }) });
+    expect(await screen.findByText('Database is down.')).toBeInTheDocument();
+    fail = false;
+    const alert = screen.getByText('The trades could not be loaded').closest('[role="alert"]') as HTMLElement;
+    await userEvent.click(within(alert).getByRole('button', { name: 'Retry' }));
+    await screen.findByRole('list', { name: 'Drop items' });
+    expect(cardSymbols()).toEqual(['AMD', 'NKE', 'PFE']);
+  });
+
+  it('shows the replay progress while the history replay runs', async () => {
+    setup({
+      'GET get_stock_scanner_data': { body: [] },
+      'GET trade_ideas/replay_status': { body: [replay({ engine: 'drop', state: 'running', sessionsDone: 10, sessionsTotal: 504 })] },
+    });
+    expect(await screen.findByRole('region', { name: 'Replay progress' })).toHaveTextContent('Replaying history: 10 of 504 sessions');
+  });
+
+  it('exports the shown items as CSV', async () => {
+    const blobs: Blob[] = [];
+    Object.defineProperty(URL, 'createObjectURL', { configurable: true, value: (blob: Blob) => (blobs.push(blob), 'blob:items') });
+    Object.defineProperty(URL, 'revokeObjectURL', { configurable: true, value: () => undefined });
+    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => undefined);
+    setup();
+    await screen.findByRole('list', { name: 'Drop items' });
+    await userEvent.click(screen.getByRole('button', { name: 'Export CSV' }));
+    const lines = (await blobs[0]!.text()).split('\r\n');
+    expect(lines[0]).toBe(
+      'Symbol,Type,Status,Threshold %,Entry price,Current price,Profit %,Target hit,Target value,Sentiment,News,Sector,Contract,Option expiry,Option entry,Option current,Option profit %,Origin,Entry pending,Created,Updated,Close reason,Closed,Rule version,Id',
+    );
+    expect(lines[1]).toContain('AMD,Option,Active,7.5,80,82,2.5,No,5.46,Negative,Shares fell after the quarterly guidance cut.,Technology,AMD261218C00080000,2026-12-18,4.2,4.83,15,replayed,false,');
+    expect(lines).toHaveLength(5);
+  });
+
+  it('opens an item’s detail with its entry and target on the chart', async () => {
+    setup({
+      'GET trade_ideas/drop/*': (url) =>
+        url.pathname.endsWith('/track_record')
+          ? { body: record('drop', []) }
+          : { body: detail({ engine: 'drop', idea: { ...SHORT, StopPrice: 74.5 }, bars: [{ date: '2026-11-20', open: 80, high: 83, low: 79, close: 82, volume: 1e6 }] }) },
+    });
+    await screen.findByRole('list', { name: 'Drop items' });
+    await userEvent.click(within(card('NKE')).getByRole('button', { name: 'Details of NKE' }));
+    const dialog = await screen.findByRole('dialog', { name: 'NKE · idea detail' });
+    const levels = await within(dialog).findByRole('region', { name: 'Levels' });
+    for (const part of ['Entry: 80.00', 'Target: 84.00', 'Stop: 74.50', 'Current: 82.00']) expect(levels).toHaveTextContent(part);
+    await waitFor(() => expect(chartCalls.bars).toBe(1));
+    expect(chartCalls.priceLines.map((line) => line.title)).toEqual(['Entry', 'Target', 'Stop', 'Current']);
+  });
+});

@@ -1,0 +1,252 @@
+import type { DropItem, IdeaListQuery } from '@signalboard/core';
+import { SCREEN_TITLES } from '@signalboard/core';
+import { Badge, Group, Stack, Text } from '@mantine/core';
+import { useCallback, useMemo, useRef, useState } from 'react';
+import { getUserStockScannerAlerts, saveUserStockScannerAlerts } from '../../api/saved-alerts';
+import { ScreenHeader } from '../../components/screen-header';
+import { changeColor, formatPercent, formatPrice, formatSignedPercent } from '../../components/format';
+import type { CsvColumn } from '../../components/trade-ideas/csv';
+import { ExportCsvButton } from '../../components/trade-ideas/export-csv-button';
+import { matchesDateSymbol, type DateSymbolFilter } from '../../components/trade-ideas/filter-values';
+import { IdeaStampBadges, TagBadge } from '../../components/trade-ideas/idea-badges';
+import { IdeaCard, IdeaCardList, IdeaField } from '../../components/trade-ideas/idea-card';
+import { IdeaDetailModal } from '../../components/trade-ideas/idea-detail-modal';
+import { IdeaListOutcome } from '../../components/trade-ideas/idea-list-outcome';
+import { AlertCheckbox, SaveAlertsBar } from '../../components/trade-ideas/saved-alert-controls';
+import { TrackRecordPanel } from '../../components/trade-ideas/track-record-panel';
+import { TradeFilterBar, type StatusGroup } from '../../components/trade-ideas/trade-filter-bar';
+import { useIdeaList, useReplayStatus } from '../../components/trade-ideas/use-idea-list';
+import { useSavedAlerts } from '../../components/trade-ideas/use-saved-alerts';
+import { useTradeFilters } from '../../components/trade-ideas/use-trade-filters';
+import { TONE } from '../../theme';
+
+export const TITLE = SCREEN_TITLES.drop;
+export const EMPTY_MESSAGE = 'No items match the selected filters.';
+export const LOADING_MESSAGE = 'Loading drop items...';
+export const SAVE_FAILED = 'Failed to save alerts. Please try again.';
+
+type DropType = DropItem['StockType'];
+type StatusKey = `${DropType}${'Active' | 'Deactivated'}`;
+
+export const TYPE_BADGE: Record<DropType, string> = { S: 'Short', L: 'Long', O: 'Option' };
+const TYPE_LEGEND: Record<DropType, string> = { S: 'Stock Drop Short-Term', L: 'Stock Drop Long-Term', O: 'Option Drop' };
+const TYPES: DropType[] = ['S', 'L', 'O'];
+
+/**
+ * Spec §2 "Drop Scanner alerts screen": per type an Active (on) and a Deactivated (off) box. Under
+ * the type's heading each box's accessible name starts with it: 'Stock Drop Short-Term Active'.
+ */
+const FILTER_GROUPS: StatusGroup<StatusKey>[] = TYPES.map((type) => ({
+  legend: TYPE_LEGEND[type],
+  options: [
+    { key: `${type}Active`, label: 'Active' },
+    { key: `${type}Deactivated`, label: 'Deactivated' },
+  ],
+}));
+const INITIAL_STATUSES: Record<StatusKey, boolean> = { SActive: true, SDeactivated: false, LActive: true, LDeactivated: false, OActive: true, ODeactivated: false };
+
+/** Spec §4 "Drop alerts": Active or Deactivated by StockIsActive, per type. */
+export function dropStatusKey(row: DropItem): StatusKey {
+  return `${row.StockType}${row.StockIsActive ? 'Active' : 'Deactivated'}`;
+}
+
+const newestFirst = (a: DropItem, b: DropItem) =>
+  Date.parse(b.StockCreatedDate) - Date.parse(a.StockCreatedDate) || (a.StockScannerId < b.StockScannerId ? -1 : a.StockScannerId > b.StockScannerId ? 1 : 0);
+
+export function filterDrops(rows: readonly DropItem[], statuses: Record<StatusKey, boolean>, filter: DateSymbolFilter): DropItem[] {
+  return rows.filter((row) => statuses[dropStatusKey(row)] && matchesDateSymbol(filter, row.StockSymbol, row.StockCreatedDate)).sort(newestFirst);
+}
+
+const SENTIMENT_TONE = { Positive: TONE.gain, Negative: TONE.loss, Neutral: 'dimmed' } as const;
+
+export const DROP_CSV: CsvColumn<DropItem>[] = [
+  { header: 'Symbol', value: (row) => row.StockSymbol },
+  { header: 'Type', value: (row) => TYPE_BADGE[row.StockType] },
+  { header: 'Status', value: (row) => row.Status },
+  { header: 'Threshold %', value: (row) => row.DropThreshold },
+  { header: 'Entry price', value: (row) => row.StockEntryPrice },
+  { header: 'Current price', value: (row) => row.StockCurrentPrice },
+  { header: 'Profit %', value: (row) => row.ProfitPercentage },
+  { header: 'Target hit', value: (row) => (row.StockIsTarget ? 'Yes' : 'No') },
+  { header: 'Target value', value: (row) => row.TargetValue },
+  { header: 'Sentiment', value: (row) => row.Sentiment },
+  { header: 'News', value: (row) => row.StockNews },
+  { header: 'Sector', value: (row) => row.StockSectorName },
+  { header: 'Contract', value: (row) => row.ContractName },
+  { header: 'Option expiry', value: (row) => row.OptionExpiry },
+  { header: 'Option entry', value: (row) => row.OptionEntryValue },
+  { header: 'Option current', value: (row) => row.OptionCurrentValue },
+  { header: 'Option profit %', value: (row) => row.OptionProfitPercent },
+  { header: 'Origin', value: (row) => row.Origin },
+  { header: 'Entry pending', value: (row) => row.EntryPending },
+  { header: 'Created', value: (row) => row.StockCreatedDate },
+  { header: 'Updated', value: (row) => row.StockUpdatedDate },
+  { header: 'Close reason', value: (row) => row.CloseReason },
+  { header: 'Closed', value: (row) => row.ClosedAt },
+  { header: 'Rule version', value: (row) => row.RuleVersion },
+  { header: 'Id', value: (row) => row.StockScannerId },
+];
+
+/** All Stocks Scanner, the drop items with their saved alerts (spec §2 "Drop Scanner alerts screen", §4, §5; strategies.md §5). */
+export function DropItemsScreen() {
+  const { statuses, setStatuses, filter, setFilter, serverScope } = useTradeFilters(INITIAL_STATUSES);
+  const skipped = !Object.values(statuses).some(Boolean);
+  // Active/Deactivated and the type are filtered here: the list call is asked for the dates and symbol only.
+  const query: IdeaListQuery = serverScope;
+  const replay = useReplayStatus('drop');
+  const list = useIdeaList('drop', query, replay.running, !skipped);
+  // Every item whatever the filters (the same call as the unfiltered view): which checked alerts are still active, and their types.
+  const allList = useIdeaList('drop', {}, replay.running);
+  const rows = useMemo(() => (skipped ? [] : filterDrops(list.rows, statuses, filter)), [list.rows, statuses, filter, skipped]);
+  const [detail, setDetail] = useState<{ id: string; symbol: string } | null>(null);
+
+  const known = useMemo(() => {
+    const map = new Map<string, DropItem>();
+    for (const row of allList.rows) map.set(row.StockScannerId, row);
+    for (const row of list.rows) map.set(row.StockScannerId, row);
+    return map;
+  }, [list.rows, allList.rows]);
+  // Every item is loaded: one that is not among them is gone.
+  const allComplete = allList.isSuccess && !allList.hasNextPage;
+  const isActive = useCallback((id: string) => known.get(id)?.StockIsActive ?? (allComplete ? false : undefined), [known, allComplete]);
+  // The saved alerts' types, for items this screen has not loaded.
+  const savedTypes = useRef(new Map<string, string>());
+  const load = useCallback(async (signal: AbortSignal) => {
+    const saved = await getUserStockScannerAlerts(signal);
+    savedTypes.current = new Map(saved.map((alert) => [alert.stock_id, alert.trade_type]));
+    return saved.map((alert) => alert.stock_id);
+  }, []);
+  const save = useCallback(
+    (ids: string[]) => saveUserStockScannerAlerts(ids.map((id) => ({ stock_id: id, trade_type: known.get(id)?.StockType ?? savedTypes.current.get(id) ?? '' }))),
+    [known],
+  );
+  const alerts = useSavedAlerts({ key: 'drop', load, save, isActive, failureMessage: SAVE_FAILED });
+
+  return (
+    <>
+      <ScreenHeader
+        title={TITLE}
+        description="Stocks and options that dropped past their threshold: short-term (S), long-term (L) and option (O) items. Tick Alert on active items and save to be alerted."
+      />
+      <Stack gap="md">
+        <TradeFilterBar label="Drop item filters" groups={FILTER_GROUPS} statuses={statuses} onStatusesChange={setStatuses} filter={filter} onFilterChange={setFilter} />
+        <TrackRecordPanel engine="drop" scope={serverScope} />
+        <Group justify="space-between" gap="sm">
+          <SaveAlertsBar
+            checkedCount={alerts.checked.size}
+            onSave={alerts.onSave}
+            saving={alerts.saving}
+            loading={alerts.savedQuery.isPending}
+            loadError={alerts.savedQuery.isError ? alerts.savedQuery.error.message : null}
+            onRetry={() => void alerts.savedQuery.refetch()}
+          />
+          <Group gap="sm">
+            <Text size="sm" c="dimmed" aria-live="polite">
+              {!skipped && !list.isPending ? `${rows.length} item${rows.length === 1 ? '' : 's'}${list.hasNextPage ? ' loaded so far' : ''}` : ''}
+            </Text>
+            <ExportCsvButton name="drop-items" columns={DROP_CSV} rows={rows} />
+          </Group>
+        </Group>
+        <IdeaListOutcome
+          list={list}
+          skipped={skipped}
+          shown={rows.length}
+          replay={replay}
+          loadingMessage={LOADING_MESSAGE}
+          emptyMessage={EMPTY_MESSAGE}
+          emptyHint="Tick a Deactivated box to see closed items, or widen the dates."
+        >
+          <IdeaCardList label="Drop items">
+            {rows.map((row) => (
+              <li key={row.StockScannerId}>
+                <DropCard
+                  row={row}
+                  alertChecked={alerts.checked.has(row.StockScannerId)}
+                  onAlertChange={(on) => alerts.toggle(row.StockScannerId, on)}
+                  alertDisabled={alerts.saving}
+                  onDetails={() => setDetail({ id: row.StockScannerId, symbol: row.StockSymbol })}
+                />
+              </li>
+            ))}
+          </IdeaCardList>
+        </IdeaListOutcome>
+      </Stack>
+      <IdeaDetailModal engine="drop" idea={detail} onClose={() => setDetail(null)} />
+    </>
+  );
+}
+
+function DropCard({
+  row,
+  alertChecked,
+  onAlertChange,
+  alertDisabled,
+  onDetails,
+}: {
+  row: DropItem;
+  alertChecked: boolean;
+  onAlertChange: (on: boolean) => void;
+  alertDisabled: boolean;
+  onDetails: () => void;
+}) {
+  const isOption = row.StockType === 'O';
+  const alertName = `${row.StockSymbol} ${TYPE_BADGE[row.StockType]}${row.ContractName ? ` ${row.ContractName}` : ''}`;
+  return (
+    <IdeaCard
+      symbol={row.StockSymbol}
+      createdAt={row.StockCreatedDate}
+      updatedAt={row.StockUpdatedDate}
+      onDetails={onDetails}
+      badges={
+        <>
+          <TagBadge>{TYPE_BADGE[row.StockType]}</TagBadge>
+          {row.StockIsActive ? null : (
+            <Badge variant="light" color={TONE.neutral} radius="sm">
+              Deactivated
+            </Badge>
+          )}
+          <IdeaStampBadges origin={row.Origin} entryPending={row.EntryPending} />
+        </>
+      }
+      footer={
+        <Stack gap={6}>
+          <Text size="sm">
+            <Text span size="sm" c="dimmed">
+              News:{' '}
+            </Text>
+            {row.StockNews || 'No recent news.'}
+          </Text>
+          {row.StockIsActive ? <AlertCheckbox name={alertName} checked={alertChecked} onChange={onAlertChange} disabled={alertDisabled} /> : null}
+        </Stack>
+      }
+    >
+      <IdeaField label="Threshold">{formatPercent(row.DropThreshold)}</IdeaField>
+      <IdeaField label={row.EntryPending ? 'Entry (signal close)' : 'Entry'}>{formatPrice(row.StockEntryPrice)}</IdeaField>
+      <IdeaField label="Current">{formatPrice(row.StockCurrentPrice)}</IdeaField>
+      <IdeaField label="Profit" color={changeColor(row.ProfitPercentage)}>
+        {formatSignedPercent(row.ProfitPercentage)}
+      </IdeaField>
+      <IdeaField label="Target hit" color={row.StockIsTarget ? TONE.success : undefined}>
+        {row.StockIsTarget ? 'Yes' : 'No'}
+      </IdeaField>
+      <IdeaField label={isOption ? 'Target value (option)' : 'Target value'}>{formatPrice(row.TargetValue)}</IdeaField>
+      <IdeaField label="Sentiment" color={SENTIMENT_TONE[row.Sentiment]}>
+        {row.Sentiment}
+      </IdeaField>
+      <IdeaField label="Sector">{row.StockSectorName ?? 'N/A'}</IdeaField>
+      {isOption ? (
+        <>
+          <IdeaField label="Contract">{row.ContractName ?? 'N/A'}</IdeaField>
+          <IdeaField label="Option expiry">{row.OptionExpiry ?? 'N/A'}</IdeaField>
+          <IdeaField label="Option entry">{formatPrice(row.OptionEntryValue)}</IdeaField>
+          <IdeaField label="Option current">{formatPrice(row.OptionCurrentValue)}</IdeaField>
+          <IdeaField label="Option profit" color={changeColor(row.OptionProfitPercent)}>
+            {formatSignedPercent(row.OptionProfitPercent)}
+          </IdeaField>
+        </>
+      ) : null}
+    </IdeaCard>
+  );
+}
+
+export { DropItemsScreen as Component };
