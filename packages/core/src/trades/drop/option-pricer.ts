@@ -1,9 +1,10 @@
 import { dayNumber } from '../../market/trading-calendar';
 import { chooseContract, OPTIONS_PARAMS, type OptionsParams } from '../options/engine';
 import { modelValue, type ContractTerms } from '../options/pricing';
-import type { DailySeries, OptionChainContract, SessionExtras } from '../types';
-import type { DropOptionBar, DropOptionPricer } from './option';
-import type { DropOptionContract } from './state';
+import type { DailySeries, Mark, OptionChainContract, SessionExtras, StoredIdeaEvent } from '../types';
+import { bidValue, type DropOptionBar, type DropOptionPricer } from './option';
+import type { DropMark } from './row';
+import { foldDrop, type DropOptionContract } from './state';
 
 /**
  * Type O's option pricer (strategies.md §4.2–4.3), built on the options engine's own code: the
@@ -108,3 +109,18 @@ export function createDropOptionPricer(params: OptionsParams = OPTIONS_PARAMS): 
 
 /** The pricer the registered drop engine uses. */
 export const dropOptionPricer = createDropOptionPricer();
+
+/**
+ * The mark of a drop item at an underlying price (strategies.md §4.3 marks): for an open O item the
+ * option's bid value at that price, on the mark's day, by the pricer (σ of the choice; no chain);
+ * S and L items, and closed ones, are marked by the price alone.
+ */
+export function dropMarkAt(events: readonly StoredIdeaEvent[], mark: Mark, pricer: DropOptionPricer = dropOptionPricer): DropMark {
+  const state = foldDrop(events);
+  if (!state || state.closed || state.stockType !== 'O' || !state.option) return mark;
+  const day = Math.max(dayNumber(mark.at.slice(0, 10)), dayNumber(events[0]!.barDate));
+  const one = (value: number) => Float64Array.of(value);
+  const series: DailySeries = { symbol: events[0]!.symbol, market: events[0]!.market, day: Int32Array.of(day), open: one(mark.price), high: one(mark.price), low: one(mark.price), close: one(mark.price), volume: one(0) };
+  const bar = pricer.valueOn({ contract: state.option, series, extras: {} });
+  return bar ? { ...mark, optionValue: bidValue(bar.close, state.option.halfSpread) } : mark;
+}
