@@ -7,7 +7,8 @@ import { occName } from '../options/contracts';
 import { bsmDelta, modelValue } from '../options/pricing';
 import type { DailySeries, UniverseMember } from '../types';
 import { createDropEngine, dropEngine } from './engine';
-import { createDropOptionPricer, dropOptionPricer } from './option-pricer';
+import { bidValue } from './option';
+import { createDropOptionPricer, dropMarkAt, dropOptionPricer } from './option-pricer';
 
 /**
  * The drop engine's option pricer (strategies.md §4.2–4.3 through the options engine's code): the
@@ -103,6 +104,26 @@ describe('the registered drop engine creates O items with the pricer', () => {
     expect(rows.every((row) => row.OptionEntryValue !== null && row.OptionEntryValue > 0)).toBe(true);
     expect(rows.some((row) => !row.StockIsActive)).toBe(true);
     expect(JSON.stringify(run())).toBe(JSON.stringify(events));
+  });
+
+  it('dropMarkAt marks an open O item’s option at the underlying price; S and L items by the price alone', () => {
+    const openO = [...new Set(events.filter((event) => event.data.stockType === 'O').map((event) => event.ideaId))]
+      .map((id) => events.filter((event) => event.ideaId === id))
+      .find((log) => dropEngine.openState(log) !== null && log.some((event) => event.type === 'entry_filled'));
+    expect(openO).toBeDefined();
+    const log = openO!;
+    const option = log[0]!.data.option as Parameters<typeof dropOptionPricer.valueOn>[0]['contract'];
+    const at = `${sessions[sessions.length - 1]}T18:00:00.000Z`;
+    const up = dropMarkAt(log, { price: 1.05 * log[0]!.price!, at });
+    const down = dropMarkAt(log, { price: 0.95 * log[0]!.price!, at });
+    expect(up.optionValue!).toBeGreaterThan(down.optionValue!);
+    const one = Float64Array.of(1.05 * log[0]!.price!);
+    const expected = dropOptionPricer.valueOn({ contract: option, series: { symbol: log[0]!.symbol, market: 'US', day: Int32Array.of(dayNumber(at.slice(0, 10))), open: one, high: one, low: one, close: one, volume: Float64Array.of(0) }, extras: {} })!;
+    expect(up.optionValue).toBe(bidValue(expected.close, option.halfSpread));
+    const row = dropItem.parse(dropEngine.fold(log, up, at));
+    expect(row.OptionCurrentValue).toBe(up.optionValue);
+    const stock = events.filter((event) => event.ideaId === events.find((e) => e.type === 'opened' && e.data.stockType !== 'O')!.ideaId);
+    expect(dropMarkAt(stock, { price: 10, at })).toEqual({ price: 10, at });
   });
 
   it('an engine without a pricer makes no O items', () => {
