@@ -55,7 +55,7 @@ describe.each(ENGINES.map((engine) => [engine.id, engine] as const))('%s engine 
     for (const row of rows) expect(row).toMatchObject({ RuleVersion: engine.ruleVersion, ParamHash: engine.paramHash, Origin: 'replayed', SurvivorshipBiased: true });
   });
 
-  it('truncation: a run on history cut at c gives byte-identical events dated ≤ c', () => {
+  it('truncation: a run on history cut at c gives byte-identical events dated ≤ c', { timeout: 120_000 }, () => {
     for (const cutIndex of [0, 37, 101, 180, 233, SESSIONS.length - 1]) {
       const cut = SESSIONS[cutIndex]!;
       const truncated = new Map([...SERIES].map(([symbol, series]) => [symbol, truncatedCopy(series, indexOnOrBefore(series.day, dayNumber(cut)) + 1)]));
@@ -64,7 +64,8 @@ describe.each(ENGINES.map((engine) => [engine.id, engine] as const))('%s engine 
     }
   });
 
-  it('replay = live: session by session, folding the log in between, gives the same events', () => {
+  // Not a speed check (bench/engines.bench.ts is): the session-by-session run is slow on a loaded machine.
+  it('replay = live: session by session, folding the log in between, gives the same events', { timeout: 120_000 }, () => {
     const live: StoredIdeaEvent[] = [];
     for (const session of SESSIONS) live.push(...run(engine, SERIES, [session], live));
     expect(JSON.stringify(live)).toBe(JSON.stringify(full));

@@ -159,7 +159,7 @@ describe('drop extras', () => {
     const symbols = OPTION_ALERT_TICKERS.slice(0, 40);
     const calls: Calls = { news: [], chains: [] };
     const input = sessionInput(engine, symbols);
-    const extrasFor = await createExtrasFor(engine, input.universe, { market: fakeMarket(calls, {}), repo: fakeRepo([]), log, indexMembers: async () => input.universe });
+    const extrasFor = await createExtrasFor(engine, input.universe, { market: fakeMarket(calls, {}), repo: fakeRepo([]), log, indexMembers: async () => [...input.universe] });
     const extras = await extrasFor(input, { live: true });
     expect(calls.news.length).toBe(DROP_NEWS_PER_DAY);
     expect(extras.dropNews?.size).toBe(DROP_NEWS_PER_DAY);

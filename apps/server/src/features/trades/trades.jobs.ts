@@ -71,6 +71,10 @@ export function createTradeJobs(deps: TradeJobsDeps) {
       const series = await loadSeries(market, universe, lastDay, { shouldStop: () => stopping });
       const sessions = replaySessions(sessionDays(series.values(), 0, lastDay), engine.warmupBars);
       await repo.saveVersion(repo.db, { ...base, sessionsTotal: sessions.length }, clock.nowMs());
+      // Drop items link the swing trade open on their session: a swing replay under way here finishes first.
+      const swing = engine.id === 'drop' ? byId.get('swing') : undefined;
+      const swingReplay = swing ? replays.get(swing.ruleVersion) : undefined;
+      if (swingReplay) await swingReplay;
       const extrasFor = await createExtrasFor(engine, universe, extrasDeps);
       const session = await createSessionRunner({ engine, repo, mode: 'replay', universe, series, extrasFor });
       for (const [index, day] of sessions.entries()) {
