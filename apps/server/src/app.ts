@@ -7,7 +7,7 @@ import compress from '@fastify/compress';
 import formbody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
-import { SUPPORT_ATTACHMENT_MAX_BYTES, type UniverseMember } from '@signalboard/core';
+import { SUPPORT_ATTACHMENT_MAX_BYTES, type EngineId, type UniverseMember } from '@signalboard/core';
 import type { Config } from './config';
 import type { Database } from './db/client';
 import { createAuthService } from './features/auth/auth.service';
@@ -67,7 +67,7 @@ export interface AppDeps {
   /** The trade engines (default: SERVER_TRADE_ENGINES); tests pass their own. */
   tradeEngines?: readonly AnyEngine[];
   /** The engines' universe (default: the source's S&P 500 members); tests pass a small one. */
-  tradeUniverse?: (survivorshipBiased: boolean) => Promise<UniverseMember[]>;
+  tradeUniverse?: (survivorshipBiased: boolean, engine: EngineId) => Promise<UniverseMember[]>;
   /** pino options, or false for no logs (tests). */
   logger?: boolean | Record<string, unknown>;
 }

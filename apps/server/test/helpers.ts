@@ -16,7 +16,7 @@ import { createMailer, type Mailer } from '../src/providers/mail';
 import { createMarket, marketClock } from '../src/providers/market';
 import type { CachedMarket } from '../src/providers/market/cached-market';
 import type { AnyEngine } from '../src/features/trades/trades.runner';
-import type { UniverseMember } from '@signalboard/core';
+import type { EngineId, UniverseMember } from '@signalboard/core';
 
 export const TEST_JWT_SECRET = 'test-secret-test-secret-test-secret-0123';
 
@@ -80,7 +80,7 @@ export interface TestAppOptions {
   logger?: Record<string, unknown>;
   /** The trade engines (default: the server's) and their universe (default: the source's S&P 500). */
   tradeEngines?: readonly AnyEngine[];
-  tradeUniverse?: (survivorshipBiased: boolean) => Promise<UniverseMember[]>;
+  tradeUniverse?: (survivorshipBiased: boolean, engine: EngineId) => Promise<UniverseMember[]>;
 }
 
 /** buildApp on a fresh database, with the outbox mailer in a temporary DATA_DIR and a fake clock. */

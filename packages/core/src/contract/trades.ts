@@ -139,9 +139,15 @@ export const swingTradesResponse = z.array(swingTrade);
  */
 export const ideaListQuery = z
   .object({
-    /** Comma-separated statuses: active, successful, partial, failed. */
+    /**
+     * Comma-separated statuses: active, successful, partial, failed (layered, swing; options without
+     * partial); drop items (get_stock_scanner_data): active, deactivated.
+     */
     status: singleLineText('status', { max: 60, examples: ['active,successful'] })
-      .regex(/^(active|successful|partial|failed)(,(active|successful|partial|failed))*$/, 'status must be a comma-separated list of active, successful, partial, failed')
+      .regex(
+        /^(active|successful|partial|failed|deactivated)(,(active|successful|partial|failed|deactivated))*$/,
+        'status must be a comma-separated list of active, successful, partial, failed, deactivated',
+      )
       .optional(),
     /** Created at or after (ISO 8601 instant or YYYY-MM-DD, UTC midnight). */
     from: singleLineText('from', { max: 40, examples: ['2026-01-01'] }).optional(),
@@ -150,9 +156,9 @@ export const ideaListQuery = z
     /** Case-insensitive contains on the symbol. */
     symbol: singleLineText('symbol', { max: 20, examples: ['AA'] }).optional(),
     origin: origin.optional(),
-    /** Swing only: trend, drop, level (comma-separated). */
-    type: singleLineText('type', { max: 40, examples: ['trend,drop'] })
-      .regex(/^(trend|drop|level)(,(trend|drop|level))*$/, 'type must be a comma-separated list of trend, drop, level')
+    /** Swing: trend, drop, level; drop items (get_stock_scanner_data): S, L, O (comma-separated). */
+    type: singleLineText('type', { max: 40, examples: ['trend,drop', 'S,O'] })
+      .regex(/^(trend|drop|level|S|L|O)(,(trend|drop|level|S|L|O))*$/, 'type must be a comma-separated list of trend, drop, level (swing) or S, L, O (drop items)')
       .optional(),
     limit: z.coerce.number().int('limit must be a whole number').min(1, 'limit must be between 1 and 500').max(500, 'limit must be between 1 and 500').optional(),
     cursor: singleLineText('cursor', { max: 200, maxMessage: 'cursor is not valid' }).optional(),

@@ -1,6 +1,8 @@
 /** The trade-idea engines (strategies.md §0–§2) and their shared mechanics. */
 import { layeredEngine } from './layered';
 import { swingEngine } from './swing';
+import { optionsEngine } from './options/engine';
+import { dropEngine } from './drop/engine';
 
 export * from './types';
 export { COST_BPS, COST_RATE, roundCentDown, roundCentUp, roundTo } from './kit/prices';
@@ -20,5 +22,5 @@ export * from './drop/index';
 export * from './options/index';
 
 /** Every implemented engine by id (the server's registry; a missing engine is a type error there). */
-export const TRADE_ENGINES = { layered: layeredEngine, swing: swingEngine } as const;
+export const TRADE_ENGINES = { layered: layeredEngine, swing: swingEngine, options: optionsEngine, drop: dropEngine } as const;
 export * from './track-record/index';

@@ -5,7 +5,9 @@
 import type { FastifyInstance } from 'fastify';
 import { z, type ZodType } from 'zod';
 import {
+  dropItemsResponse,
   ideaListQuery,
+  optionTradesResponse,
   trackRecordQuery,
   batchUpdateFavoriteStocksRequest,
   batchUpdateFavoriteStocksResponse,
@@ -161,6 +163,22 @@ export const OPERATIONS: Operation[] = [
     summary: "Short-term (swing) trades, newest first, as all_stocks_scanner (type filters trend, drop, level); the next page's cursor in the X-Next-Cursor header",
     query: ideaListQuery,
     response: z.array(swingTrade),
+  },
+  {
+    method: 'get',
+    path: '/api/get_combined_options_data',
+    summary:
+      "Option trades (OPTION_ALERT underlyings: a ~35-DTE, |Δ| ≈ 0.45 contract, +30 % target, −50 % stop), ProfitPercent descending; status active, successful, failed; no parameter: the first 100; the next page's cursor in the X-Next-Cursor header",
+    query: ideaListQuery,
+    response: optionTradesResponse,
+  },
+  {
+    method: 'get',
+    path: '/api/get_stock_scanner_data',
+    summary:
+      "Drop scanner items (S short-term and L long-term on the Best of S&P 500, O a CALL on the OPTION_ALERT underlyings), newest first; status active, deactivated; type S, L, O; the next page's cursor in the X-Next-Cursor header",
+    query: ideaListQuery,
+    response: dropItemsResponse,
   },
   {
     method: 'get',

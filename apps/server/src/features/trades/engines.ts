@@ -1,4 +1,4 @@
-/** The engines the server runs: every engine packages/core implements (TRADE_ENGINES: layered, swing). */
+/** The engines the server runs: every engine packages/core implements (TRADE_ENGINES: layered, swing, options, drop). */
 import { TRADE_ENGINES } from '@signalboard/core';
 import type { AnyEngine } from './trades.runner';
 

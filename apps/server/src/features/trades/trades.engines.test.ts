@@ -1,20 +1,31 @@
 /**
  * The real engines (packages/core TRADE_ENGINES) through the platform: a replay over the simulated
  * market, then the lists and the detail answer their contract rows, and every stored row is the
- * fold of its stored events.
+ * fold of its stored events. Layered and swing run on 80 S&P 500 members; options on OPTION_ALERT
+ * tickers (ETFs included); drop on both.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { ideaDetail, layeredTrade, swingTrade, trackRecord, type UniverseMember } from '@signalboard/core';
+import { dropItemsResponse, ideaDetail, layeredTrade, optionTradesResponse, swingTrade, trackRecord, type EngineId, type UniverseMember } from '@signalboard/core';
 import { createTestApp, createUser, login, uniqueEmail, type TestApp } from '../../../test/helpers';
 import { ideas } from '../../db/schema';
-import { US_STOCKS } from '../../providers/market/universe';
+import { OPTION_ALERT_TICKERS, universeBySymbol, US_STOCKS } from '../../providers/market/universe';
 import { SERVER_TRADE_ENGINES } from './engines';
+import { markFor } from './trades.extras';
 import { createTradesRepo } from './trades.repo';
 
-/** 80 S&P 500 members: enough signals for both engines, quick enough for the suite. */
-const universe = async (survivorshipBiased: boolean): Promise<UniverseMember[]> =>
-  US_STOCKS.slice(0, 80).map((entry) => ({ symbol: entry.symbol, market: 'US', ...(entry.sector ? { sector: entry.sector } : {}), survivorshipBiased }));
+const member = (symbol: string, survivorshipBiased: boolean): UniverseMember => {
+  const sector = universeBySymbol.get(symbol)?.sector;
+  return { symbol, market: 'US', ...(sector ? { sector } : {}), survivorshipBiased };
+};
+/** 80 S&P 500 members: enough signals for the stock engines, quick enough for the suite. */
+const STOCKS = US_STOCKS.slice(0, 80).map((entry) => entry.symbol);
+/** 24 OPTION_ALERT tickers, the index ETFs among them. */
+const OPTIONS = OPTION_ALERT_TICKERS.slice(0, 24);
+const universe = async (survivorshipBiased: boolean, engine: EngineId): Promise<UniverseMember[]> => {
+  const symbols = engine === 'options' ? OPTIONS : engine === 'drop' ? [...new Set([...STOCKS, ...OPTIONS])] : STOCKS;
+  return symbols.map((symbol) => member(symbol, survivorshipBiased));
+};
 
 let t: TestApp;
 let headers: { authorization: string };
@@ -25,17 +36,33 @@ beforeAll(async () => {
   headers = await login(t.app, email, 'pw');
   await t.app.tradeJobs.tick();
   await t.app.tradeJobs.replaysIdle();
-}, 300_000);
+}, 600_000);
 afterAll(async () => t.close());
 
-const get = (url: string) => t.app.inject({ method: 'GET', url, headers });
+const get = (url: string, auth = true) => t.app.inject({ method: 'GET', url, ...(auth ? { headers } : {}) });
+
+/** Every page of a list, following X-Next-Cursor. */
+async function allPages(path: string, query: string, limit: number): Promise<unknown[]> {
+  const rows: unknown[] = [];
+  let cursor: string | undefined;
+  for (let page = 0; page < 200; page += 1) {
+    const response = await get(`${path}?limit=${limit}${query}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+    expect(response.statusCode, response.body).toBe(200);
+    rows.push(...response.json<unknown[]>());
+    cursor = response.headers['x-next-cursor'] as string | undefined;
+    if (!cursor) return rows;
+  }
+  throw new Error('too many pages');
+}
 
 describe('the engines of packages/core on the platform', () => {
-  it('replay both engines, and the lists answer their contract rows', async () => {
+  it('replay every engine, and the stock lists answer their contract rows', async () => {
     const status = (await get('/api/trade_ideas/replay_status')).json<Array<{ engine: string; state: string; ruleVersion: string }>>();
     expect(status.map((row) => [row.engine, row.state])).toEqual([
       ['layered', 'done'],
       ['swing', 'done'],
+      ['options', 'done'],
+      ['drop', 'done'],
     ]);
     const layered = z.array(layeredTrade).parse((await get('/api/all_stocks_scanner?limit=500')).json());
     const swing = z.array(swingTrade).parse((await get('/api/get_swing_trade_entries?limit=500')).json());
@@ -48,17 +75,116 @@ describe('the engines of packages/core on the platform', () => {
     expect(detail.bars.length).toBeGreaterThan(60);
   });
 
-  it('answer their track records', async () => {
-    for (const engine of ['layered', 'swing']) {
+  it('api/get_combined_options_data: option trades on the OPTION_ALERT tickers, ProfitPercent descending, filtered and paged', async () => {
+    const response = await get('/api/get_combined_options_data');
+    expect(response.statusCode).toBe(200);
+    const first = optionTradesResponse.parse(response.json());
+    const all = optionTradesResponse.parse(await allPages('/api/get_combined_options_data', '', 7));
+    expect(all.length).toBeGreaterThan(5);
+    expect(first).toEqual(all.slice(0, 100));
+    expect(new Set(all.map((row) => row.Id)).size).toBe(all.length);
+    for (let i = 1; i < all.length; i += 1) expect(all[i - 1]!.ProfitPercent).toBeGreaterThanOrEqual(all[i]!.ProfitPercent);
+    for (const row of all) {
+      expect(OPTIONS).toContain(row.Symbol);
+      expect(row).toMatchObject({ Origin: 'replayed', RuleVersion: 'options@1.0.0', PriceSource: 'model' });
+      expect(row.ContractName.startsWith(row.Symbol)).toBe(true);
+    }
+    expect(all.some((row) => !row.IsActive)).toBe(true);
+    for (const status of ['active', 'successful', 'failed'] as const) {
+      const rows = optionTradesResponse.parse(await allPages('/api/get_combined_options_data', `&status=${status}`, 50));
+      expect(rows.map((row) => row.Id).sort()).toEqual(all.filter((row) => row.Status.toLowerCase() === status).map((row) => row.Id).sort());
+    }
+    const symbol = all[0]!.Symbol;
+    const bySymbol = optionTradesResponse.parse((await get(`/api/get_combined_options_data?symbol=${symbol}&limit=500`)).json());
+    expect(bySymbol.length).toBeGreaterThan(0);
+    expect(bySymbol.every((row) => row.Symbol.includes(symbol))).toBe(true);
+  });
+
+  it('api/get_stock_scanner_data: S, L and O drop items, newest first, filtered by status and type', async () => {
+    const all = dropItemsResponse.parse(await allPages('/api/get_stock_scanner_data', '', 25));
+    expect(all.length).toBeGreaterThan(5);
+    for (let i = 1; i < all.length; i += 1) expect(all[i - 1]!.StockCreatedDate >= all[i]!.StockCreatedDate).toBe(true);
+    const types = new Set(all.map((row) => row.StockType));
+    expect(types.has('O')).toBe(true);
+    expect(types.has('S') || types.has('L')).toBe(true);
+    for (const row of all) {
+      expect(row).toMatchObject({ Origin: 'replayed', RuleVersion: 'drop@1.0.0' });
+      if (row.StockType === 'O') {
+        expect(OPTION_ALERT_TICKERS).toContain(row.StockSymbol);
+        expect(row.ContractName).toMatch(new RegExp(`^${row.StockSymbol}\\d{6}C\\d{8}$`));
+        expect(row.OptionEntryValue).toBeGreaterThan(0);
+      } else expect(STOCKS).toContain(row.StockSymbol);
+    }
+    const options = dropItemsResponse.parse(await allPages('/api/get_stock_scanner_data', '&type=O', 100));
+    expect(options.map((row) => row.StockScannerId)).toEqual(all.filter((row) => row.StockType === 'O').map((row) => row.StockScannerId));
+    const stocks = dropItemsResponse.parse(await allPages('/api/get_stock_scanner_data', '&type=S,L', 100));
+    expect(stocks.map((row) => row.StockScannerId)).toEqual(all.filter((row) => row.StockType !== 'O').map((row) => row.StockScannerId));
+    for (const status of ['active', 'deactivated'] as const) {
+      const rows = dropItemsResponse.parse(await allPages('/api/get_stock_scanner_data', `&status=${status}`, 100));
+      expect(rows.map((row) => row.StockScannerId)).toEqual(all.filter((row) => row.Status.toLowerCase() === status).map((row) => row.StockScannerId));
+    }
+    expect(all.some((row) => row.Status === 'Deactivated')).toBe(true);
+  });
+
+  it('answer 400 with a msg for a filter the list does not have, and 401 without a token', async () => {
+    const cases: Array<[string, string]> = [
+      ['/api/get_combined_options_data?status=partial', 'status of api/get_combined_options_data must be a comma-separated list of active, successful or failed'],
+      ['/api/get_combined_options_data?status=deactivated', 'status of api/get_combined_options_data must be a comma-separated list of active, successful or failed'],
+      ['/api/get_combined_options_data?type=O', 'type applies to api/get_swing_trade_entries and api/get_stock_scanner_data only'],
+      ['/api/get_stock_scanner_data?status=successful', 'status of api/get_stock_scanner_data must be a comma-separated list of active or deactivated'],
+      ['/api/get_stock_scanner_data?type=trend', 'type of api/get_stock_scanner_data must be a comma-separated list of S, L or O'],
+      ['/api/get_swing_trade_entries?type=S', 'type of api/get_swing_trade_entries must be a comma-separated list of trend, drop or level'],
+      ['/api/all_stocks_scanner?status=deactivated', 'status of api/all_stocks_scanner must be a comma-separated list of active, successful, partial or failed'],
+    ];
+    for (const [url, msg] of cases) {
+      const response = await get(url);
+      expect(response.statusCode, url).toBe(400);
+      expect(response.json(), url).toEqual({ msg });
+    }
+    for (const url of ['/api/get_stock_scanner_data?type=X', '/api/get_combined_options_data?limit=0', '/api/get_stock_scanner_data?cursor=nope', '/api/get_combined_options_data?status=active,']) {
+      const response = await get(url);
+      expect(response.statusCode, url).toBe(400);
+      expect(typeof response.json<{ msg: string }>().msg).toBe('string');
+    }
+    for (const url of ['/api/get_combined_options_data', '/api/get_stock_scanner_data', '/api/trade_ideas/options/track_record']) expect((await get(url, false)).statusCode, url).toBe(401);
+  });
+
+  it('answer the detail of an option trade and of a drop item', async () => {
+    const option = optionTradesResponse.parse((await get('/api/get_combined_options_data?limit=1')).json())[0]!;
+    const detail = ideaDetail.parse((await get(`/api/trade_ideas/options/${encodeURIComponent(option.Id)}`)).json());
+    expect(detail.engine).toBe('options');
+    expect(detail.idea).toEqual(option);
+    expect(detail.events[0]).toMatchObject({ type: 'opened', origin: 'replayed' });
+    expect(detail.bars.length).toBeGreaterThan(60);
+    const item = dropItemsResponse.parse((await get('/api/get_stock_scanner_data?type=O&limit=1')).json())[0]!;
+    const dropDetail = ideaDetail.parse((await get(`/api/trade_ideas/drop/${encodeURIComponent(item.StockScannerId)}`)).json());
+    expect(dropDetail.engine).toBe('drop');
+    expect(dropDetail.idea).toEqual(item);
+    expect(dropDetail.events[0]!.data).toMatchObject({ stockType: 'O' });
+    expect((await get(`/api/trade_ideas/drop/${encodeURIComponent(option.Id)}`)).statusCode).toBe(404);
+  });
+
+  it('answer their track records (options against SPY, baselines through simulate with the variant)', async () => {
+    for (const engine of ['layered', 'swing', 'options', 'drop']) {
       const response = await get(`/api/trade_ideas/${engine}/track_record`);
       expect(response.statusCode, response.body).toBe(200);
       const record = trackRecord.parse(response.json());
       expect(record.engine).toBe(engine);
       expect(record.groups.every((group) => group.origin === 'replayed')).toBe(true);
+      if (engine === 'options' || engine === 'drop') {
+        const all = record.groups.find((group) => group.type === 'All')!;
+        expect(all.allClosed.n).toBeGreaterThan(0);
+        expect(all.benchmark?.symbol).toBe('SPY');
+        expect(all.baseline?.n).toBeGreaterThan(0);
+      }
     }
+    const types = trackRecord.parse((await get('/api/trade_ideas/drop/track_record')).json()).groups.map((group) => group.type);
+    expect(types).toContain('O');
+    const sides = trackRecord.parse((await get('/api/trade_ideas/options/track_record')).json()).groups.map((group) => group.type);
+    expect(sides.some((type) => type === 'CALL' || type === 'PUT')).toBe(true);
   });
 
-  it('stores every row as the fold of its events', async () => {
+  it('stores every row as the fold of its events (drop O rows marked with the option’s value)', async () => {
     const repo = createTradesRepo(t.db);
     const rows = await t.db.select().from(ideas);
     const events = await repo.eventsOf(
@@ -66,10 +192,12 @@ describe('the engines of packages/core on the platform', () => {
       rows.map((row) => row.id),
     );
     const byId = new Map(SERVER_TRADE_ENGINES.map((engine) => [engine.id, engine]));
+    expect(new Set(rows.map((row) => row.engine))).toEqual(new Set(['layered', 'swing', 'options', 'drop']));
     for (const row of rows) {
-      const engine = byId.get(row.engine as 'layered' | 'swing')!;
+      const engine = byId.get(row.engine as EngineId)!;
+      const log = events.get(row.id)!;
       const mark = row.markPrice === null ? null : { price: row.markPrice, at: row.markAt!.toISOString() };
-      expect(JSON.parse(JSON.stringify(engine.fold(events.get(row.id)!, mark, row.updatedAt.toISOString())))).toEqual(row.row);
+      expect(JSON.parse(JSON.stringify(engine.fold(log, markFor(engine, log, mark), row.updatedAt.toISOString())))).toEqual(row.row);
     }
   });
 });

@@ -17,7 +17,8 @@ import { runJob, type Job, type RunOutcome } from '../../jobs/registry';
 import type { Clock } from '../../lib/clock';
 import type { CachedMarket } from '../../providers/market/cached-market';
 import { UnknownSymbolError } from '../../providers/market/types';
-import { loadSeries, passSessionDay, passTimeMs, seriesThrough, sessionDays, stockUniverse } from './trades.market';
+import { createExtrasFor, engineUniverse } from './trades.extras';
+import { loadSeries, passSessionDay, passTimeMs, seriesThrough, sessionDays } from './trades.market';
 import type { TradesRepo } from './trades.repo';
 import { createSessionRunner, recordOf, replaySessions, type AnyEngine } from './trades.runner';
 
@@ -41,8 +42,8 @@ export interface TradeJobsDeps {
   /** Wall time: claims and backoff. */
   clock: Clock;
   log: { info(message: string): void; warn(message: string): void };
-  /** The universe (default: stockUniverse of the source). Tests pass a small one. */
-  universe?: (survivorshipBiased: boolean) => Promise<UniverseMember[]>;
+  /** An engine's universe (default: engineUniverse of the source). Tests pass a small one. */
+  universe?: (survivorshipBiased: boolean, engine: EngineId) => Promise<UniverseMember[]>;
 }
 
 export const replayJobName = (engine: AnyEngine) => `trades-replay:${engine.ruleVersion}`;
@@ -52,7 +53,9 @@ export const marksJobName = (engine: AnyEngine) => `trades-marks:${engine.id}`;
 export function createTradeJobs(deps: TradeJobsDeps) {
   const { engines, repo, runs, market, marketClock, clock, log } = deps;
   const runner = { runs, marketClock, clock, log };
-  const universeOf = deps.universe ?? ((biased: boolean) => stockUniverse(market, biased));
+  const universeOf = deps.universe ?? ((biased: boolean, engine: EngineId) => engineUniverse(market, engine, biased));
+  /** Drop's index members: the layered / swing universe (the S&P 500 members the source knows). */
+  const extrasDeps = { market, repo, log, indexMembers: () => universeOf(false, 'layered') };
   /** The replays under way in this process, by rule version. */
   const replays = new Map<string, Promise<void>>();
   let stopping = false;
@@ -64,11 +67,16 @@ export function createTradeJobs(deps: TradeJobsDeps) {
     const base = { engine: engine.id, ruleVersion: engine.ruleVersion, paramHash: engine.paramHash };
     try {
       const lastDay = passSessionDay(nowMs);
-      const universe = await universeOf(true);
+      const universe = await universeOf(true, engine.id);
       const series = await loadSeries(market, universe, lastDay, { shouldStop: () => stopping });
       const sessions = replaySessions(sessionDays(series.values(), 0, lastDay), engine.warmupBars);
       await repo.saveVersion(repo.db, { ...base, sessionsTotal: sessions.length }, clock.nowMs());
-      const session = await createSessionRunner({ engine, repo, mode: 'replay', universe, series });
+      // Drop items link the swing trade open on their session: a swing replay under way here finishes first.
+      const swing = engine.id === 'drop' ? byId.get('swing') : undefined;
+      const swingReplay = swing ? replays.get(swing.ruleVersion) : undefined;
+      if (swingReplay) await swingReplay;
+      const extrasFor = await createExtrasFor(engine, universe, extrasDeps);
+      const session = await createSessionRunner({ engine, repo, mode: 'replay', universe, series, extrasFor });
       for (const [index, day] of sessions.entries()) {
         if (stopping) throw new Error('the server stopped during the replay; it starts again');
         await session.step(day, passTimeMs(day), { refoldAllOpen: false });
@@ -100,9 +108,10 @@ export function createTradeJobs(deps: TradeJobsDeps) {
         const sessions: number[] = [];
         for (let day = firstDay; day <= lastDay; day += 1) if (isTradingDayNumber(day)) sessions.push(day);
         if (sessions.length === 0) return [];
-        const universe = await universeOf(false);
+        const universe = await universeOf(false, engine.id);
         const series = await loadSeries(market, universe, lastDay);
-        const session = await createSessionRunner({ engine, repo, mode: 'live', universe, series });
+        const extrasFor = await createExtrasFor(engine, universe, extrasDeps);
+        const session = await createSessionRunner({ engine, repo, mode: 'live', universe, series, extrasFor });
         for (const day of sessions) {
           const date = isoFromDayNumber(day);
           let present = 0;
@@ -112,6 +121,8 @@ export function createTradeJobs(deps: TradeJobsDeps) {
           }
           await session.step(day, nowMs, {
             refoldAllOpen: true,
+            // Option chains are quoted now: only the session this pass decides gets them.
+            live: day === lastDay,
             afterWrite: (tx) => repo.saveVersion(tx, { engine: engine.id, ruleVersion: engine.ruleVersion, paramHash: engine.paramHash, lastSession: date }, clock.nowMs()),
           });
         }

@@ -25,17 +25,21 @@ export function parseBound(name: 'from' | 'to', value: string | undefined): Date
   return new Date(ms);
 }
 
-/** The next page's cursor: where the page ended (created_at, id), opaque to clients. */
-export function encodeCursor(position: { createdAt: Date; id: string }): string {
-  return Buffer.from(JSON.stringify([position.createdAt.toISOString(), position.id])).toString('base64url');
+/** The next page's cursor: where the page ended (created_at, id; the profit too when sorted by it), opaque to clients. */
+export function encodeCursor(position: { createdAt: Date; id: string; profit?: number }): string {
+  const parts: unknown[] = [position.createdAt.toISOString(), position.id];
+  if (position.profit !== undefined) parts.push(position.profit);
+  return Buffer.from(JSON.stringify(parts)).toString('base64url');
 }
 
-export function decodeCursor(cursor: string): { createdAt: Date; id: string } {
+export function decodeCursor(cursor: string): { createdAt: Date; id: string; profit?: number } {
   try {
     const decoded = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as unknown;
-    if (Array.isArray(decoded) && decoded.length === 2 && typeof decoded[0] === 'string' && typeof decoded[1] === 'string' && decoded[1].length > 0) {
+    if (Array.isArray(decoded) && (decoded.length === 2 || decoded.length === 3) && typeof decoded[0] === 'string' && typeof decoded[1] === 'string' && decoded[1].length > 0) {
       const createdAt = new Date(decoded[0]);
-      if (Number.isFinite(createdAt.getTime()) && createdAt.toISOString() === decoded[0]) return { createdAt, id: decoded[1] };
+      const profit: unknown = decoded[2];
+      if (decoded.length === 3 && !(typeof profit === 'number' && Number.isFinite(profit))) throw new Error('bad profit');
+      if (Number.isFinite(createdAt.getTime()) && createdAt.toISOString() === decoded[0]) return { createdAt, id: decoded[1], ...(typeof profit === 'number' ? { profit } : {}) };
     }
   } catch {
     // not base64url JSON: answered below

@@ -4,11 +4,12 @@
  * universe's daily histories for the random-entry baseline and SPY for the market benchmark. The
  * answer is kept per scope until the log grows, a mark changes or RECORD_TTL_MS passes.
  */
-import { computeTrackRecord, filterScope, type DailySeries, type IdeaOutcome, type TrackRecord, type TrackRecordScope, type UniverseMember, type VoidedCount } from '@signalboard/core';
+import { computeTrackRecord, filterScope, type DailySeries, type EngineId, type IdeaOutcome, type TrackRecord, type TrackRecordScope, type UniverseMember, type VoidedCount } from '@signalboard/core';
 import type { Clock } from '../../lib/clock';
 import type { CachedMarket } from '../../providers/market/cached-market';
 import { UnknownSymbolError } from '../../providers/market/types';
-import { HISTORY_DAYS, loadSeries, passSessionDay, stockUniverse, toDailySeries } from './trades.market';
+import { engineUniverse } from './trades.extras';
+import { HISTORY_DAYS, loadSeries, passSessionDay, toDailySeries } from './trades.market';
 import type { TradesRepo } from './trades.repo';
 import type { AnyEngine } from './trades.runner';
 
@@ -16,21 +17,21 @@ import type { AnyEngine } from './trades.runner';
 export const RECORD_TTL_MS = 5 * 60_000;
 /** Scopes kept at most (the oldest go first). */
 const MAX_CACHED_RECORDS = 50;
-/** The market benchmark of the stock engines (strategies.md §6.4 a). */
+/** The market benchmark of the stock and option engines (strategies.md §6.4 a). */
 export const BENCHMARK_SYMBOL = 'SPY';
 /** The list filter's type names → the record's type groups. */
-const TYPE_GROUPS: Record<string, string> = { trend: 'Trend', drop: 'Price Drop', level: 'Level System' };
+const TYPE_GROUPS: Record<string, string> = { trend: 'Trend', drop: 'Price Drop', level: 'Level System', S: 'S', L: 'L', O: 'O' };
 
 export interface TrackRecordsDeps {
   repo: TradesRepo;
   market: CachedMarket;
   marketClock: Clock;
-  universe?: (survivorshipBiased: boolean) => Promise<UniverseMember[]>;
+  universe?: (survivorshipBiased: boolean, engine: EngineId) => Promise<UniverseMember[]>;
 }
 
 export function createTrackRecords(deps: TrackRecordsDeps) {
   const { repo, market, marketClock } = deps;
-  const universeOf = deps.universe ?? ((biased: boolean) => stockUniverse(market, biased));
+  const universeOf = deps.universe ?? ((biased: boolean, engine: EngineId) => engineUniverse(market, engine, biased));
   const cache = new Map<string, { at: number; value: Promise<TrackRecord> }>();
 
   async function compute(engine: AnyEngine, scope: TrackRecordScope, stored: Awaited<ReturnType<TradesRepo['ideasOf']>>, nowMs: number): Promise<TrackRecord> {
@@ -55,7 +56,7 @@ export function createTrackRecords(deps: TrackRecordsDeps) {
       const outcome = engine.outcome(log, row.row as Record<string, unknown>);
       if (outcome) outcomes.push(outcome);
     }
-    const universe = await universeOf(false);
+    const universe = await universeOf(false, engine.id);
     const lastDay = passSessionDay(nowMs);
     // The baseline's draws and the benchmark read bars only for entered ideas: none, no bars.
     const series = outcomes.length > 0 ? await loadSeries(market, universe, lastDay) : new Map<string, DailySeries>();

@@ -46,7 +46,9 @@ export interface ListFilter {
   origin?: Origin;
   types?: string[];
   limit: number;
-  after?: { createdAt: Date; id: string };
+  /** Newest first (default), or ProfitPercent descending (the option trades' list), then newest first. */
+  order?: 'created' | 'profit';
+  after?: { createdAt: Date; id: string; profit?: number };
 }
 
 export type ReplayState = 'pending' | 'running' | 'done' | 'failed';
@@ -198,7 +200,7 @@ export function createTradesRepo(db: Database) {
      * stored, and whether more follow. Live ideas of every version, replayed ones of the current
      * version; voided ideas never.
      */
-    async list(filter: ListFilter): Promise<{ rows: Array<{ createdAt: Date; id: string; json: string }>; more: boolean }> {
+    async list(filter: ListFilter): Promise<{ rows: Array<{ createdAt: Date; id: string; profit: number; json: string }>; more: boolean }> {
       const conditions = [
         sql`${ideas.engine} = ${filter.engine}`,
         sql`not ${ideas.isVoided}`,
@@ -210,17 +212,28 @@ export function createTradesRepo(db: Database) {
       if (filter.symbol) conditions.push(sql`${ideas.symbol} ilike ${`%${likeEscape(filter.symbol)}%`}`);
       if (filter.origin) conditions.push(sql`${ideas.origin} = ${filter.origin}`);
       if (filter.types?.length) conditions.push(sql`${ideas.types} && array[${sql.join(filter.types.map((type) => sql`${type}`), sql`, `)}]::text[]`);
-      if (filter.after) conditions.push(sql`(${ideas.createdAt}, ${ideas.id}) < (${filter.after.createdAt.toISOString()}::timestamptz, ${filter.after.id})`);
+      const byProfit = filter.order === 'profit';
+      // ProfitPercent of the stored row (the option trades' sort); 0 when a row has none.
+      const profit = sql`coalesce((${ideas.row}->>'ProfitPercent')::float8, 0)`;
+      if (filter.after) {
+        conditions.push(
+          byProfit
+            ? sql`(${profit}, ${ideas.createdAt}, ${ideas.id}) < (${filter.after.profit ?? 0}::float8, ${filter.after.createdAt.toISOString()}::timestamptz, ${filter.after.id})`
+            : sql`(${ideas.createdAt}, ${ideas.id}) < (${filter.after.createdAt.toISOString()}::timestamptz, ${filter.after.id})`,
+        );
+      }
+      const order = byProfit ? sql`page.profit desc, page.created_at desc, page.id desc` : sql`page.created_at desc, page.id desc`;
+      const innerOrder = byProfit ? sql`${profit} desc, ${ideas.createdAt} desc, ${ideas.id} desc` : sql`${ideas.createdAt} desc, ${ideas.id} desc`;
       // The page's ids first (no row is read), then their rows' JSON: the text of only the rows sent.
-      const result = await db.execute<{ created_at: string | Date; id: string; json: string }>(sql`
-        select page.created_at, page.id, ${ideas.row}::text as json
-        from (select ${ideas.createdAt} as created_at, ${ideas.id} as id from ${ideas}
+      const result = await db.execute<{ created_at: string | Date; id: string; profit: number | string; json: string }>(sql`
+        select page.created_at, page.id, page.profit, ${ideas.row}::text as json
+        from (select ${ideas.createdAt} as created_at, ${ideas.id} as id, ${byProfit ? profit : sql`0::float8`} as profit from ${ideas}
               where ${sql.join(conditions, sql` and `)}
-              order by ${ideas.createdAt} desc, ${ideas.id} desc
+              order by ${innerOrder}
               limit ${filter.limit + 1}) page
         join ${ideas} on ${ideas.id} = page.id
-        order by page.created_at desc, page.id desc`);
-      const rows = result.rows.map((row) => ({ createdAt: new Date(row.created_at), id: row.id, json: row.json }));
+        order by ${order}`);
+      const rows = result.rows.map((row) => ({ createdAt: new Date(row.created_at), id: row.id, profit: Number(row.profit), json: row.json }));
       const more = rows.length > filter.limit;
       return { rows: more ? rows.slice(0, filter.limit) : rows, more };
     },

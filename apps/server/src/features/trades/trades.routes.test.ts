@@ -171,7 +171,7 @@ describe('the lists', () => {
     }
     const layered = await get('/api/all_stocks_scanner?type=trend');
     expect(layered.statusCode).toBe(400);
-    expect(layered.json()).toEqual({ msg: 'type applies to api/get_swing_trade_entries only' });
+    expect(layered.json()).toEqual({ msg: 'type applies to api/get_swing_trade_entries and api/get_stock_scanner_data only' });
   });
 });
 

@@ -1,8 +1,9 @@
 /**
  * The trade-idea calls (issue 11):
- * - GET api/all_stocks_scanner (layered) and GET api/get_swing_trade_entries (swing): the spec's
- *   bare list, newest first; with no parameter the first page (≤ 100). Optional filters
- *   (ideaListQuery); the next page's cursor comes in `X-Next-Cursor`.
+ * - GET api/all_stocks_scanner (layered), GET api/get_swing_trade_entries (swing),
+ *   GET api/get_combined_options_data (options) and GET api/get_stock_scanner_data (drop): the
+ *   spec's bare list, newest first (option trades: ProfitPercent descending); with no parameter the
+ *   first page (≤ 100). Optional filters (ideaListQuery); the next page's cursor comes in `X-Next-Cursor`.
  * - GET api/trade_ideas/{engine}/{id}: an idea's row, its event log (oldest first) and daily bars
  *   from ~60 sessions before the signal to the exit (or today).
  * - GET api/trade_ideas/{engine}/track_record?from&to&symbol: the engine's track record (§6).
@@ -25,7 +26,25 @@ export const DETAIL_BARS_BEFORE_SIGNAL = 60;
 const DAY_SECONDS = 86_400;
 
 /** The list call of each engine that has one now (spec §7). */
-export const LIST_CALLS: Partial<Record<EngineId, string>> = { layered: '/all_stocks_scanner', swing: '/get_swing_trade_entries' };
+export const LIST_CALLS: Partial<Record<EngineId, string>> = {
+  layered: '/all_stocks_scanner',
+  swing: '/get_swing_trade_entries',
+  options: '/get_combined_options_data',
+  drop: '/get_stock_scanner_data',
+};
+
+/** The statuses each list accepts (its rows' Status values, lower case). */
+const LIST_STATUSES: Partial<Record<EngineId, readonly string[]>> = {
+  layered: ['active', 'successful', 'partial', 'failed'],
+  swing: ['active', 'successful', 'partial', 'failed'],
+  options: ['active', 'successful', 'failed'],
+  drop: ['active', 'deactivated'],
+};
+
+/** The `type` values each list accepts (none: no type filter). */
+const LIST_TYPES: Partial<Record<EngineId, readonly string[]>> = { swing: ['trend', 'drop', 'level'], drop: ['S', 'L', 'O'] };
+
+const listOf = (values: readonly string[]) => (values.length > 1 ? `${values.slice(0, -1).join(', ')} or ${values[values.length - 1]}` : values.join(''));
 
 export interface TradesRoutesOptions {
   engines: ReadonlyMap<EngineId, AnyEngine>;
@@ -50,7 +69,16 @@ export async function tradesRoutes(app: FastifyInstance, options: TradesRoutesOp
     app.get(path, async (request, reply) => {
       const engine = engines.get(id);
       const query = parseInput(ideaListQuery, request.query);
-      if (query.type !== undefined && id !== 'swing') throw badRequest('type applies to api/get_swing_trade_entries only');
+      const call = `api${path}`;
+      const statuses = query.status?.split(',');
+      const allowedStatuses = LIST_STATUSES[id] ?? [];
+      if (statuses?.some((status) => !allowedStatuses.includes(status))) throw badRequest(`status of ${call} must be a comma-separated list of ${listOf(allowedStatuses)}`);
+      const types = query.type?.split(',');
+      const allowedTypes = LIST_TYPES[id];
+      if (types !== undefined && !allowedTypes) throw badRequest('type applies to api/get_swing_trade_entries and api/get_stock_scanner_data only');
+      if (types && allowedTypes && types.some((type) => !allowedTypes.includes(type))) throw badRequest(`type of ${call} must be a comma-separated list of ${listOf(allowedTypes)}`);
+      // Option trades: the spec's sort, ProfitPercent descending; every other list newest first.
+      const order = id === 'options' ? 'profit' : 'created';
       const from = parseBound('from', query.from);
       const to = parseBound('to', query.to);
       if (from && to && from > to) throw badRequest('from must not be after to');
@@ -61,16 +89,17 @@ export async function tradesRoutes(app: FastifyInstance, options: TradesRoutesOp
         engine: id,
         currentVersion: engine.ruleVersion,
         limit: query.limit ?? DEFAULT_PAGE_SIZE,
-        ...(query.status ? { statuses: query.status.split(',') } : {}),
+        order,
+        ...(statuses ? { statuses } : {}),
         ...(from ? { from } : {}),
         ...(to ? { to } : {}),
         ...(query.symbol ? { symbol: query.symbol } : {}),
         ...(query.origin ? { origin: query.origin } : {}),
-        ...(query.type ? { types: query.type.split(',') } : {}),
+        ...(types ? { types } : {}),
         ...(after ? { after } : {}),
       });
       const last = page.rows[page.rows.length - 1];
-      if (page.more && last) reply.header('x-next-cursor', encodeCursor(last));
+      if (page.more && last) reply.header('x-next-cursor', encodeCursor(order === 'profit' ? last : { createdAt: last.createdAt, id: last.id }));
       // The stored rows' JSON as it is: no parse and stringify per request.
       return `[${page.rows.map((row) => row.json).join(',')}]`;
     });

@@ -17,10 +17,13 @@ import {
   type Mark,
   type OpenIdea,
   type Origin,
+  type SessionExtras,
+  type SessionInput,
   type StoredIdeaEvent,
   type UniverseMember,
 } from '@signalboard/core';
 import type { IdeaRecord, TradesRepo } from './trades.repo';
+import { markFor } from './trades.extras';
 import { passTimeMs, seriesThrough } from './trades.market';
 
 /** An engine as the platform runs it, whatever its parameters, state and row. */
@@ -43,9 +46,10 @@ export function storeIdOf(engineIdeaId: string, ruleVersion: string): string {
   return engineIdeaId.includes('@') ? engineIdeaId : `${engineIdeaId}@${ruleVersion.slice(ruleVersion.indexOf('@') + 1)}`;
 }
 
-/** The list's `type` filter values a row matches: its TradeType (trend, drop) and level (NearSupport). */
+/** The list's `type` filter values a row matches: its TradeType (trend, drop), level (NearSupport), a drop item's StockType (S, L, O). */
 export function typesOfRow(row: Record<string, unknown>): string[] {
   const types: string[] = [];
+  if (row.StockType === 'S' || row.StockType === 'L' || row.StockType === 'O') types.push(row.StockType);
   if (row.TradeType === 'Trend') types.push('trend');
   if (row.TradeType === 'Price Drop') types.push('drop');
   if (row.NearSupport === true) types.push('level');
@@ -61,11 +65,14 @@ function entryOpenMs(barDate: string): number {
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
+/** A row's IsActive (a drop item's StockIsActive). */
+const activeOf = (row: Record<string, unknown>) => (row.IsActive ?? row.StockIsActive) === true;
+
 /** The idea row the store keeps: the fold of `events` at `mark`, with the columns the lists need. */
 export function recordOf(engine: AnyEngine, events: readonly Stored[], mark: Mark | null, nowMs: number): IdeaRecord {
   const opened = events.find((event) => event.type === 'opened') ?? events[0]!;
   const last = events[events.length - 1]!;
-  const row = engine.fold(events, mark, iso(nowMs));
+  const row = engine.fold(events, markFor(engine, events, mark), iso(nowMs));
   const open = engine.openState(events) !== null;
   return {
     id: opened.ideaId,
@@ -73,10 +80,10 @@ export function recordOf(engine: AnyEngine, events: readonly Stored[], mark: Mar
     market: opened.market,
     symbol: opened.symbol,
     createdAt: new Date(opened.recordedAt),
-    status: String(row.Status ?? (row.IsActive ? 'Active' : '')).toLowerCase(),
+    status: String(row.Status ?? (activeOf(row) ? 'Active' : '')).toLowerCase(),
     origin: opened.origin,
     ruleVersion: opened.ruleVersion,
-    isActive: row.IsActive === true,
+    isActive: activeOf(row),
     isOpen: open,
     isVoided: events.some((event) => event.type === 'voided'),
     types: typesOfRow(row),
@@ -98,11 +105,13 @@ export interface RunnerOptions {
   mode: 'replay' | 'live';
   universe: readonly UniverseMember[];
   series: ReadonlyMap<string, DailySeries>;
+  /** The session's extras (trades.extras.ts); none by default. `live`: the session a live pass decides. */
+  extrasFor?: (input: SessionInput<unknown, unknown>, options: { live: boolean }) => Promise<SessionExtras>;
 }
 
 /** One engine version's run over consecutive sessions, with its open ideas and cooldowns in memory. */
 export async function createSessionRunner(options: RunnerOptions) {
-  const { engine, repo, mode, universe, series } = options;
+  const { engine, repo, mode, universe, series, extrasFor } = options;
   const open = new Map<string, IdeaState>();
   const cooldowns = new Map<string, string>();
 
@@ -152,20 +161,18 @@ export async function createSessionRunner(options: RunnerOptions) {
      * ideas it touched. `refoldAllOpen`: also re-mark every open idea at the session's close (the
      * daily pass; a replay does it once at its end).
      */
-    async step(day: number, nowMs: number, extra: { refoldAllOpen: boolean; afterWrite?: (tx: Parameters<Parameters<TradesRepo['transaction']>[0]>[0]) => Promise<void> }): Promise<string[]> {
+    async step(
+      day: number,
+      nowMs: number,
+      extra: { refoldAllOpen: boolean; live?: boolean; afterWrite?: (tx: Parameters<Parameters<TradesRepo['transaction']>[0]>[0]) => Promise<void> },
+    ): Promise<string[]> {
       const date = isoFromDayNumber(day);
       const bars = new Map<string, DailySeries>();
       for (const [symbol, one] of series) bars.set(symbol, seriesThrough(one, day));
       const openIdeas: OpenIdea[] = [...open.values()].map((idea) => ({ ideaId: idea.id, symbol: idea.symbol, market: idea.market, ruleVersion: engine.ruleVersion, state: idea.state }));
-      const emitted = engine.runSession({
-        params: engine.params,
-        session: { date, now: iso(nowMs) },
-        bars,
-        universe,
-        openIdeas,
-        cooldowns,
-        extras: {},
-      });
+      const input: SessionInput<unknown, unknown> = { params: engine.params, session: { date, now: iso(nowMs) }, bars, universe, openIdeas, cooldowns, extras: {} };
+      const extras = extrasFor ? await extrasFor(input, { live: extra.live === true }) : {};
+      const emitted = engine.runSession({ ...input, extras });
 
       const originOf = new Map<string, Origin>();
       const stamped: StoredIdeaEvent[] = emitted.map((event) => {

@@ -313,8 +313,10 @@ describe('drop O items (§5.1 O, §4.3–4.4 through the option pricer)', () => 
   const underlying = { dropIndexMembers: new Set<string>(), dropOptionUnderlyings: new Set(['AAA']) };
 
   it('no pricer, no O item', () => {
-    expect(opened(session([dropSeries('AAA', 105.8)], { extras: underlying }))).toHaveLength(0);
-    expect(simulate([FLAT], 'O')).toEqual([]);
+    // dropEngine (the registered one) has the option engine's pricer; an engine created without one makes no O.
+    const bare = createDropEngine();
+    expect(opened(session([dropSeries('AAA', 105.8)], { extras: underlying, engine: bare }))).toHaveLength(0);
+    expect(simulate([FLAT], 'O', bare)).toEqual([]);
   });
 
   it('trigger: drop from the 5-session high ≥ max(4 %, 2 × ATR%), close > SMA200, on OPTION_ALERT underlyings', () => {

@@ -7,6 +7,7 @@ import { indexOnOrBefore, indicatorsOf, viewThrough } from '../kit/series';
 import { ideaIdOf, type CloseReason, type DailySeries, type EngineDefinition, type IdeaEvent, type SessionExtras, type SessionInput, type UniverseMember } from '../types';
 import { dropNewsOf } from './news';
 import { askValue, bidValue, type DropOptionPricer } from './option';
+import { dropOptionPricer } from './option-pricer';
 import { dropOutcome, foldDropRow } from './row';
 import { applyDropEvent, foldDrop, type DropClosedData, type DropEntryData, type DropOpenedData, type DropOptionContract, type DropState, type DropType } from './state';
 
@@ -466,4 +467,5 @@ export function createDropEngine(options: DropEngineOptions = {}): EngineDefinit
   };
 }
 
-export const dropEngine = createDropEngine();
+/** The registered engine: O items choose and price their CALL with the options engine's code (option-pricer.ts). */
+export const dropEngine = createDropEngine({ optionPricer: dropOptionPricer });

@@ -7,8 +7,5 @@ export { chooseExpiry, liquidEnough, modelExpiries, occName, occNamePadded, pars
 export { optionStrengthBand, optionStrengthScore, STRENGTH_MAX, STRENGTH_WEIGHTS, type StrengthBand, type StrengthColour, type StrengthInputs } from './strength';
 
 import { optionsEngine } from './engine';
-/**
- * The options engine for the registry. Not in TRADE_ENGINES yet: that registry is what the server
- * runs and what engines.test.ts / engines.bench.ts iterate, and the server step (issue 12) adds it.
- */
+/** The options engine as registered in TRADE_ENGINES (the server runs it). */
 export const OPTIONS_ENGINE = optionsEngine;

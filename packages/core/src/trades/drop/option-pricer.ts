@@ -1,0 +1,126 @@
+import { dayNumber } from '../../market/trading-calendar';
+import { chooseContract, OPTIONS_PARAMS, type OptionsParams } from '../options/engine';
+import { modelValue, type ContractTerms } from '../options/pricing';
+import type { DailySeries, Mark, OptionChainContract, SessionExtras, StoredIdeaEvent } from '../types';
+import { bidValue, type DropOptionBar, type DropOptionPricer } from './option';
+import type { DropMark } from './row';
+import { foldDrop, type DropOptionContract } from './state';
+
+/**
+ * Type O's option pricer (strategies.md §4.2–4.3), built on the options engine's own code: the
+ * CALL is chosen by `chooseContract` (the session's chain when it lists calls, else the model's
+ * Friday expiries and strike grid: DTE closest to 35, |Δ| closest to 0.45) and valued with the
+ * model (BSM at the contract's σ: the chain's IV for the contract when a live chain quotes it, an
+ * IV-index σ scaled by the index's move, else the sticky σ of the choice).
+ */
+
+/** What an O item keeps to value its contract later (DropOptionContract.pricing). */
+interface DropPricing {
+  sigma: number;
+  sigmaSource: string;
+  ivIndex: string | null;
+  ivIndexAtEntry: number | null;
+  rate: number;
+  dividendYield: number;
+  priceSource: 'chain' | 'model';
+  deltaAtEntry: number;
+}
+
+function pricingOf(contract: DropOptionContract): DropPricing | null {
+  const p = contract.pricing;
+  if (typeof p.sigma !== 'number' || !(p.sigma > 0) || typeof p.rate !== 'number' || typeof p.dividendYield !== 'number') return null;
+  return {
+    sigma: p.sigma,
+    sigmaSource: typeof p.sigmaSource === 'string' ? p.sigmaSource : 'realised',
+    ivIndex: typeof p.ivIndex === 'string' ? p.ivIndex : null,
+    ivIndexAtEntry: typeof p.ivIndexAtEntry === 'number' ? p.ivIndexAtEntry : null,
+    rate: p.rate,
+    dividendYield: p.dividendYield,
+    priceSource: p.priceSource === 'chain' ? 'chain' : 'model',
+    deltaAtEntry: typeof p.deltaAtEntry === 'number' ? p.deltaAtEntry : 0,
+  };
+}
+
+/** The session's quote of the contract in a live chain (the same expiry and strike, a CALL). */
+function quoteOf(symbol: string, contract: DropOptionContract, extras: SessionExtras): OptionChainContract | undefined {
+  return extras.optionChains?.get(symbol)?.contracts.find((c) => c.side === 'CALL' && c.expiry === contract.expiry && Math.abs(c.strike - contract.strike) < 1e-9);
+}
+
+/** σ of a session: the chain's IV for the contract, else an index σ scaled by index(t) / index(entry), else the sticky σ. */
+function sigmaOn(pricing: DropPricing, quote: OptionChainContract | undefined, extras: SessionExtras): number {
+  if (quote?.iv !== undefined && quote.iv > 0) return quote.iv;
+  if (pricing.sigmaSource === 'index' && pricing.ivIndex !== null && pricing.ivIndexAtEntry) {
+    const now = extras.ivIndexes?.get(pricing.ivIndex);
+    if (now !== undefined && now > 0) return (pricing.sigma * now) / pricing.ivIndexAtEntry;
+  }
+  return pricing.sigma;
+}
+
+export function createDropOptionPricer(params: OptionsParams = OPTIONS_PARAMS): DropOptionPricer {
+  return {
+    chooseCall({ series, extras }: { series: DailySeries; sessionDate: string; extras: SessionExtras }): DropOptionContract | null {
+      const t = series.close.length - 1;
+      if (t < 1) return null;
+      const choice = chooseContract(params, series, t, 'CALL', extras);
+      if (!choice) return null;
+      const terms: ContractTerms = { side: 'CALL', strike: choice.strike, expiry: choice.expiry, rate: choice.rate, dividendYield: choice.dividendYield, halfSpread: choice.halfSpread };
+      const fair = modelValue(terms, series.close[t]!, series.day[t]!, choice.sigma);
+      if (!(fair > 0)) return null;
+      const pricing: DropPricing = {
+        sigma: choice.sigma,
+        sigmaSource: choice.sigmaSource,
+        ivIndex: choice.ivIndex,
+        ivIndexAtEntry: choice.ivIndexAtEntry,
+        rate: choice.rate,
+        dividendYield: choice.dividendYield,
+        priceSource: choice.priceSource,
+        deltaAtEntry: choice.deltaAtEntry,
+      };
+      return {
+        contractId: choice.contractName,
+        contractName: choice.contractName,
+        expiry: choice.expiry,
+        strike: choice.strike,
+        halfSpread: choice.halfSpread,
+        signalValue: fair,
+        pricing: pricing as unknown as Record<string, unknown>,
+      };
+    },
+
+    valueOn({ contract, series, extras }: { contract: DropOptionContract; series: DailySeries; extras: SessionExtras }): DropOptionBar | null {
+      const pricing = pricingOf(contract);
+      const t = series.close.length - 1;
+      if (!pricing || t < 0) return null;
+      const day = series.day[t]!;
+      const sigma = sigmaOn(pricing, quoteOf(series.symbol, contract, extras), extras);
+      const terms: ContractTerms = { side: 'CALL', strike: contract.strike, expiry: contract.expiry, rate: pricing.rate, dividendYield: pricing.dividendYield, halfSpread: contract.halfSpread };
+      const value = (spot: number) => modelValue(terms, spot, day, sigma);
+      const bar: DropOptionBar = {
+        open: value(series.open[t]!),
+        high: value(series.high[t]!),
+        low: value(series.low[t]!),
+        close: value(series.close[t]!),
+        dte: dayNumber(contract.expiry) - day,
+      };
+      return Object.values(bar).every((v) => Number.isFinite(v)) ? bar : null;
+    },
+  };
+}
+
+/** The pricer the registered drop engine uses. */
+export const dropOptionPricer = createDropOptionPricer();
+
+/**
+ * The mark of a drop item at an underlying price (strategies.md §4.3 marks): for an open O item the
+ * option's bid value at that price, on the mark's day, by the pricer (σ of the choice; no chain);
+ * S and L items, and closed ones, are marked by the price alone.
+ */
+export function dropMarkAt(events: readonly StoredIdeaEvent[], mark: Mark, pricer: DropOptionPricer = dropOptionPricer): DropMark {
+  const state = foldDrop(events);
+  if (!state || state.closed || state.stockType !== 'O' || !state.option) return mark;
+  const day = Math.max(dayNumber(mark.at.slice(0, 10)), dayNumber(events[0]!.barDate));
+  const one = (value: number) => Float64Array.of(value);
+  const series: DailySeries = { symbol: events[0]!.symbol, market: events[0]!.market, day: Int32Array.of(day), open: one(mark.price), high: one(mark.price), low: one(mark.price), close: one(mark.price), volume: one(0) };
+  const bar = pricer.valueOn({ contract: state.option, series, extras: {} });
+  return bar ? { ...mark, optionValue: bidValue(bar.close, state.option.halfSpread) } : mark;
+}
