@@ -163,6 +163,7 @@ export function dropRow(overrides: Partial<DropItem> & { StockSymbol: string; St
   const base = stamps(id);
   return dropItem.parse({
     StockScannerId: id,
+    Id: id,
     StockIsActive: true,
     DropThreshold: 7.5,
     StockEntryPrice: 80,

@@ -5,12 +5,12 @@
  * engines' universes.
  */
 import { describe, expect, it } from 'vitest';
-import { dayNumber, dropEngine, isoFromDayNumber, optionsEngine, type DailySeries, type SessionInput, type UniverseMember } from '@signalboard/core';
+import { dayNumber, dropEngine, isoFromDayNumber, optionsEngine, swingEngine, type DailySeries, type SessionInput, type UniverseMember } from '@signalboard/core';
 import type { CachedMarket } from '../../providers/market/cached-market';
-import type { EconomicSeries, NewsArticle, OptionChain } from '../../providers/market/types';
+import type { EarningsEvent, EconomicSeries, NewsArticle, OptionChain } from '../../providers/market/types';
 import { UnknownSymbolError } from '../../providers/market/types';
 import { OPTION_ALERT_TICKERS } from '../../providers/market/universe';
-import { createExtrasFor, DROP_NEWS_PER_DAY, engineUniverse, valueAsOf } from './trades.extras';
+import { createExtrasFor, DROP_NEWS_PER_DAY, EARNINGS_LOOKAHEAD_DAYS, engineUniverse, valueAsOf } from './trades.extras';
 import type { TradesRepo } from './trades.repo';
 import type { AnyEngine } from './trades.runner';
 
@@ -165,6 +165,41 @@ describe('drop extras', () => {
     expect(extras.dropNews?.size).toBe(DROP_NEWS_PER_DAY);
     expect(calls.chains.length).toBe(40);
     expect(extras.optionChains?.size).toBe(40);
+  });
+});
+
+describe('swing extras', () => {
+  const release = (symbol: string, date: string): EarningsEvent => ({ symbol, date, hour: 'amc', epsActual: null, epsEstimate: 1, revenueActual: null, revenueEstimate: null, quarter: 1, year: 2026 }) as unknown as EarningsEvent;
+  const calendar: EarningsEvent[] = [release('AAPL', '2026-03-05'), release('AAPL', '2026-06-04'), release('MSFT', '2026-02-20'), release('NVDA', '2026-04-30'), release('TSLA', '2026-02-27')];
+  function earningsMarket(requests: Array<[string, string]>, failing = new Set<string>()): CachedMarket {
+    return {
+      source: 'simulated',
+      async getEarningsCalendar(from: string, to: string) {
+        requests.push([from, to]);
+        if (failing.has(from.slice(0, 7))) throw new Error('earnings calendar down');
+        return cached(calendar.filter((event) => event.date >= from && event.date <= to));
+      },
+    } as unknown as CachedMarket;
+  }
+  const input = (date: string) => ({ ...sessionInput(swingEngine as unknown as AnyEngine, ['AAPL']), session: { date, now: `${date}T21:30:00.000Z` } });
+
+  it(`each symbol's next release within ${EARNINGS_LOOKAHEAD_DAYS} days, read a calendar month at a time, once per run`, async () => {
+    const requests: Array<[string, string]> = [];
+    const extrasFor = await createExtrasFor(swingEngine as unknown as AnyEngine, [], { market: earningsMarket(requests), repo: fakeRepo([]), log });
+    const first = await extrasFor(input('2026-02-20'), { live: false });
+    // MSFT reports that day (still ahead of its close), TSLA and AAPL within the window, NVDA 69 days out.
+    expect(Object.fromEntries(first.earnings ?? [])).toEqual({ MSFT: '2026-02-20', TSLA: '2026-02-27', AAPL: '2026-03-05' });
+    expect(requests).toEqual([['2026-02-01', '2026-02-28'], ['2026-03-01', '2026-03-31'], ['2026-04-01', '2026-04-30']]);
+    const later = await extrasFor(input('2026-03-20'), { live: false });
+    // AAPL's March release is past and its June one beyond the window; NVDA's April one is in it.
+    expect(Object.fromEntries(later.earnings ?? [])).toEqual({ NVDA: '2026-04-30' });
+    // March and April were read already: only May is new.
+    expect(requests.slice(3)).toEqual([['2026-05-01', '2026-05-31']]);
+  });
+
+  it('a month the source cannot answer counts as no earnings, not as a failed pass', async () => {
+    const extrasFor = await createExtrasFor(swingEngine as unknown as AnyEngine, [], { market: earningsMarket([], new Set(['2026-03'])), repo: fakeRepo([]), log });
+    expect(Object.fromEntries((await extrasFor(input('2026-02-20'), { live: false })).earnings ?? [])).toEqual({ MSFT: '2026-02-20', TSLA: '2026-02-27' });
   });
 });
 

@@ -10,6 +10,7 @@
  * OPTION_ALERT tickers the source knows; drop both.
  */
 import {
+  dayNumber,
   dropMarkAt,
   dropSignals,
   isoFromDayNumber,
@@ -25,7 +26,7 @@ import {
   type UniverseMember,
 } from '@signalboard/core';
 import type { CachedMarket } from '../../providers/market/cached-market';
-import type { EconomicSeries } from '../../providers/market/types';
+import type { EarningsEvent, EconomicSeries } from '../../providers/market/types';
 import { OPTION_ALERT_TICKERS, universeBySymbol } from '../../providers/market/universe';
 import { stockUniverse } from './trades.market';
 import type { TradesRepo } from './trades.repo';
@@ -155,7 +156,50 @@ export async function createExtrasFor(engine: AnyEngine, universe: readonly Univ
     };
   }
 
+  if (engine.id === 'swing') return swingEarnings(market);
+
   return async () => ({});
+}
+
+/** Calendar days of earnings dates the swing engine looks ahead: 21 sessions fit in about 31 of them. */
+export const EARNINGS_LOOKAHEAD_DAYS = 45;
+
+/**
+ * The swing engine's extras: each symbol's next earnings date on or after the session, from the
+ * source's earnings calendar (EarningsSoon tags a trade with earnings within 21 sessions;
+ * strategies.md §2.1). Release dates are scheduled weeks ahead, so a session reads only what was
+ * announced by then. Read a calendar month at a time, once per run; a month the source cannot
+ * answer counts as no earnings (the tag stays off), never as a failed pass.
+ */
+function swingEarnings(market: CachedMarket): ExtrasFor {
+  const months = new Map<string, Promise<EarningsEvent[]>>();
+  const monthOf = (day: number) => isoFromDayNumber(day).slice(0, 7);
+  const eventsOf = (month: string) => {
+    let events = months.get(month);
+    if (!events) {
+      const [year, mm] = month.split('-').map(Number) as [number, number];
+      const last = new Date(Date.UTC(year, mm, 0)).getUTCDate();
+      events = market.getEarningsCalendar(`${month}-01`, `${month}-${String(last).padStart(2, '0')}`).then(
+        (answer) => answer.value,
+        () => [],
+      );
+      months.set(month, events);
+    }
+    return events;
+  };
+  return async (input) => {
+    const date = input.session.date;
+    const today = dayNumber(date);
+    const wanted = [...new Set([today, today + 31, today + EARNINGS_LOOKAHEAD_DAYS].map(monthOf))];
+    const events = (await Promise.all(wanted.map(eventsOf))).flat();
+    const next = new Map<string, string>();
+    for (const event of events) {
+      if (event.date < date || dayNumber(event.date) > today + EARNINGS_LOOKAHEAD_DAYS) continue;
+      const known = next.get(event.symbol);
+      if (known === undefined || event.date < known) next.set(event.symbol, event.date);
+    }
+    return next.size > 0 ? { earnings: next } : {};
+  };
 }
 
 /** The company headlines of the day's candidates (first DROP_NEWS_PER_DAY symbols, in rank order) from their reference high through `date`. */
