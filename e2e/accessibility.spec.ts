@@ -73,13 +73,21 @@ const LOADED: Partial<Record<DashboardChildPath, (page: Page) => Promise<void>>>
     await page.getByRole('list', { name: 'Short-term trades' }).getByRole('heading', { name: 'GE', exact: true }).waitFor();
     await region(page, 'Track record').getByRole('button', { name: /^All · Replayed · swing@/ }).waitFor();
   },
+  options2: async (page) => {
+    await page.getByRole('list', { name: 'Option trades' }).getByRole('heading', { name: 'SPY', exact: true }).waitFor();
+    await region(page, 'Track record').getByRole('button', { name: /^All · Replayed · options@/ }).waitFor();
+  },
+  drop: async (page) => {
+    await page.getByRole('list', { name: 'Drop items' }).getByRole('heading', { name: 'DE', exact: true }).waitFor();
+    await region(page, 'Track record').getByRole('button', { name: /^All · Replayed · drop@/ }).waitFor();
+  },
 };
 
 /** A trade-idea screen's detail dialog, opened on a card and shown with its chart. */
 const ideaDetailOpened = (symbol: string): Step => ({
   state: 'idea detail opened',
   run: async (page) => {
-    await page.getByRole('button', { name: `Details of ${symbol}` }).click();
+    await page.getByRole('button', { name: `Details of ${symbol}` }).first().click();
     await page.getByRole('dialog', { name: `${symbol} · idea detail` }).getByRole('img', { name: `${symbol} daily candles with the idea's levels and events` }).waitFor();
     await page.getByRole('dialog', { name: `${symbol} · idea detail` }).getByRole('region', { name: 'Event log' }).getByRole('table').waitFor();
   },
@@ -112,6 +120,28 @@ const INTERACTIONS: Partial<Record<DashboardChildPath, Step[]>> = {
       },
     },
     ideaDetailOpened('ETN'),
+  ],
+  options2: [
+    {
+      state: 'filter changed and an alert ticked',
+      run: async (page) => {
+        await page.getByRole('checkbox', { name: 'Failed Trades', exact: true }).check();
+        await expect.poll(() => page.getByRole('list', { name: 'Option trades' }).getByRole('article').count()).toBeGreaterThan(1);
+        await page.getByRole('list', { name: 'Option trades' }).getByRole('checkbox', { name: /^Alert for SPY / }).first().check();
+      },
+    },
+    ideaDetailOpened('SPY'),
+  ],
+  drop: [
+    {
+      state: 'filter changed and an alert ticked',
+      run: async (page) => {
+        await page.getByRole('checkbox', { name: 'Stock Drop Short-Term Deactivated', exact: true }).check();
+        await page.getByRole('list', { name: 'Drop items' }).getByRole('heading', { name: 'LMT', exact: true }).waitFor();
+        await page.getByRole('list', { name: 'Drop items' }).getByRole('checkbox', { name: /^Alert for DE / }).first().check();
+      },
+    },
+    ideaDetailOpened('DE'),
   ],
   main: [
     {

@@ -81,3 +81,15 @@ export async function waitForMarkedIdeas(call: 'all_stocks_scanner' | 'get_swing
     await new Promise((resolve) => setTimeout(resolve, 1_000));
   }
 }
+
+/** Waits until the engine's install replay on the market server is done. */
+export async function waitForReplay(engine: string): Promise<void> {
+  const deadline = Date.now() + 150_000;
+  for (;;) {
+    const status = await apiGet<Array<{ engine: string; state: string }>>('trade_ideas/replay_status');
+    if (status.some((entry) => entry.engine === engine && entry.state === 'done')) return;
+    if (Date.now() > deadline) throw new Error(`the ${engine} replay was not done within 150 s: ${JSON.stringify(status)}`);
+    // Polls the server's state, not a fixed pause before a check.
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+  }
+}

@@ -1,36 +1,43 @@
-import { z } from 'zod';
+import {
+  getUserOptionAlertsResponse,
+  getUserStockScannerAlertsResponse,
+  saveUserOptionAlertsResponse,
+  saveUserStockScannerAlertsResponse,
+  type GetUserStockScannerAlertsResponse,
+} from '@signalboard/core';
 import { apiRequest } from './client';
 
 /**
  * The per-user saved alerts of the Option Scanner and the All Stocks Scanner (spec §3 "Saved option
  * alerts", "Saved stock scanner alert"; §7). The server keeps only ids of active items that exist and
- * reports the ones it dropped. Every answer is parsed: a wrong shape rejects with a ZodError.
+ * reports the ones it dropped. Every answer is parsed with the contract's schema: a wrong shape rejects.
  */
 
-const dropped = z.array(z.object({ id: z.string(), reason: z.string() }));
-
-export const savedOptionAlerts = z.object({ option_chain_ids: z.array(z.string()) });
-export const savedStockScannerAlerts = z.object({ alerts: z.array(z.object({ stock_id: z.string(), trade_type: z.string() })) });
-export const saveAlertsResult = z.object({ msg: z.string().optional(), saved: z.array(z.string()), dropped: dropped.optional().default([]) });
-export type SaveAlertsResult = z.infer<typeof saveAlertsResult>;
-export type StockScannerAlert = z.infer<typeof savedStockScannerAlerts>['alerts'][number];
+/** What a save answers, as the screens use it: the saved ids now, and the ones left out and why. */
+export interface SaveAlertsResult {
+  msg: string;
+  saved: string[];
+  dropped: Array<{ id: string; reason: string }>;
+}
+export type StockScannerAlert = GetUserStockScannerAlertsResponse['alerts'][number];
 
 /** GET api/get_user_option_alerts → the saved option trade ids. */
 export async function getUserOptionAlerts(signal?: AbortSignal): Promise<string[]> {
-  return savedOptionAlerts.parse(await apiRequest<unknown>('get_user_option_alerts', { signal })).option_chain_ids;
+  return getUserOptionAlertsResponse.parse(await apiRequest<unknown>('get_user_option_alerts', { signal })).option_chain_ids;
 }
 
 /** POST api/save_user_option_alerts { option_chain_ids }: the saved set becomes exactly these (the active ones). */
 export async function saveUserOptionAlerts(ids: string[]): Promise<SaveAlertsResult> {
-  return saveAlertsResult.parse(await apiRequest<unknown>('save_user_option_alerts', { method: 'POST', json: { option_chain_ids: ids } }));
+  return saveUserOptionAlertsResponse.parse(await apiRequest<unknown>('save_user_option_alerts', { method: 'POST', json: { option_chain_ids: ids } }));
 }
 
 /** GET api/get_user_stock_scanner_alerts → the saved drop items (id and type). */
 export async function getUserStockScannerAlerts(signal?: AbortSignal): Promise<StockScannerAlert[]> {
-  return savedStockScannerAlerts.parse(await apiRequest<unknown>('get_user_stock_scanner_alerts', { signal })).alerts;
+  return getUserStockScannerAlertsResponse.parse(await apiRequest<unknown>('get_user_stock_scanner_alerts', { signal })).alerts;
 }
 
-/** POST api/save_user_stock_scanner_alerts { alerts }. */
+/** POST api/save_user_stock_scanner_alerts { alerts }: the saved set becomes these (the active ones), by id. */
 export async function saveUserStockScannerAlerts(alerts: StockScannerAlert[]): Promise<SaveAlertsResult> {
-  return saveAlertsResult.parse(await apiRequest<unknown>('save_user_stock_scanner_alerts', { method: 'POST', json: { alerts } }));
+  const answer = saveUserStockScannerAlertsResponse.parse(await apiRequest<unknown>('save_user_stock_scanner_alerts', { method: 'POST', json: { alerts } }));
+  return { msg: answer.msg, saved: answer.saved.map((alert) => alert.stock_id), dropped: answer.dropped.map(({ id, reason }) => ({ id, reason })) };
 }

@@ -50,7 +50,8 @@ function setup(routes: Parameters<typeof mockApi>[0] = {}, saved: Saved = [{ sto
     'POST save_user_stock_scanner_alerts': (_url, init) => {
       const body = JSON.parse(String(init?.body)) as { alerts: Saved };
       posted.push(body);
-      return { body: { msg: 'saved', saved: body.alerts.map((alert) => alert.stock_id), dropped: [] } };
+      // The contract's answer (saveUserStockScannerAlertsResponse): the saved alerts with their types.
+      return { body: { msg: 'saved', saved: body.alerts, dropped: [] } };
     },
     ...routes,
   });
@@ -177,7 +178,7 @@ describe('Drop Scanner Alerts (All Stocks Scanner) screen', () => {
     await waitFor(() => expect(box('Alert for PFE Long')).toBeChecked());
     await save();
     expect(await screen.findByRole('button', { name: 'Saving...' })).toBeDisabled();
-    answer({ body: { msg: 'saved', saved: [LONG.StockScannerId], dropped: [] } });
+    answer({ body: { msg: 'saved', saved: [{ stock_id: LONG.StockScannerId, trade_type: 'L' }], dropped: [] } });
     expect(await screen.findByRole('button', { name: 'Save Alerts' })).toBeEnabled();
     expect(await screen.findByText(ALERT_MESSAGES.saved)).toBeInTheDocument();
   });

@@ -110,14 +110,21 @@ export function DropItemsScreen() {
   const allComplete = allList.isSuccess && !allList.hasNextPage;
   const isActive = useCallback((id: string) => known.get(id)?.StockIsActive ?? (allComplete ? false : undefined), [known, allComplete]);
   // The saved alerts' types, for items this screen has not loaded.
-  const savedTypes = useRef(new Map<string, string>());
+  const savedTypes = useRef(new Map<string, DropItem['StockType']>());
   const load = useCallback(async (signal: AbortSignal) => {
     const saved = await getUserStockScannerAlerts(signal);
     savedTypes.current = new Map(saved.map((alert) => [alert.stock_id, alert.trade_type]));
     return saved.map((alert) => alert.stock_id);
   }, []);
   const save = useCallback(
-    (ids: string[]) => saveUserStockScannerAlerts(ids.map((id) => ({ stock_id: id, trade_type: known.get(id)?.StockType ?? savedTypes.current.get(id) ?? '' }))),
+    // An id of no known type (neither loaded nor saved before) cannot be a drop item: it is not sent.
+    (ids: string[]) =>
+      saveUserStockScannerAlerts(
+        ids.flatMap((id) => {
+          const type = known.get(id)?.StockType ?? savedTypes.current.get(id);
+          return type ? [{ stock_id: id, trade_type: type }] : [];
+        }),
+      ),
     [known],
   );
   const alerts = useSavedAlerts({ key: 'drop', load, save, isActive, failureMessage: SAVE_FAILED });
