@@ -179,12 +179,12 @@ describe('close rules (§4.4, §6.5 test 4)', () => {
     expect(ofType(events, 'time_stop')[0]!.data).toMatchObject({ dte: expiryDay - dayNumber(closed.barDate) });
   });
 
-  it('outcome: counted under its side, the option return, MAE from the worst mark, holding sessions', () => {
+  it('outcome: counted under its side and its Volume tag, the option return, MAE from the worst mark, holding sessions', () => {
     const events = simulate([FLAT, b(100, 100.5, 99.2, 99.4), b(99.4, 99.8, 99.2, 99.5), b(100, targetHigh + 0.5, 99.5, 100)]);
     const row = rowOf(events);
     const outcome = optionsEngine.outcome(stamp(events), row)!;
     const day3 = dateAt(seriesWith([FLAT, FLAT, FLAT]), SIGNAL + 2);
-    expect(outcome).toMatchObject({ types: ['CALL'], closed: true, closeReason: 'target', status: 'Successful', holdingSessions: 4, exitAt: 'close', deployed: null });
+    expect(outcome).toMatchObject({ types: ['CALL', row.VolumeSpikeCheck === '1' ? 'Volume tag' : 'No Volume tag'], closed: true, closeReason: 'target', status: 'Successful', holdingSessions: 4, exitAt: 'close', deployed: null });
     expect(outcome.returnPct).toBeCloseTo(target / entry - 1, 12);
     expect(outcome.maxAdverseExcursion).toBeCloseTo(bidAt(terms, 99.4, day3) / entry - 1, 12);
     expect(outcome.maxAdverseExcursion).toBeLessThan(-0.1);

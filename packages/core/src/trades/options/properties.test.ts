@@ -99,7 +99,7 @@ describe('options engine over a seeded random-walk universe (§6.5)', () => {
       const entered = events.some((event) => event.type === 'entry_filled');
       expect(outcome === null).toBe(!entered);
       if (!outcome) continue;
-      expect(outcome.types).toEqual([row.Side]);
+      expect(outcome.types).toEqual([row.Side, row.VolumeSpikeCheck === '1' ? 'Volume tag' : 'No Volume tag']);
       expect(outcome.returnPct).toBeCloseTo((row.ExitValue ?? row.Current_Value) / row.EntryValue - 1, 12);
       expect(outcome.maxAdverseExcursion).toBeLessThanOrEqual(Math.min(0, outcome.returnPct));
       expect(outcome.closed).toBe(ended);

@@ -79,6 +79,9 @@ export function foldOptionRow(events: readonly StoredIdeaEvent[], mark: Mark | n
   };
 }
 
+/** The record's groups of option trades with and without the Volume tag (VolumeSpikeCheck '1'). */
+export const OPTION_VOLUME_TAG = 'Volume tag';
+export const OPTION_NO_VOLUME_TAG = 'No Volume tag';
 
 /**
  * The track record's view of an option trade (strategies.md §6.1): counted under its side, the
@@ -97,7 +100,9 @@ export function optionOutcome(events: readonly StoredIdeaEvent[], row: OptionTra
     symbol: opened.symbol,
     origin: opened.origin,
     ruleVersion: opened.ruleVersion,
-    types: [state.side],
+    // By side, and split by the Volume tag: the screen's "Volume trades are more likely to succeed"
+    // is shown or refuted by the record, with its intervals (issue 12).
+    types: [state.side, state.volumeSpikeCheck === '1' ? OPTION_VOLUME_TAG : OPTION_NO_VOLUME_TAG],
     createdAt: state.signalDate,
     entryDate: isoFromDayNumber(state.entryDay),
     closed: state.closed,
