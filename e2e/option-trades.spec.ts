@@ -24,6 +24,19 @@ beforeEach(() => {
 
 const trades = () => page.getByRole('list', { name: 'Option trades' });
 const tick = (name: string) => page.getByRole('checkbox', { name, exact: true });
+/** The colour a Mantine colour variable resolves to on this page. */
+const resolved = (variable: string) =>
+  page.evaluate((name) => {
+    const probe = document.createElement('span');
+    probe.style.color = `var(${name})`;
+    document.body.append(probe);
+    const colour = getComputedStyle(probe).color;
+    probe.remove();
+    return colour;
+  }, variable);
+/** The colour of a card field's value (the text after its label). */
+const fieldColour = (symbol: string, label: string) =>
+  trades().getByRole('article', { name: symbol, exact: true }).first().getByText(label, { exact: true }).locator('xpath=following-sibling::*[1]').evaluate((element) => getComputedStyle(element).color);
 const open = async () => {
   await page.goto('/dashboard/options2');
   await page.getByRole('heading', { name: 'Options Scanner', level: 1 }).waitFor();
@@ -47,6 +60,23 @@ describe('Option Scanner (option trades)', () => {
     for (const part of ['Contract SPY261224C00679000', 'Side CALL', `Strike ${active!.Strike.toFixed(2)}`, 'Expiry 2026-12-24', `Entry price ${active!.EntryValue.toFixed(2)}`, `Current price ${active!.Current_Value.toFixed(2)}`, 'Trade strength 0/100 (weak)', 'Created Nov 19, 2026, 6:30 AM']) {
       expect(text).toContain(part);
     }
+    // No volume spike, no swing level, overbought: strength 0, red (below 30); a loss, red.
+    expect(active!.ProfitPercent).toBeLessThan(0);
+    const red = await resolved('--mantine-color-red-text');
+    expect(await fieldColour('SPY', 'Trade strength')).toBe(red);
+    expect(await fieldColour('SPY', 'Profit')).toBe(red);
+
+    // Symbol (case-insensitive contains) and dates (Tokyo days; SPY's trade was created Nov 19 there).
+    await page.getByRole('textbox', { name: 'Search by Symbol' }).fill('sp');
+    await expect.poll(() => cardSymbols(trades())).toEqual(['SPY']);
+    await page.getByRole('textbox', { name: 'Search by Symbol' }).fill('qqq');
+    await page.getByText('No options match the selected filters.').waitFor();
+    await page.getByRole('textbox', { name: 'Search by Symbol' }).fill('');
+    await page.getByLabel('To Date').fill('2026-11-18');
+    await page.getByText('No options match the selected filters.').waitFor();
+    await page.getByLabel('To Date').fill('2026-11-19');
+    await expect.poll(() => cardSymbols(trades())).toEqual(['SPY']);
+    await page.getByLabel('To Date').fill('');
 
     // Closed: none reached the +30 % target; the failed ones sorted by profit, highest first.
     await tick('Current Trades').uncheck();
