@@ -199,6 +199,8 @@ export interface EngineDefinition<P, S, Row> {
   warmupBars: number;
   /** Longest hold in sessions (mature cohorts, strategies.md §6.2). */
   maxHoldSessions: number;
+  /** The longest hold of one of the engine's types, where they differ (drop: S 21, L 252, O 10). */
+  maxHoldSessionsOf?(type: string): number;
   runSession(input: SessionInput<P, S>): IdeaEvent[];
   /** The open-idea state after these events (oldest first), or null once closed or voided. */
   openState(events: readonly StoredIdeaEvent[]): S | null;

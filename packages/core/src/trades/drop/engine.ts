@@ -455,6 +455,7 @@ export function createDropEngine(options: DropEngineOptions = {}): EngineDefinit
     paramHash: paramHash(params),
     warmupBars: params.warmupBars,
     maxHoldSessions: Math.max(params.sTimeStopSessions, params.lTimeStopSessions, params.oTimeStopSessions),
+    maxHoldSessionsOf: (type) => (type === 'S' ? params.sTimeStopSessions : type === 'L' ? params.lTimeStopSessions : type === 'O' ? params.oTimeStopSessions : Math.max(params.sTimeStopSessions, params.lTimeStopSessions, params.oTimeStopSessions)),
     runSession: (input) => runDropSession(pricer, input),
     openState: (events) => {
       const state = foldDrop(events);

@@ -115,6 +115,23 @@ describe('computeTrackRecord: groups', () => {
     expect(group('live', 'Trend')!.mature).toBeNull();
   });
 
+  it("matures each idea's cohort by its own type's longest hold where the engine's types differ (drop S 21, L 252)", () => {
+    const engine = { ...toyEngine({ holdSessions: 252 }), maxHoldSessionsOf: (type: string) => (type === 'S' ? 21 : 252) };
+    const mixed = [
+      outcome({ ideaId: 's', origin: 'replayed', types: ['S'], entryDate: '2024-03-04', returnPct: 0.05 }),
+      outcome({ ideaId: 'l', origin: 'replayed', types: ['L'], entryDate: '2024-03-05', returnPct: 0.2 }),
+    ];
+    const byType = computeTrackRecord(input({ engine: engine as never, outcomes: mixed }));
+    const of = (type: string) => byType.groups.find((g) => g.type === type)!;
+    // The March cohort is past 21 sessions on 2024-06-28, not past 252.
+    expect(of('S').mature!.n).toBe(1);
+    expect(of('L').mature).toBeNull();
+    expect(of('All').mature!.n).toBe(1);
+    // Without per-type holds the engine's longest applies to every idea.
+    const single = computeTrackRecord(input({ engine: toyEngine({ holdSessions: 252 }) as never, outcomes: mixed }));
+    expect(single.groups.find((g) => g.type === 'S')!.mature).toBeNull();
+  });
+
   it('shows the open ideas beside the closed: count, average mark, oldest in sessions', () => {
     expect(group('live', 'All')!.open).toEqual({ count: 2, avgMark: expect.closeTo(-0.005, 12), oldestSessions: 14 });
     expect(group('live', 'Price Drop')!.open).toEqual({ count: 1, avgMark: -0.02, oldestSessions: 5 });

@@ -109,7 +109,18 @@ function compareGroups(a: TrackRecordGroup, b: TrackRecordGroup): number {
 export function computeTrackRecord<P, S, Row>(input: TrackRecordInput<P, S, Row>): TrackRecord {
   const { engine, now } = input;
   const calendar: SessionCalendar = engine.id === 'crypto' ? 'utc' : 'us';
-  const isMature = cohortMaturity(engine.maxHoldSessions, now, calendar);
+  // An idea's cohort is mature once its month plus the longest hold of the idea's own type has
+  // passed (strategies.md §6.2: drop S 21, L 252, O 10 sessions), else the engine's longest hold.
+  const maturityByHold = new Map<number, (cohort: string) => boolean>();
+  const isMatureIdea = (idea: IdeaOutcome) => {
+    const hold = engine.maxHoldSessionsOf?.(idea.types[0] ?? ALL_TYPES) ?? engine.maxHoldSessions;
+    let isMature = maturityByHold.get(hold);
+    if (!isMature) {
+      isMature = cohortMaturity(hold, now, calendar);
+      maturityByHold.set(hold, isMature);
+    }
+    return isMature(cohortOf(idea.entryDate));
+  };
   const budget = numericParam(engine.params, 'budget') ?? LAYERED_BUDGET;
   const costBps = numericParam(engine.params, 'costBps') ?? DEFAULT_COST_BPS;
   const inScope = filterScope(input.outcomes, input.scope);
@@ -152,7 +163,7 @@ export function computeTrackRecord<P, S, Row>(input: TrackRecordInput<P, S, Row>
       const members = type === ALL_TYPES ? ideas : ideas.filter((idea) => idea.types.includes(type));
       const closed = members.filter((idea) => idea.closed);
       const open = members.filter((idea) => !idea.closed);
-      const matureClosed = closed.filter((idea) => isMature(cohortOf(idea.entryDate)));
+      const matureClosed = closed.filter(isMatureIdea);
       let voided = 0;
       for (const v of input.voided) {
         if (v.origin === origin && v.ruleVersion === ruleVersion && (type === ALL_TYPES || (v.types ?? []).includes(type))) voided += v.count;
