@@ -5,6 +5,8 @@
 //     put in localStorage before the audit; Lighthouse is told not to reset storage).
 //   - Each run gets a fresh Chromium and profile (empty HTTP cache), so no run reuses what an
 //     earlier one cached.
+//   - The audits start once the install replay of the trade-idea engines is done (a fresh DATA_DIR
+//     replays two years in the background at the first start; during it /dashboard/main scored ~60).
 // LIGHTHOUSE_REPORTS=dir keeps every run's report.
 // Budgets: performance ≥ 85 on /login and ≥ 70 on /dashboard/main; accessibility is a figure with
 // 100 as its goal (the axe gate in the browser tests is the hard line).
@@ -139,6 +141,20 @@ async function auditWithRetry(url: string, token: string | undefined): Promise<A
   }
 }
 
+/** Waits (at most 5 minutes) until every engine's install replay is done; answers how long it took. */
+async function replayDone(baseUrl: string, token: string): Promise<string> {
+  const started = Date.now();
+  for (;;) {
+    const response = await fetch(`${baseUrl}/api/trade_ideas/replay_status`, { headers: { authorization: `Bearer ${token}` } });
+    if (!response.ok) throw new Error(`replay_status answered ${response.status}`);
+    const status = (await response.json()) as Array<{ engine: string; state: string }>;
+    if (status.length > 0 && status.every((entry) => entry.state === 'done')) return `${((Date.now() - started) / 1000).toFixed(0)} s`;
+    if (status.some((entry) => entry.state === 'failed')) throw new Error(`an install replay failed: ${JSON.stringify(status)}`);
+    if (Date.now() - started > 300_000) throw new Error(`the install replays were not done within 5 minutes: ${JSON.stringify(status)}`);
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+  }
+}
+
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 export async function run(): Promise<string[][]> {
@@ -147,6 +163,9 @@ export async function run(): Promise<string[][]> {
   const rows: string[][] = [];
   try {
     const token = await signedInToken(server.baseUrl, dataDir);
+    // A fresh install replays two years of every trade-idea engine in the background (~20 s of CPU
+    // here); the audits measure the app as it runs after that, and the row says how long it took.
+    const replay = await replayDone(server.baseUrl, token);
     for (const [route, budget, signedIn] of [
       ['/login', 85, false],
       ['/dashboard/main', 70, true],
@@ -158,7 +177,7 @@ export async function run(): Promise<string[][]> {
       const typical = runs.find((one) => one.performance === performance)!;
       rows.push([
         `Lighthouse mobile performance ${route}`,
-        `${performance} (runs ${runs.map((one) => one.performance).join(', ')}; ${typical.metrics})`,
+        `${performance} (runs ${runs.map((one) => one.performance).join(', ')}; ${typical.metrics}; after the install replay, ${replay})`,
         `≥ ${budget}`,
         performance >= budget ? 'ok' : 'UNDER',
       ]);
