@@ -6,7 +6,18 @@
 
 export type Rgb = readonly [number, number, number];
 
+const parsed = new Map<string, Rgb>();
+
 export function parseHex(color: string): Rgb {
+  let known = parsed.get(color);
+  if (known === undefined) {
+    known = parseHexOnce(color);
+    parsed.set(color, known);
+  }
+  return known;
+}
+
+function parseHexOnce(color: string): Rgb {
   const match = /^#([0-9a-f]{3}|[0-9a-f]{6})$/i.exec(color.trim());
   if (!match) throw new Error(`not a #rgb or #rrggbb colour: ${color}`);
   const hex = match[1]!.length === 3 ? [...match[1]!].map((digit) => digit + digit).join('') : match[1]!;
@@ -17,9 +28,26 @@ export function toHex([r, g, b]: Rgb): string {
   return `#${[r, g, b].map((channel) => Math.round(Math.min(255, Math.max(0, channel))).toString(16).padStart(2, '0')).join('')}`;
 }
 
+/**
+ * Colours and luminances of the colour strings seen so far (both maps). The theme's tokens
+ * (theme.ts) compare a few hundred candidate colours against the same twenty-odd backgrounds tens of
+ * thousands of times while the app starts: working each string out once keeps that off the first
+ * render's critical path.
+ */
+const luminanceOf = new Map<string, number>();
+
 /** WCAG relative luminance, 0 (black) to 1 (white). */
 export function relativeLuminance(color: string | Rgb): number {
-  const rgb = typeof color === 'string' ? parseHex(color) : color;
+  if (typeof color !== 'string') return luminance(color);
+  let known = luminanceOf.get(color);
+  if (known === undefined) {
+    known = luminance(parseHex(color));
+    luminanceOf.set(color, known);
+  }
+  return known;
+}
+
+function luminance(rgb: Rgb): number {
   const [r, g, b] = rgb.map((channel) => {
     const value = channel / 255;
     return value <= 0.04045 ? value / 12.92 : ((value + 0.055) / 1.055) ** 2.4;

@@ -104,6 +104,18 @@ export function controlBorderToken(theme: MantineTheme, scheme: Scheme): string 
  * scheme-wide dimmed, error, placeholder, anchor and control-border colours.
  */
 export const cssVariablesResolver: CSSVariablesResolver = (theme) => {
+  // Mantine asks on every render of its provider; the answer depends on the theme alone.
+  let result = resolvedVariables.get(theme);
+  if (!result) {
+    result = resolveVariables(theme);
+    resolvedVariables.set(theme, result);
+  }
+  return result;
+};
+
+const resolvedVariables = new WeakMap<MantineTheme, ReturnType<CSSVariablesResolver>>();
+
+function resolveVariables(theme: MantineTheme): ReturnType<CSSVariablesResolver> {
   const result = { variables: {} as Record<string, string>, light: {} as Record<string, string>, dark: {} as Record<string, string> };
   for (const scheme of ['light', 'dark'] as const) {
     const out = result[scheme];
@@ -130,7 +142,7 @@ export const cssVariablesResolver: CSSVariablesResolver = (theme) => {
     out['--sb-focus-ring'] = `var(--mantine-color-${theme.primaryColor}-text)`;
   }
   return result;
-};
+}
 
 /**
  * The 'filled' variant of a theme colour takes its text colour from `--mantine-color-{name}-contrast`

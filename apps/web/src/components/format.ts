@@ -8,6 +8,22 @@ import { TONE } from '../theme';
 const price2 = new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
 const percent2 = new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2, signDisplay: 'exceptZero' });
 const compact = new Intl.NumberFormat('en-US', { notation: 'compact', maximumFractionDigits: 1 });
+/**
+ * One Intl.DateTimeFormat per locale and options, made on first use: building one costs far more
+ * than formatting with it (Date's toLocaleString builds one on every call), and a screen formats
+ * hundreds of dates in its first render.
+ */
+const dateTimeFormats = new Map<string, Intl.DateTimeFormat>();
+export function dateTimeFormat(locale: string, options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
+  const key = `${locale} ${JSON.stringify(options)}`;
+  let format = dateTimeFormats.get(key);
+  if (!format) {
+    format = new Intl.DateTimeFormat(locale, options);
+    dateTimeFormats.set(key, format);
+  }
+  return format;
+}
+
 const MINUS = '\u2212';
 
 /** 1234.5 → "1,234.50"; the given decimals for crypto (spec §9: price 8, RSI 2, ATR 4…). */
@@ -37,19 +53,19 @@ export function formatVolume(value: number | null | undefined): string {
 
 /** Unix seconds → "Nov 22, 2026, 9:41:07 AM" (Angular's medium date format) in the user's zone. */
 export function formatMediumDate(unixSeconds: number): string {
-  return new Date(unixSeconds * 1000).toLocaleString('en-US', {
+  return dateTimeFormat('en-US', {
     month: 'short',
     day: 'numeric',
     year: 'numeric',
     hour: 'numeric',
     minute: '2-digit',
     second: '2-digit',
-  });
+  }).format(new Date(unixSeconds * 1000));
 }
 
 /** Unix seconds → "10:42 AM" in the user's zone, for "as of" tags. */
 export function formatTime(unixSeconds: number): string {
-  return new Date(unixSeconds * 1000).toLocaleTimeString('en-US', { hour: 'numeric', minute: '2-digit' });
+  return dateTimeFormat('en-US', { hour: 'numeric', minute: '2-digit' }).format(new Date(unixSeconds * 1000));
 }
 
 /**

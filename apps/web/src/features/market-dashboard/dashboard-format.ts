@@ -1,4 +1,4 @@
-import { formatMediumDate, formatPrice } from '../../components/format';
+import { dateTimeFormat, formatMediumDate, formatPrice } from '../../components/format';
 
 /**
  * Date and number formats of the Market Dashboard, on top of components/format.ts (UI.md
@@ -29,9 +29,9 @@ export function formatIsoShort(iso: string, now: Date = new Date()): string {
   const ms = epochMs(iso);
   if (ms === null) return iso;
   const date = new Date(ms);
-  const time = date.toLocaleTimeString('en-US', { hour: 'numeric', minute: '2-digit' });
+  const time = dateTimeFormat('en-US', { hour: 'numeric', minute: '2-digit' }).format(date);
   if (localIsoDay(date) === localIsoDay(now)) return time;
-  return `${date.toLocaleDateString('en-US', { month: 'short', day: 'numeric' })}, ${time}`;
+  return `${dateTimeFormat('en-US', { month: 'short', day: 'numeric' }).format(date)}, ${time}`;
 }
 
 /** ISO 8601 → "Mon 9:30 AM" (or "9:30 AM" today), for the market's next open or close. */
@@ -41,10 +41,10 @@ export function formatNextChange(iso: string, now: Date = new Date()): string {
   // US market hours are read in New York time, wherever the reader is.
   const zone = { timeZone: 'America/New_York' } as const;
   const date = new Date(ms);
-  const time = `${date.toLocaleTimeString('en-US', { ...zone, hour: 'numeric', minute: '2-digit' })} ET`;
-  const day = (value: Date) => value.toLocaleDateString('en-CA', zone);
+  const time = `${dateTimeFormat('en-US', { ...zone, hour: 'numeric', minute: '2-digit' }).format(date)} ET`;
+  const day = (value: Date) => dateTimeFormat('en-CA', zone).format(value);
   if (day(date) === day(now)) return time;
-  return `${date.toLocaleDateString('en-US', { ...zone, weekday: 'short' })} ${time}`;
+  return `${dateTimeFormat('en-US', { ...zone, weekday: 'short' }).format(date)} ${time}`;
 }
 
 /** The latest of some ISO times (unreadable ones ignored), or null. */
@@ -62,7 +62,7 @@ export function formatDay(value: string): string {
   const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value.trim());
   if (!match) return value;
   const date = new Date(Number(match[1]), Number(match[2]) - 1, Number(match[3]));
-  return date.toLocaleDateString('en-US', { month: 'short', day: 'numeric', year: 'numeric' });
+  return dateTimeFormat('en-US', { month: 'short', day: 'numeric', year: 'numeric' }).format(date);
 }
 
 /** 1.2 → "+1.20", −0.5 → "−0.50", 0 → "0.00": a price change with its sign. */
