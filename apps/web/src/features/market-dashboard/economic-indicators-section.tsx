@@ -1,6 +1,6 @@
 import { Badge, Card, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { periodLabel, recentIndicatorValues, type EconomicIndicator } from '@signalboard/core';
-import { useId, useMemo } from 'react';
+import { memo, useId, useMemo } from 'react';
 import { ChangeText } from './change-text';
 import { formatIndicatorChange, formatIndicatorValue, formatIsoMedium, formatIsoShort, latestIso } from './dashboard-format';
 import { INDICATORS_FAILED, INDICATORS_TITLE, NO_INDICATORS, NO_SUMMARY } from './dashboard-messages';
@@ -8,7 +8,7 @@ import { AsOf, DashboardSection, EmptyState, PartFailure, PartLoading } from './
 import type { DashboardPart } from './use-dashboard-data';
 
 /** Spec §2 "Key Economic Indicators": one card per indicator with its last 2 values. */
-export function EconomicIndicatorsSection({ part }: { part: DashboardPart<EconomicIndicator[]> }) {
+export const EconomicIndicatorsSection = memo(function EconomicIndicatorsSection({ part }: { part: DashboardPart<EconomicIndicator[]> }) {
   const indicators = part.data;
   const asOf = indicators ? latestIso(indicators.map((indicator) => indicator.LastUpdatedUtc)) : null;
   return (
@@ -28,7 +28,7 @@ export function EconomicIndicatorsSection({ part }: { part: DashboardPart<Econom
       )}
     </DashboardSection>
   );
-}
+});
 
 function IndicatorCard({ indicator }: { indicator: EconomicIndicator }) {
   const titleId = useId();

@@ -1,6 +1,6 @@
 import { Badge, Group, Paper, SimpleGrid, Skeleton, Stack, Text, Title, VisuallyHidden } from '@mantine/core';
 import type { MarketOverview, OverviewQuote, SectorMove } from '@signalboard/core';
-import { useId } from 'react';
+import { memo, useId } from 'react';
 import { formatPrice, formatSignedPercent } from '../../components/format';
 import { ChangeText } from './change-text';
 import { formatNextChange, formatSignedPrice, heatBackground } from './dashboard-format';
@@ -23,7 +23,7 @@ export const PHASE_LABEL: Readonly<Record<Phase, { label: string; color: string 
  * heatmap of today's sector moves. Not one of the spec's parts: a failure here shows its own
  * message and Retry, and does not raise the screen's alert.
  */
-export function MarketOverviewPanel({ part, stale }: { part: DashboardPart<MarketOverview>; stale: boolean }) {
+export const MarketOverviewPanel = memo(function MarketOverviewPanel({ part, stale }: { part: DashboardPart<MarketOverview>; stale: boolean }) {
   const titleId = useId();
   const overview = part.data;
   return (
@@ -64,7 +64,7 @@ export function MarketOverviewPanel({ part, stale }: { part: DashboardPart<Marke
       )}
     </Paper>
   );
-}
+});
 
 function MarketStatus({ market }: { market: MarketOverview['market'] }) {
   const { label, color } = PHASE_LABEL[market.phase] ?? PHASE_LABEL.closed;

@@ -6,9 +6,10 @@ import { AsOf, DashboardSection, EmptyState, PartFailure, PartLoading } from './
 import { SummaryBullets } from './summary-bullets';
 import { ToneBadge } from './tone-badge';
 import type { DashboardPart } from './use-dashboard-data';
+import { memo } from 'react';
 
 /** Spec §2 "Overall Market Sentiment": the latest summary as bullets, and when it was written. */
-export function OverallSentimentSection({ part }: { part: DashboardPart<OverallSentiment[]> }) {
+export const OverallSentimentSection = memo(function OverallSentimentSection({ part }: { part: DashboardPart<OverallSentiment[]> }) {
   const latest = part.data?.[0];
   return (
     <DashboardSection title={OVERALL_TITLE} asOf={latest && <AsOf iso={latest.DateCreated} />}>
@@ -35,4 +36,4 @@ export function OverallSentimentSection({ part }: { part: DashboardPart<OverallS
       )}
     </DashboardSection>
   );
-}
+});

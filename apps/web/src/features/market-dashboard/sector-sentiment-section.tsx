@@ -7,9 +7,10 @@ import { SectorNews } from './sector-news';
 import { SummaryBullets } from './summary-bullets';
 import { ToneBadge } from './tone-badge';
 import type { DashboardPart } from './use-dashboard-data';
+import { memo } from 'react';
 
 /** Spec §2 "Sector Sentiment & News": one accordion item per sector, its summary and its news. */
-export function SectorSentimentSection({ part }: { part: DashboardPart<SectorSentiment[]> }) {
+export const SectorSentimentSection = memo(function SectorSentimentSection({ part }: { part: DashboardPart<SectorSentiment[]> }) {
   const sectors = part.data;
   const asOf = sectors ? latestIso(sectors.map((sector) => sector.LastUpdatedUtc)) : null;
   return (
@@ -21,7 +22,10 @@ export function SectorSentimentSection({ part }: { part: DashboardPart<SectorSen
       ) : sectors.length === 0 ? (
         <EmptyState message={NO_SECTORS} hint="Sector summaries are written through the day; check back later." />
       ) : (
-        <Accordion multiple variant="separated" order={3} chevronPosition="right">
+        // A closed sector's summary and news are rendered when it opens, not with the first paint
+        // (keepMounted={false}): eleven panels of bullets and news were most of the screen's first
+        // render, for text nobody sees until they open a sector.
+        <Accordion multiple variant="separated" order={3} chevronPosition="right" keepMounted={false}>
           {sectors.map((sector, index) => (
             // The item's value makes the ids of its control and panel (aria-controls): a slug, never the raw name.
             <Accordion.Item key={`${sector.IndicatorName}-${index}`} value={`${slugify(sector.IndicatorName)}-${index}`}>
@@ -55,7 +59,7 @@ export function SectorSentimentSection({ part }: { part: DashboardPart<SectorSen
       )}
     </DashboardSection>
   );
-}
+});
 
 /** The 11 GICS sectors the server summarises: one bar each, as tall as a closed accordion item. */
 const GICS_SECTORS = 11;

@@ -6,13 +6,14 @@ import { formatSignedPrice } from './dashboard-format';
 import { EARNINGS_FAILED, EARNINGS_TITLE, NO_EARNINGS } from './dashboard-messages';
 import { AsOf, DashboardSection, EmptyState, PartFailure, PartLoading } from './dashboard-section';
 import type { DashboardPart } from './use-dashboard-data';
+import { memo } from 'react';
 
 const eps = (value: number | null | undefined) => (value === null || value === undefined ? 'N/A' : formatPrice(value));
 const numberCell = { textAlign: 'right', whiteSpace: 'nowrap' } as const;
 const numberHeader = { textAlign: 'right' } as const;
 
 /** Spec §2 "Today's Earnings (Favorites)": each release today of a favourite symbol. */
-export function TodaysEarningsSection({ part }: { part: DashboardPart<EarningsRow[]> }) {
+export const TodaysEarningsSection = memo(function TodaysEarningsSection({ part }: { part: DashboardPart<EarningsRow[]> }) {
   const asOf = part.data && part.updatedAt > 0 ? new Date(part.updatedAt).toISOString() : null;
   return (
     <DashboardSection title={EARNINGS_TITLE} asOf={<AsOf iso={asOf} />}>
@@ -27,7 +28,7 @@ export function TodaysEarningsSection({ part }: { part: DashboardPart<EarningsRo
       )}
     </DashboardSection>
   );
-}
+});
 
 function EarningsTable({ rows }: { rows: EarningsRow[] }) {
   return (

@@ -1,6 +1,6 @@
 import type { EarningsRow } from '@signalboard/core';
 import { useQuery, type UseQueryResult } from '@tanstack/react-query';
-import { useEffect, useMemo } from 'react';
+import { useCallback, useDeferredValue, useEffect, useMemo } from 'react';
 import { ApiError } from '../../api/client';
 import { earningsOfDayQuery, economicIndicatorsQuery, marketOverviewQuery, overallSentimentQuery, sectorSentimentsQuery } from '../../api/dashboard';
 import { favoritesQuery } from '../../api/favorites';
@@ -42,19 +42,38 @@ const detailOf = (errors: unknown[]) => {
 /**
  * A query as a part. A load that fails is a failed part (spec §8); a background refresh that fails
  * while good data is shown keeps that data (its "as of" time tells its age) rather than blanking it.
+ * The overview (`keepData`) shows its last data even when its first load is retried after a failure.
+ * The part is the same object until one of its fields changes, so a section that did not change is
+ * not drawn again when another part's answer arrives (the sections are memo components).
  */
-function partOf<T>(query: UseQueryResult<T>): DashboardPart<T> {
+function usePart<T>(query: UseQueryResult<T>, keepData = false): DashboardPart<T> {
   const failed = query.isError && query.data === undefined;
-  return {
-    data: failed ? undefined : query.data,
-    loading: query.isPending,
-    failed,
-    unexpected: failed && isUnexpected(query.error),
-    detail: failed ? detailOf([query.error]) : null,
-    retrying: failed && query.isFetching,
-    retry: () => void query.refetch(),
-    updatedAt: query.dataUpdatedAt,
-  };
+  const { refetch, data, isPending, error, isFetching, dataUpdatedAt } = query;
+  const retry = useCallback(() => void refetch(), [refetch]);
+  return useMemo(
+    () => ({
+      data: failed && !keepData ? undefined : data,
+      loading: isPending,
+      failed,
+      unexpected: failed && isUnexpected(error),
+      detail: failed ? detailOf([error]) : null,
+      retrying: failed && isFetching,
+      retry,
+      updatedAt: dataUpdatedAt,
+    }),
+    [failed, keepData, data, isPending, error, isFetching, retry, dataUpdatedAt],
+  );
+}
+
+/**
+ * A part whose new data is drawn in a background render: when an answer arrives, the section first
+ * keeps what it showed (its skeleton, or the previous data) and React then renders the new data in
+ * a transition, in slices that leave the main thread free for input (no long task of a whole
+ * section's first render). A section shows its skeleton while `data` is undefined.
+ */
+function useDeferredPart<T>(part: DashboardPart<T>): DashboardPart<T> {
+  const data = useDeferredValue(part.data);
+  return useMemo(() => (data === part.data ? part : { ...part, data }), [part, data]);
 }
 
 /** Spec §8: every failure is logged to the console (and shown, below). */
@@ -92,32 +111,54 @@ export function useDashboardData(now: Date = new Date()) {
   }, [favorites.isSuccess, favorites.data, earnings.isSuccess, earnings.data]);
 
   const earningsFailed = favorites.isError || earnings.isError;
-  const earningsErrors = [favorites.isError ? favorites.error : null, earnings.isError ? earnings.error : null];
-  const earningsPart: DashboardPart<EarningsRow[]> = {
-    data: earningsFailed ? undefined : todaysEarnings,
-    loading: !earningsFailed && (favorites.isPending || earnings.isPending),
-    failed: earningsFailed,
-    unexpected: earningsErrors.some(isUnexpected),
-    detail: earningsFailed ? detailOf(earningsErrors) : null,
-    retrying: (favorites.isError && favorites.isFetching) || (earnings.isError && earnings.isFetching),
-    retry: () => {
-      if (favorites.isError) void favorites.refetch();
-      if (earnings.isError) void earnings.refetch();
-    },
-    updatedAt: Math.max(favorites.dataUpdatedAt, earnings.dataUpdatedAt),
-  };
+  const { refetch: refetchFavorites, isError: favoritesFailed } = favorites;
+  const { refetch: refetchEarnings, isError: earningsOfDayFailed } = earnings;
+  const retryEarnings = useCallback(() => {
+    if (favoritesFailed) void refetchFavorites();
+    if (earningsOfDayFailed) void refetchEarnings();
+  }, [favoritesFailed, earningsOfDayFailed, refetchFavorites, refetchEarnings]);
+  const favoritesError = favorites.isError ? favorites.error : null;
+  const earningsError = earnings.isError ? earnings.error : null;
+  const earningsPart: DashboardPart<EarningsRow[]> = useMemo(
+    () => ({
+      data: earningsFailed ? undefined : todaysEarnings,
+      loading: !earningsFailed && (favorites.isPending || earnings.isPending),
+      failed: earningsFailed,
+      unexpected: [favoritesError, earningsError].some(isUnexpected),
+      detail: earningsFailed ? detailOf([favoritesError, earningsError]) : null,
+      retrying: (favorites.isError && favorites.isFetching) || (earnings.isError && earnings.isFetching),
+      retry: retryEarnings,
+      updatedAt: Math.max(favorites.dataUpdatedAt, earnings.dataUpdatedAt),
+    }),
+    [
+      earningsFailed,
+      todaysEarnings,
+      favorites.isPending,
+      earnings.isPending,
+      favoritesError,
+      earningsError,
+      favorites.isError,
+      favorites.isFetching,
+      earnings.isError,
+      earnings.isFetching,
+      retryEarnings,
+      favorites.dataUpdatedAt,
+      earnings.dataUpdatedAt,
+    ],
+  );
 
-  const overall = partOf(overallQuery);
-  const sectors = partOf(sectorsQuery);
-  const indicators = partOf(indicatorsQuery);
+  const overall = useDeferredPart(usePart(overallQuery));
+  const sectors = useDeferredPart(usePart(sectorsQuery));
+  const indicators = useDeferredPart(usePart(indicatorsQuery));
   // The overview refreshes itself: a failed refresh keeps showing the last prices.
-  const overview = { ...partOf(overviewQuery), data: overviewQuery.data, failed: overviewQuery.isError && overviewQuery.data === undefined };
-  const specParts = [overall, earningsPart, sectors, indicators];
+  const overview = useDeferredPart(usePart(overviewQuery, true));
+  const deferredEarnings = useDeferredPart(earningsPart);
+  const specParts = [overall, deferredEarnings, sectors, indicators];
 
   return {
     today,
     overall,
-    earnings: earningsPart,
+    earnings: deferredEarnings,
     sectors,
     indicators,
     overview,
