@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
@@ -282,17 +282,36 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     });
   }
 
+  const routePages = hasWeb ? routePagesOf(webDist) : new Map<string, string>();
   app.setNotFoundHandler((request, reply) => {
     const url = request.url.split('?')[0] ?? '';
     if (url === '/api' || url.startsWith('/api/')) {
       return reply.status(404).send({ msg: `No such call: ${request.method} ${url}` });
     }
     if (hasWeb && (request.method === 'GET' || request.method === 'HEAD')) {
-      // Client-side routes (/login, /dashboard/…, unknown paths) all load the app.
-      return reply.header('cache-control', 'no-cache').sendFile('index.html');
+      // Client-side routes (/login, /dashboard/…, unknown paths) all load the app: a route's own
+      // page (index.html linking the route's chunks too) where the build made one.
+      return reply.header('cache-control', 'no-cache').sendFile(routePages.get(url.replace(/\/+$/, '')) ?? 'index.html');
     }
     return reply.status(404).send({ msg: 'Not found' });
   });
 
   return app;
+}
+
+/**
+ * The pages the web build made per route (apps/web/route-preloads.ts): URL path → file under the web
+ * build, e.g. '/dashboard/main' → 'routes/dashboard/main.html'. Only these exact paths are served
+ * from `routes/`; a request's path never becomes a file name.
+ */
+export function routePagesOf(webDist: string): Map<string, string> {
+  const pages = new Map<string, string>();
+  const dir = path.join(webDist, 'routes');
+  if (!existsSync(dir)) return pages;
+  for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile() || !entry.name.endsWith('.html')) continue;
+    const file = path.relative(webDist, path.join(entry.parentPath, entry.name)).split(path.sep).join('/');
+    pages.set(`/${file.slice('routes/'.length, -'.html'.length)}`, file);
+  }
+  return pages;
 }

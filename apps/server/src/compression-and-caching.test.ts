@@ -15,6 +15,8 @@ import { COMPRESS_THRESHOLD_BYTES, IMMUTABLE_CACHE_CONTROL } from './app';
 // A stand-in for apps/web/dist: an index.html and a hashed asset, each with its compressed siblings.
 // The siblings' contents are marked, so a test can tell which file was sent.
 const INDEX_HTML = `<!doctype html><html lang="en"><head><title>Signalboard</title><script type="module" src="/assets/index-Ab12Cd34.js"></script></head><body><div id="root"></div>${'<!-- padding -->'.repeat(100)}</body></html>`;
+// A route's own page (apps/web/route-preloads.ts): index.html that also links the route's chunks.
+const MAIN_HTML = INDEX_HTML.replace('</head>', '<link rel="modulepreload" crossorigin href="/assets/market-dashboard-screen-Zz99.js"></head>');
 const ASSET_JS = `export const answer = ${JSON.stringify('x'.repeat(4000))};\n`;
 
 async function writeFiles(dir: string, name: string, content: string) {
@@ -31,6 +33,7 @@ beforeAll(async () => {
   webDist = await fs.mkdtemp(path.join(os.tmpdir(), 'sb-web-dist-'));
   await writeFiles(webDist, 'index.html', INDEX_HTML);
   await writeFiles(webDist, 'assets/index-Ab12Cd34.js', ASSET_JS);
+  await writeFiles(webDist, 'routes/dashboard/main.html', MAIN_HTML);
   t = await createTestApp({ WEB_DIST: webDist });
   const email = uniqueEmail('compress');
   await createUser(t.db, email, 'pw');
@@ -88,7 +91,7 @@ describe('the web build', () => {
   });
 
   it('sends index.html pre-compressed for every app route, checked again on each use (no-cache)', async () => {
-    for (const url of ['/', '/index.html', '/login', '/dashboard/main']) {
+    for (const url of ['/', '/index.html', '/login', '/dashboard/options', '/dashboard/main/extra', '/dashboard/..%2Fmain', '/routes/dashboard/x']) {
       for (const [accept, encoding, mark] of [
         ['br, gzip', 'br', '<!-- br -->'],
         ['gzip', 'gzip', '<!-- gz -->'],
@@ -101,6 +104,23 @@ describe('the web build', () => {
         expect(response.headers['content-type']).toMatch(/^text\/html/);
         expect(response.headers['cache-control'], url).toBe('no-cache');
         expect(varies(response), `${url}: Vary: Accept-Encoding`).toBe(true);
+        expectSecurityHeaders(response);
+      }
+    }
+  });
+
+  it("sends a route's own page where the build made one (its chunks linked), pre-compressed and no-cache", async () => {
+    for (const url of ['/dashboard/main', '/dashboard/main/', '/dashboard/main?x=1']) {
+      for (const [accept, encoding, mark] of [
+        ['br, gzip', 'br', '<!-- br -->'],
+        [undefined, undefined, ''],
+      ] as const) {
+        const response = await get(url, accept);
+        expect(response.statusCode, url).toBe(200);
+        expect(response.headers['content-encoding'], `${url} with Accept-Encoding: ${accept}`).toBe(encoding);
+        expect(decoded(response), url).toBe(`${MAIN_HTML}${mark}`);
+        expect(response.headers['content-type']).toMatch(/^text\/html/);
+        expect(response.headers['cache-control'], url).toBe('no-cache');
         expectSecurityHeaders(response);
       }
     }

@@ -1,0 +1,74 @@
+/**
+ * How the web build groups its chunks (issue 10: Lighthouse on /dashboard/main).
+ *
+ * By default the libraries of the lazily loaded screens are split into the pieces the screens have
+ * in common: some forty small files for /dashboard/main (one per Mantine component, icon or helper),
+ * which a phone on a slow link fetches six at a time (Lighthouse, same host and load: FCP 4.0 s,
+ * LCP 4.4 s, score 56; with the two chunks below FCP 3.0 s, LCP 3.6 s, score 66). Library code goes
+ * into two chunks instead:
+ *   - `vendor-base`: what a visitor who is not signed in loads (index.html's entry, /login,
+ *     /set-password) — the same code those pages loaded before, so /login stays within its script
+ *     budget (DESIGN.md, e2e/performance.spec.ts);
+ *   - `vendor-app`: what only the signed-in screens load, fetched once and cached for all of them.
+ * The earnings calendar's and the price charts' big libraries stay with their own screens, and every
+ * screen's own code stays in its own chunk.
+ *
+ * Which library modules the signed-out pages use is known only after tree-shaking (Mantine and the
+ * icons are imported through barrels that name every component), so the build asks a first,
+ * in-memory build with the default chunks: the modules of the chunks those pages load.
+ */
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { InlineConfig, Rolldown } from 'vite';
+
+const WEB = path.dirname(fileURLToPath(import.meta.url));
+/** The screens a visitor who is not signed in loads, beside the entry chunk (index.html's script). */
+const SIGNED_OUT_SCREENS = ['src/features/login/login-screen.tsx', 'src/features/set-password/set-password-screen.tsx'].map((file) => path.join(WEB, file));
+/** Libraries big enough to stay with the one screen that uses them. */
+const OWN_CHUNK = /[\\/]node_modules[\\/](@fullcalendar|preact|lightweight-charts|fancy-canvas)[\\/]/;
+const LIBRARY_CODE = /[\\/]node_modules[\\/].*\.[cm]?js$/;
+
+/** The modules of the chunks that the entry chunk and the given screens' chunks load statically. */
+export function modulesLoadedBy(chunks: readonly Rolldown.OutputChunk[], screens: readonly string[]): Set<string> {
+  const byFile = new Map(chunks.map((chunk) => [chunk.fileName, chunk]));
+  const modules = new Set<string>();
+  const seen = new Set<string>();
+  const visit = (chunk: Rolldown.OutputChunk) => {
+    if (seen.has(chunk.fileName)) return;
+    seen.add(chunk.fileName);
+    chunk.moduleIds.forEach((id) => modules.add(id));
+    chunk.imports.forEach((file) => visit(byFile.get(file)!));
+  };
+  const entries = chunks.filter((chunk) => chunk.isEntry);
+  if (entries.length !== 1) throw new Error(`chunking: expected one entry chunk, found ${entries.length}`);
+  entries.forEach(visit);
+  for (const screen of screens) {
+    const chunk = chunks.find((candidate) => candidate.facadeModuleId === screen);
+    if (!chunk) throw new Error(`chunking: no chunk for ${path.relative(WEB, screen)}; are the paths in chunking.ts still right?`);
+    visit(chunk);
+  }
+  return modules;
+}
+
+/** The in-memory first build with the default chunks: the library modules the signed-out pages load. */
+export async function signedOutLibraryModules(config: InlineConfig): Promise<Set<string>> {
+  const { build } = await import('vite');
+  const output = await build({ ...config, configFile: false, logLevel: 'silent', build: { ...config.build, write: false, emptyOutDir: false, manifest: false, sourcemap: false } });
+  const outputs = (Array.isArray(output) ? output : [output]) as Rolldown.RolldownOutput[];
+  const chunks = outputs.flatMap((result) => result.output.filter((item): item is Rolldown.OutputChunk => item.type === 'chunk'));
+  return new Set([...modulesLoadedBy(chunks, SIGNED_OUT_SCREENS)].filter((id) => LIBRARY_CODE.test(id)));
+}
+
+/**
+ * The codeSplitting groups' name function: 'vendor-app' for library code only signed-in screens
+ * load, 'vendor-base' for the library code of the signed-out pages (by default the entry chunk and
+ * a dozen small pieces that /login and every dashboard screen each fetch). All of a page's library
+ * code in these two keeps the chunks free of import cycles (app code imports libraries, never the
+ * other way round).
+ */
+export function vendorChunkOf(signedOut: ReadonlySet<string>): (moduleId: string) => string | null {
+  return (moduleId) => {
+    if (!LIBRARY_CODE.test(moduleId) || OWN_CHUNK.test(moduleId)) return null;
+    return signedOut.has(moduleId) ? 'vendor-base' : 'vendor-app';
+  };
+}
