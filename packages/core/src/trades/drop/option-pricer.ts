@@ -1,10 +1,10 @@
 import { dayNumber } from '../../market/trading-calendar';
 import { chooseContract, OPTIONS_PARAMS, type OptionsParams } from '../options/engine';
 import { modelValue, type ContractTerms } from '../options/pricing';
-import type { DailySeries, Mark, OptionChainContract, SessionExtras, StoredIdeaEvent } from '../types';
+import type { DailySeries, Mark, OptionChainContract, SessionExtras, SessionInput, StoredIdeaEvent } from '../types';
 import { bidValue, type DropOptionBar, type DropOptionPricer } from './option';
 import type { DropMark } from './row';
-import { foldDrop, type DropOptionContract } from './state';
+import { foldDrop, type DropOptionContract, type DropState } from './state';
 
 /**
  * Type O's option pricer (strategies.md §4.2–4.3), built on the options engine's own code: the
@@ -105,6 +105,25 @@ export function createDropOptionPricer(params: OptionsParams = OPTIONS_PARAMS): 
       return Object.values(bar).every((v) => Number.isFinite(v)) ? bar : null;
     },
   };
+}
+
+/**
+ * The underlyings whose option chain a drop session reads (`extras.optionChains`), each with the one
+ * expiry it needs or null for every expiry: an open O item whose CALL was chosen from a chain, with a
+ * bar on the session (the quote's IV values it), and each O candidate of the day (`candidates`, from
+ * dropSignals: its CALL is chosen from the chain).
+ */
+export function dropChainNeeds(input: SessionInput<unknown, DropState>, candidates: readonly { symbol: string }[]): Map<string, string | null> {
+  const day = dayNumber(input.session.date);
+  const needs = new Map<string, string | null>();
+  for (const idea of input.openIdeas) {
+    const contract = idea.state.stockType === 'O' ? idea.state.option : null;
+    const series = input.bars.get(idea.symbol);
+    if (!contract || pricingOf(contract)?.priceSource !== 'chain' || !series || series.day[series.day.length - 1] !== day) continue;
+    needs.set(idea.symbol, needs.has(idea.symbol) && needs.get(idea.symbol) !== contract.expiry ? null : contract.expiry);
+  }
+  for (const pick of candidates) needs.set(pick.symbol, null);
+  return needs;
 }
 
 /** The pricer the registered drop engine uses. */
