@@ -17,7 +17,7 @@ import { runJob, type Job, type RunOutcome } from '../../jobs/registry';
 import type { Clock } from '../../lib/clock';
 import type { CachedMarket } from '../../providers/market/cached-market';
 import { UnknownSymbolError } from '../../providers/market/types';
-import { createExtrasFor, engineUniverse } from './trades.extras';
+import { createExtrasFor, engineUniverse, markChains } from './trades.extras';
 import { loadSeries, passSessionDay, passTimeMs, seriesThrough, sessionDays } from './trades.market';
 import type { TradesRepo } from './trades.repo';
 import { createSessionRunner, recordOf, replaySessions, type AnyEngine } from './trades.runner';
@@ -158,12 +158,14 @@ export function createTradeJobs(deps: TradeJobsDeps) {
           }
         };
         await Promise.all(Array.from({ length: market.source === 'live' ? 2 : 8 }, worker));
+        // Contracts chosen from a chain are marked at its bid now (options) or its IV (drop's O items).
+        const chains = await markChains(engine, market, events.values(), isoFromDayNumber(marketSession(nowMs).lastSessionDay), log);
         for (const row of rows) {
           const mark = quotes.get(row.symbol);
           const log = events.get(row.id);
           if (!mark || !log?.length) continue;
-          const record = recordOf(engine, log, { price: mark.price, at: mark.at.toISOString() }, nowMs);
-          await repo.saveMark(row.id, mark, record.row, record.status, record.isActive, new Date(nowMs));
+          const record = recordOf(engine, log, { price: mark.price, at: mark.at.toISOString() }, nowMs, chains);
+          await repo.saveMark(row.id, { ...mark, optionValue: record.markOptionValue }, record.row, record.status, record.isActive, new Date(nowMs));
         }
         return failures;
       },

@@ -16,6 +16,7 @@ import {
   type IdeaEvent,
   type Mark,
   type OpenIdea,
+  type OptionChainSnapshot,
   type Origin,
   type SessionExtras,
   type SessionInput,
@@ -65,14 +66,24 @@ function entryOpenMs(barDate: string): number {
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
+/** The option's value a mark carries (a drop O item's, a chain's bid), else null. */
+export function optionValueOf(mark: Mark | null): number | null {
+  const value = (mark as (Mark & { optionValue?: number }) | null)?.optionValue;
+  return typeof value === 'number' ? value : null;
+}
+
 /** A row's IsActive (a drop item's StockIsActive). */
 const activeOf = (row: Record<string, unknown>) => (row.IsActive ?? row.StockIsActive) === true;
 
-/** The idea row the store keeps: the fold of `events` at `mark`, with the columns the lists need. */
-export function recordOf(engine: AnyEngine, events: readonly Stored[], mark: Mark | null, nowMs: number): IdeaRecord {
+/**
+ * The idea row the store keeps: the fold of `events` at `mark`, with the columns the lists need.
+ * `chains`: the option chains of the mark's moment (a chain-priced contract is marked from them).
+ */
+export function recordOf(engine: AnyEngine, events: readonly Stored[], mark: Mark | null, nowMs: number, chains?: ReadonlyMap<string, OptionChainSnapshot>): IdeaRecord {
   const opened = events.find((event) => event.type === 'opened') ?? events[0]!;
   const last = events[events.length - 1]!;
-  const row = engine.fold(events, markFor(engine, events, mark), iso(nowMs));
+  const marked = markFor(engine, events, mark, chains);
+  const row = engine.fold(events, marked, iso(nowMs));
   const open = engine.openState(events) !== null;
   return {
     id: opened.ideaId,
@@ -93,6 +104,7 @@ export function recordOf(engine: AnyEngine, events: readonly Stored[], mark: Mar
     lastSequence: last.sequence,
     markPrice: mark?.price ?? null,
     markAt: mark ? new Date(mark.at) : null,
+    markOptionValue: optionValueOf(marked),
     row,
     updatedAt: new Date(nowMs),
   };
@@ -139,13 +151,17 @@ export async function createSessionRunner(options: RunnerOptions) {
     return { price: through.close[index]!, at: iso(newYorkInstantMs(through.day[index]!, SESSION_CLOSE_MINUTES)) };
   };
 
-  /** Re-folds these ideas from the log (inside the session's transaction) and stores their rows. */
+  /** The option chains of the last session run (its close marks read them), by session day. */
+  let sessionChains: { day: number; chains: ReadonlyMap<string, OptionChainSnapshot> } | null = null;
+
+  /** Re-folds these ideas from the log (inside the session's transaction) and stores their rows, the open ones marked at the close of `day`. */
   async function refold(tx: Parameters<Parameters<TradesRepo['transaction']>[0]>[0], ids: readonly string[], day: number, nowMs: number): Promise<Map<string, Stored[]>> {
     const logs = await repo.eventsOf(tx, ids);
     const records: IdeaRecord[] = [];
+    const chains = sessionChains?.day === day ? sessionChains.chains : undefined;
     for (const [id, events] of logs) {
       const record = recordOf(engine, events, null, nowMs);
-      const final = record.isOpen ? recordOf(engine, events, closeMark(record.symbol, day), nowMs) : record;
+      const final = record.isOpen ? recordOf(engine, events, closeMark(record.symbol, day), nowMs, chains) : record;
       records.push(final);
       void id;
     }
@@ -172,6 +188,7 @@ export async function createSessionRunner(options: RunnerOptions) {
       const openIdeas: OpenIdea[] = [...open.values()].map((idea) => ({ ideaId: idea.id, symbol: idea.symbol, market: idea.market, ruleVersion: engine.ruleVersion, state: idea.state }));
       const input: SessionInput<unknown, unknown> = { params: engine.params, session: { date, now: iso(nowMs) }, bars, universe, openIdeas, cooldowns, extras: {} };
       const extras = extrasFor ? await extrasFor(input, { live: extra.live === true }) : {};
+      sessionChains = extras.optionChains ? { day, chains: extras.optionChains } : null;
       const emitted = engine.runSession({ ...input, extras });
 
       const originOf = new Map<string, Origin>();

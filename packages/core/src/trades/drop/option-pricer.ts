@@ -131,15 +131,16 @@ export const dropOptionPricer = createDropOptionPricer();
 
 /**
  * The mark of a drop item at an underlying price (strategies.md §4.3 marks): for an open O item the
- * option's bid value at that price, on the mark's day, by the pricer (σ of the choice; no chain);
- * S and L items, and closed ones, are marked by the price alone.
+ * option's bid value at that price, on the mark's day, by the pricer (σ: the chain's IV for the
+ * contract when `extras` carries the chain of the moment, else σ of the choice); S and L items, and
+ * closed ones, are marked by the price alone.
  */
-export function dropMarkAt(events: readonly StoredIdeaEvent[], mark: Mark, pricer: DropOptionPricer = dropOptionPricer): DropMark {
+export function dropMarkAt(events: readonly StoredIdeaEvent[], mark: Mark, pricer: DropOptionPricer = dropOptionPricer, extras: SessionExtras = {}): DropMark {
   const state = foldDrop(events);
   if (!state || state.closed || state.stockType !== 'O' || !state.option) return mark;
   const day = Math.max(dayNumber(mark.at.slice(0, 10)), dayNumber(events[0]!.barDate));
   const one = (value: number) => Float64Array.of(value);
   const series: DailySeries = { symbol: events[0]!.symbol, market: events[0]!.market, day: Int32Array.of(day), open: one(mark.price), high: one(mark.price), low: one(mark.price), close: one(mark.price), volume: one(0) };
-  const bar = pricer.valueOn({ contract: state.option, series, extras: {} });
+  const bar = pricer.valueOn({ contract: state.option, series, extras });
   return bar ? { ...mark, optionValue: bidValue(bar.close, state.option.halfSpread) } : mark;
 }
