@@ -262,6 +262,19 @@ export function createTradesRepo(db: Database) {
       return row ? { ...row, replayState: row.replayState as ReplayState } : undefined;
     },
 
+    /**
+     * The last session a version has stored, its row locked until the transaction ends: the session
+     * writes of one engine version are serialised, and a process sees the sessions another one stored.
+     */
+    async lockedLastSession(tx: Executor, engine: EngineId, ruleVersion: string): Promise<string | null> {
+      const [row] = await tx
+        .select({ lastSession: tradeEngineVersions.lastSession })
+        .from(tradeEngineVersions)
+        .where(and(eq(tradeEngineVersions.engine, engine), eq(tradeEngineVersions.ruleVersion, ruleVersion)))
+        .for('update');
+      return row?.lastSession ?? null;
+    },
+
     /** Records a version's replay state (inserting its row the first time). */
     async saveVersion(tx: Executor, row: Partial<EngineVersionRow> & { engine: EngineId; ruleVersion: string; paramHash: string }, nowMs: number): Promise<void> {
       const { engine: _engine, ruleVersion: _ruleVersion, ...given } = row;

@@ -115,6 +115,11 @@ export interface RunnerOptions {
   repo: TradesRepo;
   /** replay: every idea is 'replayed', `now` is each session's pass time; live: the daily pass and its catch-up. */
   mode: 'replay' | 'live';
+  /**
+   * A replay taken up again after the sessions the store already holds (it stopped or failed half-way):
+   * it starts from the store's open ideas and cooldowns, as the live pass does. A live run always does.
+   */
+  resume?: boolean;
   universe: readonly UniverseMember[];
   series: ReadonlyMap<string, DailySeries>;
   /** The session's extras (trades.extras.ts); none by default. `live`: the session a live pass decides. */
@@ -127,7 +132,7 @@ export async function createSessionRunner(options: RunnerOptions) {
   const open = new Map<string, IdeaState>();
   const cooldowns = new Map<string, string>();
 
-  if (mode === 'live') {
+  if (mode === 'live' || options.resume === true) {
     const rows = await repo.openIdeas(repo.db, engine.id, engine.ruleVersion);
     const events = await repo.eventsOf(
       repo.db,
@@ -149,6 +154,14 @@ export async function createSessionRunner(options: RunnerOptions) {
     const index = through.close.length - 1;
     if (index < 0) return null;
     return { price: through.close[index]!, at: iso(newYorkInstantMs(through.day[index]!, SESSION_CLOSE_MINUTES)) };
+  };
+
+  /** What the engine is given on session `day` (its extras aside): bars through it, the open ideas, the cooldowns. */
+  const inputOf = (day: number, nowMs: number): SessionInput<unknown, unknown> => {
+    const bars = new Map<string, DailySeries>();
+    for (const [symbol, one] of series) bars.set(symbol, seriesThrough(one, day));
+    const openIdeas: OpenIdea[] = [...open.values()].map((idea) => ({ ideaId: idea.id, symbol: idea.symbol, market: idea.market, ruleVersion: engine.ruleVersion, state: idea.state }));
+    return { params: engine.params, session: { date: isoFromDayNumber(day), now: iso(nowMs) }, bars, universe, openIdeas, cooldowns, extras: {} };
   };
 
   /** The option chains of the last session run (its close marks read them), by session day. */
@@ -174,19 +187,22 @@ export async function createSessionRunner(options: RunnerOptions) {
 
     /**
      * Runs the session `day` at `nowMs` (a replay: the session's pass time). Answers the ids of the
-     * ideas it touched. `refoldAllOpen`: also re-mark every open idea at the session's close (the
-     * daily pass; a replay does it once at its end).
+     * ideas it touched, or null when `claim` (first in the session's transaction) refused to write
+     * it: another process has stored that session (this runner's open ideas are then behind the
+     * store; its caller stops). `refoldAllOpen`: also re-mark every open idea at the session's close
+     * (the daily pass; a replay does it once at its end).
      */
     async step(
       day: number,
       nowMs: number,
-      extra: { refoldAllOpen: boolean; live?: boolean; afterWrite?: (tx: Parameters<Parameters<TradesRepo['transaction']>[0]>[0]) => Promise<void> },
-    ): Promise<string[]> {
-      const date = isoFromDayNumber(day);
-      const bars = new Map<string, DailySeries>();
-      for (const [symbol, one] of series) bars.set(symbol, seriesThrough(one, day));
-      const openIdeas: OpenIdea[] = [...open.values()].map((idea) => ({ ideaId: idea.id, symbol: idea.symbol, market: idea.market, ruleVersion: engine.ruleVersion, state: idea.state }));
-      const input: SessionInput<unknown, unknown> = { params: engine.params, session: { date, now: iso(nowMs) }, bars, universe, openIdeas, cooldowns, extras: {} };
+      extra: {
+        refoldAllOpen: boolean;
+        live?: boolean;
+        claim?: (tx: Parameters<Parameters<TradesRepo['transaction']>[0]>[0]) => Promise<boolean>;
+        afterWrite?: (tx: Parameters<Parameters<TradesRepo['transaction']>[0]>[0]) => Promise<void>;
+      },
+    ): Promise<string[] | null> {
+      const input = inputOf(day, nowMs);
       const extras = extrasFor ? await extrasFor(input, { live: extra.live === true }) : {};
       sessionChains = extras.optionChains ? { day, chains: extras.optionChains } : null;
       const emitted = engine.runSession({ ...input, extras });
@@ -204,6 +220,7 @@ export async function createSessionRunner(options: RunnerOptions) {
       const touched = [...new Set(stamped.map((event) => event.ideaId))];
 
       const logs = await repo.transaction(async (tx) => {
+        if (extra.claim && !(await extra.claim(tx))) return null;
         await repo.appendEvents(tx, stamped);
         const ids = extra.refoldAllOpen ? [...new Set([...touched, ...open.keys()])] : touched;
         const folded = await refold(tx, ids, day, nowMs);
@@ -211,6 +228,7 @@ export async function createSessionRunner(options: RunnerOptions) {
         return folded;
       });
 
+      if (logs === null) return null;
       // The log is the truth: the in-memory open ideas follow what was stored.
       for (const id of touched) {
         const events = logs.get(id);
@@ -230,8 +248,13 @@ export async function createSessionRunner(options: RunnerOptions) {
       return touched;
     },
 
-    /** Re-marks every open idea at the close of `day` (the end of a replay). */
+    /** Re-marks every open idea at the close of `day` (the end of a replay), with that session's chains. */
     async markOpenAtClose(day: number, nowMs: number): Promise<void> {
+      // A replay taken up again with no session left to run has not read that session's chains yet.
+      if (sessionChains?.day !== day && extrasFor && open.size > 0) {
+        const extras = await extrasFor(inputOf(day, passTimeMs(day)), { live: false });
+        sessionChains = extras.optionChains ? { day, chains: extras.optionChains } : null;
+      }
       await repo.transaction(async (tx) => {
         await refold(tx, [...open.keys()], day, nowMs);
       });
