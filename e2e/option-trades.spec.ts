@@ -2,13 +2,18 @@ import type { OptionTrade } from '@signalboard/core';
 import type { Page } from 'playwright-core';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { api, screenshot, signedInUser, useBrowserPage } from './support/browser';
-import { apiGet, cardSymbols, cardText, IDEAS_TIME_ZONE, waitForReplay } from './support/trade-ideas';
+import { apiGet, cardSymbols, cardText, IDEAS_TIME_ZONE, percent, waitForReplay } from './support/trade-ideas';
+import { GLD_BARS, GLD_CHAINS, gldCall, SIGNAL_DATE } from './fixtures/market/option-chains';
+import { MARKET_NOW } from './fixtures/market/dataset';
+import { callDelta, callStrength, callValue, centUp, daysBetween } from './support/option-math';
 
-// The pinned market (e2e/fixtures/market/trade-ideas.ts): of the OPTION_ALERT tickers only SPY has
-// the 260 bars the option engine needs; its steady climb keeps making 20-session highs, so the
-// engine buys a CALL on each breakout (after its 5-session cooldown), priced with the model
-// (strategies.md §4.3), and the two-week hold's time decay takes most of them to their time stop.
-// One is still open: the CALL of the 2026-11-18 breakout.
+// The pinned market: of the OPTION_ALERT tickers SPY and GLD have the 260 bars the option engine
+// needs. SPY (e2e/fixtures/market/trade-ideas.ts) has no option chain: its steady climb keeps making
+// 20-session highs, so the engine buys a CALL on each breakout (after its 5-session cooldown),
+// priced with the model (strategies.md §4.3), and the two-week hold's time decay takes most of them
+// to their time stop; one is still open, the CALL of the 2026-11-18 breakout. GLD
+// (e2e/fixtures/market/option-chains.ts) breaks out once, on 2026-11-18, and the market has its
+// recorded chains of 2026-11-18, 11-19 and 11-20: that trade is chosen and priced from them.
 
 let page: Page;
 let token = '';
@@ -40,7 +45,7 @@ const fieldColour = (symbol: string, label: string) =>
 const open = async () => {
   await page.goto('/dashboard/options2');
   await page.getByRole('heading', { name: 'Options Scanner', level: 1 }).waitFor();
-  await expect.poll(() => cardSymbols(trades())).toEqual(['SPY']);
+  await expect.poll(() => cardSymbols(trades())).toEqual(['GLD', 'SPY']);
 };
 
 describe('Option Scanner (option trades)', () => {
@@ -53,7 +58,7 @@ describe('Option Scanner (option trades)', () => {
     expect(await tick('Current Trades').isChecked()).toBe(true);
     expect(await tick('Sucessful Trades').isChecked()).toBe(false);
     expect(await tick('Failed Trades').isChecked()).toBe(false);
-    const [active] = await apiGet<OptionTrade[]>('get_combined_options_data');
+    const active = (await apiGet<OptionTrade[]>('get_combined_options_data')).find((row) => row.Symbol === 'SPY');
     expect(active!.ContractName).toBe('SPY261224C00679000');
     const text = await cardText(trades(), 'SPY');
     expect(text.startsWith('SPY ACTIVE MODEL REPLAYED')).toBe(true);
@@ -75,7 +80,7 @@ describe('Option Scanner (option trades)', () => {
     await page.getByLabel('To Date').fill('2026-11-18');
     await page.getByText('No options match the selected filters.').waitFor();
     await page.getByLabel('To Date').fill('2026-11-19');
-    await expect.poll(() => cardSymbols(trades())).toEqual(['SPY']);
+    await expect.poll(() => cardSymbols(trades())).toEqual(['GLD', 'SPY']);
     await page.getByLabel('To Date').fill('');
 
     // Closed: none reached the +30 % target; the failed ones sorted by profit, highest first.
@@ -94,9 +99,68 @@ describe('Option Scanner (option trades)', () => {
     await screenshot(page, 'option-trades');
   });
 
+  it("prices GLD's trade from the pinned chain: the contract, entry, current value, profit and strength the fixture's numbers give", async () => {
+    // Wait until the marks job has marked the open trades at the pinned now (the replay marked them at 2026-11-19's close).
+    await expect.poll(async () => (await apiGet<OptionTrade[]>('get_combined_options_data')).find((row) => row.Symbol === 'GLD')?.LastUpdatedDate, { timeout: 60_000 }).toBe(new Date(MARKET_NOW).toISOString());
+    await open();
+
+    // The alert bar (strategies.md §4.1) and the chain of its session (§4.2): the expiry 28–45 days
+    // from the entry session closest to 35, then the call nearest |Δ| 0.45 (Δ from each contract's
+    // IV, r = 4 %: the market has no DTB3) that has open interest ≥ 500 and a spread ≤ 10 % of mid.
+    const signal = GLD_BARS.findIndex((bar) => bar.date === SIGNAL_DATE);
+    const entryBar = GLD_BARS[signal + 1]!;
+    const chain = GLD_CHAINS[SIGNAL_DATE]!;
+    const spot = GLD_BARS[signal]!.close;
+    const dte = (expiry: string) => daysBetween(entryBar.date, expiry);
+    const expiry = chain.expirations.filter((e) => dte(e) >= 28 && dte(e) <= 45).sort((a, b) => Math.abs(dte(a) - 35) - Math.abs(dte(b) - 35) || a.localeCompare(b))[0]!;
+    const candidates = chain.calls
+      .filter(([e]) => e === expiry)
+      .map(([, strike, bid, ask, iv, openInterest]) => ({ strike, bid, ask, iv, openInterest, delta: callDelta({ spot, strike, years: daysBetween(SIGNAL_DATE, expiry) / 365, rate: 0.04, sigma: iv }) }))
+      .filter((c) => c.delta >= 0.35 && c.delta <= 0.55)
+      .sort((a, b) => Math.abs(a.delta - 0.45) - Math.abs(b.delta - 0.45) || Math.abs(a.strike - spot) - Math.abs(b.strike - spot) || a.strike - b.strike);
+    const nearest = candidates[0]!;
+    const chosen = candidates.find((c) => c.openInterest >= 500 && c.ask - c.bid <= 0.1 * ((c.ask + c.bid) / 2))!;
+    expect(nearest.openInterest).toBeLessThan(500); // the nearest is too thin: the next one is taken
+    expect(chosen.strike).not.toBe(nearest.strike);
+    const contract = gldCall(expiry, chosen.strike);
+    // Entry at the open of the next session (§4.3): the model at that open with the chain's IV of the
+    // signal close, plus the half-spread (3 % for GLD), up to the cent; marked at the chain's bid now.
+    const entry = centUp(callValue({ spot: entryBar.open, strike: chosen.strike, years: dte(expiry) / 365, rate: 0.04, sigma: chosen.iv }) * 1.03);
+    const today = GLD_CHAINS[MARKET_NOW.slice(0, 10)]!.calls.find(([e, strike]) => e === expiry && strike === chosen.strike)!;
+    const current = today[2];
+    const profit = Math.round((current / entry - 1) * 10_000) / 10_000;
+    const strength = callStrength(GLD_BARS.slice(0, signal + 1));
+    expect(strength).toEqual({ spike: true, swing: true, oversold: false, score: 90 });
+
+    const text = await cardText(trades(), 'GLD');
+    // Priced from the chain: no "model" badge; Volume and Level System badges (the spike, the swing level).
+    expect(text.startsWith('GLD ACTIVE VOLUME LEVEL SYSTEM REPLAYED')).toBe(true);
+    expect(text).not.toContain('MODEL');
+    for (const part of [
+      `Contract ${contract}`,
+      'Side CALL',
+      `Strike ${chosen.strike.toFixed(2)}`,
+      `Expiry ${expiry}`,
+      `Entry price ${entry.toFixed(2)}`,
+      `Current price ${current.toFixed(2)}`,
+      `Profit ${percent(profit)}`,
+      `Trade strength ${strength.score}/100 (strong)`,
+      `Current stock price ${GLD_BARS.at(-1)!.close.toFixed(2)}`,
+      'Created Nov 19, 2026, 6:30 AM',
+    ]) {
+      expect(text).toContain(part);
+    }
+    // 90 is in the green band (70 and above); the profit is above 0, green.
+    const green = await resolved('--mantine-color-green-text');
+    expect(await fieldColour('GLD', 'Trade strength')).toBe(green);
+    expect(await fieldColour('GLD', 'Profit')).toBe(green);
+    const row = (await apiGet<OptionTrade[]>('get_combined_options_data')).find((one) => one.Symbol === 'GLD')!;
+    expect(row).toMatchObject({ PriceSource: 'chain', ContractName: contract, EntryValue: entry, Current_Value: current, Sigma: chosen.iv });
+  });
+
   it('saves, restores and clears the alerts of active trades', async () => {
     await open();
-    const [active] = await apiGet<OptionTrade[]>('get_combined_options_data');
+    const active = (await apiGet<OptionTrade[]>('get_combined_options_data')).find((row) => row.Symbol === 'SPY');
     // Nothing ticked and nothing saved: nothing to do.
     await page.getByRole('button', { name: 'Save Alerts' }).click();
     await page.getByText('No alerts selected.').waitFor();
@@ -111,8 +175,9 @@ describe('Option Scanner (option trades)', () => {
     await open();
     await expect.poll(() => alert.isChecked()).toBe(true);
     await tick('Failed Trades').check();
-    await expect.poll(async () => (await trades().getByRole('article').count())).toBe(17);
-    expect(await trades().getByRole('checkbox').count()).toBe(1);
+    await expect.poll(async () => (await trades().getByRole('article').count())).toBe(18);
+    // Only the two active trades (GLD's and SPY's) have one.
+    expect(await trades().getByRole('checkbox').count()).toBe(2);
 
     // Unticking the last one and saving clears it.
     await alert.uncheck();

@@ -58,6 +58,8 @@ export async function createTestDatabase(): Promise<{ url: string; pool: pg.Pool
 
 export interface TestApp {
   app: FastifyInstance;
+  /** The test database's connection string (another process's pool connects with it). */
+  url: string;
   db: Database;
   pool: pg.Pool;
   config: Config;
@@ -111,6 +113,7 @@ export async function createTestApp(env: Record<string, string> = {}, options: T
   await app.ready();
   return {
     app,
+    url: database.url,
     db: database.db,
     pool: database.pool,
     config,

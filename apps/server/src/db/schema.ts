@@ -215,6 +215,8 @@ export const ideas = pgTable(
     lastSequence: bigint('last_sequence', { mode: 'number' }).notNull(),
     markPrice: doublePrecision('mark_price'),
     markAt: timestamp('mark_at', { withTimezone: true }),
+    /** The option's value the mark carried (a drop O item's, or a chain's bid for an option trade); null: the price alone. */
+    markOptionValue: doublePrecision('mark_option_value'),
     row: jsonb('row').notNull(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
   },

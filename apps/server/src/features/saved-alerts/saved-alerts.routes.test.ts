@@ -46,6 +46,7 @@ function idea(id: string, engine: 'options' | 'drop', active: boolean, row: Reco
     lastSequence: 1,
     markPrice: null,
     markAt: null,
+    markOptionValue: null,
     row,
     updatedAt: at,
   };

@@ -2,13 +2,14 @@
  * The real engines (packages/core TRADE_ENGINES) through the platform: a replay over the simulated
  * market, then the lists and the detail answer their contract rows, and every stored row is the
  * fold of its stored events. Layered and swing run on 80 S&P 500 members; options on OPTION_ALERT
- * tickers (ETFs included); drop on both.
+ * tickers (ETFs included); drop on both. The simulated market prices option chains for any session,
+ * so the option trades and O items are chosen and marked from its chains.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { dropItemsResponse, ideaDetail, layeredTrade, optionTradesResponse, swingTrade, trackRecord, type EngineId, type UniverseMember } from '@signalboard/core';
 import { createTestApp, createUser, login, uniqueEmail, type TestApp } from '../../../test/helpers';
-import { ideas } from '../../db/schema';
+import { ideas, tradeEngineVersions } from '../../db/schema';
 import { OPTION_ALERT_TICKERS, universeBySymbol, US_STOCKS } from '../../providers/market/universe';
 import { SERVER_TRADE_ENGINES } from './engines';
 import { markFor } from './trades.extras';
@@ -86,7 +87,8 @@ describe('the engines of packages/core on the platform', () => {
     for (let i = 1; i < all.length; i += 1) expect(all[i - 1]!.ProfitPercent).toBeGreaterThanOrEqual(all[i]!.ProfitPercent);
     for (const row of all) {
       expect(OPTIONS).toContain(row.Symbol);
-      expect(row).toMatchObject({ Origin: 'replayed', RuleVersion: 'options@1.0.0', PriceSource: 'model' });
+      // The simulated market prices a chain for any session: the replay chooses and prices from it.
+      expect(row).toMatchObject({ Origin: 'replayed', RuleVersion: 'options@1.0.0', PriceSource: 'chain' });
       expect(row.ContractName.startsWith(row.Symbol)).toBe(true);
     }
     expect(all.some((row) => !row.IsActive)).toBe(true);
@@ -196,8 +198,42 @@ describe('the engines of packages/core on the platform', () => {
     for (const row of rows) {
       const engine = byId.get(row.engine as EngineId)!;
       const log = events.get(row.id)!;
-      const mark = row.markPrice === null ? null : { price: row.markPrice, at: row.markAt!.toISOString() };
+      const mark = row.markPrice === null ? null : { price: row.markPrice, at: row.markAt!.toISOString(), ...(row.markOptionValue === null ? {} : { optionValue: row.markOptionValue }) };
       expect(JSON.parse(JSON.stringify(engine.fold(log, markFor(engine, log, mark), row.updatedAt.toISOString())))).toEqual(row.row);
+    }
+  });
+
+  it('prices from the simulated chain of each session: contracts chosen from it, open trades marked at its bid at the last close', async () => {
+    const repo = createTradesRepo(t.db);
+    const rows = await t.db.select().from(ideas);
+    const events = await repo.eventsOf(
+      t.db,
+      rows.map((row) => row.id),
+    );
+    const opened = [...events.values()].map((log) => log[0]!);
+    const options = opened.filter((event) => event.engine === 'options');
+    const oItems = opened.filter((event) => event.engine === 'drop' && event.data.stockType === 'O');
+    expect(options.length).toBeGreaterThan(5);
+    expect(oItems.length).toBeGreaterThan(0);
+    for (const event of options) expect(event.data).toMatchObject({ priceSource: 'chain', sigmaSource: 'chain' });
+    for (const event of oItems) expect((event.data.option as { pricing: unknown }).pricing).toMatchObject({ priceSource: 'chain', sigmaSource: 'chain' });
+    // Each trade's contract is listed in the chain as of its signal session, at the ask it entered pending with.
+    for (const event of options.slice(0, 10)) {
+      const chain = (await t.market.getOptionChainAsOf!(event.symbol, event.barDate, event.data.expiry as string)).value!;
+      const listed = chain.contracts.find((c) => c.type === (event.data.side === 'CALL' ? 'call' : 'put') && c.strike === event.data.strike);
+      expect(listed, event.ideaId).toBeDefined();
+      expect(event.data).toMatchObject({ signalValue: listed!.ask, signalMark: listed!.bid, sigma: listed!.impliedVolatility });
+    }
+    // The open ones (still open at the end of the replay) are marked at the bid of the last session's chain.
+    const last = (await t.db.select().from(tradeEngineVersions)).find((version) => version.engine === 'options')!.lastSession!;
+    const open = rows.filter((row) => row.engine === 'options' && row.isOpen && row.markAt !== null);
+    expect(open.length).toBeGreaterThan(0);
+    for (const row of open) {
+      const trade = row.row as { ContractName: string; Expiry: string; Strike: number; Side: string; Current_Value: number };
+      const chain = (await t.market.getOptionChainAsOf!(row.symbol, last, trade.Expiry)).value!;
+      const quote = chain.contracts.find((c) => c.type === (trade.Side === 'CALL' ? 'call' : 'put') && c.strike === trade.Strike)!;
+      expect(row.markOptionValue, row.id).toBe(quote.bid);
+      expect(trade.Current_Value).toBe(quote.bid);
     }
   });
 });

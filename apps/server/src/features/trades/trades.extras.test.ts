@@ -1,16 +1,18 @@
 /**
  * The engines' extras (trades.extras.ts) from a scripted market and store: the rate and IV indexes
- * as of the session, chains only on the live session, the drop engine's index, underlyings,
- * sectors, linked swing trades and news (only for the day's candidates, ≤ 30 symbols), and the
+ * as of the session, the chains a session reads (as of the session from a source that keeps them,
+ * else only on the live session), the drop engine's index, underlyings, sectors, linked swing
+ * trades and news (only for the day's candidates, ≤ 30 symbols), the chains of the marks, and the
  * engines' universes.
  */
 import { describe, expect, it } from 'vitest';
-import { dayNumber, dropEngine, isoFromDayNumber, optionsEngine, swingEngine, type DailySeries, type SessionInput, type UniverseMember } from '@signalboard/core';
+import { dayNumber, dropEngine, isoFromDayNumber, optionsEngine, swingEngine, tradingDayOnOrAfter, type DailySeries, type IdeaEvent, type SessionInput, type StoredIdeaEvent, type UniverseMember } from '@signalboard/core';
 import type { CachedMarket } from '../../providers/market/cached-market';
 import type { EarningsEvent, EconomicSeries, NewsArticle, OptionChain } from '../../providers/market/types';
 import { UnknownSymbolError } from '../../providers/market/types';
 import { OPTION_ALERT_TICKERS } from '../../providers/market/universe';
-import { createExtrasFor, DROP_NEWS_PER_DAY, EARNINGS_LOOKAHEAD_DAYS, engineUniverse, valueAsOf } from './trades.extras';
+import { createExtrasFor, DROP_NEWS_PER_DAY, EARNINGS_LOOKAHEAD_DAYS, engineUniverse, markChains, markFor, valueAsOf } from './trades.extras';
+import { seriesThrough } from './trades.market';
 import type { TradesRepo } from './trades.repo';
 import type { AnyEngine } from './trades.runner';
 
@@ -20,24 +22,54 @@ const series = (id: string, observations: Array<[string, number]>): EconomicSeri
 interface Calls {
   news: Array<[string, string, string]>;
   chains: string[];
+  /** Chains asked as of a session: `SYMBOL date expiry|*`. */
+  asOf?: string[];
 }
 
-function fakeMarket(calls: Calls, economic: Record<string, EconomicSeries>): CachedMarket {
+const EXPIRY = '2026-03-20';
+const contractOf = (symbol: string, expiration: string, strike: number, bid: number, iv = 0.3): OptionChain['contracts'][number] => ({
+  contractSymbol: `${symbol}${expiration.slice(2).replace(/-/g, '')}C${String(strike * 1000).padStart(8, '0')}`,
+  type: 'call',
+  strike,
+  expiration,
+  lastPrice: bid,
+  bid,
+  ask: bid + 0.2,
+  volume: 10,
+  openInterest: 900,
+  impliedVolatility: iv,
+});
+
+/**
+ * A scripted market. `keeps`: the source also answers chains as of a session (the dates it has one
+ * for, each chain's bid its day of the month / 10); `nearestOnly`: the expirations of a chain now
+ * that lists the contracts of the nearest one only, as Yahoo's does.
+ */
+function fakeMarket(calls: Calls, economic: Record<string, EconomicSeries>, options: { keeps?: readonly string[]; nearestOnly?: readonly string[] } = {}): CachedMarket {
   const market = {
     source: 'simulated',
+    ...(options.keeps && {
+      async getOptionChainAsOf(symbol: string, date: string, expiration?: string) {
+        calls.asOf?.push(`${symbol} ${date} ${expiration ?? '*'}`);
+        if (!options.keeps!.includes(date)) return cached(null);
+        const chain: OptionChain = { symbol, underlyingPrice: 100, expirations: [EXPIRY], contracts: [contractOf(symbol, EXPIRY, 100, Number(date.slice(8)) / 10)] };
+        return cached(chain);
+      },
+    }),
     async getEconomicSeries(id: string) {
       const found = economic[id];
       if (!found) throw new UnknownSymbolError(id);
       return cached(found);
     },
-    async getOptionChain(symbol: string) {
-      calls.chains.push(symbol);
-      const chain: OptionChain = {
-        symbol,
-        underlyingPrice: 100,
-        expirations: ['2026-03-20'],
-        contracts: [{ contractSymbol: `${symbol}260320C00100000`, type: 'call', strike: 100, expiration: '2026-03-20', lastPrice: 3, bid: 2.9, ask: 3.1, volume: 10, openInterest: 900, impliedVolatility: 0.3 }],
-      };
+    async getOptionChain(symbol: string, expiration?: string) {
+      calls.chains.push(expiration ? `${symbol} ${expiration}` : symbol);
+      if (options.nearestOnly) {
+        // The nearest expiry quoted unless one is asked for.
+        const expirations = [...options.nearestOnly];
+        const quoted = expiration ?? expirations[0]!;
+        return cached<OptionChain>({ symbol, underlyingPrice: 100, expirations, contracts: [contractOf(symbol, quoted, 100, 2.9)] });
+      }
+      const chain: OptionChain = { symbol, underlyingPrice: 100, expirations: [EXPIRY], contracts: [contractOf(symbol, EXPIRY, 100, 2.9)] };
       return cached(chain);
     },
     async getCompanyNews(symbol: string, from: string, to: string) {
@@ -99,19 +131,107 @@ describe('options extras', () => {
     expect(before).toEqual({});
   });
 
-  it('option chains only for the live session, as snapshots', async () => {
+  it("from a source with today's chains only: on the live session, the chains of the new alerts, as snapshots", async () => {
     const calls: Calls = { news: [], chains: [] };
-    const extrasFor = await createExtrasFor(engine, [{ symbol: 'SPY', market: 'US', survivorshipBiased: false }], { market: fakeMarket(calls, {}), repo: fakeRepo([]), log });
-    const extras = await extrasFor(sessionInput(engine, ['SPY']), { live: true });
+    const universe: UniverseMember[] = ['SPY', 'QQQ'].map((symbol) => ({ symbol, market: 'US', survivorshipBiased: false }));
+    const extrasFor = await createExtrasFor(engine, universe, { market: fakeMarket(calls, {}), repo: fakeRepo([]), log });
+    // SPY breaks down on the session (a PUT alert); QQQ has no bars: no alert, no chain.
+    const input = { ...sessionInput(engine, ['SPY']), universe };
+    expect((await extrasFor(input, { live: false })).optionChains).toBeUndefined();
+    expect(calls.chains).toEqual([]);
+    const extras = await extrasFor(input, { live: true });
     expect(extras.riskFreeRate).toBeUndefined();
-    expect(extras.optionChains?.get('SPY')?.contracts).toEqual([{ expiry: '2026-03-20', strike: 100, side: 'CALL', bid: 2.9, ask: 3.1, iv: 0.3, openInterest: 900 }]);
+    expect(extras.optionChains?.get('SPY')?.contracts).toEqual([{ expiry: EXPIRY, strike: 100, side: 'CALL', bid: 2.9, ask: 3.1, iv: 0.3, openInterest: 900 }]);
     expect(calls.chains).toEqual(['SPY']);
+  });
+
+  it('a chain now that quotes the nearest expiry only: the expiry §4.2 takes from its expirations is read too', async () => {
+    const calls: Calls = { news: [], chains: [] };
+    const input = sessionInput(engine, ['SPY']);
+    // Fridays 1, 3, 5 and 8 weeks after the next session: DTE 35 (within [28, 45]) is the one §4.2 takes.
+    const fromDay = tradingDayOnOrAfter(dayNumber(input.session.date) + 1);
+    const [nearest, chosen, later, last] = [7, 35, 21 + 35, 56].map((dte) => isoFromDayNumber(fromDay + dte));
+    const extrasFor = await createExtrasFor(engine, [{ symbol: 'SPY', market: 'US', survivorshipBiased: false }], { market: fakeMarket(calls, {}, { nearestOnly: [nearest!, chosen!, later!, last!] }), repo: fakeRepo([]), log });
+    const extras = await extrasFor(input, { live: true });
+    expect(calls.chains).toEqual(['SPY', `SPY ${chosen}`]);
+    expect([...new Set(extras.optionChains!.get('SPY')!.contracts.map((c) => c.expiry))]).toEqual([nearest, chosen]);
+  });
+
+  it('from a source that keeps past chains: as of each session, replay included; none on a session it has no chain for', async () => {
+    const calls: Calls = { news: [], chains: [], asOf: [] };
+    const input = sessionInput(engine, ['SPY']);
+    const date = input.session.date;
+    const extrasFor = await createExtrasFor(engine, [{ symbol: 'SPY', market: 'US', survivorshipBiased: false }], { market: fakeMarket(calls, {}, { keeps: [date] }), repo: fakeRepo([]), log });
+    const extras = await extrasFor(input, { live: false });
+    expect(extras.optionChains?.get('SPY')?.contracts).toEqual([{ expiry: EXPIRY, strike: 100, side: 'CALL', bid: Number(date.slice(8)) / 10, ask: Number(date.slice(8)) / 10 + 0.2, iv: 0.3, openInterest: 900 }]);
+    expect(calls.asOf).toEqual([`SPY ${date} *`]);
+    // The session before (a breakout: a CALL alert) is asked as of its own date; the source has no chain for it: none (the model prices).
+    const series = input.bars.get('SPY')!;
+    const previous = isoFromDayNumber(series.day[298]!);
+    const before = { ...input, bars: new Map([['SPY', seriesThrough(series, series.day[298]!)]]), session: { date: previous, now: `${previous}T21:30:00.000Z` } };
+    expect((await extrasFor(before, { live: false })).optionChains).toBeUndefined();
+    expect(calls.asOf).toEqual([`SPY ${date} *`, `SPY ${previous} *`]);
+    // Even on the live session, a source that keeps past chains is asked as of the session, never for today's chain.
+    expect((await extrasFor(before, { live: true })).optionChains).toBeUndefined();
+    expect(calls.chains).toEqual([]);
   });
 
   it('valueAsOf reads the newest observation on or before the date', () => {
     expect(valueAsOf(economic.DTB3, '2025-03-09')).toBe(4.5);
     expect(valueAsOf(economic.DTB3, '2025-03-02')).toBeUndefined();
     expect(valueAsOf(null, '2025-03-09')).toBeUndefined();
+  });
+});
+
+describe('the marks of contracts chosen from a chain', () => {
+  const engine = optionsEngine as unknown as AnyEngine;
+  const stamp = (events: readonly IdeaEvent[]): StoredIdeaEvent[] => events.map((event) => ({ ...event, ruleVersion: engine.ruleVersion, paramHash: engine.paramHash, origin: 'replayed', recordedAt: `${event.barDate}T21:30:00.000Z` }));
+
+  it("read today's chain of the contract's expiry; an option trade is marked at its bid, the model marks the rest", async () => {
+    const input = sessionInput(engine, ['SPY']);
+    const spot = input.bars.get('SPY')!.close.at(-1)!;
+    const expiry = isoFromDayNumber(tradingDayOnOrAfter(dayNumber(input.session.date) + 1) + 35);
+    // Puts around the close (SPY breaks down: a PUT alert), bid b(K) as of each session asked.
+    const asked: string[] = [];
+    const puts = (date: string, bidShift: number): OptionChain => ({
+      symbol: 'SPY',
+      underlyingPrice: spot,
+      expirations: [expiry],
+      contracts: [-10, -5, 0, 5, 10].map((offset) => {
+        const strike = Math.round(spot) + offset;
+        return { ...contractOf('SPY', expiry, strike, 6 + offset / 2 + bidShift), type: 'put' as const, contractSymbol: `SPY${date}P${strike}` };
+      }),
+    });
+    const market = {
+      source: 'simulated',
+      async getEconomicSeries(id: string) {
+        throw new UnknownSymbolError(id);
+      },
+      async getOptionChainAsOf(symbol: string, date: string, expiration?: string) {
+        asked.push(`${symbol} ${date} ${expiration ?? '*'}`);
+        return cached(date === input.session.date ? puts(date, 0) : date === '2030-01-02' ? puts(date, 1.5) : null);
+      },
+    } as unknown as CachedMarket;
+    const extrasFor = await createExtrasFor(engine, [{ symbol: 'SPY', market: 'US', survivorshipBiased: false }], { market, repo: fakeRepo([]), log });
+    const extras = await extrasFor(input, { live: false });
+    const chainPriced = stamp(engine.runSession({ ...input, extras }));
+    const modelPriced = stamp(engine.runSession(input));
+    expect(chainPriced[0]!.data).toMatchObject({ priceSource: 'chain', side: 'PUT', expiry });
+    expect(modelPriced[0]!.data).toMatchObject({ priceSource: 'model' });
+    const strike = chainPriced[0]!.data.strike as number;
+
+    asked.length = 0;
+    const chains = await markChains(engine, market, [chainPriced, modelPriced.map((event) => ({ ...event, symbol: 'QQQ' }))], '2030-01-02', log);
+    // Only the chain-priced trade's underlying, for its expiry.
+    expect(asked).toEqual([`SPY 2030-01-02 ${expiry}`]);
+    const mark = { price: spot * 0.98, at: '2030-01-02T16:00:00.000Z' };
+    const bid = chains.get('SPY')!.contracts.find((c) => c.strike === strike && c.side === 'PUT')!.bid;
+    expect(markFor(engine, chainPriced, mark, chains)).toEqual({ ...mark, optionValue: bid });
+    expect(engine.fold(chainPriced, markFor(engine, chainPriced, mark, chains), mark.at)).toMatchObject({ Current_Value: bid, PriceSource: 'chain', CurrentPriceStock: mark.price });
+    // Without today's chain (or for a model-priced trade) the mark is the price alone: the fold values it with the model.
+    expect(markFor(engine, chainPriced, mark, new Map())).toEqual(mark);
+    expect(markFor(engine, modelPriced, mark, chains)).toEqual(mark);
+    expect(await markChains(swingEngine as unknown as AnyEngine, market, [chainPriced], '2030-01-02', log)).toEqual(new Map());
   });
 });
 

@@ -2,31 +2,44 @@
  * What each engine reads beyond bars (types.ts SessionExtras), from the market source and the store:
  * - options (strategies.md §4): the risk-free rate (DTB3) and the 30-day IV indexes (VIX, VXN) as of
  *   the session when the source has them (else absent: r = 0.04, σ from the bars); the option
- *   chains only on a live pass for the session being decided (a replay prices with the model).
+ *   chains the session reads (optionChainNeeds: new alerts, open chain-priced trades): as of the
+ *   session on every pass, replay included, where the source keeps past chains (the simulated
+ *   market; a file market whose chains carry asOf); else only on a live pass for the session being
+ *   decided, the chains now (a live source's chain says nothing about last year). Without a chain
+ *   for the day priced, the engine prices with the model.
  * - drop (strategies.md §5): the S&P 500 members, the OPTION_ALERT underlyings, the sectors
  *   (profiles), the open swing trade per symbol, and the company news of the day's new candidates
- *   (dropSignals), from each one's reference high through the session, ≤ 30 symbols a day (§7).
+ *   (dropSignals), from each one's reference high through the session, ≤ 30 symbols a day (§7), and
+ *   the chains of its O items (dropChainNeeds), as the options engine's.
  * And each engine's universe: layered and swing the S&P 500 members the source knows; options the
  * OPTION_ALERT tickers the source knows; drop both.
  */
 import {
+  chooseExpiry,
   dayNumber,
+  dropChainNeeds,
   dropMarkAt,
   dropSignals,
   isoFromDayNumber,
+  optionChainNeeds,
+  OPTIONS_PARAMS,
+  tradingDayOnOrAfter,
   type DropHeadline,
   type DropParams,
   type DropState,
   type EngineId,
   type Mark,
   type OptionChainSnapshot,
+  type OptionMark,
+  type OptionsParams,
+  type OptionState,
   type SessionExtras,
   type SessionInput,
   type StoredIdeaEvent,
   type UniverseMember,
 } from '@signalboard/core';
 import type { CachedMarket } from '../../providers/market/cached-market';
-import type { EarningsEvent, EconomicSeries } from '../../providers/market/types';
+import type { EarningsEvent, EconomicSeries, OptionChain } from '../../providers/market/types';
 import { OPTION_ALERT_TICKERS, universeBySymbol } from '../../providers/market/universe';
 import { stockUniverse } from './trades.market';
 import type { TradesRepo } from './trades.repo';
@@ -82,7 +95,7 @@ export type ExtrasFor = (input: SessionInput<unknown, unknown>, options: { live:
 
 /**
  * The extras of `engine` for a run over `universe`, per session; `live` is true only for the session
- * a live pass decides (it alone gets option chains).
+ * a live pass decides (the one that gets today's chains from a source without past ones).
  */
 export async function createExtrasFor(engine: AnyEngine, universe: readonly UniverseMember[], deps: ExtrasDeps): Promise<ExtrasFor> {
   const { market, repo, log } = deps;
@@ -113,10 +126,9 @@ export async function createExtrasFor(engine: AnyEngine, universe: readonly Univ
         if (value !== undefined) iv.set(name, value);
       }
       if (iv.size > 0) extras.ivIndexes = iv;
-      if (live) {
-        const chains = await optionChains(market, universe.map((member) => member.symbol).filter((symbol) => input.bars.has(symbol)), log);
-        if (chains.size > 0) extras.optionChains = chains;
-      }
+      const needs = optionChainNeeds({ ...(input as unknown as SessionInput<OptionsParams, OptionState>), extras });
+      const chains = await sessionChains(market, needs, date, live, engine.params as OptionsParams, log);
+      if (chains.size > 0) extras.optionChains = chains;
       return extras;
     };
   }
@@ -149,9 +161,11 @@ export async function createExtrasFor(engine: AnyEngine, universe: readonly Univ
         if (known === undefined || known < row.id) swingTradeIds.set(row.symbol, row.id);
       }
       const extras: SessionExtras = { ...base, swingTradeIds };
-      const signals = dropSignals({ ...(input as unknown as SessionInput<DropParams, DropState>), extras }, true);
+      const dropInput = { ...(input as unknown as SessionInput<DropParams, DropState>), extras };
+      const signals = dropSignals(dropInput, true);
       const news = await dropNews(market, [...signals.S, ...signals.L, ...signals.O], date, input.session.now);
-      const chains = live ? await optionChains(market, [...new Set(signals.O.map((pick) => pick.symbol))], log) : new Map<string, OptionChainSnapshot>();
+      // O's CALL is chosen and valued by the options engine's code with its parameters.
+      const chains = await sessionChains(market, dropChainNeeds(dropInput, signals.O), date, live, OPTIONS_PARAMS, log);
       return { ...extras, dropNews: news, ...(chains.size > 0 ? { optionChains: chains } : {}) };
     };
   }
@@ -232,35 +246,117 @@ async function dropNews(market: CachedMarket, candidates: ReadonlyArray<{ symbol
   return out;
 }
 
-/** The source's option chains of these underlyings now (the live pass's session), as snapshots. */
-async function optionChains(market: CachedMarket, symbols: readonly string[], log: { warn(message: string): void }): Promise<Map<string, OptionChainSnapshot>> {
+/** A source's chain as the engines read it. */
+export function chainSnapshot(chain: OptionChain): OptionChainSnapshot {
+  return {
+    underlying: chain.symbol,
+    contracts: chain.contracts.map((contract) => ({
+      expiry: contract.expiration,
+      strike: contract.strike,
+      side: contract.type === 'call' ? ('CALL' as const) : ('PUT' as const),
+      bid: contract.bid,
+      ask: contract.ask,
+      ...(contract.impliedVolatility > 0 ? { iv: contract.impliedVolatility } : {}),
+      openInterest: contract.openInterest,
+    })),
+  };
+}
+
+/**
+ * The chains of a session's needs (symbol → the one expiry needed, or null for every expiry), as
+ * snapshots. A source that keeps past chains answers as of the session (`date`), on any pass; a
+ * session it has no chain for is priced by the model. A source with today's chains only answers on
+ * the live session; its chain may list the contracts of the nearest expiry only (Yahoo), so for a
+ * new alert the expiry §4.2 takes from the listed expirations is read too (≤ 2 requests a symbol).
+ * A failing or stale answer leaves the symbol out (the model prices it), with a warning.
+ */
+async function sessionChains(
+  market: CachedMarket,
+  needs: ReadonlyMap<string, string | null>,
+  date: string,
+  live: boolean,
+  params: Pick<OptionsParams, 'targetDte' | 'dteRange' | 'dteFallback'>,
+  log: { warn(message: string): void },
+): Promise<Map<string, OptionChainSnapshot>> {
   const out = new Map<string, OptionChainSnapshot>();
-  for (const symbol of symbols) {
+  const asOf = market.getOptionChainAsOf !== undefined;
+  if (needs.size === 0 || (!asOf && !live)) return out;
+  for (const [symbol, expiry] of needs) {
     try {
-      const answer = await market.getOptionChain(symbol);
-      if (answer.stale) continue;
-      out.set(symbol, {
-        underlying: symbol,
-        contracts: answer.value.contracts.map((contract) => ({
-          expiry: contract.expiration,
-          strike: contract.strike,
-          side: contract.type === 'call' ? ('CALL' as const) : ('PUT' as const),
-          bid: contract.bid,
-          ask: contract.ask,
-          ...(contract.impliedVolatility > 0 ? { iv: contract.impliedVolatility } : {}),
-          openInterest: contract.openInterest,
-        })),
-      });
+      let chain: OptionChain | null;
+      if (asOf) {
+        const answer = await market.getOptionChainAsOf!(symbol, date, expiry ?? undefined);
+        chain = answer.stale ? null : answer.value;
+      } else {
+        const answer = await market.getOptionChain(symbol, expiry ?? undefined);
+        chain = answer.stale ? null : answer.value;
+        if (chain && expiry === null) chain = await withChosenExpiry(market, chain, date, params);
+      }
+      if (chain && chain.contracts.length > 0) out.set(symbol, chainSnapshot(chain));
     } catch (error) {
-      log.warn(`Trade ideas: no option chain for ${symbol} (${error instanceof Error ? error.message : String(error)}); the model prices it`);
+      log.warn(`Trade ideas: no option chain for ${symbol} on ${date} (${error instanceof Error ? error.message : String(error)}); the model prices it`);
     }
   }
   return out;
 }
 
-/** The mark an engine folds a row at: drop's O items carry the option's value at the price (options reprice in their fold). */
-export function markFor(engine: AnyEngine, events: readonly StoredIdeaEvent[], mark: Mark | null): Mark | null {
-  if (!mark || engine.id !== 'drop') return mark;
-  return dropMarkAt(events, mark);
+/** A chain now whose contracts leave out the expiry §4.2 takes from its expirations: with that expiry's contracts added. */
+async function withChosenExpiry(market: CachedMarket, chain: OptionChain, date: string, params: Pick<OptionsParams, 'targetDte' | 'dteRange' | 'dteFallback'>): Promise<OptionChain> {
+  const quoted = new Set(chain.contracts.map((contract) => contract.expiration));
+  const chosen = chooseExpiry(
+    chain.expirations.map((expiration) => dayNumber(expiration)),
+    tradingDayOnOrAfter(dayNumber(date) + 1),
+    params,
+  );
+  if (chosen === null) return chain;
+  const expiry = isoFromDayNumber(chosen);
+  if (quoted.has(expiry)) return chain;
+  const answer = await market.getOptionChain(chain.symbol, expiry);
+  if (answer.stale) return chain;
+  return { ...chain, contracts: [...chain.contracts, ...answer.value.contracts.filter((contract) => contract.expiration === expiry)] };
 }
 
+/**
+ * The chains the marks of open ideas read now (strategies.md §4.3: a trade priced from a chain is
+ * marked at the chain's bid): per underlying of an open option trade or O item whose contract was
+ * chosen from a chain, its expiry's chain as of today's session (a source that keeps them) or now
+ * (a live source). Empty for the other engines and when no open idea was chain-priced.
+ */
+export async function markChains(engine: AnyEngine, market: CachedMarket, logs: Iterable<readonly StoredIdeaEvent[]>, date: string, log: { warn(message: string): void }): Promise<Map<string, OptionChainSnapshot>> {
+  if (engine.id !== 'options' && engine.id !== 'drop') return new Map();
+  const needs = new Map<string, string | null>();
+  for (const events of logs) {
+    const contract = chainPricedContract(engine, events);
+    if (!contract) continue;
+    const symbol = events[0]!.symbol;
+    needs.set(symbol, needs.has(symbol) && needs.get(symbol) !== contract.expiry ? null : contract.expiry);
+  }
+  return sessionChains(market, needs, date, true, OPTIONS_PARAMS, log);
+}
+
+/** The contract of an open option trade or O item chosen from a chain (null for the rest). */
+function chainPricedContract(engine: AnyEngine, events: readonly StoredIdeaEvent[]): { side: 'CALL' | 'PUT'; expiry: string; strike: number } | null {
+  const state = engine.openState(events) as (OptionState & DropState) | null;
+  if (!state) return null;
+  if (engine.id === 'options') return state.priceSource === 'chain' ? { side: state.side, expiry: state.expiry, strike: state.strike } : null;
+  if (engine.id === 'drop' && state.stockType === 'O' && state.option?.pricing.priceSource === 'chain') return { side: 'CALL', expiry: state.option.expiry, strike: state.option.strike };
+  return null;
+}
+
+/**
+ * The mark an engine folds a row at: drop's O items carry the option's value at the price (σ from
+ * the chain's IV when `chains` quote the contract), an option trade chosen from a chain the chain's
+ * bid when `chains` quote it (else the fold values it with the model). The store keeps the value
+ * (ideas.mark_option_value), so a stored row is the fold of its events at its stored mark.
+ */
+export function markFor(engine: AnyEngine, events: readonly StoredIdeaEvent[], mark: Mark | null, chains?: ReadonlyMap<string, OptionChainSnapshot>): Mark | null {
+  // A mark that carries the option's value already (a stored one, refolded) is folded as it is.
+  if (!mark || typeof (mark as OptionMark).optionValue === 'number') return mark;
+  if (engine.id === 'drop') return dropMarkAt(events, mark, undefined, chains && chains.size > 0 ? { optionChains: chains } : {});
+  if (engine.id !== 'options' || !chains || chains.size === 0) return mark;
+  const contract = chainPricedContract(engine, events);
+  const quote = contract && chains.get(events[0]!.symbol)?.contracts.find((c) => c.side === contract.side && c.expiry === contract.expiry && Math.abs(c.strike - contract.strike) < 1e-9);
+  if (!quote || !(quote.bid > 0)) return mark;
+  const quoted: OptionMark = { ...mark, optionValue: quote.bid };
+  return quoted;
+}

@@ -17,7 +17,7 @@ import { runJob, type Job, type RunOutcome } from '../../jobs/registry';
 import type { Clock } from '../../lib/clock';
 import type { CachedMarket } from '../../providers/market/cached-market';
 import { UnknownSymbolError } from '../../providers/market/types';
-import { createExtrasFor, engineUniverse } from './trades.extras';
+import { createExtrasFor, engineUniverse, markChains } from './trades.extras';
 import { loadSeries, passSessionDay, passTimeMs, seriesThrough, sessionDays } from './trades.market';
 import type { TradesRepo } from './trades.repo';
 import { createSessionRunner, recordOf, replaySessions, type AnyEngine } from './trades.runner';
@@ -69,24 +69,35 @@ export function createTradeJobs(deps: TradeJobsDeps) {
       const lastDay = passSessionDay(nowMs);
       const universe = await universeOf(true, engine.id);
       const series = await loadSeries(market, universe, lastDay, { shouldStop: () => stopping });
-      const sessions = replaySessions(sessionDays(series.values(), 0, lastDay), engine.warmupBars);
-      await repo.saveVersion(repo.db, { ...base, sessionsTotal: sessions.length }, clock.nowMs());
+      const all = replaySessions(sessionDays(series.values(), 0, lastDay), engine.warmupBars);
+      // A replay taken up again (the server stopped, or an attempt failed, half-way) keeps the sessions the
+      // store holds (each session's events, rows and lastSession are written in one transaction) and goes on
+      // from the store's open ideas and cooldowns: the store ends as one uninterrupted run leaves it.
+      const stored = (await repo.version(engine.id, engine.ruleVersion))?.lastSession ?? null;
+      const sessions = stored === null ? all : all.filter((day) => day > dayNumber(stored));
+      const skipped = all.length - sessions.length;
+      await repo.saveVersion(repo.db, { ...base, sessionsTotal: all.length, sessionsDone: skipped }, clock.nowMs());
       // Drop items link the swing trade open on their session: a swing replay under way here finishes first.
       const swing = engine.id === 'drop' ? byId.get('swing') : undefined;
       const swingReplay = swing ? replays.get(swing.ruleVersion) : undefined;
       if (swingReplay) await swingReplay;
       const extrasFor = await createExtrasFor(engine, universe, extrasDeps);
-      const session = await createSessionRunner({ engine, repo, mode: 'replay', universe, series, extrasFor });
+      const session = await createSessionRunner({ engine, repo, mode: 'replay', resume: stored !== null, universe, series, extrasFor });
       for (const [index, day] of sessions.entries()) {
-        if (stopping) throw new Error('the server stopped during the replay; it starts again');
-        await session.step(day, passTimeMs(day), { refoldAllOpen: false });
-        const done = index + 1;
-        if (done % PROGRESS_EVERY_SESSIONS === 0 || done === sessions.length) {
+        if (stopping) throw new Error('the server stopped during the replay; it goes on from there at the next start');
+        const touched = await session.step(day, passTimeMs(day), { refoldAllOpen: false, claim: sessionClaim(engine, day), afterWrite: lastSessionWrite(engine, day) });
+        if (touched === null) {
+          // Another process took the replay over (this one's claim had gone stale) and is ahead: it finishes it.
+          log.info(`Trade ideas: ${engine.ruleVersion}: another process has replayed ${isoFromDayNumber(day)}; it carries the replay on`);
+          return;
+        }
+        const done = skipped + index + 1;
+        if (done % PROGRESS_EVERY_SESSIONS === 0 || index === sessions.length - 1) {
           await repo.saveVersion(repo.db, { ...base, sessionsDone: done }, clock.nowMs());
           await heartbeat();
         }
       }
-      const last = sessions[sessions.length - 1];
+      const last = all[all.length - 1];
       if (last !== undefined) await session.markOpenAtClose(last, nowMs);
       await repo.saveVersion(repo.db, { ...base, replayState: 'done', finishedAt: new Date(clock.nowMs()), lastSession: isoFromDayNumber(last ?? lastDay) }, clock.nowMs());
       log.info(`Trade ideas: ${engine.ruleVersion} replayed ${sessions.length} sessions (${session.openCount()} ideas still open)`);
@@ -95,6 +106,20 @@ export function createTradeJobs(deps: TradeJobsDeps) {
       throw error;
     }
   }
+
+  /**
+   * A session's write goes ahead only while the version's last stored session is before it (its row
+   * locked for the transaction): two processes running the same session (a claim taken over as stale
+   * while its first holder still runs) store it once, and the later one stops, its open ideas being
+   * behind the store.
+   */
+  const sessionClaim = (engine: AnyEngine, day: number) => async (tx: Parameters<Parameters<TradesRepo['transaction']>[0]>[0]) => {
+    const last = await repo.lockedLastSession(tx, engine.id, engine.ruleVersion);
+    return last === null || dayNumber(last) < day;
+  };
+  /** The session is the version's last stored one (written in the session's transaction). */
+  const lastSessionWrite = (engine: AnyEngine, day: number) => (tx: Parameters<Parameters<TradesRepo['transaction']>[0]>[0]) =>
+    repo.saveVersion(tx, { engine: engine.id, ruleVersion: engine.ruleVersion, paramHash: engine.paramHash, lastSession: isoFromDayNumber(day) }, clock.nowMs());
 
   function dailyJob(engine: AnyEngine): Job {
     return {
@@ -119,12 +144,15 @@ export function createTradeJobs(deps: TradeJobsDeps) {
           if (series.size === 0 || present < BARS_PRESENT_SHARE * series.size) {
             throw new Error(`the bars of ${date} are not there yet (${present} of ${series.size} symbols); retried until they are`);
           }
-          await session.step(day, nowMs, {
+          const touched = await session.step(day, nowMs, {
             refoldAllOpen: true,
-            // Option chains are quoted now: only the session this pass decides gets them.
+            // A source with today's chains only quotes them for the session this pass decides.
             live: day === lastDay,
-            afterWrite: (tx) => repo.saveVersion(tx, { engine: engine.id, ruleVersion: engine.ruleVersion, paramHash: engine.paramHash, lastSession: date }, clock.nowMs()),
+            claim: sessionClaim(engine, day),
+            afterWrite: lastSessionWrite(engine, day),
           });
+          // Another process (its claim taken over as stale) has stored this session: it runs the rest.
+          if (touched === null) break;
         }
         return [];
       },
@@ -158,12 +186,14 @@ export function createTradeJobs(deps: TradeJobsDeps) {
           }
         };
         await Promise.all(Array.from({ length: market.source === 'live' ? 2 : 8 }, worker));
+        // Contracts chosen from a chain are marked at its bid now (options) or its IV (drop's O items).
+        const chains = await markChains(engine, market, events.values(), isoFromDayNumber(marketSession(nowMs).lastSessionDay), log);
         for (const row of rows) {
           const mark = quotes.get(row.symbol);
           const log = events.get(row.id);
           if (!mark || !log?.length) continue;
-          const record = recordOf(engine, log, { price: mark.price, at: mark.at.toISOString() }, nowMs);
-          await repo.saveMark(row.id, mark, record.row, record.status, record.isActive, new Date(nowMs));
+          const record = recordOf(engine, log, { price: mark.price, at: mark.at.toISOString() }, nowMs, chains);
+          await repo.saveMark(row.id, { ...mark, optionValue: record.markOptionValue }, record.row, record.status, record.isActive, new Date(nowMs));
         }
         return failures;
       },

@@ -31,6 +31,8 @@ export interface IdeaRecord {
   lastSequence: number;
   markPrice: number | null;
   markAt: Date | null;
+  /** The option's value the mark carried (Mark.optionValue), else null. */
+  markOptionValue: number | null;
   row: Record<string, unknown>;
   updatedAt: Date;
 }
@@ -158,6 +160,7 @@ export function createTradesRepo(db: Database) {
               lastSequence: sql`excluded.last_sequence`,
               markPrice: sql`excluded.mark_price`,
               markAt: sql`excluded.mark_at`,
+              markOptionValue: sql`excluded.mark_option_value`,
               row: sql`excluded.row`,
               updatedAt: sql`excluded.updated_at`,
             },
@@ -190,9 +193,9 @@ export function createTradesRepo(db: Database) {
       return { rows, lastSequence: Number(last?.sequence ?? 0) };
     },
 
-    /** A refreshed mark: the row folded at it, no event. */
-    async saveMark(id: string, mark: { price: number; at: Date }, row: Record<string, unknown>, status: string, isActive: boolean, updatedAt: Date): Promise<void> {
-      await db.update(ideas).set({ markPrice: mark.price, markAt: mark.at, row, status, isActive, updatedAt }).where(eq(ideas.id, id));
+    /** A refreshed mark (with the option's value it carried, if any): the row folded at it, no event. */
+    async saveMark(id: string, mark: { price: number; at: Date; optionValue: number | null }, row: Record<string, unknown>, status: string, isActive: boolean, updatedAt: Date): Promise<void> {
+      await db.update(ideas).set({ markPrice: mark.price, markAt: mark.at, markOptionValue: mark.optionValue, row, status, isActive, updatedAt }).where(eq(ideas.id, id));
     },
 
     /**
@@ -257,6 +260,19 @@ export function createTradesRepo(db: Database) {
         .where(and(eq(tradeEngineVersions.engine, engine), eq(tradeEngineVersions.ruleVersion, ruleVersion)))
         .limit(1);
       return row ? { ...row, replayState: row.replayState as ReplayState } : undefined;
+    },
+
+    /**
+     * The last session a version has stored, its row locked until the transaction ends: the session
+     * writes of one engine version are serialised, and a process sees the sessions another one stored.
+     */
+    async lockedLastSession(tx: Executor, engine: EngineId, ruleVersion: string): Promise<string | null> {
+      const [row] = await tx
+        .select({ lastSession: tradeEngineVersions.lastSession })
+        .from(tradeEngineVersions)
+        .where(and(eq(tradeEngineVersions.engine, engine), eq(tradeEngineVersions.ruleVersion, ruleVersion)))
+        .for('update');
+      return row?.lastSession ?? null;
     },
 
     /** Records a version's replay state (inserting its row the first time). */

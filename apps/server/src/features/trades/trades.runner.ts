@@ -16,6 +16,7 @@ import {
   type IdeaEvent,
   type Mark,
   type OpenIdea,
+  type OptionChainSnapshot,
   type Origin,
   type SessionExtras,
   type SessionInput,
@@ -65,14 +66,24 @@ function entryOpenMs(barDate: string): number {
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
+/** The option's value a mark carries (a drop O item's, a chain's bid), else null. */
+export function optionValueOf(mark: Mark | null): number | null {
+  const value = (mark as (Mark & { optionValue?: number }) | null)?.optionValue;
+  return typeof value === 'number' ? value : null;
+}
+
 /** A row's IsActive (a drop item's StockIsActive). */
 const activeOf = (row: Record<string, unknown>) => (row.IsActive ?? row.StockIsActive) === true;
 
-/** The idea row the store keeps: the fold of `events` at `mark`, with the columns the lists need. */
-export function recordOf(engine: AnyEngine, events: readonly Stored[], mark: Mark | null, nowMs: number): IdeaRecord {
+/**
+ * The idea row the store keeps: the fold of `events` at `mark`, with the columns the lists need.
+ * `chains`: the option chains of the mark's moment (a chain-priced contract is marked from them).
+ */
+export function recordOf(engine: AnyEngine, events: readonly Stored[], mark: Mark | null, nowMs: number, chains?: ReadonlyMap<string, OptionChainSnapshot>): IdeaRecord {
   const opened = events.find((event) => event.type === 'opened') ?? events[0]!;
   const last = events[events.length - 1]!;
-  const row = engine.fold(events, markFor(engine, events, mark), iso(nowMs));
+  const marked = markFor(engine, events, mark, chains);
+  const row = engine.fold(events, marked, iso(nowMs));
   const open = engine.openState(events) !== null;
   return {
     id: opened.ideaId,
@@ -93,6 +104,7 @@ export function recordOf(engine: AnyEngine, events: readonly Stored[], mark: Mar
     lastSequence: last.sequence,
     markPrice: mark?.price ?? null,
     markAt: mark ? new Date(mark.at) : null,
+    markOptionValue: optionValueOf(marked),
     row,
     updatedAt: new Date(nowMs),
   };
@@ -103,6 +115,11 @@ export interface RunnerOptions {
   repo: TradesRepo;
   /** replay: every idea is 'replayed', `now` is each session's pass time; live: the daily pass and its catch-up. */
   mode: 'replay' | 'live';
+  /**
+   * A replay taken up again after the sessions the store already holds (it stopped or failed half-way):
+   * it starts from the store's open ideas and cooldowns, as the live pass does. A live run always does.
+   */
+  resume?: boolean;
   universe: readonly UniverseMember[];
   series: ReadonlyMap<string, DailySeries>;
   /** The session's extras (trades.extras.ts); none by default. `live`: the session a live pass decides. */
@@ -115,7 +132,7 @@ export async function createSessionRunner(options: RunnerOptions) {
   const open = new Map<string, IdeaState>();
   const cooldowns = new Map<string, string>();
 
-  if (mode === 'live') {
+  if (mode === 'live' || options.resume === true) {
     const rows = await repo.openIdeas(repo.db, engine.id, engine.ruleVersion);
     const events = await repo.eventsOf(
       repo.db,
@@ -139,13 +156,25 @@ export async function createSessionRunner(options: RunnerOptions) {
     return { price: through.close[index]!, at: iso(newYorkInstantMs(through.day[index]!, SESSION_CLOSE_MINUTES)) };
   };
 
-  /** Re-folds these ideas from the log (inside the session's transaction) and stores their rows. */
+  /** What the engine is given on session `day` (its extras aside): bars through it, the open ideas, the cooldowns. */
+  const inputOf = (day: number, nowMs: number): SessionInput<unknown, unknown> => {
+    const bars = new Map<string, DailySeries>();
+    for (const [symbol, one] of series) bars.set(symbol, seriesThrough(one, day));
+    const openIdeas: OpenIdea[] = [...open.values()].map((idea) => ({ ideaId: idea.id, symbol: idea.symbol, market: idea.market, ruleVersion: engine.ruleVersion, state: idea.state }));
+    return { params: engine.params, session: { date: isoFromDayNumber(day), now: iso(nowMs) }, bars, universe, openIdeas, cooldowns, extras: {} };
+  };
+
+  /** The option chains of the last session run (its close marks read them), by session day. */
+  let sessionChains: { day: number; chains: ReadonlyMap<string, OptionChainSnapshot> } | null = null;
+
+  /** Re-folds these ideas from the log (inside the session's transaction) and stores their rows, the open ones marked at the close of `day`. */
   async function refold(tx: Parameters<Parameters<TradesRepo['transaction']>[0]>[0], ids: readonly string[], day: number, nowMs: number): Promise<Map<string, Stored[]>> {
     const logs = await repo.eventsOf(tx, ids);
     const records: IdeaRecord[] = [];
+    const chains = sessionChains?.day === day ? sessionChains.chains : undefined;
     for (const [id, events] of logs) {
       const record = recordOf(engine, events, null, nowMs);
-      const final = record.isOpen ? recordOf(engine, events, closeMark(record.symbol, day), nowMs) : record;
+      const final = record.isOpen ? recordOf(engine, events, closeMark(record.symbol, day), nowMs, chains) : record;
       records.push(final);
       void id;
     }
@@ -158,20 +187,24 @@ export async function createSessionRunner(options: RunnerOptions) {
 
     /**
      * Runs the session `day` at `nowMs` (a replay: the session's pass time). Answers the ids of the
-     * ideas it touched. `refoldAllOpen`: also re-mark every open idea at the session's close (the
-     * daily pass; a replay does it once at its end).
+     * ideas it touched, or null when `claim` (first in the session's transaction) refused to write
+     * it: another process has stored that session (this runner's open ideas are then behind the
+     * store; its caller stops). `refoldAllOpen`: also re-mark every open idea at the session's close
+     * (the daily pass; a replay does it once at its end).
      */
     async step(
       day: number,
       nowMs: number,
-      extra: { refoldAllOpen: boolean; live?: boolean; afterWrite?: (tx: Parameters<Parameters<TradesRepo['transaction']>[0]>[0]) => Promise<void> },
-    ): Promise<string[]> {
-      const date = isoFromDayNumber(day);
-      const bars = new Map<string, DailySeries>();
-      for (const [symbol, one] of series) bars.set(symbol, seriesThrough(one, day));
-      const openIdeas: OpenIdea[] = [...open.values()].map((idea) => ({ ideaId: idea.id, symbol: idea.symbol, market: idea.market, ruleVersion: engine.ruleVersion, state: idea.state }));
-      const input: SessionInput<unknown, unknown> = { params: engine.params, session: { date, now: iso(nowMs) }, bars, universe, openIdeas, cooldowns, extras: {} };
+      extra: {
+        refoldAllOpen: boolean;
+        live?: boolean;
+        claim?: (tx: Parameters<Parameters<TradesRepo['transaction']>[0]>[0]) => Promise<boolean>;
+        afterWrite?: (tx: Parameters<Parameters<TradesRepo['transaction']>[0]>[0]) => Promise<void>;
+      },
+    ): Promise<string[] | null> {
+      const input = inputOf(day, nowMs);
       const extras = extrasFor ? await extrasFor(input, { live: extra.live === true }) : {};
+      sessionChains = extras.optionChains ? { day, chains: extras.optionChains } : null;
       const emitted = engine.runSession({ ...input, extras });
 
       const originOf = new Map<string, Origin>();
@@ -187,6 +220,7 @@ export async function createSessionRunner(options: RunnerOptions) {
       const touched = [...new Set(stamped.map((event) => event.ideaId))];
 
       const logs = await repo.transaction(async (tx) => {
+        if (extra.claim && !(await extra.claim(tx))) return null;
         await repo.appendEvents(tx, stamped);
         const ids = extra.refoldAllOpen ? [...new Set([...touched, ...open.keys()])] : touched;
         const folded = await refold(tx, ids, day, nowMs);
@@ -194,6 +228,7 @@ export async function createSessionRunner(options: RunnerOptions) {
         return folded;
       });
 
+      if (logs === null) return null;
       // The log is the truth: the in-memory open ideas follow what was stored.
       for (const id of touched) {
         const events = logs.get(id);
@@ -213,8 +248,13 @@ export async function createSessionRunner(options: RunnerOptions) {
       return touched;
     },
 
-    /** Re-marks every open idea at the close of `day` (the end of a replay). */
+    /** Re-marks every open idea at the close of `day` (the end of a replay), with that session's chains. */
     async markOpenAtClose(day: number, nowMs: number): Promise<void> {
+      // A replay taken up again with no session left to run has not read that session's chains yet.
+      if (sessionChains?.day !== day && extrasFor && open.size > 0) {
+        const extras = await extrasFor(inputOf(day, passTimeMs(day)), { live: false });
+        sessionChains = extras.optionChains ? { day, chains: extras.optionChains } : null;
+      }
       await repo.transaction(async (tx) => {
         await refold(tx, [...open.keys()], day, nowMs);
       });

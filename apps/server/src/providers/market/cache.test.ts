@@ -325,3 +325,23 @@ describe('CachedMarket daily bars', () => {
     expect(answers.every((answer) => answer.value.price === 101)).toBe(true);
   });
 });
+
+describe('CachedMarket option chains as of a session', () => {
+  it('are offered only when the source keeps them, cached per symbol, session and expiry', async () => {
+    const clock = new FakeClock();
+    const { source } = countingSource(clock);
+    expect(createCachedMarket(source, clock).getOptionChainAsOf).toBeUndefined();
+    const asked: string[] = [];
+    const keeping: MarketData = {
+      ...source,
+      async getOptionChainAsOf(symbol, date, expiration) {
+        asked.push(`${symbol} ${date} ${expiration ?? '*'}`);
+        return date === '2026-10-30' ? { symbol, underlyingPrice: 100, expirations: ['2026-12-18'], contracts: [] } : null;
+      },
+    };
+    const market = createCachedMarket(keeping, clock);
+    const answers = await Promise.all([market.getOptionChainAsOf!('aapl', '2026-10-30'), market.getOptionChainAsOf!('AAPL', '2026-10-30'), market.getOptionChainAsOf!('AAPL', '2026-10-31'), market.getOptionChainAsOf!('AAPL', '2026-10-30', '2026-12-18')]);
+    expect(answers.map((answer) => answer.value?.underlyingPrice ?? null)).toEqual([100, 100, null, 100]);
+    expect(asked).toEqual(['AAPL 2026-10-30 *', 'AAPL 2026-10-31 *', 'AAPL 2026-10-30 2026-12-18']);
+  });
+});

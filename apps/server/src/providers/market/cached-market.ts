@@ -36,6 +36,8 @@ export interface CachedMarket {
   getNewsSentiment(symbol: string): Promise<Cached<NewsSentiment>>;
   getEarningsCalendar(from: string, to: string): Promise<Cached<EarningsEvent[]>>;
   getOptionChain(symbol: string, expiration?: string): Promise<Cached<OptionChain>>;
+  /** The chain as quoted on a session (null: none that day), when the source keeps them; see MarketData. */
+  getOptionChainAsOf?(symbol: string, date: string, expiration?: string): Promise<Cached<OptionChain | null>>;
   getEconomicSeries(id: string): Promise<Cached<EconomicSeries>>;
   /** A provider's own daily RSI (api/rsi_td), when the source has one; see MarketData. */
   getProviderDailyRsi?(symbol: string): Promise<Cached<ProviderRsi>>;
@@ -97,6 +99,10 @@ export function createCachedMarket(source: MarketData, clock: Clock, cache = new
     getEarningsCalendar: (from, to) => cache.get(`earnings:${from}:${to}`, MARKET_TTL_MS.earnings, () => source.getEarningsCalendar(from, to)),
     getOptionChain: (symbol, expiration) =>
       cache.get(`options:${upper(symbol)}:${expiration ?? '*'}`, MARKET_TTL_MS.options, () => source.getOptionChain(upper(symbol), expiration)),
+    ...(source.getOptionChainAsOf && {
+      getOptionChainAsOf: (symbol: string, date: string, expiration?: string) =>
+        cache.get(`options-asof:${upper(symbol)}:${date}:${expiration ?? '*'}`, MARKET_TTL_MS.options, () => source.getOptionChainAsOf!(upper(symbol), date, expiration)),
+    }),
     getEconomicSeries: (id) => cache.get(`economic:${id}`, MARKET_TTL_MS.economic, () => source.getEconomicSeries(id)),
     ...(source.listSymbols && { listSymbols: () => source.listSymbols!() }),
     ...(source.getProviderDailyRsi && {

@@ -185,7 +185,16 @@ export interface MarketData {
   getNewsSentiment(symbol: string): Promise<NewsSentiment>;
   /** Earnings releases dated in [from, to] (`YYYY-MM-DD`). */
   getEarningsCalendar(from: string, to: string): Promise<EarningsEvent[]>;
+  /** The chain as quoted now (of `expiration` only, when given). */
   getOptionChain(symbol: string, expiration?: string): Promise<OptionChain>;
+  /**
+   * Optional: the chain as it was quoted on the session `date` (`YYYY-MM-DD`): at its close, or now
+   * while that session is still running; of `expiration` only, when given. Only what was known by
+   * then goes into it (no look-ahead). Null when the source has no chain for that session (a
+   * holiday, a date after now, or a dataset without a chain of that date). Sources that only know
+   * today's chain (the live providers) leave it out: today's chain says nothing about last year.
+   */
+  getOptionChainAsOf?(symbol: string, date: string, expiration?: string): Promise<OptionChain | null>;
   getEconomicSeries(id: string): Promise<EconomicSeries>;
   /**
    * Optional: RSI(14) on daily closes as a data provider computes it (live: Twelve Data `/rsi`), for

@@ -18,4 +18,4 @@ export { dropNewsOf, headlineScore, NEWS_DRIVEN_WORDS, NO_NEWS, sentimentLabel, 
 export { askValue, bidValue, type DropOptionBar, type DropOptionPricer } from './option';
 export { dropOutcome, dropProfitPercentage, dropStatus, foldDropRow, type DropMark } from './row';
 export { DROP_TYPES, type DropOptionContract, type DropSentiment, type DropState, type DropType, type NewsTag } from './state';
-export { createDropOptionPricer, dropMarkAt, dropOptionPricer } from './option-pricer';
+export { createDropOptionPricer, dropChainNeeds, dropMarkAt, dropOptionPricer } from './option-pricer';

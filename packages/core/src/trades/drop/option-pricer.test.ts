@@ -3,12 +3,13 @@ import { dropItem } from '../../contract/drop-items';
 import { dayNumber, isoFromDayNumber, tradingDayOnOrAfter } from '../../market/trading-calendar';
 import { replay } from '../kit/replay';
 import { randomUniverse, seriesOf, type Bar } from '../kit/test-bars';
-import { occName } from '../options/contracts';
+import { chooseExpiry, modelExpiries, occName } from '../options/contracts';
+import { OPTIONS_PARAMS } from '../options/engine';
 import { bsmDelta, modelValue } from '../options/pricing';
 import type { DailySeries, UniverseMember } from '../types';
 import { createDropEngine, dropEngine } from './engine';
 import { bidValue } from './option';
-import { createDropOptionPricer, dropMarkAt, dropOptionPricer } from './option-pricer';
+import { createDropOptionPricer, dropChainNeeds, dropMarkAt, dropOptionPricer } from './option-pricer';
 
 /**
  * The drop engine's option pricer (strategies.md §4.2–4.3 through the options engine's code): the
@@ -26,6 +27,9 @@ function crafted(symbol = 'AAA'): DailySeries {
   }
   return seriesOf(symbol, bars);
 }
+
+/** The expiry §4.2 takes from the model's Fridays after `fromDay` (a chain listing it is chosen from). */
+const chooseExpiryDay = (fromDay: number) => chooseExpiry(modelExpiries(fromDay, fromDay + 60), fromDay, OPTIONS_PARAMS)!;
 
 describe('drop option pricer (the options engine’s contract choice and model)', () => {
   const series = crafted();
@@ -75,6 +79,25 @@ describe('drop option pricer (the options engine’s contract choice and model)'
     const calm = dropOptionPricer.valueOn({ contract: chosen, series: spy, extras: { ivIndexes: new Map([['VIX', 20]]) } })!;
     const scared = dropOptionPricer.valueOn({ contract: chosen, series: spy, extras: { ivIndexes: new Map([['VIX', 30]]) } })!;
     expect(scared.close).toBeGreaterThan(calm.close);
+  });
+
+  it('chooses from the session’s chain when it lists calls (priceSource chain, σ its IV); dropChainNeeds asks for it', () => {
+    const fromDay = tradingDayOnOrAfter(series.day[t]! + 1);
+    const expiry = isoFromDayNumber(chooseExpiryDay(fromDay));
+    const strike = Math.round(series.close[t]! * 1.02);
+    const chain = { underlying: 'AAA', contracts: [{ expiry, strike, side: 'CALL' as const, bid: 2.9, ask: 3.1, iv: 0.31, delta: 0.45, openInterest: 900 }] };
+    const chosen = dropOptionPricer.chooseCall({ series, sessionDate: date, extras: { optionChains: new Map([['AAA', chain]]) } })!;
+    expect(chosen).toMatchObject({ expiry, strike, contractName: occName('AAA', expiry, 'CALL', strike) });
+    expect(chosen.pricing).toMatchObject({ priceSource: 'chain', sigma: 0.31, sigmaSource: 'chain', deltaAtEntry: 0.45 });
+    // Later sessions value it at the chain's IV for the contract when the chain quotes it, else at the sticky σ.
+    const quoted = dropOptionPricer.valueOn({ contract: chosen, series, extras: { optionChains: new Map([['AAA', { ...chain, contracts: [{ ...chain.contracts[0]!, iv: 0.4 }] }]]) } })!;
+    expect(quoted.close).toBeGreaterThan(dropOptionPricer.valueOn({ contract: chosen, series, extras: {} })!.close);
+
+    const opened = (symbol: string, option: typeof chosen | null, stockType: 'O' | 'S') => ({ ideaId: `drop.${symbol}.x.${stockType}`, symbol, market: 'US' as const, ruleVersion: 'drop@1.0.0', state: { stockType, option } as never });
+    const input = { params: {}, session: { date, now: `${date}T21:30:00.000Z` }, bars: new Map([['AAA', series], ['BBB', crafted('BBB')], ['CCC', crafted('CCC')]]), universe: [], cooldowns: new Map(), extras: {} };
+    const needs = dropChainNeeds({ ...input, openIdeas: [opened('AAA', chosen, 'O'), opened('BBB', contract, 'O'), opened('CCC', null, 'S')] }, [{ symbol: 'DDD' }]);
+    // AAA's CALL came from a chain: its expiry; BBB's from the model and CCC's S item read none; DDD is a candidate: every expiry.
+    expect([...needs]).toEqual([['AAA', expiry], ['DDD', null]]);
   });
 
   it('answers null for a contract it cannot price', () => {

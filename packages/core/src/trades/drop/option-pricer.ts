@@ -1,10 +1,10 @@
 import { dayNumber } from '../../market/trading-calendar';
 import { chooseContract, OPTIONS_PARAMS, type OptionsParams } from '../options/engine';
 import { modelValue, type ContractTerms } from '../options/pricing';
-import type { DailySeries, Mark, OptionChainContract, SessionExtras, StoredIdeaEvent } from '../types';
+import type { DailySeries, Mark, OptionChainContract, SessionExtras, SessionInput, StoredIdeaEvent } from '../types';
 import { bidValue, type DropOptionBar, type DropOptionPricer } from './option';
 import type { DropMark } from './row';
-import { foldDrop, type DropOptionContract } from './state';
+import { foldDrop, type DropOptionContract, type DropState } from './state';
 
 /**
  * Type O's option pricer (strategies.md §4.2–4.3), built on the options engine's own code: the
@@ -107,20 +107,40 @@ export function createDropOptionPricer(params: OptionsParams = OPTIONS_PARAMS): 
   };
 }
 
+/**
+ * The underlyings whose option chain a drop session reads (`extras.optionChains`), each with the one
+ * expiry it needs or null for every expiry: an open O item whose CALL was chosen from a chain, with a
+ * bar on the session (the quote's IV values it), and each O candidate of the day (`candidates`, from
+ * dropSignals: its CALL is chosen from the chain).
+ */
+export function dropChainNeeds(input: SessionInput<unknown, DropState>, candidates: readonly { symbol: string }[]): Map<string, string | null> {
+  const day = dayNumber(input.session.date);
+  const needs = new Map<string, string | null>();
+  for (const idea of input.openIdeas) {
+    const contract = idea.state.stockType === 'O' ? idea.state.option : null;
+    const series = input.bars.get(idea.symbol);
+    if (!contract || pricingOf(contract)?.priceSource !== 'chain' || !series || series.day[series.day.length - 1] !== day) continue;
+    needs.set(idea.symbol, needs.has(idea.symbol) && needs.get(idea.symbol) !== contract.expiry ? null : contract.expiry);
+  }
+  for (const pick of candidates) needs.set(pick.symbol, null);
+  return needs;
+}
+
 /** The pricer the registered drop engine uses. */
 export const dropOptionPricer = createDropOptionPricer();
 
 /**
  * The mark of a drop item at an underlying price (strategies.md §4.3 marks): for an open O item the
- * option's bid value at that price, on the mark's day, by the pricer (σ of the choice; no chain);
- * S and L items, and closed ones, are marked by the price alone.
+ * option's bid value at that price, on the mark's day, by the pricer (σ: the chain's IV for the
+ * contract when `extras` carries the chain of the moment, else σ of the choice); S and L items, and
+ * closed ones, are marked by the price alone.
  */
-export function dropMarkAt(events: readonly StoredIdeaEvent[], mark: Mark, pricer: DropOptionPricer = dropOptionPricer): DropMark {
+export function dropMarkAt(events: readonly StoredIdeaEvent[], mark: Mark, pricer: DropOptionPricer = dropOptionPricer, extras: SessionExtras = {}): DropMark {
   const state = foldDrop(events);
   if (!state || state.closed || state.stockType !== 'O' || !state.option) return mark;
   const day = Math.max(dayNumber(mark.at.slice(0, 10)), dayNumber(events[0]!.barDate));
   const one = (value: number) => Float64Array.of(value);
   const series: DailySeries = { symbol: events[0]!.symbol, market: events[0]!.market, day: Int32Array.of(day), open: one(mark.price), high: one(mark.price), low: one(mark.price), close: one(mark.price), volume: one(0) };
-  const bar = pricer.valueOn({ contract: state.option, series, extras: {} });
+  const bar = pricer.valueOn({ contract: state.option, series, extras });
   return bar ? { ...mark, optionValue: bidValue(bar.close, state.option.halfSpread) } : mark;
 }

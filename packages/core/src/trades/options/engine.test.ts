@@ -6,7 +6,7 @@ import { viewThrough } from '../kit/series';
 import { flatBars, seriesOf, truncatedCopy, type Bar } from '../kit/test-bars';
 import { passTimeOf } from '../kit/times';
 import type { Cooldowns, DailySeries, IdeaEvent, OpenIdea, SessionExtras, StoredIdeaEvent } from '../types';
-import { fallbackSigma, OPTIONS_PARAMS, optionsEngine, type OptionsParams } from './engine';
+import { fallbackSigma, optionChainNeeds, OPTIONS_PARAMS, optionsEngine, type OptionsParams } from './engine';
 import { askOf, bidOf, modelValue, type ContractTerms } from './pricing';
 import type { OptionOpenedData, OptionState } from './state';
 
@@ -371,5 +371,22 @@ describe('chains, IV indexes and corporate actions (extras)', () => {
     const at = `${dateAt(seriesWith([FLAT, FLAT]), SIGNAL + 2)}T15:00:00.000Z`;
     const row = rowOf(events, NOW, { price: 102, at });
     expect(row).toMatchObject({ CurrentPriceStock: 102, Current_Value: bidAt(termsOf(events), 102, at.slice(0, 10)), LastUpdatedDate: at });
+    // A mark with the chain's bid for the contract (a chain-priced trade): that value, the profit from it.
+    const quoted = rowOf(events, NOW, { price: 102, at, optionValue: 4.05 } as { price: number; at: string });
+    expect(quoted).toMatchObject({ CurrentPriceStock: 102, Current_Value: 4.05, ProfitPercent: Math.round((4.05 / quoted.EntryValue - 1) * 10_000) / 100 });
+  });
+
+  it('optionChainNeeds: the chains a session reads, each new alert (every expiry) and each open chain-priced trade (its expiry)', () => {
+    const alerting = viewThrough(series, t);
+    const quiet = seriesWith([FLAT], 'BBB');
+    const entered = seriesWith([FLAT], 'CCC');
+    const base = { params: OPTIONS_PARAMS, session: { date, now: passTimeOf(date) }, cooldowns: new Map(), extras: {} };
+    const universe = [alerting, quiet, entered].map((s) => ({ symbol: s.symbol, market: 'US' as const, survivorshipBiased: false }));
+    const bars = new Map([alerting, quiet, entered].map((s) => [s.symbol, s]));
+    expect([...optionChainNeeds({ ...base, bars, universe, openIdeas: [] })]).toEqual([['AAA', null]]);
+    // CCC holds a chain-priced trade: its expiry; a model-priced one reads no chain; an open underlying raises no new alert.
+    const opened = (symbol: string, priceSource: 'chain' | 'model'): OpenIdea<OptionState> => ({ ideaId: `options.${symbol}.x`, symbol, market: 'US', ruleVersion: 'options@1.0.0', state: { ...optionsEngine.openState(stamp(simulate([FLAT])))!, symbol, priceSource } });
+    expect([...optionChainNeeds({ ...base, bars, universe, openIdeas: [opened('CCC', 'chain')] })]).toEqual([['CCC', openedOf(simulate([FLAT])).expiry], ['AAA', null]]);
+    expect([...optionChainNeeds({ ...base, bars, universe, openIdeas: [opened('CCC', 'model'), opened('AAA', 'chain')] })]).toEqual([['AAA', openedOf(simulate([FLAT])).expiry]]);
   });
 });

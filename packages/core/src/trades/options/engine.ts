@@ -412,13 +412,59 @@ interface Candidate {
   ctx: BarContext;
 }
 
-function runOptionsSession(input: SessionInput<OptionsParams, OptionState>): IdeaEvent[] {
+/** A new alert of the session (one side fires on a free, warmed-up underlying past its cooldown), before its contract is chosen. */
+interface Alert {
+  member: SessionInput<OptionsParams, OptionState>['universe'][number];
+  ctx: BarContext;
+  side: OptionSide;
+  kind: OptionAlertKind;
+}
+
+/** The session's new alerts (strategies.md §4.1), before the contract choice and the capacity. */
+function sessionAlerts(input: SessionInput<OptionsParams, OptionState>): Alert[] {
   const { params, session, bars, universe, openIdeas, cooldowns, extras } = input;
   const day = dayNumber(session.date);
+  const openSymbols = new Set(openIdeas.map((idea) => idea.symbol));
+  const alerts: Alert[] = [];
+  for (const member of universe) {
+    if (openSymbols.has(member.symbol) || extras.removals?.has(member.symbol)) continue;
+    const series = bars.get(member.symbol);
+    if (!series) continue;
+    const t = series.close.length - 1;
+    if (series.day[t] !== day || t + 1 < params.warmupBars) continue;
+    if (!cooldownAllows(series, t, cooldowns, member.symbol, params.cooldownSessions)) continue;
+    const ctx = contextAt(params, series, t);
+    const fired = firingSide(optionAlertsAt(params, ctx));
+    if (fired === null) continue;
+    alerts.push({ member, ctx, side: fired.side, kind: fired.kind });
+  }
+  return alerts;
+}
+
+/**
+ * The underlyings whose option chain the session reads (`extras.optionChains`), each with the one
+ * expiry it needs or null for every expiry: an open chain-priced trade with a bar on the session
+ * (its contract's quote marks it), and each new alert (its contract is chosen from the chain).
+ * The runner asks the source for these chains only (strategies.md §7: a chain request per open
+ * contract and per new signal).
+ */
+export function optionChainNeeds(input: SessionInput<OptionsParams, OptionState>): Map<string, string | null> {
+  const day = dayNumber(input.session.date);
+  const needs = new Map<string, string | null>();
+  for (const idea of input.openIdeas) {
+    const series = input.bars.get(idea.symbol);
+    if (idea.state.priceSource !== 'chain' || !series || series.day[series.day.length - 1] !== day) continue;
+    needs.set(idea.symbol, needs.has(idea.symbol) && needs.get(idea.symbol) !== idea.state.expiry ? null : idea.state.expiry);
+  }
+  for (const alert of sessionAlerts(input)) needs.set(alert.member.symbol, null);
+  return needs;
+}
+
+function runOptionsSession(input: SessionInput<OptionsParams, OptionState>): IdeaEvent[] {
+  const { params, session, bars, openIdeas, extras } = input;
+  const day = dayNumber(session.date);
   const events: IdeaEvent[] = [];
-  const openSymbols = new Set<string>();
   for (const idea of openIdeas) {
-    openSymbols.add(idea.symbol);
     const series = bars.get(idea.symbol);
     if (!series || series.day[series.day.length - 1] !== day) continue;
     const state: OptionState = { ...idea.state, lastMark: { ...idea.state.lastMark } };
@@ -437,19 +483,10 @@ function runOptionsSession(input: SessionInput<OptionsParams, OptionState>): Ide
     events.push(event);
   }
   const candidates: Candidate[] = [];
-  for (const member of universe) {
-    if (openSymbols.has(member.symbol) || extras.removals?.has(member.symbol)) continue;
-    const series = bars.get(member.symbol);
-    if (!series) continue;
-    const t = series.close.length - 1;
-    if (series.day[t] !== day || t + 1 < params.warmupBars) continue;
-    if (!cooldownAllows(series, t, cooldowns, member.symbol, params.cooldownSessions)) continue;
-    const ctx = contextAt(params, series, t);
-    const fired = firingSide(optionAlertsAt(params, ctx));
-    if (fired === null) continue;
-    const data = openedData(params, ctx, fired.side, fired.kind, extras, session, member.survivorshipBiased);
+  for (const alert of sessionAlerts(input)) {
+    const data = openedData(params, alert.ctx, alert.side, alert.kind, extras, session, alert.member.survivorshipBiased);
     if (data === null) continue;
-    candidates.push({ symbol: member.symbol, score: [data.strengthScore], data, ctx });
+    candidates.push({ symbol: alert.member.symbol, score: [data.strengthScore], data, ctx: alert.ctx });
   }
   for (const pick of rankAndCap(candidates, params.capacityPerDay).kept) {
     events.push(openedEvent(pick.ctx.series, pick.ctx.t, ideaIdOf('options', pick.symbol, session.date), pick.data));

@@ -1,6 +1,6 @@
 /** The option-trade engine `options@1.0.0` (strategies.md §4) and its pricing, contracts and strength score. */
-export { createOptionsEngine, optionsEngine, OPTIONS_PARAMS, OPTIONS_RULE_VERSION, chooseContract, fallbackSigma, optionAlertsAt, optionStrengthInputsAt, type OptionsParams } from './engine';
-export { foldOptionRow, OPTION_NO_VOLUME_TAG, OPTION_VOLUME_TAG, optionOutcome, optionProfitPercent, optionStatus } from './row';
+export { createOptionsEngine, optionsEngine, OPTIONS_PARAMS, OPTIONS_RULE_VERSION, chooseContract, fallbackSigma, optionAlertsAt, optionChainNeeds, optionStrengthInputsAt, type OptionsParams } from './engine';
+export { foldOptionRow, OPTION_NO_VOLUME_TAG, type OptionMark, OPTION_VOLUME_TAG, optionOutcome, optionProfitPercent, optionStatus } from './row';
 export { applyOptionEvent, foldOptions, type OptionOpenedData, type OptionState, type RsiStatus, type SigmaSource } from './state';
 export { askOf, bidOf, bsmDelta, bsmPrice, modelValue, normCdf, yangZhang, type BsmInput, type ContractTerms } from './pricing';
 export { chooseExpiry, liquidEnough, modelExpiries, occName, occNamePadded, parseOcc, rankStrikes, strikeStep, type ParsedOcc } from './contracts';

@@ -19,15 +19,25 @@ export function optionProfitPercent(entryValue: number, currentValue: number): n
   return entryValue > 0 ? roundTo((currentValue / entryValue - 1) * 100, 2) : 0;
 }
 
+/**
+ * A mark of an option trade: the underlying's price, and the contract's bid in the source's chain
+ * at that moment when the caller has it (strategies.md §4.3: a chain-priced trade is marked at the
+ * chain's bid; without it the model values the contract at the price).
+ */
+export interface OptionMark extends Mark {
+  optionValue?: number;
+}
+
 function latestInstant(a: string, b: string | undefined): string {
   return b !== undefined && Date.parse(b) > Date.parse(a) ? b : a;
 }
 
 /**
  * The API row of an option trade: the fold of its events (oldest first). An active trade is marked
- * at `mark` (the underlying's price) by the model at the trade's latest σ, else at the latest close
- * mark the log carries; a closed one shows its exit value. While pending, EntryValue is the close-t
- * value and the profit is 0.
+ * at `mark`: the chain's bid when the mark carries it (OptionMark), else the model at the
+ * underlying's price and the trade's latest σ; without a mark, at the latest close mark the log
+ * carries. A closed one shows its exit value. While pending, EntryValue is the close-t value and
+ * the profit is 0.
  */
 export function foldOptionRow(events: readonly StoredIdeaEvent[], mark: Mark | null, now: string, _params: unknown): OptionTrade {
   const opened = events[0];
@@ -41,7 +51,8 @@ export function foldOptionRow(events: readonly StoredIdeaEvent[], mark: Mark | n
   if (active && mark) {
     stockPrice = mark.price;
     const markDay = Math.max(dayNumber(mark.at.slice(0, 10)), dayNumber(state.signalDate));
-    currentValue = bidOf(modelValue(state, mark.price, markDay, state.lastMark.sigma), state.halfSpread);
+    const quoted = (mark as OptionMark).optionValue;
+    currentValue = typeof quoted === 'number' && quoted > 0 ? quoted : bidOf(modelValue(state, mark.price, markDay, state.lastMark.sigma), state.halfSpread);
   }
   if (state.closed && state.exitValue !== null) currentValue = state.exitValue;
   const pending = state.entryPending || state.closeReason === 'void';

@@ -147,6 +147,9 @@ describe('a dataset with problems', () => {
         '{"symbol":"X","underlyingPrice":1,"expirations":["2026-11-20"],"contracts":[{"contractSymbol":"C1","type":"call","strike":1,"expiration":"2026-11-27","lastPrice":1,"bid":1,"ask":1,"volume":1,"openInterest":1,"impliedVolatility":0.2}]}',
         /options\/X\.json: C1: expiration 2026-11-27 is not in expirations/,
       ],
+      ['options/X.json', '[{"symbol":"X","asOf":"2026-11-12","underlyingPrice":1,"expirations":[],"contracts":[]},{"symbol":"X","asOf":"2026-11-12","underlyingPrice":1,"expirations":[],"contracts":[]}]', /options\/X\.json: 1: a second chain as of 2026-11-12/],
+      ['options/X.json', '[{"symbol":"X","underlyingPrice":1,"expirations":[],"contracts":[]},{"symbol":"X","underlyingPrice":2,"expirations":[],"contracts":[]}]', /options\/X\.json: 1: a second chain without asOf/],
+      ['options/X.json', '[{"symbol":"X","asOf":"2026-11-31","underlyingPrice":1,"expirations":[],"contracts":[]}]', /options\/X\.json: 0\.asOf: must be a date as YYYY-MM-DD/],
       ['economic/UNRATE.json', '{"id":"FEDFUNDS","name":"n","unit":"u","frequency":"Monthly","observations":[]}', /economic\/UNRATE\.json: id "FEDFUNDS" does not match the file name/],
       ['news/market.json', '{', /news\/market\.json: not valid JSON/],
     ];
@@ -156,6 +159,32 @@ describe('a dataset with problems', () => {
       await fs.rm(path.join(dir, relative));
     }
     expect(() => start()).not.toThrow();
+  });
+
+  it('serves a chain as of a past session when its file dates it (never one after now), and the chain now', async () => {
+    await write('symbols.json', listed('X', 'Y'));
+    const contract = (expiration: string, strike: number, bid: number) => ({ contractSymbol: `X${expiration.slice(2).replace(/-/g, '')}C${String(strike * 1000).padStart(8, '0')}`, type: 'call', strike, expiration, lastPrice: bid, bid, ask: bid + 0.1, volume: 10, openInterest: 900, impliedVolatility: 0.25 });
+    const chain = (asOf: string, spot: number, bid: number) => ({ symbol: 'X', asOf, underlyingPrice: spot, expirations: ['2026-12-18', '2027-01-15'], contracts: [contract('2026-12-18', 100, bid), contract('2027-01-15', 100, bid + 1)] });
+    await write('options/X.json', JSON.stringify([chain('2026-11-12', 99, 3.1), chain('2026-11-13', 101, 4.2), chain('2026-11-16', 104, 6)]));
+    // Friday 2026-11-13, 13:00 New York: Thursday's chain is history, Friday's the one so far, Monday's not yet.
+    const market = start();
+    expect(market.getOptionChainAsOf).toBeTypeOf('function');
+    expect(await market.getOptionChainAsOf!('X', '2026-11-12')).toMatchObject({ symbol: 'X', underlyingPrice: 99, expirations: ['2026-12-18', '2027-01-15'] });
+    expect((await market.getOptionChainAsOf!('x', '2026-11-13', '2027-01-15'))!.contracts.map((c) => [c.expiration, c.bid])).toEqual([['2027-01-15', 5.2]]);
+    expect(await market.getOptionChainAsOf!('X', '2026-11-16')).toBeNull();
+    expect(await market.getOptionChainAsOf!('X', '2026-11-11')).toBeNull();
+    expect(await market.getOptionChainAsOf!('Y', '2026-11-12')).toBeNull();
+    await expect(market.getOptionChainAsOf!('NOPE', '2026-11-12')).rejects.toBeInstanceOf(UnknownSymbolError);
+    // The chain now: the one of the last session through now (before Monday's open: Friday's).
+    expect((await market.getOptionChain('X')).underlyingPrice).toBe(101);
+    expect((await start(Date.parse('2026-11-16T13:00:00Z')).getOptionChain('X')).underlyingPrice).toBe(101);
+    expect((await start(Date.parse('2026-11-16T15:00:00Z')).getOptionChain('X')).underlyingPrice).toBe(104);
+    expect(await start(Date.parse('2026-11-16T15:00:00Z')).getOptionChainAsOf!('X', '2026-11-16')).toMatchObject({ underlyingPrice: 104 });
+    expect((await market.getOptionChain('Y')).contracts).toEqual([]);
+    // An undated chain is the chain now; a dataset without dated chains cannot answer for the past.
+    await write('options/X.json', JSON.stringify({ ...chain('2026-11-12', 99, 3.1), asOf: undefined }));
+    expect(start().getOptionChainAsOf).toBeUndefined();
+    expect((await start().getOptionChain('X')).underlyingPrice).toBe(99);
   });
 
   it('quotes a single bar against its open, serves the last intraday session (after the one before while short), and lists a symbol without bars', async () => {

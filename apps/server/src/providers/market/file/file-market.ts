@@ -8,7 +8,7 @@
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { intradayWindowStart, isIsoDate, newYorkTime } from '@signalboard/core';
+import { intradayWindowStart, isIsoDate, isoFromDayNumber, marketSession, newYorkTime } from '@signalboard/core';
 import { z } from 'zod';
 import type { Clock } from '../../../lib/clock';
 import {
@@ -81,6 +81,8 @@ const quote = z.object({
 });
 const optionChain = z.object({
   symbol: z.string(),
+  /** The session whose quotes the chain holds (at its close, or so far while it runs); none: the chain now. */
+  asOf: isoDate.optional(),
   underlyingPrice: z.number().min(0),
   expirations: z.array(isoDate),
   contracts: z.array(
@@ -231,14 +233,30 @@ export function createFileMarket(options: { dir: string; clock: Clock }): Market
   const dailyBars = readSymbolFolder('bars', '.csv', (full, info) => readBars(full, info.symbol, 'date'));
   const intradayBars = readSymbolFolder('intraday', '.csv', (full, info) => readBars(full, info.symbol, 'time'));
   const companyNews = readSymbolFolder('news', '.json', (full) => parseJson(full, z.array(article)), ['market.json']);
-  const optionChains = readSymbolFolder('options', '.json', (full, info): OptionChain => {
-    const chain = parseJson(full, optionChain);
-    if (chain.symbol.toUpperCase() !== info.symbol.toUpperCase()) throw new DatasetError(`${full}: symbol "${chain.symbol}" does not match the file name`);
-    const expirations = [...new Set(chain.expirations)].sort();
-    const unlisted = chain.contracts.find((contract) => !expirations.includes(contract.expiration));
-    if (unlisted) throw new DatasetError(`${full}: ${unlisted.contractSymbol}: expiration ${unlisted.expiration} is not in expirations`);
-    return { ...chain, symbol: info.symbol, expirations };
+  /** Per symbol: the chain now (a file's undated chain) and the chains of past sessions by their `asOf` date. */
+  const optionChains = readSymbolFolder('options', '.json', (full, info): { now: OptionChain | null; asOf: Map<string, OptionChain> } => {
+    // One chain, or a list of them (the chains of several sessions, each with its asOf).
+    const list = Array.isArray(parseJson(full, z.unknown()));
+    const parsed = list ? parseJson(full, z.array(optionChain).min(1)) : parseJson(full, optionChain);
+    const out = { now: null as OptionChain | null, asOf: new Map<string, OptionChain>() };
+    for (const [index, { asOf, ...chain }] of (Array.isArray(parsed) ? parsed : [parsed]).entries()) {
+      const at = list ? `${full}: ${index}` : full;
+      if (chain.symbol.toUpperCase() !== info.symbol.toUpperCase()) throw new DatasetError(`${at}: symbol "${chain.symbol}" does not match the file name`);
+      const expirations = [...new Set(chain.expirations)].sort();
+      const unlisted = chain.contracts.find((contract) => !expirations.includes(contract.expiration));
+      if (unlisted) throw new DatasetError(`${at}: ${unlisted.contractSymbol}: expiration ${unlisted.expiration} is not in expirations`);
+      const checked = { ...chain, symbol: info.symbol, expirations };
+      if (asOf === undefined) {
+        if (out.now) throw new DatasetError(`${at}: a second chain without asOf (only one chain is the chain now)`);
+        out.now = checked;
+      } else {
+        if (out.asOf.has(asOf)) throw new DatasetError(`${at}: a second chain as of ${asOf}`);
+        out.asOf.set(asOf, checked);
+      }
+    }
+    return out;
   });
+  const datedChains = [...optionChains.values()].some((chains) => chains.asOf.size > 0);
   const economic = new Map<string, EconomicSeries>();
   if (existsSync(file('economic'))) {
     for (const name of readdirSync(file('economic')).sort()) {
@@ -270,6 +288,11 @@ export function createFileMarket(options: { dir: string; clock: Clock }): Market
   const dailyOf = (info: SymbolInfo) => dailyBars.get(info.symbol) ?? emptyBars(info.symbol);
   /** The session day of an intraday bar: the New York date for stocks, the UTC date for crypto. */
   const sessionDay = (info: SymbolInfo, time: number) => (info.market === 'CRYPTO' ? Math.floor(time / 86_400) : newYorkTime(time * 1000).day);
+
+  /** The last New York session through now (today's while it runs or after its close): YYYY-MM-DD. */
+  const lastSessionDate = () => isoFromDayNumber(marketSession(options.clock.nowMs()).lastSessionDay);
+  const ofExpiration = (chain: OptionChain, expiration: string | undefined): OptionChain =>
+    expiration ? { ...chain, contracts: chain.contracts.filter((c) => c.expiration === expiration) } : chain;
 
   const match = (query: string, infos: SymbolInfo[]) => {
     const q = query.trim().toUpperCase();
@@ -360,11 +383,23 @@ export function createFileMarket(options: { dir: string; clock: Clock }): Market
           return { ...row, exchange: row.exchange ?? info?.exchange ?? '', country: row.country ?? info?.country ?? '' };
         });
     },
+    /** The file's undated chain, else its chain as of the last session through now; none: an empty chain. */
     async getOptionChain(symbol, expiration) {
       const info = known(symbol);
-      const chain = optionChains.get(info.symbol) ?? { symbol: info.symbol, underlyingPrice: 0, expirations: [], contracts: [] };
-      return expiration ? { ...chain, contracts: chain.contracts.filter((c) => c.expiration === expiration) } : chain;
+      const chains = optionChains.get(info.symbol);
+      const chain = chains?.now ?? chains?.asOf.get(lastSessionDate()) ?? { symbol: info.symbol, underlyingPrice: 0, expirations: [], contracts: [] };
+      return ofExpiration(chain, expiration);
     },
+    // Only a dataset whose chains carry an asOf date can answer for a past session.
+    ...(datedChains && {
+      async getOptionChainAsOf(symbol: string, date: string, expiration?: string) {
+        const info = known(symbol);
+        // Nothing after now: a chain dated after the last session through now is not served.
+        if (!isIsoDate(date) || date > lastSessionDate()) return null;
+        const chain = optionChains.get(info.symbol)?.asOf.get(date);
+        return chain ? ofExpiration(chain, expiration) : null;
+      },
+    }),
     async getEconomicSeries(id) {
       const series = economic.get(id) ?? economic.get(id.toUpperCase());
       if (!series) throw new UnknownSymbolError(id);

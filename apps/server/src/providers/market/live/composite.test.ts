@@ -50,6 +50,8 @@ describe('live market (composite)', () => {
     await expect(live({}).getCompanyNews('AAPL', '2025-01-01', '2025-01-02')).rejects.toThrow('company news: set FINNHUB_API_KEY');
     await expect(live({ finnhub: true }).getDailyBars('AAPL', 0, 2e9)).rejects.toBeInstanceOf(CapabilityUnavailableError);
     await expect(live({}).getOptionChain('AAPL')).rejects.toBeInstanceOf(CapabilityUnavailableError);
+    // Live providers quote today's chain only: no chain as of a past session, whatever is configured.
+    expect(live({ yahoo: true, finnhub: true }).getOptionChainAsOf).toBeUndefined();
     await expect(live({}).getIntradayBars('AAPL')).rejects.toThrow('intraday bars: set TWELVEDATA_API_KEY');
   });
 

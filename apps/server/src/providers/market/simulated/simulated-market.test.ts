@@ -164,6 +164,28 @@ describe('simulated market', () => {
     expect(call!.ask).toBeGreaterThanOrEqual(call!.bid);
   });
 
+  it('prices the chain of any past session as it was quoted then: from that close, no later data', async () => {
+    // Wednesday 2026-06-10, 16:30 New York: after that session's close.
+    const then = market(Date.UTC(2026, 5, 10, 20, 30)).market;
+    const quotedThen = await then.getOptionChain('AAPL');
+    const { market: m } = market();
+    const asOf = await m.getOptionChainAsOf!('AAPL', '2026-06-10');
+    expect(asOf).toEqual(quotedThen);
+    const close = (await m.getDailyBars('AAPL', Date.UTC(2026, 5, 10) / 1000, Date.UTC(2026, 5, 10) / 1000)).close[0];
+    expect(asOf!.underlyingPrice).toBe(close);
+    expect(asOf!.expirations[0]! > '2026-06-10').toBe(true);
+    // Of one expiry; the same instant later gives the same chain (a pure function of symbol and time).
+    const june = await m.getOptionChainAsOf!('AAPL', '2026-06-10', asOf!.expirations[1]);
+    expect(june!.contracts).toEqual(asOf!.contracts.filter((c) => c.expiration === asOf!.expirations[1]));
+    expect(await market(Date.UTC(2027, 0, 4, 16, 0)).market.getOptionChainAsOf!('AAPL', '2026-06-10')).toEqual(asOf);
+    // Today's session while it runs: the chain now; no chain for a weekend, a holiday or after now.
+    expect(await m.getOptionChainAsOf!('AAPL', '2026-11-20')).toEqual(await m.getOptionChain('AAPL'));
+    expect(await m.getOptionChainAsOf!('AAPL', '2026-06-13')).toBeNull();
+    expect(await m.getOptionChainAsOf!('AAPL', '2026-07-03')).toBeNull();
+    expect(await m.getOptionChainAsOf!('AAPL', '2026-11-23')).toBeNull();
+    await expect(m.getOptionChainAsOf!('BTC', '2026-06-10')).rejects.toThrow(/option chains for BTC/);
+  });
+
   it('publishes economic series newest first', async () => {
     const { market: m } = market();
     const cpi = await m.getEconomicSeries('CPIAUCSL');

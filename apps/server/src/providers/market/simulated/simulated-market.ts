@@ -13,6 +13,7 @@ import {
   type MarketData,
   type NewsArticle,
   type NewsSentiment,
+  type OptionChain,
   type Quote,
   type SymbolInfo,
 } from '../types';
@@ -186,6 +187,23 @@ export function createSimulatedMarket(options: { clock: Clock; universe?: readon
     return news;
   }
 
+  /** The chain on the last bar of `series` (session `today`): its close, realised volatility of the 20 closes through it. */
+  function chainOf(entry: UniverseEntry, series: DailySeries, today: number, expiration: string | undefined): OptionChain {
+    const n = series.close.length;
+    let sumSquares = 0;
+    const window = Math.min(20, n - 1);
+    for (let i = n - window; i < n; i += 1) sumSquares += Math.log(series.close[i]! / series.close[i - 1]!) ** 2;
+    const realised = Math.sqrt((sumSquares / Math.max(1, window)) * 252);
+    return optionChain({
+      symbol: entry.symbol,
+      spot: series.close[n - 1]!,
+      today,
+      realisedVolatility: Number.isFinite(realised) && realised > 0 ? realised : entry.volatility,
+      avgVolume: entry.avgVolume,
+      expiration,
+    });
+  }
+
   const toBars = (symbol: string, series: DailySeries, from: number, to: number): Bars => {
     const start = firstIndexOnOrAfter(series, Math.ceil(from / 86_400));
     const end = Math.max(start, firstIndexOnOrAfter(series, Math.floor(to / 86_400) + 1));
@@ -326,20 +344,24 @@ export function createSimulatedMarket(options: { clock: Clock; universe?: readon
     async getOptionChain(symbol, expiration) {
       const entry = entryOf(symbol);
       if (isCrypto(entry)) throw new CapabilityUnavailableError('simulated market', `option chains for ${entry.symbol}`);
-      const series = currentSeries(entry);
-      const n = series.close.length;
-      let sumSquares = 0;
-      const window = Math.min(20, n - 1);
-      for (let i = n - window; i < n; i += 1) sumSquares += Math.log(series.close[i]! / series.close[i - 1]!) ** 2;
-      const realised = Math.sqrt((sumSquares / Math.max(1, window)) * 252);
-      return optionChain({
-        symbol: entry.symbol,
-        spot: series.close[n - 1]!,
-        today: now(entry).lastDay,
-        realisedVolatility: Number.isFinite(realised) && realised > 0 ? realised : entry.volatility,
-        avgVolume: entry.avgVolume,
-        expiration,
-      });
+      return chainOf(entry, currentSeries(entry), now(entry).lastDay, expiration);
+    },
+
+    /**
+     * The chain of session `date` (strategies.md §4.3: the simulated market prices a chain for any
+     * date): Black-Scholes at that session's close, from the 20 closes through it, with the expiries
+     * listed after it; while the session runs, as of now (its bar cut at now). Null for a day that
+     * is not a session, or one after now.
+     */
+    async getOptionChainAsOf(symbol, date, expiration) {
+      const entry = entryOf(symbol);
+      if (isCrypto(entry)) throw new CapabilityUnavailableError('simulated market', `option chains for ${entry.symbol}`);
+      const day = dayNumber(date);
+      const { lastDay } = now(entry);
+      if (!Number.isFinite(day) || day > lastDay || !isSessionDay(entry, day)) return null;
+      const series = day === lastDay ? currentSeries(entry) : dailySeries(entry, day);
+      if (series.days[series.days.length - 1] !== day) return null;
+      return chainOf(entry, series, day, expiration);
     },
 
     async getEconomicSeries(id) {

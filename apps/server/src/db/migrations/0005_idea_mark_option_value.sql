@@ -1,0 +1,1 @@
+ALTER TABLE "ideas" ADD COLUMN "mark_option_value" double precision;

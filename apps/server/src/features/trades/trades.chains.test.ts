@@ -1,0 +1,170 @@
+/**
+ * Option chains through the trade jobs (strategies.md §4.3: "chain" where the source can price the
+ * contract at the needed moment, the model otherwise), on the simulated market, with the options
+ * engine on 20 OPTION_ALERT tickers:
+ * - a source that keeps past chains (the simulated market): the replay and the daily pass choose
+ *   and price from the chain as of each session, open trades are marked at its bid;
+ * - a session the source has no chain for: the model, and the trade says so;
+ * - a source with today's chains only (a live one): the replay prices with the model, the live
+ *   daily pass with the chain of now.
+ */
+import { eq } from 'drizzle-orm';
+import { afterEach, describe, expect, it } from 'vitest';
+import { dayNumber, isoFromDayNumber, optionsEngine, type StoredIdeaEvent, type UniverseMember } from '@signalboard/core';
+import { createTestApp, type TestApp } from '../../../test/helpers';
+import { ideas, tradeEngineVersions } from '../../db/schema';
+import { createMarket } from '../../providers/market';
+import type { CachedMarket } from '../../providers/market/cached-market';
+import { OPTION_ALERT_TICKERS } from '../../providers/market/universe';
+import { createTradesRepo } from './trades.repo';
+import type { AnyEngine } from './trades.runner';
+
+const ENGINE = optionsEngine as unknown as AnyEngine;
+const UNIVERSE = OPTION_ALERT_TICKERS.slice(0, 20);
+const universe = async (survivorshipBiased: boolean): Promise<UniverseMember[]> => UNIVERSE.map((symbol) => ({ symbol, market: 'US', survivorshipBiased }));
+/** Monday 2 November 2026, 16:31 New York (EST): the daily pass of that session is due. */
+const AFTER_CLOSE = Date.UTC(2026, 10, 2, 21, 31);
+/** Tuesday 3 November 2026, 11:00 New York: the market is open (marks). */
+const TUESDAY_OPEN = Date.UTC(2026, 10, 3, 16, 0);
+
+let t: TestApp | undefined;
+afterEach(async () => {
+  await t?.close();
+  t = undefined;
+});
+
+/** An app running the options engine on `market(simulated)`, its history replayed (the clock: Monday 10:00 New York). */
+async function replayed(market?: (simulated: CachedMarket) => CachedMarket): Promise<TestApp> {
+  const app = await createTestApp(
+    {},
+    {
+      tradeEngines: [ENGINE],
+      tradeUniverse: universe,
+      ...(market && {
+        market: (config, clock) => market(createMarket(config, clock)),
+      }),
+    },
+  );
+  await app.app.tradeJobs.tick();
+  await app.app.tradeJobs.replaysIdle();
+  return app;
+}
+
+async function logs(app: TestApp): Promise<StoredIdeaEvent[][]> {
+  const rows = await app.db.select().from(ideas);
+  const events = await createTradesRepo(app.db).eventsOf(
+    app.db,
+    rows.map((row) => row.id),
+  );
+  return [...events.values()];
+}
+
+const side = (value: unknown) => (value === 'CALL' ? 'call' : 'put');
+
+/** The quote of a trade's contract in the source's chain as of `date`. */
+async function quoteOf(market: CachedMarket, symbol: string, date: string, contract: { side: unknown; expiry: string; strike: number }) {
+  const chain = (await market.getOptionChainAsOf!(symbol, date, contract.expiry)).value;
+  return chain?.contracts.find((c) => c.type === side(contract.side) && c.strike === contract.strike);
+}
+
+describe('option chains through the jobs', () => {
+  it('a source that keeps past chains: the replay, the live daily pass and the marks price from the chain of the moment', async () => {
+    t = await replayed();
+    const replayedLogs = await logs(t);
+    const opened = replayedLogs.map((log) => log[0]!);
+    expect(opened.length).toBeGreaterThan(5);
+    for (const event of opened) {
+      expect(event.data, event.ideaId).toMatchObject({ priceSource: 'chain', sigmaSource: 'chain' });
+      const quote = await quoteOf(t.market, event.symbol, event.barDate, event.data as { side: string; expiry: string; strike: number });
+      // Chosen from the chain of its signal session: pending at its ask, marked at its bid, σ its IV.
+      expect(event.data).toMatchObject({ signalValue: quote!.ask, signalMark: quote!.bid, sigma: quote!.impliedVolatility });
+    }
+    // Every close mark the log carries is the bid of that session's chain.
+    for (const log of replayedLogs.slice(0, 15)) {
+      const contract = log[0]!.data as { side: string; expiry: string; strike: number };
+      for (const event of log.filter((e) => e.type === 'entry_filled' || e.type === 'alert_repeat' || e.type === 'time_stop')) {
+        expect(event.data.markValue, `${event.ideaId} ${event.type} ${event.barDate}`).toBe((await quoteOf(t.market, event.symbol, event.barDate, contract))!.bid);
+      }
+    }
+
+    // The live pass of Monday 2 November: the session's events and every open trade's mark from Monday's chain.
+    t.clock.advance(AFTER_CLOSE - t.clock.nowMs());
+    expect(await t.app.tradeJobs.runDaily(ENGINE)).toBe('done');
+    const [version] = await t.db.select().from(tradeEngineVersions).where(eq(tradeEngineVersions.engine, 'options'));
+    expect(version!.lastSession).toBe('2026-11-02');
+    const monday = (await logs(t)).flat().filter((event) => event.barDate === '2026-11-02');
+    expect(monday.filter((e) => e.type === 'opened').length).toBeGreaterThan(0);
+    for (const event of monday.filter((e) => e.type === 'opened')) {
+      expect(event.origin).toBe('live');
+      expect(event.data).toMatchObject({ priceSource: 'chain', signalMark: (await quoteOf(t.market, event.symbol, '2026-11-02', event.data as { side: string; expiry: string; strike: number }))!.bid });
+    }
+    const open = (await t.db.select().from(ideas)).filter((row) => row.isOpen);
+    expect(open.length).toBeGreaterThan(0);
+    for (const row of open) {
+      const trade = row.row as { Side: string; Expiry: string; Strike: number; Current_Value: number; PriceSource: string };
+      expect(trade.PriceSource).toBe('chain');
+      const bid = (await quoteOf(t.market, row.symbol, '2026-11-02', { side: trade.Side, expiry: trade.Expiry, strike: trade.Strike }))!.bid;
+      expect([row.markOptionValue, trade.Current_Value], row.id).toEqual([bid, bid]);
+    }
+
+    // Tuesday 11:00: the marks read Tuesday's chain so far, the bid of each open contract.
+    t.clock.advance(TUESDAY_OPEN - t.clock.nowMs());
+    expect(await t.app.tradeJobs.runMarks(ENGINE)).toBe('done');
+    for (const row of (await t.db.select().from(ideas)).filter((one) => one.isOpen)) {
+      const trade = row.row as { Side: string; Expiry: string; Strike: number; Current_Value: number; CurrentPriceStock: number };
+      const bid = (await t.market.getOptionChain(row.symbol, trade.Expiry)).value.contracts.find((c) => c.type === side(trade.Side) && c.strike === trade.Strike)!.bid;
+      expect([row.markOptionValue, trade.Current_Value], row.id).toEqual([bid, bid]);
+      expect(trade.CurrentPriceStock).toBe((await t.market.getQuote(row.symbol)).value.price);
+    }
+  });
+
+  it('a session the source has no chain for is priced with the model, and the trade says so', async () => {
+    // The source keeps the chains of even-numbered days only.
+    const hasChain = (date: string) => dayNumber(date) % 2 === 0;
+    t = await replayed((simulated) => ({
+      ...simulated,
+      getOptionChainAsOf: async (symbol, date, expiration) => (hasChain(date) ? simulated.getOptionChainAsOf!(symbol, date, expiration) : { value: null, stale: false, fetchedAtMs: 0 }),
+    }));
+    const opened = (await logs(t)).map((log) => log[0]!);
+    const bySource = { chain: 0, model: 0 };
+    for (const event of opened) {
+      const source = hasChain(event.barDate) ? 'chain' : 'model';
+      bySource[source] += 1;
+      expect(event.data.priceSource, `${event.ideaId} ${isoFromDayNumber(dayNumber(event.barDate))}`).toBe(source);
+      if (source === 'model') expect(event.data.sigmaSource).not.toBe('chain');
+    }
+    expect(bySource.chain).toBeGreaterThan(0);
+    expect(bySource.model).toBeGreaterThan(0);
+    // The list shows which is which (the screen's "model" badge).
+    const rows = (await t.db.select().from(ideas)).map((row) => row.row as { Id: string; PriceSource: string });
+    expect(new Set(rows.map((row) => row.PriceSource))).toEqual(new Set(['chain', 'model']));
+  });
+
+  it("a source with today's chains only: the replay prices with the model, the live pass with the chain of now", async () => {
+    const asked: string[] = [];
+    t = await replayed((simulated) => {
+      const { getOptionChainAsOf: _pastChains, ...live } = simulated;
+      void _pastChains;
+      return {
+        ...live,
+        getOptionChain: (symbol, expiration) => {
+          asked.push(symbol);
+          return simulated.getOptionChain(symbol, expiration);
+        },
+      };
+    });
+    expect(t.market.getOptionChainAsOf).toBeUndefined();
+    const replayedOpened = (await logs(t)).map((log) => log[0]!);
+    expect(replayedOpened.length).toBeGreaterThan(5);
+    for (const event of replayedOpened) expect(event.data.priceSource).toBe('model');
+    expect(asked).toEqual([]);
+
+    t.clock.advance(AFTER_CLOSE - t.clock.nowMs());
+    expect(await t.app.tradeJobs.runDaily(ENGINE)).toBe('done');
+    const monday = (await logs(t)).map((log) => log[0]!).filter((event) => event.barDate === '2026-11-02');
+    // The day's alerts asked for their chains (the open model-priced trades read none).
+    expect([...new Set(asked)].sort()).toEqual([...new Set(monday.map((event) => event.symbol))].sort());
+    expect(monday.length).toBeGreaterThan(0);
+    for (const event of monday) expect(event.data).toMatchObject({ priceSource: 'chain', sigmaSource: 'chain' });
+  });
+});
