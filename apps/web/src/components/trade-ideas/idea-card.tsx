@@ -72,6 +72,17 @@ export function IdeaField({ label, children, color }: { label: string; children:
   );
 }
 
+/** A closed idea's field: why and when it closed ('target · Nov 2, 2026, 5:30 AM'); nothing while it is open. */
+export function ClosedField({ row }: { row: { IsActive: boolean; CloseReason: string | null; ClosedAt: string | null } }) {
+  if (row.IsActive) return null;
+  return (
+    <IdeaField label="Closed">
+      {row.CloseReason ? `${row.CloseReason.replace(/_/g, ' ')} · ` : ''}
+      {formatInstant(row.ClosedAt)}
+    </IdeaField>
+  );
+}
+
 /** The list of cards, newest first as the server answers. */
 export function IdeaCardList({ label, children }: { label: string; children: ReactNode }) {
   return (
