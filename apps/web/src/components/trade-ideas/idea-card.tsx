@@ -58,14 +58,17 @@ export function IdeaCard({
   );
 }
 
-/** One labelled figure of a card. */
+/**
+ * One labelled figure of a card. A long unbroken value (a contract name: 19 characters) wraps inside
+ * its cell instead of running into the next one on a phone's two columns.
+ */
 export function IdeaField({ label, children, color }: { label: string; children: ReactNode; color?: MantineColor | 'dimmed' }) {
   return (
     <Box>
       <Text size="xs" c="dimmed">
         {label}
       </Text>
-      <Text size="sm" fw={600} c={color} style={{ fontVariantNumeric: 'tabular-nums' }}>
+      <Text size="sm" fw={600} c={color} style={{ fontVariantNumeric: 'tabular-nums', overflowWrap: 'anywhere' }}>
         {children}
       </Text>
     </Box>
