@@ -126,6 +126,24 @@ describe('the daily pass', () => {
     expect(await t.app.tradeJobs.runDaily(engine)).toBe('done');
     expect((await version(t, 'swing@1.0.0'))!.lastSession).toBe('2026-11-02');
   });
+
+  it('does not wait for symbols the source has no bars for at all', async () => {
+    const engine = createFakeEngine();
+    t = await replayed([engine]);
+    t.clock.advance(AFTER_CLOSE - t.clock.nowMs());
+    // Seven of the twelve symbols are listed for their quotes only: no daily bars, now or ever.
+    const quoteOnly = new Set((await testUniverse(false)).slice(0, 7).map((member) => member.symbol));
+    const partial: CachedMarket = {
+      ...t.market,
+      getRecentDailyBars: async (symbol, days) => {
+        const answer = await t!.market.getRecentDailyBars(symbol, days);
+        return quoteOnly.has(symbol) ? { ...answer, value: sliceBars(answer.value, 0, 0) } : answer;
+      },
+    };
+    const other = otherProcess(t, [engine], partial);
+    expect(await other.runDaily(engine)).toBe('done');
+    expect((await version(t, 'swing@1.0.0'))!.lastSession).toBe('2026-11-02');
+  });
 });
 
 describe('a new rule version', () => {

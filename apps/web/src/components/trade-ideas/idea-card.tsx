@@ -58,17 +58,31 @@ export function IdeaCard({
   );
 }
 
-/** One labelled figure of a card. */
+/**
+ * One labelled figure of a card. A long unbroken value (a contract name: 19 characters) wraps inside
+ * its cell instead of running into the next one on a phone's two columns.
+ */
 export function IdeaField({ label, children, color }: { label: string; children: ReactNode; color?: MantineColor | 'dimmed' }) {
   return (
     <Box>
       <Text size="xs" c="dimmed">
         {label}
       </Text>
-      <Text size="sm" fw={600} c={color} style={{ fontVariantNumeric: 'tabular-nums' }}>
+      <Text size="sm" fw={600} c={color} style={{ fontVariantNumeric: 'tabular-nums', overflowWrap: 'anywhere' }}>
         {children}
       </Text>
     </Box>
+  );
+}
+
+/** A closed idea's field: why and when it closed ('target · Nov 2, 2026, 5:30 AM'); nothing while it is open. */
+export function ClosedField({ row }: { row: { IsActive: boolean; CloseReason: string | null; ClosedAt: string | null } }) {
+  if (row.IsActive) return null;
+  return (
+    <IdeaField label="Closed">
+      {row.CloseReason ? `${row.CloseReason.replace(/_/g, ' ')} · ` : ''}
+      {formatInstant(row.ClosedAt)}
+    </IdeaField>
   );
 }
 

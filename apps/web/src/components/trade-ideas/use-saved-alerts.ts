@@ -86,3 +86,6 @@ export function useSavedAlerts({
 
   return { savedQuery, saved, checked, toggle, onSave, saving: mutation.isPending };
 }
+
+/** A screen's saved alerts as useSavedAlerts answers them (what IdeaListSection takes). */
+export type SavedAlerts = ReturnType<typeof useSavedAlerts>;

@@ -1,34 +1,13 @@
-import { notifications } from '@mantine/notifications';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { ALERT_MESSAGES } from '../../components/trade-ideas/use-saved-alerts';
-import { mockApi, type MockAnswer } from '../../test/mock-api';
-import { renderScreen } from '../../test/render';
-import { detail, dropRow, record, recordGroup, replay } from '../../test/trade-fixtures';
+import { chartCalls } from '../../test/chart-mock';
+import { detail, dropRow, record, recordGroup } from '../../test/trade-fixtures';
+import { box, captureDownloads, cardQueries, cleanUpAfterEach, heldAnswer, ideaScreenRoutes, itShowsTheListStates, local, renderTradeScreen, saveAlerts as save, savedAlertRoutes } from '../../test/trade-screen';
 import { DropItemsScreen, EMPTY_MESSAGE, LOADING_MESSAGE, SAVE_FAILED, TITLE } from './drop-items-screen';
 
-// The chart library draws on a canvas jsdom does not have: record what the chart is asked to draw.
-const chartCalls = vi.hoisted(() => ({ priceLines: [] as { title: string; price: number }[], bars: 0 }));
-vi.mock('lightweight-charts', () => ({
-  CandlestickSeries: {},
-  ColorType: { Solid: 'solid' },
-  CrosshairMode: { Normal: 0 },
-  LineStyle: { Solid: 0, Dashed: 2 },
-  createChart: () => ({
-    addSeries: () => ({
-      setData: (bars: unknown[]) => void (chartCalls.bars = bars.length),
-      createPriceLine: (line: { title: string; price: number }) => void chartCalls.priceLines.push({ title: line.title, price: line.price }),
-    }),
-    timeScale: () => ({ fitContent: () => undefined }),
-    remove: () => undefined,
-  }),
-  createSeriesMarkers: () => undefined,
-}));
-
-/** Local times, so the tests hold in any zone. */
-const local = (y: number, m: number, d: number, h = 12, min = 0, s = 0) => new Date(y, m - 1, d, h, min, s).toISOString();
+vi.mock('lightweight-charts', () => import('../../test/chart-mock'));
 
 const SHORT = dropRow({ StockSymbol: 'NKE', StockType: 'S', StockCreatedDate: local(2026, 11, 20), Sentiment: 'Positive', StockIsTarget: true, ProfitPercentage: 5.2 });
 const LONG = dropRow({ StockSymbol: 'PFE', StockType: 'L', StockCreatedDate: local(2026, 11, 18), ProfitPercentage: -3.4, StockSectorName: null, DropThreshold: 20 });
@@ -40,47 +19,30 @@ const ALL = [SHORT_OFF, LONG, OPTION_OFF, SHORT, LONG_OFF, OPTION];
 
 type Saved = { stock_id: string; trade_type: string }[];
 
-function setup(routes: Parameters<typeof mockApi>[0] = {}, saved: Saved = [{ stock_id: LONG.StockScannerId, trade_type: 'L' }]) {
-  const posted: unknown[] = [];
-  const api = mockApi({
-    'GET get_stock_scanner_data': { body: ALL },
-    'GET trade_ideas/replay_status': { body: [replay({ engine: 'drop' })] },
-    'GET trade_ideas/drop/track_record': { body: record('drop', [recordGroup({ type: 'S', ruleVersion: 'drop@1.0.0' })]) },
-    'GET get_user_stock_scanner_alerts': { body: { alerts: saved } },
-    'POST save_user_stock_scanner_alerts': (_url, init) => {
-      const body = JSON.parse(String(init?.body)) as { alerts: Saved };
-      posted.push(body);
-      // The contract's answer (saveUserStockScannerAlertsResponse): the saved alerts with their types.
-      return { body: { msg: 'saved', saved: body.alerts, dropped: [] } };
-    },
-    ...routes,
-  });
-  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  renderScreen(
-    <QueryClientProvider client={client}>
-      <DropItemsScreen />
-    </QueryClientProvider>,
-  );
-  return { ...api, posted };
+function setup(routes: Parameters<typeof renderTradeScreen>[1] = {}, saved: Saved = [{ stock_id: LONG.StockScannerId, trade_type: 'L' }]) {
+  // The contract's answer (saveUserStockScannerAlertsResponse): the saved alerts with their types.
+  const alerts = savedAlertRoutes('get_user_stock_scanner_alerts', { alerts: saved }, 'save_user_stock_scanner_alerts', (body: { alerts: Saved }) => body.alerts);
+  const list = ideaScreenRoutes('drop', 'get_stock_scanner_data', { body: ALL }, record('drop', [recordGroup({ type: 'S', ruleVersion: 'drop@1.0.0' })]));
+  const api = renderTradeScreen(<DropItemsScreen />, { ...list, ...alerts.routes, ...routes });
+  return { ...api, posted: alerts.posted };
 }
 
-const cardList = () => screen.getByRole('list', { name: 'Drop items' });
-const cardSymbols = () => within(cardList()).getAllByRole('article').map((card) => within(card).getByRole('heading').textContent);
-const card = (symbol: string) => within(cardList()).getByRole('article', { name: symbol });
-const box = (name: string) => screen.getByRole('checkbox', { name });
-const field = (symbol: string, label: string) => within(card(symbol)).getByText(label, { selector: 'p' }).nextElementSibling as HTMLElement;
-const saveButton = () => screen.getByRole('button', { name: 'Save Alerts' });
-async function save() {
-  await waitFor(() => expect(saveButton()).toBeEnabled());
-  await userEvent.click(saveButton());
-}
+const { cardList, cardSymbols, card, field } = cardQueries('Drop items');
 
-afterEach(() => {
-  vi.unstubAllGlobals();
-  notifications.clean();
-});
+cleanUpAfterEach();
 
 describe('Drop Scanner Alerts (All Stocks Scanner) screen', () => {
+  itShowsTheListStates({
+    setup,
+    engine: 'drop',
+    listPath: 'get_stock_scanner_data',
+    listName: 'Drop items',
+    loading: LOADING_MESSAGE,
+    empty: 'No items match the selected filters.',
+    recovered: { body: ALL },
+    shown: ['AMD', 'NKE', 'PFE'],
+  });
+
   it('shows the title, the six filters with unique names, and the active items by default, newest first', async () => {
     const api = setup();
     expect(screen.getByRole('heading', { level: 1, name: TITLE })).toBeInTheDocument();
@@ -172,13 +134,13 @@ describe('Drop Scanner Alerts (All Stocks Scanner) screen', () => {
   });
 
   it('shows Saving... while the save runs', async () => {
-    let answer!: (value: MockAnswer) => void;
-    setup({ 'POST save_user_stock_scanner_alerts': () => new Promise<MockAnswer>((resolve) => (answer = resolve)) });
+    const saving = heldAnswer();
+    setup({ 'POST save_user_stock_scanner_alerts': saving.route });
     await screen.findByRole('list', { name: 'Drop items' });
     await waitFor(() => expect(box('Alert for PFE Long')).toBeChecked());
     await save();
     expect(await screen.findByRole('button', { name: 'Saving...' })).toBeDisabled();
-    answer({ body: { msg: 'saved', saved: [{ stock_id: LONG.StockScannerId, trade_type: 'L' }], dropped: [] } });
+    saving.answer({ body: { msg: 'saved', saved: [{ stock_id: LONG.StockScannerId, trade_type: 'L' }], dropped: [] } });
     expect(await screen.findByRole('button', { name: 'Save Alerts' })).toBeEnabled();
     expect(await screen.findByText(ALERT_MESSAGES.saved)).toBeInTheDocument();
   });
@@ -218,42 +180,12 @@ describe('Drop Scanner Alerts (All Stocks Scanner) screen', () => {
     expect(SAVE_FAILED).toBe('Failed to save alerts. Please try again.');
   });
 
-  it('shows its loading message, then the empty sentence', async () => {
-    let answer!: (value: MockAnswer) => void;
-    setup({ 'GET get_stock_scanner_data': () => new Promise<MockAnswer>((resolve) => (answer = resolve)) });
-    expect(await screen.findByText(LOADING_MESSAGE)).toBeInTheDocument();
-    answer({ body: [] });
-    expect(await screen.findByText(EMPTY_MESSAGE)).toBeInTheDocument();
-  });
-
-  it('reports a failed load with Retry', async () => {
-    let fail = true;
-    setup({ 'GET get_stock_scanner_data': () => (fail ? { status: 500, body: { msg: 'Database is down.' } } : { body: ALL }) });
-    expect(await screen.findByText('Database is down.')).toBeInTheDocument();
-    fail = false;
-    const alert = screen.getByText('The trades could not be loaded').closest('[role="alert"]') as HTMLElement;
-    await userEvent.click(within(alert).getByRole('button', { name: 'Retry' }));
-    await screen.findByRole('list', { name: 'Drop items' });
-    expect(cardSymbols()).toEqual(['AMD', 'NKE', 'PFE']);
-  });
-
-  it('shows the replay progress while the history replay runs', async () => {
-    setup({
-      'GET get_stock_scanner_data': { body: [] },
-      'GET trade_ideas/replay_status': { body: [replay({ engine: 'drop', state: 'running', sessionsDone: 10, sessionsTotal: 504 })] },
-    });
-    expect(await screen.findByRole('region', { name: 'Replay progress' })).toHaveTextContent('Replaying history: 10 of 504 sessions');
-  });
-
   it('exports the shown items as CSV', async () => {
-    const blobs: Blob[] = [];
-    Object.defineProperty(URL, 'createObjectURL', { configurable: true, value: (blob: Blob) => (blobs.push(blob), 'blob:items') });
-    Object.defineProperty(URL, 'revokeObjectURL', { configurable: true, value: () => undefined });
-    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => undefined);
+    const download = captureDownloads();
     setup();
     await screen.findByRole('list', { name: 'Drop items' });
     await userEvent.click(screen.getByRole('button', { name: 'Export CSV' }));
-    const lines = (await blobs[0]!.text()).split('\r\n');
+    const lines = await download.lines();
     expect(lines[0]).toBe(
       'Symbol,Type,Status,Threshold %,Entry price,Current price,Profit %,Target hit,Target value,Sentiment,News,Sector,Contract,Option expiry,Option entry,Option current,Option profit %,Origin,Entry pending,Created,Updated,Close reason,Closed,Rule version,Id',
     );

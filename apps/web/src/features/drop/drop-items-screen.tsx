@@ -1,29 +1,27 @@
-import type { DropItem, IdeaListQuery } from '@signalboard/core';
+import type { DropItem } from '@signalboard/core';
 import { SCREEN_TITLES } from '@signalboard/core';
-import { Badge, Group, Stack, Text } from '@mantine/core';
-import { useCallback, useMemo, useRef, useState } from 'react';
+import { Badge, Stack, Text } from '@mantine/core';
+import { useCallback, useMemo, useRef } from 'react';
 import { getUserStockScannerAlerts, saveUserStockScannerAlerts } from '../../api/saved-alerts';
-import { ScreenHeader } from '../../components/screen-header';
 import { changeColor, formatPercent, formatPrice, formatSignedPercent } from '../../components/format';
 import type { CsvColumn } from '../../components/trade-ideas/csv';
-import { ExportCsvButton } from '../../components/trade-ideas/export-csv-button';
 import { matchesDateSymbol, type DateSymbolFilter } from '../../components/trade-ideas/filter-values';
 import { IdeaStampBadges, TagBadge } from '../../components/trade-ideas/idea-badges';
-import { IdeaCard, IdeaCardList, IdeaField } from '../../components/trade-ideas/idea-card';
-import { IdeaDetailModal } from '../../components/trade-ideas/idea-detail-modal';
-import { IdeaListOutcome } from '../../components/trade-ideas/idea-list-outcome';
-import { AlertCheckbox, SaveAlertsBar } from '../../components/trade-ideas/saved-alert-controls';
-import { TrackRecordPanel } from '../../components/trade-ideas/track-record-panel';
-import { TradeFilterBar, type StatusGroup } from '../../components/trade-ideas/trade-filter-bar';
-import { useIdeaList, useReplayStatus } from '../../components/trade-ideas/use-idea-list';
+import { IdeaCard, IdeaField } from '../../components/trade-ideas/idea-card';
+import { IdeaListSection, type IdeaCardContext, type IdeaListTexts } from '../../components/trade-ideas/idea-list-section';
+import { AlertCheckbox } from '../../components/trade-ideas/saved-alert-controls';
+import { IdeaScreenFrame } from '../../components/trade-ideas/idea-screen-frame';
+import type { StatusGroup } from '../../components/trade-ideas/trade-filter-bar';
+import { useIdeaList } from '../../components/trade-ideas/use-idea-list';
+import { useIdeaScreen } from '../../components/trade-ideas/use-idea-screen';
 import { useSavedAlerts } from '../../components/trade-ideas/use-saved-alerts';
-import { useTradeFilters } from '../../components/trade-ideas/use-trade-filters';
 import { TONE } from '../../theme';
 
 export const TITLE = SCREEN_TITLES.drop;
 export const EMPTY_MESSAGE = 'No items match the selected filters.';
 export const LOADING_MESSAGE = 'Loading drop items...';
 export const SAVE_FAILED = 'Failed to save alerts. Please try again.';
+const LIST_TEXTS: IdeaListTexts = { listLabel: 'Drop items', noun: { one: 'item', many: 'items' }, loading: LOADING_MESSAGE, empty: EMPTY_MESSAGE, emptyHint: 'Tick a Deactivated box to see closed items, or widen the dates.' };
 
 type DropType = DropItem['StockType'];
 type StatusKey = `${DropType}${'Active' | 'Deactivated'}`;
@@ -87,25 +85,20 @@ export const DROP_CSV: CsvColumn<DropItem>[] = [
   { header: 'Id', value: (row) => row.StockScannerId },
 ];
 
+/** Every box unticked: nothing to ask for. Otherwise the list call is asked for the dates and symbol only (Active/Deactivated and the type are filtered here). */
+const dropServerFilter = (statuses: Record<StatusKey, boolean>) => (Object.values(statuses).some(Boolean) ? {} : null);
+
 /** All Stocks Scanner, the drop items with their saved alerts (spec §2 "Drop Scanner alerts screen", §4, §5; strategies.md §5). */
 export function DropItemsScreen() {
-  const { statuses, setStatuses, filter, setFilter, serverScope } = useTradeFilters(INITIAL_STATUSES);
-  const skipped = !Object.values(statuses).some(Boolean);
-  // Active/Deactivated and the type are filtered here: the list call is asked for the dates and symbol only.
-  const query: IdeaListQuery = serverScope;
-  const replay = useReplayStatus('drop');
-  const list = useIdeaList('drop', query, replay.running, !skipped);
+  const screen = useIdeaScreen({ engine: 'drop', initialStatuses: INITIAL_STATUSES, serverFilter: dropServerFilter, filterRows: filterDrops });
   // Every item whatever the filters (the same call as the unfiltered view): which checked alerts are still active, and their types.
-  const allList = useIdeaList('drop', {}, replay.running);
-  const rows = useMemo(() => (skipped ? [] : filterDrops(list.rows, statuses, filter)), [list.rows, statuses, filter, skipped]);
-  const [detail, setDetail] = useState<{ id: string; symbol: string } | null>(null);
-
+  const allList = useIdeaList('drop', {}, screen.replay.running);
   const known = useMemo(() => {
     const map = new Map<string, DropItem>();
     for (const row of allList.rows) map.set(row.StockScannerId, row);
-    for (const row of list.rows) map.set(row.StockScannerId, row);
+    for (const row of screen.list.rows) map.set(row.StockScannerId, row);
     return map;
-  }, [list.rows, allList.rows]);
+  }, [screen.list.rows, allList.rows]);
   // Every item is loaded: one that is not among them is gone.
   const allComplete = allList.isSuccess && !allList.hasNextPage;
   const isActive = useCallback((id: string) => known.get(id)?.StockIsActive ?? (allComplete ? false : undefined), [known, allComplete]);
@@ -130,72 +123,18 @@ export function DropItemsScreen() {
   const alerts = useSavedAlerts({ key: 'drop', load, save, isActive, failureMessage: SAVE_FAILED });
 
   return (
-    <>
-      <ScreenHeader
-        title={TITLE}
-        description="Stocks and options that dropped past their threshold: short-term (S), long-term (L) and option (O) items. Tick Alert on active items and save to be alerted."
-      />
-      <Stack gap="md">
-        <TradeFilterBar label="Drop item filters" groups={FILTER_GROUPS} statuses={statuses} onStatusesChange={setStatuses} filter={filter} onFilterChange={setFilter} />
-        <TrackRecordPanel engine="drop" scope={serverScope} />
-        <Group justify="space-between" gap="sm">
-          <SaveAlertsBar
-            checkedCount={alerts.checked.size}
-            onSave={alerts.onSave}
-            saving={alerts.saving}
-            loading={alerts.savedQuery.isPending}
-            loadError={alerts.savedQuery.isError ? alerts.savedQuery.error.message : null}
-            onRetry={() => void alerts.savedQuery.refetch()}
-          />
-          <Group gap="sm">
-            <Text size="sm" c="dimmed" aria-live="polite">
-              {!skipped && !list.isPending ? `${rows.length} item${rows.length === 1 ? '' : 's'}${list.hasNextPage ? ' loaded so far' : ''}` : ''}
-            </Text>
-            <ExportCsvButton name="drop-items" columns={DROP_CSV} rows={rows} />
-          </Group>
-        </Group>
-        <IdeaListOutcome
-          list={list}
-          skipped={skipped}
-          shown={rows.length}
-          replay={replay}
-          loadingMessage={LOADING_MESSAGE}
-          emptyMessage={EMPTY_MESSAGE}
-          emptyHint="Tick a Deactivated box to see closed items, or widen the dates."
-        >
-          <IdeaCardList label="Drop items">
-            {rows.map((row) => (
-              <li key={row.StockScannerId}>
-                <DropCard
-                  row={row}
-                  alertChecked={alerts.checked.has(row.StockScannerId)}
-                  onAlertChange={(on) => alerts.toggle(row.StockScannerId, on)}
-                  alertDisabled={alerts.saving}
-                  onDetails={() => setDetail({ id: row.StockScannerId, symbol: row.StockSymbol })}
-                />
-              </li>
-            ))}
-          </IdeaCardList>
-        </IdeaListOutcome>
-      </Stack>
-      <IdeaDetailModal engine="drop" idea={detail} onClose={() => setDetail(null)} />
-    </>
+    <IdeaScreenFrame
+      title={TITLE}
+      description="Stocks and options that dropped past their threshold: short-term (S), long-term (L) and option (O) items. Tick Alert on active items and save to be alerted."
+      filters={{ label: 'Drop item filters', groups: FILTER_GROUPS }}
+      screen={screen}
+    >
+      <IdeaListSection {...screen.section} texts={LIST_TEXTS} csv={{ name: 'drop-items', columns: DROP_CSV }} idea={(row) => ({ id: row.StockScannerId, symbol: row.StockSymbol })} savedAlerts={alerts} renderCard={(row, context) => <DropCard row={row} context={context} />} />
+    </IdeaScreenFrame>
   );
 }
 
-function DropCard({
-  row,
-  alertChecked,
-  onAlertChange,
-  alertDisabled,
-  onDetails,
-}: {
-  row: DropItem;
-  alertChecked: boolean;
-  onAlertChange: (on: boolean) => void;
-  alertDisabled: boolean;
-  onDetails: () => void;
-}) {
+function DropCard({ row, context }: { row: DropItem; context: IdeaCardContext }) {
   const isOption = row.StockType === 'O';
   const alertName = `${row.StockSymbol} ${TYPE_BADGE[row.StockType]}${row.ContractName ? ` ${row.ContractName}` : ''}`;
   return (
@@ -203,7 +142,7 @@ function DropCard({
       symbol={row.StockSymbol}
       createdAt={row.StockCreatedDate}
       updatedAt={row.StockUpdatedDate}
-      onDetails={onDetails}
+      onDetails={context.onDetails}
       badges={
         <>
           <TagBadge>{TYPE_BADGE[row.StockType]}</TagBadge>
@@ -223,7 +162,7 @@ function DropCard({
             </Text>
             {row.StockNews || 'No recent news.'}
           </Text>
-          {row.StockIsActive ? <AlertCheckbox name={alertName} checked={alertChecked} onChange={onAlertChange} disabled={alertDisabled} /> : null}
+          {row.StockIsActive && context.alert ? <AlertCheckbox name={alertName} {...context.alert} /> : null}
         </Stack>
       }
     >

@@ -1,32 +1,12 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { mockApi, type MockAnswer } from '../../test/mock-api';
-import { renderScreen } from '../../test/render';
-import { detail, layeredRow, record, recordGroup, replay, stats } from '../../test/trade-fixtures';
+import { describe, expect, it, vi } from 'vitest';
+import { chartCalls } from '../../test/chart-mock';
+import { detail, layeredRow, record, recordGroup, stats } from '../../test/trade-fixtures';
+import { answerByStatus, captureDownloads, cardQueries, cleanUpAfterEach, ideaScreenRoutes, itShowsTheListStates, local, renderTradeScreen } from '../../test/trade-screen';
 import { EMPTY_MESSAGE, LayeredScreen, LOADING_MESSAGE, TITLE } from './layered-screen';
 
-// The chart library draws on a canvas jsdom does not have: record what the chart is asked to draw.
-const chartCalls = vi.hoisted(() => ({ priceLines: [] as { title: string; price: number }[], markers: [] as { time: string; text: string }[][], bars: 0 }));
-vi.mock('lightweight-charts', () => ({
-  CandlestickSeries: {},
-  ColorType: { Solid: 'solid' },
-  CrosshairMode: { Normal: 0 },
-  LineStyle: { Solid: 0, Dashed: 2 },
-  createChart: () => ({
-    addSeries: () => ({
-      setData: (bars: unknown[]) => void (chartCalls.bars = bars.length),
-      createPriceLine: (line: { title: string; price: number }) => void chartCalls.priceLines.push({ title: line.title, price: line.price }),
-    }),
-    timeScale: () => ({ fitContent: () => undefined }),
-    remove: () => undefined,
-  }),
-  createSeriesMarkers: (_series: unknown, markers: { time: string; text: string }[]) => void chartCalls.markers.push(markers),
-}));
-
-/** Local times, so the tests hold in any zone. */
-const local = (y: number, m: number, d: number, h = 12, min = 0, s = 0) => new Date(y, m - 1, d, h, min, s).toISOString();
+vi.mock('lightweight-charts', () => import('../../test/chart-mock'));
 
 const AAPL = layeredRow({ Symbol: 'AAPL', CreatedAt: local(2026, 11, 18), IsNewTrade: false });
 const MSFT = layeredRow({ Symbol: 'MSFT', CreatedAt: local(2026, 11, 20, 23, 59, 59), IsNewTrade: true, Origin: 'replayed' });
@@ -46,43 +26,26 @@ const ALL = [AAPL, MSFT, NVDA, WON, LOST];
 
 const RECORD = record('layered', [recordGroup({ ruleVersion: 'layered@1.0.0', mature: null, allClosed: stats({ n: 12, dollarWeighted: { onDeployed: 0.021, onCommitted: 0.008, xirr: 0.034 } }) })]);
 
-/** The list call answers by its status filter, as the server does (newest first is the screen's job to keep). */
-function listAnswer(rows = ALL) {
-  return (url: URL): MockAnswer => {
-    const wanted = (url.searchParams.get('status') ?? 'active,successful,failed').split(',');
-    return { body: rows.filter((row) => wanted.includes(row.Status.toLowerCase())) };
-  };
+function setup(routes: Parameters<typeof renderTradeScreen>[1] = {}) {
+  return renderTradeScreen(<LayeredScreen />, { ...ideaScreenRoutes('layered', 'all_stocks_scanner', answerByStatus(ALL), RECORD), ...routes });
 }
 
-function setup(routes: Parameters<typeof mockApi>[0] = {}) {
-  const api = mockApi({
-    'GET all_stocks_scanner': listAnswer(),
-    'GET trade_ideas/replay_status': { body: [replay({ engine: 'layered' })] },
-    'GET trade_ideas/layered/track_record': { body: RECORD },
-    ...routes,
-  });
-  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  renderScreen(
-    <QueryClientProvider client={client}>
-      <LayeredScreen />
-    </QueryClientProvider>,
-  );
-  return api;
-}
+const { cardSymbols, card } = cardQueries('Layered plans');
 
-const cardList = () => screen.getByRole('list', { name: 'Layered plans' });
-const cardSymbols = () => within(cardList()).getAllByRole('article').map((card) => within(card).getByRole('heading').textContent);
-const card = (symbol: string) => within(cardList()).getByRole('article', { name: symbol });
-
-beforeEach(() => {
-  chartCalls.priceLines = [];
-  chartCalls.markers = [];
-});
-afterEach(() => {
-  vi.unstubAllGlobals();
-});
+cleanUpAfterEach();
 
 describe('Stock Layered Entry & Exit Plan screen', () => {
+  itShowsTheListStates({
+    setup,
+    engine: 'layered',
+    listPath: 'all_stocks_scanner',
+    listName: 'Layered plans',
+    loading: LOADING_MESSAGE,
+    empty: 'No trades match the selected filters.',
+    recovered: answerByStatus(ALL),
+    shown: ['NVDA', 'MSFT', 'AAPL'],
+  });
+
   it('shows the title, explanation and the active plans newest first, asking the server for active ones', async () => {
     const api = setup();
     expect(screen.getByRole('heading', { level: 1, name: TITLE })).toBeInTheDocument();
@@ -172,50 +135,16 @@ describe('Stock Layered Entry & Exit Plan screen', () => {
     expect(api.callsTo('all_stocks_scanner').at(-1)!.url.searchParams.get('symbol')).toBe('sf');
   });
 
-  it('shows the loading message, then the empty sentence when nothing matches', async () => {
-    let answer!: (value: MockAnswer) => void;
-    setup({ 'GET all_stocks_scanner': () => new Promise<MockAnswer>((resolve) => (answer = resolve)) });
-    expect(await screen.findByText(LOADING_MESSAGE)).toBeInTheDocument();
-    answer({ body: [] });
-    expect(await screen.findByText(EMPTY_MESSAGE)).toBeInTheDocument();
-    expect(screen.queryByText(LOADING_MESSAGE)).toBeNull();
-    expect(screen.getByRole('button', { name: 'Export CSV' })).toBeDisabled();
-  });
-
-  it('reports a failed load with Retry, which loads again', async () => {
-    let fail = true;
-    setup({ 'GET all_stocks_scanner': (url) => (fail ? { status: 503, body: { msg: 'Market data is unavailable.' } } : listAnswer()(url)) });
-    expect(await screen.findByText('The trades could not be loaded')).toBeInTheDocument();
-    expect(screen.getByText('Market data is unavailable.')).toBeInTheDocument();
-    fail = false;
-    await userEvent.click(screen.getAllByRole('button', { name: 'Retry' })[0]!);
-    await screen.findByRole('list', { name: 'Layered plans' });
-    expect(cardSymbols()).toEqual(['NVDA', 'MSFT', 'AAPL']);
-  });
-
-  it('shows the replay’s progress instead of an empty list while the history replay runs', async () => {
-    setup({
-      'GET all_stocks_scanner': { body: [] },
-      'GET trade_ideas/replay_status': { body: [replay({ engine: 'swing' }), replay({ engine: 'layered', state: 'running', sessionsDone: 120, sessionsTotal: 244, finishedAt: null })] },
-    });
-    expect(await screen.findByRole('region', { name: 'Replay progress' })).toHaveTextContent('Replaying history: 120 of 244 sessions');
-    expect(screen.queryByText(EMPTY_MESSAGE)).toBeNull();
-  });
-
   it('exports the filtered rows as CSV, escaped', async () => {
-    const blobs: Blob[] = [];
-    // jsdom has no object URLs: capture the file instead.
-    Object.defineProperty(URL, 'createObjectURL', { configurable: true, value: (blob: Blob) => (blobs.push(blob), 'blob:trades') });
-    Object.defineProperty(URL, 'revokeObjectURL', { configurable: true, value: () => undefined });
-    const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => undefined);
+    const download = captureDownloads();
     setup();
     await screen.findByRole('list', { name: 'Layered plans' });
     await userEvent.click(screen.getByRole('checkbox', { name: 'Active' }));
     await userEvent.click(screen.getByRole('checkbox', { name: 'Failed' }));
     await waitFor(() => expect(cardSymbols()).toEqual(['TSLA, Inc "B"']));
     await userEvent.click(screen.getByRole('button', { name: 'Export CSV' }));
-    expect(click).toHaveBeenCalledTimes(1);
-    const lines = (await blobs[0]!.text()).split('\r\n');
+    expect(download.click).toHaveBeenCalledTimes(1);
+    const lines = await download.lines();
     expect(lines[0]).toBe(
       'Symbol,Status,Origin,Entry pending,Created,Updated,Entry price,Exit price,Current price,Current profit %,Potential profit %,Entries hit,Exits hit,30-day high at creation,Stop,Close reason,Closed,Exit fill,Rule version,Id',
     );

@@ -1,27 +1,23 @@
 import type { IdeaListQuery, LayeredTrade } from '@signalboard/core';
 import { SCREEN_TITLES } from '@signalboard/core';
-import { Button, Collapse, Group, SimpleGrid, Stack, Text } from '@mantine/core';
+import { Button, Collapse, SimpleGrid } from '@mantine/core';
 import { IconChevronDown, IconChevronUp } from '@tabler/icons-react';
-import { useId, useMemo, useState } from 'react';
-import { ScreenHeader } from '../../components/screen-header';
+import { useId, useState } from 'react';
 import { changeColor, formatPrice, formatSignedPercent } from '../../components/format';
 import type { CsvColumn } from '../../components/trade-ideas/csv';
-import { ExportCsvButton } from '../../components/trade-ideas/export-csv-button';
 import { matchesDateSymbol } from '../../components/trade-ideas/filter-values';
-import { IdeaCard, IdeaCardList, IdeaField } from '../../components/trade-ideas/idea-card';
-import { IdeaDetailModal } from '../../components/trade-ideas/idea-detail-modal';
+import { ClosedField, IdeaCard, IdeaField } from '../../components/trade-ideas/idea-card';
 import { IdeaStampBadges, NewBadge, StatusBadge } from '../../components/trade-ideas/idea-badges';
-import { formatInstant } from '../../components/trade-ideas/idea-format';
-import { IdeaListOutcome } from '../../components/trade-ideas/idea-list-outcome';
-import { TrackRecordPanel } from '../../components/trade-ideas/track-record-panel';
-import { TradeFilterBar, type StatusGroup } from '../../components/trade-ideas/trade-filter-bar';
-import { useIdeaList, useReplayStatus } from '../../components/trade-ideas/use-idea-list';
-import { useTradeFilters } from '../../components/trade-ideas/use-trade-filters';
+import { IdeaListSection, type IdeaListTexts } from '../../components/trade-ideas/idea-list-section';
+import { IdeaScreenFrame } from '../../components/trade-ideas/idea-screen-frame';
+import type { StatusGroup } from '../../components/trade-ideas/trade-filter-bar';
+import { useIdeaScreen } from '../../components/trade-ideas/use-idea-screen';
 import { PlanTable } from './plan-table';
 
 export const TITLE = SCREEN_TITLES.allstockscanner;
 export const EMPTY_MESSAGE = 'No trades match the selected filters.';
 export const LOADING_MESSAGE = 'Loading trades...';
+const LIST_TEXTS: IdeaListTexts = { listLabel: 'Layered plans', noun: { one: 'plan', many: 'plans' }, loading: LOADING_MESSAGE, empty: EMPTY_MESSAGE, emptyHint: 'Tick Successful or Failed to see closed plans, or widen the dates.' };
 
 type StatusKey = 'active' | 'successful' | 'failed';
 const STATUS_OF: Record<LayeredTrade['Status'], StatusKey> = { Active: 'active', Successful: 'successful', Failed: 'failed' };
@@ -66,51 +62,25 @@ export const LAYERED_CSV: CsvColumn<LayeredTrade>[] = [
   { header: 'Id', value: (row) => row.Id },
 ];
 
+/** The list call's status for the checkboxes (null: none ticked, nothing to ask for). */
+export function layeredServerFilter(statuses: Record<StatusKey, boolean>): Pick<IdeaListQuery, 'status'> | null {
+  const selected = (Object.keys(statuses) as StatusKey[]).filter((key) => statuses[key]);
+  return selected.length === 0 ? null : { status: selected.join(',') };
+}
+
 /** Stock Layered Entry & Exit Plan (spec §2 "Long-term layered plan screen", §4, §5; strategies.md §1). */
 export function LayeredScreen() {
-  const { statuses, setStatuses, filter, setFilter, serverScope } = useTradeFilters(INITIAL_STATUSES);
-  const selected = (Object.keys(statuses) as StatusKey[]).filter((key) => statuses[key]);
-  const query: IdeaListQuery = { ...serverScope, ...(selected.length > 0 ? { status: selected.join(',') } : {}) };
-  const replay = useReplayStatus('layered');
-  const list = useIdeaList('layered', query, replay.running, selected.length > 0);
-  const rows = useMemo(() => (selected.length === 0 ? [] : filterLayered(list.rows, statuses, filter)), [list.rows, statuses, filter, selected.length]);
-  const [detail, setDetail] = useState<{ id: string; symbol: string } | null>(null);
+  const screen = useIdeaScreen({ engine: 'layered', initialStatuses: INITIAL_STATUSES, serverFilter: layeredServerFilter, filterRows: filterLayered });
 
   return (
-    <>
-      <ScreenHeader
-        title={TITLE}
-        description="Buy in layers with limit orders, putting more to work at lower entries (equal dollars buy more shares lower down), and sell in stages at the exit targets. A long-term hold."
-      />
-      <Stack gap="md">
-        <TradeFilterBar label="Trade filters" groups={FILTER_GROUPS} statuses={statuses} onStatusesChange={setStatuses} filter={filter} onFilterChange={setFilter} />
-        <TrackRecordPanel engine="layered" scope={serverScope} />
-        <Group justify="space-between" gap="sm">
-          <Text size="sm" c="dimmed" aria-live="polite">
-            {selected.length > 0 && !list.isPending ? `${rows.length} plan${rows.length === 1 ? '' : 's'}${list.hasNextPage ? ' loaded so far' : ''}` : ''}
-          </Text>
-          <ExportCsvButton name="layered-plans" columns={LAYERED_CSV} rows={rows} />
-        </Group>
-        <IdeaListOutcome
-          list={list}
-          skipped={selected.length === 0}
-          shown={rows.length}
-          replay={replay}
-          loadingMessage={LOADING_MESSAGE}
-          emptyMessage={EMPTY_MESSAGE}
-          emptyHint="Tick Successful or Failed to see closed plans, or widen the dates."
-        >
-          <IdeaCardList label="Layered plans">
-            {rows.map((row) => (
-              <li key={row.Id}>
-                <LayeredCard row={row} onDetails={() => setDetail({ id: row.Id, symbol: row.Symbol })} />
-              </li>
-            ))}
-          </IdeaCardList>
-        </IdeaListOutcome>
-      </Stack>
-      <IdeaDetailModal engine="layered" idea={detail} onClose={() => setDetail(null)} />
-    </>
+    <IdeaScreenFrame
+      title={TITLE}
+      description="Buy in layers with limit orders, putting more to work at lower entries (equal dollars buy more shares lower down), and sell in stages at the exit targets. A long-term hold."
+      filters={{ label: 'Trade filters', groups: FILTER_GROUPS }}
+      screen={screen}
+    >
+      <IdeaListSection {...screen.section} texts={LIST_TEXTS} csv={{ name: 'layered-plans', columns: LAYERED_CSV }} idea={(row) => ({ id: row.Id, symbol: row.Symbol })} renderCard={(row, { onDetails }) => <LayeredCard row={row} onDetails={onDetails} />} />
+    </IdeaScreenFrame>
   );
 }
 
@@ -167,12 +137,7 @@ function LayeredCard({ row, onDetails }: { row: LayeredTrade; onDetails: () => v
       <IdeaField label="Entries hit">{row.entriesHit}</IdeaField>
       <IdeaField label="Exits hit">{row.exitsHit}</IdeaField>
       <IdeaField label="30-day high at creation">{formatPrice(row.ThirtyDayHigh)}</IdeaField>
-      {row.IsActive ? null : (
-        <IdeaField label="Closed">
-          {row.CloseReason ? `${row.CloseReason.replace(/_/g, ' ')} · ` : ''}
-          {formatInstant(row.ClosedAt)}
-        </IdeaField>
-      )}
+      <ClosedField row={row} />
     </IdeaCard>
   );
 }

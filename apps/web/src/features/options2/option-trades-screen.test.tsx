@@ -1,34 +1,13 @@
-import { notifications } from '@mantine/notifications';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { mockApi, type MockAnswer } from '../../test/mock-api';
-import { renderScreen } from '../../test/render';
-import { detail, optionRow, record, recordGroup, replay, stats } from '../../test/trade-fixtures';
+import { describe, expect, it, vi } from 'vitest';
+import { chartCalls } from '../../test/chart-mock';
+import { detail, optionRow, record, recordGroup, stats } from '../../test/trade-fixtures';
+import { answerByStatus, box, captureDownloads, cardQueries, cleanUpAfterEach, ideaScreenRoutes, itShowsTheListStates, local, renderTradeScreen, saveAlerts as save, saveButton, savedAlertRoutes, failingUntilRecovered } from '../../test/trade-screen';
 import { ALERT_MESSAGES, decideSave } from '../../components/trade-ideas/use-saved-alerts';
-import { EMPTY_MESSAGE, LOADING_MESSAGE, optionServerFilter, optionStrength, OptionTradesScreen, SAVE_FAILED, TITLE } from './option-trades-screen';
+import { LOADING_MESSAGE, optionServerFilter, optionStrength, OptionTradesScreen, SAVE_FAILED, TITLE } from './option-trades-screen';
 
-// The chart library draws on a canvas jsdom does not have: record what the chart is asked to draw.
-const chartCalls = vi.hoisted(() => ({ priceLines: [] as { title: string; price: number }[], bars: 0 }));
-vi.mock('lightweight-charts', () => ({
-  CandlestickSeries: {},
-  ColorType: { Solid: 'solid' },
-  CrosshairMode: { Normal: 0 },
-  LineStyle: { Solid: 0, Dashed: 2 },
-  createChart: () => ({
-    addSeries: () => ({
-      setData: (bars: unknown[]) => void (chartCalls.bars = bars.length),
-      createPriceLine: (line: { title: string; price: number }) => void chartCalls.priceLines.push({ title: line.title, price: line.price }),
-    }),
-    timeScale: () => ({ fitContent: () => undefined }),
-    remove: () => undefined,
-  }),
-  createSeriesMarkers: () => undefined,
-}));
-
-/** Local times, so the tests hold in any zone. */
-const local = (y: number, m: number, d: number, h = 12, min = 0, s = 0) => new Date(y, m - 1, d, h, min, s).toISOString();
+vi.mock('lightweight-charts', () => import('../../test/chart-mock'));
 
 // 50 + 25 = 75: green. NEW, Volume.
 const NVDA = optionRow({ Symbol: 'NVDA', CreatedDate: local(2026, 11, 20), ProfitPercent: 12.5, VolumeSpikeCheck: '1', VolumeSwingCheck: '1', NewTrade: true });
@@ -41,62 +20,35 @@ const AMD = optionRow({ Symbol: 'AMD', CreatedDate: local(2026, 10, 6), ProfitPe
 const INTC = optionRow({ Symbol: 'INTC', CreatedDate: local(2026, 10, 9), ProfitPercent: -12.4, IsActive: false, CloseReason: 'time' });
 const ALL = [AMD, NVDA, META, AAPL, INTC, TSLA];
 
-/** The list call answers by its status filter, as the server does. */
-function listAnswer(rows = ALL) {
-  return (url: URL): MockAnswer => {
-    const wanted = (url.searchParams.get('status') ?? 'active,successful,failed').split(',');
-    return { body: rows.filter((row) => wanted.includes(row.Status.toLowerCase())) };
-  };
-}
-
 const RECORD = record('options', [
   recordGroup({ type: 'CALL', origin: 'replayed', ruleVersion: 'options@1.0.0', mature: stats({ n: 40, statuses: { Successful: 0.575, Failed: 0.425 } }) }),
   recordGroup({ type: 'Volume tag', origin: 'replayed', ruleVersion: 'options@1.0.0', mature: null, allClosed: stats({ n: 12, statuses: { Successful: 0.75, Failed: 0.25 } }) }),
   recordGroup({ type: 'No Volume tag', origin: 'replayed', ruleVersion: 'options@1.0.0', mature: null, allClosed: stats({ n: 28, statuses: { Successful: 0.5, Failed: 0.5 } }) }),
 ]);
 
-function setup(routes: Parameters<typeof mockApi>[0] = {}, saved: string[] = [TSLA.OptionsChainId]) {
-  const posted: unknown[] = [];
-  const api = mockApi({
-    'GET get_combined_options_data': listAnswer(),
-    'GET trade_ideas/replay_status': { body: [replay({ engine: 'options' })] },
-    'GET trade_ideas/options/track_record': { body: RECORD },
-    'GET get_user_option_alerts': { body: { option_chain_ids: saved } },
-    'POST save_user_option_alerts': (_url, init) => {
-      const body = JSON.parse(String(init?.body)) as { option_chain_ids: string[] };
-      posted.push(body);
-      return { body: { msg: 'saved', saved: body.option_chain_ids, dropped: [] } };
-    },
-    ...routes,
-  });
-  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  renderScreen(
-    <QueryClientProvider client={client}>
-      <OptionTradesScreen />
-    </QueryClientProvider>,
-  );
-  return { ...api, posted };
+function setup(routes: Parameters<typeof renderTradeScreen>[1] = {}, saved: string[] = [TSLA.OptionsChainId]) {
+  const alerts = savedAlertRoutes('get_user_option_alerts', { option_chain_ids: saved }, 'save_user_option_alerts', (body: { option_chain_ids: string[] }) => body.option_chain_ids);
+  const api = renderTradeScreen(<OptionTradesScreen />, { ...ideaScreenRoutes('options', 'get_combined_options_data', answerByStatus(ALL), RECORD), ...alerts.routes, ...routes });
+  return { ...api, posted: alerts.posted };
 }
 
-const cardList = () => screen.getByRole('list', { name: 'Option trades' });
-const cardSymbols = () => within(cardList()).getAllByRole('article').map((card) => within(card).getByRole('heading').textContent);
-const card = (symbol: string) => within(cardList()).getByRole('article', { name: symbol });
-const box = (name: string) => screen.getByRole('checkbox', { name });
+const { cardList, cardSymbols, card, field } = cardQueries('Option trades');
 const alertBox = (row: { Symbol: string; ContractName: string }) => screen.getByRole('checkbox', { name: `Alert for ${row.Symbol} ${row.ContractName}` });
-const field = (symbol: string, label: string) => within(card(symbol)).getByText(label, { selector: 'p' }).nextElementSibling as HTMLElement;
-const saveButton = () => screen.getByRole('button', { name: 'Save Alerts' });
-/** Save once the saved alerts have loaded (the button waits for them). */
-async function save() {
-  await waitFor(() => expect(saveButton()).toBeEnabled());
-  await userEvent.click(saveButton());
-}
 
-afterEach(() => {
-  vi.unstubAllGlobals();
-  notifications.clean();
-});
+cleanUpAfterEach();
 
 describe('Options Scanner (option trades) screen', () => {
+  itShowsTheListStates({
+    setup,
+    engine: 'options',
+    listPath: 'get_combined_options_data',
+    listName: 'Option trades',
+    loading: LOADING_MESSAGE,
+    empty: 'No options match the selected filters.',
+    recovered: answerByStatus(ALL),
+    shown: ['NVDA', 'TSLA', 'AAPL'],
+  });
+
   it('shows the title, the explanation and the active trades by default, by profit % highest first', async () => {
     const api = setup();
     expect(screen.getByRole('heading', { level: 1, name: TITLE })).toBeInTheDocument();
@@ -283,12 +235,12 @@ describe('Options Scanner (option trades) screen', () => {
   });
 
   it('reports saved alerts that could not be loaded, keeps Save off until they are, and retries', async () => {
-    let fail = true;
-    setup({ 'GET get_user_option_alerts': () => (fail ? { status: 500, body: { msg: 'Alerts store is down.' } } : { body: { option_chain_ids: [TSLA.OptionsChainId] } }) });
+    const load = failingUntilRecovered({ status: 500, body: { msg: 'Alerts store is down.' } }, () => ({ body: { option_chain_ids: [TSLA.OptionsChainId] } }));
+    setup({ 'GET get_user_option_alerts': load.route });
     await screen.findByRole('list', { name: 'Option trades' });
     expect(await screen.findByText(/Your saved alerts could not be loaded: Alerts store is down\./)).toBeInTheDocument();
     expect(saveButton()).toBeDisabled();
-    fail = false;
+    load.recover();
     await userEvent.click(screen.getByRole('button', { name: 'Retry loading alerts' }));
     await waitFor(() => expect(alertBox(TSLA)).toBeChecked());
     expect(saveButton()).toBeEnabled();
@@ -302,45 +254,13 @@ describe('Options Scanner (option trades) screen', () => {
     expect(decideSave(new Set(['c', 'a', 'b']), new Set(), active)).toEqual({ kind: 'save', ids: ['a', 'b'] });
   });
 
-  it('shows its loading message, then the empty sentence', async () => {
-    let answer!: (value: MockAnswer) => void;
-    setup({ 'GET get_combined_options_data': () => new Promise<MockAnswer>((resolve) => (answer = resolve)) });
-    expect(await screen.findByText(LOADING_MESSAGE)).toBeInTheDocument();
-    answer({ body: [] });
-    expect(await screen.findByText(EMPTY_MESSAGE)).toBeInTheDocument();
-    expect(EMPTY_MESSAGE).toBe('No options match the selected filters.');
-  });
-
-  it('reports a failed load with Retry', async () => {
-    let fail = true;
-    setup({ 'GET get_combined_options_data': (url) => (fail ? { status: 500, body: { msg: 'Database is down.' } } : listAnswer()(url)) });
-    expect(await screen.findByText('Database is down.')).toBeInTheDocument();
-    fail = false;
-    const alert = screen.getByText('The trades could not be loaded').closest('[role="alert"]') as HTMLElement;
-    await userEvent.click(within(alert).getByRole('button', { name: 'Retry' }));
-    await screen.findByRole('list', { name: 'Option trades' });
-    expect(cardSymbols()).toEqual(['NVDA', 'TSLA', 'AAPL']);
-  });
-
-  it('shows the replay progress instead of an empty list while the history replay runs', async () => {
-    setup({
-      'GET get_combined_options_data': { body: [] },
-      'GET trade_ideas/replay_status': { body: [replay({ engine: 'options', state: 'running', sessionsDone: 120, sessionsTotal: 504 })] },
-    });
-    expect(await screen.findByRole('region', { name: 'Replay progress' })).toHaveTextContent('Replaying history: 120 of 504 sessions');
-    expect(screen.queryByText(EMPTY_MESSAGE)).toBeNull();
-  });
-
   it('exports the shown trades as CSV', async () => {
-    const blobs: Blob[] = [];
-    Object.defineProperty(URL, 'createObjectURL', { configurable: true, value: (blob: Blob) => (blobs.push(blob), 'blob:trades') });
-    Object.defineProperty(URL, 'revokeObjectURL', { configurable: true, value: () => undefined });
-    const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => undefined);
+    const download = captureDownloads();
     setup();
     await screen.findByRole('list', { name: 'Option trades' });
     await userEvent.click(screen.getByRole('button', { name: 'Export CSV' }));
-    expect(click).toHaveBeenCalledTimes(1);
-    const lines = (await blobs[0]!.text()).split('\r\n');
+    expect(download.click).toHaveBeenCalledTimes(1);
+    const lines = await download.lines();
     expect(lines[0]).toBe(
       'Symbol,Contract,Status,Side,Strike,Expiry,Entry value,Current value,Profit %,Strength,Volume,Level System,Stock price,Price source,Origin,Entry pending,Created,Updated,Close reason,Closed,Exit value,Rule version,Id',
     );

@@ -1,31 +1,28 @@
 import '@mantine/core/styles/List.layer.css';
 import type { IdeaListQuery, OptionTrade } from '@signalboard/core';
 import { optionStrengthBand, optionStrengthScore, SCREEN_TITLES, type StrengthColour } from '@signalboard/core';
-import { Badge, Group, List, Stack, Text } from '@mantine/core';
-import { useCallback, useMemo, useState } from 'react';
+import { Badge, List } from '@mantine/core';
+import { useCallback, useMemo } from 'react';
 import { getUserOptionAlerts, saveUserOptionAlerts } from '../../api/saved-alerts';
-import { ScreenHeader } from '../../components/screen-header';
 import { changeColor, formatPrice, formatSignedPercent } from '../../components/format';
 import type { CsvColumn } from '../../components/trade-ideas/csv';
-import { ExportCsvButton } from '../../components/trade-ideas/export-csv-button';
 import { matchesDateSymbol, type DateSymbolFilter } from '../../components/trade-ideas/filter-values';
 import { IdeaStampBadges, NewBadge, StatusBadge, TagBadge } from '../../components/trade-ideas/idea-badges';
-import { IdeaCard, IdeaCardList, IdeaField } from '../../components/trade-ideas/idea-card';
-import { IdeaDetailModal } from '../../components/trade-ideas/idea-detail-modal';
-import { formatInstant } from '../../components/trade-ideas/idea-format';
-import { IdeaListOutcome } from '../../components/trade-ideas/idea-list-outcome';
-import { AlertCheckbox, SaveAlertsBar } from '../../components/trade-ideas/saved-alert-controls';
-import { TrackRecordPanel } from '../../components/trade-ideas/track-record-panel';
-import { TradeFilterBar, type StatusGroup } from '../../components/trade-ideas/trade-filter-bar';
-import { useIdeaList, useReplayStatus } from '../../components/trade-ideas/use-idea-list';
+import { ClosedField, IdeaCard, IdeaField } from '../../components/trade-ideas/idea-card';
+import { IdeaListSection, type IdeaCardContext, type IdeaListTexts } from '../../components/trade-ideas/idea-list-section';
+import { AlertCheckbox } from '../../components/trade-ideas/saved-alert-controls';
+import { IdeaScreenFrame } from '../../components/trade-ideas/idea-screen-frame';
+import type { StatusGroup } from '../../components/trade-ideas/trade-filter-bar';
+import { useIdeaList } from '../../components/trade-ideas/use-idea-list';
+import { useIdeaScreen } from '../../components/trade-ideas/use-idea-screen';
 import { useSavedAlerts } from '../../components/trade-ideas/use-saved-alerts';
-import { useTradeFilters } from '../../components/trade-ideas/use-trade-filters';
 import { TONE } from '../../theme';
 
 export const TITLE = SCREEN_TITLES.options2;
 export const EMPTY_MESSAGE = 'No options match the selected filters.';
 export const LOADING_MESSAGE = 'Loading option trades...';
 export const SAVE_FAILED = 'Failed to save alerts.';
+const LIST_TEXTS: IdeaListTexts = { listLabel: 'Option trades', noun: { one: 'trade', many: 'trades' }, loading: LOADING_MESSAGE, empty: EMPTY_MESSAGE, emptyHint: 'Tick Sucessful Trades or Failed Trades to see closed trades, or widen the dates.' };
 /** The hit rate a +30% target against a −50% stop needs to break even: 50 / (30 + 50) (strategies.md §4.4). */
 export const OPTION_BREAK_EVEN = 0.625;
 
@@ -106,98 +103,42 @@ export const OPTIONS_CSV: CsvColumn<OptionTrade>[] = [
 
 /** Options Scanner, the option trades (spec §2 "Option trades screen", §4, §5; strategies.md §4). */
 export function OptionTradesScreen() {
-  const { statuses, setStatuses, filter, setFilter, serverScope } = useTradeFilters(INITIAL_STATUSES);
-  const serverFilter = optionServerFilter(statuses);
-  const query: IdeaListQuery = { ...serverScope, ...serverFilter };
-  const replay = useReplayStatus('options');
-  const skipped = serverFilter === null;
-  const list = useIdeaList('options', query, replay.running, !skipped);
+  const screen = useIdeaScreen({ engine: 'options', initialStatuses: INITIAL_STATUSES, serverFilter: optionServerFilter, filterRows: filterOptions });
   // The active trades whatever the filters (the same call as the default view): which checked alerts are still active.
-  const activeList = useIdeaList('options', { status: 'active' }, replay.running);
-  const rows = useMemo(() => (skipped ? [] : filterOptions(list.rows, statuses, filter)), [list.rows, statuses, filter, skipped]);
-  const [detail, setDetail] = useState<{ id: string; symbol: string } | null>(null);
-
+  const activeList = useIdeaList('options', { status: 'active' }, screen.replay.running);
   const known = useMemo(() => {
     const map = new Map<string, boolean>();
-    for (const row of list.rows) map.set(row.OptionsChainId, row.IsActive);
+    for (const row of screen.list.rows) map.set(row.OptionsChainId, row.IsActive);
     for (const row of activeList.rows) map.set(row.OptionsChainId, row.IsActive);
     return map;
-  }, [list.rows, activeList.rows]);
+  }, [screen.list.rows, activeList.rows]);
   // Every active trade is loaded: one that is not among them is closed (or gone).
   const activeComplete = activeList.isSuccess && !activeList.hasNextPage;
   const isActive = useCallback((id: string) => known.get(id) ?? (activeComplete ? false : undefined), [known, activeComplete]);
   const alerts = useSavedAlerts({ key: 'options', load: getUserOptionAlerts, save: saveUserOptionAlerts, isActive, failureMessage: SAVE_FAILED });
 
   return (
-    <>
-      <ScreenHeader title={TITLE} description="Option trades opened on new alerts, with their current value, profit and strength." />
-      <Stack gap="md">
+    <IdeaScreenFrame
+      title={TITLE}
+      description="Option trades opened on new alerts, with their current value, profit and strength."
+      intro={
         <List size="sm" spacing={2} aria-label="How to trade these alerts">
           <List.Item>Enter on a new alert.</List.Item>
           <List.Item>Exit while the trade is active, or with a limit order at a 30% profit target.</List.Item>
           <List.Item>The stop loss is 50% of the option price.</List.Item>
           <List.Item>Trades with a Volume tag are more likely to succeed (bi-weekly hold): the track record below shows whether the data agrees.</List.Item>
         </List>
-        <TradeFilterBar label="Option trade filters" groups={FILTER_GROUPS} statuses={statuses} onStatusesChange={setStatuses} filter={filter} onFilterChange={setFilter} />
-        <TrackRecordPanel engine="options" scope={serverScope} targetHitBreakEven={OPTION_BREAK_EVEN} />
-        <Group justify="space-between" gap="sm">
-          <SaveAlertsBar
-            checkedCount={alerts.checked.size}
-            onSave={alerts.onSave}
-            saving={alerts.saving}
-            loading={alerts.savedQuery.isPending}
-            loadError={alerts.savedQuery.isError ? alerts.savedQuery.error.message : null}
-            onRetry={() => void alerts.savedQuery.refetch()}
-          />
-          <Group gap="sm">
-            <Text size="sm" c="dimmed" aria-live="polite">
-              {!skipped && !list.isPending ? `${rows.length} trade${rows.length === 1 ? '' : 's'}${list.hasNextPage ? ' loaded so far' : ''}` : ''}
-            </Text>
-            <ExportCsvButton name="option-trades" columns={OPTIONS_CSV} rows={rows} />
-          </Group>
-        </Group>
-        <IdeaListOutcome
-          list={list}
-          skipped={skipped}
-          shown={rows.length}
-          replay={replay}
-          loadingMessage={LOADING_MESSAGE}
-          emptyMessage={EMPTY_MESSAGE}
-          emptyHint="Tick Sucessful Trades or Failed Trades to see closed trades, or widen the dates."
-        >
-          <IdeaCardList label="Option trades">
-            {rows.map((row) => (
-              <li key={row.OptionsChainId}>
-                <OptionCard
-                  row={row}
-                  alertChecked={alerts.checked.has(row.OptionsChainId)}
-                  onAlertChange={(on) => alerts.toggle(row.OptionsChainId, on)}
-                  alertDisabled={alerts.saving}
-                  onDetails={() => setDetail({ id: row.OptionsChainId, symbol: row.Symbol })}
-                />
-              </li>
-            ))}
-          </IdeaCardList>
-        </IdeaListOutcome>
-      </Stack>
-      <IdeaDetailModal engine="options" idea={detail} onClose={() => setDetail(null)} />
-    </>
+      }
+      filters={{ label: 'Option trade filters', groups: FILTER_GROUPS }}
+      screen={screen}
+      targetHitBreakEven={OPTION_BREAK_EVEN}
+    >
+      <IdeaListSection {...screen.section} texts={LIST_TEXTS} csv={{ name: 'option-trades', columns: OPTIONS_CSV }} idea={(row) => ({ id: row.OptionsChainId, symbol: row.Symbol })} savedAlerts={alerts} renderCard={(row, context) => <OptionCard row={row} context={context} />} />
+    </IdeaScreenFrame>
   );
 }
 
-function OptionCard({
-  row,
-  alertChecked,
-  onAlertChange,
-  alertDisabled,
-  onDetails,
-}: {
-  row: OptionTrade;
-  alertChecked: boolean;
-  onAlertChange: (on: boolean) => void;
-  alertDisabled: boolean;
-  onDetails: () => void;
-}) {
+function OptionCard({ row, context }: { row: OptionTrade; context: IdeaCardContext }) {
   const status = optionStatus(row);
   const strength = optionStrength(row);
   return (
@@ -205,7 +146,7 @@ function OptionCard({
       symbol={row.Symbol}
       createdAt={row.CreatedDate}
       updatedAt={row.LastUpdatedDate}
-      onDetails={onDetails}
+      onDetails={context.onDetails}
       badges={
         <>
           <StatusBadge status={status} />
@@ -220,7 +161,7 @@ function OptionCard({
           <IdeaStampBadges origin={row.Origin} entryPending={row.EntryPending} />
         </>
       }
-      footer={status === 'Active' ? <AlertCheckbox name={`${row.Symbol} ${row.ContractName}`} checked={alertChecked} onChange={onAlertChange} disabled={alertDisabled} /> : null}
+      footer={status === 'Active' && context.alert ? <AlertCheckbox name={`${row.Symbol} ${row.ContractName}`} {...context.alert} /> : null}
     >
       <IdeaField label="Contract">{row.ContractName}</IdeaField>
       <IdeaField label="Side" color={row.Side === 'CALL' ? TONE.gain : TONE.loss}>
@@ -237,12 +178,7 @@ function OptionCard({
         {strength.score}/100 ({strength.word})
       </IdeaField>
       <IdeaField label="Current stock price">{formatPrice(row.CurrentPriceStock)}</IdeaField>
-      {row.IsActive ? null : (
-        <IdeaField label="Closed">
-          {row.CloseReason ? `${row.CloseReason.replace(/_/g, ' ')} · ` : ''}
-          {formatInstant(row.ClosedAt)}
-        </IdeaField>
-      )}
+      <ClosedField row={row} />
     </IdeaCard>
   );
 }

@@ -1,13 +1,9 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { mockApi, type MockAnswer } from '../../test/mock-api';
-import { renderScreen } from '../../test/render';
-import { record, recordGroup, replay, stats, swingRow } from '../../test/trade-fixtures';
+import { describe, expect, it } from 'vitest';
+import { record, recordGroup, stats, swingRow } from '../../test/trade-fixtures';
+import { box, cardQueries, cleanUpAfterEach, ideaScreenRoutes, itShowsTheListStates, local, renderTradeScreen } from '../../test/trade-screen';
 import { EMPTY_MESSAGE, LOADING_MESSAGE, swingServerFilter, SwingScreen, TITLE } from './swing-screen';
-
-const local = (y: number, m: number, d: number, h = 12, min = 0, s = 0) => new Date(y, m - 1, d, h, min, s).toISOString();
 
 const closed = { IsActive: false, CloseReason: 'target' as const };
 const ACTIVE_TREND = swingRow({ Symbol: 'NVDA', DateCreated: local(2026, 11, 19), IsDrop: false, NearSupport: true });
@@ -18,37 +14,31 @@ const DROP_LOST = swingRow({ Symbol: 'PYPL', DateCreated: local(2026, 10, 6), Is
 const DROP_LEVEL_LOST = swingRow({ Symbol: 'INTC', DateCreated: local(2026, 10, 8), IsDrop: true, NearSupport: true, TradeType: 'Price Drop', ...closed, Status: 'Failed', CloseReason: 'time', CurrentProfit: -1.1 });
 const ALL = [TREND_WON, ACTIVE_TREND, DROP_LOST, ACTIVE_DROP, TREND_PARTIAL, DROP_LEVEL_LOST];
 
-function setup(routes: Parameters<typeof mockApi>[0] = {}) {
-  const api = mockApi({
-    'GET get_swing_trade_entries': { body: ALL },
-    'GET trade_ideas/replay_status': { body: [replay({ engine: 'swing' })] },
-    'GET trade_ideas/swing/track_record': {
-      body: record('swing', [
-        recordGroup({ type: 'All', origin: 'replayed', mature: stats({ n: 18 }), allClosed: stats({ n: 26, profitFactor: null }) }),
-        recordGroup({ type: 'Trend', origin: 'replayed' }),
-      ]),
-    },
-    ...routes,
-  });
-  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  renderScreen(
-    <QueryClientProvider client={client}>
-      <SwingScreen />
-    </QueryClientProvider>,
-  );
-  return api;
+const RECORD = record('swing', [
+  recordGroup({ type: 'All', origin: 'replayed', mature: stats({ n: 18 }), allClosed: stats({ n: 26, profitFactor: null }) }),
+  recordGroup({ type: 'Trend', origin: 'replayed' }),
+]);
+
+function setup(routes: Parameters<typeof renderTradeScreen>[1] = {}) {
+  return renderTradeScreen(<SwingScreen />, { ...ideaScreenRoutes('swing', 'get_swing_trade_entries', { body: ALL }, RECORD), ...routes });
 }
 
-const cardList = () => screen.getByRole('list', { name: 'Short-term trades' });
-const cardSymbols = () => within(cardList()).getAllByRole('article').map((card) => within(card).getByRole('heading').textContent);
-const card = (symbol: string) => within(cardList()).getByRole('article', { name: symbol });
-const box = (name: string) => screen.getByRole('checkbox', { name });
+const { cardSymbols, card } = cardQueries('Short-term trades');
 
-afterEach(() => {
-  vi.unstubAllGlobals();
-});
+cleanUpAfterEach();
 
 describe('Stock Short-Term Trades screen', () => {
+  itShowsTheListStates({
+    setup,
+    engine: 'swing',
+    listPath: 'get_swing_trade_entries',
+    listName: 'Short-term trades',
+    loading: LOADING_MESSAGE,
+    empty: 'No trades match the selected filters.',
+    recovered: { body: ALL },
+    shown: ['AMD', 'NVDA'],
+  });
+
   it('shows the title, explanation and only the active trades by default, newest first', async () => {
     const api = setup();
     expect(screen.getByRole('heading', { level: 1, name: TITLE })).toBeInTheDocument();
@@ -131,25 +121,6 @@ describe('Stock Short-Term Trades screen', () => {
     fireEvent.change(screen.getByLabelText('To Date'), { target: { value: '' } });
     await userEvent.type(screen.getByRole('textbox', { name: 'Search by Symbol' }), 'nV');
     await waitFor(() => expect(cardSymbols()).toEqual(['NVDA']));
-  });
-
-  it('shows its loading message, then the empty sentence', async () => {
-    let answer!: (value: MockAnswer) => void;
-    setup({ 'GET get_swing_trade_entries': () => new Promise<MockAnswer>((resolve) => (answer = resolve)) });
-    expect(await screen.findByText(LOADING_MESSAGE)).toBeInTheDocument();
-    answer({ body: [] });
-    expect(await screen.findByText(EMPTY_MESSAGE)).toBeInTheDocument();
-  });
-
-  it('reports a failed load with Retry', async () => {
-    let fail = true;
-    setup({ 'GET get_swing_trade_entries': () => (fail ? { status: 500, body: { msg: 'Database is down.' } } : { body: ALL }) });
-    expect(await screen.findByText('Database is down.')).toBeInTheDocument();
-    fail = false;
-    const alert = screen.getByText('The trades could not be loaded').closest('[role="alert"]') as HTMLElement;
-    await userEvent.click(within(alert).getByRole('button', { name: 'Retry' }));
-    await screen.findByRole('list', { name: 'Short-term trades' });
-    expect(cardSymbols()).toEqual(['AMD', 'NVDA']);
   });
 
   it('loads the next page from X-Next-Cursor on Load more', async () => {

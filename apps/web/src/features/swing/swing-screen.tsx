@@ -1,26 +1,21 @@
 import type { IdeaListQuery, SwingTrade } from '@signalboard/core';
 import { SCREEN_TITLES } from '@signalboard/core';
-import { Group, Stack, Text } from '@mantine/core';
-import { useMemo, useState } from 'react';
-import { ScreenHeader } from '../../components/screen-header';
+import { Text } from '@mantine/core';
 import { changeColor, formatPrice, formatSignedPercent } from '../../components/format';
 import type { CsvColumn } from '../../components/trade-ideas/csv';
-import { ExportCsvButton } from '../../components/trade-ideas/export-csv-button';
 import { matchesDateSymbol, type DateSymbolFilter } from '../../components/trade-ideas/filter-values';
 import { IdeaStampBadges, StatusBadge, TagBadge } from '../../components/trade-ideas/idea-badges';
-import { IdeaCard, IdeaCardList, IdeaField } from '../../components/trade-ideas/idea-card';
-import { IdeaDetailModal } from '../../components/trade-ideas/idea-detail-modal';
-import { formatInstant } from '../../components/trade-ideas/idea-format';
-import { IdeaListOutcome } from '../../components/trade-ideas/idea-list-outcome';
-import { TrackRecordPanel } from '../../components/trade-ideas/track-record-panel';
-import { TradeFilterBar, type StatusGroup } from '../../components/trade-ideas/trade-filter-bar';
-import { useIdeaList, useReplayStatus } from '../../components/trade-ideas/use-idea-list';
-import { useTradeFilters } from '../../components/trade-ideas/use-trade-filters';
+import { ClosedField, IdeaCard, IdeaField } from '../../components/trade-ideas/idea-card';
+import { IdeaListSection, type IdeaListTexts } from '../../components/trade-ideas/idea-list-section';
+import { IdeaScreenFrame } from '../../components/trade-ideas/idea-screen-frame';
+import type { StatusGroup } from '../../components/trade-ideas/trade-filter-bar';
+import { useIdeaScreen } from '../../components/trade-ideas/use-idea-screen';
 import { TONE } from '../../theme';
 
 export const TITLE = SCREEN_TITLES.stockshort;
 export const EMPTY_MESSAGE = 'No trades match the selected filters.';
 export const LOADING_MESSAGE = 'Loading trades...';
+const LIST_TEXTS: IdeaListTexts = { listLabel: 'Short-term trades', noun: { one: 'trade', many: 'trades' }, loading: LOADING_MESSAGE, empty: EMPTY_MESSAGE, emptyHint: 'Tick a Successful or Failed box to see closed trades, or widen the dates.' };
 
 /** The trade-type groups of spec §4: Trend (not a drop), Price Drop (a drop), Level System (NearSupport). */
 type Kind = 'trend' | 'drop' | 'level';
@@ -110,50 +105,17 @@ export const SWING_CSV: CsvColumn<SwingTrade>[] = [
 
 /** Stock Short-Term Trades (spec §2 "Short-term trades screen", §4; strategies.md §2). */
 export function SwingScreen() {
-  const { statuses, setStatuses, filter, setFilter, serverScope } = useTradeFilters(INITIAL_STATUSES);
-  const serverFilter = swingServerFilter(statuses);
-  const query: IdeaListQuery = { ...serverScope, ...serverFilter };
-  const replay = useReplayStatus('swing');
-  const skipped = serverFilter === null;
-  const list = useIdeaList('swing', query, replay.running, !skipped);
-  const rows = useMemo(() => (skipped ? [] : filterSwing(list.rows, statuses, filter)), [list.rows, statuses, filter, skipped]);
-  const [detail, setDetail] = useState<{ id: string; symbol: string } | null>(null);
+  const screen = useIdeaScreen({ engine: 'swing', initialStatuses: INITIAL_STATUSES, serverFilter: swingServerFilter, filterRows: filterSwing });
 
   return (
-    <>
-      <ScreenHeader
-        title={TITLE}
-        description="High-volume stocks held for up to a month: enter on a new alert, exit with limit orders at the 5% and 10% profit targets. Price Drop trades bet on a rebound (mean reversion), Trend trades on continuation."
-      />
-      <Stack gap="md">
-        <TradeFilterBar label="Trade filters" groups={FILTER_GROUPS} statuses={statuses} onStatusesChange={setStatuses} filter={filter} onFilterChange={setFilter} />
-        <TrackRecordPanel engine="swing" scope={serverScope} />
-        <Group justify="space-between" gap="sm">
-          <Text size="sm" c="dimmed" aria-live="polite">
-            {!skipped && !list.isPending ? `${rows.length} trade${rows.length === 1 ? '' : 's'}${list.hasNextPage ? ' loaded so far' : ''}` : ''}
-          </Text>
-          <ExportCsvButton name="short-term-trades" columns={SWING_CSV} rows={rows} />
-        </Group>
-        <IdeaListOutcome
-          list={list}
-          skipped={skipped}
-          shown={rows.length}
-          replay={replay}
-          loadingMessage={LOADING_MESSAGE}
-          emptyMessage={EMPTY_MESSAGE}
-          emptyHint="Tick a Successful or Failed box to see closed trades, or widen the dates."
-        >
-          <IdeaCardList label="Short-term trades">
-            {rows.map((row) => (
-              <li key={row.Id}>
-                <SwingCard row={row} onDetails={() => setDetail({ id: row.Id, symbol: row.Symbol })} />
-              </li>
-            ))}
-          </IdeaCardList>
-        </IdeaListOutcome>
-      </Stack>
-      <IdeaDetailModal engine="swing" idea={detail} onClose={() => setDetail(null)} />
-    </>
+    <IdeaScreenFrame
+      title={TITLE}
+      description="High-volume stocks held for up to a month: enter on a new alert, exit with limit orders at the 5% and 10% profit targets. Price Drop trades bet on a rebound (mean reversion), Trend trades on continuation."
+      filters={{ label: 'Trade filters', groups: FILTER_GROUPS }}
+      screen={screen}
+    >
+      <IdeaListSection {...screen.section} texts={LIST_TEXTS} csv={{ name: 'short-term-trades', columns: SWING_CSV }} idea={(row) => ({ id: row.Id, symbol: row.Symbol })} renderCard={(row, { onDetails }) => <SwingCard row={row} onDetails={onDetails} />} />
+    </IdeaScreenFrame>
   );
 }
 
@@ -201,12 +163,7 @@ function SwingCard({ row, onDetails }: { row: SwingTrade; onDetails: () => void 
         {formatSignedPercent(row.CurrentProfit)}
       </IdeaField>
       <IdeaField label="Stop">{formatPrice(row.StopPrice)}</IdeaField>
-      {row.IsActive ? null : (
-        <IdeaField label="Closed">
-          {row.CloseReason ? `${row.CloseReason.replace(/_/g, ' ')} · ` : ''}
-          {formatInstant(row.ClosedAt)}
-        </IdeaField>
-      )}
+      <ClosedField row={row} />
     </IdeaCard>
   );
 }
