@@ -9,7 +9,7 @@ import { cryptoFieldsAt, type CryptoSnapshot } from './fields';
 import { CRYPTO_PARAMS, CRYPTO_RULE_VERSION, type CryptoParams } from './params';
 import { cryptoOutcome, foldCryptoRow } from './row';
 import { CRYPTO_HORIZONS } from './series';
-import { applyCryptoEvent, type CryptoOpenedData, type CryptoSignalChangedData, type CryptoState } from './state';
+import { applyCryptoEvent, foldCrypto, type CryptoOpenedData, type CryptoSignalChangedData, type CryptoState } from './state';
 import { isCryptoMember } from './universe';
 
 /**
@@ -122,8 +122,7 @@ export function createCryptoEngine(params: CryptoParams = CRYPTO_PARAMS): Engine
     maxHoldSessions: Math.max(...params.scorecardDays),
     runSession: runCryptoSession,
     openState: (events) => {
-      let state: CryptoState | null = null;
-      for (const item of events) state = applyCryptoEvent(state, item);
+      const state = foldCrypto(events);
       return state && !state.closed ? state : null;
     },
     fold: (events, mark, now) => foldCryptoRow(events, mark, now, params),

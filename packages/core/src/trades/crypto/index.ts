@@ -9,7 +9,7 @@ export { CRYPTO_PARAMS, CRYPTO_RULE_VERSION, type CryptoParams } from './params'
 export { cryptoFieldsAt, trendOf, volumeLabelOf, type CryptoSnapshot, type CryptoTrend, type CryptoUnavailable, type UnavailableCode, type VolumeLabel } from './fields';
 export { CRYPTO_HORIZONS, CRYPTO_LABELS, cryptoIndicatorsOf, fractals, hysteresis, labelOf, rawLong, rawMedium, rawShort, type CryptoHorizon, type CryptoIndicators, type CryptoLabel } from './series';
 export { cryptoHeadlinesInWindow, cryptoNewsSentiment, cryptoSentimentLabel, NO_CRYPTO_NEWS, type CryptoNewsSentiment, type CryptoSentiment } from './news';
-export { applyCryptoEvent, foldCrypto, type CryptoClosedData, type CryptoOpenedData, type CryptoSignalChangedData, type CryptoState } from './state';
+export { applyCryptoEvent, foldCrypto, foldCryptoForward, type CryptoClosedData, type CryptoOpenedData, type CryptoSignalChangedData, type CryptoState } from './state';
 export { cryptoDropPercent, cryptoOutcome, foldCryptoRow } from './row';
 export {
   CRYPTO_CSV_COLUMNS,

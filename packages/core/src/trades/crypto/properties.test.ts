@@ -11,7 +11,7 @@ import { cryptoEngine } from './engine';
 import type { CryptoSnapshot } from './fields';
 import { CRYPTO_PARAMS } from './params';
 import { CRYPTO_HORIZONS, cryptoIndicatorsOf, labelOf } from './series';
-import type { CryptoSignalChangedData } from './state';
+import { foldCrypto, foldCryptoForward, type CryptoSignalChangedData } from './state';
 import { randomCryptoUniverse } from './test-candles';
 
 /**
@@ -137,8 +137,10 @@ describe('crypto engine over seeded random-walk coins (§6.5)', () => {
       const closed = events.some((item) => item.type === 'closed');
       expect(cryptoEngine.openState(events) === null).toBe(closed);
       expect(cryptoEngine.outcome(events, cryptoEngine.fold(events, null, NOW))).toBeNull();
-      // The row after each pass shows that pass's candle and the labels the log had then.
+      // The row after each pass shows that pass's candle and the labels the log had then; the fold
+      // that skips ahead (foldCrypto) equals the forward fold on every prefix.
       for (let i = 1; i <= events.length; i += 1) {
+        expect(foldCrypto(events.slice(0, i))).toEqual(foldCryptoForward(events.slice(0, i)));
         const item = events[i - 1]!;
         if (item.type !== 'updated' && item.type !== 'opened') continue;
         const row = cryptoEngine.fold(events.slice(0, i), null, NOW);

@@ -94,7 +94,44 @@ export function applyCryptoEvent(state: CryptoState | null, event: IdeaEvent): C
   return state;
 }
 
+/**
+ * The state a log folds to, the same as applying applyCryptoEvent to every event in order, without
+ * reading the whole log: a coin's row lives as long as the coin (a year of daily `updated` events),
+ * and the replay and the server re-fold a row after every pass, so a forward fold would make a
+ * replay quadratic. It reads the `opened` event, the last `updated` (whose snapshot's labels are the
+ * labels after that pass's changes: the engine logs every difference before it writes `updated`),
+ * the events after it, and the log backwards to the last `signal_changed` (the last change's date
+ * and close). The projection tests check it against the forward fold on every prefix of every log.
+ */
 export function foldCrypto(events: readonly IdeaEvent[]): CryptoState | null {
+  const opened = events[0];
+  if (!opened || opened.type !== 'opened') return null;
+  const state = applyCryptoEvent(null, opened)!;
+  let from = 1;
+  for (let i = events.length - 1; i >= 1; i -= 1) {
+    if (events[i]!.type !== 'updated') continue;
+    state.snapshot = events[i]!.data as unknown as CryptoSnapshot;
+    state.signals = { ...state.snapshot.signals };
+    from = i + 1;
+    break;
+  }
+  let changedAfter = false;
+  for (let i = from; i < events.length; i += 1) {
+    applyCryptoEvent(state, events[i]!);
+    if (events[i]!.type === 'signal_changed') changedAfter = true;
+  }
+  for (let i = from - 1; i >= 1 && !changedAfter; i -= 1) {
+    const event = events[i]!;
+    if (event.type !== 'signal_changed') continue;
+    state.lastChangeDate = event.barDate;
+    state.lastChangeClose = event.price ?? state.lastChangeClose;
+    break;
+  }
+  return state;
+}
+
+/** The forward fold: applyCryptoEvent over every event in order (what foldCrypto must equal). */
+export function foldCryptoForward(events: readonly IdeaEvent[]): CryptoState | null {
   let state: CryptoState | null = null;
   for (const event of events) state = applyCryptoEvent(state, event);
   return state;
