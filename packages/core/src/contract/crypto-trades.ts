@@ -145,5 +145,7 @@ export const cryptoScorecard = z.object({
   groups: z.array(cryptoScorecardGroup),
 });
 export type CryptoScorecard = z.infer<typeof cryptoScorecard>;
+/** The scorecard call's answer (the next session names the route; the server computes it with computeCryptoScorecard). */
+export const cryptoScorecardResponse = cryptoScorecard;
 export type CryptoScorecardGroup = z.infer<typeof cryptoScorecardGroup>;
 export type CryptoScorecardCell = z.infer<typeof cryptoScorecardCell>;
