@@ -27,7 +27,8 @@ export default tseslint.config(
         'error',
         {
           patterns: [
-            { group: ['node:*', 'fs', 'path', 'os', 'crypto', 'http', 'child_process'], message: 'packages/core must stay pure (no Node APIs).' },
+            // A regex, not a gitignore-style group: 'crypto' as a group would also refuse our own trades/crypto folder.
+            { regex: '^(node:.*|fs|path|os|crypto|http|child_process)(/.*)?$', message: 'packages/core must stay pure (no Node APIs).' },
             { group: ['react', 'react-*', '@mantine/*', 'fastify', '@fastify/*', 'drizzle-orm*', 'pg'], message: 'packages/core must not depend on a framework or the database.' },
             { group: ['@signalboard/server', '@signalboard/web', '../../apps/*'], message: 'packages/core must not import upward.' },
           ],

@@ -10,3 +10,4 @@ export * from './trades';
 export * from './drop-items';
 export * from './option-trades';
 export * from './saved-alerts';
+export * from './crypto-trades';

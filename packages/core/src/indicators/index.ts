@@ -6,3 +6,4 @@ export * from './metrics';
 export * from './volume-profile';
 export * from './support-resistance';
 export * from './trend';
+export * from './adx';

@@ -8,7 +8,7 @@ export * from './types';
 export { COST_BPS, COST_RATE, roundCentDown, roundCentUp, roundTo } from './kit/prices';
 export { canonicalJson, paramHash } from './kit/param-hash';
 export { sha256, sha256Hex } from './kit/sha256';
-export { closeTimeOf, passTimeOf } from './kit/times';
+export { closeTimeOf, CRYPTO_PASS_MINUTES, cryptoPassTimeOf, passTimeFor, passTimeOf } from './kit/times';
 export { emptyLedger, foldIntoLedger, replay, stampEvents, type EngineLedger, type ReplayInput } from './kit/replay';
 export { rankAndCap, cooldownAllows, compareCodePoints } from './kit/selection';
 export { indicatorsOf, type SeriesIndicators } from './kit/series';
@@ -20,6 +20,7 @@ export { foldSwingRow, swingCurrentProfit, swingOutcome, swingStatus } from './s
 export { SWING_TYPES, type SwingState, type SwingType } from './swing-state';
 export * from './drop/index';
 export * from './options/index';
+export * from './crypto/index';
 
 /** Every implemented engine by id (the server's registry; a missing engine is a type error there). */
 export const TRADE_ENGINES = { layered: layeredEngine, swing: swingEngine, options: optionsEngine, drop: dropEngine } as const;

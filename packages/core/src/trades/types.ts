@@ -15,7 +15,11 @@ export const ENGINE_IDS: readonly EngineId[] = ['layered', 'swing', 'crypto', 'o
 export type Origin = 'replayed' | 'live';
 export const ORIGINS: readonly Origin[] = ['replayed', 'live'];
 
-/** strategies.md §0.4 event types, plus `signal_changed` for the crypto engine's one row per coin. */
+/**
+ * strategies.md §0.4 event types, plus two for the crypto engine's one row per coin (§3):
+ * `signal_changed` (a displayed label changed: the append-only signal log of §3.4) and `updated`
+ * (a pass's values of a row that is no trade: RSI, ATR, highs, trend, news… on the candle decided).
+ */
 export const IDEA_EVENT_TYPES = [
   'opened',
   'entry_filled',
@@ -30,6 +34,7 @@ export const IDEA_EVENT_TYPES = [
   'split_adjusted',
   'correction',
   'signal_changed',
+  'updated',
 ] as const;
 export type IdeaEventType = (typeof IDEA_EVENT_TYPES)[number];
 
@@ -149,6 +154,29 @@ export interface SessionExtras {
   riskFreeRate?: number;
   /** Underlyings with a split or other adjustment effective on the session (open option ideas close). */
   corporateActions?: ReadonlySet<string>;
+  // crypto engine (strategies.md §3): all optional; the other engines ignore them.
+  /** Each coin's scored headlines as known at the pass (the last 72 h are used; older ones are ignored). */
+  cryptoNews?: ReadonlyMap<string, readonly CryptoHeadline[]>;
+  /** Each coin's news summary by the configured analyst (server-side), over the same headlines. */
+  cryptoNewsSummaries?: ReadonlyMap<string, string>;
+  /** Which analyst scored the headlines ('lexicon', or the configured OpenAI-compatible model): the row's SentimentSource. */
+  cryptoSentimentSource?: string;
+  /** Coins whose candles carry only closes (no High/Low from the source): their range fields show defaults and say why. */
+  cryptoCloseOnly?: ReadonlySet<string>;
+  /** The unit of the candles' volume: 'usd' (the venue's quote volume, the default) or 'base' (coins; USD volume = volume × close). */
+  cryptoVolumeUnit?: 'usd' | 'base';
+}
+
+/** A coin's headline as the crypto engine receives it (strategies.md §3.2): scored by the configured analyst. */
+export interface CryptoHeadline {
+  url: string;
+  title: string;
+  /** ISO 8601 UTC publication time. */
+  publishedAt: string;
+  /** The analyst's score in [−1, 1] (values outside are clamped; a non-finite score drops the headline). */
+  score: number;
+  /** The publisher ('CoinDesk', …). */
+  source: string;
 }
 
 /** A company headline for the drop engine (spec §3 "News article" subset). */

@@ -35,7 +35,8 @@ export interface DropNews {
   newsTag: NewsTag;
 }
 
-const normalisedTitle = (headline: string) => headline.toLowerCase().replace(/[^a-z0-9]+/g, ' ').trim();
+/** A headline for de-duplication (strategies.md §3.2): lower case, every run of other characters one space. */
+export const normalisedTitle = (headline: string) => headline.toLowerCase().replace(/[^a-z0-9]+/g, ' ').trim();
 
 /** The headlines published from `fromMs` through `nowMs`, de-duplicated by URL and normalised title, newest first. */
 export function headlinesInWindow(headlines: readonly DropHeadline[], fromMs: number, nowMs: number): DropHeadline[] {

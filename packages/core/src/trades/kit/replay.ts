@@ -10,7 +10,7 @@ import type {
   UniverseMember,
 } from '../types';
 import { indexOnOrBefore, viewThrough } from './series';
-import { passTimeOf } from './times';
+import { passTimeFor } from './times';
 
 /** Adds the store's stamps to an engine's events (what `idea_events` holds). */
 export function stampEvents<P, S, R>(engine: EngineDefinition<P, S, R>, events: readonly IdeaEvent[], origin: Origin, recordedAt: string): StoredIdeaEvent[] {
@@ -67,7 +67,7 @@ export interface ReplayInput<P> {
   universeFor(date: string): readonly UniverseMember[];
   /** As-of-session extras (earnings dates, removals); none by default. */
   extras?(date: string): SessionExtras;
-  /** The pass time of a session; the nominal 16:30 New York pass by default. */
+  /** The pass time of a session; the engine's nominal pass by default (16:30 New York; crypto 00:05 UTC the next day). */
   nowFor?(date: string): string;
   origin: Origin;
   /** The engine's own parameters by default. */
@@ -87,7 +87,7 @@ export function replay<P, S, R>(engine: EngineDefinition<P, S, R>, input: Replay
   const ledger = emptyLedger<S>();
   if (input.prior) foldIntoLedger(engine, ledger, input.prior);
   const params = input.params ?? engine.params;
-  const nowFor = input.nowFor ?? passTimeOf;
+  const nowFor = input.nowFor ?? ((date: string) => passTimeFor(engine.id, date));
   const out: StoredIdeaEvent[] = [];
   for (const date of input.sessions) {
     const day = dayNumber(date);

@@ -1,4 +1,5 @@
-import { dayNumber, newYorkInstantMs, SESSION_CLOSE_MINUTES } from '../../market/trading-calendar';
+import { DAY_MS, dayNumber, newYorkInstantMs, SESSION_CLOSE_MINUTES } from '../../market/trading-calendar';
+import type { EngineId } from '../types';
 
 /** The daily pass's nominal time: 16:30 America/New_York (strategies.md §0.3), daylight time included. */
 export const PASS_MINUTES = 16 * 60 + 30;
@@ -16,4 +17,20 @@ export function closeTimeOf(isoDate: string): string {
 /** ISO 8601 UTC of the session's close for a day number. */
 export function closeTimeOfDay(day: number): string {
   return new Date(newYorkInstantMs(day, SESSION_CLOSE_MINUTES)).toISOString();
+}
+
+/**
+ * The crypto engine's daily pass (strategies.md §0.3): 00:05 UTC. Its session is a UTC day whose
+ * candle completes at the next midnight, so the pass deciding session D runs at D + 1, 00:05 UTC.
+ */
+export const CRYPTO_PASS_MINUTES = 5;
+
+/** ISO 8601 UTC of the crypto pass deciding the UTC day `isoDate` (the next day, 00:05 UTC). */
+export function cryptoPassTimeOf(isoDate: string): string {
+  return new Date((dayNumber(isoDate) + 1) * DAY_MS + CRYPTO_PASS_MINUTES * 60_000).toISOString();
+}
+
+/** The nominal pass time of an engine's session: 00:05 UTC the next day for crypto, else 16:30 New York. */
+export function passTimeFor(engine: EngineId, isoDate: string): string {
+  return engine === 'crypto' ? cryptoPassTimeOf(isoDate) : passTimeOf(isoDate);
 }
