@@ -3,8 +3,12 @@
  * each card's symbol heading), the screens' number formats, the Wilson interval recomputed here,
  * and waiting until the pinned market's replay and marks are in.
  */
-import type { Locator } from 'playwright-core';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import { inject } from 'vitest';
 import { api, apiLogin, addUser, uniqueEmail } from './browser';
+import { makeDataDir, runCli, startServer, type RunningServer } from './server-process';
 
 /** The browser's zone in the trade-idea specs: UTC+9, where a 16:30 New York pass is the next morning. */
 export const IDEAS_TIME_ZONE = 'Asia/Tokyo';
@@ -24,6 +28,20 @@ export async function cardSymbols(list: Locator): Promise<string[]> {
 export async function cardText(list: Locator, symbol: string): Promise<string> {
   return normalise(await list.getByRole('article', { name: symbol, exact: true }).innerText());
 }
+
+/** The text colour a Mantine colour variable ('--mantine-color-red-text') resolves to on the page. */
+export const resolvedColour = (page: Page, variable: string) =>
+  page.evaluate((name) => {
+    const probe = document.createElement('span');
+    probe.style.color = `var(${name})`;
+    document.body.append(probe);
+    const colour = getComputedStyle(probe).color;
+    probe.remove();
+    return colour;
+  }, variable);
+
+/** The colour of a card's figure: the text after its label. */
+export const fieldColour = (card: Locator, label: string) => card.getByText(label, { exact: true }).locator('xpath=following-sibling::*[1]').evaluate((element) => getComputedStyle(element).color);
 
 const percent2 = new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2, signDisplay: 'exceptZero' });
 
@@ -92,4 +110,71 @@ export async function waitForReplay(engine: string): Promise<void> {
     // Polls the server's state, not a fixed pause before a check.
     await new Promise((resolve) => setTimeout(resolve, 1_000));
   }
+}
+
+/**
+ * A file-market server of a spec's own (its own DATA_DIR) on the pinned dataset, with "now" at `now`:
+ * for a story that needs the clock to move, `moveTo` stops it and starts it again on the same data
+ * at a later "now" (its daily pass then catches up the sessions in between). `signIn` makes an
+ * account past its first login; `context` a browser context on it whose clock says its "now".
+ */
+export async function ownMarketServer(label: string, now: string) {
+  const dataDir = await makeDataDir(label);
+  const datasetDir = path.join(path.dirname(inject('marketDataDir')), 'dataset');
+  const start = (at: string) => startServer(dataDir, { env: { MARKET_DATA: 'file', DATASET_DIR: datasetDir, MARKET_NOW: at } });
+  let server: RunningServer = await start(now);
+  let current = now;
+  const call = async <T>(route: string, token: string, json?: unknown): Promise<T> => {
+    const response = await fetch(`${server.baseUrl}/api/${route}`, {
+      method: json === undefined ? 'GET' : 'POST',
+      headers: { authorization: `Bearer ${token}`, ...(json === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: json === undefined ? undefined : JSON.stringify(json),
+    });
+    if (!response.ok) throw new Error(`${route} answered ${response.status}: ${await response.text()}`);
+    return (await response.json()) as T;
+  };
+  const login = async (email: string, password: string) => {
+    const response = await fetch(`${server.baseUrl}/api/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password }) });
+    if (!response.ok) throw new Error(`login answered ${response.status}`);
+    return ((await response.json()) as { access_token: string }).access_token;
+  };
+  return {
+    get: <T>(route: string, token: string) => call<T>(route, token),
+    async signIn(): Promise<string> {
+      const email = uniqueEmail(label);
+      const password = 'correct horse battery staple';
+      const added = runCli(dataDir, ['add', email, '--password', password]);
+      if (added.status !== 0) throw new Error(`npm run user -- add failed: ${added.stderr}${added.stdout}`);
+      await call('update-password', await login(email, password), { new_password: password });
+      return login(email, password);
+    },
+    /** Polls GET api/<route> until `done` holds of its answer (the replay, a catch-up pass), within 150 s. */
+    async until<T>(route: string, token: string, done: (body: T) => boolean, what: string): Promise<T> {
+      const deadline = Date.now() + 150_000;
+      for (;;) {
+        const body = await call<T>(route, token);
+        if (done(body)) return body;
+        if (Date.now() > deadline) throw new Error(`${what}: not within 150 s (api/${route} answered ${JSON.stringify(body).slice(0, 500)})`);
+        // Polls the server's state, not a fixed pause before a check.
+        await new Promise((resolve) => setTimeout(resolve, 500));
+      }
+    },
+    async context(browser: Browser, token: string): Promise<BrowserContext> {
+      const context = await browser.newContext({ baseURL: server.baseUrl, viewport: { width: 1366, height: 860 }, timezoneId: IDEAS_TIME_ZONE });
+      context.setDefaultTimeout(15_000);
+      await context.clock.setFixedTime(new Date(current));
+      await context.addInitScript((value) => window.localStorage.setItem('access_token', value), token);
+      return context;
+    },
+    async moveTo(later: string): Promise<void> {
+      const code = await server.stop();
+      if (code !== 0) throw new Error(`the ${label} server exited with ${code}:\n${server.output()}`);
+      server = await start(later);
+      current = later;
+    },
+    async close(): Promise<void> {
+      await server.stop();
+      await fs.rm(path.dirname(dataDir), { recursive: true, force: true });
+    },
+  };
 }
