@@ -1,6 +1,6 @@
 import type { EarningsRow } from '@signalboard/core';
 import { useQuery, type UseQueryResult } from '@tanstack/react-query';
-import { useCallback, useDeferredValue, useEffect, useMemo } from 'react';
+import { useCallback, useEffect, useMemo } from 'react';
 import { ApiError } from '../../api/client';
 import { earningsOfDayQuery, economicIndicatorsQuery, marketOverviewQuery, overallSentimentQuery, sectorSentimentsQuery } from '../../api/dashboard';
 import { favoritesQuery } from '../../api/favorites';
@@ -63,17 +63,6 @@ function usePart<T>(query: UseQueryResult<T>, keepData = false): DashboardPart<T
     }),
     [failed, keepData, data, isPending, error, isFetching, retry, dataUpdatedAt],
   );
-}
-
-/**
- * A part whose new data is drawn in a background render: when an answer arrives, the section first
- * keeps what it showed (its skeleton, or the previous data) and React then renders the new data in
- * a transition, in slices that leave the main thread free for input (no long task of a whole
- * section's first render). A section shows its skeleton while `data` is undefined.
- */
-function useDeferredPart<T>(part: DashboardPart<T>): DashboardPart<T> {
-  const data = useDeferredValue(part.data);
-  return useMemo(() => (data === part.data ? part : { ...part, data }), [part, data]);
 }
 
 /** Spec §8: every failure is logged to the console (and shown, below). */
@@ -147,18 +136,17 @@ export function useDashboardData(now: Date = new Date()) {
     ],
   );
 
-  const overall = useDeferredPart(usePart(overallQuery));
-  const sectors = useDeferredPart(usePart(sectorsQuery));
-  const indicators = useDeferredPart(usePart(indicatorsQuery));
+  const overall = usePart(overallQuery);
+  const sectors = usePart(sectorsQuery);
+  const indicators = usePart(indicatorsQuery);
   // The overview refreshes itself: a failed refresh keeps showing the last prices.
-  const overview = useDeferredPart(usePart(overviewQuery, true));
-  const deferredEarnings = useDeferredPart(earningsPart);
-  const specParts = [overall, deferredEarnings, sectors, indicators];
+  const overview = usePart(overviewQuery, true);
+  const specParts = [overall, earningsPart, sectors, indicators];
 
   return {
     today,
     overall,
-    earnings: deferredEarnings,
+    earnings: earningsPart,
     sectors,
     indicators,
     overview,
