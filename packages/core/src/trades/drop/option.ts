@@ -5,7 +5,8 @@ import type { DropOptionContract } from './state';
 /**
  * Type O's contract: chosen and priced by the option engine's code (strategies.md §4.2–4.3), which
  * the drop engine receives as a dependency. The drop engine applies §4.3's half-spread and cent
- * rounding and §4.4's barriers itself, from the fair values the pricer gives.
+ * rounding and §4.4's barriers itself, from the fair values the pricer gives and, for a contract
+ * chosen from a chain, the chain's bid at the close.
  */
 
 /** The fair (mid, before the half-spread) values of a contract on one bar, and the chain's bid at its close when a chain quotes it. */
