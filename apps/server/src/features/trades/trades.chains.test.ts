@@ -10,7 +10,7 @@
  */
 import { eq } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
-import { dayNumber, isoFromDayNumber, optionsEngine, type StoredIdeaEvent, type UniverseMember } from '@signalboard/core';
+import { dayNumber, dropEngine, isoFromDayNumber, optionsEngine, type DropItem, type StoredIdeaEvent, type UniverseMember } from '@signalboard/core';
 import { createTestApp, type TestApp } from '../../../test/helpers';
 import { ideas, tradeEngineVersions } from '../../db/schema';
 import { createMarket } from '../../providers/market';
@@ -21,7 +21,10 @@ import type { AnyEngine } from './trades.runner';
 
 const ENGINE = optionsEngine as unknown as AnyEngine;
 const UNIVERSE = OPTION_ALERT_TICKERS.slice(0, 20);
-const universe = async (survivorshipBiased: boolean): Promise<UniverseMember[]> => UNIVERSE.map((symbol) => ({ symbol, market: 'US', survivorshipBiased }));
+const universeOf =
+  (symbols: readonly string[]) =>
+  async (survivorshipBiased: boolean): Promise<UniverseMember[]> =>
+    symbols.map((symbol) => ({ symbol, market: 'US', survivorshipBiased }));
 /** Monday 2 November 2026, 16:31 New York (EST): the daily pass of that session is due. */
 const AFTER_CLOSE = Date.UTC(2026, 10, 2, 21, 31);
 /** Tuesday 3 November 2026, 11:00 New York: the market is open (marks). */
@@ -33,13 +36,13 @@ afterEach(async () => {
   t = undefined;
 });
 
-/** An app running the options engine on `market(simulated)`, its history replayed (the clock: Monday 10:00 New York). */
-async function replayed(market?: (simulated: CachedMarket) => CachedMarket): Promise<TestApp> {
+/** An app running the options engine (or `engine`, on `symbols`) on `market(simulated)`, its history replayed (the clock: Monday 10:00 New York). */
+async function replayed(market?: (simulated: CachedMarket) => CachedMarket, engine: AnyEngine = ENGINE, symbols: readonly string[] = UNIVERSE): Promise<TestApp> {
   const app = await createTestApp(
     {},
     {
-      tradeEngines: [ENGINE],
-      tradeUniverse: universe,
+      tradeEngines: [engine],
+      tradeUniverse: universeOf(symbols),
       ...(market && {
         market: (config, clock) => market(createMarket(config, clock)),
       }),
@@ -168,3 +171,72 @@ describe('option chains through the jobs', () => {
     for (const event of monday) expect(event.data).toMatchObject({ priceSource: 'chain', sigmaSource: 'chain' });
   });
 });
+
+/**
+ * Drop's O items (strategies.md §5.3: valued "as in §4"): a CALL chosen from the simulated chain is
+ * marked at that chain's bid, at each close (the time exit included), in the stored row at the end
+ * of the replay and of the live pass, and intraday. The simulated bid (2 % under the chain's mid)
+ * differs from the model's bid side at the chain's IV (3 % under), so the two cannot be mistaken.
+ */
+describe('drop O items chosen from a chain', () => {
+  const DROP = dropEngine as unknown as AnyEngine;
+  /** The CALL of an O item's quote in the source's chain as of `date`, or its chain of now. */
+  const callQuote = async (market: CachedMarket, symbol: string, date: string | null, contract: { expiry: string; strike: number }) => {
+    const chain = date === null ? (await market.getOptionChain(symbol, contract.expiry)).value : (await market.getOptionChainAsOf!(symbol, date, contract.expiry)).value;
+    return chain?.contracts.find((c) => c.type === 'call' && c.strike === contract.strike);
+  };
+  const openOItems = async (app: TestApp) => (await app.db.select().from(ideas)).filter((row) => row.isOpen && (row.row as DropItem).StockType === 'O');
+
+  it('are marked at the chain’s bid: the time exits, the open items at the replay’s last close, the live pass and intraday', async () => {
+    t = await replayed(undefined, DROP, OPTION_ALERT_TICKERS);
+    const oLogs = (await logs(t)).filter((log) => log[0]!.data.stockType === 'O');
+    expect(oLogs.length).toBeGreaterThan(3);
+    let timeExits = 0;
+    for (const log of oLogs) {
+      const option = log[0]!.data.option as { expiry: string; strike: number; pricing: { priceSource: string } };
+      expect(option.pricing.priceSource, log[0]!.ideaId).toBe('chain');
+      // A time exit is the close mark: the bid of that session's chain when it quotes one.
+      for (const event of log.filter((e) => e.type === 'time_stop')) {
+        const bid = (await callQuote(t.market, event.symbol, event.barDate, option))?.bid ?? 0;
+        if (!(bid > 0)) continue;
+        expect(event.price, `${event.ideaId} ${event.barDate}`).toBe(bid);
+        timeExits += 1;
+      }
+    }
+    expect(timeExits).toBeGreaterThan(0);
+
+    // The open items at the end of the replay: the bid of the last session's chain, stored with the mark.
+    const last = (await t.db.select().from(tradeEngineVersions)).find((version) => version.engine === 'drop')!.lastSession!;
+    const atClose = (await openOItems(t)).filter((row) => !(row.row as DropItem).EntryPending);
+    expect(atClose.length).toBeGreaterThan(0);
+    for (const row of atClose) {
+      const item = row.row as DropItem;
+      const bid = (await callQuote(t.market, row.symbol, last, { expiry: item.OptionExpiry!, strike: strikeOf(item.ContractName!) }))!.bid;
+      expect([row.markOptionValue, item.OptionCurrentValue], row.id).toEqual([bid, bid]);
+    }
+
+    // The live pass of Monday 2 November: every open O item at Monday's bid.
+    t.clock.advance(AFTER_CLOSE - t.clock.nowMs());
+    expect(await t.app.tradeJobs.runDaily(DROP)).toBe('done');
+    const monday = await openOItems(t);
+    expect(monday.length).toBeGreaterThan(0);
+    for (const row of monday) {
+      const item = row.row as DropItem;
+      const bid = (await callQuote(t.market, row.symbol, '2026-11-02', { expiry: item.OptionExpiry!, strike: strikeOf(item.ContractName!) }))!.bid;
+      expect([row.markOptionValue, item.OptionCurrentValue], row.id).toEqual([bid, bid]);
+    }
+
+    // Tuesday 11:00: the marks read Tuesday's chain so far.
+    t.clock.advance(TUESDAY_OPEN - t.clock.nowMs());
+    expect(await t.app.tradeJobs.runMarks(DROP)).toBe('done');
+    for (const row of await openOItems(t)) {
+      const item = row.row as DropItem;
+      const bid = (await callQuote(t.market, row.symbol, null, { expiry: item.OptionExpiry!, strike: strikeOf(item.ContractName!) }))!.bid;
+      expect([row.markOptionValue, item.OptionCurrentValue], row.id).toEqual([bid, bid]);
+      expect(item.StockCurrentPrice).toBe((await t.market.getQuote(row.symbol)).value.price);
+    }
+  });
+});
+
+/** The strike of a compact OCC name (its last 8 digits, thousandths). */
+const strikeOf = (contractName: string) => Number(contractName.slice(-8)) / 1000;

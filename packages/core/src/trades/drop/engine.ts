@@ -274,7 +274,14 @@ function updateStockItem(params: DropParams, state: DropState, series: DailySeri
   } else if (close < state.stop!) emit('stop_hit', 'STOP', close, { stop: state.stop });
 }
 
-/** One session of an open O item (strategies.md §4.3–4.4 on the option) on a view ending at bar t. */
+/**
+ * One session of an open O item (strategies.md §4.3–4.4 on the option, as the options engine's
+ * trades) on a view ending at bar t: (2) the pending entry fills at the open's model value with
+ * close t's σ, at the ask; (4) intrabar, the stop first, then the target, on the bar's worst and best
+ * bid (repriced at the Low and High, and the close mark); (5) the time exit at the close mark. The
+ * close mark is the chain's bid when the session's chain quotes a contract chosen from a chain
+ * (DropOptionBar.closeBid), else the model's value at the bid side.
+ */
 function updateOptionItem(params: DropParams, pricer: DropOptionPricer, state: DropState, series: DailySeries, extras: SessionExtras, emit: Emit): void {
   const t = series.close.length - 1;
   const contract = state.option!;
@@ -285,7 +292,8 @@ function updateOptionItem(params: DropParams, pricer: DropOptionPricer, state: D
       emit('voided', '', series.open[t]!, { reason: 'the contract could not be priced at the entry' });
       return;
     }
-    const entryValue = askValue(bar.open, h);
+    // The model at the open with close t's σ (§4.3 Entry), at the ask side.
+    const entryValue = askValue(bar.entry, h);
     const entry: DropEntryData = {
       target: roundCentUp(entryValue * (1 + params.oTargetPct / 100)),
       stop: roundCentDown(entryValue * (1 - params.oStopPct / 100)),
@@ -306,7 +314,11 @@ function updateOptionItem(params: DropParams, pricer: DropOptionPricer, state: D
     const data: DropClosedData = { reason, exitAt, sessionsHeld: t - entryIndex + 1, maxAdverseExcursion: worst, underlyingExit: underlying };
     emit('closed', '', value, data as unknown as Record<string, unknown>);
   };
-  const worstValue = bidValue(bar.low, h);
+  // The close mark: the chain's bid when the session's chain quotes a chain-chosen contract, else the model's bid (§4.3).
+  const mark = bar.closeBid ?? bidValue(bar.close, h);
+  // The bar's worst and best: repriced at the Low and High (τ at the close), and the close mark itself.
+  const worstValue = Math.min(bidValue(bar.low, h), mark);
+  const bestValue = Math.max(bidValue(bar.high, h), mark);
   const openValue = bidValue(bar.open, h);
   // (4) Intrabar barriers on the option, the stop first: it fills at the stop, or at the open's value if it opened beyond.
   if (worstValue <= state.stop!) {
@@ -314,7 +326,7 @@ function updateOptionItem(params: DropParams, pricer: DropOptionPricer, state: D
     finish('stop', Math.min(state.stop!, openValue), openValue < state.stop! ? 'open' : 'close', series.open[t]!, worstValue);
     return;
   }
-  if (bidValue(bar.high, h) >= state.target!) {
+  if (bestValue >= state.target!) {
     emit('target_hit', 'TARGET', state.target, {});
     finish('target', state.target!, 'close', series.close[t]!, worstValue);
     return;
@@ -322,7 +334,6 @@ function updateOptionItem(params: DropParams, pricer: DropOptionPricer, state: D
   // (5) The time stop: the close of session 10, or the first close with DTE ≤ 7, at the marked value.
   const held = t - entryIndex + 1;
   if (held >= state.timeStopSessions || bar.dte <= params.oMinDte) {
-    const mark = bidValue(bar.close, h);
     emit('time_stop', '', mark, { sessionsHeld: held, dte: bar.dte });
     finish('time', mark, 'close', series.close[t]!, worstValue);
   }

@@ -9,9 +9,11 @@ import { foldDrop, type DropOptionContract, type DropState } from './state';
 /**
  * Type O's option pricer (strategies.md §4.2–4.3), built on the options engine's own code: the
  * CALL is chosen by `chooseContract` (the session's chain when it lists calls, else the model's
- * Friday expiries and strike grid: DTE closest to 35, |Δ| closest to 0.45) and valued with the
- * model (BSM at the contract's σ: the chain's IV for the contract when a live chain quotes it, an
- * IV-index σ scaled by the index's move, else the sticky σ of the choice).
+ * Friday expiries and strike grid: DTE closest to 35, |Δ| closest to 0.45) and valued as the options
+ * engine values its trades: the entry with the model at the open and σ of close t kept with the
+ * contract; a CALL chosen from a chain is marked at the session chain's bid when the chain quotes it
+ * (`closeBid`); the rest with the model (BSM at the session's σ: the chain's IV for a chain-chosen
+ * contract it quotes, an IV-index σ scaled by the index's move, else the sticky σ of the choice).
  */
 
 /** What an O item keeps to value its contract later (DropOptionContract.pricing). */
@@ -41,8 +43,9 @@ function pricingOf(contract: DropOptionContract): DropPricing | null {
   };
 }
 
-/** The session's quote of the contract in a live chain (the same expiry and strike, a CALL). */
-function quoteOf(symbol: string, contract: DropOptionContract, extras: SessionExtras): OptionChainContract | undefined {
+/** The session's quote of a contract chosen from a chain (the same expiry and strike, a CALL); a model-chosen one reads no chain. */
+function quoteOf(symbol: string, contract: DropOptionContract, pricing: DropPricing, extras: SessionExtras): OptionChainContract | undefined {
+  if (pricing.priceSource !== 'chain') return undefined;
   return extras.optionChains?.get(symbol)?.contracts.find((c) => c.side === 'CALL' && c.expiry === contract.expiry && Math.abs(c.strike - contract.strike) < 1e-9);
 }
 
@@ -92,15 +95,19 @@ export function createDropOptionPricer(params: OptionsParams = OPTIONS_PARAMS): 
       const t = series.close.length - 1;
       if (!pricing || t < 0) return null;
       const day = series.day[t]!;
-      const sigma = sigmaOn(pricing, quoteOf(series.symbol, contract, extras), extras);
+      const quote = quoteOf(series.symbol, contract, pricing, extras);
+      const sigma = sigmaOn(pricing, quote, extras);
       const terms: ContractTerms = { side: 'CALL', strike: contract.strike, expiry: contract.expiry, rate: pricing.rate, dividendYield: pricing.dividendYield, halfSpread: contract.halfSpread };
       const value = (spot: number) => modelValue(terms, spot, day, sigma);
       const bar: DropOptionBar = {
         open: value(series.open[t]!),
+        // The entry: the model at the open with close t's σ (a chain cannot quote the open afterwards; §4.3).
+        entry: modelValue(terms, series.open[t]!, day, pricing.sigma),
         high: value(series.high[t]!),
         low: value(series.low[t]!),
         close: value(series.close[t]!),
         dte: dayNumber(contract.expiry) - day,
+        ...(quote && quote.bid > 0 ? { closeBid: quote.bid } : {}),
       };
       return Object.values(bar).every((v) => Number.isFinite(v)) ? bar : null;
     },
@@ -110,7 +117,7 @@ export function createDropOptionPricer(params: OptionsParams = OPTIONS_PARAMS): 
 /**
  * The underlyings whose option chain a drop session reads (`extras.optionChains`), each with the one
  * expiry it needs or null for every expiry: an open O item whose CALL was chosen from a chain, with a
- * bar on the session (the quote's IV values it), and each O candidate of the day (`candidates`, from
+ * bar on the session (its contract's bid marks it, its IV values it), and each O candidate of the day (`candidates`, from
  * dropSignals: its CALL is chosen from the chain).
  */
 export function dropChainNeeds(input: SessionInput<unknown, DropState>, candidates: readonly { symbol: string }[]): Map<string, string | null> {
@@ -130,10 +137,11 @@ export function dropChainNeeds(input: SessionInput<unknown, DropState>, candidat
 export const dropOptionPricer = createDropOptionPricer();
 
 /**
- * The mark of a drop item at an underlying price (strategies.md §4.3 marks): for an open O item the
- * option's bid value at that price, on the mark's day, by the pricer (σ: the chain's IV for the
- * contract when `extras` carries the chain of the moment, else σ of the choice); S and L items, and
- * closed ones, are marked by the price alone.
+ * The mark of a drop item at an underlying price (strategies.md §4.3 marks): for an open O item
+ * whose CALL was chosen from a chain, the bid of the chain of the moment when `extras` carries it and
+ * it quotes the contract; else the option's model value at that price, on the mark's day, at the bid
+ * side (σ: the chain's IV when the chain quotes the contract, else σ of the choice). S and L items,
+ * and closed ones, are marked by the price alone.
  */
 export function dropMarkAt(events: readonly StoredIdeaEvent[], mark: Mark, pricer: DropOptionPricer = dropOptionPricer, extras: SessionExtras = {}): DropMark {
   const state = foldDrop(events);
@@ -142,5 +150,5 @@ export function dropMarkAt(events: readonly StoredIdeaEvent[], mark: Mark, price
   const one = (value: number) => Float64Array.of(value);
   const series: DailySeries = { symbol: events[0]!.symbol, market: events[0]!.market, day: Int32Array.of(day), open: one(mark.price), high: one(mark.price), low: one(mark.price), close: one(mark.price), volume: one(0) };
   const bar = pricer.valueOn({ contract: state.option, series, extras });
-  return bar ? { ...mark, optionValue: bidValue(bar.close, state.option.halfSpread) } : mark;
+  return bar ? { ...mark, optionValue: bar.closeBid ?? bidValue(bar.close, state.option.halfSpread) } : mark;
 }

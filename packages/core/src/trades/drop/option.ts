@@ -5,18 +5,27 @@ import type { DropOptionContract } from './state';
 /**
  * Type O's contract: chosen and priced by the option engine's code (strategies.md §4.2–4.3), which
  * the drop engine receives as a dependency. The drop engine applies §4.3's half-spread and cent
- * rounding and §4.4's barriers itself, from the fair values the pricer gives.
+ * rounding and §4.4's barriers itself, from the fair values the pricer gives and, for a contract
+ * chosen from a chain, the chain's bid at the close.
  */
 
-/** The fair (mid, before the half-spread) values of a contract on one bar. */
+/** The fair (mid, before the half-spread) values of a contract on one bar, and the chain's bid at its close when a chain quotes it. */
 export interface DropOptionBar {
-  /** At the bar's open. */
+  /** At the bar's open, with the session's σ (a stop gapped through fills at this value's bid). */
   open: number;
+  /** At the bar's open with σ of close t, kept with the contract: the entry's price (strategies.md §4.3 Entry). */
+  entry: number;
   /** Repriced at the underlying's High and Low, τ at the close (for a CALL, best and worst). */
   high: number;
   low: number;
-  /** At the close (the daily mark). */
+  /** At the close (the daily mark when the chain does not quote the contract). */
   close: number;
+  /**
+   * The session chain's bid for the contract at the close, when the contract was chosen from a chain
+   * and the session's chain quotes it with a bid (strategies.md §4.3 Chain: "mark at the bid"): the
+   * daily mark then, in place of the model's `close` at the bid side. Absent: the model.
+   */
+  closeBid?: number;
   /** Calendar days from the bar's session to the expiry. */
   dte: number;
 }

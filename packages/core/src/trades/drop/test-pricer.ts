@@ -39,6 +39,8 @@ export function testPricer(options: TestPricerOptions = {}): DropOptionPricer {
       const dte = dayNumber(contract.expiry) - series.day[t]!;
       return {
         open: value(series.open[t]!, contract.strike, dte),
+        // One σ for every session: the entry's value is the open's.
+        entry: value(series.open[t]!, contract.strike, dte),
         high: value(series.high[t]!, contract.strike, dte),
         low: value(series.low[t]!, contract.strike, dte),
         close: value(series.close[t]!, contract.strike, dte),
