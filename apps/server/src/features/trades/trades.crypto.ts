@@ -16,8 +16,10 @@
  *   so VolumeLevel says `no_volume`. The volume unit: the file source's candles carry USD volume
  *   (docs/market-data.md), the simulated market's and Binance's the coin's (USD = volume × close).
  * - **News** (§3.2): each coin's company news of the 72 h before the pass (one request per coin per
- *   pass, only for passes within NEWS_PASSES_BACK_MS of now: a replay does not ask a source for
- *   last year's news, and those rows' News are overwritten by the next pass anyway); each headline
+ *   pass; on the live source only for passes within NEWS_PASSES_BACK_MS of now: a replay does not
+ *   ask a provider for last year's news, and those rows' News are overwritten by the next pass; the
+ *   simulated and file sources answer for any day, so there a replay reads what a live pass read
+ *   and replay = live holds for every field); each headline
  *   scored by the local lexicon (`sentimentScore` over headline and summary), SentimentSource
  *   'lexicon'; the summary is the local analyst's key points of the same headlines (≤ 300 chars).
  */
@@ -48,7 +50,7 @@ const HOUR_MS = 3_600_000;
 
 /** Marks of the crypto rows: every minute (simulated, file, Binance); CoinGecko's quotes are held 10 minutes by its adapter. */
 export const CRYPTO_MARK_INTERVAL_MS = MINUTE_MS;
-/** News is read for the passes within this long before now (the rows show the latest pass's). */
+/** Live source: news is read for the passes within this long before now (the rows show the latest pass's). */
 export const NEWS_PASSES_BACK_MS = 3 * DAY_MS;
 /** The summary's length at most (as the drop items' news). */
 export const CRYPTO_SUMMARY_CHARS = 300;
@@ -147,7 +149,7 @@ export function createCryptoExtras(
   const base: SessionExtras = { cryptoCloseOnly: candles.closeOnly, cryptoVolumeUnit: candles.volumeUnit, cryptoSentimentSource: CRYPTO_SENTIMENT_SOURCE };
   return async (input) => {
     const passMs = Date.parse(input.session.now);
-    if (options.nowMs() - passMs > NEWS_PASSES_BACK_MS) return base;
+    if (market.source === 'live' && options.nowMs() - passMs > NEWS_PASSES_BACK_MS) return base;
     const fromDate = isoFromDayNumber(Math.floor((passMs - CRYPTO_PARAMS.newsHours * HOUR_MS) / DAY_MS));
     const toDate = isoFromDayNumber(dayNumber(input.session.date) + 1);
     const news = new Map<string, CryptoHeadline[]>();
