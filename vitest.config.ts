@@ -25,6 +25,9 @@ const projects: TestProjectInlineConfiguration[] = [
       fileParallelism: false,
       testTimeout: 90_000,
       hookTimeout: 180_000,
+      // expect.poll waits for a screen's state as long as a Playwright action does (the contexts' 15 s),
+      // not vitest's default second, which a busy machine overruns before a list has drawn.
+      expect: { poll: { timeout: 15_000 } },
     },
   },
 ];

@@ -1,11 +1,11 @@
 import path from 'node:path';
-import type { DropItem } from '@signalboard/core';
+import type { DropItem, ReplayStatus } from '@signalboard/core';
 import type { Locator, Page } from 'playwright-core';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { GLD_BARS } from './fixtures/market/option-chains';
 import { api, newContext, screenshot, SCREENSHOT_DIR, signedInUser, useBrowserPage } from './support/browser';
 import { optionDropItem } from './support/option-model';
-import { apiGet, cardSymbols, cardText, fieldColour, IDEAS_TIME_ZONE, normalise, percent, resolvedColour, waitForReplay } from './support/trade-ideas';
+import { apiGet, cardSymbols, cardText, fieldColour, IDEAS_TIME_ZONE, normalise, ownMarketServer, percent, resolvedColour, waitForReplay } from './support/trade-ideas';
 
 // The pinned market (e2e/fixtures/market/trade-ideas.ts), replayed by the drop engine
 // (strategies.md §5): DE's slide gave a short-term item (stopped) and then, 20 % under its 52-week
@@ -181,4 +181,88 @@ describe('All Stocks Scanner (drop items)', () => {
     await page.getByRole('button', { name: 'Save Alerts' }).click();
     await expect.poll(async () => (await api<{ alerts: unknown[] }>('get_user_stock_scanner_alerts', { token, server: 'market' })).body.alerts).toEqual([]);
   });
+
+  it('says "Failed to save alerts. Please try again." when saving fails, and keeps the saved alerts', async () => {
+    await open();
+    const long = (await apiGet<DropItem[]>('get_stock_scanner_data')).find((row) => row.StockType === 'L')!;
+    const saved = [{ stock_id: long.StockScannerId, trade_type: 'L' }];
+    const alert = items().getByRole('checkbox', { name: 'Alert for DE Long' });
+    await alert.check();
+    await page.getByRole('button', { name: 'Save Alerts' }).click();
+    await page.getByText('✅ Alerts saved successfully!').waitFor();
+    expect((await api<{ alerts: unknown[] }>('get_user_stock_scanner_alerts', { token, server: 'market' })).body.alerts).toEqual(saved);
+
+    // The next save (clearing it) fails on the server's side.
+    const sent: unknown[] = [];
+    await page.route('**/api/save_user_stock_scanner_alerts', async (route) => {
+      if (route.request().method() !== 'POST') return route.continue();
+      sent.push(route.request().postDataJSON());
+      return route.fulfill({ status: 500, contentType: 'application/json', body: JSON.stringify({ msg: 'The database is not answering' }) });
+    });
+    await alert.uncheck();
+    await page.getByText('0 alerts checked', { exact: true }).waitFor();
+    await page.getByRole('button', { name: 'Save Alerts' }).click();
+    await page.getByText('Failed to save alerts. Please try again.', { exact: true }).waitFor();
+    expect(sent).toEqual([{ alerts: [] }]);
+    await page.getByRole('button', { name: 'Save Alerts', disabled: false }).waitFor();
+    await page.unroute('**/api/save_user_stock_scanner_alerts');
+
+    // Nothing changed on the server, and the screen opens on the saved alert again.
+    expect((await api<{ alerts: unknown[] }>('get_user_stock_scanner_alerts', { token, server: 'market' })).body.alerts).toEqual(saved);
+    await open();
+    await page.getByText('1 alert checked', { exact: true }).waitFor();
+    expect(await alert.isChecked()).toBe(true);
+  });
+
+  it('after a restart days later closes the item of the only saved alert, and then says "No active alerts selected to save."', async () => {
+    // The same pinned market on a server of its own, at 11:00 New York on 2026-10-02: A (signalled
+    // on 10-01, entering at today's open) is open. The user ticks its Alert and saves.
+    const own = await ownMarketServer('drop-closed-alert', '2026-10-02T15:00:00.000Z');
+    try {
+      const userToken = await own.signIn();
+      await own.until<ReplayStatus[]>('trade_ideas/replay_status', userToken, (status) => status.some((entry) => entry.engine === 'drop' && entry.state === 'done'), 'the drop replay through 2026-10-01');
+      const itemA = (await own.get<DropItem[]>('get_stock_scanner_data?type=O', userToken)).find((row) => row.ContractName === A.contractName)!;
+      expect(itemA).toMatchObject({ StockIsActive: true, Status: 'Active' });
+      let context = await own.context(session.browser, userToken);
+      let view = await context.newPage();
+      await view.goto('/dashboard/drop');
+      // The active O card: its type badge, its Alert box, no Deactivated badge.
+      const card = optionCard(A.contractName, view);
+      const alert = card.getByRole('checkbox', { name: `Alert for GLD Option ${A.contractName}` });
+      await alert.waitFor();
+      expect(await alert.isChecked()).toBe(false);
+      const text = normalise(await card.innerText());
+      expect(text.startsWith('GLD OPTION REPLAYED'), text).toBe(true);
+      expect(await card.getByText('Option', { exact: true }).count()).toBe(1);
+      expect(await card.getByText('Deactivated', { exact: true }).count()).toBe(0);
+      for (const part of ['Target hit No', `Contract ${A.contractName}`, `Option expiry ${A.expiry}`, 'Alert']) expect(text).toContain(part);
+      await alert.check();
+      await view.getByRole('button', { name: 'Save Alerts' }).click();
+      await view.getByText('✅ Alerts saved successfully!').waitFor();
+      await context.close();
+      const saved = [{ stock_id: itemA.StockScannerId, trade_type: 'O' }];
+      expect((await own.get<{ alerts: unknown[] }>('get_user_stock_scanner_alerts', userToken)).alerts).toEqual(saved);
+
+      // The server is down over the weekend and starts again on Monday: its catch-up runs the 10-02
+      // session, in which A's target filled, so A is closed, and it was the only saved alert.
+      await own.moveTo('2026-10-05T15:00:00.000Z');
+      const closed = await own.until<DropItem[]>('get_stock_scanner_data?type=O&status=deactivated', userToken, (rows) => rows.some((row) => row.StockScannerId === itemA.StockScannerId), 'the catch-up of 2026-10-02 closing A');
+      expect(closed.find((row) => row.StockScannerId === itemA.StockScannerId)).toMatchObject({ StockIsActive: false, StockIsTarget: true });
+      context = await own.context(session.browser, userToken);
+      view = await context.newPage();
+      await view.goto('/dashboard/drop');
+      // The saved alert is still checked (its box is gone with the item): Save has no active item to send.
+      await view.getByText('1 alert checked', { exact: true }).waitFor();
+      await tick('Option Drop Deactivated', view).check();
+      await optionCard(A.contractName, view).getByText('Deactivated', { exact: true }).waitFor();
+      expect(await optionCard(A.contractName, view).getByRole('checkbox').count()).toBe(0);
+      await view.getByRole('button', { name: 'Save Alerts' }).click();
+      await view.getByText('No active alerts selected to save.', { exact: true }).waitFor();
+      // Nothing was sent: the saved set is as it was.
+      expect((await own.get<{ alerts: unknown[] }>('get_user_stock_scanner_alerts', userToken)).alerts).toEqual(saved);
+      await context.close();
+    } finally {
+      await own.close();
+    }
+  }, 300_000);
 });

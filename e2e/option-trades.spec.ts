@@ -176,4 +176,38 @@ describe('Option Scanner (option trades)', () => {
     await open();
     expect(await alert.isChecked()).toBe(false);
   });
+  it('says "Failed to save alerts." when saving fails, and keeps the saved alerts', async () => {
+    await open();
+    const rows = await apiGet<OptionTrade[]>('get_combined_options_data');
+    const spy = rows.find((row) => row.Symbol === 'SPY' && row.IsActive)!;
+    const gld = rows.find((row) => row.Symbol === 'GLD' && row.IsActive)!;
+    const spyAlert = trades().getByRole('checkbox', { name: `Alert for SPY ${spy.ContractName}` });
+    const gldAlert = trades().getByRole('checkbox', { name: `Alert for GLD ${gld.ContractName}` });
+    await spyAlert.check();
+    await page.getByRole('button', { name: 'Save Alerts' }).click();
+    await page.getByText('✅ Alerts saved successfully!').waitFor();
+    expect((await api<{ option_chain_ids: string[] }>('get_user_option_alerts', { token, server: 'market' })).body.option_chain_ids).toEqual([spy.OptionsChainId]);
+
+    // The next save (adding GLD's trade) fails on the server's side.
+    const sent: unknown[] = [];
+    await page.route('**/api/save_user_option_alerts', async (route) => {
+      if (route.request().method() !== 'POST') return route.continue();
+      sent.push(route.request().postDataJSON());
+      return route.fulfill({ status: 500, contentType: 'application/json', body: JSON.stringify({ msg: 'The database is not answering' }) });
+    });
+    await gldAlert.check();
+    await page.getByText('2 alerts checked', { exact: true }).waitFor();
+    await page.getByRole('button', { name: 'Save Alerts' }).click();
+    await page.getByText('Failed to save alerts.', { exact: true }).waitFor();
+    expect(sent).toEqual([{ option_chain_ids: [gld.OptionsChainId, spy.OptionsChainId].sort() }]);
+    await page.getByRole('button', { name: 'Save Alerts', disabled: false }).waitFor();
+    await page.unroute('**/api/save_user_option_alerts');
+
+    // Nothing changed on the server, and the screen opens on the saved alert alone again.
+    expect((await api<{ option_chain_ids: string[] }>('get_user_option_alerts', { token, server: 'market' })).body.option_chain_ids).toEqual([spy.OptionsChainId]);
+    await open();
+    await page.getByText('1 alert checked', { exact: true }).waitFor();
+    expect(await spyAlert.isChecked()).toBe(true);
+    expect(await gldAlert.isChecked()).toBe(false);
+  });
 });

@@ -154,7 +154,7 @@ export async function ownMarketServer(label: string, now: string) {
       for (;;) {
         const body = await call<T>(route, token);
         if (done(body)) return body;
-        if (Date.now() > deadline) throw new Error(`${what}: not within 150 s (api/${route} answered ${JSON.stringify(body).slice(0, 500)})`);
+        if (Date.now() > deadline) throw new Error(`${what}: not within 150 s (api/${route} answered ${JSON.stringify(body).slice(0, 500)}); the server said:\n${server.output().slice(-4000)}`);
         // Polls the server's state, not a fixed pause before a check.
         await new Promise((resolve) => setTimeout(resolve, 500));
       }

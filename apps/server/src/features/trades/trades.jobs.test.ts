@@ -246,3 +246,81 @@ describe('marks', () => {
     expect(await t.app.tradeJobs.runMarks(engine)).toBe('skipped');
   });
 });
+
+/** Thursday 5 November 2026, 11:00 New York (EST): the market is open; Wednesday's pass is the last due. */
+const THURSDAY_OPEN = Date.UTC(2026, 10, 5, 16, 0);
+/** The longest the first tick of a restarted server may take to catch up three sessions of the test universe. */
+const CATCH_UP_BUDGET_MS = 15_000;
+
+/**
+ * Every stored row is the fold of its whole log: closed (not open, not active, not 'active') when
+ * the log holds a close, else open and marked at `quote` of its symbol when given. Answers the ids
+ * of the ideas `before` had open that are closed now.
+ */
+async function expectRowsFollowTheirLogs(app: TestApp, before: Map<string, typeof ideas.$inferSelect>, quote?: (symbol: string) => Promise<number>): Promise<string[]> {
+  const after = await rowsById(app);
+  const logs = await createTradesRepo(app.db).eventsOf(app.db, [...after.keys()]);
+  for (const row of after.values()) {
+    const log = logs.get(row.id)!;
+    const closed = log.some((event) => event.type === 'closed');
+    expect({ id: row.id, lastSequence: row.lastSequence, isOpen: row.isOpen, isActive: row.isActive, active: row.status === 'active' }).toEqual({ id: row.id, lastSequence: log.at(-1)!.sequence, isOpen: !closed, isActive: !closed, active: !closed });
+    if (!closed && quote) expect({ id: row.id, markPrice: row.markPrice }).toEqual({ id: row.id, markPrice: await quote(row.symbol) });
+  }
+  return [...before.values()].filter((row) => row.isOpen && !after.get(row.id)!.isOpen).map((row) => row.id);
+}
+
+describe('a restart after days down (the clock moved forward)', () => {
+  it('runs the missed sessions on its first tick, closes what they close, then marks the ideas left open at the quote of now', async () => {
+    const engine = createFakeEngine();
+    t = await replayed([engine]);
+    const before = await rowsById(t);
+    // Stopped on Monday at 10:00, started again on Thursday at 11:00: Monday to Wednesday are missed.
+    t.clock.advance(THURSDAY_OPEN - t.clock.nowMs());
+    const restarted = otherProcess(t, [engine]);
+    const started = performance.now();
+    expect(await restarted.tick()).toEqual({ 'trades-daily:swing': 'done', 'trades-marks:swing': 'done' });
+    expect(performance.now() - started).toBeLessThan(CATCH_UP_BUDGET_MS);
+    expect((await version(t, 'swing@1.0.0'))!.lastSession).toBe('2026-11-04');
+    const closed = await expectRowsFollowTheirLogs(t, before, async (symbol) => (await t!.market.getQuote(symbol)).value.price);
+    expect(closed.length).toBeGreaterThan(0);
+  });
+
+  it('marks taken by another process during the catch-up never bring back an idea the catch-up closed', async () => {
+    const engine = createFakeEngine();
+    t = await replayed([engine]);
+    const before = await rowsById(t);
+    t.clock.advance(THURSDAY_OPEN - t.clock.nowMs());
+    const app = t;
+    // The interleaving the restarted server met: the marks read the open rows, the catch-up stores
+    // its sessions (closing some of them), and only then do the marks write.
+    let marksHaveRead = () => undefined as void;
+    const marksRead = new Promise<void>((resolve) => (marksHaveRead = resolve));
+    const caughtUp = async () => {
+      const deadline = Date.now() + 20_000;
+      while ((await version(app, 'swing@1.0.0'))!.lastSession !== '2026-11-04') {
+        if (Date.now() > deadline) throw new Error('the catch-up did not store Wednesday within 20 s');
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+    };
+    const quotesAfterCatchUp: CachedMarket = {
+      ...app.market,
+      getQuote: async (symbol) => {
+        marksHaveRead();
+        await caughtUp();
+        return app.market.getQuote(symbol);
+      },
+    };
+    const barsAfterMarksRead: CachedMarket = {
+      ...app.market,
+      getRecentDailyBars: async (symbol, days) => {
+        await marksRead;
+        return app.market.getRecentDailyBars(symbol, days);
+      },
+    };
+    const marking = otherProcess(app, [engine], quotesAfterCatchUp);
+    const catchingUp = otherProcess(app, [engine], barsAfterMarksRead);
+    expect(await Promise.all([catchingUp.runDaily(engine), marking.runMarks(engine)])).toEqual(['done', 'done']);
+    const closed = await expectRowsFollowTheirLogs(app, before);
+    expect(closed.length).toBeGreaterThan(0);
+  });
+});

@@ -8,7 +8,8 @@
  *   fails the run, which is retried with backoff until they are. Once the replay is done.
  * - `trades-marks:<engine>`: while the market is open, every 5 minutes (simulated and file sources)
  *   or 15 minutes (live: Finnhub's quote limit), the open ideas' rows are folded again at the
- *   current quote. Marks are no events.
+ *   current quote. Marks are no events, and run after the engine's daily pass in a tick; a mark is
+ *   written only over the row of the log it folded (a pass that has closed the idea since wins).
  * Crypto (trades.calendar.ts): every UTC day is a session, its pass at 00:05 UTC the next day, its
  * marks every minute around the clock (CoinGecko's quotes are held 10 minutes by its adapter).
  * Every run claims its slot in job_runs (jobs/), so any number of processes run each slot once.
@@ -200,8 +201,12 @@ export function createTradeJobs(deps: TradeJobsDeps) {
           const mark = quotes.get(row.symbol);
           const log = events.get(row.id);
           if (!mark || !log?.length) continue;
+          // A daily pass (this process's or another's) that stored events since these rows were read is
+          // ahead of this fold: its row stands (saveMark checks it again as it writes).
+          const lastSequence = log[log.length - 1]!.sequence;
+          if (lastSequence !== row.lastSequence || engine.openState(log) === null) continue;
           const record = recordOf(engine, log, { price: mark.price, at: mark.at.toISOString() }, nowMs, chains);
-          await repo.saveMark(row.id, { ...mark, optionValue: record.markOptionValue }, record.row, record.status, record.isActive, new Date(nowMs));
+          await repo.saveMark(row.id, lastSequence, { ...mark, optionValue: record.markOptionValue }, record.row, record.status, record.isActive, new Date(nowMs));
         }
         return failures;
       },
@@ -254,7 +259,10 @@ export function createTradeJobs(deps: TradeJobsDeps) {
       await startReplay(engine);
       return {};
     }
-    const [daily, marks] = await Promise.all([runJob(dailyJob(engine), runner), runJob(marksJob(engine), runner)]);
+    // The marks after the daily pass: after a catch-up (a server down for days) they mark the ideas it
+    // left open at the quote of now, not the rows of the sessions it has just run.
+    const daily = await runJob(dailyJob(engine), runner);
+    const marks = await runJob(marksJob(engine), runner);
     return { [dailyJobName(engine)]: daily, [marksJobName(engine)]: marks };
   }
 

@@ -193,9 +193,27 @@ export function createTradesRepo(db: Database) {
       return { rows, lastSequence: Number(last?.sequence ?? 0) };
     },
 
-    /** A refreshed mark (with the option's value it carried, if any): the row folded at it, no event. */
-    async saveMark(id: string, mark: { price: number; at: Date; optionValue: number | null }, row: Record<string, unknown>, status: string, isActive: boolean, updatedAt: Date): Promise<void> {
-      await db.update(ideas).set({ markPrice: mark.price, markAt: mark.at, markOptionValue: mark.optionValue, row, status, isActive, updatedAt }).where(eq(ideas.id, id));
+    /**
+     * A refreshed mark (with the option's value it carried, if any): the row folded at it, no event.
+     * Written only while the idea is open and its log ends at `lastSequence`, the event the row was
+     * folded through: a pass that has appended events since (a catch-up closing the idea) wrote a
+     * newer row, which a fold of the older log must not overwrite. Answers whether it was written.
+     */
+    async saveMark(
+      id: string,
+      lastSequence: number,
+      mark: { price: number; at: Date; optionValue: number | null },
+      row: Record<string, unknown>,
+      status: string,
+      isActive: boolean,
+      updatedAt: Date,
+    ): Promise<boolean> {
+      const written = await db
+        .update(ideas)
+        .set({ markPrice: mark.price, markAt: mark.at, markOptionValue: mark.optionValue, row, status, isActive, updatedAt })
+        .where(and(eq(ideas.id, id), eq(ideas.lastSequence, lastSequence), eq(ideas.isOpen, true)))
+        .returning({ id: ideas.id });
+      return written.length === 1;
     },
 
     /**
