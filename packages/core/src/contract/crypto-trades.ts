@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { singleLineText } from '../validation/text';
 import { ideaStamps, origin, rateWithInterval } from './trades';
 
 /**
@@ -85,8 +86,34 @@ export const cryptoTrade = z.object({
   ...ideaStamps,
 });
 export type CryptoTrade = z.infer<typeof cryptoTrade>;
-/** GET api/all_crypto_scanner */
+/** GET api/all_crypto_scanner: one row per coin, by Symbol (code point). */
 export const cryptoTradesResponse = z.array(cryptoTrade);
+
+/**
+ * GET api/all_crypto_scanner's optional filters (none: every coin): `symbol` a case-insensitive
+ * contains; `signal` the coins showing that label on `horizon` (on any of the three without it;
+ * `horizon` alone is refused).
+ */
+export const cryptoScannerQuery = z
+  .object({
+    symbol: singleLineText('symbol', { max: 20, examples: ['BT'] }).optional(),
+    signal: z.enum(['Buy', 'Sell', 'Hold'], { message: 'signal must be Buy, Sell or Hold' }).optional(),
+    horizon: z.enum(['Short', 'Medium', 'Long'], { message: 'horizon must be Short, Medium or Long' }).optional(),
+  })
+  .strict();
+
+/** GET api/crypto_scorecard?from&to&symbol: signals dated in [from, to] (YYYY-MM-DD, UTC days), coins whose symbol contains `symbol`. */
+export const cryptoScorecardQuery = z
+  .object({
+    from: singleLineText('from', { max: 10, examples: ['2026-01-01'] })
+      .regex(/^\d{4}-\d{2}-\d{2}$/, 'from must be a date (YYYY-MM-DD)')
+      .optional(),
+    to: singleLineText('to', { max: 10, examples: ['2026-11-19'] })
+      .regex(/^\d{4}-\d{2}-\d{2}$/, 'to must be a date (YYYY-MM-DD)')
+      .optional(),
+    symbol: singleLineText('symbol', { max: 20, examples: ['BTC'] }).optional(),
+  })
+  .strict();
 
 /** The BTC benchmark over the same windows as a scorecard cell's signals. */
 export const cryptoScorecardBenchmark = z.object({

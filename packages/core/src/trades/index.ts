@@ -3,6 +3,7 @@ import { layeredEngine } from './layered';
 import { swingEngine } from './swing';
 import { optionsEngine } from './options/engine';
 import { dropEngine } from './drop/engine';
+import { cryptoEngine } from './crypto/engine';
 
 export * from './types';
 export { COST_BPS, COST_RATE, roundCentDown, roundCentUp, roundTo } from './kit/prices';
@@ -23,5 +24,5 @@ export * from './options/index';
 export * from './crypto/index';
 
 /** Every implemented engine by id (the server's registry; a missing engine is a type error there). */
-export const TRADE_ENGINES = { layered: layeredEngine, swing: swingEngine, options: optionsEngine, drop: dropEngine } as const;
+export const TRADE_ENGINES = { layered: layeredEngine, swing: swingEngine, options: optionsEngine, drop: dropEngine, crypto: cryptoEngine } as const;
 export * from './track-record/index';

@@ -1,4 +1,4 @@
-/** The engines the server runs: every engine packages/core implements (TRADE_ENGINES: layered, swing, options, drop). */
+/** The engines the server runs: every engine packages/core implements (TRADE_ENGINES: layered, swing, options, drop, crypto). */
 import { TRADE_ENGINES } from '@signalboard/core';
 import type { AnyEngine } from './trades.runner';
 

@@ -2,15 +2,16 @@
  * The real engines (packages/core TRADE_ENGINES) through the platform: a replay over the simulated
  * market, then the lists and the detail answer their contract rows, and every stored row is the
  * fold of its stored events. Layered and swing run on 80 S&P 500 members; options on OPTION_ALERT
- * tickers (ETFs included); drop on both. The simulated market prices option chains for any session,
- * so the option trades and O items are chosen and marked from its chains.
+ * tickers (ETFs included); drop on both; crypto on the simulated market's coins (every UTC day a
+ * session). The simulated market prices option chains for any session, so the option trades and O
+ * items are chosen and marked from its chains.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { dropItemsResponse, ideaDetail, layeredTrade, optionTradesResponse, swingTrade, trackRecord, type EngineId, type UniverseMember } from '@signalboard/core';
+import { cryptoTradesResponse, dropItemsResponse, ideaDetail, layeredTrade, optionTradesResponse, swingTrade, trackRecord, type EngineId, type UniverseMember } from '@signalboard/core';
 import { createTestApp, createUser, login, uniqueEmail, type TestApp } from '../../../test/helpers';
 import { ideas, tradeEngineVersions } from '../../db/schema';
-import { OPTION_ALERT_TICKERS, universeBySymbol, US_STOCKS } from '../../providers/market/universe';
+import { CRYPTOS, OPTION_ALERT_TICKERS, universeBySymbol, US_STOCKS } from '../../providers/market/universe';
 import { SERVER_TRADE_ENGINES } from './engines';
 import { markFor } from './trades.extras';
 import { createTradesRepo } from './trades.repo';
@@ -24,19 +25,23 @@ const STOCKS = US_STOCKS.slice(0, 80).map((entry) => entry.symbol);
 /** 24 OPTION_ALERT tickers, the index ETFs among them. */
 const OPTIONS = OPTION_ALERT_TICKERS.slice(0, 24);
 const universe = async (survivorshipBiased: boolean, engine: EngineId): Promise<UniverseMember[]> => {
+  if (engine === 'crypto') return CRYPTOS.map((entry) => ({ symbol: entry.symbol, market: 'CRYPTO' as const, survivorshipBiased }));
   const symbols = engine === 'options' ? OPTIONS : engine === 'drop' ? [...new Set([...STOCKS, ...OPTIONS])] : STOCKS;
   return symbols.map((symbol) => member(symbol, survivorshipBiased));
 };
 
 let t: TestApp;
 let headers: { authorization: string };
+let replayMs = 0;
 beforeAll(async () => {
   t = await createTestApp({}, { tradeUniverse: universe });
   const email = uniqueEmail('engines');
   await createUser(t.db, email, 'pw');
   headers = await login(t.app, email, 'pw');
+  const started = performance.now();
   await t.app.tradeJobs.tick();
   await t.app.tradeJobs.replaysIdle();
+  replayMs = performance.now() - started;
 }, 600_000);
 afterAll(async () => t.close());
 
@@ -59,11 +64,13 @@ async function allPages(path: string, query: string, limit: number): Promise<unk
 describe('the engines of packages/core on the platform', () => {
   it('replay every engine, and the stock lists answer their contract rows', async () => {
     const status = (await get('/api/trade_ideas/replay_status')).json<Array<{ engine: string; state: string; ruleVersion: string }>>();
+    console.info(`install replay of every engine on the simulated market: ${replayMs.toFixed(0)} ms`);
     expect(status.map((row) => [row.engine, row.state])).toEqual([
       ['layered', 'done'],
       ['swing', 'done'],
       ['options', 'done'],
       ['drop', 'done'],
+      ['crypto', 'done'],
     ]);
     const layered = z.array(layeredTrade).parse((await get('/api/all_stocks_scanner?limit=500')).json());
     const swing = z.array(swingTrade).parse((await get('/api/get_swing_trade_entries?limit=500')).json());
@@ -74,6 +81,22 @@ describe('the engines of packages/core on the platform', () => {
     const detail = ideaDetail.parse((await get(`/api/trade_ideas/${engine}/${encodeURIComponent(idea.Id)}`)).json());
     expect(detail.events[0]!.type).toBe('opened');
     expect(detail.bars.length).toBeGreaterThan(60);
+  });
+
+  it('api/all_crypto_scanner: one row per simulated coin, decided every UTC day (weekends too) at 00:05 UTC', async () => {
+    const rows = cryptoTradesResponse.parse((await get('/api/all_crypto_scanner')).json());
+    expect(rows.map((row) => row.Symbol)).toEqual(CRYPTOS.map((entry) => entry.symbol).sort());
+    for (const row of rows) {
+      expect(row).toMatchObject({ Origin: 'replayed', RuleVersion: 'crypto@1.0.0', SurvivorshipBiased: true, IsActive: true });
+      expect(row.Candles).toBeGreaterThan(400);
+    }
+    const btc = rows.find((row) => row.Symbol === 'BTC')!;
+    const detail = ideaDetail.parse((await get(`/api/trade_ideas/crypto/${encodeURIComponent(btc.Id)}`)).json());
+    const updates = detail.events.filter((event) => event.type === 'updated' || event.type === 'opened');
+    expect(new Set(updates.map((event) => new Date(`${event.barDate}T00:00:00Z`).getUTCDay())).size).toBe(7);
+    for (const event of detail.events) expect(event.recordedAt.slice(11)).toBe('00:05:00.000Z');
+    const weekendBars = detail.bars.filter((bar) => [0, 6].includes(new Date(`${bar.date}T00:00:00Z`).getUTCDay()));
+    expect(weekendBars.length).toBeGreaterThan(detail.bars.length / 5);
   });
 
   it('api/get_combined_options_data: option trades on the OPTION_ALERT tickers, ProfitPercent descending, filtered and paged', async () => {
@@ -194,7 +217,7 @@ describe('the engines of packages/core on the platform', () => {
       rows.map((row) => row.id),
     );
     const byId = new Map(SERVER_TRADE_ENGINES.map((engine) => [engine.id, engine]));
-    expect(new Set(rows.map((row) => row.engine))).toEqual(new Set(['layered', 'swing', 'options', 'drop']));
+    expect(new Set(rows.map((row) => row.engine))).toEqual(new Set(['layered', 'swing', 'options', 'drop', 'crypto']));
     for (const row of rows) {
       const engine = byId.get(row.engine as EngineId)!;
       const log = events.get(row.id)!;

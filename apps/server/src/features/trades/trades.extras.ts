@@ -24,6 +24,7 @@ import {
   optionChainNeeds,
   OPTIONS_PARAMS,
   tradingDayOnOrAfter,
+  type DailySeries,
   type DropHeadline,
   type DropParams,
   type DropState,
@@ -41,6 +42,7 @@ import {
 import type { CachedMarket } from '../../providers/market/cached-market';
 import type { EarningsEvent, EconomicSeries, OptionChain } from '../../providers/market/types';
 import { OPTION_ALERT_TICKERS, universeBySymbol } from '../../providers/market/universe';
+import { createCryptoExtras, cryptoCandles, cryptoUniverseOf } from './trades.crypto';
 import { stockUniverse } from './trades.market';
 import type { TradesRepo } from './trades.repo';
 import type { AnyEngine } from './trades.runner';
@@ -53,7 +55,8 @@ export const IV_INDEX_SERIES: Readonly<Record<string, string>> = { VIX: 'VIXCLS'
 
 /** An engine's universe (see the header): `survivorshipBiased` as stockUniverse. */
 export async function engineUniverse(market: CachedMarket, engine: EngineId, survivorshipBiased: boolean): Promise<UniverseMember[]> {
-  if (engine === 'layered' || engine === 'swing' || engine === 'crypto') return stockUniverse(market, survivorshipBiased);
+  if (engine === 'crypto') return cryptoUniverseOf(market, survivorshipBiased);
+  if (engine === 'layered' || engine === 'swing') return stockUniverse(market, survivorshipBiased);
   const options = await optionAlertUniverse(market, survivorshipBiased);
   if (engine === 'options') return options;
   const stocks = await stockUniverse(market, survivorshipBiased);
@@ -88,6 +91,10 @@ export interface ExtrasDeps {
   log: { warn(message: string): void };
   /** The S&P 500 members (drop's index); default stockUniverse of the source. */
   indexMembers?: () => Promise<UniverseMember[]>;
+  /** The run's series (crypto: its candles' provenance; volume summed across venues is left out here). */
+  series?: Map<string, DailySeries>;
+  /** The market's now (crypto: news is read for the recent passes only); default the wall clock. */
+  nowMs?: () => number;
 }
 
 /** Per session, the extras of one engine's run (created once per replay or pass). */
@@ -171,6 +178,11 @@ export async function createExtrasFor(engine: AnyEngine, universe: readonly Univ
   }
 
   if (engine.id === 'swing') return swingEarnings(market);
+
+  if (engine.id === 'crypto') {
+    const candles = deps.series ? await cryptoCandles(market, deps.series) : { closeOnly: new Set<string>(), volumeUnit: market.source === 'file' ? ('usd' as const) : ('base' as const) };
+    return createCryptoExtras(market, universe, candles, { nowMs: deps.nowMs ?? (() => Date.now()) });
+  }
 
   return async () => ({});
 }

@@ -9,16 +9,19 @@
  * - `trades-marks:<engine>`: while the market is open, every 5 minutes (simulated and file sources)
  *   or 15 minutes (live: Finnhub's quote limit), the open ideas' rows are folded again at the
  *   current quote. Marks are no events.
+ * Crypto (trades.calendar.ts): every UTC day is a session, its pass at 00:05 UTC the next day, its
+ * marks every minute around the clock (CoinGecko's quotes are held 10 minutes by its adapter).
  * Every run claims its slot in job_runs (jobs/), so any number of processes run each slot once.
  */
-import { dayNumber, isoFromDayNumber, isTradingDayNumber, marketSession, type EngineId, type UniverseMember } from '@signalboard/core';
+import { dayNumber, isoFromDayNumber, marketSession, type EngineId, type UniverseMember } from '@signalboard/core';
 import type { JobRuns } from '../../jobs/job-runs';
 import { runJob, type Job, type RunOutcome } from '../../jobs/registry';
 import type { Clock } from '../../lib/clock';
 import type { CachedMarket } from '../../providers/market/cached-market';
 import { UnknownSymbolError } from '../../providers/market/types';
 import { createExtrasFor, engineUniverse, markChains } from './trades.extras';
-import { loadSeries, passSessionDay, passTimeMs, seriesThrough, sessionDays } from './trades.market';
+import { calendarOf } from './trades.calendar';
+import { loadSeries, seriesThrough } from './trades.market';
 import type { TradesRepo } from './trades.repo';
 import { createSessionRunner, recordOf, replaySessions, type AnyEngine } from './trades.runner';
 
@@ -55,7 +58,7 @@ export function createTradeJobs(deps: TradeJobsDeps) {
   const runner = { runs, marketClock, clock, log };
   const universeOf = deps.universe ?? ((biased: boolean, engine: EngineId) => engineUniverse(market, engine, biased));
   /** Drop's index members: the layered / swing universe (the S&P 500 members the source knows). */
-  const extrasDeps = { market, repo, log, indexMembers: () => universeOf(false, 'layered') };
+  const extrasDeps = { market, repo, log, indexMembers: () => universeOf(false, 'layered'), nowMs: () => marketClock.nowMs() };
   /** The replays under way in this process, by rule version. */
   const replays = new Map<string, Promise<void>>();
   let stopping = false;
@@ -66,10 +69,11 @@ export function createTradeJobs(deps: TradeJobsDeps) {
   async function replay(engine: AnyEngine, nowMs: number, heartbeat: () => Promise<void>): Promise<void> {
     const base = { engine: engine.id, ruleVersion: engine.ruleVersion, paramHash: engine.paramHash };
     try {
-      const lastDay = passSessionDay(nowMs);
+      const calendar = calendarOf(engine.id);
+      const lastDay = calendar.passDay(nowMs);
       const universe = await universeOf(true, engine.id);
       const series = await loadSeries(market, universe, lastDay, { shouldStop: () => stopping });
-      const all = replaySessions(sessionDays(series.values(), 0, lastDay), engine.warmupBars);
+      const all = replaySessions(calendar.sessionDays(series.values(), 0, lastDay), engine.warmupBars);
       // A replay taken up again (the server stopped, or an attempt failed, half-way) keeps the sessions the
       // store holds (each session's events, rows and lastSession are written in one transaction) and goes on
       // from the store's open ideas and cooldowns: the store ends as one uninterrupted run leaves it.
@@ -81,11 +85,11 @@ export function createTradeJobs(deps: TradeJobsDeps) {
       const swing = engine.id === 'drop' ? byId.get('swing') : undefined;
       const swingReplay = swing ? replays.get(swing.ruleVersion) : undefined;
       if (swingReplay) await swingReplay;
-      const extrasFor = await createExtrasFor(engine, universe, extrasDeps);
+      const extrasFor = await createExtrasFor(engine, universe, { ...extrasDeps, series });
       const session = await createSessionRunner({ engine, repo, mode: 'replay', resume: stored !== null, universe, series, extrasFor });
       for (const [index, day] of sessions.entries()) {
         if (stopping) throw new Error('the server stopped during the replay; it goes on from there at the next start');
-        const touched = await session.step(day, passTimeMs(day), { refoldAllOpen: false, claim: sessionClaim(engine, day), afterWrite: lastSessionWrite(engine, day) });
+        const touched = await session.step(day, calendar.passTimeMs(day), { refoldAllOpen: false, claim: sessionClaim(engine, day), afterWrite: lastSessionWrite(engine, day) });
         if (touched === null) {
           // Another process took the replay over (this one's claim had gone stale) and is ahead: it finishes it.
           log.info(`Trade ideas: ${engine.ruleVersion}: another process has replayed ${isoFromDayNumber(day)}; it carries the replay on`);
@@ -122,20 +126,21 @@ export function createTradeJobs(deps: TradeJobsDeps) {
     repo.saveVersion(tx, { engine: engine.id, ruleVersion: engine.ruleVersion, paramHash: engine.paramHash, lastSession: isoFromDayNumber(day) }, clock.nowMs());
 
   function dailyJob(engine: AnyEngine): Job {
+    const calendar = calendarOf(engine.id);
     return {
       name: dailyJobName(engine),
-      slotOf: (nowMs) => new Date(passTimeMs(passSessionDay(nowMs))),
+      slotOf: (nowMs) => new Date(calendar.passTimeMs(calendar.passDay(nowMs))),
       async run(_slot, nowMs) {
         const version = await repo.version(engine.id, engine.ruleVersion);
         if (version?.replayState !== 'done') return [`${engine.ruleVersion}: the history replay has not finished`];
-        const lastDay = passSessionDay(nowMs);
+        const lastDay = calendar.passDay(nowMs);
         const firstDay = version.lastSession ? dayNumber(version.lastSession) + 1 : lastDay;
         const sessions: number[] = [];
-        for (let day = firstDay; day <= lastDay; day += 1) if (isTradingDayNumber(day)) sessions.push(day);
+        for (let day = firstDay; day <= lastDay; day += 1) if (calendar.isSession(day)) sessions.push(day);
         if (sessions.length === 0) return [];
         const universe = await universeOf(false, engine.id);
         const series = await loadSeries(market, universe, lastDay);
-        const extrasFor = await createExtrasFor(engine, universe, extrasDeps);
+        const extrasFor = await createExtrasFor(engine, universe, { ...extrasDeps, series });
         const session = await createSessionRunner({ engine, repo, mode: 'live', universe, series, extrasFor });
         for (const day of sessions) {
           const date = isoFromDayNumber(day);
@@ -163,9 +168,10 @@ export function createTradeJobs(deps: TradeJobsDeps) {
 
   function marksJob(engine: AnyEngine): Job {
     const interval = MARK_INTERVAL_MS[market.source];
+    const calendar = calendarOf(engine.id);
     return {
       name: marksJobName(engine),
-      slotOf: (nowMs) => (marketSession(nowMs).phase === 'open' ? new Date(Math.floor(nowMs / interval) * interval) : null),
+      slotOf: (nowMs) => calendar.markSlot(nowMs, interval),
       async run(_slot, nowMs) {
         const rows = (await repo.openIdeas(repo.db, engine.id)).filter((row) => row.ruleVersion === engine.ruleVersion);
         if (rows.length === 0) return [];

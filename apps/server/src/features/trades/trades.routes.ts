@@ -8,14 +8,36 @@
  *   from ~60 sessions before the signal to the exit (or today).
  * - GET api/trade_ideas/{engine}/track_record?from&to&symbol: the engine's track record (§6).
  * - GET api/trade_ideas/replay_status: per engine, the replay of its current rule version.
- * The rows are the stored folds (ideas.row), sent as stored.
+ * - GET api/all_crypto_scanner (crypto, issue 13): one row per coin by Symbol, optional filters
+ *   symbol, signal (and horizon); GET api/crypto_scorecard?from&to&symbol: the signal scorecard
+ *   (strategies.md §3.4), computeCryptoScorecard over the stored signal log and the coins' closes.
+ * The rows are the stored folds (ideas.row), sent as stored; crypto rows' IsNew (DateCreated within
+ * 24 h) is taken at read time, as the idea detail's.
  */
 import type { FastifyInstance } from 'fastify';
-import { ideaListQuery, trackRecordQuery, tradeEngine, type EngineId, type IdeaDetail, type ReplayStatus, type TrackRecord } from '@signalboard/core';
+import {
+  computeCryptoScorecard,
+  CRYPTO_BENCHMARK,
+  CRYPTO_PARAMS,
+  cryptoScannerQuery,
+  cryptoScorecardQuery,
+  cryptoSignalLog,
+  ideaListQuery,
+  trackRecordQuery,
+  tradeEngine,
+  type CryptoCloses,
+  type CryptoScorecard,
+  type EngineId,
+  type IdeaDetail,
+  type ReplayStatus,
+  type TrackRecord,
+} from '@signalboard/core';
 import type { Clock } from '../../lib/clock';
 import { badRequest, HttpError, parseInput } from '../../lib/errors';
 import type { CachedMarket } from '../../providers/market/cached-market';
 import { UnknownSymbolError } from '../../providers/market/types';
+import { cryptoPassDay } from './trades.crypto';
+import { HISTORY_DAYS, toDailySeries } from './trades.market';
 import { decodeCursor, DEFAULT_PAGE_SIZE, encodeCursor, parseBound } from './trades.query';
 import type { TrackRecords } from './trades.record';
 import type { TradesRepo } from './trades.repo';
@@ -43,6 +65,16 @@ const LIST_STATUSES: Partial<Record<EngineId, readonly string[]>> = {
 
 /** The `type` values each list accepts (none: no type filter). */
 const LIST_TYPES: Partial<Record<EngineId, readonly string[]>> = { swing: ['trend', 'drop', 'level'], drop: ['S', 'L', 'O'] };
+
+/** Crypto rows at most (one per coin; the live universe is ≤ 50 coins, a dataset's may be more). */
+const CRYPTO_ROWS_MAX = 1000;
+const HOUR_MS = 3_600_000;
+
+/** A crypto row with IsNew as of `nowMs`: a signal changed (DateCreated) within the last 24 h. */
+export function cryptoRowAt(row: Record<string, unknown>, nowMs: number): Record<string, unknown> {
+  const created = typeof row.DateCreated === 'string' ? Date.parse(row.DateCreated) : Number.NaN;
+  return { ...row, IsNew: Number.isFinite(created) && nowMs - created < CRYPTO_PARAMS.newHours * HOUR_MS };
+}
 
 const listOf = (values: readonly string[]) => (values.length > 1 ? `${values.slice(0, -1).join(', ')} or ${values[values.length - 1]}` : values.join(''));
 
@@ -105,6 +137,59 @@ export async function tradesRoutes(app: FastifyInstance, options: TradesRoutesOp
     });
   }
 
+  app.get('/all_crypto_scanner', async (request) => {
+    const query = parseInput(cryptoScannerQuery, request.query);
+    if (query.horizon !== undefined && query.signal === undefined) throw badRequest('horizon needs a signal (Buy, Sell or Hold)');
+    const engine = engines.get('crypto');
+    if (!engine) return [];
+    const page = await repo.list({ engine: 'crypto', currentVersion: engine.ruleVersion, limit: CRYPTO_ROWS_MAX, ...(query.symbol ? { symbol: query.symbol } : {}) });
+    const nowMs = marketClock.nowMs();
+    // Newest first: a coin that left the universe and came back shows its current row only.
+    const bySymbol = new Map<string, Record<string, unknown>>();
+    for (const stored of page.rows) {
+      const row = JSON.parse(stored.json) as Record<string, unknown>;
+      const symbol = String(row.Symbol);
+      if (!bySymbol.has(symbol)) bySymbol.set(symbol, cryptoRowAt(row, nowMs));
+    }
+    const horizons = query.horizon ? [query.horizon] : (['Short', 'Medium', 'Long'] as const);
+    const shows = (row: Record<string, unknown>) => query.signal === undefined || horizons.some((horizon) => row[`${horizon}TermSignal`] === query.signal);
+    return [...bySymbol.keys()]
+      .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
+      .map((symbol) => bySymbol.get(symbol)!)
+      .filter(shows);
+  });
+
+  app.get('/crypto_scorecard', async (request): Promise<CryptoScorecard> => {
+    const query = parseInput(cryptoScorecardQuery, request.query);
+    if (query.from && query.to && query.from > query.to) throw badRequest('from must not be after to');
+    const engine = engines.get('crypto');
+    const nowMs = marketClock.nowMs();
+    const stored = engine ? await repo.ideasOf('crypto') : { rows: [] };
+    const events = await repo.eventsOf(
+      repo.db,
+      stored.rows.filter((row) => !row.isVoided).map((row) => row.id),
+    );
+    const signals = cryptoSignalLog([...events.values()].flat());
+    // The closes of every coin with signals and of the benchmark, through the last completed candle.
+    const lastDay = cryptoPassDay(nowMs);
+    const closes = new Map<string, CryptoCloses>();
+    for (const symbol of new Set([...signals.map((signal) => signal.symbol), CRYPTO_BENCHMARK])) {
+      try {
+        const bars = await market.getRecentDailyBars(symbol, HISTORY_DAYS);
+        closes.set(symbol, toDailySeries(bars.value, 'CRYPTO', lastDay));
+      } catch (error) {
+        if (!(error instanceof UnknownSymbolError)) throw error;
+      }
+    }
+    try {
+      return computeCryptoScorecard({ signals, closes, now: new Date(nowMs).toISOString(), scope: { from: query.from ?? null, to: query.to ?? null, symbol: query.symbol ?? null } });
+    } catch (error) {
+      // A date that does not exist (2026-02-30) is refused by the scorecard's scope check.
+      if (error instanceof RangeError) throw badRequest(error.message);
+      throw error;
+    }
+  });
+
   app.get('/trade_ideas/replay_status', async (): Promise<ReplayStatus[]> => {
     const out: ReplayStatus[] = [];
     for (const engine of engines.values()) {
@@ -142,7 +227,10 @@ export async function tradesRoutes(app: FastifyInstance, options: TradesRoutesOp
     const signalSeconds = Date.parse(`${record.signalDate}T00:00:00Z`) / 1000;
     // ~60 sessions are ~87 calendar days; the slice below keeps the last 60 bars before the signal.
     const fromSeconds = signalSeconds - Math.ceil((DETAIL_BARS_BEFORE_SIGNAL * 7) / 5 + 10) * DAY_SECONDS;
-    const toSeconds = record.closedBarDate ? Date.parse(`${record.closedBarDate}T00:00:00Z`) / 1000 : Math.floor(marketClock.nowMs() / 1000);
+    const nowMs = marketClock.nowMs();
+    // Crypto: UTC-day candles, the completed ones only (today's is still open).
+    const lastOpen = engine.id === 'crypto' ? Math.floor(nowMs / 86_400_000) * DAY_SECONDS - 1 : Math.floor(nowMs / 1000);
+    const toSeconds = record.closedBarDate ? Date.parse(`${record.closedBarDate}T00:00:00Z`) / 1000 : lastOpen;
     let bars: IdeaDetail['bars'] = [];
     try {
       const answer = await market.getDailyBars(record.symbol, fromSeconds, toSeconds);
@@ -162,7 +250,7 @@ export async function tradesRoutes(app: FastifyInstance, options: TradesRoutesOp
     }
     return {
       engine: engine.id,
-      idea: record.row as Record<string, unknown>,
+      idea: engine.id === 'crypto' ? cryptoRowAt(record.row as Record<string, unknown>, nowMs) : (record.row as Record<string, unknown>),
       events: events.map((event) => ({
         type: event.type,
         level: event.level,

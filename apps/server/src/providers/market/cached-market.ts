@@ -124,6 +124,7 @@ export function sliceBars(bars: Bars, from: number, to: number): Bars {
     low: bars.low.subarray(start, end),
     close: bars.close.subarray(start, end),
     volume: bars.volume.subarray(start, end),
+    ...(bars.candles ? { candles: bars.candles } : {}),
   };
 }
 

@@ -55,6 +55,17 @@ export interface Bars {
   low: Float64Array;
   close: Float64Array;
   volume: Float64Array;
+  /** What the candles are, when the source says (crypto: Binance klines or CoinGecko's close-only chart); none: real OHLC. */
+  candles?: CandleInfo;
+}
+
+/** Where a daily history came from and what it holds (the crypto engine's fields depend on it). */
+export interface CandleInfo {
+  provider: string;
+  /** 'ohlc': real highs and lows; 'close_only': one price a day (open = the previous close, high/low span the two). */
+  range: 'ohlc' | 'close_only';
+  /** The volume's unit: the quote currency (USD) of one venue, the coin (base asset) of one venue, or summed across venues. */
+  volume: 'quote' | 'base' | 'aggregate';
 }
 
 export interface NewsArticle {

@@ -80,7 +80,8 @@ export function createBinanceAdapter(options: { baseUrl?: string; fetchImpl?: Fe
     /** Daily klines (UTC days), oldest first; the last one is today's, still open. */
     async dailyBars(symbol: string, limit = 750): Promise<Bars> {
       const rows = expectShape(PROVIDER, 'klines', klinesBody, await get('/api/v3/klines', { symbol: pair(symbol), interval: '1d', limit: String(Math.min(1000, limit)) }, symbol));
-      return toBars(symbol, rows, true);
+      // Real OHLC of one venue; the kline's volume (index 5) is the coin's (base asset).
+      return { ...toBars(symbol, rows, true), candles: { provider: PROVIDER, range: 'ohlc', volume: 'base' } };
     },
     /** Today's (UTC) 5-minute klines. */
     async intradayBars(symbol: string): Promise<Bars> {

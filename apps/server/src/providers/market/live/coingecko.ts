@@ -5,6 +5,11 @@ import { ProviderError, UnknownSymbolError, type Bars, type Quote } from '../typ
 import { createHttpClient, expectShape, type FetchImpl } from './http';
 
 const PROVIDER = 'CoinGecko';
+/**
+ * A coin's price is asked of CoinGecko at most once per this interval (its free limit: 10,000 calls a
+ * month over ~24 coins marked around the clock); within it the last answer is served again.
+ */
+export const COINGECKO_QUOTE_INTERVAL_MS = 10 * 60_000;
 
 /** Our tickers to CoinGecko ids. */
 export const COINGECKO_IDS: Record<string, string> = {
@@ -36,51 +41,79 @@ export function createCoinGeckoAdapter(options: { apiKey?: string; baseUrl?: str
     return id;
   };
 
+  /** Each coin's last price answer, held COINGECKO_QUOTE_INTERVAL_MS. */
+  const quotes = new Map<string, { atMs: number; quote: Promise<Quote> }>();
+
   return {
     provider: PROVIDER,
     supports: (symbol: string) => symbol.toUpperCase() in COINGECKO_IDS,
-    async quote(symbol: string): Promise<Quote> {
+    quote(symbol: string): Promise<Quote> {
       const id = idOf(symbol);
-      const body = expectShape(PROVIDER, 'price', priceBody, await get('/simple/price', { ids: id, vs_currencies: 'usd', include_24hr_vol: 'true', include_24hr_change: 'true', include_last_updated_at: 'true' }));
-      const row = body[id];
-      if (!row) throw new UnknownSymbolError(symbol);
-      const percent = row.usd_24h_change ?? 0;
-      const previous = row.usd / (1 + percent / 100);
-      return {
-        symbol: symbol.toUpperCase(),
-        price: row.usd,
-        change: row.usd - previous,
-        percentChange: percent,
-        previousClose: previous,
-        open: previous,
-        high: Math.max(row.usd, previous),
-        low: Math.min(row.usd, previous),
-        volume: row.usd ? (row.usd_24h_vol ?? 0) / row.usd : 0,
-        timestamp: row.last_updated_at ?? Math.floor(options.clock.nowMs() / 1000),
-      };
+      const nowMs = options.clock.nowMs();
+      const held = quotes.get(id);
+      if (held && nowMs - held.atMs < COINGECKO_QUOTE_INTERVAL_MS) return held.quote;
+      const quote = fetchQuote(symbol, id);
+      quotes.set(id, { atMs: nowMs, quote });
+      // A failed answer is not held: the next call asks again.
+      quote.catch(() => {
+        if (quotes.get(id)?.quote === quote) quotes.delete(id);
+      });
+      return quote;
     },
     /**
      * Daily bars from market_chart (over 90 days gives one price a day at 00:00 UTC): CoinGecko has
      * no OHLC there, so open = the previous close and high/low span the two.
      */
-    async dailyBars(symbol: string, days = 365): Promise<Bars> {
-      const body = expectShape(PROVIDER, 'market chart', chartBody, await get(`/coins/${idOf(symbol)}/market_chart`, { vs_currency: 'usd', days: String(days), interval: 'daily' }));
-      const prices = body.prices;
-      const volumes = new Map(body.total_volumes.map(([ms, value]) => [ms, value]));
-      const n = prices.length;
-      const bars: Bars = { symbol: symbol.toUpperCase(), time: new Float64Array(n), open: new Float64Array(n), high: new Float64Array(n), low: new Float64Array(n), close: new Float64Array(n), volume: new Float64Array(n) };
-      prices.forEach(([ms, price], i) => {
-        const open = i > 0 ? prices[i - 1]![1] : price;
-        bars.time[i] = Math.floor(ms / 86_400_000) * 86_400;
-        bars.open[i] = open;
-        bars.close[i] = price;
-        bars.high[i] = Math.max(open, price);
-        bars.low[i] = Math.min(open, price);
-        bars.volume[i] = price ? (volumes.get(ms) ?? 0) / price : 0;
-      });
-      return bars;
-    },
+    dailyBars,
   };
+
+  async function fetchQuote(symbol: string, id: string): Promise<Quote> {
+    const body = expectShape(PROVIDER, 'price', priceBody, await get('/simple/price', { ids: id, vs_currencies: 'usd', include_24hr_vol: 'true', include_24hr_change: 'true', include_last_updated_at: 'true' }));
+    const row = body[id];
+    if (!row) throw new UnknownSymbolError(symbol);
+    const percent = row.usd_24h_change ?? 0;
+    const previous = row.usd / (1 + percent / 100);
+    return {
+      symbol: symbol.toUpperCase(),
+      price: row.usd,
+      change: row.usd - previous,
+      percentChange: percent,
+      previousClose: previous,
+      open: previous,
+      high: Math.max(row.usd, previous),
+      low: Math.min(row.usd, previous),
+      volume: row.usd ? (row.usd_24h_vol ?? 0) / row.usd : 0,
+      timestamp: row.last_updated_at ?? Math.floor(options.clock.nowMs() / 1000),
+    };
+  }
+
+  async function dailyBars(symbol: string, days = 365): Promise<Bars> {
+    const body = expectShape(PROVIDER, 'market chart', chartBody, await get(`/coins/${idOf(symbol)}/market_chart`, { vs_currency: 'usd', days: String(days), interval: 'daily' }));
+    const prices = body.prices;
+    const volumes = new Map(body.total_volumes.map(([ms, value]) => [ms, value]));
+    const n = prices.length;
+    const bars: Bars = {
+      symbol: symbol.toUpperCase(),
+      time: new Float64Array(n),
+      open: new Float64Array(n),
+      high: new Float64Array(n),
+      low: new Float64Array(n),
+      close: new Float64Array(n),
+      volume: new Float64Array(n),
+      // One price a day and the volume summed over every venue CoinGecko tracks.
+      candles: { provider: PROVIDER, range: 'close_only', volume: 'aggregate' },
+    };
+    prices.forEach(([ms, price], i) => {
+      const open = i > 0 ? prices[i - 1]![1] : price;
+      bars.time[i] = Math.floor(ms / 86_400_000) * 86_400;
+      bars.open[i] = open;
+      bars.close[i] = price;
+      bars.high[i] = Math.max(open, price);
+      bars.low[i] = Math.min(open, price);
+      bars.volume[i] = price ? (volumes.get(ms) ?? 0) / price : 0;
+    });
+    return bars;
+  }
 }
 
 export type CoinGeckoAdapter = ReturnType<typeof createCoinGeckoAdapter>;

@@ -157,7 +157,7 @@ export function createLiveMarketData(config: LiveMarketConfig): MarketData {
       const bars = await firstOf(attempts, 'daily bars');
       const keep = Array.from(bars.time.keys()).filter((i) => bars.time[i]! >= from && bars.time[i]! <= to);
       const take = (array: Float64Array) => Float64Array.from(keep, (i) => array[i]!);
-      return { symbol: bars.symbol, time: take(bars.time), open: take(bars.open), high: take(bars.high), low: take(bars.low), close: take(bars.close), volume: take(bars.volume) };
+      return { symbol: bars.symbol, time: take(bars.time), open: take(bars.open), high: take(bars.high), low: take(bars.low), close: take(bars.close), volume: take(bars.volume), ...(bars.candles ? { candles: bars.candles } : {}) };
     },
 
     async getIntradayBars(symbol) {
