@@ -57,7 +57,10 @@ function IdeaDetailBody({ engine, id, symbol }: { engine: TradeEngine; id: strin
       </Alert>
     );
   }
-  const { bars, events, idea } = query.data;
+  const { bars, idea } = query.data;
+  // A coin's row is rewritten by every daily pass (`updated`): the log lists what changed it, and counts the rest.
+  const events = query.data.events.filter((event) => event.type !== 'updated');
+  const dailyUpdates = query.data.events.length - events.length;
   const price = priceFormatOf(engine);
   const ruleVersion = typeof idea.RuleVersion === 'string' ? idea.RuleVersion : null;
   return (
@@ -106,6 +109,11 @@ function IdeaDetailBody({ engine, id, symbol }: { engine: TradeEngine; id: strin
         <Title order={3} size="h5" mb={4}>
           Event log
         </Title>
+        {dailyUpdates > 0 ? (
+          <Text size="xs" c="dimmed" mb={4}>
+            {dailyUpdates} daily update{dailyUpdates === 1 ? '' : 's'} of the fields not listed.
+          </Text>
+        ) : null}
         {events.length === 0 ? (
           <Text size="sm" c="dimmed">
             No events recorded.

@@ -108,6 +108,18 @@ export function CryptoCard({ row, onDetails }: { row: CryptoTrade; onDetails: ()
         </Box>
       }
     >
+      <CryptoField label="Short-term signal" why={row.ShortTermSignal === 'Hold' ? why('ShortTermSignal') : null}>
+        <SignalBadge signal={row.ShortTermSignal} />
+      </CryptoField>
+      <CryptoField label="Medium-term signal" why={row.MediumTermSignal === 'Hold' ? why('MediumTermSignal') : null}>
+        <SignalBadge signal={row.MediumTermSignal} />
+      </CryptoField>
+      <CryptoField label="Long-term signal" why={row.LongTermSignal === 'Hold' ? why('LongTermSignal') : null}>
+        <SignalBadge signal={row.LongTermSignal} />
+      </CryptoField>
+      <CryptoField label="Trend" color={trendColor(row.Trend)} why={row.Trend === NO_CLEAR_TREND ? why('Trend') : null}>
+        {row.Trend}
+      </CryptoField>
       <CryptoField label="Current price">{text.CurrentPrice}</CryptoField>
       <CryptoField label="1M high" why={row.OneMonthHigh === null ? why('OneMonthHigh') : null}>
         {text.OneMonthHigh}
@@ -134,20 +146,8 @@ export function CryptoCard({ row, onDetails }: { row: CryptoTrade; onDetails: ()
       <CryptoField label={row.SwingKind === 'low' ? 'Swing level (low)' : row.SwingKind === 'high' ? 'Swing level (high)' : 'Swing level'} why={row.SwingLevel === null ? why('SwingLevel') : null}>
         {text.SwingLevel}
       </CryptoField>
-      <CryptoField label="Trend" color={trendColor(row.Trend)} why={row.Trend === NO_CLEAR_TREND ? why('Trend') : null}>
-        {row.Trend}
-      </CryptoField>
       <CryptoField label="News sentiment" color={sentimentColor(row.NewsSentiment)} why={why('NewsSentiment')}>
         {row.NewsSentiment}
-      </CryptoField>
-      <CryptoField label="Short-term signal" why={row.ShortTermSignal === 'Hold' ? why('ShortTermSignal') : null}>
-        <SignalBadge signal={row.ShortTermSignal} />
-      </CryptoField>
-      <CryptoField label="Medium-term signal" why={row.MediumTermSignal === 'Hold' ? why('MediumTermSignal') : null}>
-        <SignalBadge signal={row.MediumTermSignal} />
-      </CryptoField>
-      <CryptoField label="Long-term signal" why={row.LongTermSignal === 'Hold' ? why('LongTermSignal') : null}>
-        <SignalBadge signal={row.LongTermSignal} />
       </CryptoField>
     </IdeaCard>
   );

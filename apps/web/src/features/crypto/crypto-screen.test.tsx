@@ -264,6 +264,20 @@ describe('Crypto Scanner screen', () => {
     expect(screen.queryByText(EMPTY_MESSAGE)).toBeNull();
   });
 
+  it('reads the coins and the scorecard again when the crypto replay ends', async () => {
+    let running = true;
+    const api = setup({
+      'GET trade_ideas/replay_status': () => ({ body: [replay({ engine: 'crypto', ...(running ? { state: 'running' as const, sessionsDone: 30, sessionsTotal: 500, finishedAt: null } : {}) })] }),
+      'GET all_crypto_scanner': () => ({ body: running ? [] : ALL }),
+    });
+    expect(await screen.findByRole('region', { name: 'Replay progress' })).toBeInTheDocument();
+    const scorecardCalls = api.callsTo('crypto_scorecard').length;
+    running = false;
+    await screen.findByRole('list', { name: LIST_LABEL }, { timeout: 8_000 });
+    expect(cardSymbols()).toEqual(['ADA', 'BTC', 'DOGE']);
+    await waitFor(() => expect(api.callsTo('crypto_scorecard').length).toBeGreaterThan(scorecardCalls));
+  }, 15_000);
+
   it('exports the shown coins as CSV: the spec fields in order, numbers as the screen writes them', async () => {
     const download = captureDownloads();
     setup();
@@ -324,6 +338,7 @@ describe('Crypto Scanner screen', () => {
           ],
           events: [
             { type: 'opened', level: '', barDate: '2026-11-18', price: 0.0000128, data: {}, ruleVersion: 'crypto@1.0.0', paramHash: '0123456789abcdef', origin: 'live', recordedAt: '2026-11-19T00:05:00.000Z' },
+            { type: 'updated', level: '', barDate: '2026-11-19', price: 0.00001234, data: {}, ruleVersion: 'crypto@1.0.0', paramHash: '0123456789abcdef', origin: 'live', recordedAt: '2026-11-20T00:05:00.000Z' },
             {
               type: 'signal_changed',
               level: 'Short',
@@ -347,6 +362,9 @@ describe('Crypto Scanner screen', () => {
     const log = within(dialog).getByRole('region', { name: 'Event log' });
     expect(log).toHaveTextContent('Signal changed: Short Hold → Sell');
     expect(log).toHaveTextContent('0.00001234');
+    // The daily field updates are counted, not listed.
+    expect(log).toHaveTextContent('1 daily update of the fields not listed.');
+    expect(within(log).getAllByRole('row')).toHaveLength(3);
     await waitFor(() => expect(chartCalls.bars).toBe(2));
     expect(chartCalls.priceLines.map((line) => line.title)).toEqual(['Swing high', '1M high', '6M high']);
     expect(chartCalls.markers.at(-1)!.map((marker) => marker.text)).toEqual(['Signal', 'Short Sell']);

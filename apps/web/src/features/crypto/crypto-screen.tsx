@@ -1,8 +1,12 @@
+// The stylesheets of what this screen renders beyond the shared trade-idea components (mantine-styles.test.ts).
+import '@mantine/core/styles/Combobox.layer.css';
+import '@mantine/core/styles/Tabs.layer.css';
+import '../../components/trade-ideas/mantine-styles';
 import { Group, NativeSelect, Paper, Stack, Text, TextInput } from '@mantine/core';
 import { CRYPTO_CSV_COLUMNS, formatCryptoRow, SCREEN_TITLES, type CryptoTrade } from '@signalboard/core';
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { IconSearch } from '@tabler/icons-react';
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { getCryptoTrades } from '../../api/crypto';
 import type { CsvColumn } from '../../components/trade-ideas/csv';
 import { ExportCsvButton } from '../../components/trade-ideas/export-csv-button';
@@ -33,7 +37,9 @@ export function CryptoScreen() {
   const [filter, setFilter] = useState<CryptoFilter>(NO_CRYPTO_FILTER);
   const [detail, setDetail] = useState<{ id: string; symbol: string } | null>(null);
   const replay = useReplayStatus('crypto');
-  const query = useQuery({ ...cryptoTradesQuery, refetchInterval: replay.running ? REPLAY_POLL_MS : LIST_REFRESH_MS });
+  const refetchInterval = replay.running ? REPLAY_POLL_MS : LIST_REFRESH_MS;
+  useReloadWhenReplayEnds(replay.running);
+  const query = useQuery({ ...cryptoTradesQuery, refetchInterval });
   const all = query.data;
   const rows = useMemo(() => filterCrypto(all ?? [], filter), [all, filter]);
   const list: ListQueryState = {
@@ -58,7 +64,6 @@ export function CryptoScreen() {
       />
       <Stack gap="md">
         <CryptoFilterBar filter={filter} onChange={setFilter} />
-        <CryptoScorecardPanel scope={symbol ? { symbol } : {}} />
         <Group justify="space-between" gap="sm">
           <Text size="sm" c="dimmed" aria-live="polite">
             {query.isPending ? '' : `${rows.length} ${rows.length === 1 ? 'coin' : 'coins'}`}
@@ -82,10 +87,21 @@ export function CryptoScreen() {
             ))}
           </IdeaCardList>
         </IdeaListOutcome>
+        <CryptoScorecardPanel scope={symbol ? { symbol } : {}} refetchInterval={refetchInterval} />
         <IdeaDetailModal engine="crypto" idea={detail} onClose={() => setDetail(null)} />
       </Stack>
     </>
   );
+}
+
+/** When the crypto replay ends, the rows and the scorecard are re-read at once (not at the next minute's refresh). */
+function useReloadWhenReplayEnds(running: boolean): void {
+  const client = useQueryClient();
+  const wasRunning = useRef(running);
+  useEffect(() => {
+    if (wasRunning.current && !running) void client.invalidateQueries({ queryKey: ['crypto'] });
+    wasRunning.current = running;
+  }, [client, running]);
 }
 
 function CryptoFilterBar({ filter, onChange }: { filter: CryptoFilter; onChange: (next: CryptoFilter) => void }) {
