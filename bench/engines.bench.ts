@@ -11,7 +11,8 @@ const WARM_UP = 260;
 const RUNS = 3;
 
 type AnyEngine = EngineDefinition<unknown, unknown, unknown>;
-const ENGINES = Object.values(TRADE_ENGINES) as unknown as AnyEngine[];
+// The stock and option engines (crypto, on coins and UTC days, has bench/crypto-engine.bench.ts).
+const ENGINES = (Object.values(TRADE_ENGINES) as unknown as AnyEngine[]).filter((engine) => engine.id !== 'crypto');
 
 /** Fresh copies of every series (new buffers, as a pass that loads bars from the database has). */
 function fresh(universe: ReadonlyMap<string, DailySeries>): Map<string, DailySeries> {

@@ -15,9 +15,12 @@
  *   across venues (CoinGecko's total_volumes) is not used: its candles' volume is left out (NaN),
  *   so VolumeLevel says `no_volume`. The volume unit: the file source's candles carry USD volume
  *   (docs/market-data.md), the simulated market's and Binance's the coin's (USD = volume × close).
- * - **News** (§3.2): each coin's company news of the 72 h before the pass (one request per coin per
- *   pass, only for passes within NEWS_PASSES_BACK_MS of now: a replay does not ask a source for
- *   last year's news, and those rows' News are overwritten by the next pass anyway); each headline
+ * - **News** (§3.2): each coin's company news of the 72 h before the pass. The live source is asked
+ *   once per coin per pass, and only for passes within NEWS_PASSES_BACK_MS of now (a replay does not
+ *   ask a provider for last year's news; those rows' News are overwritten by the next pass). The
+ *   simulated and file sources answer for any day: once per coin per run, the run's whole span, each
+ *   pass taking what was published by it, so a replay reads what a live pass read and replay = live
+ *   holds for every field; each headline
  *   scored by the local lexicon (`sentimentScore` over headline and summary), SentimentSource
  *   'lexicon'; the summary is the local analyst's key points of the same headlines (≤ 300 chars).
  */
@@ -48,7 +51,7 @@ const HOUR_MS = 3_600_000;
 
 /** Marks of the crypto rows: every minute (simulated, file, Binance); CoinGecko's quotes are held 10 minutes by its adapter. */
 export const CRYPTO_MARK_INTERVAL_MS = MINUTE_MS;
-/** News is read for the passes within this long before now (the rows show the latest pass's). */
+/** Live source: news is read for the passes within this long before now (the rows show the latest pass's). */
 export const NEWS_PASSES_BACK_MS = 3 * DAY_MS;
 /** The summary's length at most (as the drop items' news). */
 export const CRYPTO_SUMMARY_CHARS = 300;
@@ -145,26 +148,57 @@ export function createCryptoExtras(
   options: { nowMs: () => number },
 ): ExtrasFor {
   const base: SessionExtras = { cryptoCloseOnly: candles.closeOnly, cryptoVolumeUnit: candles.volumeUnit, cryptoSentimentSource: CRYPTO_SENTIMENT_SOURCE };
+  const windowMs = CRYPTO_PARAMS.newsHours * HOUR_MS;
+  type Scored = { article: NewsArticle; headline: CryptoHeadline };
+  const score = (articles: readonly NewsArticle[]): Scored[] => articles.map((article) => ({ article, headline: cryptoHeadlineOf(article) }));
+  /**
+   * The simulated and file sources answer any day: each coin's news from the run's first pass
+   * window through tomorrow is read once per run (one cache entry per coin, not one per session)
+   * and scored once; each session takes the part published by its pass. A live source is asked per
+   * pass, for the recent passes only (see the header). A coin whose news fails has none.
+   */
+  const history = new Map<string, Promise<Scored[]>>();
+  const scoredFor = async (symbol: string, passMs: number, date: string): Promise<Scored[]> => {
+    if (market.source === 'live') {
+      const from = isoFromDayNumber(Math.floor((passMs - windowMs) / DAY_MS));
+      return market.getCompanyNews(symbol, from, isoFromDayNumber(dayNumber(date) + 1)).then(
+        (answer) => score(answer.value),
+        () => [],
+      );
+    }
+    let known = history.get(symbol);
+    if (!known) {
+      const from = isoFromDayNumber(Math.floor((passMs - windowMs) / DAY_MS));
+      const to = isoFromDayNumber(Math.floor(options.nowMs() / DAY_MS) + 1);
+      known = market.getCompanyNews(symbol, from, to).then(
+        (answer) => score(answer.value),
+        () => [],
+      );
+      history.set(symbol, known);
+    }
+    const fromMs = passMs - windowMs;
+    return (await known).filter(({ headline }) => {
+      const at = Date.parse(headline.publishedAt);
+      return at > fromMs && at <= passMs;
+    });
+  };
   return async (input) => {
     const passMs = Date.parse(input.session.now);
-    if (options.nowMs() - passMs > NEWS_PASSES_BACK_MS) return base;
-    const fromDate = isoFromDayNumber(Math.floor((passMs - CRYPTO_PARAMS.newsHours * HOUR_MS) / DAY_MS));
-    const toDate = isoFromDayNumber(dayNumber(input.session.date) + 1);
+    if (market.source === 'live' && options.nowMs() - passMs > NEWS_PASSES_BACK_MS) return base;
     const news = new Map<string, CryptoHeadline[]>();
     const summaries = new Map<string, string>();
     for (const member of universe) {
-      let articles: NewsArticle[];
-      try {
-        articles = (await market.getCompanyNews(member.symbol, fromDate, toDate)).value;
-      } catch {
-        // No news for the coin (the source has none or is failing): 'Insufficient', the default summary.
-        continue;
-      }
-      const scored = articles.map(cryptoHeadlineOf);
-      const counted = cryptoHeadlinesInWindow(scored, passMs, CRYPTO_PARAMS.newsHours);
+      const scored = await scoredFor(member.symbol, passMs, input.session.date);
+      if (scored.length === 0) continue;
+      const headlines = scored.map((item) => item.headline);
+      const counted = cryptoHeadlinesInWindow(headlines, passMs, CRYPTO_PARAMS.newsHours);
       if (counted.length === 0) continue;
-      news.set(member.symbol, scored);
-      const summary = cryptoNewsSummary(articles, counted, member.symbol);
+      news.set(member.symbol, headlines);
+      const summary = cryptoNewsSummary(
+        scored.map((item) => item.article),
+        counted,
+        member.symbol,
+      );
       if (summary) summaries.set(member.symbol, summary);
     }
     return { ...base, cryptoNews: news, cryptoNewsSummaries: summaries };

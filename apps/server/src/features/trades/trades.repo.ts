@@ -3,7 +3,7 @@
  * the `ideas` rows (each the fold of its events, with the columns the lists filter and sort on) and
  * `trade_engine_versions` (replay progress and the last session run, per engine and rule version).
  */
-import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, sql } from 'drizzle-orm';
 import type { EngineId, Origin, StoredIdeaEvent } from '@signalboard/core';
 import type { Database } from '../../db/client';
 import { ideaEvents, ideas, tradeEngineVersions } from '../../db/schema';
@@ -123,14 +123,14 @@ export function createTradesRepo(db: Database) {
       }
     },
 
-    /** The events of these ideas, oldest first (by sequence), grouped by idea. */
-    async eventsOf(tx: Executor, ids: readonly string[]): Promise<Map<string, Array<StoredIdeaEvent & { sequence: number }>>> {
+    /** The events of these ideas, oldest first (by sequence), grouped by idea; with `afterSequence`, only the later ones. */
+    async eventsOf(tx: Executor, ids: readonly string[], afterSequence?: number): Promise<Map<string, Array<StoredIdeaEvent & { sequence: number }>>> {
       const out = new Map<string, Array<StoredIdeaEvent & { sequence: number }>>();
       for (let start = 0; start < ids.length; start += 1000) {
         const rows = await tx
           .select()
           .from(ideaEvents)
-          .where(inArray(ideaEvents.ideaId, ids.slice(start, start + 1000)))
+          .where(and(inArray(ideaEvents.ideaId, ids.slice(start, start + 1000)), afterSequence === undefined ? undefined : gt(ideaEvents.sequence, afterSequence)))
           .orderBy(asc(ideaEvents.sequence));
         for (const row of rows) {
           const list = out.get(row.ideaId) ?? [];

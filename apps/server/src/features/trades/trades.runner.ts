@@ -167,9 +167,28 @@ export async function createSessionRunner(options: RunnerOptions) {
   /** The option chains of the last session run (its close marks read them), by session day. */
   let sessionChains: { day: number; chains: ReadonlyMap<string, OptionChainSnapshot> } | null = null;
 
+  /**
+   * The logs of these ideas as stored: an open idea's known events (read from the store before) and
+   * the store's events after them; the others whole. (Reading every touched idea's whole log after
+   * each session made a replay quadratic in its length: crypto touches every coin every day.)
+   */
+  async function logsOf(tx: Parameters<Parameters<TradesRepo['transaction']>[0]>[0], ids: readonly string[]): Promise<Map<string, Stored[]>> {
+    const known = ids.filter((id) => (open.get(id)?.events.length ?? 0) > 0);
+    const unknown = ids.filter((id) => !((open.get(id)?.events.length ?? 0) > 0));
+    const logs = unknown.length > 0 ? await repo.eventsOf(tx, unknown) : new Map<string, Stored[]>();
+    if (known.length === 0) return logs;
+    const lastOf = (id: string) => open.get(id)!.events.at(-1)!.sequence;
+    const newer = await repo.eventsOf(tx, known, Math.min(...known.map(lastOf)));
+    for (const id of known) {
+      const last = lastOf(id);
+      logs.set(id, [...open.get(id)!.events, ...(newer.get(id) ?? []).filter((event) => event.sequence > last)]);
+    }
+    return logs;
+  }
+
   /** Re-folds these ideas from the log (inside the session's transaction) and stores their rows, the open ones marked at the close of `day`. */
   async function refold(tx: Parameters<Parameters<TradesRepo['transaction']>[0]>[0], ids: readonly string[], day: number, nowMs: number): Promise<Map<string, Stored[]>> {
-    const logs = await repo.eventsOf(tx, ids);
+    const logs = await logsOf(tx, ids);
     const records: IdeaRecord[] = [];
     const chains = sessionChains?.day === day ? sessionChains.chains : undefined;
     for (const [id, events] of logs) {

@@ -47,7 +47,7 @@ export function createCoinGeckoAdapter(options: { apiKey?: string; baseUrl?: str
   return {
     provider: PROVIDER,
     supports: (symbol: string) => symbol.toUpperCase() in COINGECKO_IDS,
-    quote(symbol: string): Promise<Quote> {
+    async quote(symbol: string): Promise<Quote> {
       const id = idOf(symbol);
       const nowMs = options.clock.nowMs();
       const held = quotes.get(id);
