@@ -257,7 +257,8 @@ describe('Crypto Scanner', () => {
         expect(await view.evaluate(() => document.documentElement.scrollWidth), name).toBeLessThanOrEqual(options.width);
         const box = (await card('DOGE', view).boundingBox())!;
         expect(box.x + box.width, name).toBeLessThanOrEqual(options.width);
-        expect(await coins(view).locator('p').evaluateAll((texts) => texts.filter((text) => text.scrollWidth > text.clientWidth + 1).map((text) => text.textContent)), name).toEqual([]);
+        expect(await coins(view).locator('.mantine-Text-root').evaluateAll((texts) => texts.filter((text) => text.scrollWidth > text.clientWidth + 1).map((text) => text.textContent)), name).toEqual([]);
+        expect(await coins(view).locator('.mantine-Text-root').count(), name).toBeGreaterThan(COINS.length * 30);
         await view.screenshot({ path: path.join(SHOTS, `crypto-${name}.png`), fullPage: true });
         await card('SOL', view).screenshot({ path: path.join(SHOTS, `crypto-card-${name}.png`) });
       } finally {
