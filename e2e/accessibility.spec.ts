@@ -81,6 +81,10 @@ const LOADED: Partial<Record<DashboardChildPath, (page: Page) => Promise<void>>>
     await page.getByRole('list', { name: 'Drop items' }).getByRole('heading', { name: 'DE', exact: true }).waitFor();
     await region(page, 'Track record').getByRole('button', { name: /^All · Replayed · drop@/ }).waitFor();
   },
+  cryptoscanner: async (page) => {
+    await page.getByRole('list', { name: 'Crypto trades' }).getByRole('heading', { name: 'BTC', exact: true }).waitFor();
+    await region(page, 'Signal scorecard').getByRole('table', { name: /^Short-term · Replayed · crypto@.* scorecard$/ }).waitFor();
+  },
 };
 
 /** A trade-idea screen's detail dialog, opened on a card and shown with its chart. */
@@ -95,6 +99,37 @@ const ideaDetailOpened = (symbol: string): Step => ({
 
 /** Each screen's main interaction, as steps. */
 const INTERACTIONS: Partial<Record<DashboardChildPath, Step[]>> = {
+  cryptoscanner: [
+    {
+      state: 'signal filter chosen and symbol searched',
+      run: async (page) => {
+        const coins = page.getByRole('list', { name: 'Crypto trades' });
+        await page.getByRole('combobox', { name: 'Signal' }).selectOption('Sell');
+        await page.getByRole('combobox', { name: 'Horizon' }).selectOption('Long');
+        await page.getByRole('textbox', { name: 'Search by Symbol' }).fill('ad');
+        await coins.getByRole('heading', { name: 'ADA', exact: true }).waitFor();
+        await expect.poll(() => coins.getByRole('article').count()).toBe(1);
+      },
+    },
+    {
+      state: 'scorecard tab chosen',
+      run: async (page) => {
+        const scorecard = region(page, 'Signal scorecard');
+        // ADA's long-term label turned Sell on 2026-11-18: the scorecard of 'ad' has a long-term table.
+        await scorecard.getByRole('tab', { name: 'Long-term' }).click();
+        await scorecard.getByRole('table', { name: /^Long-term · Replayed · crypto@.* scorecard$/ }).waitFor();
+      },
+    },
+    {
+      state: 'coin detail opened',
+      run: async (page) => {
+        await page.getByRole('button', { name: 'Details of ADA' }).click();
+        const dialog = page.getByRole('dialog', { name: 'ADA · coin detail' });
+        await dialog.getByRole('img', { name: /^ADA daily \(UTC\) candles/ }).waitFor();
+        await dialog.getByRole('region', { name: 'Event log', exact: true }).getByRole('table').waitFor();
+      },
+    },
+  ],
   allstockscanner: [
     {
       state: 'filter changed, plan and track record opened',

@@ -21,6 +21,7 @@ const BUILT_SCREENS: Partial<Record<DashboardChildPath, RouteObject['lazy']>> = 
   stockshort: () => import('./features/swing/swing-screen'),
   options2: () => import('./features/options2/option-trades-screen'),
   drop: () => import('./features/drop/drop-items-screen'),
+  cryptoscanner: () => import('./features/crypto/crypto-screen'),
 };
 
 /** What a route gives its page: the document title. */

@@ -31,6 +31,8 @@ export const IDEA_LIST_PATHS = {
   drop: 'get_stock_scanner_data',
 } as const;
 export type ListEngine = keyof typeof IDEA_LIST_PATHS;
+/** Every engine, crypto too (its own list call: api/crypto.ts). */
+export type TradeEngine = IdeaDetail['engine'];
 
 export interface IdeaRowOf {
   layered: LayeredTrade;
@@ -59,8 +61,8 @@ export async function getIdeaPage<E extends ListEngine>(engine: E, query: IdeaLi
   return { rows, nextCursor: response.headers.get('X-Next-Cursor') || null };
 }
 
-/** GET api/trade_ideas/{engine}/{id}: the row, its event log and the bars for its chart. */
-export async function getIdeaDetail(engine: ListEngine, id: string, signal?: AbortSignal): Promise<IdeaDetail> {
+/** GET api/trade_ideas/{engine}/{id}: the row, its event log and the bars for its chart (crypto too: a coin's row). */
+export async function getIdeaDetail(engine: TradeEngine, id: string, signal?: AbortSignal): Promise<IdeaDetail> {
   return ideaDetail.parse(await apiRequest<unknown>(`trade_ideas/${engine}/${encodeURIComponent(id)}`, { signal }));
 }
 

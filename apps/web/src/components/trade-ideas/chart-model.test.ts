@@ -1,6 +1,6 @@
 import type { IdeaEventRow } from '@signalboard/core';
 import { describe, expect, it } from 'vitest';
-import { chartLines, chartMarkers, levelNotes } from './chart-model';
+import { chartLines, chartMarkers, chartPrecision, eventText, levelNotes } from './chart-model';
 
 const event = (type: string, level: string, barDate: string, price: number | null = null): IdeaEventRow => ({
   type,
@@ -73,5 +73,26 @@ describe('idea chart model', () => {
       '2026-11-17 Stop aboveBar',
       '2026-11-18 Closed aboveBar',
     ]);
+  });
+
+  it('draws a coin’s swing level and highs in their spec §9 formats, and marks each label change in its colour', () => {
+    const lines = chartLines('crypto', { SwingLevel: 0.123456, SwingKind: 'high', OneMonthHigh: 0.2, SixMonthHigh: null });
+    expect(lines.map((line) => `${line.title} ${line.text} ${line.tone}`)).toEqual(['Swing high 0.1235 entry', '1M high 0.20000000 neutral']);
+    const change = (barDate: string, horizon: string, from: string, to: string): IdeaEventRow => ({ ...event('signal_changed', horizon, barDate, 0.2), data: { horizon, from, to } });
+    const markers = chartMarkers([change('2026-11-03', 'Short', 'Hold', 'Buy'), change('2026-11-04', 'Long', 'Buy', 'Sell'), change('2026-11-05', 'Medium', 'Sell', 'Hold')]);
+    expect(markers.map((marker) => `${marker.date} ${marker.text} ${marker.tone} ${marker.position}`)).toEqual([
+      '2026-11-03 Short Buy gain belowBar',
+      '2026-11-04 Long Sell loss aboveBar',
+      '2026-11-05 Medium Hold neutral aboveBar',
+    ]);
+    expect(eventText(change('2026-11-03', 'Short', 'Hold', 'Buy'))).toBe('Signal changed: Short Hold → Buy');
+    expect(eventText(event('opened', '', '2026-11-02'))).toBe('Signal');
+  });
+
+  it('gives a coin’s chart scale enough decimals for its prices', () => {
+    expect(chartPrecision([97000, 98000])).toBe(2);
+    expect(chartPrecision([2.5, 3])).toBe(4);
+    expect(chartPrecision([0.08, 0.09])).toBe(6);
+    expect(chartPrecision([0.00001234])).toBe(8);
   });
 });

@@ -1,4 +1,4 @@
-import type { IdeaEventRow } from '@signalboard/core';
+import { formatCryptoNumber, type CryptoNumberField, type IdeaEventRow } from '@signalboard/core';
 
 /**
  * What an idea's price chart draws (UI.md "Charts"): the levels its strategy uses as labelled
@@ -13,6 +13,8 @@ export interface ChartLine {
   price: number;
   tone: ChartTone;
   dashed: boolean;
+  /** The price as the screen writes it, when the engine has its own format (crypto: spec §9). */
+  text?: string;
 }
 
 export interface ChartMarker {
@@ -31,10 +33,21 @@ function line(out: ChartLine[], title: string, value: unknown, tone: ChartTone, 
   if (price !== null && price > 0) out.push({ title, price, tone, dashed });
 }
 
-/** The horizontal lines of a layered plan or a short-term trade, from the idea's row. */
+/** A crypto level with its spec §9 format (swing 4 decimals, highs 8). */
+function cryptoLine(out: ChartLine[], title: string, idea: Record<string, unknown>, field: CryptoNumberField, tone: ChartTone, dashed = true) {
+  const price = num(idea[field]);
+  if (price !== null && price > 0) out.push({ title, price, tone, dashed, text: formatCryptoNumber(field, price) });
+}
+
+/** The horizontal lines of an idea, from its row: a plan's levels, a trade's targets and stop, a coin's swing level and highs. */
 export function chartLines(engine: string, idea: Record<string, unknown>): ChartLine[] {
   const out: ChartLine[] = [];
-  if (engine === 'layered') {
+  if (engine === 'crypto') {
+    const kind = idea.SwingKind === 'low' ? 'Swing low' : idea.SwingKind === 'high' ? 'Swing high' : 'Swing level';
+    cryptoLine(out, kind, idea, 'SwingLevel', 'entry', false);
+    cryptoLine(out, '1M high', idea, 'OneMonthHigh', 'neutral');
+    cryptoLine(out, '6M high', idea, 'SixMonthHigh', 'neutral');
+  } else if (engine === 'layered') {
     line(out, 'Entry', idea.OriginalEntryPrice, 'entry', false);
     for (let n = 2; n <= 5; n += 1) line(out, `ENL${n}`, idea[`ENL${n}`], 'entry');
     for (let n = 1; n <= 5; n += 1) line(out, `EXL${n}`, idea[`EXL${n}`], 'gain');
@@ -118,6 +131,18 @@ export function eventLabel(type: string): string {
   return EVENT_LABELS[type] ?? type.replace(/_/g, ' ');
 }
 
+/** A crypto label change's data (core CryptoSignalChangedData): the horizon and the labels from and to. */
+function signalChange(event: IdeaEventRow): { horizon: string; from: string; to: string } | null {
+  const { horizon, from, to } = event.data;
+  return typeof horizon === 'string' && typeof from === 'string' && typeof to === 'string' ? { horizon, from, to } : null;
+}
+
+/** An event as the log's text: its type, and for a crypto label change which horizon went from what to what. */
+export function eventText(event: IdeaEventRow): string {
+  const change = event.type === 'signal_changed' ? signalChange(event) : null;
+  return change ? `${eventLabel(event.type)}: ${change.horizon} ${change.from} → ${change.to}` : eventLabel(event.type);
+}
+
 /** One marker per event that happened at a price on a bar; events without a place on the chart are left out. */
 export function chartMarkers(events: IdeaEventRow[]): ChartMarker[] {
   const markers: ChartMarker[] = [];
@@ -149,10 +174,28 @@ export function chartMarkers(events: IdeaEventRow[]): ChartMarker[] {
       case 'voided':
         markers.push({ date: event.barDate, text: 'Voided', tone: 'loss', position: 'aboveBar', shape: 'square' });
         break;
+      case 'signal_changed': {
+        // A crypto label change: 'Short Buy' under the bar (green, up), 'Long Sell' above it (red, down), Hold grey.
+        const change = signalChange(event);
+        if (!change) break;
+        const text = `${change.horizon} ${change.to}`;
+        if (change.to === 'Buy') markers.push({ date: event.barDate, text, tone: 'gain', position: 'belowBar', shape: 'arrowUp' });
+        else if (change.to === 'Sell') markers.push({ date: event.barDate, text, tone: 'loss', position: 'aboveBar', shape: 'arrowDown' });
+        else markers.push({ date: event.barDate, text, tone: 'neutral', position: 'aboveBar', shape: 'circle' });
+        break;
+      }
       default:
         break;
     }
   }
   // The chart needs markers in time order; the log is oldest first already, keep that order within a day.
   return markers.map((marker, index) => ({ marker, index })).sort((a, b) => (a.marker.date < b.marker.date ? -1 : a.marker.date > b.marker.date ? 1 : a.index - b.index)).map(({ marker }) => marker);
+}
+
+/** Decimals the chart's price scale needs to tell a coin's candles apart (DOGE at 0.08 needs more than 2). */
+export function chartPrecision(closes: readonly number[]): number {
+  const low = Math.min(...closes.filter((close) => close > 0));
+  if (!Number.isFinite(low) || low >= 100) return 2;
+  if (low >= 1) return 4;
+  return Math.min(8, Math.max(4, Math.ceil(-Math.log10(low)) + 4));
 }

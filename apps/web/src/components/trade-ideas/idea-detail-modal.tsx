@@ -3,14 +3,15 @@ import { Alert, Button, Group, Loader, Modal, ScrollArea, Stack, Table, Text, Ti
 import { useQuery } from '@tanstack/react-query';
 import { IconAlertTriangle, IconRefresh } from '@tabler/icons-react';
 import { lazy, Suspense, useMemo } from 'react';
-import { getIdeaDetail, type ListEngine } from '../../api/trade-ideas';
+import { formatCryptoNumber } from '@signalboard/core';
+import { getIdeaDetail, type TradeEngine } from '../../api/trade-ideas';
 import { formatPrice } from '../format';
-import { chartLines, chartMarkers, eventLabel, levelNotes } from './chart-model';
+import { chartLines, chartMarkers, chartPrecision, eventText, levelNotes } from './chart-model';
 import { formatInstant } from './idea-format';
 
 const PriceChart = lazy(() => import('./price-chart'));
 
-export const ideaDetailQuery = (engine: ListEngine, id: string) => ({
+export const ideaDetailQuery = (engine: TradeEngine, id: string) => ({
   queryKey: ['trade-ideas', engine, 'detail', id] as const,
   queryFn: ({ signal }: { signal: AbortSignal }) => getIdeaDetail(engine, id, signal),
 });
@@ -19,15 +20,18 @@ export const ideaDetailQuery = (engine: ListEngine, id: string) => ({
  * One idea in full: its price chart with every level drawn and a marker where each was hit, the
  * levels as a table (the chart's text alternative), and the event log the row is folded from.
  */
-export function IdeaDetailModal({ engine, idea, onClose }: { engine: ListEngine; idea: { id: string; symbol: string } | null; onClose: () => void }) {
+export function IdeaDetailModal({ engine, idea, onClose }: { engine: TradeEngine; idea: { id: string; symbol: string } | null; onClose: () => void }) {
   return (
-    <Modal opened={idea !== null} onClose={onClose} size="xl" title={idea ? `${idea.symbol} · idea detail` : ''} closeButtonProps={{ 'aria-label': 'Close' }}>
+    <Modal opened={idea !== null} onClose={onClose} size="xl" title={idea ? `${idea.symbol} · ${engine === 'crypto' ? 'coin' : 'idea'} detail` : ''} closeButtonProps={{ 'aria-label': 'Close' }}>
       {idea ? <IdeaDetailBody engine={engine} id={idea.id} symbol={idea.symbol} /> : null}
     </Modal>
   );
 }
 
-function IdeaDetailBody({ engine, id, symbol }: { engine: ListEngine; id: string; symbol: string }) {
+/** A price in the log: crypto with its spec §9 price format (8 decimals), stocks and options to the cent. */
+const priceFormatOf = (engine: TradeEngine) => (engine === 'crypto' ? (value: number) => formatCryptoNumber('LastClose', value) : (value: number) => formatPrice(value));
+
+function IdeaDetailBody({ engine, id, symbol }: { engine: TradeEngine; id: string; symbol: string }) {
   const query = useQuery(ideaDetailQuery(engine, id));
   const lines = useMemo(() => (query.data ? chartLines(query.data.engine, query.data.idea) : []), [query.data]);
   const markers = useMemo(() => (query.data ? chartMarkers(query.data.events) : []), [query.data]);
@@ -53,13 +57,23 @@ function IdeaDetailBody({ engine, id, symbol }: { engine: ListEngine; id: string
       </Alert>
     );
   }
-  const { bars, events, idea } = query.data;
+  const { bars, idea } = query.data;
+  // A coin's row is rewritten by every daily pass (`updated`): the log lists what changed it, and counts the rest.
+  const events = query.data.events.filter((event) => event.type !== 'updated');
+  const dailyUpdates = query.data.events.length - events.length;
+  const price = priceFormatOf(engine);
   const ruleVersion = typeof idea.RuleVersion === 'string' ? idea.RuleVersion : null;
   return (
     <Stack gap="md">
       {bars.length > 0 ? (
         <Suspense fallback={<Loader size="sm" aria-label="Loading the chart" />}>
-          <PriceChart bars={bars} lines={lines} markers={markers} label={`${symbol} daily candles with the idea's levels and events`} />
+          <PriceChart
+            bars={bars}
+            lines={lines}
+            markers={markers}
+            precision={engine === 'crypto' ? chartPrecision(bars.map((bar) => bar.close)) : 2}
+            label={engine === 'crypto' ? `${symbol} daily (UTC) candles with the swing level, highs and signal changes` : `${symbol} daily candles with the idea's levels and events`}
+          />
         </Suspense>
       ) : (
         <Text size="sm" c="dimmed">
@@ -77,7 +91,7 @@ function IdeaDetailBody({ engine, id, symbol }: { engine: ListEngine; id: string
                 <Text span c="dimmed" size="sm">
                   {level.title}:
                 </Text>{' '}
-                {formatPrice(level.price)}
+                {level.text ?? price(level.price)}
               </Text>
             ))}
             {notes.map((level) => (
@@ -85,7 +99,7 @@ function IdeaDetailBody({ engine, id, symbol }: { engine: ListEngine; id: string
                 <Text span c="dimmed" size="sm">
                   {level.title}:
                 </Text>{' '}
-                {formatPrice(level.value)}
+                {price(level.value)}
               </Text>
             ))}
           </Group>
@@ -95,6 +109,11 @@ function IdeaDetailBody({ engine, id, symbol }: { engine: ListEngine; id: string
         <Title order={3} size="h5" mb={4}>
           Event log
         </Title>
+        {dailyUpdates > 0 ? (
+          <Text size="xs" c="dimmed" mb={4}>
+            {dailyUpdates} daily update{dailyUpdates === 1 ? '' : 's'} of the fields not listed.
+          </Text>
+        ) : null}
         {events.length === 0 ? (
           <Text size="sm" c="dimmed">
             No events recorded.
@@ -117,9 +136,9 @@ function IdeaDetailBody({ engine, id, symbol }: { engine: ListEngine; id: string
                 {events.map((event) => (
                   <Table.Tr key={`${event.type}|${event.level}|${event.barDate}|${event.recordedAt}`}>
                     <Table.Td>{event.barDate}</Table.Td>
-                    <Table.Td>{eventLabel(event.type)}</Table.Td>
+                    <Table.Td>{eventText(event)}</Table.Td>
                     <Table.Td>{event.level || '—'}</Table.Td>
-                    <Table.Td ta="right">{event.price === null ? '—' : formatPrice(event.price)}</Table.Td>
+                    <Table.Td ta="right">{event.price === null ? '—' : price(event.price)}</Table.Td>
                     <Table.Td>{event.origin === 'replayed' ? 'Replayed' : 'Live'}</Table.Td>
                     <Table.Td>{formatInstant(event.recordedAt)}</Table.Td>
                   </Table.Tr>

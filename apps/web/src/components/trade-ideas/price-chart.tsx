@@ -28,7 +28,7 @@ function resolveColor(host: HTMLElement, token: string): string {
  * An idea's daily candles with its levels as labelled price lines and its events as markers
  * (TradingView lightweight-charts, loaded with the detail only). Redrawn on a colour-scheme change.
  */
-export default function PriceChart({ bars, lines, markers, label }: { bars: DailyBarRow[]; lines: ChartLine[]; markers: ChartMarker[]; label: string }) {
+export default function PriceChart({ bars, lines, markers, label, precision = 2 }: { bars: DailyBarRow[]; lines: ChartLine[]; markers: ChartMarker[]; label: string; precision?: number }) {
   const host = useRef<HTMLDivElement>(null);
   const scheme = useComputedColorScheme('light');
 
@@ -47,7 +47,15 @@ export default function PriceChart({ bars, lines, markers, label }: { bars: Dail
     });
     const up = tone('gain');
     const down = tone('loss');
-    const series = chart.addSeries(CandlestickSeries, { upColor: up, downColor: down, wickUpColor: up, wickDownColor: down, borderVisible: false });
+    const series = chart.addSeries(CandlestickSeries, {
+      upColor: up,
+      downColor: down,
+      wickUpColor: up,
+      wickDownColor: down,
+      borderVisible: false,
+      // A coin at 0.08 needs more than the default 2 decimals on its scale.
+      priceFormat: { type: 'price', precision, minMove: 10 ** -precision },
+    });
     series.setData(bars.map((bar) => ({ time: bar.date, open: bar.open, high: bar.high, low: bar.low, close: bar.close })));
     for (const level of lines) {
       series.createPriceLine({
@@ -66,7 +74,7 @@ export default function PriceChart({ bars, lines, markers, label }: { bars: Dail
     );
     chart.timeScale().fitContent();
     return () => chart.remove();
-  }, [bars, lines, markers, scheme]);
+  }, [bars, lines, markers, scheme, precision]);
 
   return <Box ref={host} h={320} role="img" aria-label={label} />;
 }

@@ -1,6 +1,6 @@
 import type { IdeaListQuery, ReplayStatus } from '@signalboard/core';
 import { keepPreviousData, useInfiniteQuery, useQuery } from '@tanstack/react-query';
-import { getIdeaPage, getReplayStatus, IDEA_PAGE_LIMIT, type IdeaRowOf, type ListEngine } from '../../api/trade-ideas';
+import { getIdeaPage, getReplayStatus, IDEA_PAGE_LIMIT, type IdeaRowOf, type ListEngine, type TradeEngine } from '../../api/trade-ideas';
 
 /** While an engine's replay runs, its status and its list are re-read this often. */
 export const REPLAY_POLL_MS = 5_000;
@@ -10,7 +10,7 @@ export const LIST_REFRESH_MS = 60_000;
 const replaying = (status: ReplayStatus | undefined) => status !== undefined && (status.state === 'pending' || status.state === 'running');
 
 /** The engine's replay, if any (the latest rule version's entry). */
-export function useReplayStatus(engine: ListEngine) {
+export function useReplayStatus(engine: TradeEngine) {
   const query = useQuery({
     queryKey: ['trade-ideas', 'replay-status'],
     queryFn: ({ signal }) => getReplayStatus(signal),
