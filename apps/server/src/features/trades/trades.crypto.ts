@@ -15,8 +15,9 @@
  *   across venues (CoinGecko's total_volumes) is not used: its candles' volume is left out (NaN),
  *   so VolumeLevel says `no_volume`. The volume unit: the file source's candles carry USD volume
  *   (docs/market-data.md), the simulated market's and Binance's the coin's (USD = volume × close).
- * - **News** (§3.2): each coin's company news of the 72 h before the pass. The live source is asked
- *   once per coin per pass, and only for passes within NEWS_PASSES_BACK_MS of now (a replay does not
+ * - **News** (§3.2): each coin's news of the 72 h before the pass (`getCompanyNews`; the live
+ *   source answers a coin from Finnhub's crypto news, one request for every coin, matched by ticker
+ *   or name). The live source is asked once per coin per pass, and only for passes within NEWS_PASSES_BACK_MS of now (a replay does not
  *   ask a provider for last year's news; those rows' News are overwritten by the next pass). The
  *   simulated and file sources answer for any day: once per coin per run, the run's whole span, each
  *   pass taking what was published by it, so a replay reads what a live pass read and replay = live

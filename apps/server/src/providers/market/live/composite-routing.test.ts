@@ -122,6 +122,32 @@ describe('live market routing', () => {
     expect(performance.now() - started).toBeLessThan(1000);
   }, 5000);
 
+  it("gives coins their headlines from one shared crypto-news request, matched by ticker or name (strategies.md §3.2)", async () => {
+    const at = (iso: string) => Date.parse(iso) / 1000;
+    const article = (id: number, datetime: number, headline: string, summary = '', related = '') => ({
+      category: 'crypto', datetime, headline, id, image: '', related, source: 'CoinDesk', summary, url: `https://example.com/${id}`,
+    });
+    finnhub.on('/news', {
+      body: JSON.stringify([
+        article(1, at('2024-04-01T10:00:00Z'), 'Bitcoin climbs past its March high'),
+        article(2, at('2024-04-01T11:00:00Z'), 'Traders sold the rally', 'Profit taking across the market.'),
+        article(3, at('2024-04-01T12:00:00Z'), 'Solana network upgrade ships'),
+        article(4, at('2024-04-01T13:00:00Z'), 'Exchange lists new pairs', '', 'SOL,ETH'),
+        article(5, at('2024-03-20T13:00:00Z'), 'BTC ETF flows slow'),
+        article(6, at('2024-04-02T09:00:00Z'), 'Why BTC miners are selling'),
+      ]),
+    });
+    const live = market({ finnhubApiKey: 'fh' });
+    const ids = async (symbol: string) => (await live.getCompanyNews(symbol, '2024-03-30', '2024-04-02')).map((item) => item.headline);
+    // Newest first, as the adapter gives every news list.
+    expect(await ids('BTC')).toEqual(['Why BTC miners are selling', 'Bitcoin climbs past its March high']);
+    expect(await ids('SOL')).toEqual(['Exchange lists new pairs', 'Solana network upgrade ships']);
+    expect(await ids('ETH')).toEqual(['Exchange lists new pairs']);
+    expect(await ids('DOGE')).toEqual([]);
+    expect(finnhub.requests.map((request) => new URL(request.url, 'http://x').searchParams.get('category'))).toEqual(['crypto']);
+    expect(finnhub.requests.some((request) => request.url.startsWith('/company-news'))).toBe(false);
+  });
+
   it('answers a hung upstream with a clear provider timeout, not a hang', async () => {
     finnhub.on('/company-news', { hang: true });
     const started = performance.now();

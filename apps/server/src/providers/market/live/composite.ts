@@ -17,7 +17,7 @@
  */
 import { bullishBearish } from '@signalboard/core';
 import type { Clock } from '../../../lib/clock';
-import { CapabilityUnavailableError, ProviderError, type Bars, type MarketData, type SymbolInfo } from '../types';
+import { CapabilityUnavailableError, ProviderError, type Bars, type MarketData, type NewsArticle, type SymbolInfo } from '../types';
 import { universeBySymbol } from '../universe';
 import { createBinanceAdapter } from './binance';
 import { COINGECKO_IDS, createCoinGeckoAdapter } from './coingecko';
@@ -29,6 +29,23 @@ import { createYahooAdapter } from './yahoo';
 
 /** The providers, as named in `baseUrls` and `timeoutsMs`. */
 export type LiveProvider = 'finnhub' | 'twelveData' | 'fred' | 'coinGecko' | 'yahoo' | 'binance';
+
+/** How long the coins' shared crypto news feed is held (one request serves every coin of a pass). */
+const CRYPTO_NEWS_HOLD_MS = 5 * 60_000;
+
+/**
+ * Whether a crypto-news article is about the coin: Finnhub's `related` lists it, or the headline or
+ * summary has its ticker as a word in capitals (so SOL is not "sold") or its name in any case.
+ */
+export function articleNamesCoin(article: Pick<NewsArticle, 'headline' | 'summary' | 'related'>, symbol: string): boolean {
+  const ticker = symbol.toUpperCase();
+  if (article.related.split(',').some((item) => item.trim().toUpperCase() === ticker)) return true;
+  const text = `${article.headline} ${article.summary}`;
+  const escape = (value: string) => value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  if (new RegExp(`(?<![A-Za-z0-9])${escape(ticker)}(?![A-Za-z0-9])`).test(text)) return true;
+  const name = universeBySymbol.get(ticker)?.name;
+  return name !== undefined && name.toUpperCase() !== ticker && new RegExp(`(?<![A-Za-z0-9])${escape(name)}(?![A-Za-z0-9])`, 'i').test(text);
+}
 
 export interface LiveMarketConfig {
   finnhubApiKey?: string;
@@ -87,6 +104,31 @@ export function createLiveMarketData(config: LiveMarketConfig): MarketData {
       }
     }
     throw lastError;
+  }
+
+  /**
+   * A coin's headlines (strategies.md §3.2: "matched by ticker or name"): Finnhub's company news
+   * knows no coins, so the coins share one `news?category=crypto` request (providers.md §1.6; the
+   * resource table's "1 news request" per pass), held 5 minutes, and each coin takes the articles
+   * that name it — in `related`, by its ticker as a word in capitals, or by its name.
+   */
+  let cryptoFeed: { atMs: number; value: Promise<NewsArticle[]> } | undefined;
+  function cryptoNews(symbol: string, from: string, to: string): Promise<NewsArticle[]> {
+    const adapter = need(finnhub, 'crypto news', 'FINNHUB_API_KEY');
+    const nowMs = config.clock.nowMs();
+    if (!cryptoFeed || nowMs - cryptoFeed.atMs >= CRYPTO_NEWS_HOLD_MS) {
+      const value = adapter.marketNews('crypto');
+      const entry = { atMs: nowMs, value };
+      value.catch(() => {
+        if (cryptoFeed === entry) cryptoFeed = undefined;
+      });
+      cryptoFeed = entry;
+    }
+    const fromS = Date.parse(`${from}T00:00:00Z`) / 1000;
+    const toS = Date.parse(`${to}T00:00:00Z`) / 1000 + 86_400;
+    return cryptoFeed.value.then((articles) =>
+      articles.filter((article) => article.datetime >= fromS && article.datetime < toS && articleNamesCoin(article, symbol)),
+    );
   }
 
   /** A symbol's own bullish/bearish fractions from its last 7 days of news, kept 15 minutes. */
@@ -169,7 +211,8 @@ export function createLiveMarketData(config: LiveMarketConfig): MarketData {
       return firstOf(attempts, 'intraday bars');
     },
 
-    getCompanyNews: async (symbol, from, to) => need(finnhub, 'company news', 'FINNHUB_API_KEY').companyNews(symbol, from, to),
+    getCompanyNews: async (symbol, from, to) =>
+      isCrypto(symbol) ? cryptoNews(symbol, from, to) : need(finnhub, 'company news', 'FINNHUB_API_KEY').companyNews(symbol, from, to),
     getMarketNews: async () => need(finnhub, 'market news', 'FINNHUB_API_KEY').marketNews(),
 
     async getNewsSentiment(symbol) {

@@ -173,8 +173,9 @@ export function createFinnhubAdapter(options: FinnhubOptions) {
       return toArticles(expectShape(PROVIDER, 'company news', newsBody, await get('/company-news', { symbol, from, to })));
     },
 
-    async marketNews(): Promise<NewsArticle[]> {
-      return toArticles(expectShape(PROVIDER, 'market news', newsBody, await get('/news', { category: 'general' })));
+    /** Market news of a category (`general` for the news screens, `crypto` for the coins' headlines). */
+    async marketNews(category: 'general' | 'crypto' = 'general'): Promise<NewsArticle[]> {
+      return toArticles(expectShape(PROVIDER, 'market news', newsBody, await get('/news', { category })));
     },
 
     async earnings(from: string, to: string): Promise<EarningsEvent[]> {
