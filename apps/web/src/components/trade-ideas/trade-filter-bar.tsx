@@ -62,17 +62,7 @@ export function TradeFilterBar<K extends string>({ label, groups, statuses, onSt
             error={rangeError}
             miw={150}
           />
-          <TextInput
-            label="Search by Symbol"
-            placeholder="e.g. AAPL"
-            value={filter.symbol}
-            maxLength={20}
-            leftSection={<IconSearch size={16} aria-hidden />}
-            autoComplete="off"
-            spellCheck={false}
-            onChange={(event) => onFilterChange({ ...filter, symbol: event.currentTarget.value })}
-            miw={180}
-          />
+          <SymbolSearchInput value={filter.symbol} onChange={(symbol) => onFilterChange({ ...filter, symbol })} />
         </Group>
       </Stack>
     </Paper>
@@ -117,5 +107,22 @@ function CheckboxSet<K extends string>({
       </Text>
       {boxes}
     </Stack>
+  );
+}
+
+/** 'Search by Symbol' (spec wording), the trade screens' one symbol search box. */
+export function SymbolSearchInput({ value, onChange, placeholder = 'e.g. AAPL' }: { value: string; onChange: (symbol: string) => void; placeholder?: string }) {
+  return (
+    <TextInput
+      label="Search by Symbol"
+      placeholder={placeholder}
+      value={value}
+      maxLength={20}
+      leftSection={<IconSearch size={16} aria-hidden />}
+      autoComplete="off"
+      spellCheck={false}
+      onChange={(event) => onChange(event.currentTarget.value)}
+      miw={180}
+    />
   );
 }

@@ -2,10 +2,9 @@
 import '@mantine/core/styles/Combobox.layer.css';
 import '@mantine/core/styles/Tabs.layer.css';
 import '../../components/trade-ideas/mantine-styles';
-import { Group, NativeSelect, Paper, Stack, Text, TextInput } from '@mantine/core';
+import { Group, NativeSelect, Paper, Stack, Text } from '@mantine/core';
 import { CRYPTO_CSV_COLUMNS, formatCryptoRow, SCREEN_TITLES, type CryptoTrade } from '@signalboard/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { IconSearch } from '@tabler/icons-react';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { getCryptoTrades } from '../../api/crypto';
 import type { CsvColumn } from '../../components/trade-ideas/csv';
@@ -13,6 +12,7 @@ import { ExportCsvButton } from '../../components/trade-ideas/export-csv-button'
 import { IdeaCardList } from '../../components/trade-ideas/idea-card';
 import { IdeaDetailModal } from '../../components/trade-ideas/idea-detail-modal';
 import { IdeaListOutcome, type ListQueryState } from '../../components/trade-ideas/idea-list-outcome';
+import { SymbolSearchInput } from '../../components/trade-ideas/trade-filter-bar';
 import { LIST_REFRESH_MS, REPLAY_POLL_MS, useReplayStatus } from '../../components/trade-ideas/use-idea-list';
 import { ScreenHeader } from '../../components/screen-header';
 import { CryptoCard } from './crypto-card';
@@ -123,17 +123,7 @@ function CryptoFilterBar({ filter, onChange }: { filter: CryptoFilter; onChange:
           onChange={(event) => onChange({ ...filter, horizon: event.currentTarget.value as HorizonChoice })}
           miw={150}
         />
-        <TextInput
-          label="Search by Symbol"
-          placeholder="e.g. BTC"
-          value={filter.symbol}
-          maxLength={20}
-          leftSection={<IconSearch size={16} aria-hidden />}
-          autoComplete="off"
-          spellCheck={false}
-          onChange={(event) => onChange({ ...filter, symbol: event.currentTarget.value })}
-          miw={180}
-        />
+        <SymbolSearchInput placeholder="e.g. BTC" value={filter.symbol} onChange={(symbol) => onChange({ ...filter, symbol })} />
       </Group>
     </Paper>
   );
