@@ -172,6 +172,15 @@ describe('SMS verification on the outbox provider (the embedded default)', () =>
     expect((await send(t, a, { phone_number: '+12025550106' })).statusCode).toBe(429);
   });
 
+  it('holds the limits under concurrent sends: of 6 at once to one number, exactly 3 go out', async () => {
+    const users = await Promise.all([0, 1, 2].map((index) => newUser(t, `race-${index}`)));
+    const answers = await Promise.all(Array.from({ length: 6 }, (_, index) => send(t, users[index % 3], { phone_number: '+12025550110' })));
+    expect(answers.map((answer) => answer.statusCode).sort()).toEqual([200, 200, 200, 429, 429, 429]);
+    const files = await fs.readdir(path.join(t.dataDir, 'sms-outbox'));
+    const texts = await Promise.all(files.map((name) => fs.readFile(path.join(t.dataDir, 'sms-outbox', name), 'utf8')));
+    expect(texts.filter((text) => text.startsWith('To: +12025550110\n'))).toHaveLength(3);
+  });
+
   it('sends at most 10 codes per user per day (429), other users unaffected', async () => {
     const [heavy, other] = [await newUser(t, 'daily'), await newUser(t, 'daily-other')];
     for (let index = 0; index < 10; index += 1) {
