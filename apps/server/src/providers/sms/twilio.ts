@@ -1,4 +1,5 @@
 import twilio from 'twilio';
+import type RequestClient from 'twilio/lib/base/RequestClient';
 import { SmsError, type Sms, type SmsMessage, type VerificationCheck } from './types';
 
 export interface TwilioSmsOptions {
@@ -26,9 +27,9 @@ class RedirectedRequestClient extends twilio.RequestClient {
   ) {
     super({ timeout: timeoutMs });
   }
-  override request<TData>(opts: Parameters<twilio.RequestClient['request']>[0]) {
+  override request<TData>(opts: RequestClient.RequestOptions<TData>) {
     const target = new URL(opts.uri);
-    return super.request<TData>({ ...opts, uri: `${this.baseUrl.replace(/\/+$/, '')}${target.pathname}${target.search}` } as Parameters<twilio.RequestClient['request']>[0] & { data?: TData });
+    return super.request<TData>({ ...opts, uri: `${this.baseUrl.replace(/\/+$/, '')}${target.pathname}${target.search}` });
   }
 }
 
