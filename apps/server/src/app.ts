@@ -204,10 +204,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     forgotByAddress: new RateLimiter(config.FORGOT_PASSWORD_MAX_PER_ADDRESS, windowMs(config.FORGOT_PASSWORD_WINDOW_SECONDS), clock),
   };
 
+  // The outbox's code hashes are keyed by a key derived from the JWT secret (never the secret itself).
+  const sms = deps.sms ?? createSms(config, db, clock, createHmac('sha256', deps.jwtSecret).update('signalboard sms verification codes').digest('hex'));
+
   // Routes that need no token, registered one by one.
   await app.register(
     async (open) => {
-      await open.register(healthRoutes, { config, mailKind: mailer.kind, clock });
+      await open.register(healthRoutes, { config, mailKind: mailer.kind, smsKind: sms.kind, clock });
       await open.register(publicAuthRoutes, { auth, tokens, limiters, runInBackground });
     },
     { prefix: '/api' },
@@ -253,8 +256,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await secured.register(protectedAuthRoutes, { auth, sessionUsers });
       await secured.register(favoritesRoutes, { favorites });
       await secured.register(savedAlertsRoutes, { db });
-      // The outbox's code hashes are keyed by a key derived from the JWT secret (never the secret itself).
-      const sms = deps.sms ?? createSms(config, db, clock, createHmac('sha256', deps.jwtSecret).update('signalboard sms verification codes').digest('hex'));
       await secured.register(phoneRoutes, { service: createPhoneService({ db, sms, clock, log: app.log }) });
       await secured.register(supportRoutes, { mailer, supportEmail: config.SUPPORT_EMAIL });
       await secured.register(docsRoutes);
