@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -39,6 +40,8 @@ import { scansRoutes } from './features/scans/scans.routes';
 import { createScansService } from './features/scans/scans.service';
 import { supportRoutes } from './features/support/support.routes';
 import { savedAlertsRoutes } from './features/saved-alerts/saved-alerts.routes';
+import { phoneRoutes } from './features/phone/phone.routes';
+import { createPhoneService } from './features/phone/phone.service';
 import { systemClock, type Clock } from './lib/clock';
 import { edgeErrorHandlers } from './lib/edge-errors';
 import { HttpError } from './lib/errors';
@@ -48,6 +51,7 @@ import { createAuthenticate } from './plugins/authenticate';
 import { computeSecurityHeaders, securityHeaders } from './plugins/security-headers';
 import { createAnalyst, type Analyst } from './providers/ai';
 import type { Mailer } from './providers/mail';
+import { createSms, type Sms } from './providers/sms';
 import type { CachedMarket } from './providers/market/cached-market';
 import { CapabilityUnavailableError, ProviderError, UnknownSymbolError } from './providers/market/types';
 
@@ -57,6 +61,8 @@ export interface AppDeps {
   /** The pool behind `db`; one of its connections listens for account changes. */
   pool: pg.Pool;
   mailer: Mailer;
+  /** The SMS provider (default: the one SMS_PROVIDER names, createSms). */
+  sms?: Sms;
   /** Market data behind its cache (createMarket), and the clock it runs on. */
   market: CachedMarket;
   marketClock: Clock;
@@ -198,10 +204,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     forgotByAddress: new RateLimiter(config.FORGOT_PASSWORD_MAX_PER_ADDRESS, windowMs(config.FORGOT_PASSWORD_WINDOW_SECONDS), clock),
   };
 
+  // The outbox's code hashes are keyed by a key derived from the JWT secret (never the secret itself).
+  const sms = deps.sms ?? createSms(config, db, clock, createHmac('sha256', deps.jwtSecret).update('signalboard sms verification codes').digest('hex'));
+
   // Routes that need no token, registered one by one.
   await app.register(
     async (open) => {
-      await open.register(healthRoutes, { config, mailKind: mailer.kind, clock });
+      await open.register(healthRoutes, { config, mailKind: mailer.kind, smsKind: sms.kind, clock });
       await open.register(publicAuthRoutes, { auth, tokens, limiters, runInBackground });
     },
     { prefix: '/api' },
@@ -247,6 +256,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await secured.register(protectedAuthRoutes, { auth, sessionUsers });
       await secured.register(favoritesRoutes, { favorites });
       await secured.register(savedAlertsRoutes, { db });
+      await secured.register(phoneRoutes, { service: createPhoneService({ db, sms, clock, log: app.log }) });
       await secured.register(supportRoutes, { mailer, supportEmail: config.SUPPORT_EMAIL });
       await secured.register(docsRoutes);
       const marketService = createMarketService(deps.market, deps.marketClock);

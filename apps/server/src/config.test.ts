@@ -139,4 +139,18 @@ describe('configuration', () => {
     expect(both).toMatch(/PORT: /);
     expect(both).toMatch(/JWT_SECRET: /);
   });
+  it('selects the SMS provider: the outbox by default, Twilio only with its settings', () => {
+    expect(loadConfig({}).SMS_PROVIDER).toBe('outbox');
+    const sid = (prefix: string) => `${prefix}${'0123456789abcdef'.repeat(2)}`;
+    const twilio = { SMS_PROVIDER: 'twilio', TWILIO_ACCOUNT_SID: sid('AC'), TWILIO_VERIFY_SERVICE_SID: sid('VA'), TWILIO_FROM: '+12223334444' };
+    expect(loadConfig({ ...twilio, TWILIO_AUTH_TOKEN: 'token' })).toMatchObject({ SMS_PROVIDER: 'twilio', TWILIO_AUTH_TOKEN: 'token' });
+    expect(problem({ ...twilio, TWILIO_API_KEY_SID: sid('SK'), TWILIO_API_KEY_SECRET: 'secret' })).toBeUndefined();
+    expect(problem({ ...twilio, TWILIO_FROM: sid('MG'), TWILIO_AUTH_TOKEN: 'token' })).toBeUndefined();
+    expect(problem(twilio)).toMatch(/TWILIO_AUTH_TOKEN: SMS_PROVIDER=twilio needs TWILIO_AUTH_TOKEN, or TWILIO_API_KEY_SID with TWILIO_API_KEY_SECRET\./);
+    expect(problem({ ...twilio, TWILIO_API_KEY_SID: sid('SK') })).toMatch(/TWILIO_API_KEY_SECRET: SMS_PROVIDER=twilio needs TWILIO_API_KEY_SECRET/);
+    expect(problem({ SMS_PROVIDER: 'twilio', TWILIO_AUTH_TOKEN: 'token' })).toMatch(/TWILIO_ACCOUNT_SID: .*\n.*TWILIO_VERIFY_SERVICE_SID: .*\n.*TWILIO_FROM: /);
+    expect(problem({ ...twilio, TWILIO_AUTH_TOKEN: 'token', TWILIO_ACCOUNT_SID: 'AC123' })).toMatch(/TWILIO_ACCOUNT_SID must be AC followed by 32 hex digits/);
+    expect(problem({ ...twilio, TWILIO_AUTH_TOKEN: 'token', TWILIO_FROM: '2223334444' })).toMatch(/TWILIO_FROM must be an E\.164 number/);
+    expect(problem({ SMS_PROVIDER: 'sms' })).toMatch(/SMS_PROVIDER: /);
+  });
 });

@@ -20,6 +20,21 @@ const envSchema = z.object({
   SMTP_URL: z.string().url().optional(),
   MAIL_FROM: z.string().min(3).default('Signalboard <no-reply@signalboard.local>'),
   SUPPORT_EMAIL: z.string().email().default('support@signalboard.local'),
+  /** `outbox` (default: SMS kept in the database and DATA_DIR/sms-outbox) or `twilio` (Twilio Verify + Messages). */
+  SMS_PROVIDER: z.enum(['outbox', 'twilio']).default('outbox'),
+  TWILIO_ACCOUNT_SID: z.string().regex(/^AC[0-9a-fA-F]{32}$/, 'TWILIO_ACCOUNT_SID must be AC followed by 32 hex digits').optional(),
+  TWILIO_AUTH_TOKEN: z.string().min(1).optional(),
+  /** An API key (SK…) and its secret, instead of the auth token. */
+  TWILIO_API_KEY_SID: z.string().regex(/^SK[0-9a-fA-F]{32}$/, 'TWILIO_API_KEY_SID must be SK followed by 32 hex digits').optional(),
+  TWILIO_API_KEY_SECRET: z.string().min(1).optional(),
+  TWILIO_VERIFY_SERVICE_SID: z.string().regex(/^VA[0-9a-fA-F]{32}$/, 'TWILIO_VERIFY_SERVICE_SID must be VA followed by 32 hex digits').optional(),
+  /** The sender of alert SMS: an E.164 number of the account, or a Messaging Service SID (MG…). */
+  TWILIO_FROM: z
+    .string()
+    .regex(/^(\+[1-9]\d{1,14}|MG[0-9a-fA-F]{32})$/, 'TWILIO_FROM must be an E.164 number (+12223334444) or a Messaging Service SID (MG…)')
+    .optional(),
+  /** Sends Twilio's requests to this server instead (tests, proxies); unset in production. */
+  TWILIO_BASE_URL: z.string().url().optional(),
   MARKET_DATA: z.enum(['simulated', 'file', 'live']).default('simulated'),
   MARKET_NOW: z
     .string()
@@ -68,6 +83,25 @@ const MARKET_NOW_WITH_LIVE = 'MARKET_NOW pins the clock for simulated and file d
 /** AI_PROVIDER=openai against api.openai.com needs a key; a local server (OPENAI_BASE_URL) may not. */
 const OPENAI_KEY_NEEDED = 'AI_PROVIDER=openai needs OPENAI_API_KEY, or OPENAI_BASE_URL pointing at a server that needs none (e.g. Ollama).';
 
+/** SMS_PROVIDER=twilio: what is missing, one message per variable. */
+function twilioIssues(env: z.infer<typeof envSchema>): Array<{ path: string; message: string }> {
+  const issues: Array<{ path: string; message: string }> = [];
+  const need = (name: keyof typeof env, what: string) => {
+    if (env[name] === undefined) issues.push({ path: name, message: `SMS_PROVIDER=twilio needs ${name} (${what}).` });
+  };
+  need('TWILIO_ACCOUNT_SID', 'the account SID, AC…');
+  need('TWILIO_VERIFY_SERVICE_SID', 'the Verify service SID, VA…');
+  need('TWILIO_FROM', 'the sender number or Messaging Service SID');
+  const apiKey = env.TWILIO_API_KEY_SID !== undefined || env.TWILIO_API_KEY_SECRET !== undefined;
+  if (apiKey) {
+    need('TWILIO_API_KEY_SID', 'with TWILIO_API_KEY_SECRET');
+    need('TWILIO_API_KEY_SECRET', 'with TWILIO_API_KEY_SID');
+  } else if (env.TWILIO_AUTH_TOKEN === undefined) {
+    issues.push({ path: 'TWILIO_AUTH_TOKEN', message: 'SMS_PROVIDER=twilio needs TWILIO_AUTH_TOKEN, or TWILIO_API_KEY_SID with TWILIO_API_KEY_SECRET.' });
+  }
+  return issues;
+}
+
 /** Rules across variables, reported like any other bad value. */
 const checkedEnvSchema = envSchema.superRefine((env, context) => {
   if (env.MARKET_DATA === 'live' && env.MARKET_NOW !== undefined) {
@@ -75,6 +109,9 @@ const checkedEnvSchema = envSchema.superRefine((env, context) => {
   }
   if (env.AI_PROVIDER === 'openai' && env.OPENAI_BASE_URL === undefined && env.OPENAI_API_KEY === undefined) {
     context.addIssue({ code: 'custom', path: ['OPENAI_API_KEY'], message: OPENAI_KEY_NEEDED });
+  }
+  if (env.SMS_PROVIDER === 'twilio') {
+    for (const issue of twilioIssues(env)) context.addIssue({ code: 'custom', path: [issue.path], message: issue.message });
   }
 });
 

@@ -68,7 +68,8 @@ async function main(): Promise<void> {
   consoleLog.info(`Signalboard is running at http://${host}:${port}`);
   consoleLog.info(
     `Database: ${config.isExternalDatabase ? 'external PostgreSQL (DATABASE_URL)' : `embedded PostgreSQL, data in ${config.DATA_DIR}/pg`}; ` +
-      `mail: ${mailer.kind === 'smtp' ? 'SMTP' : `outbox in ${config.DATA_DIR}/outbox`}; market data: ${config.MARKET_DATA}`,
+      `mail: ${mailer.kind === 'smtp' ? 'SMTP' : `outbox in ${config.DATA_DIR}/outbox`}; ` +
+      `SMS: ${config.SMS_PROVIDER === 'twilio' ? 'Twilio' : `outbox in ${config.DATA_DIR}/sms-outbox`}; market data: ${config.MARKET_DATA}`,
   );
   if (demoCreated) {
     consoleLog.info(`Demo account created: ${DEMO_EMAIL} / ${DEMO_PASSWORD} (you will be asked to choose a new password)`);

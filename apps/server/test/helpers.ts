@@ -13,6 +13,7 @@ import type { Clock } from '../src/lib/clock';
 import { hashPassword } from '../src/lib/password';
 import type { Analyst } from '../src/providers/ai';
 import { createMailer, type Mailer } from '../src/providers/mail';
+import type { Sms } from '../src/providers/sms';
 import { createMarket, marketClock } from '../src/providers/market';
 import type { CachedMarket } from '../src/providers/market/cached-market';
 import type { AnyEngine } from '../src/features/trades/trades.runner';
@@ -76,6 +77,8 @@ export interface TestAppOptions {
   /** Wraps the mailer (the given one, or the outbox of the test's database), e.g. to make it fail on demand. */
   wrapMailer?: (mailer: Mailer) => Mailer;
   analyst?: Analyst;
+  /** The SMS provider (default: the one the test's config names, on the test's clock). */
+  sms?: Sms;
   /** The market (default: createMarket on the test's config and market clock). */
   market?: (config: Config, marketClock: Clock) => CachedMarket;
   /** pino options (e.g. a `stream` that collects the log); default: no log. */
@@ -104,6 +107,7 @@ export async function createTestApp(env: Record<string, string> = {}, options: T
     market,
     marketClock: clockForMarket,
     ...(options.analyst ? { analyst: options.analyst } : {}),
+    ...(options.sms ? { sms: options.sms } : {}),
     ...(options.tradeEngines ? { tradeEngines: options.tradeEngines } : {}),
     ...(options.tradeUniverse ? { tradeUniverse: options.tradeUniverse } : {}),
     jwtSecret: TEST_JWT_SECRET,

@@ -44,6 +44,8 @@ export const healthResponse = z.object({
   market_data: z.enum(['simulated', 'file', 'live']),
   database: z.enum(['embedded', 'external']),
   mail: z.enum(['smtp', 'outbox']),
+  /** Where SMS go: `outbox` (DATA_DIR/sms-outbox, the embedded default) or `twilio`. */
+  sms: z.enum(['outbox', 'twilio']),
   /** Server time in Unix seconds. */
   time: z.number(),
 });

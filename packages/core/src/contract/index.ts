@@ -11,3 +11,4 @@ export * from './drop-items';
 export * from './option-trades';
 export * from './saved-alerts';
 export * from './crypto-trades';
+export * from './phone';

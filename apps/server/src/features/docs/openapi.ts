@@ -6,6 +6,11 @@ import type { FastifyInstance } from 'fastify';
 import { z, type ZodType } from 'zod';
 import {
   cryptoScannerQuery,
+  getUserPhoneNumberResponse,
+  sendVerificationCodeRequest,
+  sendVerificationCodeResponse,
+  verifyCodeRequest,
+  verifyCodeResponse,
   cryptoScorecardQuery,
   cryptoScorecardResponse,
   cryptoTradesResponse,
@@ -234,6 +239,23 @@ export const OPERATIONS: Operation[] = [
     body: saveUserStockScannerAlertsRequest,
     response: saveUserStockScannerAlertsResponse,
   },
+  {
+    method: 'post',
+    path: '/api/send_verification_code',
+    summary: 'Send a 6-digit verification code (valid 10 minutes) by SMS to this E.164 number; at most 3 codes per number per 10 minutes and 10 per user per day (429 beyond)',
+    body: sendVerificationCodeRequest,
+    response: sendVerificationCodeResponse,
+    errors: [429, 502],
+  },
+  {
+    method: 'post',
+    path: '/api/verify_code',
+    summary: "Check the code sent to this number (at most 5 checks per code); when it is right the number becomes the signed-in user's phone for SMS alerts",
+    body: verifyCodeRequest,
+    response: verifyCodeResponse,
+    errors: [429, 502],
+  },
+  { method: 'get', path: '/api/get_user_phone_number', summary: "The signed-in user's verified phone number and whether SMS is on, or {} when none is on file", response: getUserPhoneNumberResponse },
   { method: 'get', path: '/api/market_overview', summary: 'Market status, the index ETFs and Bitcoin, and the sector ETFs\' moves today (instruments the source lacks are left out; failures listed)', response: marketOverviewResponse },
 ];
 
@@ -245,8 +267,8 @@ const ERROR_DESCRIPTIONS: Record<ErrorStatus, string> = {
   404: 'Unknown symbol, a listed symbol with no price history, or no such idea',
   413: 'The request body, attachment or text to analyse is too large',
   415: 'Unsupported content type',
-  429: 'Too many attempts; `retry-after` says when to try again',
-  502: 'The upstream provider (market data, mail, AI analyst) failed or timed out and nothing is cached',
+  429: 'Too many attempts or codes; `retry-after` says when to try again where it is known',
+  502: 'The upstream provider (market data, mail, SMS, AI analyst) failed or timed out and nothing is cached',
   503: 'No configured source provides this data; `msg` names the setting to add',
 };
 

@@ -7,7 +7,7 @@ export const APP_VERSION = '0.1.0';
 
 export async function healthRoutes(
   app: FastifyInstance,
-  options: { config: Config; mailKind: 'smtp' | 'outbox'; clock: Clock },
+  options: { config: Config; mailKind: 'smtp' | 'outbox'; smsKind: 'outbox' | 'twilio'; clock: Clock },
 ) {
   app.get('/health', async (): Promise<HealthResponse> => ({
     status: 'ok',
@@ -15,6 +15,7 @@ export async function healthRoutes(
     market_data: options.config.MARKET_DATA,
     database: options.config.isExternalDatabase ? 'external' : 'embedded',
     mail: options.mailKind,
+    sms: options.smsKind,
     time: nowSeconds(options.clock),
   }));
 }
