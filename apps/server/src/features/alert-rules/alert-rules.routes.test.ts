@@ -24,7 +24,8 @@ import {
 } from '@signalboard/core';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { outboxEmails, outboxSms } from '../../db/schema';
+import { outboxEmails, outboxSms, userPhones } from '../../db/schema';
+import { FAKE_CODE, FAKE_FROM, FAKE_INVALID_NUMBER, startFakeTwilio } from '../../../test/fake-twilio';
 import type { Mailer } from '../../providers/mail';
 import { MailError } from '../../providers/mail';
 import { createTestApp, uniqueEmail, createUser, login, userWithFavorites, type TestApp } from '../../../test/helpers';
@@ -334,5 +335,39 @@ describe('alert preferences and delivery settings (issue 14)', () => {
       failMail = false;
     }
     expect((await settings(t, headers)).json().last_delivery.email).toBe(mailed.json().delivered_at);
+  });
+});
+
+describe('test SMS through Twilio (the fake Twilio server)', () => {
+  let t: TestApp;
+  let fake: Awaited<ReturnType<typeof startFakeTwilio>>;
+  beforeAll(async () => {
+    fake = await startFakeTwilio();
+    t = await createTestApp(fake.env(fake.url));
+  });
+  afterAll(async () => {
+    await t.close();
+    await fake.close();
+  });
+
+  it("answers Twilio's message id, and maps Twilio's refusal to a 400 with its words", async () => {
+    const email = uniqueEmail('tw-test');
+    const userId = await createUser(t.db, email, 'pw');
+    const headers = await login(t.app, email, 'pw');
+    const number = '+12025550144';
+    expect((await call(t, 'POST', 'send_verification_code', headers, { phone_number: number })).statusCode).toBe(200);
+    expect((await call(t, 'POST', 'verify_code', headers, { phone_number: number, verification_code: FAKE_CODE })).statusCode).toBe(200);
+    const sent = await testSend(t, headers, 'sms');
+    expect(sent.statusCode).toBe(200);
+    expect(sent.json()).toMatchObject({ msg: testAlertSentMessage('sms', number), provider_answer: `Accepted by Twilio (message SM${'d'.repeat(32)}).` });
+    const message = fake.requests.find((request) => request.path.endsWith('/Messages.json'));
+    expect(message?.form).toMatchObject({ To: number, From: FAKE_FROM });
+    expect(message?.form.Body).toMatch(/test alert/);
+
+    // A number Twilio no longer accepts (stored as verified earlier).
+    await t.db.update(userPhones).set({ phoneNumber: FAKE_INVALID_NUMBER }).where(eq(userPhones.userId, userId));
+    const refused = await testSend(t, headers, 'sms');
+    expect([refused.statusCode, refused.json()]).toEqual([400, { msg: 'Failed to send test SMS: This phone number cannot receive SMS. Please check the number.' }]);
+    expect((await settings(t, headers)).json().last_delivery.sms).toBe(sent.json().delivered_at);
   });
 });
