@@ -17,6 +17,8 @@ import {
   alertSymbolNotAllowedMessage,
   alertTargetMissingMessage,
   inQuietHours,
+  isDeliveryHeld,
+  localTimeIn,
   normalizeAlertSymbol,
   saveAlertDeliverySettingsRequest,
   saveAlertPreferencesRequest,
@@ -72,5 +74,16 @@ describe('alert rules contract (spec §5, §9; alerts.md)', () => {
     expect(msgOf(saveAlertDeliverySettingsRequest, { ...delivery, sms_quiet_hours: { enabled: true, start: '08:00', end: '08:00' } })).toBe(QUIET_HOURS_SAME_MESSAGE);
     const hours = { enabled: true, start: '21:00', end: '08:00' };
     expect([inQuietHours(hours, '21:00'), inQuietHours(hours, '03:00'), inQuietHours(hours, '08:00'), inQuietHours({ ...hours, enabled: false }, '23:00')]).toEqual([true, true, false, false]);
+  });
+
+  it('holds deliveries in quiet hours of the user\'s zone, and all of them while paused', () => {
+    const at = new Date('2026-01-15T03:30:00Z'); // 22:30 in New York (EST), 04:30 in Berlin (CET)
+    expect(localTimeIn(at, 'America/New_York')).toBe('22:30');
+    expect(localTimeIn(at, 'Europe/Berlin')).toBe('04:30');
+    expect(localTimeIn(new Date('2026-07-15T04:00:00Z'), 'America/New_York')).toBe('00:00');
+    const base = { time_zone: 'America/New_York', sms_quiet_hours: { enabled: true, start: '21:00', end: '08:00' }, email_quiet_hours: { enabled: false, start: '21:00', end: '08:00' }, paused: false };
+    expect([isDeliveryHeld(base, 'sms', at), isDeliveryHeld(base, 'email', at)]).toEqual([true, false]);
+    expect(isDeliveryHeld({ ...base, time_zone: 'Asia/Tokyo' }, 'sms', at)).toBe(false); // 12:30 in Tokyo
+    expect(isDeliveryHeld({ ...base, paused: true }, 'email', at)).toBe(true);
   });
 });

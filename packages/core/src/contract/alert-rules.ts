@@ -372,3 +372,17 @@ export type SendTestAlertResponse = z.infer<typeof sendTestAlertResponse>;
 export const testAlertSentMessage = (channel: AlertChannel, to: string) =>
   channel === 'sms' ? `Test SMS sent successfully to ${to}.` : `Test e-mail sent successfully to ${to}.`;
 export const testAlertFailedMessage = (channel: AlertChannel) => (channel === 'sms' ? 'Failed to send test SMS: ' : 'Failed to send test e-mail: ');
+
+/** The wall-clock time 'HH:MM' (00:00–23:59) of `date` in the IANA zone `timeZone`. */
+export function localTimeIn(date: Date, timeZone: string): string {
+  const parts = new Intl.DateTimeFormat('en-GB', { timeZone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).formatToParts(date);
+  const part = (type: 'hour' | 'minute') => parts.find((candidate) => candidate.type === type)?.value ?? '00';
+  return `${part('hour')}:${part('minute')}`;
+}
+
+/** Whether a delivery on `channel` at `date` is held: alerts paused, or the channel's quiet hours in the user's zone. */
+export function isDeliveryHeld(settings: Pick<AlertDeliverySettings, 'time_zone' | 'sms_quiet_hours' | 'email_quiet_hours' | 'paused'>, channel: AlertChannel, date: Date): boolean {
+  if (settings.paused) return true;
+  const hours = channel === 'sms' ? settings.sms_quiet_hours : settings.email_quiet_hours;
+  return inQuietHours(hours, localTimeIn(date, settings.time_zone));
+}
