@@ -32,12 +32,15 @@ export function createOutboxSms(options: { db: Database; dir: string; clock: Clo
   async function deliver(kind: 'verification' | 'message', to: string, text: string, recorded: string): Promise<{ id: string }> {
     try {
       const stamp = now().toISOString().replace(/[:.]/g, '-');
-      const file = path.join(options.dir, `${stamp}-${randomBytes(4).toString('hex')}.txt`);
       const [row] = await db
         .insert(outboxSms)
-        .values({ toNumber: to, kind, body: recorded, filePath: file, createdAt: now() })
+        .values({ toNumber: to, kind, body: recorded, filePath: '', createdAt: now() })
         .returning({ id: outboxSms.id });
+      // Named by time, then by the row's id (zero-padded): sorted by name, the newest SMS is last,
+      // also when two share a millisecond (or a test's clock stands still).
+      const file = path.join(options.dir, `${stamp}-${String(row!.id).padStart(10, '0')}.txt`);
       try {
+        await db.update(outboxSms).set({ filePath: file }).where(eq(outboxSms.id, row!.id));
         await fs.mkdir(options.dir, { recursive: true });
         await fs.writeFile(file, `To: ${to}\nDate: ${now().toISOString()}\n\n${text}\n`, { mode: 0o600, flag: 'wx' });
       } catch (error) {
