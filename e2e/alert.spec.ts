@@ -1,0 +1,107 @@
+/**
+ * Alert System Settings, SMS Verification card (issue 14), on the embedded defaults: codes go to the
+ * SMS outbox (DATA_DIR/sms-outbox), where the test reads them as a user reads their phone. Each test
+ * uses its own number: the limit of 3 codes per number in 10 minutes counts every user's sends.
+ */
+import type { Page } from 'playwright-core';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { screenshot, signedInUser, useBrowserPage } from './support/browser';
+import { latestVerificationCode, outboxSmsTo, uniquePhoneNumber } from './support/sms';
+
+let page: Page;
+const session = useBrowserPage(async (context) => {
+  await signedInUser(context, 'alert');
+});
+beforeEach(() => {
+  page = session.page;
+});
+
+const status = () => page.getByRole('status', { name: 'SMS verification status' });
+const phoneField = () => page.getByRole('textbox', { name: /^Phone number/ });
+const codeField = () => page.getByRole('textbox', { name: /^Verification code/ });
+
+/** Waits until the card's message is exactly `text`, and checks its status colour. */
+async function statusIs(text: string, tone: 'success' | 'danger' | 'info') {
+  await expect.poll(() => status().textContent(), { timeout: 15_000 }).toBe(text);
+  expect(await status().getAttribute('data-tone')).toBe(tone);
+}
+
+async function sendCode(number: string) {
+  await phoneField().fill(number);
+  await page.getByRole('button', { name: 'Send code' }).click();
+}
+
+describe('Alert System Settings: SMS Verification', () => {
+  it('verifies a number with the code from the SMS outbox, hides the code entry, and loads the number next time', async () => {
+    const number = uniquePhoneNumber();
+    await page.goto('/dashboard/alert');
+    await page.getByRole('heading', { level: 1, name: 'Alert System Settings' }).waitFor();
+    await statusIs('No phone number on file. Please enter one to enable SMS alerts.', 'info');
+    expect(await codeField().count()).toBe(0);
+
+    await sendCode(number);
+    await statusIs('Verification code sent successfully! Please check your messages.', 'success');
+    await codeField().waitFor();
+    const sms = await outboxSmsTo(number);
+    expect(sms).toHaveLength(1);
+    expect(sms[0]).toMatch(/^To: \+1555\d{7}\n/);
+    await codeField().fill(await latestVerificationCode(number));
+    await screenshot(page, 'alert-code-entered');
+    await page.getByRole('button', { name: 'Verify' }).click();
+    await statusIs('Phone number verified successfully!', 'success');
+    await codeField().waitFor({ state: 'detached' });
+    await page.getByText(`Verified: ${number}`).waitFor();
+
+    await page.reload();
+    await statusIs('Existing phone number loaded.', 'success');
+    expect(await phoneField().inputValue()).toBe(number);
+  });
+
+  it('refuses a number that is not E.164 before sending anything', async () => {
+    await page.goto('/dashboard/alert');
+    await statusIs('No phone number on file. Please enter one to enable SMS alerts.', 'info');
+    await page.getByRole('button', { name: 'Send code' }).click();
+    await page.getByText('Please enter a phone number.', { exact: true }).waitFor();
+    await sendCode('5551234567');
+    await page.getByText('Invalid phone number format. Please use E.164 format (e.g., +12223334444).', { exact: true }).waitFor();
+    expect(await phoneField().getAttribute('aria-invalid')).toBe('true');
+    expect(await codeField().count()).toBe(0);
+  });
+
+  it('answers a wrong code with the server’s message, keeps the entry, and then accepts the right one', async () => {
+    const number = uniquePhoneNumber();
+    await page.goto('/dashboard/alert');
+    await statusIs('No phone number on file. Please enter one to enable SMS alerts.', 'info');
+    await sendCode(number);
+    await statusIs('Verification code sent successfully! Please check your messages.', 'success');
+    const code = await latestVerificationCode(number);
+    const wrong = code === '000000' ? '111111' : '000000';
+    await codeField().fill(wrong);
+    await page.getByRole('button', { name: 'Verify' }).click();
+    await statusIs('Verification failed: Incorrect verification code. Please check the code and try again.', 'danger');
+    await screenshot(page, 'alert-wrong-code');
+    expect(await codeField().inputValue()).toBe(wrong);
+
+    await codeField().fill(code);
+    await page.getByRole('button', { name: 'Verify' }).click();
+    await statusIs('Phone number verified successfully!', 'success');
+  });
+
+  it('stops the fourth code to one number within 10 minutes with the server’s 429 message', async () => {
+    const number = uniquePhoneNumber();
+    await page.goto('/dashboard/alert');
+    await statusIs('No phone number on file. Please enter one to enable SMS alerts.', 'info');
+    for (let sent = 1; sent <= 3; sent += 1) {
+      await page.getByRole('button', { name: 'Send code' }).waitFor();
+      await sendCode(number);
+      await expect.poll(async () => (await outboxSmsTo(number)).length, { timeout: 15_000 }).toBe(sent);
+      await statusIs('Verification code sent successfully! Please check your messages.', 'success');
+    }
+    await page.getByRole('button', { name: 'Send code' }).click();
+    await statusIs(
+      'Failed to send verification code: Too many verification codes were sent to this number (at most 3 in 10 minutes). Please wait 10 minutes and try again.',
+      'danger',
+    );
+    expect((await outboxSmsTo(number)).length).toBe(3);
+  });
+});
