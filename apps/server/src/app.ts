@@ -41,6 +41,9 @@ import { createScansService } from './features/scans/scans.service';
 import { supportRoutes } from './features/support/support.routes';
 import { savedAlertsRoutes } from './features/saved-alerts/saved-alerts.routes';
 import { phoneRoutes } from './features/phone/phone.routes';
+import { createAlertRulesRepo } from './features/alert-rules/alert-rules.repo';
+import { alertRulesRoutes } from './features/alert-rules/alert-rules.routes';
+import { createAlertRulesService } from './features/alert-rules/alert-rules.service';
 import { createPhoneService } from './features/phone/phone.service';
 import { systemClock, type Clock } from './lib/clock';
 import { edgeErrorHandlers } from './lib/edge-errors';
@@ -257,6 +260,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await secured.register(favoritesRoutes, { favorites });
       await secured.register(savedAlertsRoutes, { db });
       await secured.register(phoneRoutes, { service: createPhoneService({ db, sms, clock, log: app.log }) });
+      await secured.register(alertRulesRoutes, {
+        service: createAlertRulesService({ repo: createAlertRulesRepo(db), sms, mailer, clock, log: app.log }),
+      });
       await secured.register(supportRoutes, { mailer, supportEmail: config.SUPPORT_EMAIL });
       await secured.register(docsRoutes);
       const marketService = createMarketService(deps.market, deps.marketClock);

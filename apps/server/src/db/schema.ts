@@ -375,3 +375,66 @@ export const outboxSms = pgTable(
     check('outbox_sms_kind', sql`${table.kind} in ('verification', 'message')`),
   ],
 );
+
+/**
+ * Alert rules (issue 14; reference/alerts.md "The rule as stored and exchanged"): one per (user,
+ * alert_type), written only by POST api/save_alert_preferences after the contract's checks and the
+ * user's own favourites / verified phone. `symbols` upper-case (news categories keep their spelling);
+ * `targets` one `{ symbol, price, direction }` per symbol for CURRENT_PRICE and BITCOIN, else [].
+ */
+export const alertRules = pgTable(
+  'alert_rules',
+  {
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    alertType: text('alert_type').notNull(),
+    symbols: jsonb('symbols').$type<string[]>().notNull(),
+    thresholdValue: doublePrecision('threshold_value'),
+    targets: jsonb('targets').$type<Array<{ symbol: string; price: number; direction: 'above' | 'below' }>>().notNull(),
+    enableSms: boolean('enable_sms').notNull(),
+    enableEmail: boolean('enable_email').notNull(),
+    isActive: boolean('is_active').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.userId, table.alertType] })],
+);
+
+/**
+ * A user's alert delivery settings (issue 14; alerts.md "Delivery"): time zone (IANA), quiet hours per
+ * channel ('HH:MM' in that zone), pause all alerts. No row: the defaults (America/New_York, SMS
+ * 21:00–08:00, e-mail off, not paused).
+ */
+export const alertDeliverySettings = pgTable('alert_delivery_settings', {
+  userId: integer('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  timeZone: text('time_zone').notNull(),
+  smsQuietEnabled: boolean('sms_quiet_enabled').notNull(),
+  smsQuietStart: text('sms_quiet_start').notNull(),
+  smsQuietEnd: text('sms_quiet_end').notNull(),
+  emailQuietEnabled: boolean('email_quiet_enabled').notNull(),
+  emailQuietStart: text('email_quiet_start').notNull(),
+  emailQuietEnd: text('email_quiet_end').notNull(),
+  paused: boolean('paused').notNull(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
+});
+
+/**
+ * Each channel's last successful delivery to a user ('sms' | 'email'): written when a provider
+ * accepted a message (test sends now, the alert engine's deliveries next), shown on the screen.
+ */
+export const alertChannelDeliveries = pgTable(
+  'alert_channel_deliveries',
+  {
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    channel: text('channel').notNull(),
+    lastDeliveredAt: timestamp('last_delivered_at', { withTimezone: true }).notNull(),
+    /** The provider's answer for that delivery (outbox file, Twilio SID, SMTP reply). */
+    providerAnswer: text('provider_answer').notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.userId, table.channel] }), check('alert_channel_deliveries_channel', sql`${table.channel} in ('sms', 'email')`)],
+);

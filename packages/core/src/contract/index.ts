@@ -12,3 +12,4 @@ export * from './option-trades';
 export * from './saved-alerts';
 export * from './crypto-trades';
 export * from './phone';
+export * from './alert-rules';

@@ -1,0 +1,44 @@
+import type { FastifyInstance } from 'fastify';
+import {
+  alertSavedMessage,
+  DELIVERY_SETTINGS_SAVED_MESSAGE,
+  getUserAlertRulesRequest,
+  saveAlertDeliverySettingsRequest,
+  saveAlertPreferencesRequest,
+  sendTestAlertRequest,
+  type GetAlertDeliverySettingsResponse,
+  type GetUserAlertRulesResponse,
+  type SaveAlertDeliverySettingsResponse,
+  type SaveAlertPreferencesResponse,
+  type SendTestAlertResponse,
+} from '@signalboard/core';
+import { parseInput } from '../../lib/errors';
+import type { AlertRulesService } from './alert-rules.service';
+
+/** The Alert Preferences and delivery cards' calls (spec §7; issue 14); each is the signed-in user's. */
+export async function alertRulesRoutes(app: FastifyInstance, options: { service: AlertRulesService }) {
+  const { service } = options;
+
+  app.post('/save_alert_preferences', async (request): Promise<SaveAlertPreferencesResponse> => {
+    const input = parseInput(saveAlertPreferencesRequest, request.body);
+    const data = await service.savePreferences(request.user.id, input);
+    return { msg: alertSavedMessage(input.alert_type), data };
+  });
+
+  app.post('/get_user_alert_rules', async (request): Promise<GetUserAlertRulesResponse> => {
+    const { alert_type: type } = parseInput(getUserAlertRulesRequest, request.body);
+    return { data: await service.rule(request.user.id, type) };
+  });
+
+  app.get('/get_alert_delivery_settings', async (request): Promise<GetAlertDeliverySettingsResponse> => service.deliverySettings(request.user.id));
+
+  app.post('/save_alert_delivery_settings', async (request): Promise<SaveAlertDeliverySettingsResponse> => {
+    const input = parseInput(saveAlertDeliverySettingsRequest, request.body);
+    return { msg: DELIVERY_SETTINGS_SAVED_MESSAGE, data: await service.saveDeliverySettings(request.user.id, input) };
+  });
+
+  app.post('/send_test_alert', async (request): Promise<SendTestAlertResponse> => {
+    const { channel } = parseInput(sendTestAlertRequest, request.body);
+    return service.sendTest(request.user.id, request.user.email, channel);
+  });
+}

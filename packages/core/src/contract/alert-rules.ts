@@ -1,0 +1,388 @@
+import { z } from 'zod';
+import { singleLineText } from '../validation/text';
+
+/**
+ * Alert preferences and delivery settings (issue 14; spec §2 "Alert System Settings", §5 "Alert
+ * preferences save", §7, §8 "Alert preferences", §9 "Alert types"; reference/alerts.md "The ten
+ * types", "The rule as stored and exchanged", "Delivery"). One rule per (user, alert_type). The
+ * screen and the server validate with the same functions below, so they say the same words.
+ */
+
+/** The ten alert types (spec §9), in the spec's order. */
+export const ALERT_TYPES = [
+  'PERCENT_DROP',
+  'CURRENT_PRICE',
+  'BITCOIN',
+  'OPTION_ALERT',
+  'GENERAL_NEWS',
+  'NEWS+TRUMP+MAG7+ALPHA',
+  'NEWS+TRUMP+MAG7+GNEWS',
+  'LEVEL_SYSTEM',
+  'STOCK_DROP_ALERTS',
+  'ALLSTOCKS_PROGRESS_ALERT',
+] as const;
+export type AlertType = (typeof ALERT_TYPES)[number];
+
+/** Each type's name, as spec §9 writes it (used in '<type name> alert preferences saved successfully!'). */
+export const ALERT_TYPE_NAMES: Readonly<Record<AlertType, string>> = {
+  PERCENT_DROP: 'Percent Drop',
+  CURRENT_PRICE: 'Current Price',
+  BITCOIN: 'Cryptocurrency',
+  OPTION_ALERT: 'Alert New Options',
+  GENERAL_NEWS: 'General Market News',
+  'NEWS+TRUMP+MAG7+ALPHA': 'TRUMP & MAGNIFICENT 7 BY ALPHA NEWS',
+  'NEWS+TRUMP+MAG7+GNEWS': 'TRUMP & MAGNIFICENT 7 BY GNEWS',
+  LEVEL_SYSTEM: 'Level System',
+  STOCK_DROP_ALERTS: 'Stock Drop Best of S&P 500',
+  ALLSTOCKS_PROGRESS_ALERT: 'Stock Drop Alerts Swing Trade Scanner',
+};
+
+/**
+ * Where a type's symbols come from: the user's favourites, the six coins, the option tickers, the four
+ * news categories, the eight Trump/Mag 7 keywords, or none (no symbol selection).
+ */
+export type AlertSymbolSource = 'favorites' | 'crypto' | 'option_tickers' | 'news_categories' | 'news_keywords' | 'none';
+
+export const ALERT_TYPE_SYMBOL_SOURCE: Readonly<Record<AlertType, AlertSymbolSource>> = {
+  PERCENT_DROP: 'favorites',
+  CURRENT_PRICE: 'favorites',
+  BITCOIN: 'crypto',
+  OPTION_ALERT: 'option_tickers',
+  GENERAL_NEWS: 'news_categories',
+  'NEWS+TRUMP+MAG7+ALPHA': 'news_keywords',
+  'NEWS+TRUMP+MAG7+GNEWS': 'news_keywords',
+  LEVEL_SYSTEM: 'favorites',
+  STOCK_DROP_ALERTS: 'none',
+  ALLSTOCKS_PROGRESS_ALERT: 'none',
+};
+
+/** The coins of the Cryptocurrency type (spec §9). */
+export const ALERT_CRYPTO_SYMBOLS: readonly string[] = ['BTC', 'ETH', 'XRP', 'SOL', 'ADA', 'DOGE'];
+
+/**
+ * The fixed list behind the OPTION_ALERT alert type (spec §9: "about 57 tickers: SPY, NVDA, TSLA,
+ * QQQ, AAPL and others"): the most actively traded US options; also the option engine's underlyings.
+ */
+export const OPTION_ALERT_TICKERS: readonly string[] = [
+  'SPY', 'NVDA', 'TSLA', 'QQQ', 'AAPL', 'AMZN', 'META', 'MSFT', 'GOOGL', 'AMD',
+  'NFLX', 'IWM', 'PLTR', 'COIN', 'BA', 'AVGO', 'MU', 'INTC', 'UBER', 'DIS',
+  'JPM', 'BAC', 'WFC', 'C', 'GS', 'XOM', 'CVX', 'OXY', 'PFE', 'MRK',
+  'LLY', 'UNH', 'ABBV', 'WMT', 'COST', 'TGT', 'HD', 'NKE', 'SBUX', 'MCD',
+  'PYPL', 'XYZ', 'HOOD', 'SMCI', 'ORCL', 'CRM', 'ADBE', 'QCOM', 'CSCO', 'F',
+  'GM', 'T', 'VZ', 'DIA', 'XLF', 'XLE', 'GLD',
+];
+
+/** The General Market News categories (spec §9), as shown and stored. */
+export const ALERT_NEWS_CATEGORIES: readonly string[] = ['Economy Monetary', 'Economy Fiscal', 'Economy Macro', 'Financial Markets'];
+
+/** The keywords of the two Trump & Magnificent 7 news types (spec §9). */
+export const ALERT_NEWS_KEYWORDS: readonly string[] = ['TRUMP', 'NVDA', 'TSLA', 'MSFT', 'AMZN', 'GOOGL', 'META', 'AAPL'];
+
+/** The fixed choice of a source; null for favourites (per user) and for none. */
+export function alertFixedSymbols(source: AlertSymbolSource): readonly string[] | null {
+  switch (source) {
+    case 'crypto':
+      return ALERT_CRYPTO_SYMBOLS;
+    case 'option_tickers':
+      return OPTION_ALERT_TICKERS;
+    case 'news_categories':
+      return ALERT_NEWS_CATEGORIES;
+    case 'news_keywords':
+      return ALERT_NEWS_KEYWORDS;
+    default:
+      return null;
+  }
+}
+
+/** Limits (spec §5, §9; alerts.md). */
+export const ALERT_MAX_SYMBOLS = 10;
+export const ALERT_THRESHOLD_MIN = 1;
+export const ALERT_THRESHOLD_MAX = 100;
+export const ALERT_THRESHOLD_DEFAULT = 5;
+export const ALERT_TARGET_PRICE_MAX = 1_000_000;
+
+/** Only Percent Drop has a threshold. */
+export const alertTypeHasThreshold = (type: AlertType) => type === 'PERCENT_DROP';
+/** Current Price and Cryptocurrency carry a target price and direction per chosen symbol. */
+export const alertTypeHasTargets = (type: AlertType) => type === 'CURRENT_PRICE' || type === 'BITCOIN';
+/** STOCK_DROP_ALERTS and ALLSTOCKS_PROGRESS_ALERT have no symbol selection. */
+export const alertTypeHasSymbols = (type: AlertType) => ALERT_TYPE_SYMBOL_SOURCE[type] !== 'none';
+
+/** Messages (spec §5, §8; alerts.md). */
+export const ALERT_SYMBOLS_REQUIRED_MESSAGE = 'Please select at least one symbol for alerts.';
+export const ALERT_SYMBOLS_MAX_MESSAGE = 'You can select up to 10 symbols for alerts.';
+export const ALERT_CRYPTO_MAX_MESSAGE = 'You can select up to 10 cryptocurrencies for alerts.';
+export const ALERT_THRESHOLD_MESSAGE = 'Please enter a valid Drop Percentage (1-100).';
+export const ALERT_TARGET_PRICE_MESSAGE = 'Please enter a valid target price (greater than 0, up to 1,000,000).';
+export const ALERT_SMS_NEEDS_PHONE_MESSAGE = 'Please verify a phone number to receive SMS alerts.';
+export const ALERT_SAVING_MESSAGE = 'Saving alert preferences...';
+export const ALERT_SAVE_FAILED_MESSAGE = 'Failed to save alert preferences.';
+export const ALERT_FAVORITES_LOAD_FAILED_MESSAGE = 'Could not load favorite stocks for alert selection.';
+export const ALERT_TYPE_MESSAGE = `alert_type must be one of: ${ALERT_TYPES.join(', ')}`;
+/** '<type name> alert preferences saved successfully!' */
+export const alertSavedMessage = (type: AlertType) => `${ALERT_TYPE_NAMES[type]} alert preferences saved successfully!`;
+/** 'Could not load <type name> alert settings.' */
+export const alertLoadFailedMessage = (type: AlertType) => `Could not load ${ALERT_TYPE_NAMES[type]} alert settings.`;
+/** A chosen symbol without its target (Current Price, Cryptocurrency). */
+export const alertTargetMissingMessage = (symbol: string) => `Please enter a target price for ${symbol}.`;
+/** A chosen symbol outside the type's source. */
+export function alertSymbolNotAllowedMessage(type: AlertType, symbol: string): string {
+  return ALERT_TYPE_SYMBOL_SOURCE[type] === 'favorites'
+    ? `${symbol} is not one of your favorite stocks. Add it to your favorites first.`
+    : `${symbol} is not a choice of ${ALERT_TYPE_NAMES[type]} alerts.`;
+}
+
+/** The ten-symbol message of a type (cryptocurrencies wording for the crypto type). */
+export const alertSymbolsMaxMessage = (type: AlertType) => (type === 'BITCOIN' ? ALERT_CRYPTO_MAX_MESSAGE : ALERT_SYMBOLS_MAX_MESSAGE);
+
+/**
+ * A symbol as stored: upper-case, except the news categories, which keep their spec spelling (matched
+ * case-insensitively).
+ */
+export function normalizeAlertSymbol(type: AlertType, symbol: string): string {
+  const trimmed = symbol.trim();
+  if (ALERT_TYPE_SYMBOL_SOURCE[type] === 'news_categories') {
+    return ALERT_NEWS_CATEGORIES.find((category) => category.toLowerCase() === trimmed.toLowerCase()) ?? trimmed;
+  }
+  return trimmed.toUpperCase();
+}
+
+export const alertTargetDirection = z.enum(['above', 'below'], { error: "direction must be 'above' or 'below'" });
+export type AlertTargetDirection = z.infer<typeof alertTargetDirection>;
+
+/** A target of Current Price and Cryptocurrency: the price crossed `direction`. */
+export const alertTarget = z.object({
+  symbol: singleLineText('symbol', { max: 40, required: true, examples: ['BTC'] }),
+  price: z.number({ error: ALERT_TARGET_PRICE_MESSAGE }),
+  direction: alertTargetDirection,
+});
+export type AlertTarget = z.output<typeof alertTarget>;
+
+/** What the shared check reads of a save (the structure already parsed). */
+export interface AlertPreferencesInput {
+  alert_type: AlertType;
+  stock_symbols: readonly string[];
+  threshold_value?: number | null;
+  targets?: ReadonlyArray<{ symbol: string; price: number; direction: AlertTargetDirection }>;
+}
+
+/**
+ * The first problem of a save, in the order the screen checks them (symbols required, ten at most,
+ * the threshold, each target), or null. `allowed` is the type's choice (the user's favourites for the
+ * favourites types); when given, a symbol outside it is refused. Symbols are compared normalized.
+ */
+export function alertPreferencesProblem(input: AlertPreferencesInput, allowed?: readonly string[] | null): string | null {
+  const type = input.alert_type;
+  const symbols = [...new Set(input.stock_symbols.map((symbol) => normalizeAlertSymbol(type, symbol)))];
+  if (alertTypeHasSymbols(type)) {
+    if (symbols.length === 0) return ALERT_SYMBOLS_REQUIRED_MESSAGE;
+    if (symbols.length > ALERT_MAX_SYMBOLS) return alertSymbolsMaxMessage(type);
+  }
+  if (alertTypeHasThreshold(type)) {
+    const threshold = input.threshold_value;
+    if (typeof threshold !== 'number' || !Number.isFinite(threshold) || threshold < ALERT_THRESHOLD_MIN || threshold > ALERT_THRESHOLD_MAX) {
+      return ALERT_THRESHOLD_MESSAGE;
+    }
+  }
+  if (alertTypeHasSymbols(type) && allowed) {
+    const choice = new Set(allowed.map((symbol) => normalizeAlertSymbol(type, symbol)));
+    const outside = symbols.find((symbol) => !choice.has(symbol));
+    if (outside !== undefined) return alertSymbolNotAllowedMessage(type, outside);
+  }
+  if (alertTypeHasTargets(type)) {
+    const targets = input.targets ?? [];
+    for (const symbol of symbols) {
+      const target = targets.find((candidate) => normalizeAlertSymbol(type, candidate.symbol) === symbol);
+      if (!target) return alertTargetMissingMessage(symbol);
+      if (!isValidAlertTargetPrice(target.price)) return ALERT_TARGET_PRICE_MESSAGE;
+    }
+  }
+  return null;
+}
+
+/** 0 < price ≤ 1,000,000. */
+export const isValidAlertTargetPrice = (price: number) => Number.isFinite(price) && price > 0 && price <= ALERT_TARGET_PRICE_MAX;
+
+export const alertType = z.enum(ALERT_TYPES, { error: ALERT_TYPE_MESSAGE });
+
+/**
+ * POST api/save_alert_preferences. stock_symbols is empty for the two types without symbols;
+ * threshold_value is the Percent Drop threshold (null, or left out, for other types: stored null);
+ * targets one per chosen symbol for CURRENT_PRICE and BITCOIN (ignored, stored empty, for others).
+ * The shared check runs here, so a bad save answers 400 with the screen's message.
+ */
+export const saveAlertPreferencesRequest = z
+  .object({
+    alert_type: alertType,
+    stock_symbols: z
+      .array(singleLineText('Symbol', { max: 40, required: true, typeError: 'Each symbol must be text', examples: ['AAPL'] }), {
+        error: 'stock_symbols must be a list of symbols',
+      })
+      .max(200, ALERT_SYMBOLS_MAX_MESSAGE)
+      .default([]),
+    threshold_value: z.number({ error: ALERT_THRESHOLD_MESSAGE }).nullable().optional(),
+    enable_sms: z.boolean({ error: 'enable_sms must be true or false' }).default(false),
+    enable_email: z.boolean({ error: 'enable_email must be true or false' }).default(false),
+    is_active: z.boolean({ error: 'is_active must be true or false' }).default(true),
+    targets: z.array(alertTarget, { error: 'targets must be a list of { symbol, price, direction }' }).max(200, ALERT_SYMBOLS_MAX_MESSAGE).optional(),
+  })
+  .superRefine((input, ctx) => {
+    const problem = alertPreferencesProblem(input);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem, path: [] });
+  });
+export type SaveAlertPreferencesRequest = z.input<typeof saveAlertPreferencesRequest>;
+
+/** A stored rule, as answered. */
+export const alertRule = z.object({
+  alert_type: alertType,
+  stock_symbols: z.array(z.string()),
+  threshold_value: z.number().nullable(),
+  is_active: z.boolean(),
+  enable_email: z.boolean(),
+  enable_sms: z.boolean(),
+  targets: z.array(z.object({ symbol: z.string(), price: z.number(), direction: alertTargetDirection })),
+  /** The rule's symbols no longer in its source (a deleted favourite); they stay saved but do not fire. */
+  unavailable_symbols: z.array(z.string()),
+  updated_at: z.string(),
+});
+export type AlertRule = z.infer<typeof alertRule>;
+
+/** The answer of a save: '<type name> alert preferences saved successfully!' and the rule as stored. */
+export const saveAlertPreferencesResponse = z.object({ msg: z.string(), data: alertRule });
+export type SaveAlertPreferencesResponse = z.infer<typeof saveAlertPreferencesResponse>;
+
+/** POST api/get_user_alert_rules. */
+export const getUserAlertRulesRequest = z.object({ alert_type: alertType });
+export type GetUserAlertRulesRequest = z.input<typeof getUserAlertRulesRequest>;
+
+/** The user's rule of that type, or `{ data: null }` when there is none. */
+export const getUserAlertRulesResponse = z.object({ data: alertRule.nullable() });
+export type GetUserAlertRulesResponse = z.infer<typeof getUserAlertRulesResponse>;
+
+/* ------------------------------------------------------------------------------------------------
+ * Delivery settings (alerts.md "Delivery": quiet hours in the user's time zone, pause, test sends).
+ * --------------------------------------------------------------------------------------------- */
+
+export const ALERT_DEFAULT_TIME_ZONE = 'America/New_York';
+export const SMS_QUIET_HOURS_DEFAULT = { enabled: true, start: '21:00', end: '08:00' } as const;
+export const EMAIL_QUIET_HOURS_DEFAULT = { enabled: false, start: '21:00', end: '08:00' } as const;
+
+export const TIME_ZONE_MESSAGE = 'Please choose a valid time zone.';
+export const QUIET_HOURS_TIME_MESSAGE = 'Please enter quiet hours as HH:MM (00:00 to 23:59).';
+export const QUIET_HOURS_SAME_MESSAGE = 'Quiet hours must start and end at different times.';
+export const DELIVERY_SETTINGS_SAVED_MESSAGE = 'Delivery settings saved successfully!';
+export const DELIVERY_SETTINGS_SAVE_FAILED_MESSAGE = 'Failed to save delivery settings.';
+export const DELIVERY_SETTINGS_LOAD_FAILED_MESSAGE = 'Could not load delivery settings.';
+
+/** Whether `zone` is an IANA time zone this runtime knows (e.g. 'Europe/Berlin'). */
+export function isValidTimeZone(zone: string): boolean {
+  if (!/^[A-Za-z][A-Za-z0-9_+\-/]*$/.test(zone)) return false;
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** HH:MM, 00:00 to 23:59. */
+export const QUIET_HOURS_TIME_PATTERN = /^([01]\d|2[0-3]):[0-5]\d$/;
+
+const quietTime = (name: string, example: string) =>
+  singleLineText(name, { max: 5, required: QUIET_HOURS_TIME_MESSAGE, typeError: QUIET_HOURS_TIME_MESSAGE, maxMessage: QUIET_HOURS_TIME_MESSAGE, examples: [example] }).refine(
+    (value) => QUIET_HOURS_TIME_PATTERN.test(value),
+    { message: QUIET_HOURS_TIME_MESSAGE },
+  );
+
+/** Quiet hours: from `start` to `end` in the user's time zone (crossing midnight when end < start). */
+export const quietHours = z
+  .object({
+    enabled: z.boolean({ error: 'enabled must be true or false' }),
+    start: quietTime('start', '21:00'),
+    end: quietTime('end', '08:00'),
+  })
+  .refine((hours) => hours.start !== hours.end, { message: QUIET_HOURS_SAME_MESSAGE });
+export type QuietHours = z.output<typeof quietHours>;
+
+/** Whether the local time `hhmm` falls in `hours` (start inclusive, end exclusive). */
+export function inQuietHours(hours: QuietHours, hhmm: string): boolean {
+  if (!hours.enabled) return false;
+  return hours.start < hours.end ? hhmm >= hours.start && hhmm < hours.end : hhmm >= hours.start || hhmm < hours.end;
+}
+
+/** POST api/save_alert_delivery_settings. */
+export const saveAlertDeliverySettingsRequest = z.object({
+  time_zone: singleLineText('time_zone', { max: 64, required: TIME_ZONE_MESSAGE, typeError: TIME_ZONE_MESSAGE, maxMessage: TIME_ZONE_MESSAGE, examples: ['America/New_York'] }).refine(
+    (zone) => isValidTimeZone(zone),
+    { message: TIME_ZONE_MESSAGE },
+  ),
+  sms_quiet_hours: quietHours,
+  email_quiet_hours: quietHours,
+  /** Pause all alerts: no rule of the user sends anything while true. */
+  paused: z.boolean({ error: 'paused must be true or false' }),
+});
+export type SaveAlertDeliverySettingsRequest = z.input<typeof saveAlertDeliverySettingsRequest>;
+
+export const alertChannel = z.enum(['sms', 'email'], { error: "channel must be 'sms' or 'email'" });
+export type AlertChannel = z.infer<typeof alertChannel>;
+
+/** Each channel's last successful delivery (ISO time), null when none yet. */
+export const lastDeliveries = z.object({ sms: z.string().nullable(), email: z.string().nullable() });
+export type LastDeliveries = z.infer<typeof lastDeliveries>;
+
+/**
+ * GET api/get_alert_delivery_settings. `saved` false: nothing saved yet, the values are the defaults
+ * (time zone America/New_York; the screen proposes the browser's zone instead).
+ */
+export const alertDeliverySettings = z.object({
+  time_zone: z.string(),
+  sms_quiet_hours: z.object({ enabled: z.boolean(), start: z.string(), end: z.string() }),
+  email_quiet_hours: z.object({ enabled: z.boolean(), start: z.string(), end: z.string() }),
+  paused: z.boolean(),
+  saved: z.boolean(),
+  last_delivery: lastDeliveries,
+});
+export type AlertDeliverySettings = z.infer<typeof alertDeliverySettings>;
+
+export const getAlertDeliverySettingsResponse = alertDeliverySettings;
+export type GetAlertDeliverySettingsResponse = AlertDeliverySettings;
+
+/** The answer of a save: 'Delivery settings saved successfully!' and the settings as stored. */
+export const saveAlertDeliverySettingsResponse = z.object({ msg: z.string(), data: alertDeliverySettings });
+export type SaveAlertDeliverySettingsResponse = z.infer<typeof saveAlertDeliverySettingsResponse>;
+
+/** POST api/send_test_alert: one test message through the channel's provider. */
+export const sendTestAlertRequest = z.object({ channel: alertChannel });
+export type SendTestAlertRequest = z.input<typeof sendTestAlertRequest>;
+
+/**
+ * The answer of a test send: `msg` ('Test SMS sent successfully to +1…' / 'Test e-mail sent
+ * successfully to …'), `provider_answer` (the provider's words: the outbox file or Twilio's message
+ * id, the SMTP server's reply), `delivered_at`, and each channel's last successful delivery now.
+ */
+export const sendTestAlertResponse = z.object({
+  msg: z.string(),
+  channel: alertChannel,
+  provider_answer: z.string(),
+  delivered_at: z.string(),
+  last_delivery: lastDeliveries,
+});
+export type SendTestAlertResponse = z.infer<typeof sendTestAlertResponse>;
+
+export const testAlertSentMessage = (channel: AlertChannel, to: string) =>
+  channel === 'sms' ? `Test SMS sent successfully to ${to}.` : `Test e-mail sent successfully to ${to}.`;
+export const testAlertFailedMessage = (channel: AlertChannel) => (channel === 'sms' ? 'Failed to send test SMS: ' : 'Failed to send test e-mail: ');
+
+/** The wall-clock time 'HH:MM' (00:00–23:59) of `date` in the IANA zone `timeZone`. */
+export function localTimeIn(date: Date, timeZone: string): string {
+  const parts = new Intl.DateTimeFormat('en-GB', { timeZone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).formatToParts(date);
+  const part = (type: 'hour' | 'minute') => parts.find((candidate) => candidate.type === type)?.value ?? '00';
+  return `${part('hour')}:${part('minute')}`;
+}
+
+/** Whether a delivery on `channel` at `date` is held: alerts paused, or the channel's quiet hours in the user's zone. */
+export function isDeliveryHeld(settings: Pick<AlertDeliverySettings, 'time_zone' | 'sms_quiet_hours' | 'email_quiet_hours' | 'paused'>, channel: AlertChannel, date: Date): boolean {
+  if (settings.paused) return true;
+  const hours = channel === 'sms' ? settings.sms_quiet_hours : settings.email_quiet_hours;
+  return inQuietHours(hours, localTimeIn(date, settings.time_zone));
+}
