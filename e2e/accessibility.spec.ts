@@ -66,7 +66,10 @@ const LOADED: Partial<Record<DashboardChildPath, (page: Page) => Promise<void>>>
     await expect.poll(() => page.getByRole('combobox', { name: 'Favorite Stocks' }).inputValue()).toBe('DIS - Walt Disney Co.');
   },
   support: (page) => page.getByRole('button', { name: 'Send Email' }).waitFor(),
-  alert: (page) => page.getByRole('status', { name: 'SMS verification status' }).getByText('No phone number on file. Please enter one to enable SMS alerts.').waitFor(),
+  alert: async (page) => {
+    await page.getByRole('status', { name: 'SMS verification status' }).getByText('No phone number on file. Please enter one to enable SMS alerts.').waitFor();
+    await page.getByRole('checkbox', { name: 'DIS', exact: true }).waitFor();
+  },
   allstockscanner: async (page) => {
     await page.getByRole('list', { name: 'Layered plans' }).getByRole('heading', { name: 'MMM', exact: true }).waitFor();
     await region(page, 'Track record').getByRole('button', { name: /^All · Replayed · layered@/ }).waitFor();
@@ -121,6 +124,16 @@ const INTERACTIONS: Partial<Record<DashboardChildPath, Step[]>> = {
         await page.getByRole('button', { name: 'Verify' }).click();
         // (One time in a million the code sent is 000000 and the number is verified.)
         await page.getByRole('status', { name: 'SMS verification status' }).getByText(/^(Verification failed: |Phone number verified)/).waitFor();
+      },
+    },
+    {
+      state: 'alert preferences: coin chosen, target price asked',
+      run: async (page) => {
+        await page.getByRole('combobox', { name: 'Alert type' }).selectOption('Cryptocurrency');
+        await page.getByRole('checkbox', { name: 'BTC', exact: true }).check();
+        await page.getByRole('textbox', { name: 'Target price for BTC' }).waitFor();
+        await page.getByRole('button', { name: 'Save', exact: true }).click();
+        await page.getByRole('status', { name: 'Alert preferences status' }).getByText('Please enter a target price for BTC.').waitFor();
       },
     },
   ],

@@ -10,7 +10,7 @@ import { latestVerificationCode, outboxSmsTo, uniquePhoneNumber } from './suppor
 
 let page: Page;
 const session = useBrowserPage(async (context) => {
-  await signedInUser(context, 'alert');
+  await signedInUser(context, 'alert', { favorites: [{ symbol: 'AAPL', description: 'Apple Inc.' }, { symbol: 'MSFT', description: 'Microsoft Corporation' }] });
 });
 beforeEach(() => {
   page = session.page;
@@ -103,5 +103,69 @@ describe('Alert System Settings: SMS Verification', () => {
       'danger',
     );
     expect((await outboxSmsTo(number)).length).toBe(3);
+  });
+});
+
+const prefsStatus = () => page.getByRole('status', { name: 'Alert preferences status' });
+async function prefsStatusIs(text: string, tone: 'success' | 'danger' | 'info') {
+  await expect.poll(() => prefsStatus().textContent(), { timeout: 15_000 }).toBe(text);
+  expect(await prefsStatus().getAttribute('data-tone')).toBe(tone);
+}
+const alertType = () => page.getByRole('combobox', { name: 'Alert type' });
+const saveButton = () => page.getByRole('button', { name: 'Save', exact: true });
+
+describe('Alert System Settings: Alert Preferences', () => {
+  it('checks a Percent Drop rule, saves it, and loads it again after a reload', async () => {
+    await page.goto('/dashboard/alert');
+    await page.getByRole('checkbox', { name: 'AAPL', exact: true }).waitFor();
+    expect(await page.getByRole('switch', { name: 'Enabled' }).isChecked()).toBe(false);
+    await saveButton().click();
+    await prefsStatusIs('Please select at least one symbol for alerts.', 'danger');
+    await page.getByRole('checkbox', { name: 'MSFT', exact: true }).check();
+    await page.getByRole('textbox', { name: 'Drop Percentage' }).fill('0');
+    await saveButton().click();
+    await prefsStatusIs('Please enter a valid Drop Percentage (1-100).', 'danger');
+    await page.getByRole('textbox', { name: 'Drop Percentage' }).fill('12');
+    await page.getByRole('switch', { name: 'E-mail alerts' }).check();
+    await page.getByRole('switch', { name: 'Enabled' }).check();
+    await saveButton().click();
+    await prefsStatusIs('Percent Drop alert preferences saved successfully!', 'success');
+
+    await page.reload();
+    await expect.poll(() => page.getByRole('checkbox', { name: 'MSFT', exact: true }).isChecked(), { timeout: 15_000 }).toBe(true);
+    expect(await page.getByRole('checkbox', { name: 'AAPL', exact: true }).isChecked()).toBe(false);
+    expect(await page.getByRole('textbox', { name: 'Drop Percentage' }).inputValue()).toBe('12%');
+    expect(await page.getByRole('switch', { name: 'E-mail alerts' }).isChecked()).toBe(true);
+    expect(await page.getByRole('switch', { name: 'SMS alerts' }).isChecked()).toBe(false);
+    expect(await page.getByRole('switch', { name: 'Enabled' }).isChecked()).toBe(true);
+  });
+
+  it('saves a Cryptocurrency rule with a target per coin, and SMS only with a verified number', async () => {
+    await page.goto('/dashboard/alert');
+    await page.getByRole('checkbox', { name: 'AAPL', exact: true }).waitFor();
+    await alertType().selectOption('Cryptocurrency');
+    await page.getByRole('checkbox', { name: 'ETH', exact: true }).check();
+    await saveButton().click();
+    await prefsStatusIs('Please enter a target price for ETH.', 'danger');
+    await page.getByRole('textbox', { name: 'Target price for ETH' }).fill('4200.5');
+    await page.getByRole('combobox', { name: 'Direction for ETH' }).selectOption('Falls below');
+    await page.getByRole('switch', { name: 'SMS alerts' }).check();
+    await saveButton().click();
+    await prefsStatusIs('Please verify a phone number to receive SMS alerts.', 'danger');
+    await page.getByRole('switch', { name: 'SMS alerts' }).uncheck();
+    await saveButton().click();
+    await prefsStatusIs('Cryptocurrency alert preferences saved successfully!', 'success');
+    await screenshot(page, 'alert-preferences-saved');
+
+    await page.reload();
+    await page.getByRole('checkbox', { name: 'AAPL', exact: true }).waitFor();
+    await alertType().selectOption('Cryptocurrency');
+    await expect.poll(() => page.getByRole('checkbox', { name: 'ETH', exact: true }).isChecked(), { timeout: 15_000 }).toBe(true);
+    expect(await page.getByRole('textbox', { name: 'Target price for ETH' }).inputValue()).toBe('4,200.5');
+    expect(await page.getByRole('combobox', { name: 'Direction for ETH' }).inputValue()).toBe('below');
+    // Another type has its own rule: none saved yet, so its enabled flag is off.
+    await alertType().selectOption('General Market News');
+    await page.getByRole('checkbox', { name: 'Economy Macro', exact: true }).waitFor();
+    expect(await page.getByRole('switch', { name: 'Enabled' }).isChecked()).toBe(false);
   });
 });

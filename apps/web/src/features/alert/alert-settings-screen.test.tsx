@@ -11,9 +11,18 @@ afterEach(() => {
 });
 
 type Routes = Parameters<typeof mockApi>[0];
+const FAVORITES = [
+  { symbol: 'AAPL', description: 'Apple Inc.' },
+  { symbol: 'MSFT', description: 'Microsoft Corporation' },
+];
 
 function setup(routes: Routes = {}) {
-  const api = mockApi({ 'GET get_user_phone_number': { body: {} }, ...routes });
+  const api = mockApi({
+    'GET get_user_phone_number': { body: {} },
+    'POST get_user_alert_rules': { body: { data: null } },
+    'GET get_favorite_stocks': { body: FAVORITES },
+    ...routes,
+  });
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   renderScreen(
     <QueryClientProvider client={client}>
