@@ -136,6 +136,13 @@ const INTERACTIONS: Partial<Record<DashboardChildPath, Step[]>> = {
         await page.getByRole('status', { name: 'Alert preferences status' }).getByText('Please enter a target price for BTC.').waitFor();
       },
     },
+    {
+      state: 'delivery settings: test e-mail sent',
+      run: async (page) => {
+        await page.getByRole('button', { name: 'Send test e-mail' }).click();
+        await page.getByText(/^Provider answer: ./).waitFor();
+      },
+    },
   ],
   cryptoscanner: [
     {

@@ -5,12 +5,13 @@
  */
 import type { Page } from 'playwright-core';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { screenshot, signedInUser, useBrowserPage } from './support/browser';
+import { latestOutboxMail, screenshot, signedInUser, useBrowserPage } from './support/browser';
 import { latestVerificationCode, outboxSmsTo, uniquePhoneNumber } from './support/sms';
 
 let page: Page;
+let email: string;
 const session = useBrowserPage(async (context) => {
-  await signedInUser(context, 'alert', { favorites: [{ symbol: 'AAPL', description: 'Apple Inc.' }, { symbol: 'MSFT', description: 'Microsoft Corporation' }] });
+  ({ email } = await signedInUser(context, 'alert', { favorites: [{ symbol: 'AAPL', description: 'Apple Inc.' }, { symbol: 'MSFT', description: 'Microsoft Corporation' }] }));
 });
 beforeEach(() => {
   page = session.page;
@@ -167,5 +168,58 @@ describe('Alert System Settings: Alert Preferences', () => {
     await alertType().selectOption('General Market News');
     await page.getByRole('checkbox', { name: 'Economy Macro', exact: true }).waitFor();
     expect(await page.getByRole('switch', { name: 'Enabled' }).isChecked()).toBe(false);
+  });
+});
+
+describe('Alert System Settings: Delivery Settings', () => {
+  const deliveryStatus = () => page.getByRole('status', { name: 'Delivery settings status' });
+  const deliveryStatusIs = async (text: string, tone: 'success' | 'danger') => {
+    await expect.poll(() => deliveryStatus().textContent(), { timeout: 15_000 }).toBe(text);
+    expect(await deliveryStatus().getAttribute('data-tone')).toBe(tone);
+  };
+
+  it('saves the time zone, quiet hours and pause, and shows them after a reload', async () => {
+    await page.goto('/dashboard/alert');
+    const zone = page.getByRole('combobox', { name: 'Time zone' });
+    await zone.waitFor();
+    await page.getByLabel('SMS quiet until').fill('21:00');
+    await page.getByRole('button', { name: 'Save delivery settings' }).click();
+    await deliveryStatusIs('Quiet hours must start and end at different times.', 'danger');
+    await page.getByLabel('SMS quiet until').fill('07:30');
+    await zone.selectOption('Europe/Berlin');
+    await page.getByRole('switch', { name: 'E-mail quiet hours' }).check();
+    await page.getByRole('switch', { name: 'Pause all alerts' }).check();
+    await page.getByRole('button', { name: 'Save delivery settings' }).click();
+    await deliveryStatusIs('Delivery settings saved successfully!', 'success');
+
+    await page.reload();
+    await expect.poll(() => page.getByRole('combobox', { name: 'Time zone' }).inputValue(), { timeout: 15_000 }).toBe('Europe/Berlin');
+    expect(await page.getByLabel('SMS quiet until').inputValue()).toBe('07:30');
+    expect(await page.getByRole('switch', { name: 'E-mail quiet hours' }).isChecked()).toBe(true);
+    expect(await page.getByRole('switch', { name: 'Pause all alerts' }).isChecked()).toBe(true);
+  });
+
+  it('sends a test e-mail and, once a number is verified, a test SMS, each landing in its outbox', async () => {
+    await page.goto('/dashboard/alert');
+    await page.getByRole('button', { name: 'Send test SMS' }).click();
+    await expect.poll(() => deliveryStatus().textContent(), { timeout: 15_000 }).toMatch(/^Failed to send test SMS: ./);
+    await page.getByRole('button', { name: 'Send test e-mail' }).click();
+    await deliveryStatusIs(`Test e-mail sent successfully to ${email}.`, 'success');
+    await page.getByText(/^Provider answer: ./).waitFor();
+    expect(await page.getByText(/^Last successful e-mail delivery: /).textContent()).not.toContain('none yet');
+    expect(await latestOutboxMail(email)).toMatch(/^Subject: Signalboard test alert$/m);
+
+    const number = uniquePhoneNumber();
+    await sendCode(number);
+    await statusIs('Verification code sent successfully! Please check your messages.', 'success');
+    await codeField().fill(await latestVerificationCode(number));
+    await page.getByRole('button', { name: 'Verify' }).click();
+    await statusIs('Phone number verified successfully!', 'success');
+    await page.getByRole('button', { name: 'Send test SMS' }).click();
+    await deliveryStatusIs(`Test SMS sent successfully to ${number}.`, 'success');
+    expect(await page.getByText('Last successful SMS delivery: none yet').count()).toBe(0);
+    await expect.poll(async () => (await outboxSmsTo(number)).length).toBe(2);
+    expect((await outboxSmsTo(number))[1]).toContain('Signalboard test alert: SMS alerts reach this phone.');
+    await screenshot(page, 'alert-delivery-tested');
   });
 });

@@ -11,6 +11,14 @@ afterEach(() => {
 });
 
 type Routes = Parameters<typeof mockApi>[0];
+const DEFAULT_DELIVERY = {
+  time_zone: 'America/New_York',
+  sms_quiet_hours: { enabled: true, start: '21:00', end: '08:00' },
+  email_quiet_hours: { enabled: false, start: '21:00', end: '08:00' },
+  paused: false,
+  saved: false,
+  last_delivery: { sms: null, email: null },
+};
 const FAVORITES = [
   { symbol: 'AAPL', description: 'Apple Inc.' },
   { symbol: 'MSFT', description: 'Microsoft Corporation' },
@@ -21,6 +29,7 @@ function setup(routes: Routes = {}) {
     'GET get_user_phone_number': { body: {} },
     'POST get_user_alert_rules': { body: { data: null } },
     'GET get_favorite_stocks': { body: FAVORITES },
+    'GET get_alert_delivery_settings': { body: DEFAULT_DELIVERY },
     ...routes,
   });
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
@@ -54,7 +63,7 @@ describe('Alert System Settings: SMS Verification', () => {
     const api = setup();
     expect(screen.getAllByRole('heading', { level: 1 })).toHaveLength(1);
     expect(screen.getByRole('heading', { level: 1, name: 'Alert System Settings' })).toBeInTheDocument();
-    expect(screen.getByRole('heading', { level: 2, name: 'SMS Verification' })).toBeInTheDocument();
+    expect(screen.getAllByRole('heading', { level: 2 }).map((heading) => heading.textContent)).toEqual(['SMS Verification', 'Alert Preferences', 'Delivery Settings']);
     await statusIs('No phone number on file. Please enter one to enable SMS alerts.', 'info');
     expect(phoneField()).toHaveValue('');
     expect(codeField()).toBeNull();

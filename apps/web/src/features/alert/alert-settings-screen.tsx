@@ -8,6 +8,7 @@ import { Stack } from '@mantine/core';
 import { SCREEN_TITLES } from '@signalboard/core';
 import { ScreenHeader } from '../../components/screen-header';
 import { AlertPreferencesCard } from './alert-preferences-card';
+import { DeliverySettingsCard } from './delivery-settings-card';
 import { SmsVerificationCard } from './sms-verification-card';
 
 /** Alert System Settings (spec §2 "Alert System Settings (alert)"). */
@@ -18,6 +19,7 @@ export function AlertSettingsScreen() {
       <Stack gap="lg" maw={720}>
         <SmsVerificationCard />
         <AlertPreferencesCard />
+        <DeliverySettingsCard />
       </Stack>
     </>
   );
