@@ -25,6 +25,7 @@ import { WATCHLIST_DROPS_STOCKS as W } from './fixtures/market/watchlist-drops';
 import { blocking, countNodes, describeFindings, runAxe, type AxeFinding } from './support/axe';
 import { addUser, apiLogin, launchBrowser, newContext, REPORT_DIR, signedInUser, uniqueEmail, type TestServer } from './support/browser';
 import { serveTestImages } from './support/news';
+import { uniquePhoneNumber } from './support/sms';
 
 // The pinned market (e2e/fixtures/market): favourites that give every screen something to show —
 // drops and gains, a CALL and a PUT, a skipped symbol (ORCL), news for DIS, earnings for TSLA.
@@ -65,6 +66,10 @@ const LOADED: Partial<Record<DashboardChildPath, (page: Page) => Promise<void>>>
     await expect.poll(() => page.getByRole('combobox', { name: 'Favorite Stocks' }).inputValue()).toBe('DIS - Walt Disney Co.');
   },
   support: (page) => page.getByRole('button', { name: 'Send Email' }).waitFor(),
+  alert: async (page) => {
+    await page.getByRole('status', { name: 'SMS verification status' }).getByText('No phone number on file. Please enter one to enable SMS alerts.').waitFor();
+    await page.getByRole('checkbox', { name: 'DIS', exact: true }).waitFor();
+  },
   allstockscanner: async (page) => {
     await page.getByRole('list', { name: 'Layered plans' }).getByRole('heading', { name: 'MMM', exact: true }).waitFor();
     await region(page, 'Track record').getByRole('button', { name: /^All · Replayed · layered@/ }).waitFor();
@@ -99,6 +104,46 @@ const ideaDetailOpened = (symbol: string): Step => ({
 
 /** Each screen's main interaction, as steps. */
 const INTERACTIONS: Partial<Record<DashboardChildPath, Step[]>> = {
+  alert: [
+    {
+      state: 'invalid number refused',
+      run: async (page) => {
+        await page.getByRole('textbox', { name: /^Phone number/ }).fill('5551234567');
+        await page.getByRole('button', { name: 'Send code' }).click();
+        await page.getByText('Invalid phone number format. Please use E.164 format (e.g., +12223334444).', { exact: true }).waitFor();
+      },
+    },
+    {
+      state: 'code sent and a wrong code refused',
+      run: async (page) => {
+        // Its own number per scheme: the limit of 3 codes per number in 10 minutes counts every user's sends.
+        await page.getByRole('textbox', { name: /^Phone number/ }).fill(uniquePhoneNumber());
+        await page.getByRole('button', { name: 'Send code' }).click();
+        const code = page.getByRole('textbox', { name: /^Verification code/ });
+        await code.fill('000000');
+        await page.getByRole('button', { name: 'Verify' }).click();
+        // (One time in a million the code sent is 000000 and the number is verified.)
+        await page.getByRole('status', { name: 'SMS verification status' }).getByText(/^(Verification failed: |Phone number verified)/).waitFor();
+      },
+    },
+    {
+      state: 'alert preferences: coin chosen, target price asked',
+      run: async (page) => {
+        await page.getByRole('combobox', { name: 'Alert type' }).selectOption('Cryptocurrency');
+        await page.getByRole('checkbox', { name: 'BTC', exact: true }).check();
+        await page.getByRole('textbox', { name: 'Target price for BTC' }).waitFor();
+        await page.getByRole('button', { name: 'Save', exact: true }).click();
+        await page.getByRole('status', { name: 'Alert preferences status' }).getByText('Please enter a target price for BTC.').waitFor();
+      },
+    },
+    {
+      state: 'delivery settings: test e-mail sent',
+      run: async (page) => {
+        await page.getByRole('button', { name: 'Send test e-mail' }).click();
+        await page.getByText(/^Provider answer: ./).waitFor();
+      },
+    },
+  ],
   cryptoscanner: [
     {
       state: 'signal filter chosen and symbol searched',

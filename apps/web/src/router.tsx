@@ -22,6 +22,7 @@ const BUILT_SCREENS: Partial<Record<DashboardChildPath, RouteObject['lazy']>> = 
   options2: () => import('./features/options2/option-trades-screen'),
   drop: () => import('./features/drop/drop-items-screen'),
   cryptoscanner: () => import('./features/crypto/crypto-screen'),
+  alert: () => import('./features/alert/alert-settings-screen'),
 };
 
 /** What a route gives its page: the document title. */

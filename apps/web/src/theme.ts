@@ -17,10 +17,11 @@ const brand: MantineColorsTuple = [
 
 /**
  * The colours with a meaning (UI.md "Up / down colours"): green for gains, Buy, CALL, success; red for
- * losses, Sell, PUT, failure; grey for neutral; yellow for middling strength and warnings. Screens
+ * losses, Sell, PUT, failure; grey for neutral; yellow for middling strength and warnings; blue for
+ * information (a step under way, nothing on file yet). Screens
  * name these rather than a shade: every theme colour's tokens pass WCAG AA (see below).
  */
-export const TONE = { gain: 'green', loss: 'red', success: 'green', failure: 'red', neutral: 'gray', middling: 'yellow' } as const;
+export const TONE = { gain: 'green', loss: 'red', success: 'green', failure: 'red', neutral: 'gray', middling: 'yellow', info: 'blue' } as const;
 
 /** WCAG 2.2 AA (1.4.3, 1.4.11): normal text 4.5:1; UI parts (borders, focus rings, icons) 3:1. */
 export const TEXT_CONTRAST = 4.5;

@@ -1,0 +1,267 @@
+import { Box, Button, Checkbox, Group, NativeSelect, NumberInput, Paper, Skeleton, Stack, Switch, Text, Title } from '@mantine/core';
+import {
+  ALERT_FAVORITES_LOAD_FAILED_MESSAGE,
+  ALERT_MAX_SYMBOLS,
+  ALERT_SAVE_FAILED_MESSAGE,
+  ALERT_SAVING_MESSAGE,
+  ALERT_SMS_NEEDS_PHONE_MESSAGE,
+  ALERT_THRESHOLD_DEFAULT,
+  ALERT_THRESHOLD_MAX,
+  ALERT_THRESHOLD_MIN,
+  ALERT_TYPE_NAMES,
+  ALERT_TYPE_SYMBOL_SOURCE,
+  ALERT_TYPES,
+  alertFixedSymbols,
+  alertLoadFailedMessage,
+  alertPreferencesProblem,
+  alertSavedMessage,
+  alertTypeHasSymbols,
+  alertTypeHasTargets,
+  alertTypeHasThreshold,
+  type AlertRule,
+  type AlertTargetDirection,
+  type AlertType,
+} from '@signalboard/core';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
+import { alertRuleQuery, saveAlertPreferences } from '../../api/alert-rules';
+import { favoritesQuery } from '../../api/favorites';
+import { phoneOnFileQuery } from '../../api/phone';
+import { StatusLine, type StatusMessage } from './status-message';
+
+/** 'Error: ' plus the server's msg, or the spec's general failure. */
+export function saveFailure(error: unknown): StatusMessage {
+  const text = error instanceof Error ? error.message.trim() : '';
+  return { text: text ? `Error: ${text}` : ALERT_SAVE_FAILED_MESSAGE, tone: 'danger' };
+}
+
+interface Choice {
+  symbol: string;
+  description?: string;
+}
+
+/**
+ * The Alert Preferences card (spec §2, §5 "Alert preferences save", §8, §9; alerts.md): one rule per
+ * alert type. Choosing a type loads its saved rule; the form starts from it (or the defaults).
+ */
+export function AlertPreferencesCard() {
+  const [type, setType] = useState<AlertType>('PERCENT_DROP');
+  const [status, setStatus] = useState<StatusMessage | null>(null);
+  const rule = useQuery(alertRuleQuery(type));
+  const favoritesNeeded = ALERT_TYPE_SYMBOL_SOURCE[type] === 'favorites';
+  const favorites = useQuery({ ...favoritesQuery(), enabled: favoritesNeeded });
+
+  const fixed = alertFixedSymbols(ALERT_TYPE_SYMBOL_SOURCE[type]);
+  const choices: Choice[] | null = fixed
+    ? fixed.map((symbol) => ({ symbol }))
+    : favoritesNeeded
+      ? (favorites.data?.map((stock) => ({ symbol: stock.symbol, description: stock.description })) ?? null)
+      : [];
+
+  const loadStatus: StatusMessage | null = rule.isError
+    ? { text: alertLoadFailedMessage(type), tone: 'danger' }
+    : favoritesNeeded && favorites.isError
+      ? { text: ALERT_FAVORITES_LOAD_FAILED_MESSAGE, tone: 'danger' }
+      : null;
+
+  return (
+    <Paper withBorder p="lg" radius="lg" component="section" aria-labelledby="alert-preferences-title">
+      <Stack gap="md">
+        <Title order={2} size="h4" id="alert-preferences-title">
+          Alert Preferences
+        </Title>
+        <NativeSelect
+          label="Alert type"
+          value={type}
+          onChange={(event) => {
+            setType(event.currentTarget.value as AlertType);
+            setStatus(null);
+          }}
+          data={ALERT_TYPES.map((value) => ({ value, label: ALERT_TYPE_NAMES[value] }))}
+        />
+        {rule.isPending || (favoritesNeeded && favorites.isPending) ? (
+          <Stack gap="sm" aria-busy="true" aria-label={`Loading ${ALERT_TYPE_NAMES[type]} alert settings`}>
+            <Skeleton height={120} />
+            <Skeleton height={36} />
+          </Stack>
+        ) : (
+          <PreferencesForm
+            key={`${type}:${rule.dataUpdatedAt}`}
+            type={type}
+            rule={rule.data ?? null}
+            choices={choices ?? []}
+            allowed={choices ? choices.map((choice) => choice.symbol) : null}
+            onStatus={setStatus}
+          />
+        )}
+        <StatusLine status={status ?? loadStatus} label="Alert preferences status" />
+      </Stack>
+    </Paper>
+  );
+}
+
+interface FormProps {
+  type: AlertType;
+  rule: AlertRule | null;
+  choices: Choice[];
+  /** The type's choice, checked on save; null when it could not be loaded (the server checks). */
+  allowed: string[] | null;
+  onStatus: (status: StatusMessage | null) => void;
+}
+
+interface TargetDraft {
+  price: number | string;
+  direction: AlertTargetDirection;
+}
+
+function PreferencesForm({ type, rule, choices, allowed, onStatus }: FormProps) {
+  const queryClient = useQueryClient();
+  const phone = useQuery(phoneOnFileQuery());
+  const [symbols, setSymbols] = useState<string[]>(rule?.stock_symbols ?? []);
+  const [threshold, setThreshold] = useState<number | string>(rule?.threshold_value ?? ALERT_THRESHOLD_DEFAULT);
+  const [targets, setTargets] = useState<Record<string, TargetDraft>>(() =>
+    Object.fromEntries((rule?.targets ?? []).map((target) => [target.symbol, { price: target.price, direction: target.direction }])),
+  );
+  const [sms, setSms] = useState(rule?.enable_sms ?? false);
+  const [email, setEmail] = useState(rule?.enable_email ?? false);
+  // The enabled flag: the rule's is_active when a rule exists, off otherwise (spec §2).
+  const [active, setActive] = useState(rule?.is_active ?? false);
+  const [saving, setSaving] = useState(false);
+  const name = ALERT_TYPE_NAMES[type];
+
+  // A saved symbol no longer offered (a favourite removed since) stays visible, so it can be unticked.
+  const offered = [...choices, ...symbols.filter((symbol) => !choices.some((choice) => choice.symbol === symbol)).map((symbol) => ({ symbol, description: 'No longer available' }))];
+  const target = (symbol: string): TargetDraft => targets[symbol] ?? { price: '', direction: 'above' };
+  const setTarget = (symbol: string, change: Partial<TargetDraft>) => setTargets((current) => ({ ...current, [symbol]: { ...target(symbol), ...change } }));
+
+  async function onSave(event: FormEvent) {
+    event.preventDefault();
+    const body = {
+      alert_type: type,
+      stock_symbols: alertTypeHasSymbols(type) ? symbols : [],
+      threshold_value: alertTypeHasThreshold(type) ? (typeof threshold === 'number' ? threshold : Number.NaN) : null,
+      enable_sms: sms,
+      enable_email: email,
+      is_active: active,
+      ...(alertTypeHasTargets(type)
+        ? {
+            // A symbol without a price has no target ('Please enter a target price for X.').
+            targets: symbols.flatMap((symbol) => {
+              const { price, direction } = target(symbol);
+              return typeof price === 'number' ? [{ symbol, price, direction }] : [];
+            }),
+          }
+        : {}),
+    };
+    const problem = alertPreferencesProblem(body, allowed);
+    if (problem) {
+      onStatus({ text: problem, tone: 'danger' });
+      return;
+    }
+    if (sms && phone.isSuccess && phone.data === null) {
+      onStatus({ text: ALERT_SMS_NEEDS_PHONE_MESSAGE, tone: 'danger' });
+      return;
+    }
+    setSaving(true);
+    onStatus({ text: ALERT_SAVING_MESSAGE, tone: 'info' });
+    try {
+      const answer = await saveAlertPreferences(body);
+      onStatus({ text: alertSavedMessage(type), tone: 'success' });
+      queryClient.setQueryData(alertRuleQuery(type).queryKey, answer.data);
+    } catch (error) {
+      onStatus(saveFailure(error));
+      setSaving(false);
+    }
+  }
+
+  return (
+    <form onSubmit={onSave} noValidate>
+      <Stack gap="md">
+        {alertTypeHasSymbols(type) ? (
+          <Checkbox.Group
+            label="Symbols"
+            description={`Up to ${ALERT_MAX_SYMBOLS}; ${symbols.length} chosen.`}
+            value={symbols}
+            onChange={setSymbols}
+          >
+            <Box
+              mt="xs"
+              style={{ maxHeight: 200, overflowY: 'auto', border: '1px solid var(--sb-control-border)', borderRadius: 'var(--mantine-radius-md)' }}
+              p="sm"
+              data-testid="alert-symbol-list"
+            >
+              {offered.length === 0 ? (
+                <Text size="sm" c="dimmed">
+                  No favorite stocks yet. Add some on the WatchList screen.
+                </Text>
+              ) : (
+                <Stack gap={8}>
+                  {offered.map((choice) => (
+                    <Checkbox key={choice.symbol} value={choice.symbol} label={choice.symbol} description={choice.description} />
+                  ))}
+                </Stack>
+              )}
+            </Box>
+          </Checkbox.Group>
+        ) : (
+          <Text size="sm" c="dimmed">
+            {name} alerts follow the scanner's own list: there are no symbols to choose.
+          </Text>
+        )}
+        {alertTypeHasThreshold(type) && (
+          <NumberInput
+            label="Drop Percentage"
+            description={`${ALERT_THRESHOLD_MIN} to ${ALERT_THRESHOLD_MAX}; alert when a stock drops this much.`}
+            suffix="%"
+            min={ALERT_THRESHOLD_MIN}
+            max={ALERT_THRESHOLD_MAX}
+            clampBehavior="none"
+            value={threshold}
+            onChange={setThreshold}
+            maw={240}
+          />
+        )}
+        {alertTypeHasTargets(type) && symbols.length > 0 && (
+          <Stack gap="xs" role="group" aria-label="Target prices">
+            <Text size="sm" fw={500}>
+              Target prices
+            </Text>
+            {symbols.map((symbol) => (
+              <Group key={symbol} gap="sm" align="flex-end" wrap="wrap">
+                <NumberInput
+                  label={`Target price for ${symbol}`}
+                  min={0}
+                  decimalScale={8}
+                  thousandSeparator=","
+                  value={target(symbol).price}
+                  onChange={(price) => setTarget(symbol, { price })}
+                  style={{ flex: '1 1 180px' }}
+                />
+                <NativeSelect
+                  label={`Direction for ${symbol}`}
+                  value={target(symbol).direction}
+                  onChange={(event) => setTarget(symbol, { direction: event.currentTarget.value as AlertTargetDirection })}
+                  data={[
+                    { value: 'above', label: 'Rises above' },
+                    { value: 'below', label: 'Falls below' },
+                  ]}
+                  style={{ flex: '0 1 160px' }}
+                />
+              </Group>
+            ))}
+          </Stack>
+        )}
+        <Group gap="lg">
+          <Switch label="SMS alerts" checked={sms} onChange={(event) => setSms(event.currentTarget.checked)} />
+          <Switch label="E-mail alerts" checked={email} onChange={(event) => setEmail(event.currentTarget.checked)} />
+          <Switch label="Enabled" checked={active} onChange={(event) => setActive(event.currentTarget.checked)} />
+        </Group>
+        <Group justify="flex-end">
+          <Button type="submit" disabled={saving}>
+            {saving ? 'Saving...' : 'Save'}
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}
