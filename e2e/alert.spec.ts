@@ -169,6 +169,48 @@ describe('Alert System Settings: Alert Preferences', () => {
     await page.getByRole('checkbox', { name: 'Economy Macro', exact: true }).waitFor();
     expect(await page.getByRole('switch', { name: 'Enabled' }).isChecked()).toBe(false);
   });
+
+  it('saves a rule of each of the other eight types and loads every one again after a reload', async () => {
+    // Spec §9's names; each type's own list (favourites, option tickers, news categories, keywords)
+    // or none (the two drop types). Percent Drop and Cryptocurrency have their own tests above.
+    const rules: Array<{ name: string; symbol?: string; target?: string }> = [
+      { name: 'Current Price', symbol: 'AAPL', target: '250' },
+      { name: 'Alert New Options', symbol: 'NVDA' },
+      { name: 'General Market News', symbol: 'Financial Markets' },
+      { name: 'TRUMP & MAGNIFICENT 7 BY ALPHA NEWS', symbol: 'TRUMP' },
+      { name: 'TRUMP & MAGNIFICENT 7 BY GNEWS', symbol: 'TSLA' },
+      { name: 'Level System', symbol: 'MSFT' },
+      { name: 'Stock Drop Best of S&P 500' },
+      { name: 'Stock Drop Alerts Swing Trade Scanner' },
+    ];
+    const showType = async (rule: (typeof rules)[number]) => {
+      await alertType().selectOption(rule.name);
+      if (rule.symbol) await page.getByRole('checkbox', { name: rule.symbol, exact: true }).waitFor();
+      else await page.getByText(`${rule.name} alerts follow the scanner's own list: there are no symbols to choose.`).waitFor();
+    };
+    await page.goto('/dashboard/alert');
+    await page.getByRole('checkbox', { name: 'AAPL', exact: true }).waitFor();
+    for (const rule of rules) {
+      await showType(rule);
+      if (rule.symbol) await page.getByRole('checkbox', { name: rule.symbol, exact: true }).check();
+      if (rule.target) await page.getByRole('textbox', { name: `Target price for ${rule.symbol}` }).fill(rule.target);
+      await page.getByRole('switch', { name: 'E-mail alerts' }).check();
+      await page.getByRole('switch', { name: 'Enabled' }).check();
+      await saveButton().click();
+      await prefsStatusIs(`${rule.name} alert preferences saved successfully!`, 'success');
+    }
+
+    await page.reload();
+    await page.getByRole('checkbox', { name: 'AAPL', exact: true }).waitFor();
+    for (const rule of rules) {
+      await showType(rule);
+      // The saved rule is loaded: its enabled flag is on (off only where no rule exists).
+      await expect.poll(() => page.getByRole('switch', { name: 'Enabled' }).isChecked(), { timeout: 15_000 }).toBe(true);
+      expect(await page.getByRole('switch', { name: 'E-mail alerts' }).isChecked()).toBe(true);
+      if (rule.symbol) expect(await page.getByRole('checkbox', { name: rule.symbol, exact: true }).isChecked()).toBe(true);
+      if (rule.target) expect(await page.getByRole('textbox', { name: `Target price for ${rule.symbol}` }).inputValue()).toBe(rule.target);
+    }
+  });
 });
 
 describe('Alert System Settings: Delivery Settings', () => {
