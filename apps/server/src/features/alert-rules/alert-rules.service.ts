@@ -141,6 +141,8 @@ export function createAlertRulesService({ repo, sms, mailer, clock, log }: Alert
           enableSms: input.enable_sms,
           enableEmail: input.enable_email,
           isActive: input.is_active,
+          // A save is the user's answer to an auto-pause: the rule runs again as saved.
+          autoPausedAt: null,
           updatedAt: now,
         },
         now,
