@@ -19,6 +19,8 @@ declare module 'vitest' {
     marketBaseUrl: string;
     marketDataDir: string;
     marketNow: string;
+    /** The market server's TEST_CONTROL_FILE (support/control.ts): tests move its quotes and clock. */
+    marketControlFile: string;
   }
 }
 
@@ -30,15 +32,19 @@ export default async function setup(project: TestProject) {
   const marketDataDir = await makeDataDir('e2e-market');
   const datasetDir = path.join(path.dirname(marketDataDir), 'dataset');
   await writeDataset(datasetDir, DATASET_PARTS);
+  const controlFile = path.join(path.dirname(marketDataDir), 'test-control.json');
+  await fs.writeFile(controlFile, '{}');
   const [server, market] = await Promise.all([
     startServer(dataDir),
-    startServer(marketDataDir, { env: { MARKET_DATA: 'file', DATASET_DIR: datasetDir, MARKET_NOW } }),
+    // The alert tests move this server's quotes and clock (TEST_CONTROL_FILE) and need fast polls.
+    startServer(marketDataDir, { env: { MARKET_DATA: 'file', DATASET_DIR: datasetDir, MARKET_NOW, NODE_ENV: 'test', TEST_CONTROL_FILE: controlFile, ALERT_POLL_SECONDS: '1' } }),
   ]);
   project.provide('baseUrl', server.baseUrl);
   project.provide('dataDir', dataDir);
   project.provide('marketBaseUrl', market.baseUrl);
   project.provide('marketDataDir', marketDataDir);
   project.provide('marketNow', MARKET_NOW);
+  project.provide('marketControlFile', controlFile);
   return async () => {
     for (const [name, running, dir] of [['e2e', server, dataDir], ['e2e market', market, marketDataDir]] as const) {
       const code = await running.stop();

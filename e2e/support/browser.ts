@@ -119,8 +119,8 @@ export async function signedInUser(
 }
 
 /** The newest outbox e-mail to `to`, as the .eml text the outbox wrote. */
-export async function latestOutboxMail(to: string): Promise<string> {
-  const dir = path.join(inject('dataDir'), 'outbox');
+export async function latestOutboxMail(to: string, server: TestServer = 'app'): Promise<string> {
+  const dir = path.join(serverDataDir(server), 'outbox');
   const deadline = Date.now() + 10_000;
   const pattern = new RegExp(`^To: ${to.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`, 'mi');
   while (Date.now() < deadline) {

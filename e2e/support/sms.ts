@@ -1,18 +1,19 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { inject } from 'vitest';
+import type { TestServer } from './browser';
 
 /** Every SMS the test server's outbox wrote to `to` (DATA_DIR/sms-outbox/*.txt), oldest first. */
-export async function outboxSmsTo(to: string): Promise<string[]> {
-  const dir = path.join(inject('dataDir'), 'sms-outbox');
+export async function outboxSmsTo(to: string, server: TestServer = 'app'): Promise<string[]> {
+  const dir = path.join(inject(server === 'app' ? 'dataDir' : 'marketDataDir'), 'sms-outbox');
   const files = (await fs.readdir(dir).catch(() => [] as string[])).filter((file) => file.endsWith('.txt')).sort();
   const texts = await Promise.all(files.map((file) => fs.readFile(path.join(dir, file), 'utf8')));
   return texts.filter((text) => text.startsWith(`To: ${to}\n`));
 }
 
 /** The verification code of the newest SMS to `to` ("… code is NNNNNN."). */
-export async function latestVerificationCode(to: string): Promise<string> {
-  const texts = await outboxSmsTo(to);
+export async function latestVerificationCode(to: string, server: TestServer = 'app'): Promise<string> {
+  const texts = await outboxSmsTo(to, server);
   const code = texts.at(-1)?.match(/code is (\d{6})\./)?.[1];
   if (!code) throw new Error(`no verification SMS to ${to} in the outbox`);
   return code;

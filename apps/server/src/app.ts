@@ -45,6 +45,7 @@ import { createAlertRulesRepo } from './features/alert-rules/alert-rules.repo';
 import { alertRulesRoutes } from './features/alert-rules/alert-rules.routes';
 import { createAlertRulesService } from './features/alert-rules/alert-rules.service';
 import { createPhoneService } from './features/phone/phone.service';
+import { createAlertEvaluation, type AlertEvaluation } from './features/alert-evaluation/alert-evaluation';
 import { systemClock, type Clock } from './lib/clock';
 import { edgeErrorHandlers } from './lib/edge-errors';
 import { HttpError } from './lib/errors';
@@ -91,6 +92,8 @@ declare module 'fastify' {
     tradeJobs: TradeJobs;
     /** Every scheduled job (the dashboard's and the engines'); the server entry's scheduler ticks it. */
     jobs: JobRegistry;
+    /** The alert rules' evaluation (quote poller, idea events); the server entry starts its timer. */
+    alertEvaluation: AlertEvaluation;
   }
 }
 
@@ -213,7 +216,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Routes that need no token, registered one by one.
   await app.register(
     async (open) => {
-      await open.register(healthRoutes, { config, mailKind: mailer.kind, smsKind: sms.kind, clock });
+      await open.register(healthRoutes, { config, mailKind: mailer.kind, smsKind: sms.kind, clock, alertsEvaluatedAt: () => app.alertEvaluation?.lastEvaluatedAtMs() ?? null });
       await open.register(publicAuthRoutes, { auth, tokens, limiters, runInBackground });
     },
     { prefix: '/api' },
@@ -253,6 +256,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.decorate('jobs', createJobRegistry([dashboardJobs, tradeJobs]));
   // A replay under way stops between two sessions (the next start runs it again).
   app.addHook('onClose', async () => tradeJobs.stop());
+  const alertEvaluation = createAlertEvaluation({
+    db: deps.db,
+    market: deps.market,
+    marketClock: deps.marketClock,
+    clock,
+    ...(config.ALERT_POLL_SECONDS ? { pollSeconds: config.ALERT_POLL_SECONDS } : {}),
+    log: jobLog,
+  });
+  app.decorate('alertEvaluation', alertEvaluation);
+  app.addHook('onClose', async () => alertEvaluation.stop());
   await app.register(
     async (secured) => {
       secured.addHook('onRequest', authenticate);
@@ -262,6 +275,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await secured.register(phoneRoutes, { service: createPhoneService({ db, sms, clock, log: app.log }) });
       await secured.register(alertRulesRoutes, {
         service: createAlertRulesService({ repo: createAlertRulesRepo(db), sms, mailer, clock, log: app.log }),
+        ruleSaved: (userId, type) => alertEvaluation.ruleSaved(userId, type),
       });
       await secured.register(supportRoutes, { mailer, supportEmail: config.SUPPORT_EMAIL });
       await secured.register(docsRoutes);

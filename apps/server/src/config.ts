@@ -75,6 +75,11 @@ const envSchema = z.object({
   AI_CACHE_TTL_SECONDS: positiveInt.default(600),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST: z.string().optional(),
+  NODE_ENV: z.string().optional(),
+  /** A test setting (lib/test-control.ts): moves the quotes and the clock of a running server; only with NODE_ENV=test. */
+  TEST_CONTROL_FILE: z.string().min(1).optional(),
+  /** How often the alert quote poller reads the watched symbols (default: 15 s for simulated/file data; live: within the provider limits). */
+  ALERT_POLL_SECONDS: z.coerce.number().int().min(1).max(3600).optional(),
 });
 
 /** MARKET_NOW with MARKET_DATA=live: live providers serve today's data, and the rate limits and cache run on real time. */
@@ -109,6 +114,9 @@ const checkedEnvSchema = envSchema.superRefine((env, context) => {
   }
   if (env.AI_PROVIDER === 'openai' && env.OPENAI_BASE_URL === undefined && env.OPENAI_API_KEY === undefined) {
     context.addIssue({ code: 'custom', path: ['OPENAI_API_KEY'], message: OPENAI_KEY_NEEDED });
+  }
+  if (env.TEST_CONTROL_FILE !== undefined && env.NODE_ENV !== 'test') {
+    context.addIssue({ code: 'custom', path: ['TEST_CONTROL_FILE'], message: 'TEST_CONTROL_FILE is a test setting: it works only with NODE_ENV=test, never in a normal installation.' });
   }
   if (env.SMS_PROVIDER === 'twilio') {
     for (const issue of twilioIssues(env)) context.addIssue({ code: 'custom', path: [issue.path], message: issue.message });

@@ -9,18 +9,23 @@ import { startScheduler, type Scheduler } from './jobs/scheduler';
 import { resolveJwtSecret } from './lib/jwt-secret';
 import { createAnalyst } from './providers/ai';
 import { createMailer } from './providers/mail';
-import { createMarket, marketClock } from './providers/market';
+import { createMarket, marketClock, withTestQuotes } from './providers/market';
+import { createTestControl, offsetClock } from './lib/test-control';
 
 const SHUTDOWN_TIMEOUT_MS = 20_000;
 
 async function main(): Promise<void> {
   const config = loadConfig();
-  const clockForMarket = marketClock(config);
-  const market = createMarket(config, clockForMarket);
+  // TEST_CONTROL_FILE (NODE_ENV=test only; lib/test-control.ts): the browser tests move quotes and the clock.
+  const control = config.TEST_CONTROL_FILE ? createTestControl(config.TEST_CONTROL_FILE, (message) => consoleLog.warn(message)) : undefined;
+  if (control) consoleLog.warn(`TEST_CONTROL_FILE is set: quotes and the clock follow ${control.file} (a test setting)`);
+  const clock = control ? offsetClock(systemClock, control) : systemClock;
+  const clockForMarket = marketClock(config, clock);
+  const market = control ? withTestQuotes(createMarket(config, clockForMarket), control, clockForMarket) : createMarket(config, clockForMarket);
   const database = await openDatabase(config, consoleLog);
-  const mailer = createMailer(config, database.db, systemClock);
+  const mailer = createMailer(config, database.db, clock);
   const demoCreated = config.DEMO_ACCOUNT ? await ensureDemoAccount(createUsersRepo(database.db)) : false;
-  const app = await buildApp({ config, db: database.db, pool: database.pool, mailer, market, marketClock: clockForMarket, analyst: createAnalyst(config), jwtSecret: await resolveJwtSecret(config) });
+  const app = await buildApp({ config, db: database.db, pool: database.pool, mailer, market, marketClock: clockForMarket, analyst: createAnalyst(config), jwtSecret: await resolveJwtSecret(config), clock });
 
   /** Started once the server listens; stopped first on shutdown. */
   const running: { scheduler?: Scheduler } = {};
@@ -36,6 +41,7 @@ async function main(): Promise<void> {
     timer.unref();
     try {
       await running.scheduler?.stop();
+      await app.alertEvaluation.stop();
       await app.close();
       mailer.close();
       await database.close({ stopEmbedded: true });
@@ -62,6 +68,8 @@ async function main(): Promise<void> {
   // marks): a first pass now (a new installation's dashboard is filled at once, the engines' history
   // replays start in the background), then every minute whatever slot is due.
   running.scheduler = startScheduler(app.jobs, consoleLog);
+  // The alert rules: the quote poller and the engines' events, evaluated as they come.
+  app.alertEvaluation.start();
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.PORT;
   const host = config.HOST === '0.0.0.0' || config.HOST === '127.0.0.1' || config.HOST === '::' ? 'localhost' : config.HOST;

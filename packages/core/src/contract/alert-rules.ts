@@ -247,8 +247,13 @@ export const alertRule = z.object({
 });
 export type AlertRule = z.infer<typeof alertRule>;
 
-/** The answer of a save: '<type name> alert preferences saved successfully!' and the rule as stored. */
-export const saveAlertPreferencesResponse = z.object({ msg: z.string(), data: alertRule });
+/**
+ * The answer of a save: '<type name> alert preferences saved successfully!', the rule as stored, and
+ * a notice per symbol whose condition is already true (alerts.md "Created already true": the alert
+ * waits for a new crossing), e.g. 'AAPL is already 6.2% below the previous close: the alert fires on
+ * the next drop'.
+ */
+export const saveAlertPreferencesResponse = z.object({ msg: z.string(), data: alertRule, notices: z.array(z.string()).default([]) });
 export type SaveAlertPreferencesResponse = z.infer<typeof saveAlertPreferencesResponse>;
 
 /** POST api/get_user_alert_rules. */

@@ -48,5 +48,7 @@ export const healthResponse = z.object({
   sms: z.enum(['outbox', 'twilio']),
   /** Server time in Unix seconds. */
   time: z.number(),
+  /** When this process last finished evaluating the alert rules on fresh quotes (Unix ms), null before the first pass. */
+  alerts_evaluated_at: z.number().nullable().optional(),
 });
 export type HealthResponse = z.infer<typeof healthResponse>;

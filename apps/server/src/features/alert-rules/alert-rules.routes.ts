@@ -11,18 +11,29 @@ import {
   type SaveAlertDeliverySettingsResponse,
   type SaveAlertPreferencesResponse,
   type SendTestAlertResponse,
+  type AlertType,
 } from '@signalboard/core';
 import { parseInput } from '../../lib/errors';
 import type { AlertRulesService } from './alert-rules.service';
 
 /** The Alert Preferences and delivery cards' calls (spec §7; issue 14); each is the signed-in user's. */
-export async function alertRulesRoutes(app: FastifyInstance, options: { service: AlertRulesService }) {
+export async function alertRulesRoutes(
+  app: FastifyInstance,
+  options: { service: AlertRulesService; /** Starts a saved price rule's states; answers the created-already-true notices. */ ruleSaved?: (userId: number, type: AlertType) => Promise<string[]> },
+) {
   const { service } = options;
 
   app.post('/save_alert_preferences', async (request): Promise<SaveAlertPreferencesResponse> => {
     const input = parseInput(saveAlertPreferencesRequest, request.body);
     const data = await service.savePreferences(request.user.id, input);
-    return { msg: alertSavedMessage(input.alert_type), data };
+    let notices: string[] = [];
+    try {
+      notices = (await options.ruleSaved?.(request.user.id, input.alert_type)) ?? [];
+    } catch (error) {
+      // The rule is saved; its states start at the first evaluation instead (already true → waits).
+      request.log.warn({ err: error }, 'alert rule states could not be started at save');
+    }
+    return { msg: alertSavedMessage(input.alert_type), data, notices };
   });
 
   app.post('/get_user_alert_rules', async (request): Promise<GetUserAlertRulesResponse> => {

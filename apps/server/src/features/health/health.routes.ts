@@ -7,7 +7,7 @@ export const APP_VERSION = '0.1.0';
 
 export async function healthRoutes(
   app: FastifyInstance,
-  options: { config: Config; mailKind: 'smtp' | 'outbox'; smsKind: 'outbox' | 'twilio'; clock: Clock },
+  options: { config: Config; mailKind: 'smtp' | 'outbox'; smsKind: 'outbox' | 'twilio'; clock: Clock; alertsEvaluatedAt?: () => number | null },
 ) {
   app.get('/health', async (): Promise<HealthResponse> => ({
     status: 'ok',
@@ -17,5 +17,6 @@ export async function healthRoutes(
     mail: options.mailKind,
     sms: options.smsKind,
     time: nowSeconds(options.clock),
+    ...(options.alertsEvaluatedAt ? { alerts_evaluated_at: options.alertsEvaluatedAt() } : {}),
   }));
 }

@@ -1,6 +1,7 @@
 import type { Config } from '../../config';
 import { ConfigError } from '../../config';
 import { systemClock, type Clock } from '../../lib/clock';
+import type { TestControl } from '../../lib/test-control';
 import { createCachedMarket, type CachedMarket } from './cached-market';
 import { createFileMarket, DatasetError } from './file/file-market';
 import { createLiveMarketData } from './live/composite';
@@ -53,4 +54,37 @@ export function createMarket(config: Config, clock: Clock): CachedMarket {
         clock,
       );
   }
+}
+
+/**
+ * The market with the quotes of TEST_CONTROL_FILE (lib/test-control.ts) in front of its cache: a
+ * symbol the file names answers the file's price (and previous close, else the source's), priced
+ * now on the market clock; every other call goes to `market` unchanged.
+ */
+export function withTestQuotes(market: CachedMarket, control: TestControl, clock: Clock): CachedMarket {
+  return {
+    ...market,
+    async getQuote(symbol) {
+      const override = control.values().quotes[symbol.trim().toUpperCase()];
+      if (!override) return market.getQuote(symbol);
+      const base = await market.getQuote(symbol);
+      const previousClose = override.previousClose ?? base.value.previousClose;
+      const change = override.price - previousClose;
+      const nowMs = clock.nowMs();
+      return {
+        stale: false,
+        fetchedAtMs: nowMs,
+        value: {
+          ...base.value,
+          price: override.price,
+          previousClose,
+          change,
+          percentChange: (change / previousClose) * 100,
+          high: Math.max(base.value.high, override.price),
+          low: Math.min(base.value.low, override.price),
+          timestamp: Math.floor(nowMs / 1000),
+        },
+      };
+    },
+  };
 }

@@ -47,6 +47,8 @@ interface Choice {
 export function AlertPreferencesCard() {
   const [type, setType] = useState<AlertType>('PERCENT_DROP');
   const [status, setStatus] = useState<StatusMessage | null>(null);
+  // Created already true (alerts.md): the symbols whose condition held at the save; each waits for a new crossing.
+  const [notices, setNotices] = useState<string[]>([]);
   const rule = useQuery(alertRuleQuery(type));
   const favoritesNeeded = ALERT_TYPE_SYMBOL_SOURCE[type] === 'favorites';
   const favorites = useQuery({ ...favoritesQuery(), enabled: favoritesNeeded });
@@ -76,6 +78,7 @@ export function AlertPreferencesCard() {
           onChange={(event) => {
             setType(event.currentTarget.value as AlertType);
             setStatus(null);
+            setNotices([]);
           }}
           data={ALERT_TYPES.map((value) => ({ value, label: ALERT_TYPE_NAMES[value] }))}
         />
@@ -92,9 +95,19 @@ export function AlertPreferencesCard() {
             choices={choices ?? []}
             allowed={choices ? choices.map((choice) => choice.symbol) : null}
             onStatus={setStatus}
+            onNotices={setNotices}
           />
         )}
         <StatusLine status={status ?? loadStatus} label="Alert preferences status" />
+        {notices.length > 0 ? (
+          <Stack gap={4} aria-label="Already true at save">
+            {notices.map((notice) => (
+              <Text key={notice} size="sm">
+                {notice}
+              </Text>
+            ))}
+          </Stack>
+        ) : null}
       </Stack>
     </Paper>
   );
@@ -107,6 +120,7 @@ interface FormProps {
   /** The type's choice, checked on save; null when it could not be loaded (the server checks). */
   allowed: string[] | null;
   onStatus: (status: StatusMessage | null) => void;
+  onNotices: (notices: string[]) => void;
 }
 
 interface TargetDraft {
@@ -114,7 +128,7 @@ interface TargetDraft {
   direction: AlertTargetDirection;
 }
 
-function PreferencesForm({ type, rule, choices, allowed, onStatus }: FormProps) {
+function PreferencesForm({ type, rule, choices, allowed, onStatus, onNotices }: FormProps) {
   const queryClient = useQueryClient();
   const phone = useQuery(phoneOnFileQuery());
   const [symbols, setSymbols] = useState<string[]>(rule?.stock_symbols ?? []);
@@ -163,10 +177,12 @@ function PreferencesForm({ type, rule, choices, allowed, onStatus }: FormProps) 
       return;
     }
     setSaving(true);
+    onNotices([]);
     onStatus({ text: ALERT_SAVING_MESSAGE, tone: 'info' });
     try {
       const answer = await saveAlertPreferences(body);
       onStatus({ text: alertSavedMessage(type), tone: 'success' });
+      onNotices(answer.notices ?? []);
       queryClient.setQueryData(alertRuleQuery(type).queryKey, answer.data);
     } catch (error) {
       onStatus(saveFailure(error));

@@ -1,0 +1,222 @@
+/**
+ * The alert evaluation on the embedded database (issue 15): quotes moved by a test control in front
+ * of the simulated market (MARKET_NOW pinned inside a session), rules saved through the API, idea
+ * events inserted as the engines' store writes them.
+ */
+import { and, asc, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { alertDeliveries, alertEvents, ideaEvents, userOptionAlerts, users } from '../../db/schema';
+import type { TestControl, TestControlValues } from '../../lib/test-control';
+import { createMarket, withTestQuotes } from '../../providers/market';
+import { createTestApp, type TestApp, userWithFavorites } from '../../../test/helpers';
+import { createAlertEvaluation } from './alert-evaluation';
+
+/** Friday 2026-11-20, 10:30 in New York: the market is open. */
+const OPEN_NOW = '2026-11-20T15:30:00Z';
+
+class Control implements TestControl {
+  readonly file = '(test)';
+  current: TestControlValues = { quotes: {}, clockOffsetMs: 0 };
+  values() {
+    return this.current;
+  }
+  quote(symbol: string, price: number, previousClose = 100) {
+    this.current = { ...this.current, quotes: { ...this.current.quotes, [symbol]: { price, previousClose } } };
+  }
+}
+
+type Headers = { authorization: string };
+
+let t: TestApp;
+const control = new Control();
+
+beforeAll(async () => {
+  t = await createTestApp({ MARKET_NOW: OPEN_NOW }, { market: (config, clock) => withTestQuotes(createMarket(config, clock), control, clock) });
+});
+afterAll(async () => t?.close());
+beforeEach(() => {
+  control.current = { quotes: {}, clockOffsetMs: 0 };
+});
+
+const save = async (headers: Headers, body: Record<string, unknown>) => {
+  const response = await t.app.inject({ method: 'POST', url: '/api/save_alert_preferences', headers, payload: { enable_sms: false, enable_email: true, is_active: true, ...body } });
+  expect(response.statusCode, response.body).toBe(200);
+  return response.json<{ notices: string[] }>();
+};
+
+const userIdOf = async (headers: Headers) => {
+  const response = await t.app.inject({ method: 'GET', url: '/api/getemail', headers });
+  const email = response.json<{ email: string }>().email;
+  const [row] = await t.db.select({ id: users.id }).from(users).where(eq(users.email, email));
+  return row!.id;
+};
+
+const eventsOf = (userId: number) => t.db.select().from(alertEvents).where(eq(alertEvents.userId, userId)).orderBy(asc(alertEvents.id));
+
+describe('price rules', () => {
+  it('PERCENT_DROP fires once when the price crosses the threshold, not while it oscillates around it', async () => {
+    const headers = await userWithFavorites(t, 'drop', ['AAPL']);
+    const userId = await userIdOf(headers);
+    control.quote('AAPL', 99);
+    expect((await save(headers, { alert_type: 'PERCENT_DROP', stock_symbols: ['AAPL'], threshold_value: 5 })).notices).toEqual([]);
+    await t.app.alertEvaluation.pollQuotes();
+    expect(await eventsOf(userId)).toHaveLength(0);
+
+    control.quote('AAPL', 94.5);
+    await t.app.alertEvaluation.pollQuotes();
+    for (const price of [95.2, 94.8, 95.1, 94.1, 94.9]) {
+      control.quote('AAPL', price);
+      await t.app.alertEvaluation.pollQuotes();
+    }
+    const events = await eventsOf(userId);
+    expect(events).toHaveLength(1);
+    expect(events[0]).toMatchObject({ alertType: 'PERCENT_DROP', symbol: 'AAPL' });
+    expect(events[0]!.smsText).toContain('AAPL');
+    expect(events[0]!.smsText).toContain('94.50');
+    expect(events[0]!.data).toMatchObject({ price: 94.5, previousClose: 100, source: 'Simulated market' });
+    expect(events[0]!.rule).toMatchObject({ threshold_value: 5, stock_symbols: ['AAPL'] });
+    const deliveries = await t.db.select().from(alertDeliveries).where(eq(alertDeliveries.eventId, events[0]!.id));
+    expect(deliveries.map((delivery) => [delivery.channel, delivery.status])).toEqual([['email', 'queued']]);
+  });
+
+  it('a rule saved while its condition is already true says so and waits for a new crossing', async () => {
+    const headers = await userWithFavorites(t, 'already', ['MSFT']);
+    const userId = await userIdOf(headers);
+    control.quote('MSFT', 93.8);
+    const answer = await save(headers, { alert_type: 'PERCENT_DROP', stock_symbols: ['MSFT'], threshold_value: 5 });
+    expect(answer.notices).toEqual(['MSFT is already 6.2% below the previous close: the alert fires on the next drop']);
+    await t.app.alertEvaluation.pollQuotes();
+    control.quote('MSFT', 93.5);
+    await t.app.alertEvaluation.pollQuotes();
+    expect(await eventsOf(userId)).toHaveLength(0);
+  });
+
+  it('CURRENT_PRICE fires on a crossing of its target in its direction only', async () => {
+    const headers = await userWithFavorites(t, 'target', ['NVDA']);
+    const userId = await userIdOf(headers);
+    control.quote('NVDA', 140);
+    await save(headers, { alert_type: 'CURRENT_PRICE', stock_symbols: ['NVDA'], targets: [{ symbol: 'NVDA', price: 150, direction: 'above' }] });
+    control.quote('NVDA', 149.9);
+    await t.app.alertEvaluation.pollQuotes();
+    expect(await eventsOf(userId)).toHaveLength(0);
+    control.quote('NVDA', 150.42);
+    await t.app.alertEvaluation.pollQuotes();
+    const events = await eventsOf(userId);
+    expect(events).toHaveLength(1);
+    expect(events[0]!.smsText).toContain('NVDA crossed above 150.00 (now 150.42)');
+  });
+
+  it('two evaluations of the same tick (two processes) make one alert and one delivery per channel', async () => {
+    const headers = await userWithFavorites(t, 'twice', ['AMZN']);
+    const userId = await userIdOf(headers);
+    control.quote('AMZN', 100);
+    await save(headers, { alert_type: 'PERCENT_DROP', stock_symbols: ['AMZN'], threshold_value: 3 });
+    const other = createAlertEvaluation({ db: t.db, market: t.market, marketClock: { nowMs: () => Date.parse(OPEN_NOW) }, clock: t.clock, log: { info() {}, warn() {} } });
+    control.quote('AMZN', 96);
+    await Promise.all([t.app.alertEvaluation.pollQuotes(), other.pollQuotes(), other.evaluateQuotes([{ symbol: 'AMZN', price: 96, previousClose: 100, asOfMs: Date.parse(OPEN_NOW), source: 'Simulated market' }])]);
+    const events = await eventsOf(userId);
+    expect(events).toHaveLength(1);
+    expect(await t.db.select().from(alertDeliveries).where(eq(alertDeliveries.eventId, events[0]!.id))).toHaveLength(1);
+  });
+
+  it('a stale quote never fires', async () => {
+    const headers = await userWithFavorites(t, 'stale', ['TSLA']);
+    const userId = await userIdOf(headers);
+    control.quote('TSLA', 100);
+    await save(headers, { alert_type: 'PERCENT_DROP', stock_symbols: ['TSLA'], threshold_value: 5 });
+    const report = await t.app.alertEvaluation.evaluateQuotes([{ symbol: 'TSLA', price: 90, previousClose: 100, asOfMs: Date.parse(OPEN_NOW) - 31_000, source: 'Simulated market' }]);
+    expect(report.stale).toBe(1);
+    expect(await eventsOf(userId)).toHaveLength(0);
+  });
+
+  it('an inactive rule or a deactivated user fires nothing; rules are per user', async () => {
+    const first = await userWithFavorites(t, 'iso-a', ['META']);
+    const second = await userWithFavorites(t, 'iso-b', ['META']);
+    const third = await userWithFavorites(t, 'iso-c', ['META']);
+    const [a, b, c] = [await userIdOf(first), await userIdOf(second), await userIdOf(third)];
+    control.quote('META', 100);
+    await save(first, { alert_type: 'PERCENT_DROP', stock_symbols: ['META'], threshold_value: 5 });
+    await save(second, { alert_type: 'PERCENT_DROP', stock_symbols: ['META'], threshold_value: 5, is_active: false });
+    await save(third, { alert_type: 'PERCENT_DROP', stock_symbols: ['META'], threshold_value: 5 });
+    await t.db.update(users).set({ isActive: false }).where(eq(users.id, c));
+    control.quote('META', 90);
+    await t.app.alertEvaluation.pollQuotes();
+    expect(await eventsOf(a)).toHaveLength(1);
+    expect(await eventsOf(b)).toHaveLength(0);
+    expect(await eventsOf(c)).toHaveLength(0);
+  });
+});
+
+describe('market hours', () => {
+  it('stock rules wait for the session; crypto targets fire around the clock', async () => {
+    const closed = await createTestApp({ MARKET_NOW: '2026-11-21T15:30:00Z' }, { market: (config, clock) => withTestQuotes(createMarket(config, clock), control, clock) });
+    try {
+      const headers = await userWithFavorites(closed, 'weekend', ['AAPL']);
+      const response = await closed.app.inject({ method: 'GET', url: '/api/getemail', headers });
+      const [row] = await closed.db.select({ id: users.id }).from(users).where(eq(users.email, response.json<{ email: string }>().email));
+      control.quote('AAPL', 100);
+      control.quote('BTC', 90_000, 91_000);
+      for (const body of [
+        { alert_type: 'PERCENT_DROP', stock_symbols: ['AAPL'], threshold_value: 5 },
+        { alert_type: 'BITCOIN', stock_symbols: ['BTC'], targets: [{ symbol: 'BTC', price: 95_000, direction: 'above' }] },
+      ]) {
+        const saved = await closed.app.inject({ method: 'POST', url: '/api/save_alert_preferences', headers, payload: { enable_sms: false, enable_email: true, is_active: true, ...body } });
+        expect(saved.statusCode, saved.body).toBe(200);
+      }
+      control.quote('AAPL', 80);
+      control.quote('BTC', 96_120.55, 91_000);
+      await closed.app.alertEvaluation.pollQuotes();
+      const events = await closed.db.select().from(alertEvents).where(eq(alertEvents.userId, row!.id));
+      expect(events.map((event) => event.symbol)).toEqual(['BTC']);
+      expect(events[0]!.smsText).toContain('96,120.55');
+    } finally {
+      await closed.close();
+    }
+  });
+});
+
+describe('idea events', () => {
+  const event = (sequenceLabel: string, fields: Partial<typeof ideaEvents.$inferInsert>): typeof ideaEvents.$inferInsert => ({
+    ideaId: `options.NVDA.2026-11-19@1.0.0`,
+    engine: 'options',
+    market: 'US',
+    symbol: 'NVDA',
+    type: 'opened',
+    level: sequenceLabel,
+    barDate: '2026-11-19',
+    price: 145,
+    data: { side: 'CALL', expiry: '2026-12-19', strike: 150, signalValue: 4.1, strengthScore: 75 },
+    ruleVersion: '1.0.0',
+    paramHash: 'test',
+    origin: 'live',
+    recordedAt: new Date(Date.parse(OPEN_NOW)),
+    ...fields,
+  });
+
+  it('a new live option trade alerts the OPTION_ALERT rules of its ticker; a saved trade alerts on its target; replayed events alert nobody', async () => {
+    const headers = await userWithFavorites(t, 'ideas', []);
+    const userId = await userIdOf(headers);
+    const bystander = await userIdOf(await userWithFavorites(t, 'ideas-other', []));
+    await save(headers, { alert_type: 'OPTION_ALERT', stock_symbols: ['NVDA'] });
+    // The cursor starts after the events already stored.
+    await t.app.alertEvaluation.consumeIdeaEvents();
+    await t.db.insert(userOptionAlerts).values({ userId, ideaId: 'options.NVDA.2026-11-19@1.0.0' });
+    await t.db.insert(ideaEvents).values([
+      event('', {}),
+      event('', { ideaId: 'options.NVDA.2026-11-18@1.0.0', barDate: '2026-11-18', origin: 'replayed' }),
+      event('TARGET', { type: 'target_hit', barDate: '2026-11-20', price: 5.33, data: { target: 5.33 } }),
+      event('', { ideaId: 'options.AMD.2026-11-19@1.0.0', symbol: 'AMD' }),
+    ]);
+    expect(await t.app.alertEvaluation.consumeIdeaEvents()).toBe(4);
+    const events = await eventsOf(userId);
+    expect(events.map((row) => [row.alertType, row.symbol])).toEqual([
+      ['OPTION_ALERT', 'NVDA'],
+      ['SAVED_OPTION_TRADE', 'NVDA'],
+    ]);
+    expect(events[0]!.smsText).toContain('New CALL NVDA 2026-12-19 150C, entry 4.10, strength 75/100');
+    expect(await eventsOf(bystander)).toHaveLength(0);
+    // Read once: a second pass finds nothing new.
+    expect(await t.app.alertEvaluation.consumeIdeaEvents()).toBe(0);
+    expect(await t.db.select().from(alertEvents).where(and(eq(alertEvents.userId, userId), eq(alertEvents.alertType, 'OPTION_ALERT')))).toHaveLength(1);
+  });
+});

@@ -1,0 +1,751 @@
+/**
+ * Alert evaluation (issue 15; reference/alerts.md): turns what arrives — quotes from the poller, the
+ * trade engines' events — into alerts, only for the rules that watch it.
+ *
+ * - Price rules (PERCENT_DROP, CURRENT_PRICE, BITCOIN targets, LEVEL_SYSTEM): the quote poller reads
+ *   every symbol an active rule watches through the market cache (simulated/file: every 15 s; live:
+ *   within the provider limits), then evaluates only the watches of each symbol with core's
+ *   evaluatePriceWatch: edge not level, re-arm margin, once per session or a 15-minute cooldown,
+ *   regular US hours for stocks, never on a stale quote.
+ * - Idea events (OPTION_ALERT, STOCK_DROP_ALERTS, ALLSTOCKS_PROGRESS_ALERT, BITCOIN label changes,
+ *   and the alerts users saved on the trade screens): read from the append-only idea_events log after
+ *   the last sequence handled (alert_cursors), live events only.
+ * Every state change is written with the alert it causes (alert-store.ts) in one transaction, with a
+ * version check, so a restart or a second process evaluating the same tick changes nothing. The
+ * delivery worker is kicked after a commit that queued deliveries.
+ */
+import { and, asc, eq, gt, inArray, sql } from 'drizzle-orm';
+import {
+  ALERT_CRYPTO_SYMBOLS,
+  ALERT_TYPE_NAMES,
+  atr,
+  createWatchIndex,
+  cryptoLabelChangeMessage,
+  dropItemsMessage,
+  evaluatePriceWatch,
+  initialWatchState,
+  marketSession,
+  newsBatchMessage,
+  newYorkTime,
+  optionTradeOpenedMessage,
+  savedIdeaEventMessage,
+  supportResistance,
+  swingProgressMessage,
+  volumeProfileLevels,
+  watchKey,
+  type AlertChannel,
+  type AlertQuote,
+  type AlertType,
+  type EvaluationContext,
+  type PriceAlertType,
+  type PriceWatch,
+  type WatchState,
+} from '@signalboard/core';
+import type { Database } from '../../db/client';
+import { alertCursors, alertRules, alertSymbolState, ideaEvents, ideas, userOptionAlerts, users, userStockScannerAlerts } from '../../db/schema';
+import type { Clock } from '../../lib/clock';
+import type { CachedMarket } from '../../providers/market/cached-market';
+import { newsCategoriesOf, newsGist, newsKeywordsOf } from './news-alerts';
+import { hasSmsNumber, insertAlert, resetState, SAVED_OPTION_TRADE, SAVED_STOCK_SCANNER, writeState, type NewAlert, type StateRow } from './alert-store';
+
+export const PRICE_ALERT_TYPES: readonly PriceAlertType[] = ['PERCENT_DROP', 'CURRENT_PRICE', 'BITCOIN', 'LEVEL_SYSTEM'];
+const PRICE_TYPE_SET = new Set<string>(PRICE_ALERT_TYPES);
+
+/** How long an alert stays worth sending (alerts.md "Retries": 15 minutes for price alerts). */
+export const PRICE_ALERT_FRESH_MS = 15 * 60_000;
+/** An engine's idea event is news for the rest of the day; sent later it would mislead. */
+export const IDEA_ALERT_FRESH_MS = 6 * 60 * 60_000;
+/** The simulated and file sources refresh quotes every 15 s (the cache's quote TTL). */
+export const LOCAL_POLL_MS = 15_000;
+/** Live data: at most this many quote calls a minute for alerts (Finnhub allows 60, shared with users' requests). */
+export const LIVE_QUOTE_CALLS_PER_MINUTE = 30;
+/** Idea events read per pass. */
+const IDEA_EVENT_BATCH = 500;
+const IDEA_CURSOR = 'idea_events';
+const NEWS_CURSOR = 'market_news';
+/** A news batch is stale after two hours. */
+export const NEWS_ALERT_FRESH_MS = 2 * 60 * 60_000;
+
+const SOURCE_LABELS: Record<CachedMarket['source'], string> = { simulated: 'Simulated market', file: 'Dataset', live: 'Live market data' };
+
+export interface AlertEvaluationDeps {
+  db: Database;
+  market: CachedMarket;
+  /** The market clock: sessions, market hours, quote freshness. */
+  marketClock: Clock;
+  /** Wall time: when alerts fired, when deliveries expire. */
+  clock: Clock;
+  /** Told after a commit that queued deliveries. */
+  delivery?: { kick(): void };
+  /** ALERT_POLL_SECONDS, when set. */
+  pollSeconds?: number;
+  log: { info(message: string): void; warn(message: string): void };
+}
+
+export interface PollReport {
+  symbols: number;
+  evaluated: number;
+  fired: number;
+  stale: number;
+  /** Symbols whose quote could not be read. */
+  failed: string[];
+}
+
+export interface AlertEvaluation {
+  /** The poll interval for the current source and number of watched symbols. */
+  pollIntervalMs(symbolCount: number): number;
+  /** Reads the quote of every watched symbol and evaluates the watches of each. */
+  pollQuotes(): Promise<PollReport>;
+  /** Evaluates `quotes` against the watches of their symbols (what pollQuotes does after reading). */
+  evaluateQuotes(quotes: readonly AlertQuote[]): Promise<PollReport>;
+  /** Turns the live idea events after the cursor into alerts; answers how many events were read. */
+  consumeIdeaEvents(): Promise<number>;
+  /** Turns the market news that arrived since the last batch into the news types' alerts; answers how many articles were new. */
+  consumeNews(): Promise<number>;
+  /**
+   * After a rule was saved: each symbol's state starts from its current quote (a condition already
+   * true waits for a new crossing); answers the screen's notices for those already true.
+   */
+  ruleSaved(userId: number, type: AlertType): Promise<string[]>;
+  /** When the last quote poll finished (wall clock ms), null before the first. */
+  lastEvaluatedAtMs(): number | null;
+  /** Polls on a timer (and consumes idea events) until stop(). */
+  start(): void;
+  stop(): Promise<void>;
+}
+
+interface RuleRow {
+  userId: number;
+  alertType: string;
+  symbols: string[];
+  thresholdValue: number | null;
+  targets: Array<{ symbol: string; price: number; direction: 'above' | 'below' }>;
+  enableSms: boolean;
+  enableEmail: boolean;
+  isActive: boolean;
+  updatedAt: Date;
+}
+
+const ruleSnapshot = (rule: RuleRow): Record<string, unknown> => ({
+  alert_type: rule.alertType,
+  type_name: ALERT_TYPE_NAMES[rule.alertType as AlertType] ?? rule.alertType,
+  stock_symbols: rule.symbols,
+  threshold_value: rule.thresholdValue,
+  targets: rule.targets,
+  enable_sms: rule.enableSms,
+  enable_email: rule.enableEmail,
+  is_active: rule.isActive,
+  saved_at: rule.updatedAt.toISOString(),
+});
+
+const channelsOf = (rule: Pick<RuleRow, 'enableSms' | 'enableEmail'>): AlertChannel[] => [
+  ...(rule.enableSms ? (['sms'] as const) : []),
+  ...(rule.enableEmail ? (['email'] as const) : []),
+];
+
+const isCrypto = (symbol: string) => ALERT_CRYPTO_SYMBOLS.includes(symbol);
+
+const stateOf = (row: StateRow): WatchState => ({
+  ruleStamp: row.ruleStamp.getTime(),
+  armed: row.armed,
+  triggerPrice: row.triggerPrice,
+  lastFiredAtMs: row.lastFiredAt?.getTime() ?? null,
+  lastFiredSession: row.lastFiredSession,
+  lastPrice: row.lastPrice,
+});
+
+/** Whether two states differ in what the evaluation decides (the last price alone is not worth a write). */
+const sameDecision = (a: WatchState, b: WatchState) =>
+  a.ruleStamp === b.ruleStamp && a.armed === b.armed && a.triggerPrice === b.triggerPrice && a.lastFiredAtMs === b.lastFiredAtMs && a.lastFiredSession === b.lastFiredSession;
+
+/** The watches of one rule row (one per symbol); LEVEL_SYSTEM levels come from `levelsOf`. */
+function watchesOf(rule: RuleRow, extras: Map<string, SymbolExtras>): PriceWatch[] {
+  const type = rule.alertType as PriceAlertType;
+  const stamp = rule.updatedAt.getTime();
+  return rule.symbols.map((symbol) => {
+    const watch: PriceWatch = { userId: rule.userId, alertType: type, symbol, ruleStamp: stamp };
+    if (type === 'PERCENT_DROP') watch.threshold = rule.thresholdValue ?? 5;
+    if (type === 'CURRENT_PRICE' || type === 'BITCOIN') {
+      const target = rule.targets.find((candidate) => candidate.symbol === symbol);
+      if (target) watch.target = { price: target.price, direction: target.direction };
+    }
+    if (type === 'LEVEL_SYSTEM') watch.levels = extras.get(symbol)?.levels ?? [];
+    return watch;
+  });
+}
+
+interface SymbolExtras {
+  atr14?: number;
+  levels: NonNullable<PriceWatch['levels']>;
+}
+
+export function createAlertEvaluation(deps: AlertEvaluationDeps): AlertEvaluation {
+  const { db, market, marketClock, clock, log } = deps;
+  const source = SOURCE_LABELS[market.source];
+  let polling: Promise<PollReport> | undefined;
+  let consuming: Promise<number> | undefined;
+  let newsing: Promise<number> | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  let stopped = false;
+  let loop: Promise<void> | undefined;
+  let lastEvaluatedAt: number | null = null;
+
+  const pollIntervalMs = (symbolCount: number) => {
+    if (deps.pollSeconds) return deps.pollSeconds * 1000;
+    if (market.source !== 'live') return LOCAL_POLL_MS;
+    return Math.max(LOCAL_POLL_MS, Math.ceil((symbolCount / LIVE_QUOTE_CALLS_PER_MINUTE) * 60_000));
+  };
+
+  /** The active price rules of active users. */
+  const activePriceRules = async (symbols?: readonly string[]): Promise<RuleRow[]> => {
+    const rows = await db
+      .select({
+        userId: alertRules.userId,
+        alertType: alertRules.alertType,
+        symbols: alertRules.symbols,
+        thresholdValue: alertRules.thresholdValue,
+        targets: alertRules.targets,
+        enableSms: alertRules.enableSms,
+        enableEmail: alertRules.enableEmail,
+        isActive: alertRules.isActive,
+        updatedAt: alertRules.updatedAt,
+      })
+      .from(alertRules)
+      .innerJoin(users, eq(users.id, alertRules.userId))
+      .where(and(eq(alertRules.isActive, true), eq(users.isActive, true), inArray(alertRules.alertType, [...PRICE_ALERT_TYPES])));
+    if (!symbols) return rows;
+    const wanted = new Set(symbols);
+    return rows.filter((row) => row.symbols.some((symbol) => wanted.has(symbol)));
+  };
+
+  /** ATR14 and support/resistance levels of a stock from its daily bars (cached by the market). */
+  const extrasOf = async (symbol: string, withLevels: boolean): Promise<SymbolExtras> => {
+    try {
+      const bars = (await market.getRecentDailyBars(symbol, 400)).value;
+      const n = bars.close.length;
+      if (n < 15) return { levels: [] };
+      const atrSeries = atr(bars.high, bars.low, bars.close, 14);
+      const atr14 = atrSeries[n - 1];
+      const last = bars.close[n - 1]!;
+      const levels: SymbolExtras['levels'] = [];
+      if (withLevels) {
+        for (const price of volumeProfileLevels(bars.high, bars.low, bars.close, bars.volume)) {
+          levels.push({ price, kind: price <= last ? 'support' : 'resistance', source: 'volume level' });
+        }
+        for (const price of supportResistance(bars.high, bars.low, bars.close)) {
+          levels.push({ price, kind: price <= last ? 'support' : 'resistance', source: 'swing level' });
+        }
+      }
+      return { ...(atr14 !== undefined && Number.isFinite(atr14) ? { atr14 } : {}), levels };
+    } catch {
+      return { levels: [] };
+    }
+  };
+
+  const quoteOf = async (symbol: string): Promise<AlertQuote> => {
+    const cached = await market.getQuote(symbol);
+    const quote = cached.value;
+    return {
+      symbol,
+      price: quote.price,
+      previousClose: quote.previousClose,
+      asOfMs: quote.timestamp > 0 ? quote.timestamp * 1000 : cached.fetchedAtMs,
+      source,
+    };
+  };
+
+  const contextOf = (symbol: string, refreshMs: number): EvaluationContext => {
+    const nowMs = marketClock.nowMs();
+    const session = marketSession(nowMs);
+    return {
+      nowMs,
+      refreshMs,
+      marketOpen: isCrypto(symbol) || session.phase === 'open',
+      session: newYorkTime(nowMs).isoDate,
+    };
+  };
+
+  /** Evaluates `quotes` for `rules`; writes each change (and alert) in a transaction of its own. */
+  const evaluate = async (rules: readonly RuleRow[], quotes: readonly AlertQuote[], extras: Map<string, SymbolExtras>, refreshMs: number): Promise<PollReport> => {
+    const report: PollReport = { symbols: quotes.length, evaluated: 0, fired: 0, stale: 0, failed: [] };
+    if (rules.length === 0 || quotes.length === 0) return report;
+    const ruleByKey = new Map(rules.map((rule) => [`${rule.userId}|${rule.alertType}`, rule]));
+    const watches = rules.flatMap((rule) => watchesOf(rule, extras));
+    const index = createWatchIndex(watches);
+    const stateRows = await db
+      .select()
+      .from(alertSymbolState)
+      .where(and(inArray(alertSymbolState.alertType, [...PRICE_ALERT_TYPES]), inArray(alertSymbolState.symbol, quotes.map((quote) => quote.symbol))));
+    const states = new Map(stateRows.map((row) => [watchKey(row.userId, row.alertType as PriceAlertType, row.symbol), row]));
+    let queued = false;
+    for (const quote of quotes) {
+      const withAtr: AlertQuote = extras.get(quote.symbol)?.atr14 !== undefined ? { ...quote, atr14: extras.get(quote.symbol)!.atr14! } : quote;
+      const context = contextOf(quote.symbol, refreshMs);
+      for (const watch of index.watchesOf(quote.symbol)) {
+        const row = states.get(watchKey(watch.userId, watch.alertType, watch.symbol));
+        const before = row ? stateOf(row) : null;
+        const result = evaluatePriceWatch(watch, before, withAtr, context);
+        report.evaluated += 1;
+        if (result.skipped === 'stale') report.stale += 1;
+        if (!result.fired && before && sameDecision(before, result.state)) continue;
+        if (!result.fired && !result.changed) continue;
+        const rule = ruleByKey.get(`${watch.userId}|${watch.alertType}`)!;
+        const now = new Date(clock.nowMs());
+        const fired = result.fired;
+        try {
+          const wrote = await db.transaction(async (tx) => {
+            const ok = await writeState(
+              tx,
+              {
+                userId: watch.userId,
+                alertType: watch.alertType,
+                symbol: watch.symbol,
+                ruleStamp: new Date(result.state.ruleStamp),
+                armed: result.state.armed,
+                triggerPrice: result.state.triggerPrice,
+                lastFiredAt: result.state.lastFiredAtMs === null ? null : new Date(result.state.lastFiredAtMs),
+                lastFiredSession: result.state.lastFiredSession,
+                lastPrice: result.state.lastPrice,
+                evaluatedAt: now,
+              },
+              row ? row.version : null,
+            );
+            if (!ok) {
+              // Another evaluation changed the state first: its decision stands; roll this one back.
+              tx.rollback();
+            }
+            if (!fired) return false;
+            const alert: NewAlert = {
+              userId: watch.userId,
+              alertType: watch.alertType,
+              symbol: watch.symbol,
+              triggerKey: fired.triggerKey,
+              rule: ruleSnapshot(rule),
+              data: fired.data,
+              smsText: fired.smsText,
+              emailSubject: fired.emailSubject,
+              emailText: fired.emailText,
+              channels: channelsOf(rule),
+              firedAt: now,
+              expiresAt: new Date(now.getTime() + PRICE_ALERT_FRESH_MS),
+            };
+            return (await insertAlert(tx, alert)) !== null && alert.channels.length > 0;
+          });
+          if (fired) report.fired += 1;
+          if (wrote) queued = true;
+        } catch (error) {
+          if ((error as { name?: string }).name === 'TransactionRollbackError') continue;
+          throw error;
+        }
+      }
+    }
+    if (queued) deps.delivery?.kick();
+    return report;
+  };
+
+  const extrasFor = async (rules: readonly RuleRow[]): Promise<Map<string, SymbolExtras>> => {
+    const needs = new Map<string, boolean>();
+    for (const rule of rules) {
+      for (const symbol of rule.symbols) {
+        if (isCrypto(symbol) && rule.alertType === 'BITCOIN') continue;
+        needs.set(symbol, (needs.get(symbol) ?? false) || rule.alertType === 'LEVEL_SYSTEM');
+      }
+    }
+    const extras = new Map<string, SymbolExtras>();
+    await Promise.all([...needs].map(async ([symbol, withLevels]) => extras.set(symbol, await extrasOf(symbol, withLevels))));
+    return extras;
+  };
+
+  const pollQuotesOnce = async (): Promise<PollReport> => {
+    const rules = await activePriceRules();
+    const symbols = [...new Set(rules.flatMap((rule) => rule.symbols))];
+    const failed: string[] = [];
+    const quotes: AlertQuote[] = [];
+    await Promise.all(
+      symbols.map(async (symbol) => {
+        try {
+          quotes.push(await quoteOf(symbol));
+        } catch (error) {
+          failed.push(`${symbol}: ${(error as Error).message}`);
+        }
+      }),
+    );
+    const extras = await extrasFor(rules);
+    const report = await evaluate(rules, quotes, extras, pollIntervalMs(symbols.length));
+    lastEvaluatedAt = clock.nowMs();
+    return { ...report, symbols: symbols.length, failed };
+  };
+
+  // ---- idea events -------------------------------------------------------------------------------
+
+  interface EventRow {
+    sequence: number;
+    ideaId: string;
+    engine: string;
+    symbol: string;
+    type: string;
+    level: string;
+    barDate: string;
+    price: number | null;
+    data: unknown;
+  }
+
+  /** The active rules of `type` of active users. */
+  const rulesOfType = (type: AlertType) =>
+    db
+      .select({
+        userId: alertRules.userId,
+        alertType: alertRules.alertType,
+        symbols: alertRules.symbols,
+        thresholdValue: alertRules.thresholdValue,
+        targets: alertRules.targets,
+        enableSms: alertRules.enableSms,
+        enableEmail: alertRules.enableEmail,
+        isActive: alertRules.isActive,
+        updatedAt: alertRules.updatedAt,
+      })
+      .from(alertRules)
+      .innerJoin(users, eq(users.id, alertRules.userId))
+      .where(and(eq(alertRules.alertType, type), eq(alertRules.isActive, true), eq(users.isActive, true)));
+
+  const ideaAlertBase = (now: Date) => ({ firedAt: now, expiresAt: new Date(now.getTime() + IDEA_ALERT_FRESH_MS) });
+
+  /** The alerts a batch of events makes (pure but for the rule and saved-alert reads). */
+  const alertsOfEvents = async (events: readonly EventRow[], now: Date): Promise<NewAlert[]> => {
+    const alerts: NewAlert[] = [];
+    const data = (event: EventRow) => (event.data ?? {}) as Record<string, unknown>;
+    const recordedAs = (event: EventRow) => ({ engine: event.engine, idea_id: event.ideaId, event: event.type, level: event.level, bar_date: event.barDate, price: event.price, sequence: event.sequence, source });
+
+    // OPTION_ALERT: a new option trade on a chosen ticker.
+    const optionOpens = events.filter((event) => event.engine === 'options' && event.type === 'opened');
+    if (optionOpens.length > 0) {
+      for (const rule of await rulesOfType('OPTION_ALERT')) {
+        for (const event of optionOpens) {
+          if (!rule.symbols.includes(event.symbol)) continue;
+          const opened = data(event);
+          const message = optionTradeOpenedMessage({
+            symbol: event.symbol,
+            type: String(opened.side).toUpperCase() === 'PUT' ? 'PUT' : 'CALL',
+            expiration: String(opened.expiry ?? ''),
+            strike: Number(opened.strike ?? 0),
+            entry: Number(opened.signalValue ?? 0),
+            strength: Number(opened.strengthScore ?? 0),
+          });
+          alerts.push({ userId: rule.userId, alertType: 'OPTION_ALERT', symbol: event.symbol, triggerKey: `idea:${event.sequence}`, rule: ruleSnapshot(rule), data: recordedAs(event), ...message, channels: channelsOf(rule), ...ideaAlertBase(now) });
+        }
+      }
+    }
+
+    // STOCK_DROP_ALERTS: the drop engine's new items, one message per pass (per bar date in the batch).
+    const dropOpens = events.filter((event) => event.engine === 'drop' && event.type === 'opened');
+    if (dropOpens.length > 0) {
+      const byDate = groupBy(dropOpens, (event) => event.barDate);
+      const rules = await rulesOfType('STOCK_DROP_ALERTS');
+      for (const [barDate, group] of byDate) {
+        const message = dropItemsMessage(group.map((event) => ({ symbol: event.symbol, tradeType: String(data(event).stockType ?? ''), ...(event.price !== null ? { entry: event.price } : {}) })));
+        for (const rule of rules) {
+          alerts.push({ userId: rule.userId, alertType: 'STOCK_DROP_ALERTS', symbol: '*', triggerKey: `drop:${barDate}:${group[0]!.sequence}`, rule: ruleSnapshot(rule), data: { engine: 'drop', bar_date: barDate, items: group.map(recordedAs), source }, ...message, channels: channelsOf(rule), ...ideaAlertBase(now) });
+        }
+      }
+    }
+
+    // ALLSTOCKS_PROGRESS_ALERT: the swing engine opens trades or one hits a target, one message per pass.
+    const swingProgress = events.filter((event) => event.engine === 'swing' && (event.type === 'opened' || event.type === 'target_hit'));
+    if (swingProgress.length > 0) {
+      const byDate = groupBy(swingProgress, (event) => event.barDate);
+      const rules = await rulesOfType('ALLSTOCKS_PROGRESS_ALERT');
+      for (const [barDate, group] of byDate) {
+        const message = swingProgressMessage(group.map((event) => ({ symbol: event.symbol, kind: event.type === 'opened' ? ('opened' as const) : ('target' as const), price: event.price ?? 0, ...(event.level ? { level: event.level } : {}) })));
+        for (const rule of rules) {
+          alerts.push({ userId: rule.userId, alertType: 'ALLSTOCKS_PROGRESS_ALERT', symbol: '*', triggerKey: `swing:${barDate}:${group[0]!.sequence}`, rule: ruleSnapshot(rule), data: { engine: 'swing', bar_date: barDate, items: group.map(recordedAs), source }, ...message, channels: channelsOf(rule), ...ideaAlertBase(now) });
+        }
+      }
+    }
+
+    // BITCOIN: a chosen coin's crypto-scanner signal changed label.
+    const labelChanges = events.filter((event) => event.engine === 'crypto' && event.type === 'signal_changed');
+    if (labelChanges.length > 0) {
+      for (const rule of await rulesOfType('BITCOIN')) {
+        for (const event of labelChanges) {
+          if (!rule.symbols.includes(event.symbol)) continue;
+          const changed = data(event);
+          const message = cryptoLabelChangeMessage({
+            symbol: event.symbol,
+            horizon: String(changed.horizon ?? event.level ?? ''),
+            from: String(changed.from ?? changed.previous ?? ''),
+            to: String(changed.to ?? changed.label ?? ''),
+            price: event.price ?? 0,
+          });
+          alerts.push({ userId: rule.userId, alertType: 'BITCOIN', symbol: event.symbol, triggerKey: `idea:${event.sequence}`, rule: ruleSnapshot(rule), data: recordedAs(event), ...message, channels: channelsOf(rule), ...ideaAlertBase(now) });
+        }
+      }
+    }
+
+    // Saved alerts of the trade screens: their idea's target, stop, time exit or deactivation.
+    const closing = events.filter((event) => savedEventKind(event) !== null && (event.engine === 'options' || event.engine === 'drop'));
+    if (closing.length > 0) {
+      const ids = [...new Set(closing.map((event) => event.ideaId))];
+      const optionSaves = await db.select({ userId: userOptionAlerts.userId, ideaId: userOptionAlerts.ideaId }).from(userOptionAlerts).innerJoin(users, eq(users.id, userOptionAlerts.userId)).where(and(inArray(userOptionAlerts.ideaId, ids), eq(users.isActive, true)));
+      const dropSaves = await db.select({ userId: userStockScannerAlerts.userId, ideaId: userStockScannerAlerts.ideaId, tradeType: userStockScannerAlerts.tradeType }).from(userStockScannerAlerts).innerJoin(users, eq(users.id, userStockScannerAlerts.userId)).where(and(inArray(userStockScannerAlerts.ideaId, ids), eq(users.isActive, true)));
+      const labels = new Map((await db.select({ id: ideas.id, row: ideas.row }).from(ideas).where(inArray(ideas.id, ids))).map((idea) => [idea.id, idea.row as Record<string, unknown>]));
+      const smsUsers = new Map<number, boolean>();
+      const channelsFor = async (userId: number): Promise<AlertChannel[]> => {
+        if (!smsUsers.has(userId)) smsUsers.set(userId, await hasSmsNumber(db, userId));
+        return smsUsers.get(userId) ? ['sms', 'email'] : ['email'];
+      };
+      for (const event of closing) {
+        const kind = savedEventKind(event)!;
+        const row = labels.get(event.ideaId) ?? {};
+        const saves = event.engine === 'options' ? optionSaves.filter((save) => save.ideaId === event.ideaId).map((save) => ({ ...save, tradeType: null as string | null })) : dropSaves.filter((save) => save.ideaId === event.ideaId);
+        for (const save of saves) {
+          const screen = event.engine === 'options' ? ('option' as const) : ('drop' as const);
+          const label = String(row.ContractName ?? row.Contract ?? row.Type ?? save.tradeType ?? event.symbol);
+          const message = savedIdeaEventMessage({ kind, screen, symbol: event.symbol, label, price: event.price ?? 0 });
+          alerts.push({
+            userId: save.userId,
+            alertType: event.engine === 'options' ? SAVED_OPTION_TRADE : SAVED_STOCK_SCANNER,
+            symbol: event.symbol,
+            triggerKey: `idea:${event.sequence}`,
+            rule: { saved: screen === 'option' ? 'option trade' : 'drop item', idea_id: event.ideaId, ...(save.tradeType ? { trade_type: save.tradeType } : {}) },
+            data: recordedAs(event),
+            ...message,
+            channels: await channelsFor(save.userId),
+            ...ideaAlertBase(now),
+          });
+        }
+      }
+    }
+    return alerts;
+  };
+
+  const consumeOnce = async (): Promise<number> => {
+    const now = new Date(clock.nowMs());
+    // The cursor row is locked for the pass: two processes read and advance it one after the other.
+    const { read, queued } = await db.transaction(async (tx) => {
+      await tx.insert(alertCursors).values({ name: IDEA_CURSOR, position: await startPosition(tx), updatedAt: now }).onConflictDoNothing();
+      const [cursor] = await tx.select().from(alertCursors).where(eq(alertCursors.name, IDEA_CURSOR)).for('update');
+      const events = await tx
+        .select({
+          sequence: ideaEvents.sequence,
+          ideaId: ideaEvents.ideaId,
+          engine: ideaEvents.engine,
+          symbol: ideaEvents.symbol,
+          type: ideaEvents.type,
+          level: ideaEvents.level,
+          barDate: ideaEvents.barDate,
+          price: ideaEvents.price,
+          data: ideaEvents.data,
+          origin: ideaEvents.origin,
+        })
+        .from(ideaEvents)
+        .where(gt(ideaEvents.sequence, cursor!.position))
+        .orderBy(asc(ideaEvents.sequence))
+        .limit(IDEA_EVENT_BATCH);
+      if (events.length === 0) return { read: 0, queued: false };
+      // Replayed history is the record, never news: only live events alert.
+      const live = events.filter((event) => event.origin === 'live');
+      let queuedAny = false;
+      for (const alert of await alertsOfEvents(live, now)) {
+        if ((await insertAlert(tx, alert)) !== null && alert.channels.length > 0) queuedAny = true;
+      }
+      await tx.update(alertCursors).set({ position: events[events.length - 1]!.sequence, updatedAt: now }).where(eq(alertCursors.name, IDEA_CURSOR));
+      return { read: events.length, queued: queuedAny };
+    });
+    if (queued) deps.delivery?.kick();
+    return read;
+  };
+
+  /** A new installation starts after the events already there (the replay's history alerts nobody). */
+  const startPosition = async (tx: Parameters<Parameters<Database['transaction']>[0]>[0]): Promise<number> => {
+    const [row] = await tx.select({ last: sql<number | null>`max(${ideaEvents.sequence})` }).from(ideaEvents);
+    return Number(row?.last ?? 0);
+  };
+
+  // ---- news batches ------------------------------------------------------------------------------
+
+  const consumeNewsOnce = async (): Promise<number> => {
+    const articles = (await market.getMarketNews()).value;
+    const now = new Date(clock.nowMs());
+    const newest = articles.reduce((max, article) => Math.max(max, article.datetime), 0);
+    const { fresh, queued } = await db.transaction(async (tx) => {
+      // A new installation starts after the news already there (old news alerts nobody).
+      await tx.insert(alertCursors).values({ name: NEWS_CURSOR, position: newest, updatedAt: now }).onConflictDoNothing();
+      const [cursor] = await tx.select().from(alertCursors).where(eq(alertCursors.name, NEWS_CURSOR)).for('update');
+      const arrived = articles.filter((article) => article.datetime > cursor!.position).sort((a, b) => b.datetime - a.datetime);
+      if (arrived.length === 0) return { fresh: 0, queued: false };
+      const batchKey = `news:${newest}`;
+      const expiresAt = new Date(now.getTime() + NEWS_ALERT_FRESH_MS);
+      const alerts: NewAlert[] = [];
+      const batchAlert = (rule: RuleRow, matched: typeof arrived, note: string | null): NewAlert => {
+        const message = newsBatchMessage({ count: matched.length, headlines: matched.slice(0, 3).map((article) => article.headline), gist: newsGist(matched) });
+        return {
+          userId: rule.userId,
+          alertType: rule.alertType,
+          symbol: '*',
+          triggerKey: batchKey,
+          rule: ruleSnapshot(rule),
+          data: { count: matched.length, headlines: matched.slice(0, 3).map((article) => ({ headline: article.headline, source: article.source, url: article.url, datetime: new Date(article.datetime * 1000).toISOString() })), source: `${source} news`, asOf: new Date(newest * 1000).toISOString(), ...(note ? { note } : {}) },
+          smsText: message.smsText,
+          emailSubject: message.emailSubject,
+          emailText: note ? `${message.emailText}\n\n${note}` : message.emailText,
+          channels: channelsOf(rule),
+          firedAt: now,
+          expiresAt,
+        };
+      };
+      for (const rule of await rulesOfType('GENERAL_NEWS')) {
+        const matched = arrived.filter((article) => newsCategoriesOf(article).some((category) => rule.symbols.includes(category)));
+        if (matched.length > 0) alerts.push(batchAlert(rule, matched, null));
+      }
+      for (const type of ['NEWS+TRUMP+MAG7+ALPHA', 'NEWS+TRUMP+MAG7+GNEWS'] as const) {
+        const provider = type === 'NEWS+TRUMP+MAG7+ALPHA' ? 'Alpha Vantage' : 'GNews';
+        const note = `${provider} is not configured on this installation: these headlines come from ${source} news.`;
+        for (const rule of await rulesOfType(type)) {
+          const matched = arrived.filter((article) => newsKeywordsOf(article, rule.symbols).length > 0);
+          if (matched.length > 0) alerts.push(batchAlert(rule, matched, note));
+        }
+      }
+      let queuedAny = false;
+      for (const alert of alerts) {
+        if ((await insertAlert(tx, alert)) !== null && alert.channels.length > 0) queuedAny = true;
+      }
+      await tx.update(alertCursors).set({ position: newest, updatedAt: now }).where(eq(alertCursors.name, NEWS_CURSOR));
+      return { fresh: arrived.length, queued: queuedAny };
+    });
+    if (queued) deps.delivery?.kick();
+    return fresh;
+  };
+
+  const service: AlertEvaluation = {
+    pollIntervalMs,
+    lastEvaluatedAtMs: () => lastEvaluatedAt,
+    pollQuotes() {
+      polling ??= pollQuotesOnce().finally(() => {
+        polling = undefined;
+      });
+      return polling;
+    },
+    async evaluateQuotes(quotes) {
+      const rules = await activePriceRules(quotes.map((quote) => quote.symbol));
+      return evaluate(rules, quotes, await extrasFor(rules), pollIntervalMs(quotes.length));
+    },
+    consumeIdeaEvents() {
+      consuming ??= (async () => {
+        let total = 0;
+        for (;;) {
+          const read = await consumeOnce();
+          total += read;
+          if (read < IDEA_EVENT_BATCH) return total;
+        }
+      })().finally(() => {
+        consuming = undefined;
+      });
+      return consuming;
+    },
+    consumeNews() {
+      newsing ??= consumeNewsOnce().finally(() => {
+        newsing = undefined;
+      });
+      return newsing;
+    },
+    async ruleSaved(userId, type) {
+      const [rule] = await db.select().from(alertRules).where(and(eq(alertRules.userId, userId), eq(alertRules.alertType, type)));
+      // Symbols no longer in the rule leave their state behind.
+      if (!rule || !PRICE_TYPE_SET.has(type)) return [];
+      await db.delete(alertSymbolState).where(and(eq(alertSymbolState.userId, userId), eq(alertSymbolState.alertType, type), sql`not (${alertSymbolState.symbol} = any(${rule.symbols}))`));
+      const extras = await extrasFor([rule]);
+      const notices: string[] = [];
+      const now = new Date(clock.nowMs());
+      for (const watch of watchesOf(rule, extras)) {
+        let quote: AlertQuote | null = null;
+        try {
+          quote = await quoteOf(watch.symbol);
+          const atr14 = extras.get(watch.symbol)?.atr14;
+          if (atr14 !== undefined) quote = { ...quote, atr14 };
+        } catch {
+          quote = null; // no quote now: the first evaluation starts the state (already true → waits)
+        }
+        const { state, alreadyTrue } = initialWatchState(watch, quote, marketClock.nowMs());
+        if (alreadyTrue && rule.isActive) notices.push(alreadyTrue);
+        await resetState(db, {
+          userId,
+          alertType: type,
+          symbol: watch.symbol,
+          ruleStamp: new Date(state.ruleStamp),
+          armed: state.armed,
+          triggerPrice: state.triggerPrice,
+          lastFiredAt: state.lastFiredAtMs === null ? null : new Date(state.lastFiredAtMs),
+          lastFiredSession: state.lastFiredSession,
+          lastPrice: state.lastPrice,
+          evaluatedAt: now,
+        });
+      }
+      return notices;
+    },
+    start() {
+      stopped = false;
+      const cycle = async () => {
+        if (stopped) return;
+        let symbols = 0;
+        try {
+          const report = await service.pollQuotes();
+          symbols = report.symbols;
+          if (report.fired > 0) log.info(`Alerts: ${report.fired} fired from ${report.symbols} symbols`);
+          if (report.failed.length > 0) log.warn(`Alert quotes failed: ${report.failed.slice(0, 5).join('; ')}`);
+        } catch (error) {
+          log.warn(`Alert evaluation failed: ${(error as Error).message}`);
+        }
+        try {
+          await service.consumeIdeaEvents();
+        } catch (error) {
+          log.warn(`Alert idea events failed: ${(error as Error).message}`);
+        }
+        try {
+          await service.consumeNews();
+        } catch (error) {
+          log.warn(`Alert news failed: ${(error as Error).message}`);
+        }
+        if (!stopped) timer = setTimeout(() => (loop = cycle()), pollIntervalMs(symbols));
+      };
+      loop = cycle();
+    },
+    async stop() {
+      stopped = true;
+      clearTimeout(timer);
+      await loop?.catch(() => undefined);
+    },
+  };
+  return service;
+}
+
+function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const item of items) {
+    const name = key(item);
+    const group = groups.get(name);
+    if (group) group.push(item);
+    else groups.set(name, [item]);
+  }
+  return groups;
+}
+
+/** What a saved alert says of an event: target, stop, time exit, deactivated (null: no alert). */
+function savedEventKind(event: { type: string; data: unknown }): 'target' | 'stop' | 'time_exit' | 'deactivated' | null {
+  switch (event.type) {
+    case 'target_hit':
+      return 'target';
+    case 'stop_hit':
+      return 'stop';
+    case 'time_stop':
+      return 'time_exit';
+    case 'voided':
+      return 'deactivated';
+    case 'closed': {
+      const reason = (event.data as { reason?: string } | null)?.reason;
+      return reason === 'target' || reason === 'stop' || reason === 'time' ? null : 'deactivated';
+    }
+    default:
+      return null;
+  }
+}
+

@@ -1,0 +1,81 @@
+/**
+ * TEST_CONTROL_FILE (a test setting; the server refuses it unless NODE_ENV=test, so a normal
+ * installation can never reach it): a JSON file the browser tests and demos write to move the
+ * market and the clock of a running server.
+ *
+ *   { "quotes": { "AAPL": { "price": 200.5, "previousClose": 212.3 } }, "clockOffsetMs": 660000 }
+ *
+ * - `quotes`: the price (and optionally the previous close) a symbol's quote answers from now on, in
+ *   front of the market cache, so a change is seen at the next read; symbols not named keep the
+ *   source's quote.
+ * - `clockOffsetMs`: added to the server's wall clock (limits, expiry of codes, delivery times);
+ *   the market clock (MARKET_NOW) is not moved.
+ * The file is read again whenever its modification time or size changes (checked at most every
+ * 100 ms); a missing or malformed file counts as empty and is reported once per change.
+ */
+import { readFileSync, statSync } from 'node:fs';
+import { z } from 'zod';
+import type { Clock } from './clock';
+
+const controlSchema = z.object({
+  quotes: z.record(z.string(), z.object({ price: z.number().positive(), previousClose: z.number().positive().optional() })).default({}),
+  clockOffsetMs: z.number().finite().default(0),
+});
+export type TestControlValues = z.infer<typeof controlSchema>;
+
+export interface TestControl {
+  readonly file: string;
+  values(): TestControlValues;
+}
+
+const EMPTY: TestControlValues = { quotes: {}, clockOffsetMs: 0 };
+const CHECK_EVERY_MS = 100;
+
+export function createTestControl(file: string, warn: (message: string) => void = () => undefined): TestControl {
+  let stamp = '';
+  let current = EMPTY;
+  let checkedAt = Number.NEGATIVE_INFINITY;
+  const read = () => {
+    let nextStamp: string;
+    try {
+      const stat = statSync(file);
+      nextStamp = `${stat.mtimeMs}:${stat.size}`;
+    } catch {
+      nextStamp = 'missing';
+    }
+    if (nextStamp === stamp) return;
+    stamp = nextStamp;
+    if (nextStamp === 'missing') {
+      current = EMPTY;
+      return;
+    }
+    try {
+      const parsed = controlSchema.safeParse(JSON.parse(readFileSync(file, 'utf8')));
+      if (parsed.success) {
+        current = { ...parsed.data, quotes: Object.fromEntries(Object.entries(parsed.data.quotes).map(([symbol, quote]) => [symbol.toUpperCase(), quote])) };
+      } else {
+        current = EMPTY;
+        warn(`TEST_CONTROL_FILE ${file}: ${parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ')}`);
+      }
+    } catch (error) {
+      current = EMPTY;
+      warn(`TEST_CONTROL_FILE ${file}: ${(error as Error).message}`);
+    }
+  };
+  return {
+    file,
+    values() {
+      const now = Date.now();
+      if (now - checkedAt >= CHECK_EVERY_MS) {
+        checkedAt = now;
+        read();
+      }
+      return current;
+    },
+  };
+}
+
+/** `base` moved by the control's clockOffsetMs. */
+export function offsetClock(base: Clock, control: TestControl): Clock {
+  return { nowMs: () => base.nowMs() + control.values().clockOffsetMs };
+}

@@ -1,0 +1,121 @@
+/**
+ * Alerts that really fire (issue 15) and the expiry of a verification code (issue 14), on the
+ * market server (embedded database, SMS and mail outboxes, the pinned dataset with MARKET_NOW inside
+ * a session). Its TEST_CONTROL_FILE (support/control.ts) moves a quote and the wall clock; the alert
+ * evaluation polls every second there (ALERT_POLL_SECONDS=1). KO is this spec's symbol: no other spec
+ * reads its quote, and every change is put back when the spec ends.
+ */
+import type { Page } from 'playwright-core';
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { latestOutboxMail, screenshot, signedInUser, useBrowserPage } from './support/browser';
+import { setTestControl, waitForAlertPasses } from './support/control';
+import { latestVerificationCode, outboxSmsTo, uniquePhoneNumber } from './support/sms';
+
+const PREVIOUS_CLOSE = 62;
+let page: Page;
+let email: string;
+const session = useBrowserPage(
+  async (context) => {
+    ({ email } = await signedInUser(context, 'alertfire', { server: 'market', favorites: [{ symbol: 'KO', description: 'The Coca-Cola Company' }] }));
+  },
+  { server: 'market' },
+);
+beforeEach(() => {
+  page = session.page;
+});
+afterAll(async () => {
+  await setTestControl({});
+});
+
+const smsStatus = () => page.getByRole('status', { name: 'SMS verification status' });
+const phoneField = () => page.getByRole('textbox', { name: /^Phone number/ });
+const codeField = () => page.getByRole('textbox', { name: /^Verification code/ });
+
+async function smsStatusIs(text: string) {
+  await expect.poll(() => smsStatus().textContent(), { timeout: 15_000 }).toBe(text);
+}
+
+async function sendCode(number: string) {
+  await phoneField().fill(number);
+  await page.getByRole('button', { name: 'Send code' }).click();
+  await smsStatusIs('Verification code sent successfully! Please check your messages.');
+}
+
+/** The alert SMS to `number` (not the verification codes). */
+const alertSms = async (number: string) => (await outboxSmsTo(number, 'market')).filter((text) => !/code is \d{6}\./.test(text));
+
+describe('Alert System: alerts that fire', () => {
+  it('refuses a code older than 10 minutes with the server’s message', async () => {
+    const number = uniquePhoneNumber();
+    await page.goto('/dashboard/alert');
+    await smsStatusIs('No phone number on file. Please enter one to enable SMS alerts.');
+    await sendCode(number);
+    const code = await latestVerificationCode(number, 'market');
+    try {
+      // Eleven minutes later on the server's clock: the code has expired.
+      await setTestControl({ clockOffsetMs: 11 * 60_000 });
+      await codeField().fill(code);
+      await page.getByRole('button', { name: 'Verify' }).click();
+      await smsStatusIs('Verification failed: This code has expired or was replaced by a newer one. Please send a new code.');
+      expect(await smsStatus().getAttribute('data-tone')).toBe('danger');
+    } finally {
+      await setTestControl({});
+    }
+  });
+
+  it('a Percent Drop rule on a favourite fires once, by SMS and e-mail, while the price keeps moving around the level', async () => {
+    const number = uniquePhoneNumber();
+    await setTestControl({ quotes: { KO: { price: 61.5, previousClose: PREVIOUS_CLOSE } } });
+    await page.goto('/dashboard/alert');
+    await smsStatusIs('No phone number on file. Please enter one to enable SMS alerts.');
+
+    // A verified phone: the code read from the SMS outbox.
+    await sendCode(number);
+    await codeField().fill(await latestVerificationCode(number, 'market'));
+    await page.getByRole('button', { name: 'Verify' }).click();
+    await smsStatusIs('Phone number verified successfully!');
+
+    // SMS quiet hours off: the server's clock may be at night in the user's zone when this runs.
+    await page.getByRole('switch', { name: 'SMS quiet hours' }).uncheck();
+    await page.getByRole('button', { name: 'Save delivery settings' }).click();
+    await expect.poll(() => page.getByRole('status', { name: 'Delivery settings status' }).textContent(), { timeout: 15_000 }).toBe('Delivery settings saved successfully!');
+
+    // The rule: KO, 5 % below the previous close, SMS and e-mail.
+    await page.getByRole('checkbox', { name: 'KO', exact: true }).check();
+    await page.getByRole('textbox', { name: 'Drop Percentage' }).fill('5');
+    await page.getByRole('switch', { name: 'SMS alerts' }).check();
+    await page.getByRole('switch', { name: 'E-mail alerts' }).check();
+    await page.getByRole('switch', { name: 'Enabled' }).check();
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await expect.poll(() => page.getByRole('status', { name: 'Alert preferences status' }).textContent(), { timeout: 15_000 }).toBe('Percent Drop alert preferences saved successfully!');
+    await waitForAlertPasses();
+    expect(await alertSms(number)).toEqual([]);
+
+    // The market crosses the threshold: 62 → 58.50 is −5.6 %.
+    await setTestControl({ quotes: { KO: { price: 58.5, previousClose: PREVIOUS_CLOSE } } });
+    await expect.poll(async () => (await alertSms(number)).length, { timeout: 30_000 }).toBe(1);
+    const [sms] = await alertSms(number);
+    expect(sms).toContain('KO −5.6% to 58.50 (prev close 62.00)');
+    expect(sms).toContain('Reply STOP to opt out');
+    const mail = await latestOutboxMail(email, 'market');
+    expect(mail).toMatch(/^Subject: .*KO/m);
+    expect(mail).toMatch(/^List-Unsubscribe: <http/m);
+    expect(mail).toMatch(/^List-Unsubscribe-Post: List-Unsubscribe=One-Click/m);
+
+    // Around the level, and back below it without re-arming: nothing more.
+    for (const price of [59.0, 58.8, 59.1, 58.7, 58.9]) {
+      await setTestControl({ quotes: { KO: { price, previousClose: PREVIOUS_CLOSE } } });
+      await waitForAlertPasses();
+    }
+    expect(await alertSms(number)).toHaveLength(1);
+    const mails = await latestOutboxMail(email, 'market');
+    expect(mails).toBe(mail);
+
+    // The history tab shows it: the rule, the data, each channel's status.
+    await page.goto('/dashboard/alert?tab=history');
+    const row = page.getByRole('row').filter({ hasText: 'KO' });
+    await expect.poll(() => row.count(), { timeout: 15_000 }).toBe(1);
+    expect(await row.textContent()).toContain('Percent Drop');
+    await screenshot(page, 'alert-history-fired');
+  });
+});
