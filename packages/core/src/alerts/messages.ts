@@ -175,7 +175,7 @@ export function cryptoLabelChangeMessage(change: { symbol: string; horizon: stri
 }
 
 /** How many characters of the gist an SMS keeps before the headlines share the rest. */
-const SMS_GIST_MAX = 50;
+const SMS_GIST_MAX = 36;
 
 /**
  * A news batch (GENERAL_NEWS and the two Trump & Mag 7 types): the count, the top 3 headlines and the
