@@ -134,7 +134,8 @@ function frequencyAllows(watch: PriceWatch, state: WatchState, context: Evaluati
   return state.lastFiredAtMs === null || context.nowMs - state.lastFiredAtMs >= ALERT_TARGET_COOLDOWN_MS;
 }
 
-function validQuote(quote: AlertQuote): boolean {
+/** Whether the quote can be evaluated at all: a finite positive price and a finite as-of time. */
+export function quoteIsUsable(quote: AlertQuote): boolean {
   return Number.isFinite(quote.price) && quote.price > 0 && Number.isFinite(quote.asOfMs);
 }
 
@@ -148,9 +149,9 @@ function startState(watch: PriceWatch, quote: AlertQuote | null, session: string
     triggerPrice,
     lastFiredAtMs: null,
     lastFiredSession: null,
-    lastPrice: quote !== null && validQuote(quote) ? quote.price : null,
+    lastPrice: quote !== null && quoteIsUsable(quote) ? quote.price : null,
   });
-  if (quote === null || !validQuote(quote)) return { state: fresh(true, null), alreadyTrue: null };
+  if (quote === null || !quoteIsUsable(quote)) return { state: fresh(true, null), alreadyTrue: null };
   if (watch.alertType === 'PERCENT_DROP' && newYorkDate(quote.asOfMs) !== session) return { state: fresh(true, null), alreadyTrue: null };
   const level = crossedLevel(watch, quote);
   if (Number.isNaN(level)) return { state: fresh(true, null), alreadyTrue: null };
@@ -196,12 +197,24 @@ const SKIPPED_INVALID = 'invalid_quote' as const;
 export function stepPriceWatch(watch: PriceWatch, state: WatchState | null, quote: AlertQuote, context: EvaluationContext): EvaluationResult | null {
   if (state === null || state.ruleStamp !== watch.ruleStamp) {
     const started = startState(watch, quote, context.session).state;
-    return validQuote(quote) ? { state: started, changed: true, fired: null } : { state: started, changed: true, fired: null, skipped: SKIPPED_INVALID };
+    return quoteIsUsable(quote) ? { state: started, changed: true, fired: null } : { state: started, changed: true, fired: null, skipped: SKIPPED_INVALID };
   }
   if (!context.marketOpen) return { state, changed: false, fired: null, skipped: SKIPPED_CLOSED };
-  if (!validQuote(quote)) return { state, changed: false, fired: null, skipped: SKIPPED_INVALID };
-  if (quote.asOfMs < context.nowMs - ALERT_STALE_REFRESHES * context.refreshMs) return { state, changed: false, fired: null, skipped: SKIPPED_STALE };
+  if (!quoteIsUsable(quote)) return { state, changed: false, fired: null, skipped: SKIPPED_INVALID };
+  if (quoteIsStale(quote, context)) return { state, changed: false, fired: null, skipped: SKIPPED_STALE };
+  return evaluateFresh(watch, state, quote, context);
+}
 
+/** Whether `quote` is older than twice its source's refresh interval. */
+export function quoteIsStale(quote: AlertQuote, context: EvaluationContext): boolean {
+  return quote.asOfMs < context.nowMs - ALERT_STALE_REFRESHES * context.refreshMs;
+}
+
+/**
+ * The evaluation proper, for a state of the watch's stamp and a usable, fresh quote in an open
+ * market (the caller checked all three): null when nothing changed.
+ */
+export function evaluateFresh(watch: PriceWatch, state: WatchState, quote: AlertQuote, context: EvaluationContext): EvaluationResult | null {
   const level = crossedLevel(watch, quote);
   if (state.armed) {
     if (Number.isNaN(level)) return null;

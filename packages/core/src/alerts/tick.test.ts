@@ -67,6 +67,15 @@ describe('evaluateTick', () => {
     expect(started.map((r) => r.key)).toEqual(['2|PERCENT_DROP|AAPL']);
   });
 
+  it('evaluates nothing on an unusable quote, and restarts a watch whose rule was saved again', () => {
+    const index = createWatchIndex(watches);
+    const states = allArmed();
+    expect(evaluateTick(index, states, [quote('AAPL', Number.NaN)], context())).toEqual([]);
+    states.set('2|PERCENT_DROP|AAPL', state({ ruleStamp: 0, armed: false, lastFiredSession: '2026-11-24' }));
+    const restarted = evaluateTick(index, states, [quote('AAPL', 99)], context());
+    expect(restarted.map((r) => [r.key, r.result.state.ruleStamp, r.result.state.armed, r.result.state.lastFiredSession])).toEqual([['2|PERCENT_DROP|AAPL', 1, true, null]]);
+  });
+
   it('applies a quote of a known market only to the watches of that market', () => {
     const mixed: PriceWatch[] = [
       { userId: 1, alertType: 'BITCOIN', symbol: 'ETH', target: { price: 3000, direction: 'above' }, ruleStamp: 1 },

@@ -4,7 +4,7 @@
  * one tick of quotes over it. The index is built once per rule change; a tick allocates only for the
  * watches whose state changes or that fire.
  */
-import { ALERT_STALE_REFRESHES, stepPriceWatch } from './evaluate';
+import { evaluateFresh, quoteIsStale, quoteIsUsable, stepPriceWatch } from './evaluate';
 import type { AlertQuote, EvaluationContext, EvaluationResult, PriceAlertType, PriceWatch, WatchState } from './types';
 
 /** The key of a watch's stored state: one per (user, alert type, symbol). */
@@ -80,15 +80,16 @@ export function evaluateTick(
     const context = contextOf(quote);
     const { watches, keys } = entry;
     const market = quote.market;
-    // A closed market or a stale quote evaluates nothing but the start of new watches: answered
-    // here without a result object per watch.
-    const skipsAll = !context.marketOpen || quote.asOfMs < context.nowMs - ALERT_STALE_REFRESHES * context.refreshMs;
+    // A closed market, an unusable or a stale quote evaluates nothing but the start of new watches:
+    // checked once per quote, and answered without a result object per watch.
+    const skipsAll = !context.marketOpen || !quoteIsUsable(quote) || quoteIsStale(quote, context);
     for (let i = 0; i < watches.length; i += 1) {
       const watch = watches[i]!;
       if (market !== undefined && (market === 'crypto') !== (watch.alertType === 'BITCOIN')) continue;
-      const state = states.get(keys[i]!) ?? null;
-      if (skipsAll && state !== null && state.ruleStamp === watch.ruleStamp) continue;
-      const result = stepPriceWatch(watch, state, quote, context);
+      const state = states.get(keys[i]!);
+      const current = state !== undefined && state.ruleStamp === watch.ruleStamp;
+      if (current && skipsAll) continue;
+      const result = current ? evaluateFresh(watch, state, quote, context) : stepPriceWatch(watch, state ?? null, quote, context);
       if (result !== null && (result.changed || result.fired !== null)) out.push({ watch, key: keys[i]!, result });
     }
   }
