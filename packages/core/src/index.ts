@@ -22,3 +22,4 @@ export * from './news/sentences';
 export * from './market/intraday-window';
 export * from './news/safe-link';
 export * from './trades/index';
+export * from './alerts/index';

@@ -35,6 +35,11 @@ export interface AlertQuote {
   source: string;
   /** ATR14 of the daily bars when known (re-arm margin, LEVEL_SYSTEM touch distance). */
   atr14?: number;
+  /**
+   * The quote's market, when known: a 'crypto' quote is evaluated only for BITCOIN watches and a
+   * 'stock' one only for the others (a coin's ticker can equal a stock's). Unset: every watch of the symbol.
+   */
+  market?: 'stock' | 'crypto';
 }
 
 /** What is stored per (user, alert_type, symbol) between evaluations. */
@@ -78,6 +83,9 @@ export interface EvaluationResult {
   /** Whether `state` differs from the input. */
   changed: boolean;
   fired: FiredAlert | null;
-  /** Why it did not evaluate, when it did not: 'stale', 'market_closed'. */
-  skipped?: 'stale' | 'market_closed';
+  /**
+   * Why it did not evaluate, when it did not: 'stale', 'market_closed', or 'invalid_quote' (a price
+   * that is not a finite positive number, or no as-of time).
+   */
+  skipped?: 'stale' | 'market_closed' | 'invalid_quote';
 }

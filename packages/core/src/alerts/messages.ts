@@ -1,0 +1,212 @@
+/**
+ * The messages of the event-driven alert types (reference/alerts.md "The ten types"): a new option
+ * trade, a daily pass of new drop items, a pass of swing-trade progress, a saved idea's event, a
+ * crypto signal's label change and a news batch. Pure: the server passes plain data. Every message
+ * names the price, the source and the as-of time where the input has them; each SMS is ≤ 160
+ * characters (cut with "…", the source and time kept whole).
+ */
+import { ALERT_TYPE_NAMES } from '../contract/alert-rules';
+import { asOfLine, fitSms, formatAlertPrice, sourceSuffix, truncateText } from './format';
+
+/** A message for both channels. */
+export interface AlertMessage {
+  /** ≤ 160 characters. */
+  smsText: string;
+  emailSubject: string;
+  emailText: string;
+}
+
+/** Where the numbers of a message come from: named in it when given. */
+export interface AlertMessageSource {
+  /** The market-data source (e.g. 'Simulated market', 'Finnhub'). */
+  source?: string;
+  /** When the source priced the numbers (ms). */
+  asOfMs?: number;
+}
+
+const subject = (headline: string, typeName: string) => `Signalboard alert: ${headline} (${typeName})`;
+
+/** Whitespace runs (newlines from a provider's text) become one space. */
+const oneLine = (text: string) => text.replace(/\s+/g, ' ').trim();
+
+/** The e-mail's source and as-of lines, when known. */
+function sourceLines(meta: AlertMessageSource): string[] {
+  const lines: string[] = [];
+  if (meta.source !== undefined && meta.source.trim() !== '') lines.push(`Source: ${meta.source.trim()}`);
+  if (meta.asOfMs !== undefined && Number.isFinite(meta.asOfMs)) lines.push(`As of: ${asOfLine(meta.asOfMs)}`);
+  return lines;
+}
+
+/** "150", "152.5": a strike as contract names write it. */
+function formatStrike(strike: number): string {
+  return String(Math.round(strike * 100) / 100);
+}
+
+/**
+ * `prefix` and as many of `parts` (joined by ", ") as fit in an SMS with `suffix`, then "+N more".
+ */
+function listSms(prefix: string, parts: readonly string[], suffix: string): string {
+  const full = prefix + parts.join(', ');
+  if (full.length + suffix.length <= 160) return full + suffix;
+  let shown = '';
+  let count = 0;
+  for (const part of parts) {
+    const next = count === 0 ? part : `${shown}, ${part}`;
+    const more = ` +${parts.length - count - 1} more`;
+    if (prefix.length + next.length + more.length + suffix.length > 160) break;
+    shown = next;
+    count += 1;
+  }
+  if (count === 0) return fitSms(`${prefix}${parts[0] ?? ''}`, ` +${parts.length - 1} more${suffix}`);
+  return `${prefix}${shown} +${parts.length - count} more${suffix}`;
+}
+
+function requireSome(items: readonly unknown[], what: string): void {
+  if (items.length === 0) throw new RangeError(`${what} needs at least one item: a pass with nothing new sends no alert`);
+}
+
+/** OPTION_ALERT: "New CALL NVDA 2026-12-19 150C, entry 4.10, strength 75/100". */
+export function optionTradeOpenedMessage(
+  trade: { symbol: string; type: 'CALL' | 'PUT'; expiration: string; strike: number; entry: number; strength: number } & AlertMessageSource,
+): AlertMessage {
+  const contract = `${trade.symbol} ${trade.expiration} ${formatStrike(trade.strike)}${trade.type === 'CALL' ? 'C' : 'P'}`;
+  const strength = `${Math.round(trade.strength)}/100`;
+  const main = `New ${trade.type} ${contract}, entry ${formatAlertPrice(trade.entry)}, strength ${strength}`;
+  return {
+    smsText: fitSms(main, sourceSuffix(trade.source, trade.asOfMs)),
+    emailSubject: subject(`New ${trade.type} ${contract}`, ALERT_TYPE_NAMES.OPTION_ALERT),
+    emailText: [
+      `The option engine opened a new ${trade.type} trade on ${trade.symbol}.`,
+      '',
+      `Contract: ${contract}`,
+      `Entry (option price): ${formatAlertPrice(trade.entry)}`,
+      `Strength: ${strength}`,
+      ...sourceLines(trade),
+    ].join('\n'),
+  };
+}
+
+const DROP_TYPE_NAMES: Readonly<Record<string, string>> = { S: 'Short', L: 'Long', O: 'Option' };
+
+/**
+ * STOCK_DROP_ALERTS: one message per daily pass listing its new items ("3 new drop items: AAPL Short
+ * at 212.40, MSFT Long at 498.20, …"); the SMS lists as many as fit, then "+N more". Throws on an
+ * empty list (a pass with nothing new sends nothing).
+ */
+export function dropItemsMessage(items: ReadonlyArray<{ symbol: string; tradeType: string; entry?: number }>, meta: AlertMessageSource = {}): AlertMessage {
+  requireSome(items, 'dropItemsMessage');
+  const parts = items.map((item) => {
+    const type = DROP_TYPE_NAMES[item.tradeType] ?? item.tradeType;
+    return item.entry === undefined ? `${item.symbol} ${type}` : `${item.symbol} ${type} at ${formatAlertPrice(item.entry)}`;
+  });
+  const title = `${items.length} new drop item${items.length === 1 ? '' : 's'}`;
+  return {
+    smsText: listSms(`${title}: `, parts, sourceSuffix(meta.source, meta.asOfMs)),
+    emailSubject: subject(title, ALERT_TYPE_NAMES.STOCK_DROP_ALERTS),
+    emailText: [`Today's drop-item pass opened ${title}:`, '', ...parts.map((part) => `- ${part}`), '', ...sourceLines(meta)].join('\n').trimEnd(),
+  };
+}
+
+/**
+ * ALLSTOCKS_PROGRESS_ALERT: one message per swing-trade pass ("Swing trades: AAPL opened at 212.40,
+ * MSFT target 520.00 hit at 521.30"). Throws on an empty list.
+ */
+export function swingProgressMessage(
+  events: ReadonlyArray<{ symbol: string; kind: 'opened' | 'target'; price: number; level?: number }>,
+  meta: AlertMessageSource = {},
+): AlertMessage {
+  requireSome(events, 'swingProgressMessage');
+  const parts = events.map((event) =>
+    event.kind === 'opened'
+      ? `${event.symbol} opened at ${formatAlertPrice(event.price)}`
+      : `${event.symbol} target ${event.level === undefined ? '' : `${formatAlertPrice(event.level)} `}hit at ${formatAlertPrice(event.price)}`,
+  );
+  const opened = events.filter((event) => event.kind === 'opened').length;
+  const targets = events.length - opened;
+  const counts = [
+    ...(opened > 0 ? [`${opened} opened`] : []),
+    ...(targets > 0 ? [`${targets} target${targets === 1 ? '' : 's'} hit`] : []),
+  ].join(', ');
+  return {
+    smsText: listSms('Swing trades: ', parts, sourceSuffix(meta.source, meta.asOfMs)),
+    emailSubject: subject(`swing trades ${counts}`, ALERT_TYPE_NAMES.ALLSTOCKS_PROGRESS_ALERT),
+    emailText: [`The swing-trade scanner's pass: ${counts}.`, '', ...parts.map((part) => `- ${part}`), '', ...sourceLines(meta)].join('\n').trimEnd(),
+  };
+}
+
+const IDEA_EVENT_TEXT = { target: 'target hit', stop: 'stop hit', time_exit: 'time exit', deactivated: 'deactivated' } as const;
+const IDEA_SCREEN_TEXT = { option: 'saved option alert', drop: 'saved drop alert' } as const;
+
+/**
+ * A saved option or drop-item alert's idea event: "NVDA 2026-12-19 150C: target hit at 5.33 (saved
+ * option alert)". `label` names the idea (the contract, or the drop item's type).
+ */
+export function savedIdeaEventMessage(
+  event: { kind: keyof typeof IDEA_EVENT_TEXT; screen: keyof typeof IDEA_SCREEN_TEXT; symbol: string; label: string; price: number } & AlertMessageSource,
+): AlertMessage {
+  const what = IDEA_EVENT_TEXT[event.kind];
+  const screen = IDEA_SCREEN_TEXT[event.screen];
+  const label = oneLine(event.label);
+  const name = label === '' || label.startsWith(`${event.symbol} `) || label === event.symbol ? label || event.symbol : `${event.symbol} ${label}`;
+  const main = `${name}: ${what} at ${formatAlertPrice(event.price)} (${screen})`;
+  return {
+    smsText: fitSms(main, sourceSuffix(event.source, event.asOfMs)),
+    emailSubject: `Signalboard alert: ${event.symbol} ${what} (${screen})`,
+    emailText: [`${main}.`, '', `Idea: ${name}`, `Event: ${what}`, `Price: ${formatAlertPrice(event.price)}`, ...sourceLines(event)].join('\n'),
+  };
+}
+
+const HORIZON_TEXT: Readonly<Record<string, string>> = { Short: 'short-term', Medium: 'medium-term', Long: 'long-term' };
+
+/** BITCOIN's signal change: "BTC short-term signal Hold → Buy at 96,120.55". */
+export function cryptoLabelChangeMessage(change: { symbol: string; horizon: string; from: string; to: string; price: number } & AlertMessageSource): AlertMessage {
+  const horizon = HORIZON_TEXT[change.horizon] ?? change.horizon;
+  const main = `${change.symbol} ${horizon} signal ${change.from} → ${change.to} at ${formatAlertPrice(change.price)}`;
+  return {
+    smsText: fitSms(main, sourceSuffix(change.source, change.asOfMs)),
+    emailSubject: subject(`${change.symbol} ${horizon} signal ${change.to}`, ALERT_TYPE_NAMES.BITCOIN),
+    emailText: [
+      `The crypto scanner's ${horizon} signal for ${change.symbol} changed from ${change.from} to ${change.to}.`,
+      '',
+      `Price: ${formatAlertPrice(change.price)}`,
+      ...sourceLines(change),
+    ].join('\n'),
+  };
+}
+
+/** How many characters of the gist an SMS keeps before the headlines share the rest. */
+const SMS_GIST_MAX = 36;
+
+/**
+ * A news batch (GENERAL_NEWS and the two Trump & Mag 7 types): the count, the top 3 headlines and the
+ * analyst's one-line gist ("4 new articles (Economy Monetary): Fed holds rates | … — Rates on hold").
+ * `topic` is the category or keyword; `source` the news provider (said so in the message).
+ */
+export function newsBatchMessage(
+  batch: { count: number; headlines: readonly string[]; gist: string; topic?: string; typeName?: string } & AlertMessageSource,
+): AlertMessage {
+  const top = batch.headlines.slice(0, 3).map(oneLine).filter((h) => h !== '');
+  const gist = oneLine(batch.gist);
+  const title = `${batch.count} new article${batch.count === 1 ? '' : 's'}${batch.topic ? ` (${oneLine(batch.topic)})` : ''}`;
+  const suffix = sourceSuffix(batch.source, batch.asOfMs);
+  const compose = (headlines: readonly string[], g: string) => `${title}: ${headlines.join(' | ')}${g === '' ? '' : ` — ${g}`}`;
+  let sms = compose(top, gist) + suffix;
+  if (sms.length > 160) {
+    const shortGist = truncateText(gist, SMS_GIST_MAX);
+    const fixed = compose(top.map(() => ''), shortGist).length + suffix.length;
+    const each = Math.max(12, Math.floor((160 - fixed) / Math.max(1, top.length)));
+    sms = fitSms(compose(top.map((h) => truncateText(h, each)), shortGist), suffix);
+  }
+  return {
+    smsText: sms,
+    emailSubject: subject(title, batch.typeName ?? ALERT_TYPE_NAMES.GENERAL_NEWS),
+    emailText: [
+      `${title}.`,
+      '',
+      ...top.map((h, i) => `${i + 1}. ${h}`),
+      ...(gist === '' ? [] : ['', `In one line: ${gist}`]),
+      '',
+      ...sourceLines(batch),
+    ].join('\n').trimEnd(),
+  };
+}
