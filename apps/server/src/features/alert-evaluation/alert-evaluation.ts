@@ -14,7 +14,7 @@
  * version check, so a restart or a second process evaluating the same tick changes nothing. The
  * delivery worker is kicked after a commit that queued deliveries.
  */
-import { and, asc, eq, gt, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, notInArray, sql, TransactionRollbackError } from 'drizzle-orm';
 import {
   ALERT_CRYPTO_SYMBOLS,
   ALERT_TYPE_NAMES,
@@ -227,7 +227,7 @@ export function createAlertEvaluation(deps: AlertEvaluationDeps): AlertEvaluatio
       const atrSeries = atr(bars.high, bars.low, bars.close, 14);
       const atr14 = atrSeries[n - 1];
       const last = bars.close[n - 1]!;
-      const levels: SymbolExtras['levels'] = [];
+      const levels: Array<SymbolExtras['levels'][number]> = [];
       if (withLevels) {
         for (const price of volumeProfileLevels(bars.high, bars.low, bars.close, bars.volume)) {
           levels.push({ price, kind: price <= last ? 'support' : 'resistance', source: 'volume level' });
@@ -251,6 +251,7 @@ export function createAlertEvaluation(deps: AlertEvaluationDeps): AlertEvaluatio
       previousClose: quote.previousClose,
       asOfMs: quote.timestamp > 0 ? quote.timestamp * 1000 : cached.fetchedAtMs,
       source,
+      market: isCrypto(symbol) ? 'crypto' : 'stock',
     };
   };
 
@@ -334,7 +335,7 @@ export function createAlertEvaluation(deps: AlertEvaluationDeps): AlertEvaluatio
           if (fired) report.fired += 1;
           if (wrote) queued = true;
         } catch (error) {
-          if ((error as { name?: string }).name === 'TransactionRollbackError') continue;
+          if (error instanceof TransactionRollbackError) continue;
           throw error;
         }
       }
@@ -455,7 +456,7 @@ export function createAlertEvaluation(deps: AlertEvaluationDeps): AlertEvaluatio
       const byDate = groupBy(swingProgress, (event) => event.barDate);
       const rules = await rulesOfType('ALLSTOCKS_PROGRESS_ALERT');
       for (const [barDate, group] of byDate) {
-        const message = swingProgressMessage(group.map((event) => ({ symbol: event.symbol, kind: event.type === 'opened' ? ('opened' as const) : ('target' as const), price: event.price ?? 0, ...(event.level ? { level: event.level } : {}) })));
+        const message = swingProgressMessage(group.map((event) => ({ symbol: event.symbol, kind: event.type === 'opened' ? ('opened' as const) : ('target' as const), price: event.price ?? 0 })));
         for (const rule of rules) {
           alerts.push({ userId: rule.userId, alertType: 'ALLSTOCKS_PROGRESS_ALERT', symbol: '*', triggerKey: `swing:${barDate}:${group[0]!.sequence}`, rule: ruleSnapshot(rule), data: { engine: 'swing', bar_date: barDate, items: group.map(recordedAs), source }, ...message, channels: channelsOf(rule), ...ideaAlertBase(now) });
         }
@@ -652,7 +653,8 @@ export function createAlertEvaluation(deps: AlertEvaluationDeps): AlertEvaluatio
       const [rule] = await db.select().from(alertRules).where(and(eq(alertRules.userId, userId), eq(alertRules.alertType, type)));
       // Symbols no longer in the rule leave their state behind.
       if (!rule || !PRICE_TYPE_SET.has(type)) return [];
-      await db.delete(alertSymbolState).where(and(eq(alertSymbolState.userId, userId), eq(alertSymbolState.alertType, type), sql`not (${alertSymbolState.symbol} = any(${rule.symbols}))`));
+      const kept = rule.symbols.length > 0 ? [notInArray(alertSymbolState.symbol, rule.symbols)] : [];
+      await db.delete(alertSymbolState).where(and(eq(alertSymbolState.userId, userId), eq(alertSymbolState.alertType, type), ...kept));
       const extras = await extrasFor([rule]);
       const notices: string[] = [];
       const now = new Date(clock.nowMs());
