@@ -5,9 +5,11 @@
  */
 import { and, asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { alertDeliveries, alertEvents, ideaEvents, userOptionAlerts, users } from '../../db/schema';
+import { alertDeliveries, alertEvents, ideaEvents, userOptionAlerts, users, userStockScannerAlerts } from '../../db/schema';
 import type { TestControl, TestControlValues } from '../../lib/test-control';
 import { createMarket, withTestQuotes } from '../../providers/market';
+import type { NewsArticle } from '../../providers/market/types';
+import { atr, volumeProfileLevels } from '@signalboard/core';
 import { createTestApp, type TestApp, userWithFavorites } from '../../../test/helpers';
 import { createAlertEvaluation } from './alert-evaluation';
 
@@ -29,9 +31,19 @@ type Headers = { authorization: string };
 
 let t: TestApp;
 const control = new Control();
+/** The market news the app reads, when a test sets it (else the simulated market's). */
+let news: NewsArticle[] | null = null;
 
 beforeAll(async () => {
-  t = await createTestApp({ MARKET_NOW: OPEN_NOW }, { market: (config, clock) => withTestQuotes(createMarket(config, clock), control, clock) });
+  t = await createTestApp(
+    { MARKET_NOW: OPEN_NOW },
+    {
+      market: (config, clock) => {
+        const market = withTestQuotes(createMarket(config, clock), control, clock);
+        return { ...market, getMarketNews: async () => (news ? { value: news, stale: false, fetchedAtMs: clock.nowMs() } : market.getMarketNews()) };
+      },
+    },
+  );
 });
 afterAll(async () => t?.close());
 beforeEach(() => {
@@ -218,5 +230,103 @@ describe('idea events', () => {
     // Read once: a second pass finds nothing new.
     expect(await t.app.alertEvaluation.consumeIdeaEvents()).toBe(0);
     expect(await t.db.select().from(alertEvents).where(and(eq(alertEvents.userId, userId), eq(alertEvents.alertType, 'OPTION_ALERT')))).toHaveLength(1);
+  });
+});
+
+describe('the other types', () => {
+  const stored = (fields: Partial<typeof ideaEvents.$inferInsert>): typeof ideaEvents.$inferInsert => ({
+    ideaId: 'x',
+    engine: 'drop',
+    market: 'US',
+    symbol: 'AAPL',
+    type: 'opened',
+    level: '',
+    barDate: '2026-11-19',
+    price: 100,
+    data: {},
+    ruleVersion: '1.0.0',
+    paramHash: 'test',
+    origin: 'live',
+    recordedAt: new Date(Date.parse(OPEN_NOW)),
+    ...fields,
+  });
+
+  it('drop items, swing progress and a coin label change alert their rules once per pass; a saved drop item alerts on its stop', async () => {
+    const headers = await userWithFavorites(t, 'engines', []);
+    const userId = await userIdOf(headers);
+    await save(headers, { alert_type: 'STOCK_DROP_ALERTS', stock_symbols: [] });
+    await save(headers, { alert_type: 'ALLSTOCKS_PROGRESS_ALERT', stock_symbols: [] });
+    await save(headers, { alert_type: 'BITCOIN', stock_symbols: ['BTC'], targets: [{ symbol: 'BTC', price: 1_000_000, direction: 'above' }] });
+    await t.app.alertEvaluation.consumeIdeaEvents();
+    await t.db.insert(userStockScannerAlerts).values({ userId, ideaId: 'drop.PEP.2026-11-18@1.0.0', tradeType: 'S' });
+    await t.db.insert(ideaEvents).values([
+      stored({ ideaId: 'drop.KO.2026-11-19@1.0.0', symbol: 'KO', data: { stockType: 'S' }, price: 58.2 }),
+      stored({ ideaId: 'drop.XOM.2026-11-19@1.0.0', symbol: 'XOM', data: { stockType: 'L' }, price: 101.5 }),
+      stored({ ideaId: 'swing.AMD.2026-11-19@1.0.0', engine: 'swing', symbol: 'AMD', price: 140 }),
+      stored({ ideaId: 'swing.ORCL.2026-11-10@1.0.0', engine: 'swing', symbol: 'ORCL', type: 'target_hit', level: 'T1', price: 180 }),
+      stored({ ideaId: 'crypto.BTC.2026-01-01@1.0.0', engine: 'crypto', market: 'CRYPTO', symbol: 'BTC', type: 'signal_changed', level: 'Short', data: { horizon: 'Short', from: 'Hold', to: 'Buy' }, price: 96_120.55 }),
+      stored({ ideaId: 'drop.PEP.2026-11-18@1.0.0', symbol: 'PEP', type: 'stop_hit', level: 'STOP', price: 140.1 }),
+    ]);
+    await t.app.alertEvaluation.consumeIdeaEvents();
+    const events = await eventsOf(userId);
+    expect(events.map((row) => row.alertType).sort()).toEqual(['ALLSTOCKS_PROGRESS_ALERT', 'BITCOIN', 'SAVED_STOCK_SCANNER', 'STOCK_DROP_ALERTS']);
+    const text = (type: string) => events.find((row) => row.alertType === type)!.smsText;
+    expect(text('STOCK_DROP_ALERTS')).toMatch(/KO/);
+    expect(text('STOCK_DROP_ALERTS')).toMatch(/XOM/);
+    expect(text('ALLSTOCKS_PROGRESS_ALERT')).toMatch(/AMD/);
+    expect(text('ALLSTOCKS_PROGRESS_ALERT')).toMatch(/ORCL/);
+    expect(text('BITCOIN')).toContain('BTC short-term signal Hold → Buy at 96,120.55');
+    expect(text('SAVED_STOCK_SCANNER')).toMatch(/PEP/);
+  });
+
+  it('news batches alert the categories and keywords their rules chose, once per batch', async () => {
+    const headers = await userWithFavorites(t, 'news', []);
+    const userId = await userIdOf(headers);
+    await save(headers, { alert_type: 'GENERAL_NEWS', stock_symbols: ['Economy Monetary'] });
+    await save(headers, { alert_type: 'NEWS+TRUMP+MAG7+GNEWS', stock_symbols: ['TSLA'] });
+    const article = (id: string, headline: string, datetime: number, related = ''): NewsArticle => ({ id, headline, summary: '', source: 'Test wire', category: 'general', datetime, url: `https://example.com/${id}`, image: '', related });
+    const base = Math.floor(Date.parse(OPEN_NOW) / 1000) - 3600;
+    news = [article('old', 'Fed holds interest rates steady', base)];
+    try {
+      await t.app.alertEvaluation.consumeNews();
+      // The news already there when the cursor starts alerts nobody.
+      expect(await eventsOf(userId)).toHaveLength(0);
+      news = [
+        ...news,
+        article('a', 'Fed signals a rate cut as inflation cools', base + 60),
+        article('b', 'Tesla (TSLA) deliveries beat estimates', base + 120, 'TSLA'),
+        article('c', 'Oil prices climb on supply worries', base + 180),
+      ];
+      expect(await t.app.alertEvaluation.consumeNews()).toBe(3);
+      expect(await t.app.alertEvaluation.consumeNews()).toBe(0);
+      const events = await eventsOf(userId);
+      expect(events.map((row) => row.alertType).sort()).toEqual(['GENERAL_NEWS', 'NEWS+TRUMP+MAG7+GNEWS']);
+      const general = events.find((row) => row.alertType === 'GENERAL_NEWS')!;
+      expect(general.data).toMatchObject({ count: 1 });
+      expect(general.emailText).toContain('Fed signals a rate cut as inflation cools');
+      const keyword = events.find((row) => row.alertType === 'NEWS+TRUMP+MAG7+GNEWS')!;
+      expect(keyword.emailText).toContain('Tesla (TSLA) deliveries beat estimates');
+      expect(keyword.emailText).toContain('GNews is not configured');
+    } finally {
+      news = null;
+    }
+  });
+
+  it('LEVEL_SYSTEM fires when a favourite comes within half an ATR of one of its levels', async () => {
+    const headers = await userWithFavorites(t, 'levels', ['JPM']);
+    const userId = await userIdOf(headers);
+    const bars = (await t.market.getRecentDailyBars('JPM', 400)).value;
+    const level = volumeProfileLevels(bars.high, bars.low, bars.close, bars.volume)[0]!;
+    const range = atr(bars.high, bars.low, bars.close, 14).at(-1)!;
+    const away = Math.max(...bars.high) + 10 * range;
+    control.quote('JPM', away, away);
+    await save(headers, { alert_type: 'LEVEL_SYSTEM', stock_symbols: ['JPM'] });
+    await t.app.alertEvaluation.pollQuotes();
+    expect(await eventsOf(userId)).toHaveLength(0);
+    control.quote('JPM', level + 0.1 * range, away);
+    await t.app.alertEvaluation.pollQuotes();
+    const events = await eventsOf(userId);
+    expect(events).toHaveLength(1);
+    expect(events[0]!.smsText).toMatch(/^JPM at (support|resistance) /);
   });
 });
