@@ -168,7 +168,7 @@ export function AlertHistoryCard({ item }: { item: AlertHistoryItem }) {
           </Text>
         </Group>
         <Text size="sm">{item.message}</Text>
-        <Group gap="md" wrap="wrap">
+        <Group gap="md" wrap="wrap" style={{ rowGap: 4 }}>
           {firingFacts(item.data).map(([label, value]) => (
             <Text key={label} size="sm" style={{ fontVariantNumeric: 'tabular-nums' }}>
               <Text span size="sm" c="dimmed">

@@ -1,4 +1,4 @@
-import { Button, Group, NativeSelect, Pagination, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Button, Grid, Group, NativeSelect, Pagination, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import {
   ALERT_HISTORY_EMPTY_MESSAGE,
@@ -97,36 +97,41 @@ export function AlertHistory() {
       </Group>
 
       <Paper withBorder radius="md" p="md" component="section" role="search" aria-label="Alert history filters">
-        <Group gap="sm" align="flex-start" wrap="wrap" grow preventGrowOverflow={false}>
-          <NativeSelect
-            label="Alert type"
-            value={filters.alertType}
-            onChange={(event) => change({ alertType: event.currentTarget.value as Filters['alertType'] })}
-            data={[{ value: '', label: 'All types' }, ...ALERT_HISTORY_TYPES.map((type) => ({ value: type, label: ALERT_HISTORY_TYPE_NAMES[type] }))]}
-            miw={200}
-          />
-          <TextInput
-            label="Symbol"
-            placeholder="e.g. AAPL"
-            value={filters.symbol}
-            maxLength={40}
-            autoComplete="off"
-            spellCheck={false}
-            leftSection={<IconSearch size={16} aria-hidden />}
-            onChange={(event) => change({ symbol: event.currentTarget.value })}
-            miw={150}
-          />
-          <TextInput type="date" label="From" value={filters.from} max={filters.to || undefined} onChange={(event) => change({ from: event.currentTarget.value })} miw={150} />
-          <TextInput
-            type="date"
-            label="To"
-            value={filters.to}
-            min={filters.from || undefined}
-            onChange={(event) => change({ to: event.currentTarget.value })}
-            error={rangeError}
-            miw={150}
-          />
-        </Group>
+        <Grid gap="sm" align="flex-start">
+          <Grid.Col span={{ base: 12, sm: 4 }}>
+            <NativeSelect
+              label="Alert type"
+              value={filters.alertType}
+              onChange={(event) => change({ alertType: event.currentTarget.value as Filters['alertType'] })}
+              data={[{ value: '', label: 'All types' }, ...ALERT_HISTORY_TYPES.map((type) => ({ value: type, label: ALERT_HISTORY_TYPE_NAMES[type] }))]}
+            />
+          </Grid.Col>
+          <Grid.Col span={{ base: 12, sm: 3 }}>
+            <TextInput
+              label="Symbol"
+              placeholder="e.g. AAPL"
+              value={filters.symbol}
+              maxLength={40}
+              autoComplete="off"
+              spellCheck={false}
+              leftSection={<IconSearch size={16} aria-hidden />}
+              onChange={(event) => change({ symbol: event.currentTarget.value })}
+            />
+          </Grid.Col>
+          <Grid.Col span={{ base: 6, sm: 2.5 }}>
+            <TextInput type="date" label="From" value={filters.from} max={filters.to || undefined} onChange={(event) => change({ from: event.currentTarget.value })} />
+          </Grid.Col>
+          <Grid.Col span={{ base: 6, sm: 2.5 }}>
+            <TextInput
+              type="date"
+              label="To"
+              value={filters.to}
+              min={filters.from || undefined}
+              onChange={(event) => change({ to: event.currentTarget.value })}
+              error={rangeError}
+            />
+          </Grid.Col>
+        </Grid>
       </Paper>
 
       {rangeError ? null : history.isPending ? (

@@ -6,6 +6,7 @@ import '@mantine/core/styles/Skeleton.layer.css';
 import '@mantine/core/styles/Switch.layer.css';
 import '@mantine/core/styles/Tabs.layer.css';
 import '@mantine/core/styles/Pagination.layer.css';
+import '@mantine/core/styles/Grid.layer.css';
 import { Stack, Tabs } from '@mantine/core';
 import { SCREEN_TITLES } from '@signalboard/core';
 import { useSearchParams } from 'react-router';
