@@ -245,6 +245,10 @@ describe('GET api/alert_history.csv', () => {
     expect(bobs).toContain('BOB-ONLY AAPL message');
     expect((await csv(alice.headers)).body).not.toContain('BOB-ONLY');
     expect(parse((await csv(alice.headers, '?alert_type=LEVEL_SYSTEM')).body)).toEqual([ALERT_HISTORY_CSV_COLUMNS.join(',')]);
+    // A type with '+' travels percent-encoded (URLSearchParams does so); page and limit do not cut the export.
+    const encoded = await csv(alice.headers, `?alert_type=${encodeURIComponent('NEWS+TRUMP+MAG7+ALPHA')}&symbol=&limit=1`);
+    expect(encoded.statusCode, encoded.body).toBe(200);
+    expect(parse((await csv(alice.headers, '?limit=1&page=3')).body)).toHaveLength(6);
   });
 
   it('answers 400 with a msg for bad filters, and 401 without a token (no token in the URL)', async () => {
