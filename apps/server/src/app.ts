@@ -43,6 +43,9 @@ import { savedAlertsRoutes } from './features/saved-alerts/saved-alerts.routes';
 import { phoneRoutes } from './features/phone/phone.routes';
 import { createAlertRulesRepo } from './features/alert-rules/alert-rules.repo';
 import { alertRulesRoutes } from './features/alert-rules/alert-rules.routes';
+import { alertHistoryRoutes } from './features/alert-history/alert-history.routes';
+import { createAlertHistoryRepo } from './features/alert-history/alert-history.repo';
+import { createAlertHistoryService } from './features/alert-history/alert-history.service';
 import { createAlertRulesService } from './features/alert-rules/alert-rules.service';
 import { createPhoneService } from './features/phone/phone.service';
 import { createAlertEvaluation, type AlertEvaluation } from './features/alert-evaluation/alert-evaluation';
@@ -277,6 +280,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         service: createAlertRulesService({ repo: createAlertRulesRepo(db), sms, mailer, clock, log: app.log }),
         ruleSaved: (userId, type) => alertEvaluation.ruleSaved(userId, type),
       });
+      await secured.register(alertHistoryRoutes, { service: createAlertHistoryService({ repo: createAlertHistoryRepo(db) }), clock });
       await secured.register(supportRoutes, { mailer, supportEmail: config.SUPPORT_EMAIL });
       await secured.register(docsRoutes);
       const marketService = createMarketService(deps.market, deps.marketClock);

@@ -5,6 +5,8 @@
 import type { FastifyInstance } from 'fastify';
 import { z, type ZodType } from 'zod';
 import {
+  alertHistoryQuery,
+  getAlertHistoryResponse,
   cryptoScannerQuery,
   getUserPhoneNumberResponse,
   getAlertDeliverySettingsResponse,
@@ -103,8 +105,11 @@ export interface Operation {
   body?: ZodType;
   bodyType?: 'json' | 'form' | 'multipart';
   response: ZodType;
-  /** The 200 answer's media type (default application/json); `ndjson`: one `response` a line, streamed. */
-  responseType?: 'ndjson';
+  /**
+   * The 200 answer's media type (default application/json); `ndjson`: one `response` a line, streamed;
+   * `csv`: text/csv (a download; `response` describes it as a string).
+   */
+  responseType?: 'ndjson' | 'csv';
   /**
    * Error statuses beyond those every operation of its kind answers (see errorStatuses): 400 for
    * any input, 401 behind the token, 413 and 415 for a POST body.
@@ -283,6 +288,23 @@ export const OPERATIONS: Operation[] = [
     response: sendTestAlertResponse,
     errors: [429, 502],
   },
+  {
+    method: 'post',
+    path: '/api/get_alert_history',
+    summary:
+      "The signed-in user's fired alerts, newest first: the rule as it was, the data that fired it (price, source, as-of), each channel's delivery with its status, reason and status steps; filters alert_type, symbol (contains), from/to (days, inclusive, in time_zone, default America/New_York); page (from 1) and limit (1-200, default 50); `next` is the next page when there is one",
+    body: alertHistoryQuery,
+    response: getAlertHistoryResponse,
+  },
+  {
+    method: 'get',
+    path: '/api/alert_history.csv',
+    summary:
+      "The signed-in user's alert history as CSV (text/csv, attachment alert-history-YYYY-MM-DD.csv): the same filters as get_alert_history (page and limit ignored; at most 10,000 alerts), one line per delivery (an alert without deliveries: one line, channel columns empty); columns fired_at, alert_type, type_name, symbol, message, price, source, as_of, channel, status, status_text, reason, reason_text, attempts, possibly_duplicate, steps; a cell starting with = + - @ gets a leading apostrophe",
+    query: alertHistoryQuery,
+    response: z.string(),
+    responseType: 'csv',
+  },
   { method: 'get', path: '/api/market_overview', summary: 'Market status, the index ETFs and Bitcoin, and the sector ETFs\' moves today (instruments the source lacks are left out; failures listed)', response: marketOverviewResponse },
 ];
 
@@ -310,6 +332,8 @@ export function errorStatuses(op: Operation): ErrorStatus[] {
   }
   return [...statuses].sort((a, b) => a - b);
 }
+
+const RESPONSE_MEDIA_TYPES = { json: 'application/json', ndjson: 'application/x-ndjson', csv: 'text/csv' } as const;
 
 const jsonSchema = (schema: ZodType, io: 'input' | 'output') =>
   z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12' }) as Record<string, unknown>;
@@ -342,7 +366,7 @@ export function buildOpenApiDocument(): Record<string, unknown> {
         ...(allParameters.length > 0 ? { parameters: allParameters } : {}),
         ...(content ? { requestBody: { required: true, content } } : {}),
         responses: {
-          200: { description: 'OK', content: { [op.responseType === 'ndjson' ? 'application/x-ndjson' : 'application/json']: { schema: jsonSchema(op.response, 'output') } } },
+          200: { description: 'OK', content: { [RESPONSE_MEDIA_TYPES[op.responseType ?? 'json']]: { schema: jsonSchema(op.response, 'output') } } },
           ...Object.fromEntries(errorStatuses(op).map((status) => [status, error(status)])),
         },
       },

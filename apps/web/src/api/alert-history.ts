@@ -1,0 +1,38 @@
+import { getAlertHistoryResponse, type AlertHistoryQuery, type GetAlertHistoryResponse } from '@signalboard/core';
+import { keepPreviousData, queryOptions } from '@tanstack/react-query';
+import { apiFetch, apiRequest } from './client';
+
+/** POST api/get_alert_history {filters}: a page of the user's fired alerts, newest first. */
+export async function getAlertHistory(query: AlertHistoryQuery, signal?: AbortSignal): Promise<GetAlertHistoryResponse['data']> {
+  return getAlertHistoryResponse.parse(await apiRequest<unknown>('get_alert_history', { json: query, signal })).data;
+}
+
+export const alertHistoryQueryOptions = (query: AlertHistoryQuery) =>
+  queryOptions({
+    queryKey: ['alert-history', query],
+    queryFn: ({ signal }) => getAlertHistory(query, signal),
+    retry: false,
+    staleTime: 15_000,
+    placeholderData: keepPreviousData,
+  });
+
+/** The query string of the CSV call: the filters given, as text (page and limit do not apply). */
+function csvParams(query: AlertHistoryQuery): Record<string, string> {
+  const params: Record<string, string> = {};
+  for (const key of ['alert_type', 'symbol', 'from', 'to', 'time_zone'] as const) {
+    const value = query[key];
+    if (typeof value === 'string' && value !== '') params[key] = value;
+  }
+  return params;
+}
+
+/**
+ * GET api/alert_history.csv?filters with the bearer header (never a token in the URL): the file's
+ * name (from Content-Disposition) and its text.
+ */
+export async function fetchAlertHistoryCsv(query: AlertHistoryQuery): Promise<{ filename: string; text: string }> {
+  const response = await apiFetch('alert_history.csv', { query: csvParams(query), accept: 'text/csv' });
+  const disposition = response.headers.get('content-disposition') ?? '';
+  const filename = /filename="([^"]+)"/.exec(disposition)?.[1] ?? 'alert-history.csv';
+  return { filename, text: await response.text() };
+}
