@@ -45,6 +45,9 @@ import { createAlertRulesRepo } from './features/alert-rules/alert-rules.repo';
 import { alertRulesRoutes } from './features/alert-rules/alert-rules.routes';
 import { createAlertRulesService } from './features/alert-rules/alert-rules.service';
 import { createPhoneService } from './features/phone/phone.service';
+import { createAlertDelivery, type AlertDelivery } from './features/alert-delivery/alert-delivery';
+import { alertDeliveryRoutes } from './features/alert-delivery/alert-delivery.routes';
+import { unsubscribeKeyOf } from './features/alert-delivery/unsubscribe-token';
 import { systemClock, type Clock } from './lib/clock';
 import { edgeErrorHandlers } from './lib/edge-errors';
 import { HttpError } from './lib/errors';
@@ -91,6 +94,8 @@ declare module 'fastify' {
     tradeJobs: TradeJobs;
     /** Every scheduled job (the dashboard's and the engines'); the server entry's scheduler ticks it. */
     jobs: JobRegistry;
+    /** The alert delivery worker; the server entry starts it (tests run passes with runOnce()). */
+    alertDelivery: AlertDelivery;
   }
 }
 
@@ -210,11 +215,18 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // The outbox's code hashes are keyed by a key derived from the JWT secret (never the secret itself).
   const sms = deps.sms ?? createSms(config, db, clock, createHmac('sha256', deps.jwtSecret).update('signalboard sms verification codes').digest('hex'));
 
+  const jobLog = { info: (message: string) => app.log.info(message), warn: (message: string) => app.log.warn(message) };
+  const alertDelivery = createAlertDelivery({ db, sms, mailer, clock, config, log: jobLog, jwtSecret: deps.jwtSecret });
+  app.decorate('alertDelivery', alertDelivery);
+  app.addHook('onClose', async () => alertDelivery.stop());
+
   // Routes that need no token, registered one by one.
   await app.register(
     async (open) => {
       await open.register(healthRoutes, { config, mailKind: mailer.kind, smsKind: sms.kind, clock });
       await open.register(publicAuthRoutes, { auth, tokens, limiters, runInBackground });
+      // Twilio's callbacks (X-Twilio-Signature) and the e-mail unsubscribe link (a signed token).
+      await open.register(alertDeliveryRoutes, { db, config, clock, linkKey: unsubscribeKeyOf(deps.jwtSecret) });
     },
     { prefix: '/api' },
   );
@@ -227,7 +239,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const analyst = deps.analyst ?? createAnalyst(config);
   const dashboardRepo = createDashboardRepo(deps.db);
   const runs = createJobRuns(deps.db);
-  const jobLog = { info: (message: string) => app.log.info(message), warn: (message: string) => app.log.warn(message) };
   const dashboardJobs = createDashboardJobs({
     repo: dashboardRepo,
     runs,

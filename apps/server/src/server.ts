@@ -62,6 +62,8 @@ async function main(): Promise<void> {
   // marks): a first pass now (a new installation's dashboard is filled at once, the engines' history
   // replays start in the background), then every minute whatever slot is due.
   running.scheduler = startScheduler(app.jobs, consoleLog);
+  // Alert deliveries: a pass every 2 seconds (and at once when the evaluator commits an alert).
+  app.alertDelivery.start();
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.PORT;
   const host = config.HOST === '0.0.0.0' || config.HOST === '127.0.0.1' || config.HOST === '::' ? 'localhost' : config.HOST;

@@ -118,3 +118,17 @@ export function createTwilioSms(options: TwilioSmsOptions): Sms {
     },
   };
 }
+
+/**
+ * Whether `signature` (the X-Twilio-Signature header) is Twilio's signature of a webhook request to
+ * `url` (the public address Twilio called, query included) with the form `params`, keyed by the
+ * account's auth token.
+ */
+export function validTwilioSignature(authToken: string, signature: string, url: string, params: Record<string, string>): boolean {
+  return twilio.validateRequest(authToken, signature, url, params);
+}
+
+/** The signature Twilio would send for a webhook request (tests sign their requests with it). */
+export function twilioSignatureOf(authToken: string, url: string, params: Record<string, string>): string {
+  return twilio.getExpectedTwilioSignature(authToken, url, params);
+}
