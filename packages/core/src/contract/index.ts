@@ -13,3 +13,4 @@ export * from './saved-alerts';
 export * from './crypto-trades';
 export * from './phone';
 export * from './alert-rules';
+export * from './alert-delivery';

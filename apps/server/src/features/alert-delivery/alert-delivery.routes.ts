@@ -10,13 +10,13 @@
  *   unsubscribes: from one rule's e-mails (its enable_email) or from all alert e-mails.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ALERT_TYPE_NAMES, ALERT_TYPES, type AlertType } from '@signalboard/core';
+import { ALERT_TYPE_NAMES, ALERT_TYPES, twilioInboundMessage, twilioStatusCallback, unsubscribeOneClickBody, unsubscribeQuery, type AlertType } from '@signalboard/core';
 import { and, eq, inArray } from 'drizzle-orm';
 import type { Config } from '../../config';
 import type { Database } from '../../db/client';
 import { alertDeliveries, alertRules, userPhones } from '../../db/schema';
 import type { Clock } from '../../lib/clock';
-import { HttpError } from '../../lib/errors';
+import { HttpError, parseInput } from '../../lib/errors';
 import { validTwilioSignature } from '../../providers/sms/twilio';
 import { createAlertDeliveryRepo } from './alert-delivery.repo';
 import { UNSUBSCRIBE_PATH, verifyUnsubscribeToken, type UnsubscribeClaim } from './unsubscribe-token';
@@ -38,7 +38,6 @@ const PERMANENT_TWILIO_CODES = new Set(['21211', '21610', '21614', '30004', '300
 
 export const TWILIO_NOT_CONFIGURED_MESSAGE = 'Twilio webhooks are not configured on this server (TWILIO_AUTH_TOKEN is not set).';
 export const TWILIO_SIGNATURE_MESSAGE = 'The X-Twilio-Signature header is missing or does not match this request.';
-export const ONE_CLICK_BODY_MESSAGE = 'Send List-Unsubscribe=One-Click in a form body to unsubscribe.';
 
 export const STOP_REPLY = 'You are unsubscribed from Signalboard SMS alerts. Reply START to turn them on again.';
 export const START_REPLY = 'Signalboard SMS alerts are on again. Reply STOP to opt out.';
@@ -73,9 +72,9 @@ export async function alertDeliveryRoutes(app: FastifyInstance, options: AlertDe
   }
 
   app.post('/twilio/status', async (request, reply) => {
-    const form = twilioForm(request);
-    const sid = form.MessageSid ?? form.SmsSid ?? '';
-    const status = (form.MessageStatus ?? form.SmsStatus ?? '').toLowerCase();
+    const form = parseInput(twilioStatusCallback, twilioForm(request));
+    const sid = form.MessageSid ?? '';
+    const status = (form.MessageStatus ?? '').toLowerCase();
     if (sid && (status === 'delivered' || status === 'undelivered' || status === 'failed')) {
       const at = now();
       const reason = status === 'delivered' ? null : `Twilio: ${status}${form.ErrorCode ? ` (error ${form.ErrorCode})` : ''}`;
@@ -90,11 +89,11 @@ export async function alertDeliveryRoutes(app: FastifyInstance, options: AlertDe
         if (first && reason && form.ErrorCode && PERMANENT_TWILIO_CODES.has(form.ErrorCode)) await repo.flagProblem(tx, first.userId, 'sms', reason, at);
       });
     }
-    return reply.status(204).send();
+    return reply.type('text/xml').send(twiml());
   });
 
   app.post('/twilio/inbound', async (request, reply) => {
-    const form = twilioForm(request);
+    const form = parseInput(twilioInboundMessage, twilioForm(request));
     const word = (form.Body ?? '').trim().split(/\s+/)[0]?.toUpperCase() ?? '';
     const from = form.From ?? '';
     const owners = from ? await db.select({ userId: userPhones.userId }).from(userPhones).where(eq(userPhones.phoneNumber, from)) : [];
@@ -112,28 +111,28 @@ export async function alertDeliveryRoutes(app: FastifyInstance, options: AlertDe
     return reply.type('text/xml').send(twiml(message));
   });
 
-  const claimOf = (request: FastifyRequest): { ok: true; claim: UnsubscribeClaim } | { ok: false; msg: string } =>
-    verifyUnsubscribeToken(linkKey, (request.query as Record<string, unknown> | undefined)?.token, clock.nowMs());
+  /** The token's claim; 400 with what is wrong (malformed, forged, expired). */
+  function claimOf(request: FastifyRequest): { token: string; claim: UnsubscribeClaim } {
+    const { token } = parseInput(unsubscribeQuery, request.query);
+    const check = verifyUnsubscribeToken(linkKey, token, clock.nowMs());
+    if (!check.ok) throw new HttpError(400, check.msg);
+    return { token, claim: check.claim };
+  }
 
   app.get('/alerts/unsubscribe', async (request, reply: FastifyReply) => {
-    const check = claimOf(request);
-    if (!check.ok) return reply.status(400).type('text/html; charset=utf-8').send(page('Unsubscribe', `<p>${escapeXml(check.msg)}</p>`));
-    const token = (request.query as { token: string }).token;
+    const { token, claim } = claimOf(request);
     const action = `${UNSUBSCRIBE_PATH}?token=${encodeURIComponent(token)}`;
     return reply.type('text/html; charset=utf-8').send(
       page(
         'Unsubscribe',
-        `<p>Stop ${escapeXml(scopeName(check.claim.scope))}?</p><form method="post" action="${escapeXml(action)}"><input type="hidden" name="List-Unsubscribe" value="One-Click"><button type="submit">Unsubscribe</button></form>`,
+        `<p>Stop ${escapeXml(scopeName(claim.scope))}?</p><form method="post" action="${escapeXml(action)}"><input type="hidden" name="List-Unsubscribe" value="One-Click"><button type="submit">Unsubscribe</button></form>`,
       ),
     );
   });
 
   app.post('/alerts/unsubscribe', async (request, reply) => {
-    const check = claimOf(request);
-    if (!check.ok) throw new HttpError(400, check.msg);
-    const body = request.body && typeof request.body === 'object' ? (request.body as Record<string, unknown>) : {};
-    if (body['List-Unsubscribe'] !== 'One-Click') throw new HttpError(400, ONE_CLICK_BODY_MESSAGE);
-    const { userId, scope } = check.claim;
+    const { userId, scope } = claimOf(request).claim;
+    parseInput(unsubscribeOneClickBody, request.body ?? {});
     const at = now();
     if (scope === 'all') {
       await repo.setOptOut(db, userId, 'email', true, at);

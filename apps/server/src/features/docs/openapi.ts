@@ -5,6 +5,10 @@
 import type { FastifyInstance } from 'fastify';
 import { z, type ZodType } from 'zod';
 import {
+  twilioInboundMessage,
+  twilioStatusCallback,
+  unsubscribeOneClickBody,
+  unsubscribeQuery,
   cryptoScannerQuery,
   getUserPhoneNumberResponse,
   getAlertDeliverySettingsResponse,
@@ -103,8 +107,8 @@ export interface Operation {
   body?: ZodType;
   bodyType?: 'json' | 'form' | 'multipart';
   response: ZodType;
-  /** The 200 answer's media type (default application/json); `ndjson`: one `response` a line, streamed. */
-  responseType?: 'ndjson';
+  /** The 200 answer's media type (default application/json); `ndjson`: one `response` a line, streamed; `html` a page; `xml` TwiML. */
+  responseType?: 'ndjson' | 'html' | 'xml';
   /**
    * Error statuses beyond those every operation of its kind answers (see errorStatuses): 400 for
    * any input, 401 behind the token, 413 and 415 for a POST body.
@@ -284,6 +288,11 @@ export const OPERATIONS: Operation[] = [
     errors: [429, 502],
   },
   { method: 'get', path: '/api/market_overview', summary: 'Market status, the index ETFs and Bitcoin, and the sector ETFs\' moves today (instruments the source lacks are left out; failures listed)', response: marketOverviewResponse },
+  // Alert delivery's open routes, each with its own check (alert-delivery.routes.ts).
+  { method: 'post', path: '/api/twilio/status', summary: "Twilio's status callback (X-Twilio-Signature over PUBLIC_URL + path; 403 when it does not match, 404 without TWILIO_AUTH_TOKEN): sent → delivered | failed", open: true, body: twilioStatusCallback, bodyType: 'form', response: z.string(), responseType: 'xml', errors: [403, 404] },
+  { method: 'post', path: '/api/twilio/inbound', summary: "Twilio's inbound SMS webhook (signed as above): STOP opts out of SMS alerts, START back in, HELP answers how; answers TwiML", open: true, body: twilioInboundMessage, bodyType: 'form', response: z.string(), responseType: 'xml', errors: [403, 404] },
+  { method: 'get', path: '/api/alerts/unsubscribe', summary: 'The e-mail unsubscribe link (a signed token, 30 days): a page with a confirm button, no sign-in', open: true, query: unsubscribeQuery, response: z.string(), responseType: 'html' },
+  { method: 'post', path: '/api/alerts/unsubscribe', summary: 'One-click unsubscribe (RFC 8058): from one rule\'s e-mails or from all alert e-mails, as the token says', open: true, query: unsubscribeQuery, body: unsubscribeOneClickBody, bodyType: 'form', response: z.string(), responseType: 'html' },
 ];
 
 /** What each error status means here; every one answers `{ msg }` (errorBody). */
@@ -342,7 +351,7 @@ export function buildOpenApiDocument(): Record<string, unknown> {
         ...(allParameters.length > 0 ? { parameters: allParameters } : {}),
         ...(content ? { requestBody: { required: true, content } } : {}),
         responses: {
-          200: { description: 'OK', content: { [op.responseType === 'ndjson' ? 'application/x-ndjson' : 'application/json']: { schema: jsonSchema(op.response, 'output') } } },
+          200: { description: 'OK', content: { [{ ndjson: 'application/x-ndjson', html: 'text/html', xml: 'text/xml', json: 'application/json' }[op.responseType ?? 'json']]: { schema: jsonSchema(op.response, 'output') } } },
           ...Object.fromEntries(errorStatuses(op).map((status) => [status, error(status)])),
         },
       },
