@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { alertChannelStatus, alertDeliveries, alertRules } from '../../db/schema';
 import { twilioSignatureOf } from '../../providers/sms/twilio';
 import { FAKE_AUTH_TOKEN, startFakeTwilio } from '../../../test/fake-twilio';
-import { createTestApp, TEST_JWT_SECRET, type TestApp } from '../../../test/helpers';
+import { createTestApp, login, TEST_JWT_SECRET, type TestApp } from '../../../test/helpers';
 import { deliveryOf, deliveryUser, insertAlert, stepsOf } from '../../../test/alert-delivery-fixtures';
 import { ONE_CLICK_BODY_MESSAGE, UNSUBSCRIBE_TOKEN_MESSAGE } from '@signalboard/core';
 import { START_REPLY, STOP_REPLY, TWILIO_NOT_CONFIGURED_MESSAGE, TWILIO_SIGNATURE_MESSAGE, helpReply } from './alert-delivery.routes';
@@ -169,6 +169,29 @@ describe('e-mail unsubscribe links', () => {
     const noBody = await oneClick(valid, 'something=else');
     expect([noBody.statusCode, noBody.json()]).toEqual([400, { msg: ONE_CLICK_BODY_MESSAGE }]);
     expect(await channelStatus(user.userId, 'email')).toBeUndefined();
+  });
+});
+
+describe('what the settings screen shows', () => {
+  it("answers each channel's opt-out and problem in the delivery settings, and an auto-paused rule's time", async () => {
+    const user = await deliveryUser(t.db, now());
+    const headers = await login(t.app, user.email, 'pw');
+    await twilioPost('/api/twilio/inbound', { From: user.phone, Body: 'STOP' });
+    const alert = await insertAlert(t.db, { userId: user.userId, now: now(), channels: ['sms'] });
+    await t.db.update(alertDeliveries).set({ status: 'sent', providerId: 'SM0009' }).where(eq(alertDeliveries.id, alert.deliveries.sms!));
+    await twilioPost('/api/twilio/status', { MessageSid: 'SM0009', MessageStatus: 'failed', ErrorCode: '21610' });
+    await t.db.update(alertRules).set({ isActive: false, autoPausedAt: now() }).where(eq(alertRules.userId, user.userId));
+    const settings = await t.app.inject({ method: 'GET', url: '/api/get_alert_delivery_settings', headers });
+    expect(settings.json().channels).toEqual({
+      sms: { opted_out_at: now().toISOString(), problem: 'Twilio: failed (error 21610)', problem_at: now().toISOString() },
+      email: { opted_out_at: null, problem: null, problem_at: null },
+    });
+    const token = signUnsubscribeToken(unsubscribeKeyOf(TEST_JWT_SECRET), user.userId, 'all', t.clock.nowMs());
+    await t.app.inject({ method: 'POST', url: `/api/alerts/unsubscribe?token=${encodeURIComponent(token)}`, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'List-Unsubscribe=One-Click' });
+    const after = await t.app.inject({ method: 'GET', url: '/api/get_alert_delivery_settings', headers });
+    expect(after.json().channels.email.opted_out_at).toBe(now().toISOString());
+    const rule = await t.app.inject({ method: 'POST', url: '/api/get_user_alert_rules', headers, payload: { alert_type: 'PERCENT_DROP' } });
+    expect(rule.json().data).toMatchObject({ is_active: false, auto_paused_at: now().toISOString() });
   });
 });
 

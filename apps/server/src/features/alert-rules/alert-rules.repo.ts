@@ -5,7 +5,7 @@
 import { and, asc, eq } from 'drizzle-orm';
 import type { AlertChannel, AlertType } from '@signalboard/core';
 import type { Database } from '../../db/client';
-import { alertChannelDeliveries, alertDeliverySettings, alertRules, favoriteStocks, userPhones } from '../../db/schema';
+import { alertChannelDeliveries, alertChannelStatus, alertDeliverySettings, alertRules, favoriteStocks, userPhones } from '../../db/schema';
 
 export type AlertRuleRow = typeof alertRules.$inferSelect;
 export type AlertDeliverySettingsRow = typeof alertDeliverySettings.$inferSelect;
@@ -61,6 +61,11 @@ export function createAlertRulesRepo(db: Database) {
       const result: Record<AlertChannel, Date | null> = { sms: null, email: null };
       for (const row of rows) if (row.channel === 'sms' || row.channel === 'email') result[row.channel] = row.at;
       return result;
+    },
+
+    /** Each channel's opt-out and problem (alert_channel_status), absent when never set. */
+    async channelStatus(userId: number) {
+      return db.select().from(alertChannelStatus).where(eq(alertChannelStatus.userId, userId));
     },
 
     async recordDelivery(userId: number, channel: AlertChannel, at: Date, providerAnswer: string): Promise<void> {
