@@ -4,6 +4,9 @@ import {
   DELIVERY_SETTINGS_LOAD_FAILED_MESSAGE,
   DELIVERY_SETTINGS_SAVE_FAILED_MESSAGE,
   DELIVERY_SETTINGS_SAVED_MESSAGE,
+  EMAIL_OPTED_OUT_MESSAGE,
+  SMS_OPTED_OUT_MESSAGE,
+  channelProblemMessage,
   isValidTimeZone,
   saveAlertDeliverySettingsRequest,
   testAlertFailedMessage,
@@ -14,6 +17,7 @@ import {
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { deliverySettingsQuery, saveAlertDeliverySettings, sendTestAlert } from '../../api/alert-rules';
+import { TONE } from '../../theme';
 import { StatusLine, type StatusMessage } from './status-message';
 
 /** The browser's time zone when the runtime names a valid one, else America/New_York (issue 14). */
@@ -112,6 +116,16 @@ function DeliveryForm({ settings, onStatus }: { settings: AlertDeliverySettings 
           Last successful {CHANNEL_NAMES[channel]} delivery: {lastDeliveryText(lastDelivery[channel])}
         </Text>
       </Group>
+      {settings?.channels?.[channel].opted_out_at && (
+        <Text size="sm" fw={500} c={TONE.failure} data-testid={`${channel}-opted-out`}>
+          {channel === 'sms' ? SMS_OPTED_OUT_MESSAGE : EMAIL_OPTED_OUT_MESSAGE}
+        </Text>
+      )}
+      {settings?.channels?.[channel].problem && (
+        <Text size="sm" fw={500} c={TONE.failure} data-testid={`${channel}-problem`} style={{ overflowWrap: 'anywhere' }}>
+          {channelProblemMessage(channel, settings.channels[channel].problem)}
+        </Text>
+      )}
       {answers[channel] && (
         <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
           Provider answer: {answers[channel]}
