@@ -15,6 +15,8 @@ export interface TwilioSmsOptions {
    * /2010-04-01/Accounts/… for messages). Tests point it at a local fake server; unset in production.
    */
   baseUrl?: string;
+  /** Where Twilio posts each message's status changes (PUBLIC_URL/api/twilio/status), when set. */
+  statusCallback?: string;
   /** Per-request timeout (default 15 s). */
   timeoutMs?: number;
 }
@@ -110,7 +112,7 @@ export function createTwilioSms(options: TwilioSmsOptions): Sms {
     async send(message: SmsMessage) {
       const sender = options.from.startsWith('MG') ? { messagingServiceSid: options.from } : { from: options.from };
       try {
-        const sent = await client.messages.create({ to: message.to, body: message.body, ...sender });
+        const sent = await client.messages.create({ to: message.to, body: message.body, ...sender, ...(options.statusCallback ? { statusCallback: options.statusCallback } : {}) });
         return { id: sent.sid };
       } catch (error) {
         throw smsErrorFromTwilio(error);
