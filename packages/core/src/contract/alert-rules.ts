@@ -370,6 +370,15 @@ export type GetAlertDeliverySettingsResponse = AlertDeliverySettings;
 export const saveAlertDeliverySettingsResponse = z.object({ msg: z.string(), data: alertDeliverySettings });
 export type SaveAlertDeliverySettingsResponse = z.infer<typeof saveAlertDeliverySettingsResponse>;
 
+/**
+ * POST api/resume_alert_email (issue 15): turns alert e-mails on again after an unsubscribe from all
+ * or a permanent error (the address was fixed); answers the delivery settings. SMS come back by
+ * replying START or verifying a number again.
+ */
+export const ALERT_EMAIL_RESUMED_MESSAGE = 'E-mail alerts are on again.';
+export const resumeAlertEmailResponse = z.object({ msg: z.string(), data: alertDeliverySettings });
+export type ResumeAlertEmailResponse = z.infer<typeof resumeAlertEmailResponse>;
+
 /** POST api/send_test_alert: one test message through the channel's provider. */
 export const sendTestAlertRequest = z.object({ channel: alertChannel });
 export type SendTestAlertRequest = z.input<typeof sendTestAlertRequest>;

@@ -190,6 +190,9 @@ describe('what the settings screen shows', () => {
     await t.app.inject({ method: 'POST', url: `/api/alerts/unsubscribe?token=${encodeURIComponent(token)}`, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'List-Unsubscribe=One-Click' });
     const after = await t.app.inject({ method: 'GET', url: '/api/get_alert_delivery_settings', headers });
     expect(after.json().channels.email.opted_out_at).toBe(now().toISOString());
+    const resumed = await t.app.inject({ method: 'POST', url: '/api/resume_alert_email', headers });
+    expect(resumed.json()).toMatchObject({ msg: 'E-mail alerts are on again.', data: { channels: { email: { opted_out_at: null, problem: null } } } });
+    expect((await t.app.inject({ method: 'POST', url: '/api/resume_alert_email' })).statusCode).toBe(401);
     const rule = await t.app.inject({ method: 'POST', url: '/api/get_user_alert_rules', headers, payload: { alert_type: 'PERCENT_DROP' } });
     expect(rule.json().data).toMatchObject({ is_active: false, auto_paused_at: now().toISOString() });
   });

@@ -68,6 +68,14 @@ export function createAlertRulesRepo(db: Database) {
       return db.select().from(alertChannelStatus).where(eq(alertChannelStatus.userId, userId));
     },
 
+    /** Clears the e-mail channel's opt-out and problem. */
+    async resumeEmail(userId: number, at: Date) {
+      await db
+        .update(alertChannelStatus)
+        .set({ optedOutAt: null, problem: null, problemAt: null, updatedAt: at })
+        .where(and(eq(alertChannelStatus.userId, userId), eq(alertChannelStatus.channel, 'email')));
+    },
+
     async recordDelivery(userId: number, channel: AlertChannel, at: Date, providerAnswer: string): Promise<void> {
       await db
         .insert(alertChannelDeliveries)

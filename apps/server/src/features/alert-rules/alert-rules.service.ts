@@ -173,6 +173,12 @@ export function createAlertRulesService({ repo, sms, mailer, clock, log }: Alert
       return settingsOf(await repo.deliverySettings(userId), await lastDeliveries(userId), await channelsOf(userId));
     },
 
+    /** Alert e-mails on again (after an unsubscribe from all, or a fixed address); answers the settings. */
+    async resumeEmail(userId: number): Promise<AlertDeliverySettings> {
+      await repo.resumeEmail(userId, new Date(clock.nowMs()));
+      return settingsOf(await repo.deliverySettings(userId), await lastDeliveries(userId), await channelsOf(userId));
+    },
+
     async saveDeliverySettings(userId: number, input: SaveDeliverySettings): Promise<AlertDeliverySettings> {
       const row = await repo.saveDeliverySettings({
         userId,

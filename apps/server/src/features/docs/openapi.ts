@@ -5,6 +5,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z, type ZodType } from 'zod';
 import {
+  resumeAlertEmailResponse,
   twilioInboundMessage,
   twilioStatusCallback,
   unsubscribeOneClickBody,
@@ -278,6 +279,7 @@ export const OPERATIONS: Operation[] = [
   },
   { method: 'post', path: '/api/get_user_alert_rules', summary: "The signed-in user's rule of this alert type, or { data: null } when there is none", body: getUserAlertRulesRequest, response: getUserAlertRulesResponse },
   { method: 'get', path: '/api/get_alert_delivery_settings', summary: "The signed-in user's alert delivery settings (time zone, quiet hours per channel, pause) and each channel's last successful delivery; the defaults with saved false when none were saved", response: getAlertDeliverySettingsResponse },
+  { method: 'post', path: '/api/resume_alert_email', summary: 'Turn alert e-mails on again after an unsubscribe from all or a permanent error; answers the delivery settings', response: resumeAlertEmailResponse },
   { method: 'post', path: '/api/save_alert_delivery_settings', summary: "Save the signed-in user's alert delivery settings (IANA time zone, SMS and e-mail quiet hours as HH:MM, pause all alerts)", body: saveAlertDeliverySettingsRequest, response: saveAlertDeliverySettingsResponse },
   {
     method: 'post',
