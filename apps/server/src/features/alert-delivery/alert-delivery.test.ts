@@ -8,7 +8,7 @@ import { createOutboxSms } from '../../providers/sms/outbox';
 import { SmsError, type Sms } from '../../providers/sms';
 import { createTestApp, TEST_JWT_SECRET, type TestApp } from '../../../test/helpers';
 import { deliveryOf, deliveryUser, insertAlert, stepsOf } from '../../../test/alert-delivery-fixtures';
-import { autoPauseIfRunaway, createAlertDelivery, REASONS, STOP_FOOTER, type AlertDelivery } from './alert-delivery';
+import { autoPauseIfRunaway, createAlertDelivery, quietHoursEnd, REASONS, retryDelayMs, STOP_FOOTER, type AlertDelivery } from './alert-delivery';
 import { DIGEST_ALERT_TYPE } from './alert-delivery.repo';
 
 /** Providers the test can break: `fail` decides per call (null: pass through). */
@@ -73,6 +73,21 @@ async function drain(w: AlertDelivery = worker) {
     /* again */
   }
 }
+
+describe('timing rules', () => {
+  it('backs off 30 s, 1, 2, 4, 5 minutes, each between half and all of it', () => {
+    expect([1, 2, 3, 4, 5, 6].map((attempt) => retryDelayMs(attempt, () => 1))).toEqual([30_000, 60_000, 120_000, 240_000, 300_000, 300_000]);
+    expect(retryDelayMs(1, () => 0)).toBe(15_000);
+  });
+
+  it('ends quiet hours at the first minute outside them in the user\'s zone, across a daylight-saving change', () => {
+    const hours = { enabled: true, start: '21:00', end: '08:00' };
+    expect(quietHoursEnd(hours, 'America/New_York', new Date('2026-11-10T08:00:30Z')).toISOString()).toBe('2026-11-10T13:00:00.000Z');
+    expect(quietHoursEnd(hours, 'Europe/Berlin', new Date('2026-11-10T21:15:00Z')).toISOString()).toBe('2026-11-11T07:00:00.000Z');
+    // New York leaves daylight saving at 02:00 on 1 November 2026: 08:00 EST is 13:00 UTC.
+    expect(quietHoursEnd(hours, 'America/New_York', new Date('2026-11-01T05:00:00Z')).toISOString()).toBe('2026-11-01T13:00:00.000Z');
+  });
+});
 
 describe('sending', () => {
   it('sends through the outbox SMS and mail: queued → sending → sent, with the provider id, the STOP line once, and the unsubscribe headers', async () => {
@@ -275,6 +290,27 @@ describe('noise control', () => {
     const sent = await smsTo(user.phone);
     expect(sent).toHaveLength(11);
     expect(sent[10]!.body).toBe('Signalboard: 3 more alerts were not sent by SMS (limit 10 an hour, 50 a day): AAPL, MSFT. See them in Signalboard.');
+  });
+
+  it('caps SMS at 50 a day: the 51st waits for its digest until a day after the first', async () => {
+    t.clock.advance(Date.UTC(2026, 10, 12, 13, 0) - t.clock.nowMs());
+    const first = t.clock.nowMs();
+    const user = await deliveryUser(t.db, now());
+    for (let hour = 0; hour < 5; hour += 1) {
+      for (let i = 0; i < 10; i += 1) await insertAlert(t.db, { userId: user.userId, now: now(), channels: ['sms'] });
+      await drain();
+      t.clock.advance(61 * 60_000);
+    }
+    expect(await smsTo(user.phone)).toHaveLength(50);
+    const over = await insertAlert(t.db, { userId: user.userId, now: now(), channels: ['sms'], symbol: 'NVDA' });
+    await drain();
+    expect(await deliveryOf(t.db, over.deliveries.sms!)).toMatchObject({ status: 'suppressed', reason: 'cap' });
+    const [digest] = await t.db
+      .select({ nextAttemptAt: alertDeliveries.nextAttemptAt })
+      .from(alertDeliveries)
+      .innerJoin(alertEvents, eq(alertEvents.id, alertDeliveries.eventId))
+      .where(and(eq(alertEvents.userId, user.userId), eq(alertEvents.alertType, DIGEST_ALERT_TYPE)));
+    expect(digest!.nextAttemptAt.getTime()).toBe(first + 24 * 3_600_000);
   });
 
   it('suppresses when paused, opted out, deactivated, the rule or its channel is off, or there is no verified number', async () => {
