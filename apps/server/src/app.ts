@@ -215,8 +215,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // The outbox's code hashes are keyed by a key derived from the JWT secret (never the secret itself).
   const sms = deps.sms ?? createSms(config, db, clock, createHmac('sha256', deps.jwtSecret).update('signalboard sms verification codes').digest('hex'));
 
-  const jobLog = { info: (message: string) => app.log.info(message), warn: (message: string) => app.log.warn(message) };
-  const alertDelivery = createAlertDelivery({ db, sms, mailer, clock, config, log: jobLog, jwtSecret: deps.jwtSecret });
+  const deliveryLog = { info: (message: string) => app.log.info(message), warn: (message: string) => app.log.warn(message) };
+  const alertDelivery = createAlertDelivery({ db, sms, mailer, clock, config, log: deliveryLog, jwtSecret: deps.jwtSecret });
   app.decorate('alertDelivery', alertDelivery);
   app.addHook('onClose', async () => alertDelivery.stop());
 
@@ -239,6 +239,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const analyst = deps.analyst ?? createAnalyst(config);
   const dashboardRepo = createDashboardRepo(deps.db);
   const runs = createJobRuns(deps.db);
+  const jobLog = { info: (message: string) => app.log.info(message), warn: (message: string) => app.log.warn(message) };
   const dashboardJobs = createDashboardJobs({
     repo: dashboardRepo,
     runs,
