@@ -49,6 +49,9 @@ import { createAlertHistoryService } from './features/alert-history/alert-histor
 import { createAlertRulesService } from './features/alert-rules/alert-rules.service';
 import { createPhoneService } from './features/phone/phone.service';
 import { createAlertEvaluation, type AlertEvaluation } from './features/alert-evaluation/alert-evaluation';
+import { createAlertDelivery, type AlertDelivery } from './features/alert-delivery/alert-delivery';
+import { alertDeliveryRoutes } from './features/alert-delivery/alert-delivery.routes';
+import { unsubscribeKeyOf } from './features/alert-delivery/unsubscribe-token';
 import { systemClock, type Clock } from './lib/clock';
 import { edgeErrorHandlers } from './lib/edge-errors';
 import { HttpError } from './lib/errors';
@@ -97,6 +100,8 @@ declare module 'fastify' {
     jobs: JobRegistry;
     /** The alert rules' evaluation (quote poller, idea events); the server entry starts its timer. */
     alertEvaluation: AlertEvaluation;
+    /** The alert delivery worker; the server entry starts it (tests run passes with runOnce()). */
+    alertDelivery: AlertDelivery;
   }
 }
 
@@ -216,11 +221,18 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // The outbox's code hashes are keyed by a key derived from the JWT secret (never the secret itself).
   const sms = deps.sms ?? createSms(config, db, clock, createHmac('sha256', deps.jwtSecret).update('signalboard sms verification codes').digest('hex'));
 
+  const deliveryLog = { info: (message: string) => app.log.info(message), warn: (message: string) => app.log.warn(message) };
+  const alertDelivery = createAlertDelivery({ db, sms, mailer, clock, config, log: deliveryLog, jwtSecret: deps.jwtSecret });
+  app.decorate('alertDelivery', alertDelivery);
+  app.addHook('onClose', async () => alertDelivery.stop());
+
   // Routes that need no token, registered one by one.
   await app.register(
     async (open) => {
       await open.register(healthRoutes, { config, mailKind: mailer.kind, smsKind: sms.kind, clock, alertsEvaluatedAt: () => app.alertEvaluation?.lastEvaluatedAtMs() ?? null });
       await open.register(publicAuthRoutes, { auth, tokens, limiters, runInBackground });
+      // Twilio's callbacks (X-Twilio-Signature) and the e-mail unsubscribe link (a signed token).
+      await open.register(alertDeliveryRoutes, { db, config, clock, linkKey: unsubscribeKeyOf(deps.jwtSecret) });
     },
     { prefix: '/api' },
   );
@@ -265,6 +277,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     marketClock: deps.marketClock,
     clock,
     ...(config.ALERT_POLL_SECONDS ? { pollSeconds: config.ALERT_POLL_SECONDS } : {}),
+    delivery: alertDelivery,
     log: jobLog,
   });
   app.decorate('alertEvaluation', alertEvaluation);

@@ -70,6 +70,8 @@ async function main(): Promise<void> {
   running.scheduler = startScheduler(app.jobs, consoleLog);
   // The alert rules: the quote poller and the engines' events, evaluated as they come.
   app.alertEvaluation.start();
+  // Alert deliveries: a pass every 2 seconds (and at once when the evaluator commits an alert).
+  app.alertDelivery.start();
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.PORT;
   const host = config.HOST === '0.0.0.0' || config.HOST === '127.0.0.1' || config.HOST === '::' ? 'localhost' : config.HOST;

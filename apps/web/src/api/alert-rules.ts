@@ -1,4 +1,6 @@
 import {
+  resumeAlertEmailResponse,
+  type ResumeAlertEmailResponse,
   getAlertDeliverySettingsResponse,
   getUserAlertRulesResponse,
   saveAlertDeliverySettingsResponse,
@@ -41,6 +43,11 @@ export const deliverySettingsQuery = () =>
 /** POST api/save_alert_delivery_settings. */
 export async function saveAlertDeliverySettings(body: SaveAlertDeliverySettingsRequest): Promise<SaveAlertDeliverySettingsResponse> {
   return saveAlertDeliverySettingsResponse.parse(await apiRequest<unknown>('save_alert_delivery_settings', { json: body }));
+}
+
+/** POST api/resume_alert_email: alert e-mails on again; answers the delivery settings. */
+export async function resumeAlertEmail(): Promise<ResumeAlertEmailResponse> {
+  return resumeAlertEmailResponse.parse(await apiRequest<unknown>('resume_alert_email', { json: {} }));
 }
 
 /** POST api/send_test_alert { channel }: one test message through the channel's provider. */

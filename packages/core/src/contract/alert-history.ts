@@ -13,14 +13,18 @@ import { ALERT_TYPE_NAMES, ALERT_TYPES, alertChannel } from './alert-rules';
  *   are ignored, every matching alert is exported (newest first, at most ALERT_HISTORY_CSV_MAX_ALERTS).
  */
 
-/** Every alert_type an alert event can carry: the ten rule types and the two saved-idea kinds. */
-export const ALERT_HISTORY_TYPES = [...ALERT_TYPES, 'SAVED_OPTION_TRADE', 'SAVED_STOCK_SCANNER'] as const;
+/**
+ * Every alert_type an alert event can carry: the ten rule types, the two saved-idea kinds, and the
+ * digests the delivery worker sends (quiet hours over, SMS cap freed: symbol = the channel).
+ */
+export const ALERT_HISTORY_TYPES = [...ALERT_TYPES, 'SAVED_OPTION_TRADE', 'SAVED_STOCK_SCANNER', 'DIGEST'] as const;
 export type AlertHistoryType = (typeof ALERT_HISTORY_TYPES)[number];
 
 export const ALERT_HISTORY_TYPE_NAMES: Readonly<Record<AlertHistoryType, string>> = {
   ...ALERT_TYPE_NAMES,
   SAVED_OPTION_TRADE: 'Saved option trade',
   SAVED_STOCK_SCANNER: 'Saved drop alert',
+  DIGEST: 'Digest',
 };
 
 /** The name of a stored alert_type; an unknown one (a newer server's) is shown as it is. */
@@ -60,8 +64,9 @@ export const alertDeliveryStatusText = (status: string): string => (ALERT_DELIVE
  */
 export const ALERT_DELIVERY_REASON_TEXTS: Readonly<Record<string, string>> = {
   quiet_hours: 'Held: quiet hours',
-  paused: 'Held: alerts paused',
+  paused: 'Suppressed: all alerts were paused',
   sms_cap: 'Suppressed: SMS cap reached',
+  cap: 'Suppressed: SMS cap reached (10 an hour, 50 a day); counted in the next digest',
   sms_hourly_cap: 'Suppressed: SMS cap reached (10 an hour)',
   sms_daily_cap: 'Suppressed: SMS cap reached (50 a day)',
   digest: 'Sent in a digest',

@@ -244,6 +244,8 @@ export const alertRule = z.object({
   /** The rule's symbols no longer in its source (a deleted favourite); they stay saved but do not fire. */
   unavailable_symbols: z.array(z.string()),
   updated_at: z.string(),
+  /** When the rule was paused for firing more than 15 times in 3 minutes (ISO); null otherwise. A save clears it. */
+  auto_paused_at: z.string().nullable().optional(),
 });
 export type AlertRule = z.infer<typeof alertRule>;
 
@@ -336,6 +338,21 @@ export const lastDeliveries = z.object({ sms: z.string().nullable(), email: z.st
 export type LastDeliveries = z.infer<typeof lastDeliveries>;
 
 /**
+ * A channel's state for alerts (issue 15): `opted_out_at` when the user opted out (SMS STOP, the
+ * e-mail unsubscribe from all), `problem` and `problem_at` when a permanent error stopped it (an
+ * invalid number, a hard bounce); each null when not.
+ */
+export const alertChannelState = z.object({ opted_out_at: z.string().nullable(), problem: z.string().nullable(), problem_at: z.string().nullable() });
+export type AlertChannelState = z.infer<typeof alertChannelState>;
+
+/** The rule-card note of an auto-paused rule. */
+export const ALERT_AUTO_PAUSED_MESSAGE = 'This rule was paused: it fired more than 15 times in 3 minutes. Save it to turn it on again.';
+/** The settings card's notes of a channel that is off. */
+export const SMS_OPTED_OUT_MESSAGE = 'SMS alerts are off: you replied STOP. Reply START to turn them on again.';
+export const EMAIL_OPTED_OUT_MESSAGE = 'E-mail alerts are off: you unsubscribed from all alert e-mails.';
+export const channelProblemMessage = (channel: AlertChannel, problem: string) => `${channel === 'sms' ? 'SMS' : 'E-mail'} alerts stopped: ${problem}`;
+
+/**
  * GET api/get_alert_delivery_settings. `saved` false: nothing saved yet, the values are the defaults
  * (time zone America/New_York; the screen proposes the browser's zone instead).
  */
@@ -346,6 +363,8 @@ export const alertDeliverySettings = z.object({
   paused: z.boolean(),
   saved: z.boolean(),
   last_delivery: lastDeliveries,
+  /** Each channel's opt-out and problem (always answered by the server). */
+  channels: z.object({ sms: alertChannelState, email: alertChannelState }).optional(),
 });
 export type AlertDeliverySettings = z.infer<typeof alertDeliverySettings>;
 
@@ -355,6 +374,15 @@ export type GetAlertDeliverySettingsResponse = AlertDeliverySettings;
 /** The answer of a save: 'Delivery settings saved successfully!' and the settings as stored. */
 export const saveAlertDeliverySettingsResponse = z.object({ msg: z.string(), data: alertDeliverySettings });
 export type SaveAlertDeliverySettingsResponse = z.infer<typeof saveAlertDeliverySettingsResponse>;
+
+/**
+ * POST api/resume_alert_email (issue 15): turns alert e-mails on again after an unsubscribe from all
+ * or a permanent error (the address was fixed); answers the delivery settings. SMS come back by
+ * replying START or verifying a number again.
+ */
+export const ALERT_EMAIL_RESUMED_MESSAGE = 'E-mail alerts are on again.';
+export const resumeAlertEmailResponse = z.object({ msg: z.string(), data: alertDeliverySettings });
+export type ResumeAlertEmailResponse = z.infer<typeof resumeAlertEmailResponse>;
 
 /** POST api/send_test_alert: one test message through the channel's provider. */
 export const sendTestAlertRequest = z.object({ channel: alertChannel });

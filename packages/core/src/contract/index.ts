@@ -14,3 +14,4 @@ export * from './crypto-trades';
 export * from './phone';
 export * from './alert-rules';
 export * from './alert-history';
+export * from './alert-delivery';

@@ -45,6 +45,7 @@ import type { Database } from '../../db/client';
 import { alertCursors, alertRules, alertSymbolState, ideaEvents, ideas, userOptionAlerts, users, userStockScannerAlerts } from '../../db/schema';
 import type { Clock } from '../../lib/clock';
 import type { CachedMarket } from '../../providers/market/cached-market';
+import { autoPauseIfRunaway } from '../alert-delivery/auto-pause';
 import { newsCategoriesOf, newsGist, newsKeywordsOf } from './news-alerts';
 import { hasSmsNumber, insertAlert, resetState, SAVED_OPTION_TRADE, SAVED_STOCK_SCANNER, writeState, type NewAlert, type StateRow } from './alert-store';
 
@@ -330,10 +331,13 @@ export function createAlertEvaluation(deps: AlertEvaluationDeps): AlertEvaluatio
               firedAt: now,
               expiresAt: new Date(now.getTime() + PRICE_ALERT_FRESH_MS),
             };
-            return (await insertAlert(tx, alert)) !== null && alert.channels.length > 0;
+            const inserted = (await insertAlert(tx, alert)) !== null;
+            return inserted ? (alert.channels.length > 0 ? 'queued' : 'recorded') : false;
           });
           if (fired) report.fired += 1;
-          if (wrote) queued = true;
+          if (wrote === 'queued') queued = true;
+          // A rule that fires more than 15 times in 3 minutes is paused, and its card says so.
+          if (wrote && (await autoPauseIfRunaway(db, watch.userId, watch.alertType, now))) log.warn(`Alert rule ${watch.alertType} of user ${watch.userId} paused: it fired more than 15 times in 3 minutes`);
         } catch (error) {
           if (error instanceof TransactionRollbackError) continue;
           throw error;

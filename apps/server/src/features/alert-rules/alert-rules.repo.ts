@@ -5,7 +5,7 @@
 import { and, asc, eq } from 'drizzle-orm';
 import type { AlertChannel, AlertType } from '@signalboard/core';
 import type { Database } from '../../db/client';
-import { alertChannelDeliveries, alertDeliverySettings, alertRules, favoriteStocks, userPhones } from '../../db/schema';
+import { alertChannelDeliveries, alertChannelStatus, alertDeliverySettings, alertRules, favoriteStocks, userPhones } from '../../db/schema';
 
 export type AlertRuleRow = typeof alertRules.$inferSelect;
 export type AlertDeliverySettingsRow = typeof alertDeliverySettings.$inferSelect;
@@ -61,6 +61,19 @@ export function createAlertRulesRepo(db: Database) {
       const result: Record<AlertChannel, Date | null> = { sms: null, email: null };
       for (const row of rows) if (row.channel === 'sms' || row.channel === 'email') result[row.channel] = row.at;
       return result;
+    },
+
+    /** Each channel's opt-out and problem (alert_channel_status), absent when never set. */
+    async channelStatus(userId: number) {
+      return db.select().from(alertChannelStatus).where(eq(alertChannelStatus.userId, userId));
+    },
+
+    /** Clears the e-mail channel's opt-out and problem. */
+    async resumeEmail(userId: number, at: Date) {
+      await db
+        .update(alertChannelStatus)
+        .set({ optedOutAt: null, problem: null, problemAt: null, updatedAt: at })
+        .where(and(eq(alertChannelStatus.userId, userId), eq(alertChannelStatus.channel, 'email')));
     },
 
     async recordDelivery(userId: number, channel: AlertChannel, at: Date, providerAnswer: string): Promise<void> {

@@ -41,6 +41,7 @@ const saveSettings = (t: TestApp, headers: Headers | undefined, payload: unknown
 const testSend = (t: TestApp, headers: Headers | undefined, channel: unknown) => call(t, 'POST', 'send_test_alert', headers, { channel });
 
 const FAVORITES = ['AAPL', 'MSFT', 'NVDA', 'TSLA'];
+const NO_CHANNEL_STATE = { opted_out_at: null, problem: null, problem_at: null };
 const DELIVERY = {
   time_zone: 'Europe/Berlin',
   sms_quiet_hours: { enabled: true, start: '22:30', end: '07:15' },
@@ -163,7 +164,7 @@ describe('alert preferences and delivery settings (issue 14)', () => {
       expect(saved.json()).toMatchObject({ msg: alertSavedMessage(type), data: { alert_type: type, ...STORED[type], unavailable_symbols: [] } });
       const read = await rule(t, headers, type);
       expect(read.statusCode).toBe(200);
-      expect(read.json()).toEqual({ data: { alert_type: type, ...STORED[type], unavailable_symbols: [], updated_at: expect.any(String) } });
+      expect(read.json()).toEqual({ data: { alert_type: type, ...STORED[type], unavailable_symbols: [], updated_at: expect.any(String), auto_paused_at: null } });
     }
     // A second save replaces the rule of that type, not the others.
     const again = await save(t, headers, { ...VALID.PERCENT_DROP, stock_symbols: ['NVDA'], threshold_value: 100, is_active: false });
@@ -269,10 +270,11 @@ describe('alert preferences and delivery settings (issue 14)', () => {
       paused: false,
       saved: false,
       last_delivery: { sms: null, email: null },
+      channels: { sms: NO_CHANNEL_STATE, email: NO_CHANNEL_STATE },
     });
     const saved = await saveSettings(t, headers, DELIVERY);
     expect(saved.statusCode).toBe(200);
-    const expected = { ...DELIVERY, saved: true, last_delivery: { sms: null, email: null } };
+    const expected = { ...DELIVERY, saved: true, last_delivery: { sms: null, email: null }, channels: { sms: NO_CHANNEL_STATE, email: NO_CHANNEL_STATE } };
     expect(saved.json()).toEqual({ msg: DELIVERY_SETTINGS_SAVED_MESSAGE, data: expected });
     expect((await settings(t, headers)).json()).toEqual(expected);
     const cases: Array<[unknown, string]> = [

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import {
+  ALERT_EMAIL_RESUMED_MESSAGE,
   alertSavedMessage,
   DELIVERY_SETTINGS_SAVED_MESSAGE,
   getUserAlertRulesRequest,
@@ -8,6 +9,7 @@ import {
   sendTestAlertRequest,
   type GetAlertDeliverySettingsResponse,
   type GetUserAlertRulesResponse,
+  type ResumeAlertEmailResponse,
   type SaveAlertDeliverySettingsResponse,
   type SaveAlertPreferencesResponse,
   type SendTestAlertResponse,
@@ -47,6 +49,11 @@ export async function alertRulesRoutes(
     const input = parseInput(saveAlertDeliverySettingsRequest, request.body);
     return { msg: DELIVERY_SETTINGS_SAVED_MESSAGE, data: await service.saveDeliverySettings(request.user.id, input) };
   });
+
+  app.post('/resume_alert_email', async (request): Promise<ResumeAlertEmailResponse> => ({
+    msg: ALERT_EMAIL_RESUMED_MESSAGE,
+    data: await service.resumeEmail(request.user.id),
+  }));
 
   app.post('/send_test_alert', async (request): Promise<SendTestAlertResponse> => {
     const { channel } = parseInput(sendTestAlertRequest, request.body);

@@ -66,6 +66,7 @@ export function createAlertRulesService({ repo, sms, mailer, clock, log }: Alert
       targets: row.targets,
       unavailable_symbols: allowed ? row.symbols.filter((symbol) => !allowed.has(symbol)) : [],
       updated_at: row.updatedAt.toISOString(),
+      auto_paused_at: iso(row.autoPausedAt),
     };
   }
 
@@ -74,7 +75,16 @@ export function createAlertRulesService({ repo, sms, mailer, clock, log }: Alert
     return { sms: iso(last.sms), email: iso(last.email) };
   }
 
-  function settingsOf(row: AlertDeliverySettingsRow | undefined, last: LastDeliveries): AlertDeliverySettings {
+  async function channelsOf(userId: number): Promise<NonNullable<AlertDeliverySettings['channels']>> {
+    const rows = await repo.channelStatus(userId);
+    const state = (channel: AlertChannel) => {
+      const row = rows.find((candidate) => candidate.channel === channel);
+      return { opted_out_at: iso(row?.optedOutAt ?? null), problem: row?.problem ?? null, problem_at: iso(row?.problemAt ?? null) };
+    };
+    return { sms: state('sms'), email: state('email') };
+  }
+
+  function settingsOf(row: AlertDeliverySettingsRow | undefined, last: LastDeliveries, channels: AlertDeliverySettings['channels']): AlertDeliverySettings {
     if (!row) {
       return {
         time_zone: ALERT_DEFAULT_TIME_ZONE,
@@ -83,6 +93,7 @@ export function createAlertRulesService({ repo, sms, mailer, clock, log }: Alert
         paused: false,
         saved: false,
         last_delivery: last,
+        channels,
       };
     }
     return {
@@ -92,6 +103,7 @@ export function createAlertRulesService({ repo, sms, mailer, clock, log }: Alert
       paused: row.paused,
       saved: true,
       last_delivery: last,
+      channels,
     };
   }
 
@@ -158,7 +170,13 @@ export function createAlertRulesService({ repo, sms, mailer, clock, log }: Alert
     },
 
     async deliverySettings(userId: number): Promise<AlertDeliverySettings> {
-      return settingsOf(await repo.deliverySettings(userId), await lastDeliveries(userId));
+      return settingsOf(await repo.deliverySettings(userId), await lastDeliveries(userId), await channelsOf(userId));
+    },
+
+    /** Alert e-mails on again (after an unsubscribe from all, or a fixed address); answers the settings. */
+    async resumeEmail(userId: number): Promise<AlertDeliverySettings> {
+      await repo.resumeEmail(userId, new Date(clock.nowMs()));
+      return settingsOf(await repo.deliverySettings(userId), await lastDeliveries(userId), await channelsOf(userId));
     },
 
     async saveDeliverySettings(userId: number, input: SaveDeliverySettings): Promise<AlertDeliverySettings> {
@@ -174,7 +192,7 @@ export function createAlertRulesService({ repo, sms, mailer, clock, log }: Alert
         paused: input.paused,
         updatedAt: new Date(clock.nowMs()),
       });
-      return settingsOf(row, await lastDeliveries(userId));
+      return settingsOf(row, await lastDeliveries(userId), await channelsOf(userId));
     },
 
     /**

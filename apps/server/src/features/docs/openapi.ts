@@ -7,6 +7,11 @@ import { z, type ZodType } from 'zod';
 import {
   alertHistoryQuery,
   getAlertHistoryResponse,
+  resumeAlertEmailResponse,
+  twilioInboundMessage,
+  twilioStatusCallback,
+  unsubscribeOneClickBody,
+  unsubscribeQuery,
   cryptoScannerQuery,
   getUserPhoneNumberResponse,
   getAlertDeliverySettingsResponse,
@@ -107,9 +112,9 @@ export interface Operation {
   response: ZodType;
   /**
    * The 200 answer's media type (default application/json); `ndjson`: one `response` a line, streamed;
-   * `csv`: text/csv (a download; `response` describes it as a string).
+   * `csv`: text/csv (a download; `response` describes it as a string); `html` a page; `xml` TwiML.
    */
-  responseType?: 'ndjson' | 'csv';
+  responseType?: 'ndjson' | 'csv' | 'html' | 'xml';
   /**
    * Error statuses beyond those every operation of its kind answers (see errorStatuses): 400 for
    * any input, 401 behind the token, 413 and 415 for a POST body.
@@ -279,6 +284,7 @@ export const OPERATIONS: Operation[] = [
   },
   { method: 'post', path: '/api/get_user_alert_rules', summary: "The signed-in user's rule of this alert type, or { data: null } when there is none", body: getUserAlertRulesRequest, response: getUserAlertRulesResponse },
   { method: 'get', path: '/api/get_alert_delivery_settings', summary: "The signed-in user's alert delivery settings (time zone, quiet hours per channel, pause) and each channel's last successful delivery; the defaults with saved false when none were saved", response: getAlertDeliverySettingsResponse },
+  { method: 'post', path: '/api/resume_alert_email', summary: 'Turn alert e-mails on again after an unsubscribe from all or a permanent error; answers the delivery settings', response: resumeAlertEmailResponse },
   { method: 'post', path: '/api/save_alert_delivery_settings', summary: "Save the signed-in user's alert delivery settings (IANA time zone, SMS and e-mail quiet hours as HH:MM, pause all alerts)", body: saveAlertDeliverySettingsRequest, response: saveAlertDeliverySettingsResponse },
   {
     method: 'post',
@@ -306,6 +312,11 @@ export const OPERATIONS: Operation[] = [
     responseType: 'csv',
   },
   { method: 'get', path: '/api/market_overview', summary: 'Market status, the index ETFs and Bitcoin, and the sector ETFs\' moves today (instruments the source lacks are left out; failures listed)', response: marketOverviewResponse },
+  // Alert delivery's open routes, each with its own check (alert-delivery.routes.ts).
+  { method: 'post', path: '/api/twilio/status', summary: "Twilio's status callback (X-Twilio-Signature over PUBLIC_URL + path; 403 when it does not match, 404 without TWILIO_AUTH_TOKEN): sent → delivered | failed", open: true, body: twilioStatusCallback, bodyType: 'form', response: z.string(), responseType: 'xml', errors: [403, 404] },
+  { method: 'post', path: '/api/twilio/inbound', summary: "Twilio's inbound SMS webhook (signed as above): STOP opts out of SMS alerts, START back in, HELP answers how; answers TwiML", open: true, body: twilioInboundMessage, bodyType: 'form', response: z.string(), responseType: 'xml', errors: [403, 404] },
+  { method: 'get', path: '/api/alerts/unsubscribe', summary: 'The e-mail unsubscribe link (a signed token, 30 days): a page with a confirm button, no sign-in', open: true, query: unsubscribeQuery, response: z.string(), responseType: 'html' },
+  { method: 'post', path: '/api/alerts/unsubscribe', summary: 'One-click unsubscribe (RFC 8058): from one rule\'s e-mails or from all alert e-mails, as the token says', open: true, query: unsubscribeQuery, body: unsubscribeOneClickBody, bodyType: 'form', response: z.string(), responseType: 'html' },
 ];
 
 /** What each error status means here; every one answers `{ msg }` (errorBody). */
@@ -333,7 +344,7 @@ export function errorStatuses(op: Operation): ErrorStatus[] {
   return [...statuses].sort((a, b) => a - b);
 }
 
-const RESPONSE_MEDIA_TYPES = { json: 'application/json', ndjson: 'application/x-ndjson', csv: 'text/csv' } as const;
+const RESPONSE_MEDIA_TYPES = { json: 'application/json', ndjson: 'application/x-ndjson', csv: 'text/csv', html: 'text/html', xml: 'text/xml' } as const;
 
 const jsonSchema = (schema: ZodType, io: 'input' | 'output') =>
   z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12' }) as Record<string, unknown>;

@@ -7,8 +7,9 @@ import {
   VERIFICATION_CODE_REQUIRED_MESSAGE,
   VERIFICATION_PHONE_MISSING_MESSAGE,
 } from '@signalboard/core';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { phoneVerificationRequests, smsVerificationCodes, userPhones } from '../../db/schema';
+import { alertChannelStatus, phoneVerificationRequests, smsVerificationCodes, userPhones, users } from '../../db/schema';
 import { FAKE_CODE, FAKE_INVALID_NUMBER, FAKE_RATE_LIMITED_NUMBER, startFakeTwilio } from '../../../test/fake-twilio';
 import { createTestApp, createUser, login, uniqueEmail, type TestApp } from '../../../test/helpers';
 import { EXPIRED_CODE_MESSAGE, MAX_CHECKS_MESSAGE, NO_CODE_SENT_MESSAGE, SEND_SUCCESS_MESSAGE, VERIFY_SUCCESS_MESSAGE, WRONG_CODE_MESSAGE } from './phone.service';
@@ -97,6 +98,27 @@ describe('SMS verification on the outbox provider (the embedded default)', () =>
     expect(right.statusCode).toBe(200);
     expect(right.json()).toEqual({ msg: VERIFY_SUCCESS_MESSAGE, phoneNumber: number, smsEnabled: true });
     expect((await phone(t, headers)).json()).toEqual({ phoneNumber: number, smsEnabled: true });
+  });
+
+  it("a new verification clears the SMS channel's problem, and a STOP only when the number changed", async () => {
+    const email = uniqueEmail('reverify');
+    await createUser(t.db, email, 'pw');
+    const headers = await login(t.app, email, 'pw');
+    const [user] = await t.db.select({ id: users.id }).from(users).where(eq(users.email, email));
+    const verifyNumber = async (number: string) => {
+      expect((await send(t, headers, { phone_number: number })).statusCode).toBe(200);
+      expect((await verify(t, headers, { phone_number: number, verification_code: await outboxCode(t, number) })).statusCode).toBe(200);
+    };
+    await verifyNumber('+15557770001');
+    const at = new Date(t.clock.nowMs());
+    await t.db.insert(alertChannelStatus).values({ userId: user!.id, channel: 'sms', optedOutAt: at, problem: 'Twilio: failed (error 21610)', problemAt: at, updatedAt: at });
+    t.clock.advance(11 * MINUTE);
+    await verifyNumber('+15557770001');
+    const state = async () => (await t.db.select().from(alertChannelStatus).where(eq(alertChannelStatus.userId, user!.id)))[0]!;
+    expect([(await state()).problem, (await state()).optedOutAt?.getTime()]).toEqual([null, at.getTime()]);
+    t.clock.advance(11 * MINUTE);
+    await verifyNumber('+15557770002');
+    expect((await state()).optedOutAt).toBeNull();
   });
 
   it('keeps no plain code in the database', async () => {

@@ -13,7 +13,7 @@ import {
   type GetUserPhoneNumberResponse,
 } from '@signalboard/core';
 import type { Database } from '../../db/client';
-import { phoneVerificationRequests, userPhones } from '../../db/schema';
+import { alertChannelStatus, phoneVerificationRequests, userPhones } from '../../db/schema';
 import type { Clock } from '../../lib/clock';
 import { HttpError } from '../../lib/errors';
 import { SmsError, type Sms } from '../../providers/sms';
@@ -145,10 +145,19 @@ export function createPhoneService({ db, sms, clock, log }: PhoneServiceDeps) {
           break;
       }
       const verifiedAt = new Date(clock.nowMs());
-      await db
-        .insert(userPhones)
-        .values({ userId, phoneNumber, smsEnabled: true, verifiedAt })
-        .onConflictDoUpdate({ target: userPhones.userId, set: { phoneNumber, smsEnabled: true, verifiedAt } });
+      await db.transaction(async (tx) => {
+        const [before] = await tx.select({ phoneNumber: userPhones.phoneNumber }).from(userPhones).where(eq(userPhones.userId, userId)).for('update');
+        await tx
+          .insert(userPhones)
+          .values({ userId, phoneNumber, smsEnabled: true, verifiedAt })
+          .onConflictDoUpdate({ target: userPhones.userId, set: { phoneNumber, smsEnabled: true, verifiedAt } });
+        // A verified number clears the SMS channel's problem (issue 15); a STOP stays with the number that sent it.
+        const changed = before?.phoneNumber !== phoneNumber;
+        await tx
+          .update(alertChannelStatus)
+          .set({ problem: null, problemAt: null, updatedAt: verifiedAt, ...(changed ? { optedOutAt: null } : {}) })
+          .where(and(eq(alertChannelStatus.userId, userId), eq(alertChannelStatus.channel, 'sms')));
+      });
       return { phoneNumber, smsEnabled: true };
     },
 

@@ -44,6 +44,7 @@ export function createOutboxMailer(options: { db: Database; dir: string; from: s
           await options.db.delete(outboxEmails).where(eq(outboxEmails.id, row!.id)).catch(() => undefined);
           throw error;
         }
+        return { id: String(row!.id) };
       } catch (error) {
         throw new MailError(`Outbox delivery failed: ${(error as Error).message}`);
       }

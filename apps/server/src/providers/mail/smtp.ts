@@ -29,9 +29,12 @@ export function createSmtpMailer(smtpUrl: string, from: string): Mailer {
     kind: 'smtp',
     async send(message: MailMessage) {
       try {
-        await transport.sendMail({ from, ...message });
+        const info = await transport.sendMail({ from, ...message });
+        return { id: String(info.messageId ?? '') };
       } catch (error) {
-        throw new MailError(`SMTP delivery failed: ${(error as Error).message}`);
+        const code = (error as { responseCode?: unknown }).responseCode;
+        const responseCode = typeof code === 'number' ? code : undefined;
+        throw new MailError(`SMTP delivery failed: ${(error as Error).message}`, responseCode !== undefined && responseCode >= 500 && responseCode < 600, responseCode);
       }
     },
     close: () => transport.close(),

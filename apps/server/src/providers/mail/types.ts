@@ -10,13 +10,29 @@ export interface MailMessage {
   text: string;
   replyTo?: string;
   attachments?: MailAttachment[];
+  /** Extra header lines (e.g. List-Unsubscribe and List-Unsubscribe-Post on alert e-mails). */
+  headers?: Record<string, string>;
 }
 
 /** Sends e-mail: through SMTP when SMTP_URL is set, otherwise into the outbox. */
 export interface Mailer {
   readonly kind: 'smtp' | 'outbox';
-  send(message: MailMessage): Promise<void>;
+  /** Sends one message; answers its id (the outbox row, or the Message-ID the SMTP server accepted). */
+  send(message: MailMessage): Promise<{ id: string }>;
   close(): void;
 }
 
-export class MailError extends Error {}
+/**
+ * A failed send. `permanent`: the server refused the message for good (an SMTP 5xx reply, e.g. a hard
+ * bounce of an unknown mailbox): sending it again cannot help. Otherwise (network, 4xx) a later try may.
+ */
+export class MailError extends Error {
+  constructor(
+    message: string,
+    readonly permanent = false,
+    /** The SMTP reply code, when the server gave one. */
+    readonly responseCode?: number,
+  ) {
+    super(message);
+  }
+}

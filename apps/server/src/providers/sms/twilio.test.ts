@@ -66,6 +66,20 @@ describe('the Twilio SMS provider (official SDK against a local fake Twilio)', (
       form: { To: '+15551230003', From: FAKE_FROM, Body: 'NVDA crossed above 150.00' },
     });
     expect(await rejection(sms.send({ to: FAKE_INVALID_NUMBER, body: 'x' }))).toMatchObject({ kind: 'invalid_number', providerCode: 21211 });
+    expect(fake.requests.at(-1)!.form.StatusCallback).toBeUndefined();
+  });
+
+  it('asks for status callbacks at the given address', async () => {
+    const withReceipts = createTwilioSms({
+      accountSid: FAKE_ACCOUNT_SID,
+      auth: { authToken: FAKE_AUTH_TOKEN },
+      verifyServiceSid: FAKE_VERIFY_SID,
+      from: FAKE_FROM,
+      baseUrl: fake.url,
+      statusCallback: 'https://alerts.example.org/api/twilio/status',
+    });
+    await withReceipts.send({ to: '+15551230005', body: 'AAPL −5.3%' });
+    expect(fake.requests.at(-1)!.form).toMatchObject({ To: '+15551230005', StatusCallback: 'https://alerts.example.org/api/twilio/status' });
   });
 
   it('reports wrong credentials (20003) and an unreachable service as unavailable', async () => {

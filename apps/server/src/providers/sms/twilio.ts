@@ -15,6 +15,8 @@ export interface TwilioSmsOptions {
    * /2010-04-01/Accounts/… for messages). Tests point it at a local fake server; unset in production.
    */
   baseUrl?: string;
+  /** Where Twilio posts each message's status changes (PUBLIC_URL/api/twilio/status), when set. */
+  statusCallback?: string;
   /** Per-request timeout (default 15 s). */
   timeoutMs?: number;
 }
@@ -110,11 +112,25 @@ export function createTwilioSms(options: TwilioSmsOptions): Sms {
     async send(message: SmsMessage) {
       const sender = options.from.startsWith('MG') ? { messagingServiceSid: options.from } : { from: options.from };
       try {
-        const sent = await client.messages.create({ to: message.to, body: message.body, ...sender });
+        const sent = await client.messages.create({ to: message.to, body: message.body, ...sender, ...(options.statusCallback ? { statusCallback: options.statusCallback } : {}) });
         return { id: sent.sid };
       } catch (error) {
         throw smsErrorFromTwilio(error);
       }
     },
   };
+}
+
+/**
+ * Whether `signature` (the X-Twilio-Signature header) is Twilio's signature of a webhook request to
+ * `url` (the public address Twilio called, query included) with the form `params`, keyed by the
+ * account's auth token.
+ */
+export function validTwilioSignature(authToken: string, signature: string, url: string, params: Record<string, string>): boolean {
+  return twilio.validateRequest(authToken, signature, url, params);
+}
+
+/** The signature Twilio would send for a webhook request (tests sign their requests with it). */
+export function twilioSignatureOf(authToken: string, url: string, params: Record<string, string>): string {
+  return twilio.getExpectedTwilioSignature(authToken, url, params);
 }

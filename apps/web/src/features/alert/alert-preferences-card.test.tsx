@@ -63,6 +63,15 @@ const symbolBox = (name: string) => screen.findByRole('checkbox', { name });
 const save = () => userEvent.click(screen.getByRole('button', { name: 'Save' }));
 
 describe('Alert Preferences card', () => {
+  it('says when a rule was paused for firing too often, and not otherwise', async () => {
+    setup({}, { PERCENT_DROP: rule({ is_active: false, stock_symbols: ['AAPL'], threshold_value: 5, auto_paused_at: '2026-11-24T10:05:00.000Z' }) });
+    expect(await screen.findByTestId('alert-auto-paused')).toHaveTextContent('This rule was paused: it fired more than 15 times in 3 minutes. Save it to turn it on again.');
+    choose('LEVEL_SYSTEM');
+    await symbolBox('AAPL');
+    expect(screen.queryByTestId('alert-auto-paused')).toBeNull();
+  });
+
+
   it('offers the ten types by name and each type’s symbols', async () => {
     setup();
     const options = within(typeSelect()).getAllByRole('option').map((option) => option.textContent);

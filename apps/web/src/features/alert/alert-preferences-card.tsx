@@ -1,5 +1,6 @@
 import { Box, Button, Checkbox, Group, NativeSelect, NumberInput, Paper, Skeleton, Stack, Switch, Text, Title } from '@mantine/core';
 import {
+  ALERT_AUTO_PAUSED_MESSAGE,
   ALERT_FAVORITES_LOAD_FAILED_MESSAGE,
   ALERT_MAX_SYMBOLS,
   ALERT_SAVE_FAILED_MESSAGE,
@@ -27,6 +28,7 @@ import { useState, type FormEvent } from 'react';
 import { alertRuleQuery, saveAlertPreferences } from '../../api/alert-rules';
 import { favoritesQuery } from '../../api/favorites';
 import { phoneOnFileQuery } from '../../api/phone';
+import { TONE } from '../../theme';
 import { StatusLine, type StatusMessage } from './status-message';
 
 /** 'Error: ' plus the server's msg, or the spec's general failure. */
@@ -193,6 +195,11 @@ function PreferencesForm({ type, rule, choices, allowed, onStatus, onNotices }: 
   return (
     <form onSubmit={onSave} noValidate>
       <Stack gap="md">
+        {rule?.auto_paused_at && (
+          <Text size="sm" fw={500} c={TONE.failure} data-testid="alert-auto-paused">
+            {ALERT_AUTO_PAUSED_MESSAGE}
+          </Text>
+        )}
         {alertTypeHasSymbols(type) ? (
           <Checkbox.Group
             label="Symbols"

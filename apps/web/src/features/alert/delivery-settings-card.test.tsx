@@ -48,6 +48,37 @@ async function statusIs(text: string, tone: 'success' | 'danger') {
 }
 
 describe('Delivery settings card', () => {
+  it('says why a channel is off: an SMS STOP, an e-mail unsubscribe, a permanent error', async () => {
+    const none = { opted_out_at: null, problem: null, problem_at: null };
+    setup({}, {
+      ...SETTINGS,
+      channels: {
+        sms: { ...none, opted_out_at: '2026-11-24T12:00:00.000Z' },
+        email: { ...none, problem: 'SMTP delivery failed: 550 5.1.1 no such user', problem_at: '2026-11-24T12:00:00.000Z' },
+      },
+    });
+    expect(await screen.findByTestId('sms-opted-out')).toHaveTextContent('SMS alerts are off: you replied STOP. Reply START to turn them on again.');
+    expect(screen.getByTestId('email-problem')).toHaveTextContent('E-mail alerts stopped: SMTP delivery failed: 550 5.1.1 no such user');
+    expect(screen.queryByTestId('email-opted-out')).toBeNull();
+    expect(screen.queryByTestId('sms-problem')).toBeNull();
+  });
+
+  it('turns alert e-mails on again after an unsubscribe', async () => {
+    const none = { opted_out_at: null, problem: null, problem_at: null };
+    const channels = { sms: none, email: { ...none, opted_out_at: '2026-11-24T12:00:00.000Z' } };
+    const api = setup(
+      { 'POST resume_alert_email': { body: { msg: 'E-mail alerts are on again.', data: { ...SETTINGS, channels: { sms: none, email: none } } } } },
+      { ...SETTINGS, channels },
+    );
+    expect(await screen.findByTestId('email-opted-out')).toHaveTextContent('E-mail alerts are off: you unsubscribed from all alert e-mails.');
+    await userEvent.click(screen.getByRole('button', { name: 'Turn e-mail alerts on again' }));
+    await statusIs('E-mail alerts are on again.', 'success');
+    await waitFor(() => expect(screen.queryByTestId('email-opted-out')).toBeNull());
+    expect(screen.queryByRole('button', { name: 'Turn e-mail alerts on again' })).toBeNull();
+    expect(api.callsTo('resume_alert_email')).toHaveLength(1);
+  });
+
+
   it('proposes the browser’s time zone and the default quiet hours until saved, and saves them', async () => {
     const api = setup();
     const zone = await screen.findByRole('combobox', { name: 'Time zone' });

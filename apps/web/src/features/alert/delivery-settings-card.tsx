@@ -4,6 +4,9 @@ import {
   DELIVERY_SETTINGS_LOAD_FAILED_MESSAGE,
   DELIVERY_SETTINGS_SAVE_FAILED_MESSAGE,
   DELIVERY_SETTINGS_SAVED_MESSAGE,
+  EMAIL_OPTED_OUT_MESSAGE,
+  SMS_OPTED_OUT_MESSAGE,
+  channelProblemMessage,
   isValidTimeZone,
   saveAlertDeliverySettingsRequest,
   testAlertFailedMessage,
@@ -13,7 +16,8 @@ import {
 } from '@signalboard/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { deliverySettingsQuery, saveAlertDeliverySettings, sendTestAlert } from '../../api/alert-rules';
+import { deliverySettingsQuery, resumeAlertEmail, saveAlertDeliverySettings, sendTestAlert } from '../../api/alert-rules';
+import { TONE } from '../../theme';
 import { StatusLine, type StatusMessage } from './status-message';
 
 /** The browser's time zone when the runtime names a valid one, else America/New_York (issue 14). */
@@ -59,7 +63,7 @@ function DeliveryForm({ settings, onStatus }: { settings: AlertDeliverySettings 
   const [email, setEmail] = useState({ enabled: false, start: '21:00', end: '08:00', ...settings?.email_quiet_hours });
   const [paused, setPaused] = useState(settings?.paused ?? false);
   const [lastDelivery, setLastDelivery] = useState<LastDeliveries>(settings?.last_delivery ?? { sms: null, email: null });
-  const [busy, setBusy] = useState<'save' | AlertChannel | null>(null);
+  const [busy, setBusy] = useState<'save' | 'resume' | AlertChannel | null>(null);
   const [answers, setAnswers] = useState<Partial<Record<AlertChannel, string>>>({});
   const zones = Intl.supportedValuesOf('timeZone');
 
@@ -78,6 +82,19 @@ function DeliveryForm({ settings, onStatus }: { settings: AlertDeliverySettings 
     } catch (error) {
       const text = error instanceof Error ? error.message.trim() : '';
       onStatus({ text: text ? `Error: ${text}` : DELIVERY_SETTINGS_SAVE_FAILED_MESSAGE, tone: 'danger' });
+      setBusy(null);
+    }
+  }
+
+  async function onResumeEmail() {
+    setBusy('resume');
+    try {
+      const answer = await resumeAlertEmail();
+      onStatus({ text: answer.msg, tone: 'success' });
+      queryClient.setQueryData(deliverySettingsQuery().queryKey, answer.data);
+    } catch (error) {
+      const text = error instanceof Error ? error.message.trim() : '';
+      onStatus({ text: `Error: ${text || 'please try again later.'}`, tone: 'danger' });
       setBusy(null);
     }
   }
@@ -112,6 +129,23 @@ function DeliveryForm({ settings, onStatus }: { settings: AlertDeliverySettings 
           Last successful {CHANNEL_NAMES[channel]} delivery: {lastDeliveryText(lastDelivery[channel])}
         </Text>
       </Group>
+      {settings?.channels?.[channel].opted_out_at && (
+        <Text size="sm" fw={500} c={TONE.failure} data-testid={`${channel}-opted-out`}>
+          {channel === 'sms' ? SMS_OPTED_OUT_MESSAGE : EMAIL_OPTED_OUT_MESSAGE}
+        </Text>
+      )}
+      {settings?.channels?.[channel].problem && (
+        <Text size="sm" fw={500} c={TONE.failure} data-testid={`${channel}-problem`} style={{ overflowWrap: 'anywhere' }}>
+          {channelProblemMessage(channel, settings.channels[channel].problem)}
+        </Text>
+      )}
+      {channel === 'email' && (settings?.channels?.email.opted_out_at || settings?.channels?.email.problem) && (
+        <Group>
+          <Button variant="default" size="xs" disabled={busy !== null} onClick={() => void onResumeEmail()}>
+            {busy === 'resume' ? 'Saving...' : 'Turn e-mail alerts on again'}
+          </Button>
+        </Group>
+      )}
       {answers[channel] && (
         <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
           Provider answer: {answers[channel]}
