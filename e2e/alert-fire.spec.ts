@@ -113,9 +113,12 @@ describe('Alert System: alerts that fire', () => {
 
     // The history tab shows it: the rule, the data, each channel's status.
     await page.goto('/dashboard/alert?tab=history');
-    const row = page.getByRole('row').filter({ hasText: 'KO' });
-    await expect.poll(() => row.count(), { timeout: 15_000 }).toBe(1);
-    expect(await row.textContent()).toContain('Percent Drop');
+    const item = page.getByRole('article', { name: 'Percent Drop alert for KO' });
+    await item.waitFor();
+    expect(await page.getByRole('article').count()).toBe(1);
+    const text = (await item.textContent()) ?? '';
+    expect(text).toContain('58.50');
+    expect(text).toContain('Sent');
     await screenshot(page, 'alert-history-fired');
   });
 });
