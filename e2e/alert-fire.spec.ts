@@ -2,21 +2,23 @@
  * Alerts that really fire (issue 15) and the expiry of a verification code (issue 14), on the
  * market server (embedded database, SMS and mail outboxes, the pinned dataset with MARKET_NOW inside
  * a session). Its TEST_CONTROL_FILE (support/control.ts) moves a quote and the wall clock; the alert
- * evaluation polls every second there (ALERT_POLL_SECONDS=1). KO is this spec's symbol: no other spec
- * reads its quote, and every change is put back when the spec ends.
+ * evaluation polls every second there (ALERT_POLL_SECONDS=1). SBUX is this spec's symbol: the dataset does
+ * not list it, so its quote comes from the control file alone and no other spec sees it; every change
+ * is put back when the spec ends.
  */
 import type { Page } from 'playwright-core';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
-import { latestOutboxMail, screenshot, signedInUser, useBrowserPage } from './support/browser';
+import { api, latestOutboxMail, screenshot, signedInUser, useBrowserPage } from './support/browser';
 import { setTestControl, waitForAlertPasses } from './support/control';
 import { latestVerificationCode, outboxSmsTo, uniquePhoneNumber } from './support/sms';
 
 const PREVIOUS_CLOSE = 62;
 let page: Page;
 let email: string;
+let token: string;
 const session = useBrowserPage(
   async (context) => {
-    ({ email } = await signedInUser(context, 'alertfire', { server: 'market', favorites: [{ symbol: 'KO', description: 'The Coca-Cola Company' }] }));
+    ({ email, token } = await signedInUser(context, 'alertfire', { server: 'market', favorites: [{ symbol: 'SBUX', description: 'Starbucks Corporation' }] }));
   },
   { server: 'market' },
 );
@@ -25,6 +27,8 @@ beforeEach(() => {
 });
 afterAll(async () => {
   await setTestControl({});
+  // The rule stops watching SBUX (no quote once the control file is empty) for the specs after this one.
+  await api('save_alert_preferences', { token, server: 'market', json: { alert_type: 'PERCENT_DROP', stock_symbols: ['SBUX'], threshold_value: 5, enable_sms: false, enable_email: false, is_active: false } });
 });
 
 const smsStatus = () => page.getByRole('status', { name: 'SMS verification status' });
@@ -65,7 +69,7 @@ describe('Alert System: alerts that fire', () => {
 
   it('a Percent Drop rule on a favourite fires once, by SMS and e-mail, while the price keeps moving around the level', async () => {
     const number = uniquePhoneNumber();
-    await setTestControl({ quotes: { KO: { price: 61.5, previousClose: PREVIOUS_CLOSE } } });
+    await setTestControl({ quotes: { SBUX: { price: 61.5, previousClose: PREVIOUS_CLOSE } } });
     await page.goto('/dashboard/alert');
     await smsStatusIs('No phone number on file. Please enter one to enable SMS alerts.');
 
@@ -80,8 +84,8 @@ describe('Alert System: alerts that fire', () => {
     await page.getByRole('button', { name: 'Save delivery settings' }).click();
     await expect.poll(() => page.getByRole('status', { name: 'Delivery settings status' }).textContent(), { timeout: 15_000 }).toBe('Delivery settings saved successfully!');
 
-    // The rule: KO, 5 % below the previous close, SMS and e-mail.
-    await page.getByRole('checkbox', { name: 'KO', exact: true }).check();
+    // The rule: SBUX, 5 % below the previous close, SMS and e-mail.
+    await page.getByRole('checkbox', { name: 'SBUX', exact: true }).check();
     await page.getByRole('textbox', { name: 'Drop Percentage' }).fill('5');
     await page.getByRole('switch', { name: 'SMS alerts' }).check();
     await page.getByRole('switch', { name: 'E-mail alerts' }).check();
@@ -92,19 +96,19 @@ describe('Alert System: alerts that fire', () => {
     expect(await alertSms(number)).toEqual([]);
 
     // The market crosses the threshold: 62 → 58.50 is −5.6 %.
-    await setTestControl({ quotes: { KO: { price: 58.5, previousClose: PREVIOUS_CLOSE } } });
+    await setTestControl({ quotes: { SBUX: { price: 58.5, previousClose: PREVIOUS_CLOSE } } });
     await expect.poll(async () => (await alertSms(number)).length, { timeout: 30_000 }).toBe(1);
     const [sms] = await alertSms(number);
-    expect(sms).toContain('KO −5.6% to 58.50 (prev close 62.00)');
+    expect(sms).toContain('SBUX −5.6% to 58.50 (prev close 62.00)');
     expect(sms).toContain('Reply STOP to opt out');
     const mail = await latestOutboxMail(email, 'market');
-    expect(mail).toMatch(/^Subject: .*KO/m);
-    expect(mail).toMatch(/^List-Unsubscribe: <http/m);
+    expect(mail).toMatch(/^Subject: .*SBUX/m);
+    expect(mail).toMatch(/^List-Unsubscribe:\s+<http:\/\/127\.0\.0\.1:\d+\/api\/alerts\/unsubscribe\?token=/m);
     expect(mail).toMatch(/^List-Unsubscribe-Post: List-Unsubscribe=One-Click/m);
 
     // Around the level, and back below it without re-arming: nothing more.
     for (const price of [59.0, 58.8, 59.1, 58.7, 58.9]) {
-      await setTestControl({ quotes: { KO: { price, previousClose: PREVIOUS_CLOSE } } });
+      await setTestControl({ quotes: { SBUX: { price, previousClose: PREVIOUS_CLOSE } } });
       await waitForAlertPasses();
     }
     expect(await alertSms(number)).toHaveLength(1);
@@ -113,7 +117,7 @@ describe('Alert System: alerts that fire', () => {
 
     // The history tab shows it: the rule, the data, each channel's status.
     await page.goto('/dashboard/alert?tab=history');
-    const item = page.getByRole('article', { name: 'Percent Drop alert for KO' });
+    const item = page.getByRole('article', { name: 'Percent Drop alert for SBUX' });
     await item.waitFor();
     expect(await page.getByRole('article').count()).toBe(1);
     const text = (await item.textContent()) ?? '';

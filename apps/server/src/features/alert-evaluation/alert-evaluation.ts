@@ -190,6 +190,7 @@ export function createAlertEvaluation(deps: AlertEvaluationDeps): AlertEvaluatio
   let stopped = false;
   let loop: Promise<void> | undefined;
   let lastEvaluatedAt: number | null = null;
+  let lastFailed = '';
 
   const pollIntervalMs = (symbolCount: number) => {
     if (deps.pollSeconds) return deps.pollSeconds * 1000;
@@ -378,7 +379,7 @@ export function createAlertEvaluation(deps: AlertEvaluationDeps): AlertEvaluatio
     const extras = await extrasFor(rules);
     const report = await evaluate(rules, quotes, extras, pollIntervalMs(symbols.length));
     lastEvaluatedAt = clock.nowMs();
-    return { ...report, symbols: symbols.length, failed };
+    return { ...report, symbols: symbols.length, failed: failed.sort() };
   };
 
   // ---- idea events -------------------------------------------------------------------------------
@@ -697,7 +698,10 @@ export function createAlertEvaluation(deps: AlertEvaluationDeps): AlertEvaluatio
           const report = await service.pollQuotes();
           symbols = report.symbols;
           if (report.fired > 0) log.info(`Alerts: ${report.fired} fired from ${report.symbols} symbols`);
-          if (report.failed.length > 0) log.warn(`Alert quotes failed: ${report.failed.slice(0, 5).join('; ')}`);
+          // The same failures pass after pass are said once (until they change).
+          const failed = report.failed.slice(0, 5).join('; ');
+          if (failed !== lastFailed && failed !== '') log.warn(`Alert quotes failed: ${failed}`);
+          lastFailed = failed;
         } catch (error) {
           log.warn(`Alert evaluation failed: ${(error as Error).message}`);
         }

@@ -137,7 +137,7 @@ describe('SMS verification on the outbox provider (the embedded default)', () =>
     expect(codes.every((row) => /^[0-9a-f]{64}$/.test(row.codeHash))).toBe(true);
   });
 
-  it('a code expires after 10 minutes (fake clock), and then a check asks for a new send', async () => {
+  it('a code expires after 10 minutes (fake clock), and then a check says so', async () => {
     const headers = await newUser(t, 'expiry');
     await send(t, headers, { phone_number: '+12025550102' });
     const code = await outboxCode(t, '+12025550102');
@@ -147,7 +147,7 @@ describe('SMS verification on the outbox provider (the embedded default)', () =>
     t.clock.advance(1000);
     const late = await verify(t, headers, { phone_number: '+12025550102', verification_code: code });
     expect(late.statusCode).toBe(400);
-    expect(late.json()).toEqual({ msg: NO_CODE_SENT_MESSAGE });
+    expect(late.json()).toEqual({ msg: EXPIRED_CODE_MESSAGE });
     // The other code, sent a second before, is still good.
     expect((await verify(t, headers, { phone_number: '+12025550103', verification_code: other })).statusCode).toBe(200);
   });

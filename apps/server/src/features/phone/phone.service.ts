@@ -4,7 +4,7 @@
  * Every query is scoped by the signed-in user's id; the per-number limit counts every user's sends
  * (it guards the phone's owner against floods, whoever asks).
  */
-import { and, asc, eq, gt, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, sql } from 'drizzle-orm';
 import {
   VERIFICATION_CODE_TTL_SECONDS,
   VERIFICATION_MAX_CODES_PER_NUMBER,
@@ -116,18 +116,22 @@ export function createPhoneService({ db, sms, clock, log }: PhoneServiceDeps) {
 
     /** Checks `code`; when it is right, `phoneNumber` becomes the user's number (SMS enabled). */
     async verifyCode(userId: number, phoneNumber: string, code: string): Promise<{ phoneNumber: string; smsEnabled: boolean }> {
+      // The user's newest send to this number of the last day: none → ask for one; older than a
+      // code lives → the code the user holds has expired.
       const [sent] = await db
-        .select({ id: phoneVerificationRequests.id })
+        .select({ createdAt: phoneVerificationRequests.createdAt })
         .from(phoneVerificationRequests)
         .where(
           and(
             eq(phoneVerificationRequests.userId, userId),
             eq(phoneVerificationRequests.phoneNumber, phoneNumber),
-            gt(phoneVerificationRequests.createdAt, since(VERIFICATION_CODE_TTL_SECONDS)),
+            gt(phoneVerificationRequests.createdAt, since(DAY_SECONDS)),
           ),
         )
+        .orderBy(desc(phoneVerificationRequests.createdAt))
         .limit(1);
       if (!sent) throw new HttpError(400, NO_CODE_SENT_MESSAGE);
+      if (sent.createdAt <= since(VERIFICATION_CODE_TTL_SECONDS)) throw new HttpError(400, EXPIRED_CODE_MESSAGE);
       let result;
       try {
         result = await sms.checkVerification(phoneNumber, code);

@@ -65,23 +65,28 @@ export function withTestQuotes(market: CachedMarket, control: TestControl, clock
   return {
     ...market,
     async getQuote(symbol) {
-      const override = control.values().quotes[symbol.trim().toUpperCase()];
+      const ticker = symbol.trim().toUpperCase();
+      const override = control.values().quotes[ticker];
       if (!override) return market.getQuote(symbol);
-      const base = await market.getQuote(symbol);
-      const previousClose = override.previousClose ?? base.value.previousClose;
+      // A symbol the source has no quote for is quoted from the file alone when it gives the previous close.
+      const base = override.previousClose === undefined ? (await market.getQuote(symbol)).value : await market.getQuote(symbol).then((cached) => cached.value, () => undefined);
+      const previousClose = override.previousClose ?? base!.previousClose;
       const change = override.price - previousClose;
       const nowMs = clock.nowMs();
       return {
         stale: false,
         fetchedAtMs: nowMs,
         value: {
-          ...base.value,
+          symbol: ticker,
+          open: previousClose,
+          volume: 0,
+          ...base,
           price: override.price,
           previousClose,
           change,
           percentChange: (change / previousClose) * 100,
-          high: Math.max(base.value.high, override.price),
-          low: Math.min(base.value.low, override.price),
+          high: Math.max(base?.high ?? override.price, override.price),
+          low: Math.min(base?.low ?? override.price, override.price),
           timestamp: Math.floor(nowMs / 1000),
         },
       };
