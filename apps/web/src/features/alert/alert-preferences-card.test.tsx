@@ -137,6 +137,23 @@ describe('Alert Preferences card', () => {
     expect(api.saved).toHaveLength(0);
   });
 
+  it('says which symbols were already past their threshold at the save: those wait for a new crossing', async () => {
+    const notice = 'AAPL is already 6.2% below the previous close: the alert fires on the next drop';
+    setup({
+      'POST save_alert_preferences': (_url, init) => {
+        const body = JSON.parse(String(init?.body)) as Partial<AlertRule>;
+        return { body: { msg: 'ok', data: rule({ ...body, targets: [], updated_at: '2026-11-24T11:00:00.000Z' }), notices: [notice] } };
+      },
+    });
+    fireEvent.click(await symbolBox('AAPL'));
+    await save();
+    await statusIs('Percent Drop alert preferences saved successfully!', 'success');
+    expect(await screen.findByText(notice)).toBeInTheDocument();
+    // Another type: the notice was about the rule just saved.
+    choose('CURRENT_PRICE');
+    await waitFor(() => expect(screen.queryByText(notice)).not.toBeInTheDocument());
+  });
+
   it('asks a target price per chosen coin and saves it with its direction', async () => {
     const api = setup();
     choose('BITCOIN');
