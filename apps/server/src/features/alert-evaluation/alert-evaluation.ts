@@ -127,6 +127,19 @@ interface RuleRow {
   updatedAt: Date;
 }
 
+/** The columns of a rule the evaluation reads. */
+const RULE_COLUMNS = {
+  userId: alertRules.userId,
+  alertType: alertRules.alertType,
+  symbols: alertRules.symbols,
+  thresholdValue: alertRules.thresholdValue,
+  targets: alertRules.targets,
+  enableSms: alertRules.enableSms,
+  enableEmail: alertRules.enableEmail,
+  isActive: alertRules.isActive,
+  updatedAt: alertRules.updatedAt,
+};
+
 const ruleSnapshot = (rule: RuleRow): Record<string, unknown> => ({
   alert_type: rule.alertType,
   type_name: ALERT_TYPE_NAMES[rule.alertType as AlertType] ?? rule.alertType,
@@ -201,17 +214,7 @@ export function createAlertEvaluation(deps: AlertEvaluationDeps): AlertEvaluatio
   /** The active price rules of active users. */
   const activePriceRules = async (symbols?: readonly string[]): Promise<RuleRow[]> => {
     const rows = await db
-      .select({
-        userId: alertRules.userId,
-        alertType: alertRules.alertType,
-        symbols: alertRules.symbols,
-        thresholdValue: alertRules.thresholdValue,
-        targets: alertRules.targets,
-        enableSms: alertRules.enableSms,
-        enableEmail: alertRules.enableEmail,
-        isActive: alertRules.isActive,
-        updatedAt: alertRules.updatedAt,
-      })
+      .select(RULE_COLUMNS)
       .from(alertRules)
       .innerJoin(users, eq(users.id, alertRules.userId))
       .where(and(eq(alertRules.isActive, true), eq(users.isActive, true), inArray(alertRules.alertType, [...PRICE_ALERT_TYPES])));
@@ -399,17 +402,7 @@ export function createAlertEvaluation(deps: AlertEvaluationDeps): AlertEvaluatio
   /** The active rules of `type` of active users. */
   const rulesOfType = (type: AlertType) =>
     db
-      .select({
-        userId: alertRules.userId,
-        alertType: alertRules.alertType,
-        symbols: alertRules.symbols,
-        thresholdValue: alertRules.thresholdValue,
-        targets: alertRules.targets,
-        enableSms: alertRules.enableSms,
-        enableEmail: alertRules.enableEmail,
-        isActive: alertRules.isActive,
-        updatedAt: alertRules.updatedAt,
-      })
+      .select(RULE_COLUMNS)
       .from(alertRules)
       .innerJoin(users, eq(users.id, alertRules.userId))
       .where(and(eq(alertRules.alertType, type), eq(alertRules.isActive, true), eq(users.isActive, true)));

@@ -95,20 +95,23 @@ export interface StateWrite {
   evaluatedAt: Date;
 }
 
+/** The stored columns of a state write (all but the key and the version). */
+const stateValues = (write: StateWrite) => ({
+  ruleStamp: write.ruleStamp,
+  armed: write.armed,
+  triggerPrice: write.triggerPrice,
+  lastFiredAt: write.lastFiredAt,
+  lastFiredSession: write.lastFiredSession,
+  lastPrice: write.lastPrice,
+  lastEvaluatedAt: write.evaluatedAt,
+});
+
 /**
  * Writes a watch's new state if nobody changed it since it was read (`expectedVersion`; null: no row
  * was there). Answers false when another evaluation got there first: its result stands.
  */
 export async function writeState(tx: Executor, write: StateWrite, expectedVersion: number | null): Promise<boolean> {
-  const values = {
-    ruleStamp: write.ruleStamp,
-    armed: write.armed,
-    triggerPrice: write.triggerPrice,
-    lastFiredAt: write.lastFiredAt,
-    lastFiredSession: write.lastFiredSession,
-    lastPrice: write.lastPrice,
-    lastEvaluatedAt: write.evaluatedAt,
-  };
+  const values = stateValues(write);
   if (expectedVersion === null) {
     const inserted = await tx
       .insert(alertSymbolState)
@@ -134,15 +137,7 @@ export async function writeState(tx: Executor, write: StateWrite, expectedVersio
 
 /** A new state made when a rule is saved: replaces whatever was there (the rule starts again). */
 export async function resetState(tx: Executor, write: StateWrite): Promise<void> {
-  const values = {
-    ruleStamp: write.ruleStamp,
-    armed: write.armed,
-    triggerPrice: write.triggerPrice,
-    lastFiredAt: write.lastFiredAt,
-    lastFiredSession: write.lastFiredSession,
-    lastPrice: write.lastPrice,
-    lastEvaluatedAt: write.evaluatedAt,
-  };
+  const values = stateValues(write);
   await tx
     .insert(alertSymbolState)
     .values({ userId: write.userId, alertType: write.alertType, symbol: write.symbol, ...values, version: 1 })
