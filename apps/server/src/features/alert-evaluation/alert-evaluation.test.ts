@@ -231,6 +231,22 @@ describe('idea events', () => {
     expect(await t.app.alertEvaluation.consumeIdeaEvents()).toBe(0);
     expect(await t.db.select().from(alertEvents).where(and(eq(alertEvents.userId, userId), eq(alertEvents.alertType, 'OPTION_ALERT')))).toHaveLength(1);
   });
+
+  it('a trade opened during the replay alerts its saver on a stop a live pass records; history recorded long ago alerts nobody', async () => {
+    const headers = await userWithFavorites(t, 'replayed', []);
+    const userId = await userIdOf(headers);
+    await t.app.alertEvaluation.consumeIdeaEvents();
+    const idea = 'options.AMD.2026-10-01@1.0.0';
+    await t.db.insert(userOptionAlerts).values({ userId, ideaId: idea });
+    await t.db.insert(ideaEvents).values([
+      event('', { ideaId: idea, symbol: 'AMD', barDate: '2026-10-01', origin: 'replayed', recordedAt: new Date('2026-10-01T21:30:00Z') }),
+      event('TARGET', { ideaId: idea, symbol: 'AMD', type: 'target_hit', barDate: '2026-10-09', origin: 'replayed', recordedAt: new Date('2026-10-09T21:30:00Z') }),
+      event('STOP', { ideaId: idea, symbol: 'AMD', type: 'stop_hit', barDate: '2026-11-20', origin: 'replayed', price: 1.2 }),
+    ]);
+    await t.app.alertEvaluation.consumeIdeaEvents();
+    const events = await eventsOf(userId);
+    expect(events.map((row) => [row.alertType, row.symbol, (row.data as { event: string }).event])).toEqual([['SAVED_OPTION_TRADE', 'AMD', 'stop_hit']]);
+  });
 });
 
 describe('the other types', () => {

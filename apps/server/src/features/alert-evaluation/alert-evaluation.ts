@@ -535,14 +535,19 @@ export function createAlertEvaluation(deps: AlertEvaluationDeps): AlertEvaluatio
           price: ideaEvents.price,
           data: ideaEvents.data,
           origin: ideaEvents.origin,
+          recordedAt: ideaEvents.recordedAt,
         })
         .from(ideaEvents)
         .where(gt(ideaEvents.sequence, cursor!.position))
         .orderBy(asc(ideaEvents.sequence))
         .limit(IDEA_EVENT_BATCH);
       if (events.length === 0) return { read: 0, queued: false };
-      // Replayed history is the record, never news: only live events alert.
-      const live = events.filter((event) => event.origin === 'live');
+      // Replayed history is the record, never news. A new trade alerts only when it was opened live
+      // (origin); a later event of any trade (a trade opened during the install replay keeps origin
+      // 'replayed' for life) alerts when a pass recorded it lately — a replay records its sessions'
+      // nominal pass times, long past.
+      const recentFrom = marketClock.nowMs() - IDEA_ALERT_FRESH_MS;
+      const live = events.filter((event) => (event.type === 'opened' ? event.origin === 'live' : event.recordedAt.getTime() >= recentFrom));
       let queuedAny = false;
       for (const alert of await alertsOfEvents(live, now)) {
         if ((await insertAlert(tx, alert)) !== null && alert.channels.length > 0) queuedAny = true;
