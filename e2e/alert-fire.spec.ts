@@ -1,8 +1,9 @@
 /**
  * Alerts that really fire (issue 15) and the expiry of a verification code (issue 14), on the
- * market server (embedded database, SMS and mail outboxes, the pinned dataset with MARKET_NOW inside
- * a session). Its TEST_CONTROL_FILE (support/control.ts) moves a quote and the wall clock; the alert
- * evaluation polls every second there (ALERT_POLL_SECONDS=1). SBUX is this spec's symbol: the dataset does
+ * alerts server: embedded database, SMS and mail outboxes, the pinned dataset with MARKET_NOW inside
+ * a session, and a TEST_CONTROL_FILE (support/control.ts) that moves a quote, the wall clock and the
+ * market clock; the alert evaluation polls every second there (ALERT_POLL_SECONDS=1). No other spec
+ * uses that server, and every test puts the control back when it ends. SBUX is this spec's symbol: the dataset does
  * not list it, so its quote comes from the control file alone and no other spec sees it; every change
  * is put back when the spec ends.
  */
@@ -10,6 +11,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { api, latestOutboxMail, screenshot, signedInUser, useBrowserPage } from './support/browser';
 import { setTestControl, waitForAlertPasses } from './support/control';
+import { SPY_NEXT_SESSION } from './fixtures/market/trade-ideas';
 import { latestVerificationCode, outboxSmsTo, uniquePhoneNumber } from './support/sms';
 
 const PREVIOUS_CLOSE = 62;
@@ -18,17 +20,15 @@ let email: string;
 let token: string;
 const session = useBrowserPage(
   async (context) => {
-    ({ email, token } = await signedInUser(context, 'alertfire', { server: 'market', favorites: [{ symbol: 'SBUX', description: 'Starbucks Corporation' }] }));
+    ({ email, token } = await signedInUser(context, 'alertfire', { server: 'alerts', favorites: [{ symbol: 'SBUX', description: 'Starbucks Corporation' }] }));
   },
-  { server: 'market' },
+  { server: 'alerts' },
 );
 beforeEach(() => {
   page = session.page;
 });
 afterAll(async () => {
   await setTestControl({});
-  // The rule stops watching SBUX (no quote once the control file is empty) for the specs after this one.
-  await api('save_alert_preferences', { token, server: 'market', json: { alert_type: 'PERCENT_DROP', stock_symbols: ['SBUX'], threshold_value: 5, enable_sms: false, enable_email: false, is_active: false } });
 });
 
 const smsStatus = () => page.getByRole('status', { name: 'SMS verification status' });
@@ -46,7 +46,7 @@ async function sendCode(number: string) {
 }
 
 /** The alert SMS to `number` (not the verification codes). */
-const alertSms = async (number: string) => (await outboxSmsTo(number, 'market')).filter((text) => !/code is \d{6}\./.test(text));
+const alertSms = async (number: string) => (await outboxSmsTo(number, 'alerts')).filter((text) => !/code is \d{6}\./.test(text));
 
 describe('Alert System: alerts that fire', () => {
   it('refuses a code older than 10 minutes with the server’s message', async () => {
@@ -54,7 +54,7 @@ describe('Alert System: alerts that fire', () => {
     await page.goto('/dashboard/alert');
     await smsStatusIs('No phone number on file. Please enter one to enable SMS alerts.');
     await sendCode(number);
-    const code = await latestVerificationCode(number, 'market');
+    const code = await latestVerificationCode(number, 'alerts');
     try {
       // Eleven minutes later on the server's clock: the code has expired.
       await setTestControl({ clockOffsetMs: 11 * 60_000 });
@@ -75,7 +75,7 @@ describe('Alert System: alerts that fire', () => {
 
     // A verified phone: the code read from the SMS outbox.
     await sendCode(number);
-    await codeField().fill(await latestVerificationCode(number, 'market'));
+    await codeField().fill(await latestVerificationCode(number, 'alerts'));
     await page.getByRole('button', { name: 'Verify' }).click();
     await smsStatusIs('Phone number verified successfully!');
 
@@ -101,7 +101,7 @@ describe('Alert System: alerts that fire', () => {
     const [sms] = await alertSms(number);
     expect(sms).toContain('SBUX −5.6% to 58.50 (prev close 62.00)');
     expect(sms).toContain('Reply STOP to opt out');
-    const mail = await latestOutboxMail(email, 'market');
+    const mail = await latestOutboxMail(email, 'alerts');
     expect(mail).toMatch(/^Subject: .*SBUX/m);
     expect(mail).toMatch(/^List-Unsubscribe:\s+<http:\/\/127\.0\.0\.1:\d+\/api\/alerts\/unsubscribe\?token=/m);
     expect(mail).toMatch(/^List-Unsubscribe-Post: List-Unsubscribe=One-Click/m);
@@ -112,7 +112,7 @@ describe('Alert System: alerts that fire', () => {
       await waitForAlertPasses();
     }
     expect(await alertSms(number)).toHaveLength(1);
-    const mails = await latestOutboxMail(email, 'market');
+    const mails = await latestOutboxMail(email, 'alerts');
     expect(mails).toBe(mail);
 
     // The history tab shows it: the rule, the data, each channel's status.
@@ -125,4 +125,47 @@ describe('Alert System: alerts that fire', () => {
     expect(text).toContain('Sent');
     await screenshot(page, 'alert-history-fired');
   });
+
+  it('a saved option trade alerts by e-mail when a live pass finds its target hit', async () => {
+    // The install replay of the option engine on the pinned dataset: the SPY call is an open trade.
+    const deadline = Date.now() + 150_000;
+    for (;;) {
+      const { body } = await api<Array<{ engine: string; state: string }>>('trade_ideas/replay_status', { token, server: 'alerts' });
+      if (body.some((entry) => entry.engine === 'options' && entry.state === 'done')) break;
+      if (Date.now() > deadline) throw new Error(`the options replay was not done within 150 s: ${JSON.stringify(body)}`);
+      // Polls the server's state, not a fixed pause before a check.
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+    }
+    await page.goto('/dashboard/options2');
+    const alert = page.getByRole('list', { name: 'Option trades' }).getByRole('checkbox', { name: 'Alert for SPY SPY261224C00679000' });
+    await alert.check();
+    await page.getByRole('button', { name: 'Save Alerts' }).click();
+    await page.getByText('✅ Alerts saved successfully!').waitFor();
+
+    try {
+      // Monday's close: the dataset's held-back SPY session (+8 %) is served, and the scheduler runs
+      // Friday's and Monday's passes live; the call reaches its target on Monday.
+      await setTestControl({ marketNow: `${SPY_NEXT_SESSION}T21:45:00Z` });
+      const mail = async () => {
+        try {
+          const text = await latestOutboxMail(email, 'alerts');
+          return /^Subject: .*SPY/m.test(text) ? text : '';
+        } catch {
+          return '';
+        }
+      };
+      await expect.poll(mail, { timeout: 150_000, interval: 1_000 }).toMatch(/target hit/);
+      const text = await mail();
+      expect(text).toContain('SPY261224C00679000');
+      expect(text).toMatch(/^List-Unsubscribe:\s+<http/m);
+
+      await page.goto('/dashboard/alert?tab=history');
+      const item = page.getByRole('article', { name: 'Saved option trade alert for SPY' });
+      await item.waitFor();
+      expect(await item.textContent()).toContain('target hit');
+      await screenshot(page, 'alert-history-saved-trade');
+    } finally {
+      await setTestControl({});
+    }
+  }, 240_000);
 });

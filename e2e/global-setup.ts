@@ -19,8 +19,10 @@ declare module 'vitest' {
     marketBaseUrl: string;
     marketDataDir: string;
     marketNow: string;
-    /** The market server's TEST_CONTROL_FILE (support/control.ts): tests move its quotes and clock. */
-    marketControlFile: string;
+    /** The alerts server (the pinned dataset too, for e2e/alert-fire.spec.ts) and its TEST_CONTROL_FILE. */
+    alertsBaseUrl: string;
+    alertsDataDir: string;
+    alertsControlFile: string;
   }
 }
 
@@ -32,21 +34,25 @@ export default async function setup(project: TestProject) {
   const marketDataDir = await makeDataDir('e2e-market');
   const datasetDir = path.join(path.dirname(marketDataDir), 'dataset');
   await writeDataset(datasetDir, DATASET_PARTS);
-  const controlFile = path.join(path.dirname(marketDataDir), 'test-control.json');
+  const alertsDataDir = await makeDataDir('e2e-alerts');
+  const controlFile = path.join(path.dirname(alertsDataDir), 'test-control.json');
   await fs.writeFile(controlFile, '{}');
-  const [server, market] = await Promise.all([
+  const [server, market, alerts] = await Promise.all([
     startServer(dataDir),
-    // The alert tests move this server's quotes and clock (TEST_CONTROL_FILE) and need fast polls.
-    startServer(marketDataDir, { env: { MARKET_DATA: 'file', DATASET_DIR: datasetDir, MARKET_NOW, NODE_ENV: 'test', TEST_CONTROL_FILE: controlFile, ALERT_POLL_SECONDS: '1' } }),
+    startServer(marketDataDir, { env: { MARKET_DATA: 'file', DATASET_DIR: datasetDir, MARKET_NOW } }),
+    // The alert tests move this server's quotes and clocks (TEST_CONTROL_FILE), so it is theirs alone.
+    startServer(alertsDataDir, { env: { MARKET_DATA: 'file', DATASET_DIR: datasetDir, MARKET_NOW, NODE_ENV: 'test', TEST_CONTROL_FILE: controlFile, ALERT_POLL_SECONDS: '1' } }),
   ]);
   project.provide('baseUrl', server.baseUrl);
   project.provide('dataDir', dataDir);
   project.provide('marketBaseUrl', market.baseUrl);
   project.provide('marketDataDir', marketDataDir);
   project.provide('marketNow', MARKET_NOW);
-  project.provide('marketControlFile', controlFile);
+  project.provide('alertsBaseUrl', alerts.baseUrl);
+  project.provide('alertsDataDir', alertsDataDir);
+  project.provide('alertsControlFile', controlFile);
   return async () => {
-    for (const [name, running, dir] of [['e2e', server, dataDir], ['e2e market', market, marketDataDir]] as const) {
+    for (const [name, running, dir] of [['e2e', server, dataDir], ['e2e market', market, marketDataDir], ['e2e alerts', alerts, alertsDataDir]] as const) {
       const code = await running.stop();
       if (code !== 0) console.error(`${name} server exited with ${code}:\n${running.output()}`);
       await fs.rm(path.dirname(dir), { recursive: true, force: true });

@@ -30,10 +30,11 @@ export function launchBrowser(): Promise<Browser> {
  * `market`, the file-backed market of e2e/fixtures/market with MARKET_NOW pinned, whose scans and
  * calendars the screen specs assert exactly.
  */
-export type TestServer = 'app' | 'market';
+/** The embedded defaults; the pinned dataset; the pinned dataset whose quotes and clocks the alert tests move. */
+export type TestServer = 'app' | 'market' | 'alerts';
 
-export const serverBaseUrl = (server: TestServer = 'app') => inject(server === 'app' ? 'baseUrl' : 'marketBaseUrl');
-const serverDataDir = (server: TestServer = 'app') => inject(server === 'app' ? 'dataDir' : 'marketDataDir');
+export const serverBaseUrl = (server: TestServer = 'app') => inject(server === 'app' ? 'baseUrl' : server === 'market' ? 'marketBaseUrl' : 'alertsBaseUrl');
+export const serverDataDir = (server: TestServer = 'app') => inject(server === 'app' ? 'dataDir' : server === 'market' ? 'marketDataDir' : 'alertsDataDir');
 
 export async function newContext(
   browser: Browser,
@@ -47,7 +48,7 @@ export async function newContext(
   });
   context.setDefaultTimeout(15_000);
   // The market server's "now" is pinned; the browser's clock says the same (timers keep running).
-  if (options.server === 'market') await context.clock.setFixedTime(new Date(inject('marketNow')));
+  if (options.server === 'market' || options.server === 'alerts') await context.clock.setFixedTime(new Date(inject('marketNow')));
   return context;
 }
 

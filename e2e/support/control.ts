@@ -1,5 +1,5 @@
 /**
- * The market server's TEST_CONTROL_FILE (apps/server/src/lib/test-control.ts): the tests move its
+ * The alerts server's TEST_CONTROL_FILE (apps/server/src/lib/test-control.ts): the tests move its
  * quotes and its wall clock by rewriting the file (atomically: a whole file or the old one, never
  * half). Each change names everything in force: a test puts back what it changed when it ends.
  */
@@ -10,21 +10,23 @@ import { serverBaseUrl } from './browser';
 export interface TestControlValues {
   quotes?: Record<string, { price: number; previousClose?: number }>;
   clockOffsetMs?: number;
+  /** The market clock instead of MARKET_NOW (ISO). */
+  marketNow?: string;
 }
 
 let written = 0;
 
 export async function setTestControl(values: TestControlValues): Promise<void> {
-  const file = inject('marketControlFile');
+  const file = inject('alertsControlFile');
   written += 1;
   const temporary = `${file}.${process.pid}.${written}.tmp`;
   await fs.writeFile(temporary, JSON.stringify(values));
   await fs.rename(temporary, file);
 }
 
-/** When the market server last finished evaluating the alert rules (its /api/health). */
+/** When the alerts server last finished evaluating the alert rules (its /api/health). */
 async function alertsEvaluatedAt(): Promise<number | null> {
-  const response = await fetch(`${serverBaseUrl('market')}/api/health`);
+  const response = await fetch(`${serverBaseUrl('alerts')}/api/health`);
   const body = (await response.json()) as { alerts_evaluated_at?: number | null };
   return body.alerts_evaluated_at ?? null;
 }

@@ -1,11 +1,10 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { inject } from 'vitest';
-import type { TestServer } from './browser';
+import { serverDataDir, type TestServer } from './browser';
 
 /** Every SMS the test server's outbox wrote to `to` (DATA_DIR/sms-outbox/*.txt), oldest first. */
 export async function outboxSmsTo(to: string, server: TestServer = 'app'): Promise<string[]> {
-  const dir = path.join(inject(server === 'app' ? 'dataDir' : 'marketDataDir'), 'sms-outbox');
+  const dir = path.join(serverDataDir(server), 'sms-outbox');
   const files = (await fs.readdir(dir).catch(() => [] as string[])).filter((file) => file.endsWith('.txt')).sort();
   const texts = await Promise.all(files.map((file) => fs.readFile(path.join(dir, file), 'utf8')));
   return texts.filter((text) => text.startsWith(`To: ${to}\n`));

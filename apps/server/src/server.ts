@@ -10,7 +10,7 @@ import { resolveJwtSecret } from './lib/jwt-secret';
 import { createAnalyst } from './providers/ai';
 import { createMailer } from './providers/mail';
 import { createMarket, marketClock, withTestQuotes } from './providers/market';
-import { createTestControl, offsetClock } from './lib/test-control';
+import { controlledMarketClock, createTestControl, offsetClock } from './lib/test-control';
 
 const SHUTDOWN_TIMEOUT_MS = 20_000;
 
@@ -20,7 +20,7 @@ async function main(): Promise<void> {
   const control = config.TEST_CONTROL_FILE ? createTestControl(config.TEST_CONTROL_FILE, (message) => consoleLog.warn(message)) : undefined;
   if (control) consoleLog.warn(`TEST_CONTROL_FILE is set: quotes and the clock follow ${control.file} (a test setting)`);
   const clock = control ? offsetClock(systemClock, control) : systemClock;
-  const clockForMarket = marketClock(config, clock);
+  const clockForMarket = control ? controlledMarketClock(marketClock(config, clock), control) : marketClock(config, clock);
   const market = control ? withTestQuotes(createMarket(config, clockForMarket), control, clockForMarket) : createMarket(config, clockForMarket);
   const database = await openDatabase(config, consoleLog);
   const mailer = createMailer(config, database.db, clock);

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import {
+  customType,
   bigint,
   bigserial,
   boolean,
@@ -152,6 +153,9 @@ export const economicIndicators = pgTable(
  * of a session harmless (the first copy stays). `sequence` orders the log for subscribers (the alert
  * engine reads the events after the last sequence it handled).
  */
+/** PostgreSQL's 64-bit transaction id (never wraps), as text in JavaScript. */
+const xid8 = customType<{ data: string; driverData: string }>({ dataType: () => 'xid8' });
+
 export const ideaEvents = pgTable(
   'idea_events',
   {
@@ -172,10 +176,17 @@ export const ideaEvents = pgTable(
     /** replayed or live (strategies.md §0.5). */
     origin: text('origin').notNull(),
     recordedAt: timestamp('recorded_at', { withTimezone: true }).notNull(),
+    /**
+     * The transaction that wrote the event (issue 15): the alert evaluation reads events by
+     * transaction, only those of transactions older than every one still running, so an event whose
+     * transaction commits after a later sequence was read is never skipped.
+     */
+    txId: xid8('tx_id').notNull().default(sql`pg_current_xact_id()`),
   },
   (table) => [
     uniqueIndex('idea_events_idea_type_level_bar_unique').on(table.ideaId, table.type, table.level, table.barDate),
     index('idea_events_engine_idea').on(table.engine, table.ideaId),
+    index('idea_events_tx').on(table.txId),
   ],
 );
 

@@ -9,7 +9,10 @@
  *   front of the market cache, so a change is seen at the next read; symbols not named keep the
  *   source's quote.
  * - `clockOffsetMs`: added to the server's wall clock (limits, expiry of codes, delivery times);
- *   the market clock (MARKET_NOW) is not moved.
+ *   the market clock (MARKET_NOW) is not moved by it.
+ * - `marketNow`: the market clock's time instead of MARKET_NOW (or the wall clock): a test moves the
+ *   pinned market to the next session, whose bars the dataset held back until then, and the
+ *   scheduler runs that session's passes live.
  * The file is read again whenever its modification time or size changes (checked at most every
  * 100 ms); a missing or malformed file counts as empty and is reported once per change.
  */
@@ -20,6 +23,8 @@ import type { Clock } from './clock';
 const controlSchema = z.object({
   quotes: z.record(z.string(), z.object({ price: z.number().positive(), previousClose: z.number().positive().optional() })).default({}),
   clockOffsetMs: z.number().finite().default(0),
+  /** Moves the market clock (MARKET_NOW) to this time, e.g. to the next session: its daily passes run live. */
+  marketNow: z.iso.datetime().optional(),
 });
 export type TestControlValues = z.infer<typeof controlSchema>;
 
@@ -71,6 +76,16 @@ export function createTestControl(file: string, warn: (message: string) => void 
         read();
       }
       return current;
+    },
+  };
+}
+
+/** The market clock `base`, or the control's marketNow when it names one. */
+export function controlledMarketClock(base: Clock, control: TestControl): Clock {
+  return {
+    nowMs: () => {
+      const pinned = control.values().marketNow;
+      return pinned === undefined ? base.nowMs() : Date.parse(pinned);
     },
   };
 }

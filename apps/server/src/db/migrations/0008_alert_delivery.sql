@@ -72,6 +72,7 @@ CREATE TABLE "alert_symbol_state" (
 );
 --> statement-breakpoint
 ALTER TABLE "alert_rules" ADD COLUMN "auto_paused_at" timestamp with time zone;--> statement-breakpoint
+ALTER TABLE "idea_events" ADD COLUMN "tx_id" "xid8" DEFAULT pg_current_xact_id() NOT NULL;--> statement-breakpoint
 ALTER TABLE "alert_channel_status" ADD CONSTRAINT "alert_channel_status_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "alert_deliveries" ADD CONSTRAINT "alert_deliveries_event_id_alert_events_id_fk" FOREIGN KEY ("event_id") REFERENCES "public"."alert_events"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "alert_deliveries" ADD CONSTRAINT "alert_deliveries_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
@@ -85,4 +86,5 @@ CREATE INDEX "alert_deliveries_user_created" ON "alert_deliveries" USING btree (
 CREATE INDEX "alert_delivery_steps_delivery" ON "alert_delivery_steps" USING btree ("delivery_id","at");--> statement-breakpoint
 CREATE UNIQUE INDEX "alert_events_trigger_unique" ON "alert_events" USING btree ("user_id","alert_type","symbol","trigger_key");--> statement-breakpoint
 CREATE INDEX "alert_events_user_fired" ON "alert_events" USING btree ("user_id","fired_at");--> statement-breakpoint
-CREATE INDEX "alert_symbol_state_symbol" ON "alert_symbol_state" USING btree ("symbol");
+CREATE INDEX "alert_symbol_state_symbol" ON "alert_symbol_state" USING btree ("symbol");--> statement-breakpoint
+CREATE INDEX "idea_events_tx" ON "idea_events" USING btree ("tx_id");

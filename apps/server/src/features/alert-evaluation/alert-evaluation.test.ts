@@ -219,7 +219,8 @@ describe('idea events', () => {
       event('TARGET', { type: 'target_hit', barDate: '2026-11-20', price: 5.33, data: { target: 5.33 } }),
       event('', { ideaId: 'options.AMD.2026-11-19@1.0.0', symbol: 'AMD' }),
     ]);
-    expect(await t.app.alertEvaluation.consumeIdeaEvents()).toBe(4);
+    // The replayed event is not even read: three events can alert.
+    expect(await t.app.alertEvaluation.consumeIdeaEvents()).toBe(3);
     const events = await eventsOf(userId);
     expect(events.map((row) => [row.alertType, row.symbol])).toEqual([
       ['OPTION_ALERT', 'NVDA'],
@@ -230,6 +231,36 @@ describe('idea events', () => {
     // Read once: a second pass finds nothing new.
     expect(await t.app.alertEvaluation.consumeIdeaEvents()).toBe(0);
     expect(await t.db.select().from(alertEvents).where(and(eq(alertEvents.userId, userId), eq(alertEvents.alertType, 'OPTION_ALERT')))).toHaveLength(1);
+  });
+
+  it('an engine transaction that commits after a later one was read still alerts (events are read by finished transaction)', async () => {
+    const headers = await userWithFavorites(t, 'late-commit', []);
+    const userId = await userIdOf(headers);
+    await save(headers, { alert_type: 'OPTION_ALERT', stock_symbols: ['AAPL', 'MSFT'] });
+    await t.app.alertEvaluation.consumeIdeaEvents();
+    const slow = await t.pool.connect();
+    try {
+      // The slow engine's transaction takes the lower sequence and stays open…
+      await slow.query('begin');
+      await slow.query(
+        `insert into idea_events (idea_id, engine, market, symbol, type, level, bar_date, price, data, rule_version, param_hash, origin, recorded_at)
+         values ('options.AAPL.2026-11-19@1.0.0', 'options', 'US', 'AAPL', 'opened', '', '2026-11-19', 200, $1, '1.0.0', 'test', 'live', $2)`,
+        [JSON.stringify({ side: 'PUT', expiry: '2026-12-19', strike: 190, signalValue: 3.2, strengthScore: 60 }), new Date(Date.parse(OPEN_NOW))],
+      );
+      // …while a faster one with a higher sequence commits.
+      await t.db.insert(ideaEvents).values(event('', { ideaId: 'options.MSFT.2026-11-19@1.0.0', symbol: 'MSFT' }));
+      await t.app.alertEvaluation.consumeIdeaEvents();
+      expect(await eventsOf(userId)).toHaveLength(0);
+      await slow.query('commit');
+    } finally {
+      slow.release();
+    }
+    await expect
+      .poll(async () => {
+        await t.app.alertEvaluation.consumeIdeaEvents();
+        return (await eventsOf(userId)).map((row) => row.symbol).sort();
+      })
+      .toEqual(['AAPL', 'MSFT']);
   });
 
   it('a trade opened during the replay alerts its saver on a stop a live pass records; history recorded long ago alerts nobody', async () => {

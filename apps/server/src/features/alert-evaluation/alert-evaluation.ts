@@ -14,7 +14,7 @@
  * version check, so a restart or a second process evaluating the same tick changes nothing. The
  * delivery worker is kicked after a commit that queued deliveries.
  */
-import { and, asc, eq, gt, inArray, notInArray, sql, TransactionRollbackError } from 'drizzle-orm';
+import { and, asc, eq, inArray, notInArray, sql, TransactionRollbackError } from 'drizzle-orm';
 import {
   ALERT_CRYPTO_SYMBOLS,
   ALERT_TYPE_NAMES,
@@ -517,12 +517,47 @@ export function createAlertEvaluation(deps: AlertEvaluationDeps): AlertEvaluatio
     return alerts;
   };
 
-  const consumeOnce = async (): Promise<number> => {
+  /**
+   * One pass over the idea events by transaction (idea_events.tx_id): the cursor is a transaction id
+   * such that every transaction below it has been handled. A pass reads only transactions older than
+   * every one still running (pg_snapshot_xmin), whole, oldest first, about IDEA_EVENT_BATCH events
+   * at a time: an engine's transaction that commits after a later one was read is still ahead of the
+   * cursor, so no event is skipped. Answers the events read and whether more are waiting.
+   */
+  const consumeOnce = async (): Promise<{ read: number; more: boolean }> => {
     const now = new Date(clock.nowMs());
     // The cursor row is locked for the pass: two processes read and advance it one after the other.
-    const { read, queued } = await db.transaction(async (tx) => {
-      await tx.insert(alertCursors).values({ name: IDEA_CURSOR, position: await startPosition(tx), updatedAt: now }).onConflictDoNothing();
+    const { read, more, queued } = await db.transaction(async (tx) => {
+      const horizon = sql`pg_snapshot_xmin(pg_current_snapshot())`;
+      // A new installation starts after the events already there (the replay's history alerts nobody).
+      const [start] = (await tx.execute<{ xmin: string }>(sql`select (${horizon})::text as xmin`)).rows;
+      await tx.insert(alertCursors).values({ name: IDEA_CURSOR, position: Number(start!.xmin), updatedAt: now }).onConflictDoNothing();
       const [cursor] = await tx.select().from(alertCursors).where(eq(alertCursors.name, IDEA_CURSOR)).for('update');
+      const from = sql`(${String(cursor!.position)})::xid8`;
+      // Replayed history is the record, never news. A new trade alerts only when it was opened live
+      // (origin); a later event of any trade (a trade opened during the install replay keeps origin
+      // 'replayed' for life) alerts when a pass recorded it lately — a replay records its sessions'
+      // nominal pass times, long past. Only those rows are read: a replay's thousands are skipped.
+      const recentFrom = new Date(marketClock.nowMs() - IDEA_ALERT_FRESH_MS);
+      const alerting = sql`((${ideaEvents.type} = 'opened' and ${ideaEvents.origin} = 'live') or (${ideaEvents.type} <> 'opened' and ${ideaEvents.recordedAt} >= ${recentFrom}))`;
+      const transactions = (
+        await tx.execute<{ tx: string; n: number }>(
+          sql`select tx_id::text as tx, count(*)::int as n from ${ideaEvents} where tx_id >= ${from} and tx_id < ${horizon} and ${alerting} group by tx_id order by tx_id limit 1000`,
+        )
+      ).rows;
+      if (transactions.length === 0) {
+        // Nothing finished since the cursor: move it up to the horizon (every transaction below is done).
+        const [now_] = (await tx.execute<{ xmin: string }>(sql`select (${horizon})::text as xmin`)).rows;
+        if (Number(now_!.xmin) > cursor!.position) await tx.update(alertCursors).set({ position: Number(now_!.xmin), updatedAt: now }).where(eq(alertCursors.name, IDEA_CURSOR));
+        return { read: 0, more: false, queued: false };
+      }
+      let taken = 0;
+      let last = transactions[0]!.tx;
+      for (const row of transactions) {
+        if (taken > 0 && taken + row.n > IDEA_EVENT_BATCH) break;
+        taken += row.n;
+        last = row.tx;
+      }
       const events = await tx
         .select({
           sequence: ideaEvents.sequence,
@@ -538,31 +573,17 @@ export function createAlertEvaluation(deps: AlertEvaluationDeps): AlertEvaluatio
           recordedAt: ideaEvents.recordedAt,
         })
         .from(ideaEvents)
-        .where(gt(ideaEvents.sequence, cursor!.position))
-        .orderBy(asc(ideaEvents.sequence))
-        .limit(IDEA_EVENT_BATCH);
-      if (events.length === 0) return { read: 0, queued: false };
-      // Replayed history is the record, never news. A new trade alerts only when it was opened live
-      // (origin); a later event of any trade (a trade opened during the install replay keeps origin
-      // 'replayed' for life) alerts when a pass recorded it lately — a replay records its sessions'
-      // nominal pass times, long past.
-      const recentFrom = marketClock.nowMs() - IDEA_ALERT_FRESH_MS;
-      const live = events.filter((event) => (event.type === 'opened' ? event.origin === 'live' : event.recordedAt.getTime() >= recentFrom));
+        .where(sql`${ideaEvents.txId} >= ${from} and ${ideaEvents.txId} <= (${last})::xid8 and ${alerting}`)
+        .orderBy(asc(ideaEvents.txId), asc(ideaEvents.sequence));
       let queuedAny = false;
-      for (const alert of await alertsOfEvents(live, now)) {
+      for (const alert of await alertsOfEvents(events, now)) {
         if ((await insertAlert(tx, alert)) !== null && alert.channels.length > 0) queuedAny = true;
       }
-      await tx.update(alertCursors).set({ position: events[events.length - 1]!.sequence, updatedAt: now }).where(eq(alertCursors.name, IDEA_CURSOR));
-      return { read: events.length, queued: queuedAny };
+      await tx.update(alertCursors).set({ position: Number(last) + 1, updatedAt: now }).where(eq(alertCursors.name, IDEA_CURSOR));
+      return { read: events.length, more: last !== transactions[transactions.length - 1]!.tx || transactions.length === 1000, queued: queuedAny };
     });
     if (queued) deps.delivery?.kick();
-    return read;
-  };
-
-  /** A new installation starts after the events already there (the replay's history alerts nobody). */
-  const startPosition = async (tx: Parameters<Parameters<Database['transaction']>[0]>[0]): Promise<number> => {
-    const [row] = await tx.select({ last: sql<number | null>`max(${ideaEvents.sequence})` }).from(ideaEvents);
-    return Number(row?.last ?? 0);
+    return { read, more };
   };
 
   // ---- news batches ------------------------------------------------------------------------------
@@ -637,9 +658,9 @@ export function createAlertEvaluation(deps: AlertEvaluationDeps): AlertEvaluatio
       consuming ??= (async () => {
         let total = 0;
         for (;;) {
-          const read = await consumeOnce();
+          const { read, more } = await consumeOnce();
           total += read;
-          if (read < IDEA_EVENT_BATCH) return total;
+          if (!more) return total;
         }
       })().finally(() => {
         consuming = undefined;

@@ -80,9 +80,9 @@ async function until(test: () => Promise<boolean>): Promise<void> {
   }
 }
 
-/** What the store holds, without what differs by the order of writes (the log's sequence numbers). */
+/** What the store holds, without what differs by the order of writes (the log's sequence numbers, the writing transactions). */
 async function store(db: Database) {
-  const events = (await db.select().from(ideaEvents)).map(({ sequence: _sequence, ...event }) => JSON.stringify(event)).sort();
+  const events = (await db.select().from(ideaEvents)).map(({ sequence: _sequence, txId: _txId, ...event }) => JSON.stringify(event)).sort();
   const rows = (await db.select().from(ideas)).map(({ lastSequence: _lastSequence, ...row }) => JSON.stringify(row)).sort();
   const versions = (await db.select().from(tradeEngineVersions)).map((version) => `${version.ruleVersion} ${version.replayState} ${version.lastSession} ${version.sessionsDone}/${version.sessionsTotal}`).sort();
   return { events, rows, versions };
