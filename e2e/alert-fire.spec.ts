@@ -11,7 +11,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { api, latestOutboxMail, screenshot, signedInUser, useBrowserPage } from './support/browser';
 import { setTestControl, waitForAlertPasses } from './support/control';
-import { SPY_NEXT_SESSION } from './fixtures/market/trade-ideas';
+import { NEXT_SESSION } from './fixtures/market';
 import { latestVerificationCode, outboxSmsTo, uniquePhoneNumber } from './support/sms';
 
 const PREVIOUS_CLOSE = 62;
@@ -145,7 +145,7 @@ describe('Alert System: alerts that fire', () => {
     try {
       // Monday's close: the dataset's held-back SPY session (+8 %) is served, and the scheduler runs
       // Friday's and Monday's passes live; the call reaches its target on Monday.
-      await setTestControl({ marketNow: `${SPY_NEXT_SESSION}T21:45:00Z` });
+      await setTestControl({ marketNow: `${NEXT_SESSION}T21:45:00Z` });
       const mail = async () => {
         try {
           const text = await latestOutboxMail(email, 'alerts');
