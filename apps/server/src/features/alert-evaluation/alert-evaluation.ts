@@ -397,6 +397,8 @@ export function createAlertEvaluation(deps: AlertEvaluationDeps): AlertEvaluatio
     barDate: string;
     price: number | null;
     data: unknown;
+    /** When the engine's pass recorded it (market clock): the alert's "as of". */
+    recordedAt: Date;
   }
 
   /** The active rules of `type` of active users. */
@@ -413,7 +415,8 @@ export function createAlertEvaluation(deps: AlertEvaluationDeps): AlertEvaluatio
   const alertsOfEvents = async (events: readonly EventRow[], now: Date): Promise<NewAlert[]> => {
     const alerts: NewAlert[] = [];
     const data = (event: EventRow) => (event.data ?? {}) as Record<string, unknown>;
-    const recordedAs = (event: EventRow) => ({ engine: event.engine, idea_id: event.ideaId, event: event.type, level: event.level, bar_date: event.barDate, price: event.price, sequence: event.sequence, source });
+    const recordedAs = (event: EventRow) => ({ engine: event.engine, idea_id: event.ideaId, event: event.type, level: event.level, bar_date: event.barDate, price: event.price, sequence: event.sequence, source, asOf: event.recordedAt.toISOString() });
+    const sourceOf = (event: EventRow) => ({ source, asOfMs: event.recordedAt.getTime() });
 
     // OPTION_ALERT: a new option trade on a chosen ticker.
     const optionOpens = events.filter((event) => event.engine === 'options' && event.type === 'opened');
@@ -429,6 +432,7 @@ export function createAlertEvaluation(deps: AlertEvaluationDeps): AlertEvaluatio
             strike: Number(opened.strike ?? 0),
             entry: Number(opened.signalValue ?? 0),
             strength: Number(opened.strengthScore ?? 0),
+            ...sourceOf(event),
           });
           alerts.push({ userId: rule.userId, alertType: 'OPTION_ALERT', symbol: event.symbol, triggerKey: `idea:${event.sequence}`, rule: ruleSnapshot(rule), data: recordedAs(event), ...message, channels: channelsOf(rule), ...ideaAlertBase(now) });
         }
@@ -441,9 +445,9 @@ export function createAlertEvaluation(deps: AlertEvaluationDeps): AlertEvaluatio
       const byDate = groupBy(dropOpens, (event) => event.barDate);
       const rules = await rulesOfType('STOCK_DROP_ALERTS');
       for (const [barDate, group] of byDate) {
-        const message = dropItemsMessage(group.map((event) => ({ symbol: event.symbol, tradeType: String(data(event).stockType ?? ''), ...(event.price !== null ? { entry: event.price } : {}) })));
+        const message = dropItemsMessage(group.map((event) => ({ symbol: event.symbol, tradeType: String(data(event).stockType ?? ''), ...(event.price !== null ? { entry: event.price } : {}) })), sourceOf(group[0]!));
         for (const rule of rules) {
-          alerts.push({ userId: rule.userId, alertType: 'STOCK_DROP_ALERTS', symbol: '*', triggerKey: `drop:${barDate}:${group[0]!.sequence}`, rule: ruleSnapshot(rule), data: { engine: 'drop', bar_date: barDate, items: group.map(recordedAs), source }, ...message, channels: channelsOf(rule), ...ideaAlertBase(now) });
+          alerts.push({ userId: rule.userId, alertType: 'STOCK_DROP_ALERTS', symbol: '*', triggerKey: `drop:${barDate}:${group[0]!.sequence}`, rule: ruleSnapshot(rule), data: { engine: 'drop', bar_date: barDate, items: group.map(recordedAs), source, asOf: group[0]!.recordedAt.toISOString() }, ...message, channels: channelsOf(rule), ...ideaAlertBase(now) });
         }
       }
     }
@@ -454,9 +458,9 @@ export function createAlertEvaluation(deps: AlertEvaluationDeps): AlertEvaluatio
       const byDate = groupBy(swingProgress, (event) => event.barDate);
       const rules = await rulesOfType('ALLSTOCKS_PROGRESS_ALERT');
       for (const [barDate, group] of byDate) {
-        const message = swingProgressMessage(group.map((event) => ({ symbol: event.symbol, kind: event.type === 'opened' ? ('opened' as const) : ('target' as const), price: event.price ?? 0 })));
+        const message = swingProgressMessage(group.map((event) => ({ symbol: event.symbol, kind: event.type === 'opened' ? ('opened' as const) : ('target' as const), price: event.price ?? 0 })), sourceOf(group[0]!));
         for (const rule of rules) {
-          alerts.push({ userId: rule.userId, alertType: 'ALLSTOCKS_PROGRESS_ALERT', symbol: '*', triggerKey: `swing:${barDate}:${group[0]!.sequence}`, rule: ruleSnapshot(rule), data: { engine: 'swing', bar_date: barDate, items: group.map(recordedAs), source }, ...message, channels: channelsOf(rule), ...ideaAlertBase(now) });
+          alerts.push({ userId: rule.userId, alertType: 'ALLSTOCKS_PROGRESS_ALERT', symbol: '*', triggerKey: `swing:${barDate}:${group[0]!.sequence}`, rule: ruleSnapshot(rule), data: { engine: 'swing', bar_date: barDate, items: group.map(recordedAs), source, asOf: group[0]!.recordedAt.toISOString() }, ...message, channels: channelsOf(rule), ...ideaAlertBase(now) });
         }
       }
     }
@@ -474,6 +478,7 @@ export function createAlertEvaluation(deps: AlertEvaluationDeps): AlertEvaluatio
             from: String(changed.from ?? changed.previous ?? ''),
             to: String(changed.to ?? changed.label ?? ''),
             price: event.price ?? 0,
+            ...sourceOf(event),
           });
           alerts.push({ userId: rule.userId, alertType: 'BITCOIN', symbol: event.symbol, triggerKey: `idea:${event.sequence}`, rule: ruleSnapshot(rule), data: recordedAs(event), ...message, channels: channelsOf(rule), ...ideaAlertBase(now) });
         }
@@ -499,7 +504,7 @@ export function createAlertEvaluation(deps: AlertEvaluationDeps): AlertEvaluatio
         for (const save of saves) {
           const screen = event.engine === 'options' ? ('option' as const) : ('drop' as const);
           const label = String(row.ContractName ?? row.Contract ?? row.Type ?? save.tradeType ?? event.symbol);
-          const message = savedIdeaEventMessage({ kind, screen, symbol: event.symbol, label, price: event.price ?? 0 });
+          const message = savedIdeaEventMessage({ kind, screen, symbol: event.symbol, label, price: event.price ?? 0, ...sourceOf(event) });
           alerts.push({
             userId: save.userId,
             alertType: event.engine === 'options' ? SAVED_OPTION_TRADE : SAVED_STOCK_SCANNER,
