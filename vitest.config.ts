@@ -1,12 +1,12 @@
 import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
 
-const serverProject = (name: string, database: 'embedded' | 'external'): TestProjectInlineConfiguration => ({
+const serverProject = (name: string, database: 'embedded' | 'external', redis = false): TestProjectInlineConfiguration => ({
   test: {
     name,
     root: 'apps/server',
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     globalSetup: ['test/global-setup.ts'],
-    env: { SB_TEST_DATABASE: database },
+    env: { SB_TEST_DATABASE: database, ...(redis ? { SB_TEST_REDIS: 'external' } : {}) },
     testTimeout: 30_000,
     hookTimeout: 120_000,
   },
@@ -32,7 +32,8 @@ const projects: TestProjectInlineConfiguration[] = [
   },
 ];
 
-// With DATABASE_URL pointing at a PostgreSQL server, the server suite runs against it too.
-if (process.env.DATABASE_URL) projects.push(serverProject('server-pg', 'external'));
+// With DATABASE_URL pointing at a PostgreSQL server, the server suite runs against it too, and on
+// Redis (shared state, BullMQ) when REDIS_URL is set as well: the scale-out configuration.
+if (process.env.DATABASE_URL) projects.push(serverProject('server-pg', 'external', Boolean(process.env.REDIS_URL)));
 
 export default defineConfig({ test: { projects } });

@@ -45,12 +45,24 @@ describe('configuration', () => {
       LOG_LEVEL: 'info',
       isExternalDatabase: false,
       isSmtpConfigured: false,
+      isRedis: false,
+      REDIS_PREFIX: 'signalboard',
       PUBLIC_URL: 'http://127.0.0.1:3000',
     });
     expect(config.DATA_DIR).toBe(path.resolve('./data'));
     expect(config.JWT_SECRET).toBeUndefined();
     expect(config.DATABASE_URL).toBeUndefined();
     expect(config.SMTP_URL).toBeUndefined();
+    expect(config.METRICS_PORT).toBeUndefined();
+    expect(config.METRICS_TOKEN).toBeUndefined();
+  });
+
+  it('reads the scale-out settings and refuses a REDIS_URL of another scheme', () => {
+    const config = loadConfig({ REDIS_URL: 'redis://127.0.0.1:6379/2', REDIS_PREFIX: 'sb-prod', METRICS_PORT: '9464', METRICS_TOKEN: 'a'.repeat(16) });
+    expect(config).toMatchObject({ isRedis: true, REDIS_PREFIX: 'sb-prod', METRICS_PORT: 9464, METRICS_TOKEN: 'a'.repeat(16) });
+    expect(() => loadConfig({ REDIS_URL: 'http://127.0.0.1:6379' })).toThrow('REDIS_URL must start with redis:// or rediss://');
+    expect(() => loadConfig({ REDIS_PREFIX: 'a b' })).toThrow('REDIS_PREFIX must be');
+    expect(() => loadConfig({ METRICS_TOKEN: 'short' })).toThrow('METRICS_TOKEN must be at least 16 characters');
   });
 
   it('reads and coerces the values it is given', () => {

@@ -14,7 +14,14 @@ const envSchema = z.object({
   HOST: z.string().min(1).default('127.0.0.1'),
   DATA_DIR: z.string().min(1).default('./data'),
   DATABASE_URL: z.string().url().optional(),
-  REDIS_URL: z.string().url().optional(),
+  /** Redis (redis:// or rediss://): shared cache, rate limits, token buckets, pub/sub and the BullMQ job queues. */
+  REDIS_URL: z.string().url().refine((url) => /^rediss?:\/\//.test(url), 'REDIS_URL must start with redis:// or rediss://').optional(),
+  /** Prefix of every Redis key and BullMQ queue of this installation (several installations may share one Redis). */
+  REDIS_PREFIX: z.string().regex(/^[A-Za-z0-9_.-]{1,40}$/, 'REDIS_PREFIX must be 1–40 letters, digits, _ . or -').default('signalboard'),
+  /** Prometheus metrics on their own port (off when unset). */
+  METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
+  /** Prometheus metrics at GET /metrics on the API port, for a bearer token equal to this (off when unset). */
+  METRICS_TOKEN: z.string().min(16, 'METRICS_TOKEN must be at least 16 characters').optional(),
   JWT_SECRET: z.string().min(32, 'JWT_SECRET must be at least 32 characters').optional(),
   ACCESS_TOKEN_TTL_SECONDS: positiveInt.default(DEFAULT_ACCESS_TOKEN_TTL_SECONDS),
   SMTP_URL: z.string().url().optional(),
@@ -131,6 +138,8 @@ export interface Config extends Omit<Env, 'DATA_DIR' | 'PUBLIC_URL'> {
   PUBLIC_URL: string;
   isExternalDatabase: boolean;
   isSmtpConfigured: boolean;
+  /** REDIS_URL is set: shared state on Redis, jobs on BullMQ (run by `npm run worker` processes). */
+  isRedis: boolean;
 }
 
 export class ConfigError extends Error {}
@@ -159,5 +168,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     PUBLIC_URL: (config.PUBLIC_URL ?? defaultPublicUrl(config.HOST, config.PORT)).replace(/\/+$/, ''),
     isExternalDatabase: config.DATABASE_URL !== undefined,
     isSmtpConfigured: config.SMTP_URL !== undefined,
+    isRedis: config.REDIS_URL !== undefined,
   };
 }
