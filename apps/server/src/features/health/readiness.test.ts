@@ -3,7 +3,7 @@ import { readyResponse } from '@signalboard/core';
 import { loadConfig } from '../../config';
 import { createTestApp, type TestApp } from '../../../test/helpers';
 import { testRedisUrl } from '../../../test/redis';
-import { createReadiness, defaultReadinessChecks, type ReadinessCheck } from './readiness';
+import { createReadiness, defaultReadinessChecks, queuesReadinessCheck, type ReadinessCheck } from './readiness';
 
 describe('GET /api/ready on the defaults', () => {
   let t: TestApp;
@@ -120,5 +120,33 @@ describe('the Redis check', () => {
     } finally {
       await readiness.close();
     }
+  });
+});
+
+describe('queuesReadinessCheck', () => {
+  it('names each queue with its job counts by state', async () => {
+    const asked: string[][] = [];
+    const queue = (name: string, counts: Record<string, number>) => ({
+      name,
+      getJobCounts: async (...types: string[]) => {
+        asked.push(types);
+        return counts;
+      },
+    });
+    const check = queuesReadinessCheck([queue('alerts', { waiting: 2, active: 1, delayed: 0, failed: 0 }), queue('jobs', { waiting: 0, active: 0, delayed: 3, failed: 1 })]);
+    const { ready, body } = await createReadiness([check]).check();
+    expect(ready).toBe(true);
+    expect(body.checks.queues).toMatchObject({ state: 'up', required: false, counts: { alerts: { waiting: 2, active: 1 }, jobs: { delayed: 3, failed: 1 } } });
+    expect(asked).toEqual([
+      ['waiting', 'active', 'delayed', 'failed'],
+      ['waiting', 'active', 'delayed', 'failed'],
+    ]);
+  });
+
+  it('is down when a queue cannot be read', async () => {
+    const broken = { name: 'jobs', getJobCounts: async () => Promise.reject(new Error('Connection is closed.')) };
+    const { ready, body } = await createReadiness([queuesReadinessCheck([broken], true)]).check();
+    expect(ready).toBe(false);
+    expect(body.checks.queues).toMatchObject({ state: 'down', required: true, msg: 'Connection is closed.' });
   });
 });

@@ -133,3 +133,25 @@ export function defaultReadinessChecks(deps: DefaultChecksDeps): { checks: Readi
     },
   };
 }
+
+/** The job states readiness reports per queue. */
+const QUEUE_STATES = ['waiting', 'active', 'delayed', 'failed'] as const;
+
+/**
+ * The BullMQ queues' check (for AppDeps.readinessChecks when REDIS_URL is set): each queue's job
+ * counts by state. Not required by default: Redis's own check already decides readiness, and the
+ * API only adds jobs that the workers run.
+ */
+export function queuesReadinessCheck(
+  queues: ReadonlyArray<{ name: string; getJobCounts(...types: Array<(typeof QUEUE_STATES)[number]>): Promise<Record<string, number>> }>,
+  required = false,
+): ReadinessCheck {
+  return {
+    name: 'queues',
+    required,
+    async run() {
+      const counts = await Promise.all(queues.map(async (queue) => [queue.name, await queue.getJobCounts(...QUEUE_STATES)] as const));
+      return { counts: Object.fromEntries(counts) };
+    },
+  };
+}
