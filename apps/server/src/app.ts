@@ -30,6 +30,8 @@ import { createJobRegistry, type JobRegistry } from './jobs/registry';
 import { dashboardRoutes } from './features/dashboard/dashboard.routes';
 import { docsRoutes } from './features/docs/openapi';
 import { healthRoutes } from './features/health/health.routes';
+import { createReadiness, defaultReadinessChecks, mergeChecks, type ReadinessCheck } from './features/health/readiness';
+import { metricsRoutes, recordRequestDurations } from './features/metrics/metrics.routes';
 import { robotsRoutes } from './features/robots/robots.routes';
 import { marketRoutes } from './features/market/market.routes';
 import { newsAnalysisRoutes } from './features/news/news-analysis.routes';
@@ -56,6 +58,7 @@ import { systemClock, type Clock } from './lib/clock';
 import { edgeErrorHandlers } from './lib/edge-errors';
 import { HttpError } from './lib/errors';
 import { RateLimiter } from './lib/rate-limiter';
+import { REQUEST_ID_HEADER, requestIdFromHeaders } from './lib/request-id';
 import { createTokens } from './lib/tokens';
 import { createAuthenticate } from './plugins/authenticate';
 import { computeSecurityHeaders, securityHeaders } from './plugins/security-headers';
@@ -86,6 +89,8 @@ export interface AppDeps {
   tradeUniverse?: (survivorshipBiased: boolean, engine: EngineId) => Promise<UniverseMember[]>;
   /** pino options, or false for no logs (tests). */
   logger?: boolean | Record<string, unknown>;
+  /** Readiness checks besides the defaults (database, redis, market_data, mail, sms), e.g. the queues; a same-named one replaces a default. */
+  readinessChecks?: readonly ReadinessCheck[];
 }
 
 declare module 'fastify' {
@@ -153,7 +158,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
           },
     bodyLimit: JSON_BODY_LIMIT_BYTES,
     trustProxy: false,
+    // A well-formed x-request-id from the proxy is kept (logs' reqId, the answer header, job data).
+    genReqId: requestIdFromHeaders,
   });
+  app.addHook('onRequest', (request, reply, done) => {
+    reply.header(REQUEST_ID_HEADER, request.id);
+    done();
+  });
+  recordRequestDurations(app);
 
   const background = new Set<Promise<void>>();
   const runInBackground = (task: () => Promise<void>) => {
@@ -226,10 +238,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.decorate('alertDelivery', alertDelivery);
   app.addHook('onClose', async () => alertDelivery.stop());
 
+  const defaultChecks = defaultReadinessChecks({ config, pool: deps.pool, mailKind: mailer.kind, smsKind: sms.kind });
+  const readiness = createReadiness(mergeChecks(defaultChecks.checks, deps.readinessChecks ?? []), { onClose: defaultChecks.close });
+  app.addHook('onClose', async () => readiness.close());
+  // GET /metrics on this port only with METRICS_TOKEN (server.ts opens METRICS_PORT instead/as well).
+  if (config.METRICS_TOKEN) await app.register(metricsRoutes, { token: config.METRICS_TOKEN });
+
   // Routes that need no token, registered one by one.
   await app.register(
     async (open) => {
-      await open.register(healthRoutes, { config, mailKind: mailer.kind, smsKind: sms.kind, clock, alertsEvaluatedAt: () => app.alertEvaluation?.lastEvaluatedAtMs() ?? null });
+      await open.register(healthRoutes, { config, mailKind: mailer.kind, smsKind: sms.kind, clock, alertsEvaluatedAt: () => app.alertEvaluation?.lastEvaluatedAtMs() ?? null, readiness });
       await open.register(publicAuthRoutes, { auth, tokens, limiters, runInBackground });
       // Twilio's callbacks (X-Twilio-Signature) and the e-mail unsubscribe link (a signed token).
       await open.register(alertDeliveryRoutes, { db, config, clock, linkKey: unsubscribeKeyOf(deps.jwtSecret) });

@@ -11,6 +11,8 @@ import { createAnalyst } from './providers/ai';
 import { createMailer } from './providers/mail';
 import { createMarket, marketClock, withTestQuotes } from './providers/market';
 import { controlledMarketClock, createTestControl, offsetClock } from './lib/test-control';
+import { collectProcessMetrics } from './lib/metrics';
+import { startMetricsServer, stopMetricsServer } from './features/metrics/metrics-server';
 
 const SHUTDOWN_TIMEOUT_MS = 20_000;
 
@@ -28,7 +30,7 @@ async function main(): Promise<void> {
   const app = await buildApp({ config, db: database.db, pool: database.pool, mailer, market, marketClock: clockForMarket, analyst: createAnalyst(config), jwtSecret: await resolveJwtSecret(config), clock });
 
   /** Started once the server listens; stopped first on shutdown. */
-  const running: { scheduler?: Scheduler } = {};
+  const running: { scheduler?: Scheduler; metricsServer?: Awaited<ReturnType<typeof startMetricsServer>> } = {};
   let stopping = false;
   const shutdown = async (signal: string) => {
     if (stopping) return;
@@ -41,6 +43,7 @@ async function main(): Promise<void> {
     timer.unref();
     try {
       await running.scheduler?.stop();
+      if (running.metricsServer) await stopMetricsServer(running.metricsServer);
       await app.alertEvaluation.stop();
       await app.close();
       mailer.close();
@@ -63,6 +66,12 @@ async function main(): Promise<void> {
     await app.close().catch(() => undefined);
     await database.close({ stopEmbedded: database.embedded?.startedHere ?? false });
     process.exit(1);
+  }
+  // Prometheus metrics (off by default): process metrics, on METRICS_PORT and/or at /metrics with METRICS_TOKEN.
+  if (config.METRICS_PORT || config.METRICS_TOKEN) collectProcessMetrics('api');
+  if (config.METRICS_PORT) {
+    running.metricsServer = await startMetricsServer(config.METRICS_PORT, config.HOST);
+    consoleLog.info(`Metrics: http://${config.HOST}:${config.METRICS_PORT}/metrics`);
   }
   // Every scheduled job (the dashboard's refreshes; the trade engines' replays, daily passes and
   // marks): a first pass now (a new installation's dashboard is filled at once, the engines' history

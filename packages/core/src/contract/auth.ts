@@ -52,3 +52,26 @@ export const healthResponse = z.object({
   alerts_evaluated_at: z.number().nullable().optional(),
 });
 export type HealthResponse = z.infer<typeof healthResponse>;
+
+/**
+ * One dependency's state in GET api/ready: `up`, `down` (failed or timed out; `msg` says why),
+ * `not_configured` (this installation does not use it, e.g. Redis without REDIS_URL) or `degraded`
+ * (usable, with a problem `msg` names). `latency_ms`: how long the check took. Other fields are the
+ * check's own details (a source name, job counts per state).
+ */
+export const readinessCheckResult = z.looseObject({
+  state: z.enum(['up', 'down', 'not_configured', 'degraded']),
+  latency_ms: z.number(),
+  /** Whether a `down` state makes the process not ready (the database; Redis when configured). */
+  required: z.boolean(),
+  msg: z.string().optional(),
+});
+export type ReadinessCheckResult = z.infer<typeof readinessCheckResult>;
+
+/** GET api/ready (no token): readiness, each dependency named with its state; 503 with this body when not ready. */
+export const readyResponse = z.object({
+  status: z.enum(['ready', 'not_ready']),
+  /** Dependency name (database, redis, queues, market_data, mail, sms) → its state. */
+  checks: z.record(z.string(), readinessCheckResult),
+});
+export type ReadyResponse = z.infer<typeof readyResponse>;

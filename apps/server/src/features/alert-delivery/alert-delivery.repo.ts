@@ -16,6 +16,7 @@ import {
   userPhones,
   users,
 } from '../../db/schema';
+import { metrics } from '../../lib/metrics';
 
 export type Tx = Parameters<Parameters<Database['transaction']>[0]>[0];
 type Db = Database | Tx;
@@ -91,9 +92,11 @@ export function createAlertDeliveryRepo(db: Database) {
         .update(alertDeliveries)
         .set({ status, reason, updatedAt: at, ...extra })
         .where(and(eq(alertDeliveries.id, id), inArray(alertDeliveries.status, [...from])))
-        .returning({ id: alertDeliveries.id });
+        .returning({ id: alertDeliveries.id, channel: alertDeliveries.channel });
       if (moved.length === 0) return false;
       await tx.insert(alertDeliverySteps).values({ deliveryId: id, status, reason, at });
+      // Every status change (the worker's and Twilio's receipts); a rare rolled-back move still counts.
+      metrics.alertDeliveries.inc({ channel: moved[0]!.channel, status });
       return true;
     },
 

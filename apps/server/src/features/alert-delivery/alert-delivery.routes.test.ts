@@ -2,6 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { alertChannelStatus, alertDeliveries, alertRules } from '../../db/schema';
 import { twilioSignatureOf } from '../../providers/sms/twilio';
+import { metrics } from '../../lib/metrics';
 import { FAKE_AUTH_TOKEN, startFakeTwilio } from '../../../test/fake-twilio';
 import { createTestApp, login, TEST_JWT_SECRET, type TestApp } from '../../../test/helpers';
 import { deliveryOf, deliveryUser, insertAlert, stepsOf } from '../../../test/alert-delivery-fixtures';
@@ -46,9 +47,13 @@ describe('Twilio status callbacks', () => {
   it('moves sent → delivered on a signed callback; the same receipt again changes nothing', async () => {
     const { id } = await sentSms('SM0001');
     const receipt = { MessageSid: 'SM0001', MessageStatus: 'delivered', AccountSid: 'AC1' };
+    const deliveredCount = async () => (await metrics.alertDeliveries.get()).values.find((v) => v.labels.channel === 'sms' && v.labels.status === 'delivered')?.value ?? 0;
+    const before = await deliveredCount();
     expect((await twilioPost('/api/twilio/status', receipt)).statusCode).toBe(200);
     expect((await deliveryOf(t.db, id)).status).toBe('delivered');
+    expect(await deliveredCount()).toBe(before + 1); // signalboard_alert_deliveries_total{channel="sms",status="delivered"}
     expect((await twilioPost('/api/twilio/status', receipt)).statusCode).toBe(200);
+    expect(await deliveredCount()).toBe(before + 1);
     expect(await stepsOf(t.db, id)).toEqual(['queued', 'delivered']);
     // A late 'failed' after 'delivered' changes nothing either.
     await twilioPost('/api/twilio/status', { MessageSid: 'SM0001', MessageStatus: 'failed', ErrorCode: '30008' });

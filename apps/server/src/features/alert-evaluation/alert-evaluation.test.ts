@@ -12,6 +12,7 @@ import type { NewsArticle } from '../../providers/market/types';
 import { atr, volumeProfileLevels } from '@signalboard/core';
 import { createTestApp, type TestApp, userWithFavorites } from '../../../test/helpers';
 import { createAlertEvaluation } from './alert-evaluation';
+import { metrics } from '../../lib/metrics';
 
 /** Friday 2026-11-20, 10:30 in New York: the market is open. */
 const OPEN_NOW = '2026-11-20T15:30:00Z';
@@ -139,6 +140,18 @@ describe('price rules', () => {
     const report = await t.app.alertEvaluation.evaluateQuotes([{ symbol: 'TSLA', price: 90, previousClose: 100, asOfMs: Date.parse(OPEN_NOW) - 31_000, source: 'Simulated market' }]);
     expect(report.stale).toBe(1);
     expect(await eventsOf(userId)).toHaveLength(0);
+  });
+
+  it('a poll pass records the evaluation lag: from its freshest quote to the end of the pass', async () => {
+    const headers = await userWithFavorites(t, 'lag', ['KO']);
+    control.quote('KO', 100);
+    await save(headers, { alert_type: 'PERCENT_DROP', stock_symbols: ['KO'], threshold_value: 5 });
+    metrics.alertEvaluationLag.set(-1);
+    const report = await t.app.alertEvaluation.pollQuotes();
+    expect(report.symbols).toBeGreaterThanOrEqual(1);
+    const [lag] = (await metrics.alertEvaluationLag.get()).values;
+    expect(lag!.value).toBeGreaterThanOrEqual(0);
+    expect(lag!.value).toBeLessThan(60);
   });
 
   it('an inactive rule or a deactivated user fires nothing; rules are per user', async () => {

@@ -48,6 +48,7 @@ import type { CachedMarket } from '../../providers/market/cached-market';
 import { autoPauseIfRunaway } from '../alert-delivery/auto-pause';
 import { newsCategoriesOf, newsGist, newsKeywordsOf } from './news-alerts';
 import { hasSmsNumber, insertAlert, resetState, SAVED_OPTION_TRADE, SAVED_STOCK_SCANNER, writeState, type NewAlert, type StateRow } from './alert-store';
+import { metrics } from '../../lib/metrics';
 
 export const PRICE_ALERT_TYPES: readonly PriceAlertType[] = ['PERCENT_DROP', 'CURRENT_PRICE', 'BITCOIN', 'LEVEL_SYSTEM'];
 const PRICE_TYPE_SET = new Set<string>(PRICE_ALERT_TYPES);
@@ -382,6 +383,8 @@ export function createAlertEvaluation(deps: AlertEvaluationDeps): AlertEvaluatio
     const extras = await extrasFor(rules);
     const report = await evaluate(rules, quotes, extras, pollIntervalMs(symbols.length));
     lastEvaluatedAt = clock.nowMs();
+    // The lag: from the freshest quote this pass read (market time) to the end of the pass.
+    if (quotes.length > 0) metrics.alertEvaluationLag.set(Math.max(0, marketClock.nowMs() - Math.max(...quotes.map((quote) => quote.asOfMs))) / 1000);
     return { ...report, symbols: symbols.length, failed: failed.sort() };
   };
 

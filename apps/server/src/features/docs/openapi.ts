@@ -47,6 +47,7 @@ import {
   getEmailResponse,
   getFavoriteStocksResponse,
   healthResponse,
+  readyResponse,
   highLowRequest,
   highLowResponse,
   loginRequest,
@@ -125,6 +126,8 @@ export interface Operation {
    * as `x-changes-account`, so tools that try calls (the fuzz test) run it last, on an account of its own.
    */
   changesAccount?: true;
+  /** A non-2xx status that answers the `response` schema too (not `{ msg }`), e.g. readiness's 503. */
+  alsoAnswers?: { status: 503; description: string };
 }
 
 /** Reads market data for one symbol: unknown symbol, provider down with nothing cached, capability not configured. */
@@ -145,6 +148,14 @@ export const OPERATIONS: Operation[] = [
   { method: 'post', path: '/api/login', summary: 'Sign in', open: true, body: loginRequest, response: loginResponse, errors: [401, 403, 429] },
   { method: 'post', path: '/api/forgot-password', summary: 'E-mail a temporary password (always answers success)', open: true, body: forgotPasswordRequest, response: msgBody, errors: [429] },
   { method: 'get', path: '/api/health', summary: 'Health and which sources serve data', open: true, response: healthResponse },
+  {
+    method: 'get',
+    path: '/api/ready',
+    summary: 'Readiness: each dependency (database, redis, queues, market_data, mail, sms) with its state (up, down, not_configured, degraded), how long its check took (each at most 2 s) and details',
+    open: true,
+    response: readyResponse,
+    alsoAnswers: { status: 503, description: 'Not ready: a required dependency (the database; Redis when configured) is down; the same body names it' },
+  },
   { method: 'post', path: '/api/update-password', summary: 'Set a new password', body: updatePasswordRequest, response: msgBody, changesAccount: true },
   { method: 'get', path: '/api/getemail', summary: "The signed-in user's e-mail", response: getEmailResponse },
   { method: 'post', path: '/api/deactivate_user', summary: 'Deactivate the signed-in account', response: msgBody, changesAccount: true },
@@ -379,6 +390,7 @@ export function buildOpenApiDocument(): Record<string, unknown> {
         responses: {
           200: { description: 'OK', content: { [RESPONSE_MEDIA_TYPES[op.responseType ?? 'json']]: { schema: jsonSchema(op.response, 'output') } } },
           ...Object.fromEntries(errorStatuses(op).map((status) => [status, error(status)])),
+          ...(op.alsoAnswers ? { [op.alsoAnswers.status]: { description: op.alsoAnswers.description, content: { 'application/json': { schema: jsonSchema(op.response, 'output') } } } } : {}),
         },
       },
     };
