@@ -74,9 +74,24 @@ interface StoreCommands {
   sbUnlock(key: string, token: string): Promise<number>;
 }
 
+export interface RedisStoreOptions {
+  connectionName?: string;
+  /** Told about connection errors (once per distinct message: ioredis retries every few seconds). */
+  onError?: (error: Error) => void;
+}
+
 /** The store on Redis, with a connection of its own (named 'cache'). */
-export function createRedisStore(settings: RedisSettings, options: { connectionName?: string } = {}): CacheStore {
+export function createRedisStore(settings: RedisSettings, options: RedisStoreOptions = {}): CacheStore {
   const redis = createRedisConnection(settings, { name: options.connectionName ?? 'cache' }) as Redis & StoreCommands;
+  let lastError = '';
+  redis.on('error', (error: Error) => {
+    if (error.message === lastError) return;
+    lastError = error.message;
+    options.onError?.(error);
+  });
+  redis.on('ready', () => {
+    lastError = '';
+  });
   redis.defineCommand('sbHit', { numberOfKeys: 1, lua: HIT_SCRIPT });
   redis.defineCommand('sbTake', { numberOfKeys: 1, lua: TAKE_SCRIPT });
   redis.defineCommand('sbUnlock', { numberOfKeys: 1, lua: UNLOCK_SCRIPT });

@@ -139,6 +139,6 @@ export function createMemoryStore(options: { maxKeys?: number; realNowMs?: () =>
 }
 
 /** The installation's store: on Redis when REDIS_URL is set (shared by every process), else in memory. */
-export function createCacheStore(config: Pick<Config, 'REDIS_URL' | 'REDIS_PREFIX'>): CacheStore {
-  return config.REDIS_URL ? createRedisStore({ url: config.REDIS_URL, prefix: config.REDIS_PREFIX }) : createMemoryStore();
+export function createCacheStore(config: Pick<Config, 'REDIS_URL' | 'REDIS_PREFIX'>, onError?: (error: Error) => void): CacheStore {
+  return config.REDIS_URL ? createRedisStore({ url: config.REDIS_URL, prefix: config.REDIS_PREFIX }, onError ? { onError } : {}) : createMemoryStore();
 }
