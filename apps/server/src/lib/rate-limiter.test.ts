@@ -116,3 +116,22 @@ describe('RateLimiter on a bounded memory store', () => {
     expect(await limiter.hit('live')).toEqual({ allowed: false, retryAfterSeconds: 29 });
   });
 });
+
+describe('RateLimiter when its store fails', () => {
+  it('keeps limiting in this process meanwhile', async () => {
+    const down = new Error('Redis is down');
+    const failing: CacheStore = {
+      ...createMemoryStore(),
+      shared: true,
+      hit: () => Promise.reject(down),
+      resetHits: () => Promise.reject(down),
+    };
+    const clock = new FakeClock();
+    const limiter = new RateLimiter(2, 60_000, clock, { store: failing });
+    expect(await limiter.hit('a')).toEqual({ allowed: true });
+    expect(await limiter.hit('a')).toEqual({ allowed: true });
+    expect(await limiter.hit('a')).toEqual({ allowed: false, retryAfterSeconds: 60 });
+    await limiter.reset('a');
+    expect(await limiter.hit('a')).toEqual({ allowed: true });
+  });
+});

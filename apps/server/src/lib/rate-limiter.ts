@@ -11,11 +11,13 @@ export interface RateLimiterOptions {
 /**
  * Fixed-window counter per key (an e-mail, an address), on the app's CacheStore: in memory one
  * process owns its counts; on Redis (REDIS_URL) the limit holds for the whole installation.
- * The window runs on `clock`, not the store's time.
+ * The window runs on `clock`, not the store's time. When the store fails (Redis down) the limiter
+ * counts in this process's memory meanwhile: sign-in keeps working and keeps a (per-process) limit.
  */
 export class RateLimiter {
   private readonly store: CacheStore;
   private readonly name: string;
+  private fallback: CacheStore | undefined;
 
   constructor(
     private readonly max: number,
@@ -29,13 +31,21 @@ export class RateLimiter {
 
   /** Counts one attempt; answers how many seconds to wait when the key is over its limit. */
   async hit(key: string): Promise<{ allowed: true } | { allowed: false; retryAfterSeconds: number }> {
-    const verdict = await this.store.hit(`${this.name}:${key}`, this.max, this.windowMs, this.clock.nowMs());
+    const name = `${this.name}:${key}`;
+    const nowMs = this.clock.nowMs();
+    const verdict = await this.store.hit(name, this.max, this.windowMs, nowMs).catch(() => this.local().hit(name, this.max, this.windowMs, nowMs));
     if (verdict.allowed) return verdict;
     return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(verdict.retryAfterMs / 1000)) };
   }
 
   /** Forgets a key, e.g. after a successful login. */
   async reset(key: string): Promise<void> {
-    await this.store.resetHits(`${this.name}:${key}`);
+    await this.fallback?.resetHits(`${this.name}:${key}`);
+    await this.store.resetHits(`${this.name}:${key}`).catch(() => undefined);
+  }
+
+  private local(): CacheStore {
+    this.fallback ??= createMemoryStore();
+    return this.fallback;
   }
 }

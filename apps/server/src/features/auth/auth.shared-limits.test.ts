@@ -5,7 +5,19 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, uniqueEmail, type TestApp } from '../../../test/helpers';
-import { testRedisSettings, testRedisUrl } from '../../../test/redis';
+import { testRedisSettings, testRedisUrl, useRedisForApps } from '../../../test/redis';
+
+describe.skipIf(!useRedisForApps())('test apps in the SB_TEST_REDIS=external leg', () => {
+  it('are built on a Redis store of their own', async () => {
+    const t = await createTestApp();
+    try {
+      expect(t.store?.shared).toBe(true);
+      expect((await t.app.inject({ method: 'POST', url: '/api/login', payload: { email: uniqueEmail('leg'), password: 'x' } })).statusCode).toBe(401);
+    } finally {
+      await t.close();
+    }
+  });
+});
 
 describe.skipIf(!testRedisUrl())('rate limits across two API processes on Redis', () => {
   const env = { LOGIN_MAX_PER_EMAIL: '3', LOGIN_MAX_PER_ADDRESS: '50', LOGIN_WINDOW_SECONDS: '60', FORGOT_PASSWORD_MAX_PER_EMAIL: '2', FORGOT_PASSWORD_MAX_PER_ADDRESS: '50', FORGOT_PASSWORD_WINDOW_SECONDS: '60' };
