@@ -85,8 +85,8 @@ export interface TestAppOptions {
   analyst?: Analyst;
   /** The SMS provider (default: the one the test's config names, on the test's clock). */
   sms?: Sms;
-  /** The market (default: createMarket on the test's config and market clock). */
-  market?: (config: Config, marketClock: Clock) => CachedMarket;
+  /** The market (default: createMarket on the test's config, market clock and store). */
+  market?: (config: Config, marketClock: Clock, store: CacheStore | undefined) => CachedMarket;
   /** pino options (e.g. a `stream` that collects the log); default: no log. */
   logger?: Record<string, unknown>;
   /** The trade engines (default: the server's) and their universe (default: the source's S&P 500). */
@@ -113,7 +113,7 @@ export async function createTestApp(env: Record<string, string> = {}, options: T
   const ownRedis = !options.redis && useRedisForApps() ? testRedisSettings('app') : undefined;
   const redisSettings = options.redis ?? ownRedis;
   const store = redisSettings ? createRedisStore(redisSettings, { connectionName: 'test-app' }) : undefined;
-  const market = options.market ? options.market(config, clockForMarket) : createMarket(config, clockForMarket, store);
+  const market = options.market ? options.market(config, clockForMarket, store) : createMarket(config, clockForMarket, store);
   const app = await buildApp({
     config,
     db: database.db,
