@@ -11,7 +11,8 @@
  * once for the whole installation while the other processes wait for the value (polling with
  * backoff, bounded: past SHARED_WAIT_MS they load themselves). The store keeps the last good value
  * (with its fetchedAt) STALE_KEEP_MS past its TTL, so stale-on-error and the failure backoff work
- * across processes too. A store that fails (Redis down) is skipped: the process loads on its own.
+ * across processes too. A failure other than an outage (an unknown symbol) is not shared: the next
+ * waiting process tries itself. A store that fails (Redis down) is skipped: the process loads alone.
  */
 import type { CacheStore } from '../../lib/cache-store';
 import type { Clock } from '../../lib/clock';
@@ -127,7 +128,7 @@ export class MarketCache {
    * The answer `get(key)` would give without asking the upstream: the fresh (or backing-off stale)
    * value, or the load already in flight for the key; undefined when `get` would have to load. Lets a
    * caller serve a request from a wider value that is already there (daily bars: the whole history
-   * covers every recent window).
+   * covers every recent window). Level 1 only: a shared store is not read here.
    */
   peek<T>(key: string): Promise<Cached<T>> | undefined {
     const now = this.clock.nowMs();
