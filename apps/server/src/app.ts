@@ -57,6 +57,7 @@ import { unsubscribeKeyOf } from './features/alert-delivery/unsubscribe-token';
 import { systemClock, type Clock } from './lib/clock';
 import { edgeErrorHandlers } from './lib/edge-errors';
 import { HttpError } from './lib/errors';
+import { createMemoryStore, type CacheStore } from './lib/cache-store';
 import { RateLimiter } from './lib/rate-limiter';
 import { REQUEST_ID_HEADER, requestIdFromHeaders } from './lib/request-id';
 import { createTokens } from './lib/tokens';
@@ -76,6 +77,11 @@ export interface AppDeps {
   mailer: Mailer;
   /** The SMS provider (default: the one SMS_PROVIDER names, createSms). */
   sms?: Sms;
+  /**
+   * Shared state (rate limits, the news-analysis cache): createCacheStore(config), on Redis when
+   * REDIS_URL is set; default a memory store of this app's own. Its owner (server.ts) closes it.
+   */
+  store?: CacheStore;
   /** Market data behind its cache (createMarket), and the clock it runs on. */
   market: CachedMarket;
   marketClock: Clock;
@@ -223,11 +229,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const auth = createAuthService({ users, mailer, clock });
   const tokens = createTokens({ secret: deps.jwtSecret, ttlSeconds: config.ACCESS_TOKEN_TTL_SECONDS });
   const windowMs = (seconds: number) => seconds * 1000;
+  // On Redis the sign-in and reset limits hold across every API process (phone verification counts in the database).
+  const store = deps.store ?? createMemoryStore();
   const limiters = {
-    loginByEmail: new RateLimiter(config.LOGIN_MAX_PER_EMAIL, windowMs(config.LOGIN_WINDOW_SECONDS), clock),
-    loginByAddress: new RateLimiter(config.LOGIN_MAX_PER_ADDRESS, windowMs(config.LOGIN_WINDOW_SECONDS), clock),
-    forgotByEmail: new RateLimiter(config.FORGOT_PASSWORD_MAX_PER_EMAIL, windowMs(config.FORGOT_PASSWORD_WINDOW_SECONDS), clock),
-    forgotByAddress: new RateLimiter(config.FORGOT_PASSWORD_MAX_PER_ADDRESS, windowMs(config.FORGOT_PASSWORD_WINDOW_SECONDS), clock),
+    loginByEmail: new RateLimiter(config.LOGIN_MAX_PER_EMAIL, windowMs(config.LOGIN_WINDOW_SECONDS), clock, { store, name: 'login-email' }),
+    loginByAddress: new RateLimiter(config.LOGIN_MAX_PER_ADDRESS, windowMs(config.LOGIN_WINDOW_SECONDS), clock, { store, name: 'login-address' }),
+    forgotByEmail: new RateLimiter(config.FORGOT_PASSWORD_MAX_PER_EMAIL, windowMs(config.FORGOT_PASSWORD_WINDOW_SECONDS), clock, { store, name: 'forgot-email' }),
+    forgotByAddress: new RateLimiter(config.FORGOT_PASSWORD_MAX_PER_ADDRESS, windowMs(config.FORGOT_PASSWORD_WINDOW_SECONDS), clock, { store, name: 'forgot-address' }),
   };
 
   // The outbox's code hashes are keyed by a key derived from the JWT secret (never the secret itself).
@@ -319,7 +327,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await secured.register(scansRoutes, {
         scans: createScansService({ favorites, market: marketService, sentiment: deps.market, clock: deps.marketClock, log: app.log }),
       });
-      await secured.register(newsAnalysisRoutes, { service: createNewsAnalysisService({ analyst, clock, ttlMs: config.AI_CACHE_TTL_SECONDS * 1000 }) });
+      await secured.register(newsAnalysisRoutes, { service: createNewsAnalysisService({ analyst, clock, ttlMs: config.AI_CACHE_TTL_SECONDS * 1000, store }) });
       await secured.register(dashboardRoutes, { repo: dashboardRepo, jobs: dashboardJobs, market: deps.market, marketClock: deps.marketClock });
       const records = createTrackRecords({ repo: tradesRepo, market: deps.market, marketClock: deps.marketClock, ...(deps.tradeUniverse ? { universe: deps.tradeUniverse } : {}) });
       await secured.register(tradesRoutes, { engines: tradeJobs.engines, repo: tradesRepo, market: deps.market, marketClock: deps.marketClock, records });

@@ -4,6 +4,7 @@ import { openDatabase } from './db/open';
 import { DEMO_EMAIL, DEMO_PASSWORD, ensureDemoAccount } from './features/auth/demo-account';
 import { createUsersRepo } from './features/auth/users.repo';
 import { systemClock } from './lib/clock';
+import { createCacheStore } from './lib/cache-store';
 import { consoleLog } from './lib/console-log';
 import { startScheduler, type Scheduler } from './jobs/scheduler';
 import { resolveJwtSecret } from './lib/jwt-secret';
@@ -23,11 +24,13 @@ async function main(): Promise<void> {
   if (control) consoleLog.warn(`TEST_CONTROL_FILE is set: quotes and the clock follow ${control.file} (a test setting)`);
   const clock = control ? offsetClock(systemClock, control) : systemClock;
   const clockForMarket = control ? controlledMarketClock(marketClock(config, clock), control) : marketClock(config, clock);
-  const market = control ? withTestQuotes(createMarket(config, clockForMarket), control, clockForMarket) : createMarket(config, clockForMarket);
+  // Shared state (market cache, rate limits, token buckets, analysis cache): Redis when REDIS_URL is set.
+  const store = createCacheStore(config, (error) => consoleLog.warn(`Redis (shared state): ${error.message}`));
+  const market = control ? withTestQuotes(createMarket(config, clockForMarket, store), control, clockForMarket) : createMarket(config, clockForMarket, store);
   const database = await openDatabase(config, consoleLog);
   const mailer = createMailer(config, database.db, clock);
   const demoCreated = config.DEMO_ACCOUNT ? await ensureDemoAccount(createUsersRepo(database.db)) : false;
-  const app = await buildApp({ config, db: database.db, pool: database.pool, mailer, market, marketClock: clockForMarket, analyst: createAnalyst(config), jwtSecret: await resolveJwtSecret(config), clock });
+  const app = await buildApp({ config, db: database.db, pool: database.pool, mailer, market, marketClock: clockForMarket, store, analyst: createAnalyst(config), jwtSecret: await resolveJwtSecret(config), clock });
 
   /** Started once the server listens; stopped first on shutdown. */
   const running: { scheduler?: Scheduler; metricsServer?: Awaited<ReturnType<typeof startMetricsServer>> } = {};
@@ -46,6 +49,7 @@ async function main(): Promise<void> {
       if (running.metricsServer) await stopMetricsServer(running.metricsServer);
       await app.alertEvaluation.stop();
       await app.close();
+      await store.close();
       mailer.close();
       await database.close({ stopEmbedded: true });
       if (database.embedded) consoleLog.info('Embedded PostgreSQL server stopped');
@@ -64,6 +68,7 @@ async function main(): Promise<void> {
     const inUse = (error as { code?: string }).code === 'EADDRINUSE';
     consoleLog.warn(inUse ? `Port ${config.PORT} is already in use: set PORT to another port.` : String(error));
     await app.close().catch(() => undefined);
+    await store.close();
     await database.close({ stopEmbedded: database.embedded?.startedHere ?? false });
     process.exit(1);
   }

@@ -9,7 +9,10 @@ import { buildApp } from '../src/app';
 import { loadConfig, type Config } from '../src/config';
 import { createDatabase, createPool, type Database } from '../src/db/client';
 import { createUsersRepo } from '../src/features/auth/users.repo';
+import type { CacheStore } from '../src/lib/cache-store';
+import { createRedisStore } from '../src/lib/cache-store.redis';
 import type { Clock } from '../src/lib/clock';
+import type { RedisSettings } from '../src/lib/redis';
 import { hashPassword } from '../src/lib/password';
 import type { Analyst } from '../src/providers/ai';
 import { createMailer, type Mailer } from '../src/providers/mail';
@@ -19,6 +22,7 @@ import type { CachedMarket } from '../src/providers/market/cached-market';
 import type { AnyEngine } from '../src/features/trades/trades.runner';
 import type { ReadinessCheck } from '../src/features/health/readiness';
 import type { EngineId, UniverseMember } from '@signalboard/core';
+import { testRedisSettings, useRedisForApps } from './redis';
 
 export const TEST_JWT_SECRET = 'test-secret-test-secret-test-secret-0123';
 
@@ -69,6 +73,8 @@ export interface TestApp {
   mailer: Mailer;
   /** The app's market (createMarket on the test's clock or MARKET_NOW, unless the test gave one). */
   market: CachedMarket;
+  /** The app's shared-state store: on Redis with `redis` or in the SB_TEST_REDIS=external leg, else none (the app's memory store). */
+  store: CacheStore | undefined;
   dataDir: string;
   close(): Promise<void>;
 }
@@ -80,8 +86,8 @@ export interface TestAppOptions {
   analyst?: Analyst;
   /** The SMS provider (default: the one the test's config names, on the test's clock). */
   sms?: Sms;
-  /** The market (default: createMarket on the test's config and market clock). */
-  market?: (config: Config, marketClock: Clock) => CachedMarket;
+  /** The market (default: createMarket on the test's config, market clock and store). */
+  market?: (config: Config, marketClock: Clock, store: CacheStore | undefined) => CachedMarket;
   /** pino options (e.g. a `stream` that collects the log); default: no log. */
   logger?: Record<string, unknown>;
   /** The trade engines (default: the server's) and their universe (default: the source's S&P 500). */
@@ -89,6 +95,12 @@ export interface TestAppOptions {
   tradeUniverse?: (survivorshipBiased: boolean, engine: EngineId) => Promise<UniverseMember[]>;
   /** Readiness checks besides (or replacing) the defaults. */
   readinessChecks?: readonly ReadinessCheck[];
+  /**
+   * Builds the app on Redis with these settings (the test clears them): two apps given the same
+   * settings are two API processes of one installation. Without it the app is on Redis only in the
+   * SB_TEST_REDIS=external leg, under a prefix of its own cleared on close.
+   */
+  redis?: RedisSettings;
 }
 
 /** buildApp on a fresh database, with the outbox mailer in a temporary DATA_DIR and a fake clock. */
@@ -101,7 +113,10 @@ export async function createTestApp(env: Record<string, string> = {}, options: T
   const mailer = options.wrapMailer ? options.wrapMailer(baseMailer) : baseMailer;
   // The market runs on MARKET_NOW when a test pins it, else on the fake clock.
   const clockForMarket = marketClock(config, clock);
-  const market = options.market ? options.market(config, clockForMarket) : createMarket(config, clockForMarket);
+  const ownRedis = !options.redis && useRedisForApps() ? testRedisSettings('app') : undefined;
+  const redisSettings = options.redis ?? ownRedis;
+  const store = redisSettings ? createRedisStore(redisSettings, { connectionName: 'test-app' }) : undefined;
+  const market = options.market ? options.market(config, clockForMarket, store) : createMarket(config, clockForMarket, store);
   const app = await buildApp({
     config,
     db: database.db,
@@ -109,6 +124,7 @@ export async function createTestApp(env: Record<string, string> = {}, options: T
     mailer,
     market,
     marketClock: clockForMarket,
+    ...(store ? { store } : {}),
     ...(options.analyst ? { analyst: options.analyst } : {}),
     ...(options.sms ? { sms: options.sms } : {}),
     ...(options.tradeEngines ? { tradeEngines: options.tradeEngines } : {}),
@@ -128,9 +144,12 @@ export async function createTestApp(env: Record<string, string> = {}, options: T
     clock,
     mailer,
     market,
+    store,
     dataDir,
     async close() {
       await app.close();
+      await store?.close();
+      await ownRedis?.clear();
       mailer.close();
       await database.drop();
       await fs.rm(dataDir, { recursive: true, force: true });

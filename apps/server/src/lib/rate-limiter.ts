@@ -1,48 +1,51 @@
+import { createMemoryStore, type CacheStore } from './cache-store';
 import type { Clock } from './clock';
 
+export interface RateLimiterOptions {
+  /** Where the windows live (default: a memory store of its own). On Redis every process counts together. */
+  store?: CacheStore;
+  /** Keeps this limiter's keys apart from others' in one store (default 'limit'). */
+  name?: string;
+}
+
 /**
- * Fixed-window counter per key (an e-mail, an address). In memory: one process owns its counts;
- * the scale-out issue moves this to Redis.
+ * Fixed-window counter per key (an e-mail, an address), on the app's CacheStore: in memory one
+ * process owns its counts; on Redis (REDIS_URL) the limit holds for the whole installation.
+ * The window runs on `clock`, not the store's time. When the store fails (Redis down) the limiter
+ * counts in this process's memory meanwhile: sign-in keeps working and keeps a (per-process) limit.
  */
 export class RateLimiter {
-  private readonly windows = new Map<string, { startMs: number; count: number }>();
+  private readonly store: CacheStore;
+  private readonly name: string;
+  private fallback: CacheStore | undefined;
 
   constructor(
     private readonly max: number,
     private readonly windowMs: number,
     private readonly clock: Clock,
-    private readonly maxKeys = 100_000,
-  ) {}
+    options: RateLimiterOptions = {},
+  ) {
+    this.store = options.store ?? createMemoryStore();
+    this.name = options.name ?? 'limit';
+  }
 
   /** Counts one attempt; answers how many seconds to wait when the key is over its limit. */
-  hit(key: string): { allowed: true } | { allowed: false; retryAfterSeconds: number } {
-    const now = this.clock.nowMs();
-    let window = this.windows.get(key);
-    if (!window || now - window.startMs >= this.windowMs) {
-      if (!window && this.windows.size >= this.maxKeys) this.evictExpired(now);
-      window = { startMs: now, count: 0 };
-      this.windows.set(key, window);
-    }
-    if (window.count >= this.max) {
-      return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((window.startMs + this.windowMs - now) / 1000)) };
-    }
-    window.count += 1;
-    return { allowed: true };
+  async hit(key: string): Promise<{ allowed: true } | { allowed: false; retryAfterSeconds: number }> {
+    const name = `${this.name}:${key}`;
+    const nowMs = this.clock.nowMs();
+    const verdict = await this.store.hit(name, this.max, this.windowMs, nowMs).catch(() => this.local().hit(name, this.max, this.windowMs, nowMs));
+    if (verdict.allowed) return verdict;
+    return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(verdict.retryAfterMs / 1000)) };
   }
 
   /** Forgets a key, e.g. after a successful login. */
-  reset(key: string): void {
-    this.windows.delete(key);
+  async reset(key: string): Promise<void> {
+    await this.fallback?.resetHits(`${this.name}:${key}`);
+    await this.store.resetHits(`${this.name}:${key}`).catch(() => undefined);
   }
 
-  private evictExpired(now: number): void {
-    for (const [key, window] of this.windows) {
-      if (now - window.startMs >= this.windowMs) this.windows.delete(key);
-    }
-    // Still full: drop the oldest windows rather than grow without bound.
-    for (const key of this.windows.keys()) {
-      if (this.windows.size < this.maxKeys) break;
-      this.windows.delete(key);
-    }
+  private local(): CacheStore {
+    this.fallback ??= createMemoryStore();
+    return this.fallback;
   }
 }

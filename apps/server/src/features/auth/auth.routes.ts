@@ -21,16 +21,16 @@ export interface AuthLimiters {
 }
 
 /** Counts one attempt against both keys; over either limit answers 429 saying when to retry. */
-function enforce(limiters: RateLimiter[], keys: string[], what: string): void {
-  limiters.forEach((limiter, index) => {
-    const verdict = limiter.hit(keys[index]!);
+async function enforce(limiters: RateLimiter[], keys: string[], what: string): Promise<void> {
+  for (const [index, limiter] of limiters.entries()) {
+    const verdict = await limiter.hit(keys[index]!);
     if (!verdict.allowed) {
       const minutes = Math.ceil(verdict.retryAfterSeconds / 60);
       const when = verdict.retryAfterSeconds < 90 ? `${verdict.retryAfterSeconds} seconds` : `${minutes} minutes`;
       const msg = `Too many ${what} attempts. Please try again in ${when}.`;
       throw new HttpError(429, msg, { error: msg, headers: { 'retry-after': String(verdict.retryAfterSeconds) } });
     }
-  });
+  }
 }
 
 export interface PublicAuthRoutesOptions {
@@ -47,9 +47,9 @@ export async function publicAuthRoutes(app: FastifyInstance, options: PublicAuth
 
   app.post('/login', async (request): Promise<LoginResponse> => {
     const { email, password } = parseInput(loginRequest, request.body);
-    enforce([limiters.loginByAddress, limiters.loginByEmail], [request.ip, email], 'login');
+    await enforce([limiters.loginByAddress, limiters.loginByEmail], [request.ip, email], 'login');
     const { userId, firstLogin } = await auth.authenticate(email, password);
-    limiters.loginByEmail.reset(email);
+    await limiters.loginByEmail.reset(email);
     return { access_token: tokens.sign(userId), first_login: firstLogin };
   });
 
@@ -62,7 +62,7 @@ export async function publicAuthRoutes(app: FastifyInstance, options: PublicAuth
       if (error instanceof HttpError) throw new HttpError(error.statusCode, error.message, { error: error.message });
       throw error;
     }
-    enforce([limiters.forgotByAddress, limiters.forgotByEmail], [request.ip, email], 'password reset');
+    await enforce([limiters.forgotByAddress, limiters.forgotByEmail], [request.ip, email], 'password reset');
     runInBackground(() => auth.sendTemporaryPassword(email));
     return { msg: 'If an account exists for that e-mail, a temporary password is on its way.' };
   });

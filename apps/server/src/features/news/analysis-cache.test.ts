@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { FakeClock } from '../../../test/helpers';
+import { testRedisSettings, testRedisUrl } from '../../../test/redis';
+import { createRedisStore } from '../../lib/cache-store.redis';
 import { AnalysisCache } from './analysis-cache';
 
 const counting = () => {
@@ -48,5 +50,27 @@ describe('AnalysisCache', () => {
     expect(cache.size).toBe(2);
     expect(await cache.getOrCompute('x', async () => 'recomputed')).toBe('up');
     expect(await cache.getOrCompute('y', async () => 'recomputed')).toBe('recomputed');
+  });
+});
+
+describe.skipIf(!testRedisUrl())('AnalysisCache shared through Redis', () => {
+  it('reuses an answer another process computed, until it expires on the clock', async () => {
+    const settings = testRedisSettings('analysis');
+    const stores = [createRedisStore(settings, { connectionName: 'cache-1' }), createRedisStore(settings, { connectionName: 'cache-2' })];
+    try {
+      const clock = new FakeClock();
+      const [first, second] = stores.map((store) => new AnalysisCache<string>({ ttlMs: 1_000, maxEntries: 10, clock, store }));
+      const { compute, calls } = counting();
+      expect(await first!.getOrCompute('a', compute('first'))).toBe('first');
+      expect(await second!.getOrCompute('a', compute('second'))).toBe('first');
+      expect(calls()).toBe(1);
+      clock.advance(1_000);
+      expect(await second!.getOrCompute('a', compute('third'))).toBe('third');
+      expect(await first!.getOrCompute('a', compute('fourth'))).toBe('third');
+      expect(calls()).toBe(2);
+    } finally {
+      for (const store of stores) await store.close();
+      await settings.clear();
+    }
   });
 });

@@ -1,16 +1,34 @@
+import type { CacheStore } from '../../lib/cache-store';
 import type { Clock } from '../../lib/clock';
+import { metrics } from '../../lib/metrics';
+import { decodeValue, encodeValue } from '../../lib/value-codec';
+
+/** The shared store keeps an answer this long past its TTL before collecting it (freshness is the clock's). */
+const SHARED_KEEP_MARGIN_MS = 60_000;
+
+export interface AnalysisCacheOptions {
+  ttlMs: number;
+  maxEntries: number;
+  clock: Clock;
+  /** With a shared store (Redis), answers are also kept there, for every process of the installation. */
+  store?: CacheStore;
+  /** The store's key namespace (default 'analysis'). */
+  name?: string;
+}
 
 /**
  * A bounded LRU of answers that expire after `ttlMs`, with single flight: while one computation
- * for a key runs, callers of the same key share it. Failures are not kept.
+ * for a key runs, callers of the same key share it. Failures are not kept. With a shared store the
+ * LRU is level 1 and the store level 2: a process reuses an answer another process computed.
  */
 export class AnalysisCache<V> {
   private readonly entries = new Map<string, { value: V; expiresAtMs: number }>();
   private readonly inFlight = new Map<string, Promise<V>>();
+  private readonly store: CacheStore | undefined;
 
-  constructor(
-    private readonly options: { ttlMs: number; maxEntries: number; clock: Clock },
-  ) {}
+  constructor(private readonly options: AnalysisCacheOptions) {
+    this.store = options.store?.shared ? options.store : undefined;
+  }
 
   get size(): number {
     return this.entries.size;
@@ -22,23 +40,41 @@ export class AnalysisCache<V> {
     if (hit && hit.expiresAtMs > now) {
       this.entries.delete(key);
       this.entries.set(key, hit); // most recently used last
+      metrics.cacheLookups.inc({ cache: 'analysis', result: 'hit' });
       return hit.value;
     }
     if (hit) this.entries.delete(key);
     const running = this.inFlight.get(key);
-    if (running) return running;
-    const promise = compute()
-      .then((value) => {
-        this.store(key, value);
-        return value;
-      })
-      .finally(() => this.inFlight.delete(key));
+    if (running) {
+      metrics.cacheLookups.inc({ cache: 'analysis', result: 'hit' });
+      return running;
+    }
+    const promise = this.load(key, compute).finally(() => this.inFlight.delete(key));
     this.inFlight.set(key, promise);
     return promise;
   }
 
-  private store(key: string, value: V): void {
-    this.entries.set(key, { value, expiresAtMs: this.options.clock.nowMs() + this.options.ttlMs });
+  private async load(key: string, compute: () => Promise<V>): Promise<V> {
+    const sharedKey = `${this.options.name ?? 'analysis'}:${key}`;
+    if (this.store) {
+      const bytes = await this.store.getBytes(sharedKey).catch(() => undefined);
+      const shared = bytes ? decodeValue<{ value: V; expiresAtMs: number }>(bytes) : undefined;
+      if (shared && shared.expiresAtMs > this.options.clock.nowMs()) {
+        this.keep(key, shared);
+        metrics.cacheLookups.inc({ cache: 'analysis', result: 'shared' });
+        return shared.value;
+      }
+    }
+    metrics.cacheLookups.inc({ cache: 'analysis', result: 'miss' });
+    const value = await compute();
+    const entry = { value, expiresAtMs: this.options.clock.nowMs() + this.options.ttlMs };
+    this.keep(key, entry);
+    await this.store?.setBytes(sharedKey, encodeValue(entry), this.options.ttlMs + SHARED_KEEP_MARGIN_MS).catch(() => undefined);
+    return value;
+  }
+
+  private keep(key: string, entry: { value: V; expiresAtMs: number }): void {
+    this.entries.set(key, entry);
     while (this.entries.size > this.options.maxEntries) {
       const oldest = this.entries.keys().next();
       if (oldest.done) break;

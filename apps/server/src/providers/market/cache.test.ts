@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { FakeClock } from '../../../test/helpers';
+import { createMemoryStore, type CacheStore } from '../../lib/cache-store';
 import { approximateBytes, MarketCache } from './cache';
 import { createCachedMarket, MARKET_TTL_MS, RECENT_DAYS } from './cached-market';
 import { ProviderError, UnknownSymbolError, type Bars, type MarketData, type Quote } from './types';
@@ -343,5 +344,28 @@ describe('CachedMarket option chains as of a session', () => {
     const answers = await Promise.all([market.getOptionChainAsOf!('aapl', '2026-10-30'), market.getOptionChainAsOf!('AAPL', '2026-10-30'), market.getOptionChainAsOf!('AAPL', '2026-10-31'), market.getOptionChainAsOf!('AAPL', '2026-10-30', '2026-12-18')]);
     expect(answers.map((answer) => answer.value?.underlyingPrice ?? null)).toEqual([100, 100, null, 100]);
     expect(asked).toEqual(['AAPL 2026-10-30 *', 'AAPL 2026-10-31 *', 'AAPL 2026-10-30 2026-12-18']);
+  });
+});
+
+describe('MarketCache on a shared store that fails (Redis down)', () => {
+  it('loads on its own, keeps single flight, and still serves stale on error', async () => {
+    const down = () => Promise.reject(new Error('Redis is down'));
+    const store: CacheStore = { ...createMemoryStore(), shared: true, getBytes: down, setBytes: down, tryLock: down, unlock: down };
+    const clock = new FakeClock();
+    const cache = new MarketCache(clock, { store });
+    let calls = 0;
+    let fail = false;
+    const load = async () => {
+      calls += 1;
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      if (fail) throw new ProviderError('test', 'down', { retryable: true });
+      return { price: 101 };
+    };
+    const answers = await Promise.all(Array.from({ length: 100 }, () => cache.get('quote:AAPL', 1_000, load)));
+    expect(calls).toBe(1);
+    expect(answers.every((answer) => answer.value.price === 101)).toBe(true);
+    clock.advance(1_001);
+    fail = true;
+    expect(await cache.get('quote:AAPL', 1_000, load)).toMatchObject({ value: { price: 101 }, stale: true });
   });
 });

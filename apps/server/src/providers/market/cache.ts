@@ -4,9 +4,20 @@
  * marked stale, when the upstream fails) and a bounded size (least recently used out first).
  * The bound is real memory, not only a count: every entry is charged its approximate size in bytes
  * (typed arrays their byteLength, see `approximateBytes`), and the cache keeps both the entry count
- * and the byte total under their limits. Memory only for now; the scale-out work moves it to Redis.
+ * and the byte total under their limits.
+ *
+ * With a shared store (Redis, REDIS_URL) that in-process LRU is level 1, and the store is level 2,
+ * shared by every process: a level-1 miss reads the store, then takes the key's lock there and loads
+ * once for the whole installation while the other processes wait for the value (polling with
+ * backoff, bounded: past SHARED_WAIT_MS they load themselves). The store keeps the last good value
+ * (with its fetchedAt) STALE_KEEP_MS past its TTL, so stale-on-error and the failure backoff work
+ * across processes too. A failure other than an outage (an unknown symbol) is not shared: the next
+ * waiting process tries itself. A store that fails (Redis down) is skipped: the process loads alone.
  */
+import type { CacheStore } from '../../lib/cache-store';
 import type { Clock } from '../../lib/clock';
+import { metrics } from '../../lib/metrics';
+import { decodeValue, encodeValue } from '../../lib/value-codec';
 
 export interface Cached<T> {
   value: T;
@@ -46,6 +57,27 @@ export interface MarketCacheOptions {
   maxBytes?: number;
   /** How long a failed key waits before the upstream is asked again (default 30 s). */
   failureBackoffMs?: number;
+  /** Level 2 when `store.shared` (Redis); a memory store adds nothing to the LRU and is not used. */
+  store?: CacheStore;
+  /** Longest a process waits for another one's load before loading itself (default SHARED_WAIT_MS). */
+  sharedWaitMs?: number;
+}
+
+/** A load holds the key's lock at most this long (the adapters' timeouts and retries fit in it). */
+export const SHARED_LOCK_TTL_MS = 30_000;
+/** Longest a process waits for the value another process is loading. */
+export const SHARED_WAIT_MS = 15_000;
+/** How long the shared store keeps a value past its TTL, for stale-on-error. */
+export const STALE_KEEP_MS = 24 * 60 * 60 * 1000;
+const SHARED_POLL_FIRST_MS = 2;
+const SHARED_POLL_MAX_MS = 50;
+
+/** A value as the shared store holds it (MessagePack, see value-codec). */
+interface SharedEntry {
+  value: unknown;
+  fetchedAtMs: number;
+  expiresAtMs: number;
+  retryAtMs: number;
 }
 
 export const DEFAULT_CACHE_MAX_ENTRIES = 20_000;
@@ -62,6 +94,8 @@ export class MarketCache {
   private readonly maxEntries: number;
   private readonly maxBytes: number;
   private readonly failureBackoffMs: number;
+  private readonly store: CacheStore | undefined;
+  private readonly sharedWaitMs: number;
 
   constructor(
     private readonly clock: Clock,
@@ -70,6 +104,8 @@ export class MarketCache {
     this.maxEntries = options.maxEntries ?? DEFAULT_CACHE_MAX_ENTRIES;
     this.maxBytes = options.maxBytes ?? DEFAULT_CACHE_MAX_BYTES;
     this.failureBackoffMs = options.failureBackoffMs ?? 30_000;
+    this.store = options.store?.shared ? options.store : undefined;
+    this.sharedWaitMs = options.sharedWaitMs ?? SHARED_WAIT_MS;
   }
 
   async get<T>(key: string, ttlMs: number, load: () => Promise<T>): Promise<Cached<T>> {
@@ -77,9 +113,13 @@ export class MarketCache {
     const entry = this.entries.get(key);
     if (entry && (now < entry.expiresAtMs || now < entry.retryAtMs)) return this.hit<T>(key, entry, now);
     const pending = this.inFlight.get(key);
-    if (pending) return pending as Promise<Cached<T>>;
+    if (pending) {
+      metrics.cacheLookups.inc({ cache: 'market', result: 'hit' });
+      return pending as Promise<Cached<T>>;
+    }
     this.stats.misses += 1;
-    const request = this.load(key, ttlMs, load).finally(() => this.inFlight.delete(key));
+    const loading = this.store ? this.loadShared(this.store, key, ttlMs, load) : this.load(key, ttlMs, load);
+    const request = loading.finally(() => this.inFlight.delete(key));
     this.inFlight.set(key, request);
     return request;
   }
@@ -88,7 +128,7 @@ export class MarketCache {
    * The answer `get(key)` would give without asking the upstream: the fresh (or backing-off stale)
    * value, or the load already in flight for the key; undefined when `get` would have to load. Lets a
    * caller serve a request from a wider value that is already there (daily bars: the whole history
-   * covers every recent window).
+   * covers every recent window). Level 1 only: a shared store is not read here.
    */
   peek<T>(key: string): Promise<Cached<T>> | undefined {
     const now = this.clock.nowMs();
@@ -102,11 +142,13 @@ export class MarketCache {
     this.stats.hits += 1;
     const stale = now >= entry.expiresAtMs;
     if (stale) this.stats.staleServed += 1;
+    metrics.cacheLookups.inc({ cache: 'market', result: stale ? 'stale' : 'hit' });
     return { value: entry.value as T, stale, fetchedAtMs: entry.fetchedAtMs };
   }
 
   private async load<T>(key: string, ttlMs: number, load: () => Promise<T>): Promise<Cached<T>> {
     this.stats.upstreamCalls += 1;
+    metrics.cacheLookups.inc({ cache: 'market', result: 'miss' });
     try {
       const value = await load();
       const fetchedAtMs = this.clock.nowMs();
@@ -118,10 +160,94 @@ export class MarketCache {
       if (previous && isServeStaleError(error)) {
         previous.retryAtMs = this.clock.nowMs() + this.failureBackoffMs;
         this.stats.staleServed += 1;
+        metrics.cacheLookups.inc({ cache: 'market', result: 'stale' });
         return { value: previous.value as T, stale: true, fetchedAtMs: previous.fetchedAtMs };
       }
       throw error;
     }
+  }
+
+  /** A level-1 miss with a shared store: its value, else one load for the installation (see the top). */
+  private async loadShared<T>(store: CacheStore, key: string, ttlMs: number, load: () => Promise<T>): Promise<Cached<T>> {
+    const deadline = performance.now() + this.sharedWaitMs;
+    let pollMs = SHARED_POLL_FIRST_MS;
+    for (;;) {
+      const found = await this.readShared(store, key);
+      if (found && this.usable(found)) return this.fromShared<T>(key, found);
+      const token = await store.tryLock(`market:${key}`, SHARED_LOCK_TTL_MS).catch(() => null);
+      if (token !== undefined) {
+        try {
+          // Another process may have stored the value between our read and our lock.
+          const again = token === null ? undefined : await this.readShared(store, key);
+          if (again && this.usable(again)) return this.fromShared<T>(key, again);
+          return await this.loadAndShare(store, key, ttlMs, load, again ?? found);
+        } finally {
+          if (token !== null) await store.unlock(`market:${key}`, token).catch(() => undefined);
+        }
+      }
+      // Waited long enough for the process holding the lock: load here.
+      if (performance.now() >= deadline) return this.loadAndShare(store, key, ttlMs, load, found);
+      await new Promise((resolve) => setTimeout(resolve, pollMs));
+      pollMs = Math.min(pollMs * 2, SHARED_POLL_MAX_MS);
+    }
+  }
+
+  private async loadAndShare<T>(store: CacheStore, key: string, ttlMs: number, load: () => Promise<T>, shared: SharedEntry | undefined): Promise<Cached<T>> {
+    this.stats.upstreamCalls += 1;
+    metrics.cacheLookups.inc({ cache: 'market', result: 'miss' });
+    try {
+      const value = await load();
+      const fetchedAtMs = this.clock.nowMs();
+      const entry: SharedEntry = { value, fetchedAtMs, expiresAtMs: fetchedAtMs + ttlMs, retryAtMs: 0 };
+      this.setFromShared(key, entry);
+      await this.writeShared(store, key, entry, ttlMs + STALE_KEEP_MS);
+      return { value, stale: false, fetchedAtMs };
+    } catch (error) {
+      const local = this.entries.get(key);
+      const previous = local && (!shared || local.fetchedAtMs >= shared.fetchedAtMs) ? local : shared;
+      if (previous && isServeStaleError(error)) {
+        const stale: SharedEntry = { value: previous.value, fetchedAtMs: previous.fetchedAtMs, expiresAtMs: previous.expiresAtMs, retryAtMs: this.clock.nowMs() + this.failureBackoffMs };
+        this.setFromShared(key, stale);
+        // Every process serves it until the backoff ends, without asking the upstream again.
+        await this.writeShared(store, key, stale, this.failureBackoffMs + STALE_KEEP_MS);
+        this.stats.staleServed += 1;
+        metrics.cacheLookups.inc({ cache: 'market', result: 'stale' });
+        return { value: stale.value as T, stale: true, fetchedAtMs: stale.fetchedAtMs };
+      }
+      throw error;
+    }
+  }
+
+  private usable(entry: SharedEntry): boolean {
+    const now = this.clock.nowMs();
+    return now < entry.expiresAtMs || now < entry.retryAtMs;
+  }
+
+  private fromShared<T>(key: string, entry: SharedEntry): Cached<T> {
+    this.setFromShared(key, entry);
+    this.stats.hits += 1;
+    const stale = this.clock.nowMs() >= entry.expiresAtMs;
+    if (stale) this.stats.staleServed += 1;
+    metrics.cacheLookups.inc({ cache: 'market', result: stale ? 'stale' : 'shared' });
+    return { value: entry.value as T, stale, fetchedAtMs: entry.fetchedAtMs };
+  }
+
+  private setFromShared(key: string, entry: SharedEntry): void {
+    const bytes = ENTRY_OVERHEAD_BYTES + key.length * 2 + approximateBytes(entry.value);
+    this.set(key, { ...entry, bytes });
+  }
+
+  private async readShared(store: CacheStore, key: string): Promise<SharedEntry | undefined> {
+    try {
+      const bytes = await store.getBytes(`market:${key}`);
+      return bytes ? decodeValue<SharedEntry>(bytes) : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  private async writeShared(store: CacheStore, key: string, entry: SharedEntry, keepMs: number): Promise<void> {
+    await store.setBytes(`market:${key}`, encodeValue(entry), keepMs).catch(() => undefined);
   }
 
   private set(key: string, entry: Entry): void {

@@ -1,6 +1,8 @@
 import type { Config } from '../../config';
 import { ConfigError } from '../../config';
+import type { CacheStore } from '../../lib/cache-store';
 import { systemClock, type Clock } from '../../lib/clock';
+import { MarketCache } from './cache';
 import type { TestControl } from '../../lib/test-control';
 import { createCachedMarket, type CachedMarket } from './cached-market';
 import { createFileMarket, DatasetError } from './file/file-market';
@@ -26,15 +28,19 @@ export function marketClock(config: Pick<Config, 'MARKET_NOW'>, clock: Clock = s
   return { nowMs: () => pinned };
 }
 
-/** The source MARKET_DATA names, behind the cache. */
-export function createMarket(config: Config, clock: Clock): CachedMarket {
+/**
+ * The source MARKET_DATA names, behind the cache. With a shared `store` (Redis) the cache's level 2
+ * and the live providers' token buckets are the installation's, not the process's.
+ */
+export function createMarket(config: Config, clock: Clock, store?: CacheStore): CachedMarket {
+  const cache = () => new MarketCache(clock, { store });
   switch (config.MARKET_DATA) {
     case 'simulated':
-      return createCachedMarket(createSimulatedMarket({ clock }), clock);
+      return createCachedMarket(createSimulatedMarket({ clock }), clock, cache());
     case 'file':
       if (!config.DATASET_DIR) throw new ConfigError('MARKET_DATA=file needs DATASET_DIR (a dataset directory; see docs/market-data.md).');
       try {
-        return createCachedMarket(createFileMarket({ dir: config.DATASET_DIR, clock }), clock);
+        return createCachedMarket(createFileMarket({ dir: config.DATASET_DIR, clock }), clock, cache());
       } catch (error) {
         if (error instanceof DatasetError) throw new ConfigError(`DATASET_DIR: ${error.message}`);
         throw error;
@@ -50,8 +56,10 @@ export function createMarket(config: Config, clock: Clock): CachedMarket {
           yahoo: config.YAHOO_ENABLED,
           sectorPeers: universeSectorPeers,
           clock,
+          ...(store?.shared ? { store } : {}),
         }),
         clock,
+        cache(),
       );
   }
 }

@@ -1,4 +1,5 @@
 /** Binance Spot public market data (no key): klines and 24-hour tickers for USDT pairs. */
+import type { CacheStore } from '../../../lib/cache-store';
 import { z } from 'zod';
 import type { Clock } from '../../../lib/clock';
 import { ProviderError, UnknownSymbolError, type Bars, type Quote } from '../types';
@@ -31,11 +32,11 @@ const tickerBody = z.object({
 /** Binance's error body, e.g. {"code":-1121,"msg":"Invalid symbol."}. */
 const errorBody = z.object({ code: z.number(), msg: z.string() });
 
-export function createBinanceAdapter(options: { baseUrl?: string; fetchImpl?: FetchImpl; timeoutMs?: number; clock: Clock; sleep?: (ms: number) => Promise<void> }) {
+export function createBinanceAdapter(options: { baseUrl?: string; fetchImpl?: FetchImpl; timeoutMs?: number; clock: Clock; sleep?: (ms: number) => Promise<void>; store?: CacheStore }) {
   // The public-data host needs no key and serves klines and tickers.
   const base = (options.baseUrl ?? 'https://data-api.binance.vision').replace(/\/$/, '');
   // 6,000 request-weight a minute per address; klines and a one-symbol ticker weigh 2.
-  const http = createHttpClient({ provider: PROVIDER, fetchImpl: options.fetchImpl, timeoutMs: options.timeoutMs, ratePerMinute: 600, burst: 20, clock: options.clock, sleep: options.sleep });
+  const http = createHttpClient({ provider: PROVIDER, fetchImpl: options.fetchImpl, timeoutMs: options.timeoutMs, ratePerMinute: 600, burst: 20, clock: options.clock, sleep: options.sleep, store: options.store });
   const pair = (symbol: string) => `${symbol.toUpperCase()}USDT`;
 
   async function get(path: string, params: Record<string, string>, symbol: string): Promise<unknown> {

@@ -1,4 +1,5 @@
 /** CoinGecko (keyless or Demo key): crypto quotes and daily bars built from price points. */
+import type { CacheStore } from '../../../lib/cache-store';
 import { z } from 'zod';
 import type { Clock } from '../../../lib/clock';
 import { ProviderError, UnknownSymbolError, type Bars, type Quote } from '../types';
@@ -23,9 +24,9 @@ const rateLimited = z.object({ status: z.object({ error_code: z.number(), error_
 const priceBody = z.record(z.string(), z.object({ usd: z.number(), usd_24h_vol: z.number().optional(), usd_24h_change: z.number().optional(), last_updated_at: z.number().optional() }));
 const chartBody = z.object({ prices: z.array(z.tuple([z.number(), z.number()])), total_volumes: z.array(z.tuple([z.number(), z.number()])).default([]) });
 
-export function createCoinGeckoAdapter(options: { apiKey?: string; baseUrl?: string; fetchImpl?: FetchImpl; timeoutMs?: number; clock: Clock; sleep?: (ms: number) => Promise<void> }) {
+export function createCoinGeckoAdapter(options: { apiKey?: string; baseUrl?: string; fetchImpl?: FetchImpl; timeoutMs?: number; clock: Clock; sleep?: (ms: number) => Promise<void>; store?: CacheStore }) {
   const base = (options.baseUrl ?? 'https://api.coingecko.com/api/v3').replace(/\/$/, '');
-  const http = createHttpClient({ provider: PROVIDER, fetchImpl: options.fetchImpl, timeoutMs: options.timeoutMs, ratePerMinute: options.apiKey ? 30 : 10, burst: 3, clock: options.clock, sleep: options.sleep });
+  const http = createHttpClient({ provider: PROVIDER, fetchImpl: options.fetchImpl, timeoutMs: options.timeoutMs, ratePerMinute: options.apiKey ? 30 : 10, burst: 3, clock: options.clock, sleep: options.sleep, store: options.store });
   const headers: Record<string, string> = options.apiKey ? { 'x-cg-demo-api-key': options.apiKey } : {};
 
   async function get(path: string, params: Record<string, string>): Promise<unknown> {

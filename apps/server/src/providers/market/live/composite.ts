@@ -16,6 +16,7 @@
  *   option chains   Yahoo
  */
 import { bullishBearish } from '@signalboard/core';
+import type { CacheStore } from '../../../lib/cache-store';
 import type { Clock } from '../../../lib/clock';
 import { CapabilityUnavailableError, ProviderError, type Bars, type MarketData, type NewsArticle, type SymbolInfo } from '../types';
 import { universeBySymbol } from '../universe';
@@ -65,6 +66,8 @@ export interface LiveMarketConfig {
   /** "Now" for date windows, and the time the rate limiters run on: the process clock in production. */
   clock: Clock;
   sleep?: (ms: number) => Promise<void>;
+  /** A shared store (Redis): one token bucket per provider for the whole installation. */
+  store?: CacheStore;
 }
 
 const isoDay = (seconds: number) => new Date(seconds * 1000).toISOString().slice(0, 10);
@@ -77,12 +80,13 @@ export function createLiveMarketData(config: LiveMarketConfig): MarketData {
     timeoutMs: config.timeoutsMs?.[provider] ?? config.timeoutMs,
     clock: config.clock,
     sleep: config.sleep,
+    store: config.store,
   });
   const finnhub = config.finnhubApiKey ? createFinnhubAdapter({ apiKey: config.finnhubApiKey, ...common('finnhub') }) : undefined;
   const twelve = config.twelveDataApiKey ? createTwelveDataAdapter({ apiKey: config.twelveDataApiKey, ...common('twelveData') }) : undefined;
   const fred = config.fredApiKey ? createFredAdapter({ apiKey: config.fredApiKey, ...common('fred') }) : undefined;
-  const { baseUrl, fetchImpl, timeoutMs, clock } = common('yahoo'); // yahoo-finance2 does its own pacing
-  const yahoo = config.yahoo === false ? undefined : createYahooAdapter({ baseUrl, fetchImpl, timeoutMs, clock });
+  const { baseUrl, fetchImpl, timeoutMs, clock, store } = common('yahoo'); // yahoo-finance2 does its own pacing
+  const yahoo = config.yahoo === false ? undefined : createYahooAdapter({ baseUrl, fetchImpl, timeoutMs, clock, store });
   const binance = createBinanceAdapter(common('binance'));
   const coinGecko = createCoinGeckoAdapter({ apiKey: config.coinGeckoApiKey, ...common('coinGecko') });
 

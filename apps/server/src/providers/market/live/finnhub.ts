@@ -1,4 +1,5 @@
 /** Finnhub, free tier: search, quote, profile, company and market news, earnings calendar. */
+import type { CacheStore } from '../../../lib/cache-store';
 import { z } from 'zod';
 import type { Clock } from '../../../lib/clock';
 import { UnknownSymbolError, type EarningsEvent, type NewsArticle, type Quote, type SymbolInfo } from '../types';
@@ -87,12 +88,14 @@ export interface FinnhubOptions {
   timeoutMs?: number;
   clock: Clock;
   sleep?: (ms: number) => Promise<void>;
+  /** Shared (Redis): the provider's token bucket is the installation's. */
+  store?: CacheStore;
 }
 
 export function createFinnhubAdapter(options: FinnhubOptions) {
   const base = (options.baseUrl ?? 'https://finnhub.io/api/v1').replace(/\/$/, '');
   // 60 calls a minute on the free plan (plus a 30/s cap no single process reaches here).
-  const http = createHttpClient({ provider: PROVIDER, fetchImpl: options.fetchImpl, timeoutMs: options.timeoutMs, ratePerMinute: 60, burst: 10, clock: options.clock, sleep: options.sleep });
+  const http = createHttpClient({ provider: PROVIDER, fetchImpl: options.fetchImpl, timeoutMs: options.timeoutMs, ratePerMinute: 60, burst: 10, clock: options.clock, sleep: options.sleep, store: options.store });
   const get = (path: string, params: Record<string, string>) =>
     http.getJson(`${base}${path}?${new URLSearchParams(params).toString()}`, { headers: { 'X-Finnhub-Token': options.apiKey } });
   /** An article, or undefined when it has no http(s) link to open. Images that are not http(s) become ''. */

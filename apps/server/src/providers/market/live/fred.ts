@@ -1,4 +1,5 @@
 /** FRED: economic series observations (send file_type=json; "." marks a missing value). */
+import type { CacheStore } from '../../../lib/cache-store';
 import { z } from 'zod';
 import type { Clock } from '../../../lib/clock';
 import { ProviderError, UnknownSymbolError, type EconomicSeries } from '../types';
@@ -18,9 +19,9 @@ export const FRED_SERIES: Record<string, { name: string; unit: string; frequency
   UMCSENT: { name: 'University of Michigan Consumer Sentiment', unit: 'Index 1966:Q1=100', frequency: 'Monthly' },
 };
 
-export function createFredAdapter(options: { apiKey: string; baseUrl?: string; fetchImpl?: FetchImpl; timeoutMs?: number; clock: Clock; sleep?: (ms: number) => Promise<void> }) {
+export function createFredAdapter(options: { apiKey: string; baseUrl?: string; fetchImpl?: FetchImpl; timeoutMs?: number; clock: Clock; sleep?: (ms: number) => Promise<void>; store?: CacheStore }) {
   const base = (options.baseUrl ?? 'https://api.stlouisfed.org/fred').replace(/\/$/, '');
-  const http = createHttpClient({ provider: PROVIDER, fetchImpl: options.fetchImpl, timeoutMs: options.timeoutMs, ratePerMinute: 120, burst: 10, clock: options.clock, sleep: options.sleep });
+  const http = createHttpClient({ provider: PROVIDER, fetchImpl: options.fetchImpl, timeoutMs: options.timeoutMs, ratePerMinute: 120, burst: 10, clock: options.clock, sleep: options.sleep, store: options.store });
   return {
     provider: PROVIDER,
     async series(id: string, limit = 36): Promise<EconomicSeries> {

@@ -3,7 +3,9 @@
  * at its free-tier rate, retries with jittered exponential backoff for retryable failures, and one
  * mapping of failures to ProviderError / CapabilityUnavailableError. API keys never reach messages.
  */
+import type { CacheStore } from '../../../lib/cache-store';
 import type { Clock } from '../../../lib/clock';
+import { metrics } from '../../../lib/metrics';
 import { CapabilityUnavailableError, ProviderError } from '../types';
 
 export type FetchImpl = (input: string, init?: RequestInit) => Promise<Response>;
@@ -70,6 +72,37 @@ export class TokenBucket {
   }
 }
 
+/** Takes a token, or answers how many ms until one is free. */
+export interface RateGate {
+  take(): number | Promise<number>;
+}
+
+/**
+ * The provider's bucket in a shared store (Redis): one bucket for every process of the installation,
+ * so a free-tier limit is the installation's limit. Run on `clock`; if the store fails (Redis
+ * down) the process falls back to a bucket of its own rather than failing the request.
+ */
+export function sharedTokenBucket(store: CacheStore, provider: string, perMinute: number, capacity: number, clock: Clock): RateGate {
+  const local = new TokenBucket(perMinute, capacity, clock);
+  return {
+    take: () => store.take(`bucket:${provider}`, perMinute, capacity, clock.nowMs()).catch(() => local.take()),
+  };
+}
+
+/** The metrics kind of a failed provider call (signalboard_provider_errors_total). */
+export function providerErrorKind(error: unknown): 'timeout' | 'rate_limit' | 'http' | 'shape' | 'network' {
+  if (error instanceof ProviderTimeoutError) return 'timeout';
+  if (error instanceof LocalRateLimitError) return 'rate_limit';
+  if (error instanceof ProviderError) {
+    if (error.options.status === 429) return 'rate_limit';
+    if (error.options.status !== undefined) return 'http';
+    if (/: network error/.test(error.message)) return 'network';
+    return 'shape';
+  }
+  if (error instanceof CapabilityUnavailableError) return 'http';
+  return 'network';
+}
+
 export interface HttpClientOptions {
   provider: string;
   fetchImpl?: FetchImpl;
@@ -89,6 +122,8 @@ export interface HttpClientOptions {
   maxQueueMs?: number;
   /** Longest Retry-After honoured (default MAX_RETRY_AFTER_MS); a longer one is not retried. */
   maxRetryAfterMs?: number;
+  /** A shared store (Redis): the provider's token bucket is the installation's (sharedTokenBucket). */
+  store?: CacheStore;
 }
 
 export interface HttpClient {
@@ -106,7 +141,10 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
   const fetchImpl = options.fetchImpl ?? ((input, init) => fetch(input, init));
   const sleep = options.sleep ?? defaultSleep;
   const random = options.random ?? Math.random;
-  const bucket = new TokenBucket(options.ratePerMinute, options.burst ?? Math.max(1, Math.ceil(options.ratePerMinute / 6)), options.clock);
+  const burst = options.burst ?? Math.max(1, Math.ceil(options.ratePerMinute / 6));
+  const bucket: RateGate = options.store?.shared
+    ? sharedTokenBucket(options.store, options.provider, options.ratePerMinute, burst, options.clock)
+    : new TokenBucket(options.ratePerMinute, burst, options.clock);
   const retries = options.retries ?? 2;
   const timeoutMs = options.timeoutMs ?? 10_000;
   const maxQueueMs = options.maxQueueMs ?? 5_000;
@@ -118,7 +156,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
   };
 
   async function attempt(url: string, headers: Record<string, string>): Promise<unknown> {
-    let waitMs = bucket.take();
+    let waitMs = await bucket.take();
     let waited = 0;
     while (waitMs > 0) {
       if (waited + waitMs > maxQueueMs) {
@@ -131,7 +169,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
         throw new LocalRateLimitError(provider, 'rate limit reached (the rate-limit clock is not advancing)', { status: 429, retryable: false });
       }
       waited += waitMs;
-      waitMs = bucket.take();
+      waitMs = await bucket.take();
     }
     let response: Response;
     let text: string;
@@ -173,6 +211,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
         try {
           return await attempt(url, init.headers ?? {});
         } catch (error) {
+          metrics.providerErrors.inc({ provider, kind: providerErrorKind(error) });
           // A retry our own limiter refuses reports the failure that made us retry.
           if (error instanceof LocalRateLimitError && lastFailure) throw lastFailure;
           lastFailure = error;
@@ -194,6 +233,7 @@ export function expectShape<T>(provider: string, what: string, schema: { safePar
   const result = schema.safeParse(value);
   if (!result.success) {
     const issue = result.error.issues[0];
+    metrics.providerErrors.inc({ provider, kind: 'shape' });
     throw new ProviderError(provider, `unexpected ${what} (${issue ? `${issue.path.join('.') || 'body'}: ${issue.message}` : 'shape'})`, { retryable: false });
   }
   return result.data;

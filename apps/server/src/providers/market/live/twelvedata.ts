@@ -1,4 +1,5 @@
 /** Twelve Data, Basic plan: quote, daily / 5-minute time series and RSI. Numbers arrive as strings. */
+import type { CacheStore } from '../../../lib/cache-store';
 import { z } from 'zod';
 import type { Clock } from '../../../lib/clock';
 import { ProviderError, UnknownSymbolError, type Bars, type Quote } from '../types';
@@ -60,12 +61,14 @@ export interface TwelveDataOptions {
   timeoutMs?: number;
   clock: Clock;
   sleep?: (ms: number) => Promise<void>;
+  /** Shared (Redis): the provider's token bucket is the installation's. */
+  store?: CacheStore;
 }
 
 export function createTwelveDataAdapter(options: TwelveDataOptions) {
   const base = (options.baseUrl ?? 'https://api.twelvedata.com').replace(/\/$/, '');
   // Basic plan: 8 credits a minute; one credit per symbol for these calls.
-  const http = createHttpClient({ provider: PROVIDER, fetchImpl: options.fetchImpl, timeoutMs: options.timeoutMs, ratePerMinute: 8, burst: 2, clock: options.clock, sleep: options.sleep });
+  const http = createHttpClient({ provider: PROVIDER, fetchImpl: options.fetchImpl, timeoutMs: options.timeoutMs, ratePerMinute: 8, burst: 2, clock: options.clock, sleep: options.sleep, store: options.store });
 
   async function get(path: string, params: Record<string, string>): Promise<unknown> {
     const symbol = params.symbol ?? '';

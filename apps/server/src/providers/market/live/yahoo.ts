@@ -7,9 +7,11 @@
  */
 import YahooFinance from 'yahoo-finance2';
 import { z } from 'zod';
+import type { CacheStore } from '../../../lib/cache-store';
 import type { Clock } from '../../../lib/clock';
+import { metrics } from '../../../lib/metrics';
 import { CapabilityUnavailableError, ProviderError, UnknownSymbolError, type Bars, type OptionChain, type OptionContract, type Quote, type SymbolInfo } from '../types';
-import { expectShape, ProviderTimeoutError, TokenBucket, type FetchImpl } from './http';
+import { expectShape, providerErrorKind, ProviderTimeoutError, sharedTokenBucket, TokenBucket, type FetchImpl, type RateGate } from './http';
 import { lastSessionWindow } from './intraday-window';
 
 const PROVIDER = 'Yahoo';
@@ -83,19 +85,21 @@ export interface YahooOptions {
   timeoutMs?: number;
   clock: Clock;
   log?: { debug(msg: string): void };
+  /** A shared store (Redis): one Yahoo bucket for the whole installation. */
+  store?: CacheStore;
 }
 
 export function createYahooAdapter(options: YahooOptions) {
   const fetchImpl = options.fetchImpl ?? ((input: string, init?: RequestInit) => fetch(input, init));
   const timeoutMs = options.timeoutMs ?? 10_000;
   // Yahoo publishes no limit and throttles by address: stay near one call a second.
-  const bucket = new TokenBucket(60, 5, options.clock);
+  const bucket: RateGate = options.store?.shared ? sharedTokenBucket(options.store, PROVIDER, 60, 5, options.clock) : new TokenBucket(60, 5, options.clock);
   /** The last Retry-After Yahoo sent, read when its 429 becomes our error. */
   let lastRetryAfterSeconds: number | undefined;
   const yahooFetch = async (input: string | URL | Request, init?: RequestInit) => {
     const url = new URL(typeof input === 'string' || input instanceof URL ? input.toString() : input.url);
     const target = options.baseUrl ? `${options.baseUrl.replace(/\/$/, '')}${url.pathname}${url.search}` : url.toString();
-    if (bucket.take() > 0) throw new ProviderError(PROVIDER, 'rate limit reached', { status: 429, retryable: false });
+    if ((await bucket.take()) > 0) throw new ProviderError(PROVIDER, 'rate limit reached', { status: 429, retryable: false });
     const response = await fetchImpl(target, { ...init, signal: AbortSignal.timeout(timeoutMs) });
     const retryAfter = Number(response.headers.get('retry-after'));
     lastRetryAfterSeconds = Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : undefined;
@@ -115,6 +119,15 @@ export function createYahooAdapter(options: YahooOptions) {
    * carries the status in `code`; 404 or "No data found" is an unknown symbol.
    */
   async function call<T>(symbol: string, work: () => Promise<T>): Promise<T> {
+    try {
+      return await mapped(symbol, work);
+    } catch (error) {
+      if (!(error instanceof UnknownSymbolError)) metrics.providerErrors.inc({ provider: PROVIDER, kind: providerErrorKind(error) });
+      throw error;
+    }
+  }
+
+  async function mapped<T>(symbol: string, work: () => Promise<T>): Promise<T> {
     lastRetryAfterSeconds = undefined;
     try {
       return await work();
