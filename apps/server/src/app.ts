@@ -86,6 +86,8 @@ export interface AppDeps {
   tradeUniverse?: (survivorshipBiased: boolean, engine: EngineId) => Promise<UniverseMember[]>;
   /** pino options, or false for no logs (tests). */
   logger?: boolean | Record<string, unknown>;
+  /** REDIS_URL: the delivery pass after an alert commit is a queued job (jobs/tasks.ts kickDelivery), not this process's timer. */
+  kickDelivery?: () => void;
 }
 
 declare module 'fastify' {
@@ -277,7 +279,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     marketClock: deps.marketClock,
     clock,
     ...(config.ALERT_POLL_SECONDS ? { pollSeconds: config.ALERT_POLL_SECONDS } : {}),
-    delivery: alertDelivery,
+    delivery: deps.kickDelivery ? { kick: deps.kickDelivery } : alertDelivery,
     log: jobLog,
   });
   app.decorate('alertEvaluation', alertEvaluation);

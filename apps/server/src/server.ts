@@ -6,6 +6,8 @@ import { createUsersRepo } from './features/auth/users.repo';
 import { systemClock } from './lib/clock';
 import { consoleLog } from './lib/console-log';
 import { startScheduler, type Scheduler } from './jobs/scheduler';
+import { createJobQueue } from './jobs/queue';
+import { kickDelivery, scheduleTasks } from './jobs/tasks';
 import { resolveJwtSecret } from './lib/jwt-secret';
 import { createAnalyst } from './providers/ai';
 import { createMailer } from './providers/mail';
@@ -24,8 +26,11 @@ async function main(): Promise<void> {
   const market = control ? withTestQuotes(createMarket(config, clockForMarket), control, clockForMarket) : createMarket(config, clockForMarket);
   const database = await openDatabase(config, consoleLog);
   const mailer = createMailer(config, database.db, clock);
+  // REDIS_URL: the jobs run in `npm run worker` processes (jobs/queue.ts); this process only enqueues.
+  const jobQueue = config.REDIS_URL ? createJobQueue({ url: config.REDIS_URL, prefix: config.REDIS_PREFIX }, { log: consoleLog }) : undefined;
+  const enqueueDeliveryPass = jobQueue ? () => void kickDelivery(jobQueue).catch((error: unknown) => consoleLog.warn(`Delivery kick failed: ${String(error)}`)) : undefined;
   const demoCreated = config.DEMO_ACCOUNT ? await ensureDemoAccount(createUsersRepo(database.db)) : false;
-  const app = await buildApp({ config, db: database.db, pool: database.pool, mailer, market, marketClock: clockForMarket, analyst: createAnalyst(config), jwtSecret: await resolveJwtSecret(config), clock });
+  const app = await buildApp({ config, db: database.db, pool: database.pool, mailer, market, marketClock: clockForMarket, analyst: createAnalyst(config), jwtSecret: await resolveJwtSecret(config), clock, ...(enqueueDeliveryPass ? { kickDelivery: enqueueDeliveryPass } : {}) });
 
   /** Started once the server listens; stopped first on shutdown. */
   const running: { scheduler?: Scheduler } = {};
@@ -43,6 +48,7 @@ async function main(): Promise<void> {
       await running.scheduler?.stop();
       await app.alertEvaluation.stop();
       await app.close();
+      await jobQueue?.close();
       mailer.close();
       await database.close({ stopEmbedded: true });
       if (database.embedded) consoleLog.info('Embedded PostgreSQL server stopped');
@@ -67,11 +73,18 @@ async function main(): Promise<void> {
   // Every scheduled job (the dashboard's refreshes; the trade engines' replays, daily passes and
   // marks): a first pass now (a new installation's dashboard is filled at once, the engines' history
   // replays start in the background), then every minute whatever slot is due.
-  running.scheduler = startScheduler(app.jobs, consoleLog);
-  // The alert rules: the quote poller and the engines' events, evaluated as they come.
-  app.alertEvaluation.start();
-  // Alert deliveries: a pass every 2 seconds (and at once when the evaluator commits an alert).
-  app.alertDelivery.start();
+  if (jobQueue) {
+    // On Redis the same work is scheduled on BullMQ (one schedule however many processes upsert it).
+    scheduleTasks(jobQueue, { jobs: app.jobs, alertEvaluation: app.alertEvaluation, alertDelivery: app.alertDelivery, clock })
+      .then(() => consoleLog.info('Jobs: scheduled on Redis; `npm run worker` processes run them'))
+      .catch((error: unknown) => consoleLog.warn(`Scheduling the jobs on Redis failed: ${String(error)}`));
+  } else {
+    running.scheduler = startScheduler(app.jobs, consoleLog);
+    // The alert rules: the quote poller and the engines' events, evaluated as they come.
+    app.alertEvaluation.start();
+    // Alert deliveries: a pass every 2 seconds (and at once when the evaluator commits an alert).
+    app.alertDelivery.start();
+  }
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.PORT;
   const host = config.HOST === '0.0.0.0' || config.HOST === '127.0.0.1' || config.HOST === '::' ? 'localhost' : config.HOST;
