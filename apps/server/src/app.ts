@@ -27,6 +27,7 @@ import { tradesRoutes } from './features/trades/trades.routes';
 import type { AnyEngine } from './features/trades/trades.runner';
 import { createJobRuns } from './jobs/job-runs';
 import { createJobRegistry, type JobRegistry } from './jobs/registry';
+import type { QueuedWork } from './jobs/tasks';
 import { dashboardRoutes } from './features/dashboard/dashboard.routes';
 import { docsRoutes } from './features/docs/openapi';
 import { healthRoutes } from './features/health/health.routes';
@@ -86,8 +87,8 @@ export interface AppDeps {
   tradeUniverse?: (survivorshipBiased: boolean, engine: EngineId) => Promise<UniverseMember[]>;
   /** pino options, or false for no logs (tests). */
   logger?: boolean | Record<string, unknown>;
-  /** REDIS_URL: the delivery pass after an alert commit is a queued job (jobs/tasks.ts kickDelivery), not this process's timer. */
-  kickDelivery?: () => void;
+  /** REDIS_URL: work that runs on the workers (jobs/tasks.ts): the delivery kick, the first dashboard fill. */
+  queued?: QueuedWork;
 }
 
 declare module 'fastify' {
@@ -279,7 +280,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     marketClock: deps.marketClock,
     clock,
     ...(config.ALERT_POLL_SECONDS ? { pollSeconds: config.ALERT_POLL_SECONDS } : {}),
-    delivery: deps.kickDelivery ? { kick: deps.kickDelivery } : alertDelivery,
+    delivery: deps.queued ? { kick: deps.queued.kickDelivery } : alertDelivery,
     log: jobLog,
   });
   app.decorate('alertEvaluation', alertEvaluation);
@@ -304,7 +305,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         scans: createScansService({ favorites, market: marketService, sentiment: deps.market, clock: deps.marketClock, log: app.log }),
       });
       await secured.register(newsAnalysisRoutes, { service: createNewsAnalysisService({ analyst, clock, ttlMs: config.AI_CACHE_TTL_SECONDS * 1000 }) });
-      await secured.register(dashboardRoutes, { repo: dashboardRepo, jobs: dashboardJobs, market: deps.market, marketClock: deps.marketClock });
+      await secured.register(dashboardRoutes, { repo: dashboardRepo, jobs: deps.queued ? { fillIfEmpty: deps.queued.fillDashboard } : dashboardJobs, market: deps.market, marketClock: deps.marketClock });
       const records = createTrackRecords({ repo: tradesRepo, market: deps.market, marketClock: deps.marketClock, ...(deps.tradeUniverse ? { universe: deps.tradeUniverse } : {}) });
       await secured.register(tradesRoutes, { engines: tradeJobs.engines, repo: tradesRepo, market: deps.market, marketClock: deps.marketClock, records });
     },

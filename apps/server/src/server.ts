@@ -7,7 +7,7 @@ import { systemClock } from './lib/clock';
 import { consoleLog } from './lib/console-log';
 import { startScheduler, type Scheduler } from './jobs/scheduler';
 import { createJobQueue } from './jobs/queue';
-import { kickDelivery, scheduleTasks } from './jobs/tasks';
+import { queuedWork, scheduleTasks } from './jobs/tasks';
 import { resolveJwtSecret } from './lib/jwt-secret';
 import { createAnalyst } from './providers/ai';
 import { createMailer } from './providers/mail';
@@ -28,9 +28,8 @@ async function main(): Promise<void> {
   const mailer = createMailer(config, database.db, clock);
   // REDIS_URL: the jobs run in `npm run worker` processes (jobs/queue.ts); this process only enqueues.
   const jobQueue = config.REDIS_URL ? createJobQueue({ url: config.REDIS_URL, prefix: config.REDIS_PREFIX }, { log: consoleLog }) : undefined;
-  const enqueueDeliveryPass = jobQueue ? () => void kickDelivery(jobQueue).catch((error: unknown) => consoleLog.warn(`Delivery kick failed: ${String(error)}`)) : undefined;
   const demoCreated = config.DEMO_ACCOUNT ? await ensureDemoAccount(createUsersRepo(database.db)) : false;
-  const app = await buildApp({ config, db: database.db, pool: database.pool, mailer, market, marketClock: clockForMarket, analyst: createAnalyst(config), jwtSecret: await resolveJwtSecret(config), clock, ...(enqueueDeliveryPass ? { kickDelivery: enqueueDeliveryPass } : {}) });
+  const app = await buildApp({ config, db: database.db, pool: database.pool, mailer, market, marketClock: clockForMarket, analyst: createAnalyst(config), jwtSecret: await resolveJwtSecret(config), clock, ...(jobQueue ? { queued: queuedWork(jobQueue, consoleLog, clock) } : {}) });
 
   /** Started once the server listens; stopped first on shutdown. */
   const running: { scheduler?: Scheduler } = {};

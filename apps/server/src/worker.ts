@@ -9,7 +9,7 @@ import { buildApp } from './app';
 import { ConfigError, loadConfig } from './config';
 import { openDatabase } from './db/open';
 import { createJobQueue, startJobWorkers, type JobLog } from './jobs/queue';
-import { kickDelivery, scheduleTasks, taskHandlers } from './jobs/tasks';
+import { queuedWork, scheduleTasks, taskHandlers } from './jobs/tasks';
 import { systemClock } from './lib/clock';
 import { consoleLog } from './lib/console-log';
 import { resolveJwtSecret } from './lib/jwt-secret';
@@ -46,7 +46,8 @@ async function main(): Promise<void> {
     analyst: createAnalyst(config),
     jwtSecret: await resolveJwtSecret(config),
     clock,
-    kickDelivery: () => void kickDelivery(queue).catch((error: unknown) => consoleLog.warn(`Delivery kick failed: ${String(error)}`)),
+    // Deliveries after an alert commit run as a (collapsed) queued pass, like everything else here.
+    queued: queuedWork(queue, consoleLog, clock),
   });
   await app.ready();
 

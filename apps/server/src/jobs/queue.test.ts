@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { metrics } from '../lib/metrics';
 import { testRedisSettings, testRedisUrl } from '../../test/redis';
 import { createJobQueue, startJobWorkers, type JobQueue, type JobWorkers, type TaskHandler } from './queue';
-import { EVALUATION_CHUNK, TASKS, chunksOf, kickDelivery, periodicTasks, scheduleTasks, taskHandlers, type TaskDeps } from './tasks';
+import { EVALUATION_CHUNK, TASKS, chunksOf, kickDelivery, periodicTasks, queuedWork, scheduleTasks, taskHandlers, type TaskDeps } from './tasks';
 
 const WAIT = { timeout: 15_000, interval: 50 };
 
@@ -68,6 +68,12 @@ describe('the tasks', () => {
     const { log } = recordingLog();
     await taskHandlers(deps)[TASKS.alertEvaluate]!({ data: { symbols: ['AAPL', 'MSFT'], watched: 60 }, jobId: '1', log, enqueue: async () => undefined });
     expect(polled).toEqual([{ symbols: ['AAPL', 'MSFT'], watched: 60 }]);
+  });
+  it('a dashboard fill that cannot reach Redis is logged, never a rejected read', async () => {
+    const warnings: string[] = [];
+    const broken = { enqueue: () => Promise.reject(new Error('Connection is closed.')), waitFor: () => Promise.resolve('unknown') };
+    await queuedWork(broken, { warn: (message) => warnings.push(message) }, { nowMs: () => 0 }).fillDashboard();
+    expect(warnings).toEqual(['Dashboard fill failed: Connection is closed.']);
   });
 });
 
@@ -182,6 +188,36 @@ describe.skipIf(!testRedisUrl())('jobs on BullMQ', () => {
     await vi.waitFor(async () => expect(await producer.queue.getJobState('alert-delivery-kick')).toBe('unknown'), WAIT);
     await kickDelivery(producer);
     await vi.waitFor(() => expect(passes).toBe(2), WAIT);
+  });
+
+  it('a dashboard read that found its part empty waits for a registry pass on a worker, with its request id', async () => {
+    const { queue, worker } = setup('fill');
+    const producer = queue();
+    const warnings: string[] = [];
+    const work = queuedWork(producer, { warn: (message) => warnings.push(message) }, { nowMs: () => 1_700_000_000_000 });
+    let finishTick = () => undefined as void;
+    const ticks: string[] = [];
+    const { lines, log } = recordingLog();
+    worker(
+      {
+        [TASKS.jobsTick]: ({ data, log: jobLog }) =>
+          new Promise<void>((resolve) => {
+            ticks.push(String(data.requestId));
+            jobLog.info('tick');
+            finishTick = resolve;
+          }),
+      },
+      { log },
+    );
+    let filled = false;
+    const fills = [work.fillDashboard('req-a').then(() => (filled = true)), work.fillDashboard('req-b')];
+    await vi.waitFor(() => expect(ticks).toEqual(['req-a']), WAIT);
+    expect(filled).toBe(false); // the read waits for the pass
+    finishTick();
+    await Promise.all(fills);
+    expect(ticks).toEqual(['req-a']); // two reads in one minute: one pass
+    expect(lines).toContainEqual({ bindings: { job: 'jobs-tick', jobId: `jobs-tick-fill-${Math.floor(1_700_000_000_000 / 60_000)}`, requestId: 'req-a' }, message: 'tick' });
+    expect(warnings).toEqual([]);
   });
 
   it('records job durations, failures and the queue depth', async () => {

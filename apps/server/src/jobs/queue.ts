@@ -62,6 +62,9 @@ export interface EnqueueOptions {
   attempts?: number;
 }
 
+/** How often waitFor looks at a job's state. */
+const WAIT_POLL_MS = 250;
+
 const RETENTION: Pick<JobsOptions, 'removeOnComplete' | 'removeOnFail'> = {
   removeOnComplete: { age: KEEP_DONE_SECONDS, count: 5_000 },
   removeOnFail: { age: KEEP_FAILED_SECONDS, count: 5_000 },
@@ -72,6 +75,8 @@ export interface JobQueue {
   /** Creates or updates one scheduler per task (idempotent) and removes schedulers of tasks no longer listed. */
   upsertSchedules(tasks: readonly Pick<PeriodicTask, 'name' | 'everyMs' | 'pattern'>[]): Promise<void>;
   enqueue(name: string, data?: JobData, options?: EnqueueOptions): Promise<void>;
+  /** Waits (at most `waitMs`) until the job finished or is gone; answers its last state. */
+  waitFor(jobId: string, waitMs: number): Promise<string>;
   /** Jobs per state, also recorded as metrics.queueDepth. */
   depth(): Promise<Record<string, number>>;
   close(): Promise<void>;
@@ -100,6 +105,14 @@ export function createJobQueue(settings: RedisSettings, options: { log?: JobLog 
         ...(removeWhenDone ? { removeOnComplete: true, removeOnFail: true } : {}),
         ...(attempts ? { attempts, backoff: { type: 'exponential', delay: 1_000 } } : {}),
       });
+    },
+    async waitFor(jobId, waitMs) {
+      const until = Date.now() + waitMs;
+      for (;;) {
+        const state = await queue.getJobState(jobId);
+        if (state === 'completed' || state === 'failed' || state === 'unknown' || Date.now() >= until) return state;
+        await new Promise((resolve) => setTimeout(resolve, WAIT_POLL_MS));
+      }
     },
     depth: () => recordDepth(queue),
     async close() {

@@ -73,6 +73,36 @@ export function kickDelivery(queue: Pick<JobQueue, 'enqueue'>, requestId?: strin
   return queue.enqueue(TASKS.delivery, {}, { jobId: `${TASKS.delivery}-kick`, removeWhenDone: true, ...(requestId ? { requestId } : {}) });
 }
 
+/** How long a dashboard read that found its part empty waits for the fill on a worker. */
+export const DASHBOARD_FILL_WAIT_MS = 120_000;
+
+/** What the API (and a worker's own services) hand to the queue instead of running in-process (buildApp's `queued`). */
+export interface QueuedWork {
+  /** After an alert commit that queued deliveries. */
+  kickDelivery(): void;
+  /** A dashboard read found its part empty: a registry pass on a worker (one a minute however many reads), waited for. Never rejects. */
+  fillDashboard(requestId?: string): Promise<void>;
+}
+
+export function queuedWork(queue: Pick<JobQueue, 'enqueue' | 'waitFor'>, log: { warn(message: string): void }, clock: Clock, fillWaitMs = DASHBOARD_FILL_WAIT_MS): QueuedWork {
+  return {
+    kickDelivery() {
+      kickDelivery(queue).catch((error: unknown) => log.warn(`Delivery kick failed: ${errorText(error)}`));
+    },
+    async fillDashboard(requestId) {
+      const jobId = `${TASKS.jobsTick}-fill-${Math.floor(clock.nowMs() / 60_000)}`;
+      try {
+        await queue.enqueue(TASKS.jobsTick, {}, { jobId, ...(requestId ? { requestId } : {}) });
+        await queue.waitFor(jobId, fillWaitMs);
+      } catch (error) {
+        log.warn(`Dashboard fill failed: ${errorText(error)}`);
+      }
+    },
+  };
+}
+
+const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
 /** A first registry pass at start (as the in-process scheduler does): one per minute however many processes start. */
 export function enqueueFirstTick(queue: Pick<JobQueue, 'enqueue'>, nowMs: number): Promise<void> {
   return queue.enqueue(TASKS.jobsTick, {}, { jobId: `${TASKS.jobsTick}-start-${Math.floor(nowMs / 60_000)}` });
