@@ -15,7 +15,7 @@ import type { Clock } from '../../lib/clock';
 import type { CachedMarket } from '../../providers/market/cached-market';
 import { UnknownSymbolError } from '../../providers/market/types';
 import { CRYPTOS, ETFS, type GicsSector } from '../../providers/market/universe';
-import { DASHBOARD_INDICATORS, type DashboardJobs } from './dashboard.jobs';
+import { DASHBOARD_INDICATORS } from './dashboard.jobs';
 import type { DashboardRepo } from './dashboard.repo';
 
 /** Overall summaries api/all_overall_sentiment answers (newest first): a day of 30-minute slots. */
