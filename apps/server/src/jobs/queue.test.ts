@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { metrics } from '../lib/metrics';
 import { testRedisSettings, testRedisUrl } from '../../test/redis';
 import { createJobQueue, startJobWorkers, type JobQueue, type JobWorkers, type TaskHandler } from './queue';
-import { EVALUATION_CHUNK, TASKS, chunksOf, kickDelivery, periodicTasks, queuedWork, scheduleTasks, taskHandlers, type TaskDeps } from './tasks';
+import { EVALUATION_CHUNK, STILL_RUNNING, TASKS, chunksOf, kickDelivery, periodicTasks, queuedWork, scheduleTasks, taskHandlers, type TaskDeps } from './tasks';
 
 const WAIT = { timeout: 15_000, interval: 50 };
 
@@ -53,6 +53,33 @@ describe('the tasks', () => {
       { name: 'alert-news', everyMs: 15_000, pattern: undefined },
       { name: 'alert-delivery', everyMs: 2_000, pattern: undefined },
     ]);
+  });
+
+  it('a periodic job never waits on the previous one still running in its worker; a dashboard fill does', async () => {
+    const { deps } = fakeDeps();
+    let finish = () => undefined as void;
+    let passes = 0;
+    deps.jobs = {
+      tick: () =>
+        new Promise((resolve) => {
+          passes += 1;
+          finish = () => resolve({ 'overall-sentiment': 'done' });
+        }),
+    };
+    const tick = taskHandlers(deps)[TASKS.jobsTick]!;
+    const context = (data: Record<string, unknown>) => ({ data, jobId: '1', log: recordingLog().log, enqueue: async () => undefined });
+    const first = tick(context({}));
+    expect(await tick(context({}))).toBe(STILL_RUNNING);
+    const fill = tick(context({ wait: true }));
+    finish();
+    expect(await first).toEqual({ 'overall-sentiment': 'done' });
+    expect(await fill).toEqual({ 'overall-sentiment': 'done' });
+    expect(passes).toBe(1);
+    // Once it finished, the next one runs.
+    const next = tick(context({}));
+    finish();
+    await next;
+    expect(passes).toBe(2);
   });
 
   it('a delivery pass goes on while batches are full', async () => {

@@ -65,6 +65,8 @@ export interface EnqueueOptions {
 /** How often waitFor looks at a job's state. */
 const WAIT_POLL_MS = 250;
 
+// One retention for every job: BullMQ trims the whole finished set by age and count when any job
+// finishes, and the deterministic jobIds (evaluation chunks, dashboard fills) rely on an hour of it.
 const RETENTION: Pick<JobsOptions, 'removeOnComplete' | 'removeOnFail'> = {
   removeOnComplete: { age: KEEP_DONE_SECONDS, count: 5_000 },
   removeOnFail: { age: KEEP_FAILED_SECONDS, count: 5_000 },

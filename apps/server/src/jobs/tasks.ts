@@ -52,13 +52,34 @@ export function periodicTasks(deps: TaskDeps): PeriodicTask[] {
   const { alertEvaluation } = deps;
   // The evaluator's shortest interval; a live source with many symbols polls less often (see alertPoll).
   const alertEveryMs = alertEvaluation.pollIntervalMs(0);
-  return [
+  const tasks: PeriodicTask[] = [
     { name: TASKS.jobsTick, pattern: '* * * * *', run: ({ log }) => tickJobs(deps, log) },
     { name: TASKS.alertPoll, everyMs: alertEveryMs, run: (context) => fanOutPoll(deps, context) },
     { name: TASKS.ideaEvents, everyMs: alertEveryMs, run: () => alertEvaluation.consumeIdeaEvents() },
     { name: TASKS.news, everyMs: alertEveryMs, run: () => alertEvaluation.consumeNews() },
     { name: TASKS.delivery, everyMs: DEFAULT_POLL_MS, run: () => deliveryPass(deps) },
   ];
+  return tasks.map((task) => ({ ...task, run: notOverlapped(task.run) }));
+}
+
+/** What a periodic job answers when the previous one still runs in this process. */
+export const STILL_RUNNING = 'skipped: the previous run is still under way in this worker';
+
+/**
+ * A periodic job that finds the previous one still running in this process (a long dashboard
+ * refresh past the next minute) ends at once instead of holding a worker slot while it waits, as the
+ * in-process scheduler's `protect` does; a job with `data.wait` (a dashboard fill) waits for it.
+ */
+function notOverlapped(run: TaskHandler): TaskHandler {
+  let running: Promise<unknown> | undefined;
+  return (context) => {
+    if (running) return context.data.wait === true ? running : Promise.resolve(STILL_RUNNING);
+    const current = run(context).finally(() => {
+      running = undefined;
+    });
+    running = current;
+    return current;
+  };
 }
 
 /** Every job a worker runs, by name: the periodic tasks and the enqueued ones. */
@@ -92,7 +113,7 @@ export function queuedWork(queue: Pick<JobQueue, 'enqueue' | 'waitFor'>, log: { 
     async fillDashboard(requestId) {
       const jobId = `${TASKS.jobsTick}-fill-${Math.floor(clock.nowMs() / 60_000)}`;
       try {
-        await queue.enqueue(TASKS.jobsTick, {}, { jobId, ...(requestId ? { requestId } : {}) });
+        await queue.enqueue(TASKS.jobsTick, { wait: true }, { jobId, ...(requestId ? { requestId } : {}) });
         await queue.waitFor(jobId, fillWaitMs);
       } catch (error) {
         log.warn(`Dashboard fill failed: ${errorText(error)}`);
