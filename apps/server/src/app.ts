@@ -232,7 +232,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Routes that need no token, registered one by one.
   await app.register(
     async (open) => {
-      await open.register(healthRoutes, { config, mailKind: mailer.kind, smsKind: sms.kind, clock, alertsEvaluatedAt: () => app.alertEvaluation?.lastEvaluatedAtMs() ?? null });
+      await open.register(healthRoutes, { config, mailKind: mailer.kind, smsKind: sms.kind, clock, alertsEvaluatedAt: () => (deps.queued ? deps.queued.alertsEvaluatedAtMs() : (app.alertEvaluation?.lastEvaluatedAtMs() ?? null)) });
       await open.register(publicAuthRoutes, { auth, tokens, limiters, runInBackground });
       // Twilio's callbacks (X-Twilio-Signature) and the e-mail unsubscribe link (a signed token).
       await open.register(alertDeliveryRoutes, { db, config, clock, linkKey: unsubscribeKeyOf(deps.jwtSecret) });

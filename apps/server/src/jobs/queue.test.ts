@@ -67,7 +67,7 @@ describe('the tasks', () => {
         }),
     };
     const tick = taskHandlers(deps)[TASKS.jobsTick]!;
-    const context = (data: Record<string, unknown>) => ({ data, jobId: '1', log: recordingLog().log, enqueue: async () => undefined });
+    const context = (data: Record<string, unknown>) => ({ data, jobId: '1', log: recordingLog().log, enqueue: async () => undefined, note: async () => null });
     const first = tick(context({}));
     expect(await tick(context({}))).toBe(STILL_RUNNING);
     const fill = tick(context({ wait: true }));
@@ -86,21 +86,28 @@ describe('the tasks', () => {
     const { deps, setDeliveryBatches } = fakeDeps();
     setDeliveryBatches([25, 25, 3, 25]);
     const { log } = recordingLog();
-    const handled = await taskHandlers(deps)[TASKS.delivery]!({ data: {}, jobId: '1', log, enqueue: async () => undefined });
+    const handled = await taskHandlers(deps)[TASKS.delivery]!({ data: {}, jobId: '1', log, enqueue: async () => undefined, note: async () => null });
     expect(handled).toBe(53);
   });
 
   it('an evaluation job polls its share of the symbols with the whole pass size', async () => {
     const { deps, polled } = fakeDeps();
     const { log } = recordingLog();
-    await taskHandlers(deps)[TASKS.alertEvaluate]!({ data: { symbols: ['AAPL', 'MSFT'], watched: 60 }, jobId: '1', log, enqueue: async () => undefined });
+    const notes: Array<[string, string | undefined]> = [];
+    const note = async (name: string, value?: string) => (notes.push([name, value]), value ?? null);
+    await taskHandlers(deps)[TASKS.alertEvaluate]!({ data: { symbols: ['AAPL', 'MSFT'], watched: 60 }, jobId: '1', log, enqueue: async () => undefined, note });
     expect(polled).toEqual([{ symbols: ['AAPL', 'MSFT'], watched: 60 }]);
+    // When it finished, for the API processes' health answer.
+    expect(notes).toEqual([['alerts-evaluated-at', '1700000000000']]);
   });
   it('a dashboard fill that cannot reach Redis is logged, never a rejected read', async () => {
     const warnings: string[] = [];
-    const broken = { enqueue: () => Promise.reject(new Error('Connection is closed.')), waitFor: () => Promise.resolve('unknown') };
-    await queuedWork(broken, { warn: (message) => warnings.push(message) }, { nowMs: () => 0 }).fillDashboard();
+    const broken = { enqueue: () => Promise.reject(new Error('Connection is closed.')), waitFor: () => Promise.resolve('unknown'), note: () => Promise.reject(new Error('Connection is closed.')) };
+    const work = queuedWork(broken, { warn: (message) => warnings.push(message) }, { nowMs: () => 0 });
+    await work.fillDashboard();
+    work.close();
     expect(warnings).toEqual(['Dashboard fill failed: Connection is closed.']);
+    expect(work.alertsEvaluatedAtMs()).toBeNull();
   });
 });
 
@@ -192,7 +199,7 @@ describe.skipIf(!testRedisUrl())('jobs on BullMQ', () => {
     const { deps } = fakeDeps(symbols, 1_700_000_000_000);
     const poll = taskHandlers(deps)[TASKS.alertPoll]!;
     const { log } = recordingLog();
-    const context = { data: { requestId: 'req-1' }, jobId: 'p', log, enqueue: producer.enqueue };
+    const context = { data: { requestId: 'req-1' }, jobId: 'p', log, enqueue: producer.enqueue, note: producer.note };
     expect(await poll(context)).toEqual({ symbols: 60, chunks: 3, slot: Math.floor(1_700_000_000_000 / 60_000) });
     await poll(context); // a retried poll (or the next scheduled one in the same slot)
     const jobs = await producer.queue.getWaiting();
@@ -222,6 +229,7 @@ describe.skipIf(!testRedisUrl())('jobs on BullMQ', () => {
     const producer = queue();
     const warnings: string[] = [];
     const work = queuedWork(producer, { warn: (message) => warnings.push(message) }, { nowMs: () => 1_700_000_000_000 });
+    cleanups.push(async () => work.close());
     let finishTick = () => undefined as void;
     const ticks: string[] = [];
     const { lines, log } = recordingLog();
@@ -245,6 +253,18 @@ describe.skipIf(!testRedisUrl())('jobs on BullMQ', () => {
     expect(ticks).toEqual(['req-a']); // two reads in one minute: one pass
     expect(lines).toContainEqual({ bindings: { job: 'jobs-tick', jobId: `jobs-tick-fill-${Math.floor(1_700_000_000_000 / 60_000)}`, requestId: 'req-a' }, message: 'tick' });
     expect(warnings).toEqual([]);
+  });
+
+  it('an API process reads when a worker last evaluated alerts', async () => {
+    const { queue } = setup('note');
+    const producer = queue();
+    const work = queuedWork(producer, { warn: () => undefined }, { nowMs: () => 0 });
+    cleanups.push(async () => work.close());
+    expect(work.alertsEvaluatedAtMs()).toBeNull();
+    await queue().note('alerts-evaluated-at', '1700000000123');
+    const fresh = queuedWork(producer, { warn: () => undefined }, { nowMs: () => 0 });
+    cleanups.push(async () => fresh.close());
+    await vi.waitFor(() => expect(fresh.alertsEvaluatedAtMs()).toBe(1_700_000_000_123), WAIT);
   });
 
   it('records job durations, failures and the queue depth', async () => {

@@ -10,7 +10,7 @@
 import { Queue, Worker, type Job as BullJob, type JobsOptions } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { metrics } from '../lib/metrics';
-import { closeRedis, createRedisConnection, type RedisSettings } from '../lib/redis';
+import { closeRedis, createRedisConnection, redisKey, type RedisSettings } from '../lib/redis';
 
 export const JOBS_QUEUE = 'jobs';
 
@@ -41,6 +41,8 @@ export interface TaskContext {
   log: JobLog;
   /** Adds more jobs (a fan-out). */
   enqueue: JobQueue['enqueue'];
+  /** Leaves a value the API processes read (JobQueue.note). */
+  note: JobQueue['note'];
 }
 
 export type TaskHandler = (context: TaskContext) => Promise<unknown>;
@@ -77,6 +79,8 @@ export interface JobQueue {
   /** Creates or updates one scheduler per task (idempotent) and removes schedulers of tasks no longer listed. */
   upsertSchedules(tasks: readonly Pick<PeriodicTask, 'name' | 'everyMs' | 'pattern'>[]): Promise<void>;
   enqueue(name: string, data?: JobData, options?: EnqueueOptions): Promise<void>;
+  /** A small shared value under `<prefix>:jobs-note:<name>` (e.g. when alerts were last evaluated); null: none. */
+  note(name: string, value?: string): Promise<string | null>;
   /** Waits (at most `waitMs`) until the job finished or is gone; answers its last state. */
   waitFor(jobId: string, waitMs: number): Promise<string>;
   /** Jobs per state, also recorded as metrics.queueDepth. */
@@ -107,6 +111,12 @@ export function createJobQueue(settings: RedisSettings, options: { log?: JobLog 
         ...(removeWhenDone ? { removeOnComplete: true, removeOnFail: true } : {}),
         ...(attempts ? { attempts, backoff: { type: 'exponential', delay: 1_000 } } : {}),
       });
+    },
+    async note(name, value) {
+      const key = redisKey(settings.prefix, 'jobs-note', name);
+      if (value === undefined) return connection.get(key);
+      await connection.set(key, value);
+      return value;
     },
     async waitFor(jobId, waitMs) {
       const until = Date.now() + waitMs;
@@ -161,7 +171,7 @@ export function startJobWorkers(settings: RedisSettings, options: JobWorkersOpti
     const seconds = () => (performance.now() - started) / 1000;
     try {
       if (!handler) throw new Error(`no handler for job ${job.name}`);
-      const result = await handler({ data: job.data ?? {}, jobId: job.id ?? '', log: jobLog, enqueue: options.queue.enqueue });
+      const result = await handler({ data: job.data ?? {}, jobId: job.id ?? '', log: jobLog, enqueue: options.queue.enqueue, note: options.queue.note });
       metrics.jobDuration.observe({ job: job.name, outcome: 'done' }, seconds());
       return result;
     } catch (error) {

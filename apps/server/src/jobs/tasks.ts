@@ -103,10 +103,28 @@ export interface QueuedWork {
   kickDelivery(): void;
   /** A dashboard read found its part empty: a registry pass on a worker (one a minute however many reads), waited for. Never rejects. */
   fillDashboard(requestId?: string): Promise<void>;
+  /** When a worker last finished an alert evaluation (wall ms; refreshed every few seconds), null before the first. */
+  alertsEvaluatedAtMs(): number | null;
+  /** Stops refreshing it. */
+  close(): void;
 }
 
-export function queuedWork(queue: Pick<JobQueue, 'enqueue' | 'waitFor'>, log: { warn(message: string): void }, clock: Clock, fillWaitMs = DASHBOARD_FILL_WAIT_MS): QueuedWork {
+/** How often an API process reads when alerts were last evaluated. */
+const EVALUATED_AT_REFRESH_MS = 5_000;
+
+export function queuedWork(queue: Pick<JobQueue, 'enqueue' | 'waitFor' | 'note'>, log: { warn(message: string): void }, clock: Clock, fillWaitMs = DASHBOARD_FILL_WAIT_MS): QueuedWork {
+  let evaluatedAtMs: number | null = null;
+  const refresh = () =>
+    queue
+      .note(EVALUATED_AT_NOTE)
+      .then((value) => (evaluatedAtMs = value === null ? null : Number(value)))
+      .catch(() => undefined);
+  void refresh();
+  const timer = setInterval(() => void refresh(), EVALUATED_AT_REFRESH_MS);
+  timer.unref();
   return {
+    alertsEvaluatedAtMs: () => evaluatedAtMs,
+    close: () => clearInterval(timer),
     kickDelivery() {
       kickDelivery(queue).catch((error: unknown) => log.warn(`Delivery kick failed: ${errorText(error)}`));
     },
@@ -158,10 +176,14 @@ async function fanOutPoll(deps: TaskDeps, { enqueue, data }: TaskContext) {
   return { symbols: symbols.length, chunks: chunks.length, slot };
 }
 
-async function evaluateShare(deps: TaskDeps, { data, log }: TaskContext) {
+/** The note the evaluation jobs leave for the API's health answer (alerts_evaluated_at). */
+export const EVALUATED_AT_NOTE = 'alerts-evaluated-at';
+
+async function evaluateShare(deps: TaskDeps, { data, log, note }: TaskContext) {
   const symbols = Array.isArray(data.symbols) ? data.symbols.filter((symbol): symbol is string => typeof symbol === 'string') : [];
   const watched = typeof data.watched === 'number' ? data.watched : symbols.length;
   const report = await deps.alertEvaluation.pollQuotes({ symbols, watched });
+  await note(EVALUATED_AT_NOTE, String(deps.clock.nowMs()));
   if (report.fired > 0) log.info(`Alerts: ${report.fired} fired from ${report.symbols} symbols`);
   if (report.failed.length > 0) log.warn(`Alert quotes failed: ${report.failed.slice(0, 5).join('; ')}`);
   return report;
