@@ -82,6 +82,18 @@ describe('the tasks', () => {
     expect(passes).toBe(2);
   });
 
+  it('a dashboard read while Redis is down answers after a warning, never waits for Redis', async () => {
+    const down = createJobQueue({ url: 'redis://127.0.0.1:1', prefix: 'sbt-down' });
+    const warnings: string[] = [];
+    const work = queuedWork(down, { warn: (message) => warnings.push(message) }, { nowMs: () => 0 });
+    const started = Date.now();
+    await work.fillDashboard('req-x');
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(warnings).toEqual(['Dashboard fill failed: Redis did not answer']);
+    work.close();
+    await down.close(); // without waiting for Redis either
+  });
+
   it('a delivery pass goes on while batches are full', async () => {
     const { deps, setDeliveryBatches } = fakeDeps();
     setDeliveryBatches([25, 25, 3, 25]);

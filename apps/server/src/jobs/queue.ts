@@ -89,7 +89,9 @@ export interface JobQueue {
 }
 
 export function createJobQueue(settings: RedisSettings, options: { log?: JobLog } = {}): JobQueue {
-  const connection = createRedisConnection(settings, { name: 'bullmq-queue', blocking: true });
+  // Not blocking: an add from a request (a dashboard fill) fails after a few tries while Redis is
+  // down instead of holding the request; only the workers' connection waits for Redis forever.
+  const connection = createRedisConnection(settings, { name: 'bullmq-queue' });
   const queue = new Queue(JOBS_QUEUE, { connection, prefix: settings.prefix, defaultJobOptions: { ...RETENTION, attempts: 1 } });
   queue.on('error', (error) => options.log?.warn(`Job queue: ${error.message}`));
   return {
@@ -128,7 +130,9 @@ export function createJobQueue(settings: RedisSettings, options: { log?: JobLog 
     },
     depth: () => recordDepth(queue),
     async close() {
-      await queue.close();
+      // A connection that never came up is dropped first: BullMQ's close would wait for it.
+      if (connection.status !== 'ready') connection.disconnect();
+      await queue.close().catch(() => undefined);
       await closeRedis(connection);
     },
   };

@@ -131,13 +131,26 @@ export function queuedWork(queue: Pick<JobQueue, 'enqueue' | 'waitFor' | 'note'>
     async fillDashboard(requestId) {
       const jobId = `${TASKS.jobsTick}-fill-${Math.floor(clock.nowMs() / 60_000)}`;
       try {
-        await queue.enqueue(TASKS.jobsTick, { wait: true }, { jobId, ...(requestId ? { requestId } : {}) });
+        // BullMQ waits for a connection that is down: the read gives up on the fill after a while.
+        await withTimeout(queue.enqueue(TASKS.jobsTick, { wait: true }, { jobId, ...(requestId ? { requestId } : {}) }), ENQUEUE_TIMEOUT_MS, 'Redis did not answer');
         await queue.waitFor(jobId, fillWaitMs);
       } catch (error) {
         log.warn(`Dashboard fill failed: ${errorText(error)}`);
       }
     },
   };
+}
+
+/** How long a request waits for Redis to take a job. */
+export const ENQUEUE_TIMEOUT_MS = 3_000;
+
+async function withTimeout<T>(promise: Promise<T>, ms: number, message: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([promise, new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(message)), ms)))]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
