@@ -94,6 +94,16 @@ describe('the tasks', () => {
     await down.close(); // without waiting for Redis either
   });
 
+  it('an alert poll with no watched symbols enqueues nothing and counts as an evaluation', async () => {
+    const { deps } = fakeDeps([]);
+    const notes: Array<[string, string | undefined]> = [];
+    const enqueued: string[] = [];
+    const context = { data: {}, jobId: '1', log: recordingLog().log, enqueue: async (name: string) => void enqueued.push(name), note: async (name: string, value?: string) => (notes.push([name, value]), null) };
+    expect(await taskHandlers(deps)[TASKS.alertPoll]!(context)).toEqual({ symbols: 0, chunks: 0 });
+    expect(enqueued).toEqual([]);
+    expect(notes).toEqual([['alerts-evaluated-at', '1700000000000']]);
+  });
+
   it('a delivery pass goes on while batches are full', async () => {
     const { deps, setDeliveryBatches } = fakeDeps();
     setDeliveryBatches([25, 25, 3, 25]);

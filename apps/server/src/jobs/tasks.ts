@@ -173,9 +173,13 @@ async function tickJobs(deps: TaskDeps, log: TaskContext['log']) {
   return outcome;
 }
 
-async function fanOutPoll(deps: TaskDeps, { enqueue, data }: TaskContext) {
+async function fanOutPoll(deps: TaskDeps, { enqueue, data, note }: TaskContext) {
   const symbols = await deps.alertEvaluation.watchedSymbols();
-  if (symbols.length === 0) return { symbols: 0, chunks: 0 };
+  if (symbols.length === 0) {
+    // Nothing to evaluate: the pass is done as it is.
+    await note(EVALUATED_AT_NOTE, String(deps.clock.nowMs()));
+    return { symbols: 0, chunks: 0 };
+  }
   const intervalMs = deps.alertEvaluation.pollIntervalMs(symbols.length);
   // Polls in one interval share a slot: a live source with many symbols (a longer interval than the
   // schedule's) and a retried poll add the slot's chunks once.
