@@ -18,6 +18,7 @@ import { createMarket, marketClock } from '../src/providers/market';
 import type { CachedMarket } from '../src/providers/market/cached-market';
 import type { AnyEngine } from '../src/features/trades/trades.runner';
 import type { EngineId, UniverseMember } from '@signalboard/core';
+import type { QueuedWork } from '../src/jobs/tasks';
 
 export const TEST_JWT_SECRET = 'test-secret-test-secret-test-secret-0123';
 
@@ -86,6 +87,8 @@ export interface TestAppOptions {
   /** The trade engines (default: the server's) and their universe (default: the source's S&P 500). */
   tradeEngines?: readonly AnyEngine[];
   tradeUniverse?: (survivorshipBiased: boolean, engine: EngineId) => Promise<UniverseMember[]>;
+  /** Work handed to the job queue instead of run in-process (the REDIS_URL wiring; jobs/tasks.ts). */
+  queued?: QueuedWork;
 }
 
 /** buildApp on a fresh database, with the outbox mailer in a temporary DATA_DIR and a fake clock. */
@@ -110,6 +113,7 @@ export async function createTestApp(env: Record<string, string> = {}, options: T
     ...(options.sms ? { sms: options.sms } : {}),
     ...(options.tradeEngines ? { tradeEngines: options.tradeEngines } : {}),
     ...(options.tradeUniverse ? { tradeUniverse: options.tradeUniverse } : {}),
+    ...(options.queued ? { queued: options.queued } : {}),
     jwtSecret: TEST_JWT_SECRET,
     clock,
     logger: options.logger ?? false,
