@@ -7,7 +7,7 @@ import { systemClock } from './lib/clock';
 import { consoleLog } from './lib/console-log';
 import { startScheduler, type Scheduler } from './jobs/scheduler';
 import { createJobQueue } from './jobs/queue';
-import { queuedWork, scheduleTasks } from './jobs/tasks';
+import { queuedWork, scheduleTasks, taskDepsOf } from './jobs/tasks';
 import { resolveJwtSecret } from './lib/jwt-secret';
 import { createAnalyst } from './providers/ai';
 import { createMailer } from './providers/mail';
@@ -74,7 +74,7 @@ async function main(): Promise<void> {
   // replays start in the background), then every minute whatever slot is due.
   if (jobQueue) {
     // On Redis the same work is scheduled on BullMQ (one schedule however many processes upsert it).
-    scheduleTasks(jobQueue, { jobs: app.jobs, alertEvaluation: app.alertEvaluation, alertDelivery: app.alertDelivery, clock })
+    scheduleTasks(jobQueue, taskDepsOf(app, clock))
       .then(() => consoleLog.info('Jobs: scheduled on Redis; `npm run worker` processes run them'))
       .catch((error: unknown) => consoleLog.warn(`Scheduling the jobs on Redis failed: ${String(error)}`));
   } else {

@@ -9,7 +9,7 @@ import { buildApp } from './app';
 import { ConfigError, loadConfig } from './config';
 import { openDatabase } from './db/open';
 import { createJobQueue, startJobWorkers, type JobLog } from './jobs/queue';
-import { queuedWork, scheduleTasks, taskHandlers } from './jobs/tasks';
+import { queuedWork, scheduleTasks, taskDepsOf, taskHandlers } from './jobs/tasks';
 import { systemClock } from './lib/clock';
 import { consoleLog } from './lib/console-log';
 import { resolveJwtSecret } from './lib/jwt-secret';
@@ -51,7 +51,7 @@ async function main(): Promise<void> {
   });
   await app.ready();
 
-  const deps = { jobs: app.jobs, alertEvaluation: app.alertEvaluation, alertDelivery: app.alertDelivery, clock };
+  const deps = taskDepsOf(app, clock);
   const asJobLog = (logger: typeof app.log): JobLog => ({ info: (message) => logger.info(message), warn: (message) => logger.warn(message) });
   const log = { ...asJobLog(app.log), child: (bindings: Record<string, unknown>) => asJobLog(app.log.child(bindings)) };
   // Workers upsert the schedule too (idempotent): a worker started before any API process still runs it.

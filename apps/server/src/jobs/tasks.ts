@@ -11,8 +11,10 @@
  * - `alert-idea-events`, `alert-news`: the engines' events and the market news into alerts (cursors).
  * - `alert-delivery` (every 2 s, and kicked after a commit that queued deliveries: jobId
  *   `alert-delivery-kick`, so a burst of kicks is one pass). Deliveries are leased rows.
- * One more periodic task is one more entry in `periodicTasks`.
+ * One more periodic task (e.g. a live-quote publisher): its service in TaskDeps and taskDepsOf, and
+ * one entry in `periodicTasks` — `{ name: 'live-quotes', everyMs: …, run: () => deps.liveQuotes.runOnce() }`.
  */
+import type { FastifyInstance } from 'fastify';
 import type { AlertEvaluation } from '../features/alert-evaluation/alert-evaluation';
 import { DEFAULT_POLL_MS, DELIVERY_BATCH, type AlertDelivery } from '../features/alert-delivery/alert-delivery';
 import type { Clock } from '../lib/clock';
@@ -39,6 +41,11 @@ export interface TaskDeps {
   alertDelivery: Pick<AlertDelivery, 'runOnce'>;
   /** Wall time: the poll slots. */
   clock: Clock;
+}
+
+/** The tasks' dependencies from the built app (server.ts, worker.ts); a new task's service is one more line here. */
+export function taskDepsOf(app: Pick<FastifyInstance, 'jobs' | 'alertEvaluation' | 'alertDelivery'>, clock: Clock): TaskDeps {
+  return { jobs: app.jobs, alertEvaluation: app.alertEvaluation, alertDelivery: app.alertDelivery, clock };
 }
 
 export function chunksOf<T>(items: readonly T[], size: number): T[][] {
