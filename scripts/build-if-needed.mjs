@@ -36,6 +36,9 @@ const targets = {
   },
 };
 
+// The worker entry (`npm run worker`) is part of the server bundle: a bundle from before it existed is rebuilt.
+targets.worker = { ...targets.server, output: 'apps/server/dist/worker.js' };
+
 /** Builds each named target that is missing or stale. */
 export function buildIfNeeded(names = ['web', 'server']) {
   for (const name of names) {

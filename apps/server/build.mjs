@@ -8,7 +8,7 @@ const here = (p) => fileURLToPath(new URL(p, import.meta.url));
 
 await rm(here('./dist'), { recursive: true, force: true });
 await esbuild.build({
-  entryPoints: { server: here('./src/server.ts'), cli: here('./src/cli/user.ts') },
+  entryPoints: { server: here('./src/server.ts'), worker: here('./src/worker.ts'), cli: here('./src/cli/user.ts') },
   outdir: here('./dist'),
   bundle: true,
   platform: 'node',
@@ -28,4 +28,4 @@ await esbuild.build({
   ],
 });
 await cp(here('./src/db/migrations'), here('./dist/migrations'), { recursive: true });
-console.log('server bundle: apps/server/dist/server.js, apps/server/dist/cli.js');
+console.log('server bundle: apps/server/dist/server.js, apps/server/dist/worker.js, apps/server/dist/cli.js');

@@ -27,6 +27,7 @@ import { tradesRoutes } from './features/trades/trades.routes';
 import type { AnyEngine } from './features/trades/trades.runner';
 import { createJobRuns } from './jobs/job-runs';
 import { createJobRegistry, type JobRegistry } from './jobs/registry';
+import type { QueuedWork } from './jobs/tasks';
 import { dashboardRoutes } from './features/dashboard/dashboard.routes';
 import { docsRoutes } from './features/docs/openapi';
 import { healthRoutes } from './features/health/health.routes';
@@ -97,6 +98,8 @@ export interface AppDeps {
   logger?: boolean | Record<string, unknown>;
   /** Readiness checks besides the defaults (database, redis, market_data, mail, sms), e.g. the queues; a same-named one replaces a default. */
   readinessChecks?: readonly ReadinessCheck[];
+  /** REDIS_URL: work that runs on the workers (jobs/tasks.ts): the delivery kick, the first dashboard fill. */
+  queued?: QueuedWork;
 }
 
 declare module 'fastify' {
@@ -255,7 +258,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Routes that need no token, registered one by one.
   await app.register(
     async (open) => {
-      await open.register(healthRoutes, { config, mailKind: mailer.kind, smsKind: sms.kind, clock, alertsEvaluatedAt: () => app.alertEvaluation?.lastEvaluatedAtMs() ?? null, readiness });
+      await open.register(healthRoutes, { config, mailKind: mailer.kind, smsKind: sms.kind, clock, alertsEvaluatedAt: () => (deps.queued ? deps.queued.alertsEvaluatedAtMs() : (app.alertEvaluation?.lastEvaluatedAtMs() ?? null)), readiness });
       await open.register(publicAuthRoutes, { auth, tokens, limiters, runInBackground });
       // Twilio's callbacks (X-Twilio-Signature) and the e-mail unsubscribe link (a signed token).
       await open.register(alertDeliveryRoutes, { db, config, clock, linkKey: unsubscribeKeyOf(deps.jwtSecret) });
@@ -303,7 +306,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     marketClock: deps.marketClock,
     clock,
     ...(config.ALERT_POLL_SECONDS ? { pollSeconds: config.ALERT_POLL_SECONDS } : {}),
-    delivery: alertDelivery,
+    delivery: deps.queued ? { kick: deps.queued.kickDelivery } : alertDelivery,
     log: jobLog,
   });
   app.decorate('alertEvaluation', alertEvaluation);
@@ -328,7 +331,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         scans: createScansService({ favorites, market: marketService, sentiment: deps.market, clock: deps.marketClock, log: app.log }),
       });
       await secured.register(newsAnalysisRoutes, { service: createNewsAnalysisService({ analyst, clock, ttlMs: config.AI_CACHE_TTL_SECONDS * 1000, store }) });
-      await secured.register(dashboardRoutes, { repo: dashboardRepo, jobs: dashboardJobs, market: deps.market, marketClock: deps.marketClock });
+      await secured.register(dashboardRoutes, { repo: dashboardRepo, jobs: deps.queued ? { fillIfEmpty: deps.queued.fillDashboard } : dashboardJobs, market: deps.market, marketClock: deps.marketClock });
       const records = createTrackRecords({ repo: tradesRepo, market: deps.market, marketClock: deps.marketClock, ...(deps.tradeUniverse ? { universe: deps.tradeUniverse } : {}) });
       await secured.register(tradesRoutes, { engines: tradeJobs.engines, repo: tradesRepo, market: deps.market, marketClock: deps.marketClock, records });
     },

@@ -7,6 +7,9 @@ import { systemClock } from './lib/clock';
 import { createCacheStore } from './lib/cache-store';
 import { consoleLog } from './lib/console-log';
 import { startScheduler, type Scheduler } from './jobs/scheduler';
+import { createJobQueue } from './jobs/queue';
+import { queuesReadinessCheck } from './features/health/readiness';
+import { queuedWork, scheduleTasks, taskDepsOf } from './jobs/tasks';
 import { resolveJwtSecret } from './lib/jwt-secret';
 import { createAnalyst } from './providers/ai';
 import { createMailer } from './providers/mail';
@@ -29,8 +32,22 @@ async function main(): Promise<void> {
   const market = control ? withTestQuotes(createMarket(config, clockForMarket, store), control, clockForMarket) : createMarket(config, clockForMarket, store);
   const database = await openDatabase(config, consoleLog);
   const mailer = createMailer(config, database.db, clock);
+  // REDIS_URL: the jobs run in `npm run worker` processes (jobs/queue.ts); this process only enqueues.
+  const jobQueue = config.REDIS_URL ? createJobQueue({ url: config.REDIS_URL, prefix: config.REDIS_PREFIX }, { log: consoleLog }) : undefined;
   const demoCreated = config.DEMO_ACCOUNT ? await ensureDemoAccount(createUsersRepo(database.db)) : false;
-  const app = await buildApp({ config, db: database.db, pool: database.pool, mailer, market, marketClock: clockForMarket, store, analyst: createAnalyst(config), jwtSecret: await resolveJwtSecret(config), clock });
+  const app = await buildApp({
+    config,
+    db: database.db,
+    pool: database.pool,
+    mailer,
+    market,
+    marketClock: clockForMarket,
+    store,
+    analyst: createAnalyst(config),
+    jwtSecret: await resolveJwtSecret(config),
+    clock,
+    ...(jobQueue ? { queued: queuedWork(jobQueue, consoleLog, clock), readinessChecks: [queuesReadinessCheck([jobQueue.queue])] } : {}),
+  });
 
   /** Started once the server listens; stopped first on shutdown. */
   const running: { scheduler?: Scheduler; metricsServer?: Awaited<ReturnType<typeof startMetricsServer>> } = {};
@@ -49,6 +66,7 @@ async function main(): Promise<void> {
       if (running.metricsServer) await stopMetricsServer(running.metricsServer);
       await app.alertEvaluation.stop();
       await app.close();
+      await jobQueue?.close();
       await store.close();
       mailer.close();
       await database.close({ stopEmbedded: true });
@@ -81,11 +99,18 @@ async function main(): Promise<void> {
   // Every scheduled job (the dashboard's refreshes; the trade engines' replays, daily passes and
   // marks): a first pass now (a new installation's dashboard is filled at once, the engines' history
   // replays start in the background), then every minute whatever slot is due.
-  running.scheduler = startScheduler(app.jobs, consoleLog);
-  // The alert rules: the quote poller and the engines' events, evaluated as they come.
-  app.alertEvaluation.start();
-  // Alert deliveries: a pass every 2 seconds (and at once when the evaluator commits an alert).
-  app.alertDelivery.start();
+  if (jobQueue) {
+    // On Redis the same work is scheduled on BullMQ (one schedule however many processes upsert it).
+    scheduleTasks(jobQueue, taskDepsOf(app, clock))
+      .then(() => consoleLog.info('Jobs: scheduled on Redis; `npm run worker` processes run them'))
+      .catch((error: unknown) => consoleLog.warn(`Scheduling the jobs on Redis failed: ${String(error)}`));
+  } else {
+    running.scheduler = startScheduler(app.jobs, consoleLog);
+    // The alert rules: the quote poller and the engines' events, evaluated as they come.
+    app.alertEvaluation.start();
+    // Alert deliveries: a pass every 2 seconds (and at once when the evaluator commits an alert).
+    app.alertDelivery.start();
+  }
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.PORT;
   const host = config.HOST === '0.0.0.0' || config.HOST === '127.0.0.1' || config.HOST === '::' ? 'localhost' : config.HOST;

@@ -23,6 +23,7 @@ import type { AnyEngine } from '../src/features/trades/trades.runner';
 import type { ReadinessCheck } from '../src/features/health/readiness';
 import type { EngineId, UniverseMember } from '@signalboard/core';
 import { testRedisSettings, useRedisForApps } from './redis';
+import type { QueuedWork } from '../src/jobs/tasks';
 
 export const TEST_JWT_SECRET = 'test-secret-test-secret-test-secret-0123';
 
@@ -101,6 +102,8 @@ export interface TestAppOptions {
    * SB_TEST_REDIS=external leg, under a prefix of its own cleared on close.
    */
   redis?: RedisSettings;
+  /** Work handed to the job queue instead of run in-process (the REDIS_URL wiring; jobs/tasks.ts). */
+  queued?: QueuedWork;
 }
 
 /** buildApp on a fresh database, with the outbox mailer in a temporary DATA_DIR and a fake clock. */
@@ -130,6 +133,7 @@ export async function createTestApp(env: Record<string, string> = {}, options: T
     ...(options.tradeEngines ? { tradeEngines: options.tradeEngines } : {}),
     ...(options.tradeUniverse ? { tradeUniverse: options.tradeUniverse } : {}),
     ...(options.readinessChecks ? { readinessChecks: options.readinessChecks } : {}),
+    ...(options.queued ? { queued: options.queued } : {}),
     jwtSecret: TEST_JWT_SECRET,
     clock,
     logger: options.logger ?? false,

@@ -132,6 +132,25 @@ describe('price rules', () => {
     expect(await t.db.select().from(alertDeliveries).where(eq(alertDeliveries.eventId, events[0]!.id))).toHaveLength(1);
   });
 
+  it('a pass split into shares (one per worker job) reads only its symbols; the shares together fire each crossing once', async () => {
+    const headers = await userWithFavorites(t, 'shares', ['GOOGL', 'NFLX']);
+    const userId = await userIdOf(headers);
+    control.quote('GOOGL', 100);
+    control.quote('NFLX', 100);
+    await save(headers, { alert_type: 'PERCENT_DROP', stock_symbols: ['GOOGL', 'NFLX'], threshold_value: 3 });
+    const symbols = await t.app.alertEvaluation.watchedSymbols();
+    expect(symbols).toEqual(expect.arrayContaining(['GOOGL', 'NFLX']));
+    expect(symbols).toEqual([...symbols].sort());
+    control.quote('GOOGL', 96);
+    control.quote('NFLX', 96);
+    expect(await t.app.alertEvaluation.pollQuotes({ symbols: ['GOOGL'], watched: symbols.length })).toMatchObject({ symbols: 1, fired: 1, failed: [] });
+    expect((await eventsOf(userId)).map((event) => event.symbol)).toEqual(['GOOGL']);
+    // A retried share on another worker, overlapping the next one: still one alert per crossing.
+    const other = createAlertEvaluation({ db: t.db, market: t.market, marketClock: { nowMs: () => Date.parse(OPEN_NOW) }, clock: t.clock, log: { info() {}, warn() {} } });
+    await Promise.all([t.app.alertEvaluation.pollQuotes({ symbols: ['NFLX'], watched: symbols.length }), other.pollQuotes({ symbols: ['GOOGL', 'NFLX'], watched: symbols.length })]);
+    expect((await eventsOf(userId)).map((event) => event.symbol).sort()).toEqual(['GOOGL', 'NFLX']);
+  });
+
   it('a stale quote never fires', async () => {
     const headers = await userWithFavorites(t, 'stale', ['TSLA']);
     const userId = await userIdOf(headers);

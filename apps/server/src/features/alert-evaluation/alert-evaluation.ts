@@ -93,11 +93,22 @@ export interface PollReport {
   failed: string[];
 }
 
+export interface PollShare {
+  symbols: readonly string[];
+  /** How many symbols the whole pass watches (it sets the poll interval the freshness rules use). */
+  watched: number;
+}
+
 export interface AlertEvaluation {
   /** The poll interval for the current source and number of watched symbols. */
   pollIntervalMs(symbolCount: number): number;
-  /** Reads the quote of every watched symbol and evaluates the watches of each. */
-  pollQuotes(): Promise<PollReport>;
+  /** The symbols the active price rules watch (sorted). */
+  watchedSymbols(): Promise<string[]>;
+  /**
+   * Reads the quote of every watched symbol and evaluates the watches of each; with `share`, only
+   * those symbols (one worker's part of a pass over `watched` symbols in all).
+   */
+  pollQuotes(share?: PollShare): Promise<PollReport>;
   /** Evaluates `quotes` against the watches of their symbols (what pollQuotes does after reading). */
   evaluateQuotes(quotes: readonly AlertQuote[]): Promise<PollReport>;
   /** Turns the live idea events after the cursor into alerts; answers how many events were read. */
@@ -353,10 +364,11 @@ export function createAlertEvaluation(deps: AlertEvaluationDeps): AlertEvaluatio
     return report;
   };
 
-  const extrasFor = async (rules: readonly RuleRow[]): Promise<Map<string, SymbolExtras>> => {
+  const extrasFor = async (rules: readonly RuleRow[], only?: ReadonlySet<string>): Promise<Map<string, SymbolExtras>> => {
     const needs = new Map<string, boolean>();
     for (const rule of rules) {
       for (const symbol of rule.symbols) {
+        if (only && !only.has(symbol)) continue;
         if (isCrypto(symbol) && rule.alertType === 'BITCOIN') continue;
         needs.set(symbol, (needs.get(symbol) ?? false) || rule.alertType === 'LEVEL_SYSTEM');
       }
@@ -366,9 +378,10 @@ export function createAlertEvaluation(deps: AlertEvaluationDeps): AlertEvaluatio
     return extras;
   };
 
-  const pollQuotesOnce = async (): Promise<PollReport> => {
-    const rules = await activePriceRules();
-    const symbols = [...new Set(rules.flatMap((rule) => rule.symbols))];
+  const pollQuotesOnce = async (part?: PollShare): Promise<PollReport> => {
+    const rules = await activePriceRules(part?.symbols);
+    const share = part ? new Set(part.symbols) : undefined;
+    const symbols = [...new Set(rules.flatMap((rule) => rule.symbols))].filter((symbol) => !share || share.has(symbol));
     const failed: string[] = [];
     const quotes: AlertQuote[] = [];
     await Promise.all(
@@ -380,8 +393,8 @@ export function createAlertEvaluation(deps: AlertEvaluationDeps): AlertEvaluatio
         }
       }),
     );
-    const extras = await extrasFor(rules);
-    const report = await evaluate(rules, quotes, extras, pollIntervalMs(symbols.length));
+    const extras = await extrasFor(rules, share);
+    const report = await evaluate(rules, quotes, extras, pollIntervalMs(part?.watched ?? symbols.length));
     lastEvaluatedAt = clock.nowMs();
     // The lag: from the freshest quote this pass read (market time) to the end of the pass.
     if (quotes.length > 0) metrics.alertEvaluationLag.set(Math.max(0, marketClock.nowMs() - Math.max(...quotes.map((quote) => quote.asOfMs))) / 1000);
@@ -652,7 +665,12 @@ export function createAlertEvaluation(deps: AlertEvaluationDeps): AlertEvaluatio
   const service: AlertEvaluation = {
     pollIntervalMs,
     lastEvaluatedAtMs: () => lastEvaluatedAt,
-    pollQuotes() {
+    async watchedSymbols() {
+      const rules = await activePriceRules();
+      return [...new Set(rules.flatMap((rule) => rule.symbols))].sort();
+    },
+    pollQuotes(share) {
+      if (share) return pollQuotesOnce(share);
       polling ??= pollQuotesOnce().finally(() => {
         polling = undefined;
       });

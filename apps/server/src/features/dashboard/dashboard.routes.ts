@@ -15,7 +15,7 @@ import type { Clock } from '../../lib/clock';
 import type { CachedMarket } from '../../providers/market/cached-market';
 import { UnknownSymbolError } from '../../providers/market/types';
 import { CRYPTOS, ETFS, type GicsSector } from '../../providers/market/universe';
-import { DASHBOARD_INDICATORS, type DashboardJobs } from './dashboard.jobs';
+import { DASHBOARD_INDICATORS } from './dashboard.jobs';
 import type { DashboardRepo } from './dashboard.repo';
 
 /** Overall summaries api/all_overall_sentiment answers (newest first): a day of 30-minute slots. */
@@ -58,17 +58,17 @@ export function nextMarketChange(nowMs: number): string {
  * field names of spec §3) and api/market_overview (beyond the spec). A part with no rows yet waits
  * for the first fill, so a new installation's first dashboard is not empty.
  */
-export async function dashboardRoutes(app: FastifyInstance, options: { repo: DashboardRepo; jobs: DashboardJobs; market: CachedMarket; marketClock: Clock }) {
+export async function dashboardRoutes(app: FastifyInstance, options: { repo: DashboardRepo; jobs: { fillIfEmpty(requestId?: string): Promise<void> }; market: CachedMarket; marketClock: Clock }) {
   const { repo, jobs } = options;
-  const filled = async <T>(read: () => Promise<T[]>): Promise<T[]> => {
+  const filled = async <T>(read: () => Promise<T[]>, requestId: string): Promise<T[]> => {
     const rows = await read();
     if (rows.length > 0) return rows;
-    await jobs.fillIfEmpty();
+    await jobs.fillIfEmpty(requestId);
     return read();
   };
 
-  app.get('/all_overall_sentiment', async (): Promise<OverallSentiment[]> => {
-    const rows = await filled(() => repo.overallHistory(OVERALL_HISTORY_LIMIT));
+  app.get('/all_overall_sentiment', async (request): Promise<OverallSentiment[]> => {
+    const rows = await filled(() => repo.overallHistory(OVERALL_HISTORY_LIMIT), request.id);
     return rows.map((row) => ({
       GptSummary: row.gptSummary,
       DateCreated: row.dateCreated.toISOString(),
@@ -78,8 +78,8 @@ export async function dashboardRoutes(app: FastifyInstance, options: { repo: Das
     }));
   });
 
-  app.get('/sector_sentiment_scanner', async (): Promise<SectorSentiment[]> => {
-    const rows = await filled(() => repo.latestSectors());
+  app.get('/sector_sentiment_scanner', async (request): Promise<SectorSentiment[]> => {
+    const rows = await filled(() => repo.latestSectors(), request.id);
     return rows
       .sort((a, b) => a.sector.localeCompare(b.sector))
       .map((row) => ({
@@ -92,8 +92,8 @@ export async function dashboardRoutes(app: FastifyInstance, options: { repo: Das
       }));
   });
 
-  app.get('/top_economic_indicators', async (): Promise<EconomicIndicator[]> => {
-    const rows = await filled(() => repo.latestIndicators());
+  app.get('/top_economic_indicators', async (request): Promise<EconomicIndicator[]> => {
+    const rows = await filled(() => repo.latestIndicators(), request.id);
     return rows
       .sort((a, b) => indicatorOrder(a.indicatorCode) - indicatorOrder(b.indicatorCode) || a.indicatorCode.localeCompare(b.indicatorCode))
       .map((row) => ({

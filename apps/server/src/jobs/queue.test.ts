@@ -1,0 +1,308 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { metrics } from '../lib/metrics';
+import { testRedisSettings, testRedisUrl } from '../../test/redis';
+import { createJobQueue, startJobWorkers, type JobQueue, type JobWorkers, type TaskHandler } from './queue';
+import { EVALUATION_CHUNK, STILL_RUNNING, TASKS, chunksOf, kickDelivery, periodicTasks, queuedWork, scheduleTasks, taskHandlers, type TaskDeps } from './tasks';
+
+const WAIT = { timeout: 15_000, interval: 50 };
+
+function fakeDeps(symbols: string[] = [], nowMs = 1_700_000_000_000) {
+  const polled: Array<{ symbols: readonly string[]; watched: number }> = [];
+  let deliveryBatches: number[] = [];
+  const deps: TaskDeps = {
+    jobs: { tick: async () => ({ 'overall-sentiment': 'done' }) },
+    alertEvaluation: {
+      pollIntervalMs: (count) => (count > 30 ? 60_000 : 15_000),
+      watchedSymbols: async () => symbols,
+      pollQuotes: async (share) => {
+        polled.push(share!);
+        return { symbols: share!.symbols.length, evaluated: share!.symbols.length, fired: 0, stale: 0, failed: [] };
+      },
+      consumeIdeaEvents: async () => 0,
+      consumeNews: async () => 0,
+    },
+    alertDelivery: { runOnce: async () => deliveryBatches.shift() ?? 0 },
+    clock: { nowMs: () => nowMs },
+  };
+  return { deps, polled, setDeliveryBatches: (batches: number[]) => (deliveryBatches = batches) };
+}
+
+function recordingLog() {
+  const lines: Array<{ bindings: Record<string, unknown>; message: string }> = [];
+  const at = (bindings: Record<string, unknown>) => ({
+    info: (message: string) => lines.push({ bindings, message }),
+    warn: (message: string) => lines.push({ bindings, message }),
+  });
+  return { lines, log: { ...at({}), child: at } };
+}
+
+describe('the tasks', () => {
+  it('splits symbols into chunks', () => {
+    expect(chunksOf(['A', 'B', 'C', 'D', 'E'], 2)).toEqual([['A', 'B'], ['C', 'D'], ['E']]);
+    expect(chunksOf([], 2)).toEqual([]);
+  });
+
+  it('schedules the registry every minute, the alert tasks at the poll interval and deliveries every 2 s', () => {
+    const tasks = periodicTasks(fakeDeps().deps);
+    expect(tasks.map(({ name, everyMs, pattern }) => ({ name, everyMs, pattern }))).toEqual([
+      { name: 'jobs-tick', everyMs: undefined, pattern: '* * * * *' },
+      { name: 'alert-poll', everyMs: 15_000, pattern: undefined },
+      { name: 'alert-idea-events', everyMs: 15_000, pattern: undefined },
+      { name: 'alert-news', everyMs: 15_000, pattern: undefined },
+      { name: 'alert-delivery', everyMs: 2_000, pattern: undefined },
+    ]);
+  });
+
+  it('a periodic job never waits on the previous one still running in its worker; a dashboard fill does', async () => {
+    const { deps } = fakeDeps();
+    let finish = () => undefined as void;
+    let passes = 0;
+    deps.jobs = {
+      tick: () =>
+        new Promise((resolve) => {
+          passes += 1;
+          finish = () => resolve({ 'overall-sentiment': 'done' });
+        }),
+    };
+    const tick = taskHandlers(deps)[TASKS.jobsTick]!;
+    const context = (data: Record<string, unknown>) => ({ data, jobId: '1', log: recordingLog().log, enqueue: async () => undefined, note: async () => null });
+    const first = tick(context({}));
+    expect(await tick(context({}))).toBe(STILL_RUNNING);
+    const fill = tick(context({ wait: true }));
+    finish();
+    expect(await first).toEqual({ 'overall-sentiment': 'done' });
+    expect(await fill).toEqual({ 'overall-sentiment': 'done' });
+    expect(passes).toBe(1);
+    // Once it finished, the next one runs.
+    const next = tick(context({}));
+    finish();
+    await next;
+    expect(passes).toBe(2);
+  });
+
+  it('a dashboard read while Redis is down answers after a warning, never waits for Redis', async () => {
+    const down = createJobQueue({ url: 'redis://127.0.0.1:1', prefix: 'sbt-down' });
+    const warnings: string[] = [];
+    const work = queuedWork(down, { warn: (message) => warnings.push(message) }, { nowMs: () => 0 });
+    const started = Date.now();
+    await work.fillDashboard('req-x');
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(warnings).toEqual(['Dashboard fill failed: Redis did not answer']);
+    work.close();
+    await down.close(); // without waiting for Redis either
+  });
+
+  it('an alert poll with no watched symbols enqueues nothing and counts as an evaluation', async () => {
+    const { deps } = fakeDeps([]);
+    const notes: Array<[string, string | undefined]> = [];
+    const enqueued: string[] = [];
+    const context = { data: {}, jobId: '1', log: recordingLog().log, enqueue: async (name: string) => void enqueued.push(name), note: async (name: string, value?: string) => (notes.push([name, value]), null) };
+    expect(await taskHandlers(deps)[TASKS.alertPoll]!(context)).toEqual({ symbols: 0, chunks: 0 });
+    expect(enqueued).toEqual([]);
+    expect(notes).toEqual([['alerts-evaluated-at', '1700000000000']]);
+  });
+
+  it('a delivery pass goes on while batches are full', async () => {
+    const { deps, setDeliveryBatches } = fakeDeps();
+    setDeliveryBatches([25, 25, 3, 25]);
+    const { log } = recordingLog();
+    const handled = await taskHandlers(deps)[TASKS.delivery]!({ data: {}, jobId: '1', log, enqueue: async () => undefined, note: async () => null });
+    expect(handled).toBe(53);
+  });
+
+  it('an evaluation job polls its share of the symbols with the whole pass size', async () => {
+    const { deps, polled } = fakeDeps();
+    const { log } = recordingLog();
+    const notes: Array<[string, string | undefined]> = [];
+    const note = async (name: string, value?: string) => (notes.push([name, value]), value ?? null);
+    await taskHandlers(deps)[TASKS.alertEvaluate]!({ data: { symbols: ['AAPL', 'MSFT'], watched: 60 }, jobId: '1', log, enqueue: async () => undefined, note });
+    expect(polled).toEqual([{ symbols: ['AAPL', 'MSFT'], watched: 60 }]);
+    // When it finished, for the API processes' health answer.
+    expect(notes).toEqual([['alerts-evaluated-at', '1700000000000']]);
+  });
+  it('a dashboard fill that cannot reach Redis is logged, never a rejected read', async () => {
+    const warnings: string[] = [];
+    const broken = { enqueue: () => Promise.reject(new Error('Connection is closed.')), waitFor: () => Promise.resolve('unknown'), note: () => Promise.reject(new Error('Connection is closed.')) };
+    const work = queuedWork(broken, { warn: (message) => warnings.push(message) }, { nowMs: () => 0 });
+    await work.fillDashboard();
+    work.close();
+    expect(warnings).toEqual(['Dashboard fill failed: Connection is closed.']);
+    expect(work.alertsEvaluatedAtMs()).toBeNull();
+  });
+});
+
+describe.skipIf(!testRedisUrl())('jobs on BullMQ', () => {
+  const cleanups: Array<() => Promise<void>> = [];
+  afterEach(async () => {
+    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  });
+
+  function setup(label: string) {
+    const settings = testRedisSettings(label);
+    const queues: JobQueue[] = [];
+    const workers: JobWorkers[] = [];
+    cleanups.push(async () => {
+      for (const worker of workers) await worker.close(2_000);
+      for (const queue of queues) await queue.close();
+      await settings.clear();
+    });
+    const queue = () => {
+      const created = createJobQueue(settings);
+      queues.push(created);
+      return created;
+    };
+    const worker = (handlers: Record<string, TaskHandler>, options: { log?: ReturnType<typeof recordingLog>['log']; stalledIntervalMs?: number } = {}) => {
+      const log = options.log ?? recordingLog().log;
+      const created = startJobWorkers(settings, { handlers, queue: queues[0] ?? queue(), log, depthEveryMs: 0, ...(options.stalledIntervalMs ? { stalledIntervalMs: options.stalledIntervalMs } : {}) });
+      workers.push(created);
+      return created;
+    };
+    return { settings, queue, worker };
+  }
+
+  it('five processes upserting the schedule create one scheduler (and one next job) per task', async () => {
+    const { queue } = setup('sched');
+    const { deps } = fakeDeps();
+    const five = Array.from({ length: 5 }, () => queue());
+    await Promise.all(five.map((each) => scheduleTasks(each, deps)));
+    const schedulers = await five[0]!.queue.getJobSchedulers(0, -1);
+    expect(schedulers.map((scheduler) => scheduler.key).sort()).toEqual(['alert-delivery', 'alert-idea-events', 'alert-news', 'alert-poll', 'jobs-tick']);
+    // One next job per scheduler (an `every` task's first is due at once), plus the first registry pass at start: one for the five.
+    const pending = await five[0]!.queue.getJobs(['waiting', 'delayed', 'prioritized']);
+    const perTask = Object.fromEntries(periodicTasks(deps).map((task) => [task.name, pending.filter((job) => job.name === task.name).length]));
+    expect(perTask).toEqual({ 'jobs-tick': 2, 'alert-poll': 1, 'alert-idea-events': 1, 'alert-news': 1, 'alert-delivery': 1 });
+    expect(pending.filter((job) => job.id?.startsWith('jobs-tick-start-'))).toHaveLength(1);
+    // A task dropped from the list loses its scheduler.
+    await five[1]!.upsertSchedules(periodicTasks(deps).filter((task) => task.name !== TASKS.news));
+    expect((await five[0]!.queue.getJobSchedulers(0, -1)).map((scheduler) => scheduler.key)).not.toContain('alert-news');
+  });
+
+  it('each iteration of a scheduled task runs once, on one of two workers', async () => {
+    const { queue, worker } = setup('once');
+    const producer = queue();
+    const runs: Array<{ worker: string; jobId: string }> = [];
+    const handler = (name: string): TaskHandler => async ({ jobId }) => void runs.push({ worker: name, jobId });
+    worker({ tick: handler('a') });
+    worker({ tick: handler('b') });
+    await Promise.all([producer.upsertSchedules([{ name: 'tick', everyMs: 200 }]), queue().upsertSchedules([{ name: 'tick', everyMs: 200 }])]);
+    await vi.waitFor(() => expect(runs.length).toBeGreaterThanOrEqual(6), WAIT);
+    const ids = runs.map((run) => run.jobId);
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+
+  it('a job whose worker is killed mid-job is run by another worker after the stalled check', async () => {
+    const { settings, queue, worker } = setup('stall');
+    const producer = queue();
+    const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('../../test/job-worker-child.ts', import.meta.url))], {
+      env: { ...process.env, JOB_TEST_PREFIX: settings.prefix, JOB_TEST_LOCK_MS: '1500' },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    cleanups.push(async () => void child.kill('SIGKILL'));
+    let output = '';
+    child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    await producer.enqueue('slow', { requestId: 'req-7' }, { jobId: 'slow-1' });
+    await vi.waitFor(() => expect(output).toContain('running slow-1'), { timeout: 30_000, interval: 50 });
+    child.kill('SIGKILL');
+    const done: string[] = [];
+    const { lines, log } = recordingLog();
+    worker({ slow: async ({ jobId, data, log: jobLog }) => (done.push(`${jobId} ${String(data.requestId)}`), jobLog.info('finished')) }, { log, stalledIntervalMs: 500 });
+    await vi.waitFor(() => expect(done).toEqual(['slow-1 req-7']), { timeout: 20_000, interval: 100 });
+    await vi.waitFor(async () => expect(await producer.queue.getJobState('slow-1')).toBe('completed'), WAIT);
+    // The worker logs with the request id the job carries.
+    expect(lines).toContainEqual({ bindings: { job: 'slow', jobId: 'slow-1', requestId: 'req-7' }, message: 'finished' });
+  }, 60_000);
+
+  it('the alert poll enqueues its chunks once per slot, however often it runs', async () => {
+    const { queue } = setup('fan');
+    const producer = queue();
+    const symbols = Array.from({ length: 60 }, (_, index) => `S${String(index).padStart(2, '0')}`);
+    const { deps } = fakeDeps(symbols, 1_700_000_000_000);
+    const poll = taskHandlers(deps)[TASKS.alertPoll]!;
+    const { log } = recordingLog();
+    const context = { data: { requestId: 'req-1' }, jobId: 'p', log, enqueue: producer.enqueue, note: producer.note };
+    expect(await poll(context)).toEqual({ symbols: 60, chunks: 3, slot: Math.floor(1_700_000_000_000 / 60_000) });
+    await poll(context); // a retried poll (or the next scheduled one in the same slot)
+    const jobs = await producer.queue.getWaiting();
+    expect(jobs).toHaveLength(Math.ceil(60 / EVALUATION_CHUNK));
+    const slot = Math.floor(1_700_000_000_000 / 60_000);
+    expect(jobs.map((job) => job.id).sort()).toEqual([0, 1, 2].map((index) => `alert-evaluate-60000-${slot}-${index}`));
+    const shares = jobs.map((job) => job.data as { symbols: string[]; watched: number; requestId: string });
+    expect(shares.flatMap((share) => share.symbols).sort()).toEqual(symbols);
+    expect(shares.every((share) => share.watched === 60 && share.requestId === 'req-1')).toBe(true);
+  });
+
+  it('kicks collapse into one waiting delivery pass, and the next kick after it ran adds another', async () => {
+    const { queue, worker } = setup('kick');
+    const producer = queue();
+    await Promise.all([kickDelivery(producer), kickDelivery(producer), kickDelivery(producer, 'req-2')]);
+    expect(await producer.queue.getWaitingCount()).toBe(1);
+    let passes = 0;
+    worker({ [TASKS.delivery]: async () => void (passes += 1) });
+    await vi.waitFor(() => expect(passes).toBe(1), WAIT);
+    await vi.waitFor(async () => expect(await producer.queue.getJobState('alert-delivery-kick')).toBe('unknown'), WAIT);
+    await kickDelivery(producer);
+    await vi.waitFor(() => expect(passes).toBe(2), WAIT);
+  });
+
+  it('a dashboard read that found its part empty waits for a registry pass on a worker, with its request id', async () => {
+    const { queue, worker } = setup('fill');
+    const producer = queue();
+    const warnings: string[] = [];
+    const work = queuedWork(producer, { warn: (message) => warnings.push(message) }, { nowMs: () => 1_700_000_000_000 });
+    cleanups.push(async () => work.close());
+    let finishTick = () => undefined as void;
+    const ticks: string[] = [];
+    const { lines, log } = recordingLog();
+    worker(
+      {
+        [TASKS.jobsTick]: ({ data, log: jobLog }) =>
+          new Promise<void>((resolve) => {
+            ticks.push(String(data.requestId));
+            jobLog.info('tick');
+            finishTick = resolve;
+          }),
+      },
+      { log },
+    );
+    let filled = false;
+    const fills = [work.fillDashboard('req-a').then(() => (filled = true)), work.fillDashboard('req-b')];
+    await vi.waitFor(() => expect(ticks).toEqual(['req-a']), WAIT);
+    expect(filled).toBe(false); // the read waits for the pass
+    finishTick();
+    await Promise.all(fills);
+    expect(ticks).toEqual(['req-a']); // two reads in one minute: one pass
+    expect(lines).toContainEqual({ bindings: { job: 'jobs-tick', jobId: `jobs-tick-fill-${Math.floor(1_700_000_000_000 / 60_000)}`, requestId: 'req-a' }, message: 'tick' });
+    expect(warnings).toEqual([]);
+  });
+
+  it('an API process reads when a worker last evaluated alerts', async () => {
+    const { queue } = setup('note');
+    const producer = queue();
+    const work = queuedWork(producer, { warn: () => undefined }, { nowMs: () => 0 });
+    cleanups.push(async () => work.close());
+    expect(work.alertsEvaluatedAtMs()).toBeNull();
+    await queue().note('alerts-evaluated-at', '1700000000123');
+    const fresh = queuedWork(producer, { warn: () => undefined }, { nowMs: () => 0 });
+    cleanups.push(async () => fresh.close());
+    await vi.waitFor(() => expect(fresh.alertsEvaluatedAtMs()).toBe(1_700_000_000_123), WAIT);
+  });
+
+  it('records job durations, failures and the queue depth', async () => {
+    const { queue, worker } = setup('metrics');
+    const producer = queue();
+    const failuresBefore = (await metrics.jobFailures.get()).values.find((value) => value.labels.job === 'm-fails')?.value ?? 0;
+    worker({ 'm-works': async () => 'ok', 'm-fails': async () => Promise.reject(new Error('upstream down')) });
+    await producer.enqueue('m-works', {}, { jobId: 'w1' });
+    await producer.enqueue('m-fails', {}, { jobId: 'f1' });
+    await vi.waitFor(async () => expect(await producer.queue.getJobState('f1')).toBe('failed'), WAIT);
+    await vi.waitFor(async () => expect(await producer.queue.getJobState('w1')).toBe('completed'), WAIT);
+    const durations = (await metrics.jobDuration.get()).values.filter((value) => value.metricName === 'signalboard_job_duration_seconds_count');
+    expect(durations.find((value) => value.labels.job === 'm-works' && value.labels.outcome === 'done')?.value).toBe(1);
+    expect(durations.find((value) => value.labels.job === 'm-fails' && value.labels.outcome === 'failed')?.value).toBe(1);
+    expect((await metrics.jobFailures.get()).values.find((value) => value.labels.job === 'm-fails')?.value).toBe(failuresBefore + 1);
+    expect(await producer.depth()).toMatchObject({ failed: 1, waiting: 0 });
+    expect((await metrics.queueDepth.get()).values).toContainEqual(expect.objectContaining({ labels: { queue: 'jobs', state: 'failed' }, value: 1 }));
+  });
+});

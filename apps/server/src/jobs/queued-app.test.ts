@@ -1,0 +1,67 @@
+/**
+ * buildApp with `queued` (the REDIS_URL wiring of server.ts and worker.ts): what the API would run
+ * in-process goes to the queue instead — the delivery kick after an alert commit, the first
+ * dashboard fill (with the read's request id) — and the health answer says when the workers last
+ * evaluated alerts.
+ */
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { alertDeliveries, alertEvents, jobRuns, users } from '../db/schema';
+import { createTestApp, type TestApp, userWithFavorites } from '../../test/helpers';
+import type { QueuedWork } from './tasks';
+
+/** Friday 2026-11-20, 10:30 in New York: the market is open. */
+const OPEN_NOW = '2026-11-20T15:30:00Z';
+
+const calls: string[] = [];
+const queued: QueuedWork = {
+  kickDelivery: () => void calls.push('kick'),
+  fillDashboard: async (requestId) => void calls.push(`fill ${requestId ?? '-'}`),
+  alertsEvaluatedAtMs: () => 1_795_000_000_000,
+  close: () => undefined,
+};
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp({ MARKET_NOW: OPEN_NOW }, { queued });
+});
+afterAll(async () => t?.close());
+
+describe('an app whose jobs run on the queue', () => {
+  it('an alert commit kicks a queued delivery pass', async () => {
+    const headers = await userWithFavorites(t, 'queued-kick', ['AAPL']);
+    const saved = await t.app.inject({
+      method: 'POST',
+      url: '/api/save_alert_preferences',
+      headers,
+      payload: { alert_type: 'PERCENT_DROP', stock_symbols: ['AAPL'], threshold_value: 50, enable_sms: false, enable_email: true, is_active: true },
+    });
+    expect(saved.statusCode, saved.body).toBe(200);
+    calls.length = 0;
+    const report = await t.app.alertEvaluation.evaluateQuotes([{ symbol: 'AAPL', price: 40, previousClose: 100, asOfMs: Date.parse(OPEN_NOW), source: 'Simulated market' }]);
+    expect(report.fired).toBe(1);
+    expect(calls).toEqual(['kick']);
+    // The delivery waits for the worker's pass.
+    const email = (await t.app.inject({ method: 'GET', url: '/api/getemail', headers })).json<{ email: string }>().email;
+    const [user] = await t.db.select({ id: users.id }).from(users).where(eq(users.email, email));
+    const [event] = await t.db.select().from(alertEvents).where(eq(alertEvents.userId, user!.id));
+    const deliveries = await t.db.select().from(alertDeliveries).where(eq(alertDeliveries.eventId, event!.id));
+    expect(deliveries.map((delivery) => delivery.status)).toEqual(['queued']);
+  });
+
+  it('a dashboard read that finds its part empty asks the queue for the fill, with its request id, and runs no job itself', async () => {
+    const headers = await userWithFavorites(t, 'queued-fill', []);
+    calls.length = 0;
+    const response = await t.app.inject({ method: 'GET', url: '/api/top_economic_indicators', headers });
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.json()).toEqual([]);
+    expect(calls).toHaveLength(1);
+    expect(calls[0]).toMatch(/^fill req-/);
+    expect(await t.db.select().from(jobRuns)).toEqual([]);
+  });
+
+  it('the health answer says when the workers last evaluated alerts', async () => {
+    const response = await t.app.inject({ method: 'GET', url: '/api/health' });
+    expect(response.json()).toMatchObject({ alerts_evaluated_at: 1_795_000_000_000 });
+  });
+});

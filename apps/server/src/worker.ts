@@ -1,0 +1,103 @@
+/**
+ * The worker entry (`npm run worker`, REDIS_URL required): runs the jobs the API processes schedule
+ * and enqueue on BullMQ (jobs/queue.ts, jobs/tasks.ts) — the dashboard's refreshes, the engines'
+ * replays, passes and marks, the alert quote polls and their evaluation, idea events, news and the
+ * deliveries. Any number of workers share one queue; the app is built without listening, so the jobs
+ * use exactly the services the API uses.
+ */
+import { buildApp } from './app';
+import { startMetricsServer, stopMetricsServer } from './features/metrics/metrics-server';
+import { createCacheStore } from './lib/cache-store';
+import { collectProcessMetrics } from './lib/metrics';
+import { ConfigError, loadConfig } from './config';
+import { openDatabase } from './db/open';
+import { createJobQueue, startJobWorkers, type JobLog } from './jobs/queue';
+import { queuedWork, scheduleTasks, taskDepsOf, taskHandlers } from './jobs/tasks';
+import { systemClock } from './lib/clock';
+import { consoleLog } from './lib/console-log';
+import { resolveJwtSecret } from './lib/jwt-secret';
+import { controlledMarketClock, createTestControl, offsetClock } from './lib/test-control';
+import { createAnalyst } from './providers/ai';
+import { createMailer } from './providers/mail';
+import { createMarket, marketClock, withTestQuotes } from './providers/market';
+
+const SHUTDOWN_TIMEOUT_MS = 30_000;
+/** How long shutdown waits for the jobs under way before leaving them to another worker. */
+const JOBS_DRAIN_MS = 20_000;
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  if (!config.REDIS_URL) {
+    throw new ConfigError('npm run worker needs REDIS_URL (the Redis the API processes use). Without it, `npm start` runs the jobs itself.');
+  }
+  const settings = { url: config.REDIS_URL, prefix: config.REDIS_PREFIX };
+  // The same market and clock as the server entry (TEST_CONTROL_FILE: the browser tests' market).
+  const control = config.TEST_CONTROL_FILE ? createTestControl(config.TEST_CONTROL_FILE, (message) => consoleLog.warn(message)) : undefined;
+  const clock = control ? offsetClock(systemClock, control) : systemClock;
+  const clockForMarket = control ? controlledMarketClock(marketClock(config, clock), control) : marketClock(config, clock);
+  // The installation's shared state (market cache, token buckets, analysis cache) on Redis, as in the API processes.
+  const store = createCacheStore(config, (error) => consoleLog.warn(`Redis (shared state): ${error.message}`));
+  const market = control ? withTestQuotes(createMarket(config, clockForMarket, store), control, clockForMarket) : createMarket(config, clockForMarket, store);
+  const database = await openDatabase(config, consoleLog);
+  const mailer = createMailer(config, database.db, clock);
+  const queue = createJobQueue(settings, { log: consoleLog });
+  const app = await buildApp({
+    config,
+    db: database.db,
+    pool: database.pool,
+    mailer,
+    market,
+    marketClock: clockForMarket,
+    store,
+    analyst: createAnalyst(config),
+    jwtSecret: await resolveJwtSecret(config),
+    clock,
+    // Deliveries after an alert commit run as a (collapsed) queued pass, like everything else here.
+    queued: queuedWork(queue, consoleLog, clock),
+  });
+  await app.ready();
+
+  const deps = taskDepsOf(app, clock);
+  const asJobLog = (logger: typeof app.log): JobLog => ({ info: (message) => logger.info(message), warn: (message) => logger.warn(message) });
+  const log = { ...asJobLog(app.log), child: (bindings: Record<string, unknown>) => asJobLog(app.log.child(bindings)) };
+  // Workers upsert the schedule too (idempotent): a worker started before any API process still runs it.
+  await scheduleTasks(queue, deps);
+  const workers = startJobWorkers(settings, { handlers: taskHandlers(deps), queue, log });
+  // Prometheus (METRICS_PORT; a worker serves no API, so no token route): job durations, failures, queue depth.
+  if (config.METRICS_PORT) collectProcessMetrics('worker');
+  const metricsServer = config.METRICS_PORT ? await startMetricsServer(config.METRICS_PORT, config.HOST) : undefined;
+
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    consoleLog.info(`${signal} received: the worker finishes its jobs and stops`);
+    const timer = setTimeout(() => {
+      consoleLog.warn('Shutdown took too long; exiting');
+      process.exit(1);
+    }, SHUTDOWN_TIMEOUT_MS);
+    timer.unref();
+    try {
+      await workers.close(JOBS_DRAIN_MS);
+      if (metricsServer) await stopMetricsServer(metricsServer);
+      await app.close();
+      await queue.close();
+      await store.close();
+      mailer.close();
+      // An embedded PostgreSQL the API process started stays up.
+      await database.close({ stopEmbedded: database.embedded?.startedHere ?? false });
+      process.exit(0);
+    } catch (error) {
+      consoleLog.warn(`Shutdown failed: ${(error as Error).message}`);
+      process.exit(1);
+    }
+  };
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  consoleLog.info(`Signalboard worker is running (queue ${config.REDIS_PREFIX}:jobs; database: ${config.isExternalDatabase ? 'external PostgreSQL' : 'embedded PostgreSQL'})`);
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof ConfigError ? error.message : error);
+  process.exit(1);
+});
