@@ -22,6 +22,8 @@ export interface ClusterProcess {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
+export type ApiProcess = ClusterProcess & { baseUrl: string };
+
 export interface ClusterDatabase {
   url: string;
   /** A pool on the test's database, for checks. */
@@ -67,7 +69,7 @@ function stopper(child: ChildProcess, exited: Promise<number | null>) {
 }
 
 /** Starts an API process and waits until /api/health answers. */
-export async function startApi(name: string, env: NodeJS.ProcessEnv): Promise<ClusterProcess> {
+export async function startApi(name: string, env: NodeJS.ProcessEnv): Promise<ApiProcess> {
   const port = await freePort();
   const { child, output, exited } = spawnProcess(name, SERVER_JS, { ...env, PORT: String(port), HOST: '127.0.0.1' });
   const baseUrl = `http://127.0.0.1:${port}`;

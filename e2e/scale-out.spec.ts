@@ -1,0 +1,281 @@
+/**
+ * The scale-out topology (issue 16) as processes: 2 API servers and 2 workers (the built bundles) on
+ * one PostgreSQL database (DATABASE_URL's server) and one Redis (REDIS_URL), the pinned dataset with
+ * MARKET_NOW inside a session and a TEST_CONTROL_FILE of this spec's own that moves quotes; and, for
+ * the upstream count, 2 more API servers on the live market against a local fake Finnhub. Runs when
+ * both DATABASE_URL and REDIS_URL are set (CI sets them when the servers answer); skipped otherwise.
+ */
+import { spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs/promises';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { Queue } from 'bullmq';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { clusterEnv, createClusterDatabase, startApi, startWorker, type ApiProcess, type ClusterDatabase, type ClusterProcess } from './support/cluster';
+import { REPO_ROOT } from './support/server-process';
+
+const DATABASE_URL = process.env.DATABASE_URL;
+const REDIS_URL = process.env.REDIS_URL;
+const PASSWORD = 'correct horse battery staple';
+const WORKER_READY = /Signalboard worker is running/;
+/** The periodic tasks every process upserts (apps/server/src/jobs/tasks.ts). */
+const PERIODIC_TASKS = ['alert-delivery', 'alert-idea-events', 'alert-news', 'alert-poll', 'jobs-tick'];
+
+interface FakeFinnhub {
+  baseUrl: string;
+  quoteCalls(symbol: string): number;
+  close(): Promise<void>;
+}
+
+/** A local Finnhub answering /quote for any symbol (after 50 ms, like a real round trip) and counting the calls. */
+async function startFakeFinnhub(): Promise<FakeFinnhub> {
+  const calls = new Map<string, number>();
+  const server = http.createServer((request, response) => {
+    const url = new URL(request.url ?? '/', 'http://127.0.0.1');
+    if (url.pathname !== '/quote') {
+      response.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"not in this fake"}');
+      return;
+    }
+    const symbol = url.searchParams.get('symbol') ?? '';
+    calls.set(symbol, (calls.get(symbol) ?? 0) + 1);
+    setTimeout(() => {
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end(JSON.stringify({ c: 187.5, d: 2.5, dp: 1.3514, h: 188, l: 184, o: 185, pc: 185, t: Math.floor(Date.now() / 1000) }));
+    }, 50);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    quoteCalls: (symbol) => calls.get(symbol) ?? 0,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
+
+async function call<T>(baseUrl: string, pathAndQuery: string, options: { token?: string; json?: unknown } = {}): Promise<{ status: number; body: T }> {
+  const headers: Record<string, string> = {};
+  if (options.token) headers.authorization = `Bearer ${options.token}`;
+  if (options.json !== undefined) headers['content-type'] = 'application/json';
+  const response = await fetch(`${baseUrl}/api/${pathAndQuery}`, {
+    method: options.json === undefined ? 'GET' : 'POST',
+    headers,
+    ...(options.json === undefined ? {} : { body: JSON.stringify(options.json) }),
+  });
+  return { status: response.status, body: (await response.json()) as T };
+}
+
+/** An account made with the admin CLI on the cluster's database, past its first login; answers a token from `baseUrl`. */
+async function account(env: NodeJS.ProcessEnv, baseUrl: string, label: string): Promise<{ email: string; token: string }> {
+  const email = `${label}-${randomBytes(3).toString('hex')}@example.com`;
+  const added = spawnSync(process.execPath, [path.join(REPO_ROOT, 'apps/server/dist/cli.js'), 'add', email, '--password', PASSWORD], { env, encoding: 'utf8', timeout: 60_000 });
+  if (added.status !== 0) throw new Error(`user add failed: ${added.stderr}${added.stdout}`);
+  const first = await call<{ access_token: string }>(baseUrl, 'login', { json: { email, password: PASSWORD } });
+  await call(baseUrl, 'update-password', { token: first.body.access_token, json: { new_password: PASSWORD } });
+  const login = await call<{ access_token: string }>(baseUrl, 'login', { json: { email, password: PASSWORD } });
+  if (login.status !== 200) throw new Error(`login failed: ${login.status}`);
+  return { email, token: login.body.access_token };
+}
+
+async function waitFor<T>(what: string, read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 60_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (done(value)) return value;
+    if (Date.now() > deadline) throw new Error(`${what}: still ${JSON.stringify(value)} after ${timeoutMs / 1000} s`);
+    // Polls the cluster's state (database rows, queue, health), not a pause before a check.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+describe.skipIf(!DATABASE_URL || !REDIS_URL)('scale-out: 2 API processes and 2 workers on one PostgreSQL and one Redis', () => {
+  let database: ClusterDatabase;
+  let dataDir: string;
+  let controlFile: string;
+  let env: NodeJS.ProcessEnv;
+  let prefix: string;
+  const apis: ApiProcess[] = [];
+  let workers: ClusterProcess[] = [];
+  let liveApis: ApiProcess[] = [];
+  let finnhub: FakeFinnhub;
+  let redis: Redis;
+  let queue: Queue;
+
+  const setQuotes = async (quotes: Record<string, { price: number; previousClose: number }>) => {
+    const temporary = `${controlFile}.${randomBytes(3).toString('hex')}.tmp`;
+    await fs.writeFile(temporary, JSON.stringify({ quotes }));
+    await fs.rename(temporary, controlFile);
+  };
+  const output = () => [...apis, ...workers, ...liveApis].map((p) => p.output()).join('\n').slice(-20_000);
+
+  beforeAll(async () => {
+    database = await createClusterDatabase(DATABASE_URL!);
+    const base = await fs.mkdtemp(path.join(os.tmpdir(), 'sb-cluster-'));
+    dataDir = path.join(base, 'data');
+    controlFile = path.join(base, 'test-control.json');
+    await fs.writeFile(controlFile, '{}');
+    prefix = `sb-cluster-${randomBytes(3).toString('hex')}`;
+    const datasetDir = path.join(path.dirname(inject('marketDataDir')), 'dataset');
+    env = clusterEnv(database.url, REDIS_URL!, prefix, dataDir, {
+      MARKET_DATA: 'file',
+      DATASET_DIR: datasetDir,
+      MARKET_NOW: inject('marketNow'),
+      NODE_ENV: 'test',
+      TEST_CONTROL_FILE: controlFile,
+      ALERT_POLL_SECONDS: '1',
+      LOGIN_MAX_PER_EMAIL: '5',
+      LOGIN_MAX_PER_ADDRESS: '100000',
+      DEMO_ACCOUNT: 'false',
+    });
+    // The first API migrates the database; then the rest start together.
+    apis.push(await startApi('api-1', env));
+    const [api2, worker1, worker2] = await Promise.all([startApi('api-2', env), startWorker('worker-1', env, WORKER_READY), startWorker('worker-2', env, WORKER_READY)]);
+    apis.push(api2!);
+    workers = [worker1!, worker2!];
+
+    finnhub = await startFakeFinnhub();
+    const liveEnv = clusterEnv(database.url, REDIS_URL!, `${prefix}-live`, path.join(base, 'live-data'), {
+      MARKET_DATA: 'live',
+      FINNHUB_API_KEY: 'cluster-test',
+      FINNHUB_BASE_URL: finnhub.baseUrl,
+      YAHOO_ENABLED: 'false',
+      DEMO_ACCOUNT: 'false',
+      LOGIN_MAX_PER_ADDRESS: '100000',
+    });
+    liveApis = await Promise.all([startApi('live-api-1', liveEnv), startApi('live-api-2', liveEnv)]);
+
+    redis = new Redis(REDIS_URL!, { maxRetriesPerRequest: 3 });
+    queue = new Queue('jobs', { connection: redis, prefix });
+  }, 240_000);
+
+  afterAll(async () => {
+    await queue?.close();
+    redis?.disconnect();
+    const codes = await Promise.all([...apis, ...workers, ...liveApis].map(async (p) => [p.name, await p.stop()] as const));
+    for (const [name, code] of codes) if (code !== 0 && code !== -1) console.error(`${name} exited with ${code}`);
+    await finnhub?.close();
+    // This run's Redis keys, then its database.
+    const cleaner = new Redis(REDIS_URL!, { maxRetriesPerRequest: 3 });
+    for (const pattern of [`${prefix}:*`, `${prefix}-live:*`]) {
+      let cursor = '0';
+      do {
+        const [next, keys] = await cleaner.scan(cursor, 'MATCH', pattern, 'COUNT', 500);
+        cursor = next;
+        if (keys.length > 0) await cleaner.del(...keys);
+      } while (cursor !== '0');
+    }
+    cleaner.disconnect();
+    await database?.drop();
+    if (dataDir) await fs.rm(path.dirname(dataDir), { recursive: true, force: true });
+  }, 120_000);
+
+  it('four processes upserting the schedule make one scheduler per periodic task', async () => {
+    const schedulers = await queue.getJobSchedulers(0, -1, true);
+    const names = schedulers.map((scheduler) => scheduler.key).sort();
+    expect(names).toEqual(expect.arrayContaining(PERIODIC_TASKS));
+    expect(new Set(names).size).toBe(names.length);
+  });
+
+  it('each scheduled slot runs once: every job claim is done at its first attempt', async () => {
+    // The dashboard's jobs of the pinned session (MARKET_NOW: one slot each), run by whichever worker
+    // took each minute's tick (the engines' replays are long and have their own progress).
+    const rows = await waitFor(
+      'the dashboard jobs',
+      async () => (await database.pool.query<{ job: string; status: string; attempts: number }>(`select job, status, attempts from job_runs where job not like 'trades-%' order by job`)).rows,
+      (found) => found.length > 0 && found.every((row) => row.status === 'done'),
+      120_000,
+    );
+    for (const row of rows) expect(row, row.job).toMatchObject({ status: 'done', attempts: 1 });
+    // More ticks ran since (every minute, on either worker): none ran a done slot again.
+    const ticks = await waitFor('a second minute tick', () => queue.getJobs(['completed'], 0, 200), (jobs) => jobs.filter((job) => job.name === 'jobs-tick').length >= 2, 150_000);
+    expect(new Set(ticks.filter((job) => job.name === 'jobs-tick').map((job) => job.processedBy)).size).toBeGreaterThanOrEqual(1);
+    const again = (await database.pool.query<{ job: string; attempts: number }>(`select job, attempts from job_runs where job not like 'trades-%'`)).rows;
+    for (const row of again) expect(row.attempts, row.job).toBe(1);
+  }, 300_000);
+
+  it('1,000 concurrent identical quote requests spread over both APIs make one upstream call', async () => {
+    const { token } = await account(env, liveApis[0]!.baseUrl, 'quotes');
+    const answers = await Promise.all(
+      Array.from({ length: 1000 }, (_, i) => call<{ c?: number; msg?: string }>(liveApis[i % 2]!.baseUrl, 'quote?symbol=IBM', { token })),
+    );
+    const statuses = new Set(answers.map((answer) => answer.status));
+    expect([...statuses]).toEqual([200]);
+    expect(new Set(answers.map((answer) => JSON.stringify(answer.body))).size).toBe(1);
+    expect(finnhub.quoteCalls('IBM')).toBe(1);
+  });
+
+  it('the sign-in limit holds across both APIs', async () => {
+    const { email } = await account(env, apis[0]!.baseUrl, 'limit');
+    // LOGIN_MAX_PER_EMAIL=5 for the whole installation (account()'s successful sign-ins reset the count):
+    // 5 wrong passwords alternating between the APIs, then even the right one answers 429 on either.
+    const wrong = { email, password: 'not the password' };
+    const statuses: number[] = [];
+    for (let i = 0; i < 5; i += 1) statuses.push((await call(apis[i % 2]!.baseUrl, 'login', { json: wrong })).status);
+    expect(statuses).toEqual([401, 401, 401, 401, 401]);
+    expect((await call(apis[1]!.baseUrl, 'login', { json: { email, password: PASSWORD } })).status).toBe(429);
+    expect((await call(apis[0]!.baseUrl, 'login', { json: { email, password: PASSWORD } })).status).toBe(429);
+  });
+
+  it('one alert crossing produces one delivery per channel', async () => {
+    const [api1, api2] = apis as [ApiProcess, ApiProcess];
+    await setQuotes({ SBUX: { price: 61.5, previousClose: 62 } });
+    const { email, token } = await account(env, api1.baseUrl, 'alert');
+    const userId = (await database.pool.query<{ id: number }>('select id from users where email = $1', [email])).rows[0]!.id;
+    expect((await call(api2.baseUrl, 'batch_update_favorite_stocks', { token, json: { stocks: [{ symbol: 'SBUX', description: 'Starbucks Corporation' }] } })).status).toBe(200);
+    const phone = `+1555${String(Math.floor(Math.random() * 10_000_000)).padStart(7, '0')}`;
+    expect((await call(api1.baseUrl, 'send_verification_code', { token, json: { phone_number: phone } })).status).toBe(200);
+    const smsTo = async () => {
+      const dir = path.join(dataDir, 'sms-outbox');
+      const files = (await fs.readdir(dir).catch(() => [] as string[])).filter((file) => file.endsWith('.txt')).sort();
+      return (await Promise.all(files.map((file) => fs.readFile(path.join(dir, file), 'utf8')))).filter((text) => text.startsWith(`To: ${phone}\n`));
+    };
+    const code = (await smsTo()).at(-1)?.match(/code is (\d{6})\./)?.[1];
+    expect(code).toMatch(/^\d{6}$/);
+    expect((await call(api2.baseUrl, 'verify_code', { token, json: { verification_code: code, phone_number: phone } })).status).toBe(200);
+    const off = { enabled: false, start: '21:00', end: '08:00' };
+    expect((await call(api1.baseUrl, 'save_alert_delivery_settings', { token, json: { time_zone: 'UTC', sms_quiet_hours: off, email_quiet_hours: off, paused: false } })).status).toBe(200);
+    const saved = await call<{ msg: string }>(api2.baseUrl, 'save_alert_preferences', {
+      token,
+      json: { alert_type: 'PERCENT_DROP', stock_symbols: ['SBUX'], threshold_value: 5, enable_sms: true, enable_email: true, is_active: true },
+    });
+    expect(saved.body.msg).toBe('Percent Drop alert preferences saved successfully!');
+
+    const deliveries = async () =>
+      (await database.pool.query<{ channel: string; n: number }>('select channel, count(*)::int as n from alert_deliveries where user_id = $1 group by channel order by channel', [userId])).rows;
+    // 62 → 58.50 is −5.6 %: the workers' evaluation fires once, the deliveries go out once per channel.
+    await setQuotes({ SBUX: { price: 58.5, previousClose: 62 } });
+    await waitFor('the deliveries', deliveries, (rows) => rows.length === 2, 60_000);
+    await waitFor('the alert SMS', async () => (await smsTo()).filter((text) => text.includes('SBUX')).length, (n) => n >= 1, 30_000);
+    // Many more evaluation passes on both workers (one a second) around the level: nothing more.
+    const evaluatedAt = async () => (await call<{ alerts_evaluated_at: number | null }>(api1.baseUrl, 'health')).body.alerts_evaluated_at;
+    for (const price of [59.0, 58.8, 59.1, 58.7]) {
+      await setQuotes({ SBUX: { price, previousClose: 62 } });
+      const before = await evaluatedAt();
+      await waitFor('an evaluation after the move', evaluatedAt, (at) => at !== null && at !== before, 30_000);
+    }
+    expect(await deliveries()).toEqual([
+      { channel: 'email', n: 1 },
+      { channel: 'sms', n: 1 },
+    ]);
+    expect((await smsTo()).filter((text) => text.includes('SBUX'))).toHaveLength(1);
+  }, 240_000);
+
+  it('a worker killed mid-job loses no job: the other worker finishes it and the schedule goes on', async () => {
+    const [worker1, worker2] = workers as [ClusterProcess, ClusterProcess];
+    const name1 = `${os.hostname()}:${worker1.process.pid}`;
+    // Catch worker 1 with a job in hand (the alert polls and evaluations run every second), then kill it.
+    const caught = await waitFor('a job active on worker 1', async () => (await queue.getActive()).find((job) => job.processedBy === name1), (job) => job !== undefined, 60_000);
+    worker1.process.kill('SIGKILL');
+    const killedAt = Date.now();
+    await worker1.stop();
+    // BullMQ's stalled check gives the job to worker 2 (or it had just finished): it ends completed, not lost.
+    const state = await waitFor('the caught job', () => queue.getJobState(caught!.id!), (s) => s === 'completed' || s === 'failed', 90_000);
+    expect(state, output()).toBe('completed');
+    // The schedule runs on worker 2 alone: alert evaluations go on after the kill.
+    const evaluatedAt = async () => (await call<{ alerts_evaluated_at: number | null }>(apis[0]!.baseUrl, 'health')).body.alerts_evaluated_at ?? 0;
+    await waitFor('an evaluation after the kill', evaluatedAt, (at) => at > killedAt + 1000, 60_000);
+    expect(worker2.process.exitCode).toBeNull();
+  }, 240_000);
+});
