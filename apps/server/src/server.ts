@@ -10,6 +10,7 @@ import { resolveJwtSecret } from './lib/jwt-secret';
 import { createAnalyst } from './providers/ai';
 import { createMailer } from './providers/mail';
 import { createMarket, marketClock, withTestQuotes } from './providers/market';
+import { createRedisBus } from './features/live/live-bus';
 import { controlledMarketClock, createTestControl, offsetClock } from './lib/test-control';
 
 const SHUTDOWN_TIMEOUT_MS = 20_000;
@@ -25,7 +26,9 @@ async function main(): Promise<void> {
   const database = await openDatabase(config, consoleLog);
   const mailer = createMailer(config, database.db, clock);
   const demoCreated = config.DEMO_ACCOUNT ? await ensureDemoAccount(createUsersRepo(database.db)) : false;
-  const app = await buildApp({ config, db: database.db, pool: database.pool, mailer, market, marketClock: clockForMarket, analyst: createAnalyst(config), jwtSecret: await resolveJwtSecret(config), clock });
+  // Live updates across replicas and workers: Redis pub/sub when REDIS_URL is set (else in-process).
+  const bus = config.REDIS_URL ? createRedisBus({ url: config.REDIS_URL, prefix: config.REDIS_PREFIX }, consoleLog) : undefined;
+  const app = await buildApp({ config, db: database.db, pool: database.pool, mailer, market, marketClock: clockForMarket, analyst: createAnalyst(config), jwtSecret: await resolveJwtSecret(config), clock, ...(bus ? { bus } : {}) });
 
   /** Started once the server listens; stopped first on shutdown. */
   const running: { scheduler?: Scheduler } = {};
@@ -43,6 +46,7 @@ async function main(): Promise<void> {
       await running.scheduler?.stop();
       await app.alertEvaluation.stop();
       await app.close();
+      await bus?.close();
       mailer.close();
       await database.close({ stopEmbedded: true });
       if (database.embedded) consoleLog.info('Embedded PostgreSQL server stopped');
@@ -72,6 +76,8 @@ async function main(): Promise<void> {
   app.alertEvaluation.start();
   // Alert deliveries: a pass every 2 seconds (and at once when the evaluator commits an alert).
   app.alertDelivery.start();
+  // Live quotes of the symbols open streams show: this process's timer; with Redis a worker runs them.
+  if (!config.isRedis) app.liveQuotes.start();
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.PORT;
   const host = config.HOST === '0.0.0.0' || config.HOST === '127.0.0.1' || config.HOST === '::' ? 'localhost' : config.HOST;

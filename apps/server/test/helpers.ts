@@ -10,6 +10,7 @@ import { loadConfig, type Config } from '../src/config';
 import { createDatabase, createPool, type Database } from '../src/db/client';
 import { createUsersRepo } from '../src/features/auth/users.repo';
 import type { Clock } from '../src/lib/clock';
+import type { LiveBus } from '../src/lib/live-bus';
 import { hashPassword } from '../src/lib/password';
 import type { Analyst } from '../src/providers/ai';
 import { createMailer, type Mailer } from '../src/providers/mail';
@@ -86,6 +87,8 @@ export interface TestAppOptions {
   /** The trade engines (default: the server's) and their universe (default: the source's S&P 500). */
   tradeEngines?: readonly AnyEngine[];
   tradeUniverse?: (survivorshipBiased: boolean, engine: EngineId) => Promise<UniverseMember[]>;
+  /** The live-update bus (default: the app's in-process one); the caller closes it. */
+  bus?: LiveBus;
 }
 
 /** buildApp on a fresh database, with the outbox mailer in a temporary DATA_DIR and a fake clock. */
@@ -110,6 +113,7 @@ export async function createTestApp(env: Record<string, string> = {}, options: T
     ...(options.sms ? { sms: options.sms } : {}),
     ...(options.tradeEngines ? { tradeEngines: options.tradeEngines } : {}),
     ...(options.tradeUniverse ? { tradeUniverse: options.tradeUniverse } : {}),
+    ...(options.bus ? { bus: options.bus } : {}),
     jwtSecret: TEST_JWT_SECRET,
     clock,
     logger: options.logger ?? false,
