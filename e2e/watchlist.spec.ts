@@ -42,7 +42,8 @@ const suggestions = (target: Page = page) => listbox(target).getByRole('option')
 const saveButton = () => page.getByRole('button', { name: 'Save', exact: true });
 const cancelButton = () => page.getByRole('button', { name: 'Cancel', exact: true });
 const paths = (prefix: string) => requests.filter((r) => r.path.startsWith(prefix)).map((r) => r.path);
-const writes = () => requests.filter((r) => r.method === 'POST').map(({ path, body }) => ({ path, body }));
+/** The saves (the live-update stream's symbol calls are no change to the favourites). */
+const writes = () => requests.filter((r) => r.method === 'POST' && r.path !== '/api/live_symbols').map(({ path, body }) => ({ path, body }));
 
 /** The rows under 'Your Favorites:' as one line each: 'symbol - description price change'. */
 async function rows(target: Page = page): Promise<string[]> {

@@ -73,10 +73,13 @@ export function createLiveClient(options: LiveClientOptions): LiveClient {
     sentKey = key;
     // A new stream shows nothing yet: an empty set needs no call there.
     if (key === '' && fresh) return;
-    apiFetch('live_symbols', { json: { connection_id: id, symbols }, signal: controller?.signal }).catch(() => {
-      // The stream is gone or going: the next hello sends the set again.
-      if (sentKey === key) sentKey = null;
-    });
+    // The answer's body is read to its end (an unread body keeps the request open in the browser).
+    apiFetch('live_symbols', { json: { connection_id: id, symbols }, signal: controller?.signal })
+      .then((response) => response.text())
+      .catch(() => {
+        // The stream is gone or going: the next hello sends the set again.
+        if (sentKey === key) sentKey = null;
+      });
   };
 
   const scheduleReconnect = () => {
