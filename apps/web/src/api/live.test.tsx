@@ -190,6 +190,13 @@ describe('fallback to polling', () => {
     expect(result.current.quotes.live).toBe(true);
     expect([...result.current.quotes.quotes.keys()]).toEqual(['AAPL']);
     expect(result.current.quotes.quotes.get('AAPL')?.price).toBe(120);
+    // An engine's idea update makes that engine's trade queries stale (the screens re-read them), no other's.
+    queryClient.setQueryData(['trade-ideas', 'swing', 'list', {}], { pages: [] });
+    queryClient.setQueryData(['trade-ideas', 'layered', 'list', {}], { pages: [] });
+    streams[0]!.push('{"type":"ideas","engine":"swing","at":1}\n');
+    await settle();
+    expect(queryClient.getQueryState(['trade-ideas', 'swing', 'list', {}])?.isInvalidated).toBe(true);
+    expect(queryClient.getQueryState(['trade-ideas', 'layered', 'list', {}])?.isInvalidated).toBe(false);
     streams[0]!.end();
     await settle();
     expect(result.current.polling).toBe(30_000);
