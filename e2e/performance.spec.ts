@@ -25,7 +25,10 @@ interface Transfer {
 function recordTransfers(page: Page): () => Promise<Transfer[]> {
   const pending = new Set<Request>();
   const done: Array<Promise<Transfer | undefined>> = [];
-  page.on('request', (request) => pending.add(request));
+  page.on('request', (request) => {
+    // The live-update stream (GET /api/live) stays open as long as the page: it is never "done".
+    if (new URL(request.url()).pathname !== '/api/live') pending.add(request);
+  });
   page.on('requestfailed', (request) => pending.delete(request));
   page.on('requestfinished', (request) => {
     done.push(

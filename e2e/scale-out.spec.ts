@@ -13,8 +13,10 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { Queue } from 'bullmq';
+import type { Browser } from 'playwright-core';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { launchBrowser, screenshot } from './support/browser';
 import { clusterEnv, createClusterDatabase, startApi, startWorker, type ApiProcess, type ClusterDatabase, type ClusterProcess } from './support/cluster';
 import { REPO_ROOT } from './support/server-process';
 
@@ -23,7 +25,7 @@ const REDIS_URL = process.env.REDIS_URL;
 const PASSWORD = 'correct horse battery staple';
 const WORKER_READY = /Signalboard worker is running/;
 /** The periodic tasks every process upserts (apps/server/src/jobs/tasks.ts). */
-const PERIODIC_TASKS = ['alert-delivery', 'alert-idea-events', 'alert-news', 'alert-poll', 'jobs-tick'];
+const PERIODIC_TASKS = ['alert-delivery', 'alert-idea-events', 'alert-news', 'alert-poll', 'jobs-tick', 'live-quotes'];
 
 interface FakeFinnhub {
   baseUrl: string;
@@ -102,6 +104,7 @@ describe.skipIf(!DATABASE_URL || !REDIS_URL)('scale-out: 2 API processes and 2 w
   let finnhub: FakeFinnhub;
   let redis: Redis;
   let queue: Queue;
+  let browser: Browser | undefined;
 
   const setQuotes = async (quotes: Record<string, { price: number; previousClose: number }>) => {
     const temporary = `${controlFile}.${randomBytes(3).toString('hex')}.tmp`;
@@ -151,6 +154,7 @@ describe.skipIf(!DATABASE_URL || !REDIS_URL)('scale-out: 2 API processes and 2 w
   }, 240_000);
 
   afterAll(async () => {
+    await browser?.close();
     await queue?.close();
     redis?.disconnect();
     const codes = await Promise.all([...apis, ...workers, ...liveApis].map(async (p) => [p.name, await p.stop()] as const));
@@ -261,6 +265,39 @@ describe.skipIf(!DATABASE_URL || !REDIS_URL)('scale-out: 2 API processes and 2 w
     ]);
     expect((await smsTo()).filter((text) => text.includes('SBUX'))).toHaveLength(1);
   }, 240_000);
+
+  it('a browser connected to API 1 receives a tick published by a worker', async () => {
+    const api1 = apis[0]!;
+    await setQuotes({ DPZ: { price: 400, previousClose: 400 } });
+    const { token } = await account(env, api1.baseUrl, 'live');
+    expect((await call(api1.baseUrl, 'batch_update_favorite_stocks', { token, json: { stocks: [{ symbol: 'DPZ', description: "Domino's Pizza Inc." }] } })).status).toBe(200);
+    browser = await launchBrowser();
+    const context = await browser.newContext({ baseURL: api1.baseUrl, viewport: { width: 1366, height: 860 } });
+    context.setDefaultTimeout(15_000);
+    await context.clock.setFixedTime(new Date(inject('marketNow')));
+    await context.addInitScript((value) => window.localStorage.setItem('access_token', value), token);
+    const page = await context.newPage();
+    const quotePolls: string[] = [];
+    page.on('request', (request) => {
+      if (new URL(request.url()).pathname === '/api/favorites/quotes') quotePolls.push(request.url());
+    });
+    await page.goto('/dashboard/symbollookup');
+    const row = page.getByRole('list', { name: 'Your Favorites' }).getByRole('listitem').filter({ hasText: 'DPZ' });
+    await expect.poll(() => row.textContent(), { timeout: 20_000 }).toContain('400.00');
+    const live = page.locator('[role="status"][data-live-status]');
+    await expect.poll(() => live.getAttribute('data-live-status'), { timeout: 20_000 }).toBe('live');
+
+    // API 1 runs no job: the quote is read by a worker's live-quotes job and published on Redis.
+    const pollsBefore = quotePolls.length;
+    await setQuotes({ DPZ: { price: 412.5, previousClose: 400 } });
+    await expect.poll(() => row.textContent(), { timeout: 30_000 }).toContain('412.50');
+    expect(await row.textContent()).toContain('+12.50 (+3.13%)');
+    expect(quotePolls.length).toBe(pollsBefore);
+    const published = await queue.getJobs(['completed'], 0, 500);
+    expect(published.some((job) => job.name === 'live-quotes' && typeof job.processedBy === 'string' && job.processedBy.length > 0)).toBe(true);
+    await screenshot(page, 'scale-out-watchlist-live');
+    await context.close();
+  }, 120_000);
 
   it('a worker killed mid-job loses no job: the other worker finishes it and the schedule goes on', async () => {
     const [worker1, worker2] = workers as [ClusterProcess, ClusterProcess];

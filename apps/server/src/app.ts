@@ -55,6 +55,12 @@ import { createAlertEvaluation, type AlertEvaluation } from './features/alert-ev
 import { createAlertDelivery, type AlertDelivery } from './features/alert-delivery/alert-delivery';
 import { alertDeliveryRoutes } from './features/alert-delivery/alert-delivery.routes';
 import { unsubscribeKeyOf } from './features/alert-delivery/unsubscribe-token';
+import { createInProcessBus } from './features/live/live-bus';
+import { createLiveHub } from './features/live/live-hub';
+import { createLiveQuotes, type LiveQuotes } from './features/live/live-quotes';
+import { createMemoryRegistry, createRedisRegistry } from './features/live/live-registry';
+import { liveRoutes } from './features/live/live.routes';
+import type { LiveBus } from './lib/live-bus';
 import { systemClock, type Clock } from './lib/clock';
 import { edgeErrorHandlers } from './lib/edge-errors';
 import { HttpError } from './lib/errors';
@@ -100,6 +106,8 @@ export interface AppDeps {
   readinessChecks?: readonly ReadinessCheck[];
   /** REDIS_URL: work that runs on the workers (jobs/tasks.ts): the delivery kick, the first dashboard fill. */
   queued?: QueuedWork;
+  /** The live-update bus (default: in-process); server.ts passes the Redis one when REDIS_URL is set and closes it. */
+  bus?: LiveBus;
 }
 
 declare module 'fastify' {
@@ -116,6 +124,8 @@ declare module 'fastify' {
     alertEvaluation: AlertEvaluation;
     /** The alert delivery worker; the server entry starts it (tests run passes with runOnce()). */
     alertDelivery: AlertDelivery;
+    /** The live-quote publisher: a timer in one process (server.ts), a worker's schedule with Redis. */
+    liveQuotes: LiveQuotes;
   }
 }
 
@@ -275,6 +285,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const dashboardRepo = createDashboardRepo(deps.db);
   const runs = createJobRuns(deps.db);
   const jobLog = { info: (message: string) => app.log.info(message), warn: (message: string) => app.log.warn(message) };
+  // The live-update bus: idea updates and fired alerts are published on it (features/live).
+  const bus = deps.bus ?? createInProcessBus(jobLog);
   const dashboardJobs = createDashboardJobs({
     repo: dashboardRepo,
     runs,
@@ -295,11 +307,26 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     clock,
     log: jobLog,
     ...(deps.tradeUniverse ? { universe: deps.tradeUniverse } : {}),
+    ideasChanged: (engine) => void bus.publish({ type: 'ideas', engine, at: clock.nowMs() }),
   });
   app.decorate('tradeJobs', tradeJobs);
   app.decorate('jobs', createJobRegistry([dashboardJobs, tradeJobs]));
   // A replay under way stops between two sessions (the next start runs it again).
   app.addHook('onClose', async () => tradeJobs.stop());
+  // Live updates (features/live): the streams this process holds, fed by the bus.
+  const liveRegistry = config.REDIS_URL ? createRedisRegistry({ url: config.REDIS_URL, prefix: config.REDIS_PREFIX }, clock) : createMemoryRegistry(clock);
+  const liveHub = createLiveHub({ bus, registry: liveRegistry, clock, log: jobLog });
+  const liveQuotes = createLiveQuotes({ market: deps.market, bus, registry: liveRegistry, log: jobLog });
+  app.decorate('liveQuotes', liveQuotes);
+  // Streams end before the server closes (an open stream would hold close() up).
+  app.addHook('preClose', async () => {
+    await liveQuotes.stop();
+    await liveHub.close();
+  });
+  app.addHook('onClose', async () => {
+    await liveRegistry.close();
+    if (!deps.bus) await bus.close();
+  });
   const alertEvaluation = createAlertEvaluation({
     db: deps.db,
     market: deps.market,
@@ -307,6 +334,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     clock,
     ...(config.ALERT_POLL_SECONDS ? { pollSeconds: config.ALERT_POLL_SECONDS } : {}),
     delivery: deps.queued ? { kick: deps.queued.kickDelivery } : alertDelivery,
+    alertCommitted: (alert) =>
+      void bus.publish({ type: 'alert', userId: alert.userId, alertType: alert.alertType, symbol: alert.symbol === '*' ? null : alert.symbol, message: alert.smsText, at: alert.firedAt.getTime() }),
     log: jobLog,
   });
   app.decorate('alertEvaluation', alertEvaluation);
@@ -325,6 +354,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await secured.register(alertHistoryRoutes, { service: createAlertHistoryService({ repo: createAlertHistoryRepo(db) }), clock });
       await secured.register(supportRoutes, { mailer, supportEmail: config.SUPPORT_EMAIL });
       await secured.register(docsRoutes);
+      await secured.register(liveRoutes, { hub: liveHub });
       const marketService = createMarketService(deps.market, deps.marketClock);
       await secured.register(marketRoutes, { market: deps.market, service: marketService });
       await secured.register(scansRoutes, {

@@ -14,6 +14,7 @@ import { resolveJwtSecret } from './lib/jwt-secret';
 import { createAnalyst } from './providers/ai';
 import { createMailer } from './providers/mail';
 import { createMarket, marketClock, withTestQuotes } from './providers/market';
+import { createRedisBus } from './features/live/live-bus';
 import { controlledMarketClock, createTestControl, offsetClock } from './lib/test-control';
 import { collectProcessMetrics } from './lib/metrics';
 import { startMetricsServer, stopMetricsServer } from './features/metrics/metrics-server';
@@ -35,6 +36,8 @@ async function main(): Promise<void> {
   // REDIS_URL: the jobs run in `npm run worker` processes (jobs/queue.ts); this process only enqueues.
   const jobQueue = config.REDIS_URL ? createJobQueue({ url: config.REDIS_URL, prefix: config.REDIS_PREFIX }, { log: consoleLog }) : undefined;
   const demoCreated = config.DEMO_ACCOUNT ? await ensureDemoAccount(createUsersRepo(database.db)) : false;
+  // Live updates across replicas and workers: Redis pub/sub when REDIS_URL is set (else in-process).
+  const bus = config.REDIS_URL ? createRedisBus({ url: config.REDIS_URL, prefix: config.REDIS_PREFIX }, consoleLog) : undefined;
   const app = await buildApp({
     config,
     db: database.db,
@@ -46,6 +49,7 @@ async function main(): Promise<void> {
     analyst: createAnalyst(config),
     jwtSecret: await resolveJwtSecret(config),
     clock,
+    ...(bus ? { bus } : {}),
     ...(jobQueue ? { queued: queuedWork(jobQueue, consoleLog, clock), readinessChecks: [queuesReadinessCheck([jobQueue.queue])] } : {}),
   });
 
@@ -68,6 +72,7 @@ async function main(): Promise<void> {
       await app.close();
       await jobQueue?.close();
       await store.close();
+      await bus?.close();
       mailer.close();
       await database.close({ stopEmbedded: true });
       if (database.embedded) consoleLog.info('Embedded PostgreSQL server stopped');
@@ -110,6 +115,8 @@ async function main(): Promise<void> {
     app.alertEvaluation.start();
     // Alert deliveries: a pass every 2 seconds (and at once when the evaluator commits an alert).
     app.alertDelivery.start();
+    // Live quotes of the symbols open streams show (with Redis a worker publishes them).
+    app.liveQuotes.start();
   }
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.PORT;

@@ -8,6 +8,7 @@
 import { buildApp } from './app';
 import { startMetricsServer, stopMetricsServer } from './features/metrics/metrics-server';
 import { createCacheStore } from './lib/cache-store';
+import { createRedisBus } from './features/live/live-bus';
 import { collectProcessMetrics } from './lib/metrics';
 import { ConfigError, loadConfig } from './config';
 import { openDatabase } from './db/open';
@@ -41,6 +42,8 @@ async function main(): Promise<void> {
   const database = await openDatabase(config, consoleLog);
   const mailer = createMailer(config, database.db, clock);
   const queue = createJobQueue(settings, { log: consoleLog });
+  // Live updates (quotes, idea updates, fired alerts) reach the API replicas' streams through Redis pub/sub.
+  const bus = createRedisBus(settings, consoleLog);
   const app = await buildApp({
     config,
     db: database.db,
@@ -49,6 +52,7 @@ async function main(): Promise<void> {
     market,
     marketClock: clockForMarket,
     store,
+    bus,
     analyst: createAnalyst(config),
     jwtSecret: await resolveJwtSecret(config),
     clock,
@@ -83,6 +87,7 @@ async function main(): Promise<void> {
       await app.close();
       await queue.close();
       await store.close();
+      await bus.close();
       mailer.close();
       // An embedded PostgreSQL the API process started stays up.
       await database.close({ stopEmbedded: database.embedded?.startedHere ?? false });

@@ -56,6 +56,7 @@ interface DocOperation {
   parameters?: Array<{ name: string; in: string; required: boolean; schema: JsonSchema }>;
   requestBody?: { content: Record<string, { schema: JsonSchema }> };
   'x-changes-account'?: boolean;
+  'x-streams-until-closed'?: boolean;
 }
 interface Call {
   method: 'GET' | 'POST';
@@ -384,7 +385,22 @@ async function send(call: Call, spec: RequestSpec): Promise<{ response: LightMyR
     options.payload = payload;
     if (contentType !== undefined) headers['content-type'] = contentType;
   }
-  return { response: await t.app.inject(options), url };
+  if (!call.op['x-streams-until-closed']) return { response: await t.app.inject(options), url };
+  // A stream that stays open: its status and headers, and its first line (or a whole error body).
+  const streamed = await t.app.inject({ ...options, payloadAsStream: true });
+  const body = await firstLineOf(streamed.stream());
+  return { response: { statusCode: streamed.statusCode, headers: streamed.headers, body } as LightMyRequestResponse, url };
+}
+
+/** The text up to the first newline (or to the end); then the stream is dropped. */
+async function firstLineOf(stream: NodeJS.ReadableStream & { destroy(): void }): Promise<string> {
+  let text = '';
+  for await (const chunk of stream) {
+    text += String(chunk);
+    if (text.includes('\n')) break;
+  }
+  stream.destroy();
+  return text.split('\n')[0]!;
 }
 
 function check(call: Call, spec: RequestSpec, url: string, response: LightMyRequestResponse, logged: string[]): void {

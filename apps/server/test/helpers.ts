@@ -13,6 +13,7 @@ import type { CacheStore } from '../src/lib/cache-store';
 import { createRedisStore } from '../src/lib/cache-store.redis';
 import type { Clock } from '../src/lib/clock';
 import type { RedisSettings } from '../src/lib/redis';
+import type { LiveBus } from '../src/lib/live-bus';
 import { hashPassword } from '../src/lib/password';
 import type { Analyst } from '../src/providers/ai';
 import { createMailer, type Mailer } from '../src/providers/mail';
@@ -104,6 +105,8 @@ export interface TestAppOptions {
   redis?: RedisSettings;
   /** Work handed to the job queue instead of run in-process (the REDIS_URL wiring; jobs/tasks.ts). */
   queued?: QueuedWork;
+  /** The live-update bus (default: the app's in-process one); the caller closes it. */
+  bus?: LiveBus;
 }
 
 /** buildApp on a fresh database, with the outbox mailer in a temporary DATA_DIR and a fake clock. */
@@ -134,6 +137,7 @@ export async function createTestApp(env: Record<string, string> = {}, options: T
     ...(options.tradeUniverse ? { tradeUniverse: options.tradeUniverse } : {}),
     ...(options.readinessChecks ? { readinessChecks: options.readinessChecks } : {}),
     ...(options.queued ? { queued: options.queued } : {}),
+    ...(options.bus ? { bus: options.bus } : {}),
     jwtSecret: TEST_JWT_SECRET,
     clock,
     logger: options.logger ?? false,

@@ -11,12 +11,14 @@
  * - `alert-idea-events`, `alert-news`: the engines' events and the market news into alerts (cursors).
  * - `alert-delivery` (every 2 s, and kicked after a commit that queued deliveries: jobId
  *   `alert-delivery-kick`, so a burst of kicks is one pass). Deliveries are leased rows.
- * One more periodic task (e.g. a live-quote publisher): its service in TaskDeps and taskDepsOf, and
- * one entry in `periodicTasks` — `{ name: 'live-quotes', everyMs: …, run: () => deps.liveQuotes.runOnce() }`.
+ * - `live-quotes` (every 5 s): the quotes of the symbols the open live streams show, published on the
+ *   Redis bus to every API replica (features/live/live-quotes.ts).
+ * One more periodic task: its service in TaskDeps and taskDepsOf, and one entry in `periodicTasks`.
  */
 import type { FastifyInstance } from 'fastify';
 import type { AlertEvaluation } from '../features/alert-evaluation/alert-evaluation';
 import { DEFAULT_POLL_MS, DELIVERY_BATCH, type AlertDelivery } from '../features/alert-delivery/alert-delivery';
+import { LIVE_QUOTES_INTERVAL_MS, type LiveQuotes } from '../features/live/live-quotes';
 import type { Clock } from '../lib/clock';
 import type { JobQueue, PeriodicTask, TaskContext, TaskHandler } from './queue';
 import type { JobRegistry } from './registry';
@@ -28,6 +30,7 @@ export const TASKS = {
   ideaEvents: 'alert-idea-events',
   news: 'alert-news',
   delivery: 'alert-delivery',
+  liveQuotes: 'live-quotes',
 } as const;
 
 /** Symbols per evaluation job. */
@@ -39,13 +42,15 @@ export interface TaskDeps {
   jobs: Pick<JobRegistry, 'tick'>;
   alertEvaluation: Pick<AlertEvaluation, 'pollIntervalMs' | 'watchedSymbols' | 'pollQuotes' | 'consumeIdeaEvents' | 'consumeNews'>;
   alertDelivery: Pick<AlertDelivery, 'runOnce'>;
+  /** The live-quote publisher: the quotes of the symbols open streams show, to every API replica. */
+  liveQuotes: Pick<LiveQuotes, 'runOnce'>;
   /** Wall time: the poll slots. */
   clock: Clock;
 }
 
 /** The tasks' dependencies from the built app (server.ts, worker.ts); a new task's service is one more line here. */
-export function taskDepsOf(app: Pick<FastifyInstance, 'jobs' | 'alertEvaluation' | 'alertDelivery'>, clock: Clock): TaskDeps {
-  return { jobs: app.jobs, alertEvaluation: app.alertEvaluation, alertDelivery: app.alertDelivery, clock };
+export function taskDepsOf(app: Pick<FastifyInstance, 'jobs' | 'alertEvaluation' | 'alertDelivery' | 'liveQuotes'>, clock: Clock): TaskDeps {
+  return { jobs: app.jobs, alertEvaluation: app.alertEvaluation, alertDelivery: app.alertDelivery, liveQuotes: app.liveQuotes, clock };
 }
 
 export function chunksOf<T>(items: readonly T[], size: number): T[][] {
@@ -65,6 +70,7 @@ export function periodicTasks(deps: TaskDeps): PeriodicTask[] {
     { name: TASKS.ideaEvents, everyMs: alertEveryMs, run: () => alertEvaluation.consumeIdeaEvents() },
     { name: TASKS.news, everyMs: alertEveryMs, run: () => alertEvaluation.consumeNews() },
     { name: TASKS.delivery, everyMs: DEFAULT_POLL_MS, run: () => deliveryPass(deps) },
+    { name: TASKS.liveQuotes, everyMs: LIVE_QUOTES_INTERVAL_MS, run: () => deps.liveQuotes.runOnce() },
   ];
   return tasks.map((task) => ({ ...task, run: notOverlapped(task.run) }));
 }

@@ -17,8 +17,11 @@ export type LiveEvent =
   | { type: 'ideas'; engine: EngineId; at: number }
   /** An alert fired for one user (the Alert History tab and a notification). */
   | { type: 'alert'; userId: number; alertType: string; symbol: string | null; message: string; at: number }
-  /** A stream's symbol set changed (sent by the API that took the call to the API holding the stream). */
-  | { type: 'symbols'; connectionId: string; symbols: string[] };
+  /**
+   * A stream's symbol set changed (sent by the API that took the call to the API holding the stream,
+   * which applies it only when the stream is this user's).
+   */
+  | { type: 'symbols'; connectionId: string; userId: number; symbols: string[] };
 
 export interface LiveBus {
   readonly kind: 'in-process' | 'redis';

@@ -51,6 +51,8 @@ export async function getEarningsOfDay(day: string, signal?: AbortSignal): Promi
 
 /** The market overview's prices move through the day: refreshed this often while the screen is open. */
 export const MARKET_OVERVIEW_REFRESH_MS = 60_000;
+/** While live updates move its prices, the overview is re-read this often (the market phase, a failed symbol). */
+export const MARKET_OVERVIEW_LIVE_REFRESH_MS = 10 * 60_000;
 /** The summaries are rewritten every 30–60 minutes (server jobs) and the indicators every 6 hours. */
 export const SUMMARIES_REFRESH_MS = 5 * 60_000;
 export const INDICATORS_REFRESH_MS = 30 * 60_000;

@@ -5,6 +5,8 @@ export interface MockAnswer {
   status?: number;
   body?: unknown;
   headers?: Record<string, string>;
+  /** A streamed body (NDJSON), sent instead of `body`. */
+  stream?: ReadableStream<Uint8Array>;
 }
 type Handler = (url: URL, init: RequestInit | undefined) => MockAnswer | Promise<MockAnswer>;
 
@@ -32,6 +34,7 @@ export function mockApi(routes: Record<string, Handler | MockAnswer>) {
     }
     const answer = typeof route.handler === 'function' ? await route.handler(url, init) : route.handler;
     const status = answer.status ?? 200;
+    if (answer.stream) return new Response(answer.stream, { status, headers: { 'content-type': 'application/x-ndjson', ...answer.headers } });
     return new Response(answer.body === undefined ? null : JSON.stringify(answer.body), { status, headers: { 'content-type': 'application/json', ...answer.headers } });
   });
   vi.stubGlobal('fetch', fetchMock);

@@ -15,3 +15,4 @@ export * from './phone';
 export * from './alert-rules';
 export * from './alert-history';
 export * from './alert-delivery';
+export * from './live';

@@ -13,6 +13,7 @@ import { atr, volumeProfileLevels } from '@signalboard/core';
 import { createTestApp, type TestApp, userWithFavorites } from '../../../test/helpers';
 import { createAlertEvaluation } from './alert-evaluation';
 import { metrics } from '../../lib/metrics';
+import type { NewAlert } from './alert-store';
 
 /** Friday 2026-11-20, 10:30 in New York: the market is open. */
 const OPEN_NOW = '2026-11-20T15:30:00Z';
@@ -149,6 +150,22 @@ describe('price rules', () => {
     const other = createAlertEvaluation({ db: t.db, market: t.market, marketClock: { nowMs: () => Date.parse(OPEN_NOW) }, clock: t.clock, log: { info() {}, warn() {} } });
     await Promise.all([t.app.alertEvaluation.pollQuotes({ symbols: ['NFLX'], watched: symbols.length }), other.pollQuotes({ symbols: ['GOOGL', 'NFLX'], watched: symbols.length })]);
     expect((await eventsOf(userId)).map((event) => event.symbol).sort()).toEqual(['GOOGL', 'NFLX']);
+  });
+
+  it('tells of each alert once its transaction committed (the live updates), never of one not written', async () => {
+    const headers = await userWithFavorites(t, 'committed', ['META']);
+    const userId = await userIdOf(headers);
+    control.quote('META', 100);
+    await save(headers, { alert_type: 'PERCENT_DROP', stock_symbols: ['META'], threshold_value: 3 });
+    const committed: NewAlert[] = [];
+    const evaluation = createAlertEvaluation({ db: t.db, market: t.market, marketClock: { nowMs: () => Date.parse(OPEN_NOW) }, clock: t.clock, alertCommitted: (alert) => committed.push(alert), log: { info() {}, warn() {} } });
+    const quote = (price: number) => ({ symbol: 'META', price, previousClose: 100, asOfMs: Date.parse(OPEN_NOW), source: 'Simulated market' });
+    await evaluation.evaluateQuotes([quote(100)]);
+    expect(committed).toEqual([]);
+    await evaluation.evaluateQuotes([quote(96)]);
+    await evaluation.evaluateQuotes([quote(95.5)]);
+    expect(committed.map((alert) => [alert.userId, alert.alertType, alert.symbol])).toEqual([[userId, 'PERCENT_DROP', 'META']]);
+    expect(await eventsOf(userId)).toHaveLength(1);
   });
 
   it('a stale quote never fires', async () => {

@@ -79,6 +79,8 @@ export interface AlertEvaluationDeps {
   clock: Clock;
   /** Told after a commit that queued deliveries. */
   delivery?: { kick(): void };
+  /** Told of each alert after its transaction committed (the live updates tell the user's screens). */
+  alertCommitted?: (alert: NewAlert) => void;
   /** ALERT_POLL_SECONDS, when set. */
   pollSeconds?: number;
   log: { info(message: string): void; warn(message: string): void };
@@ -310,6 +312,7 @@ export function createAlertEvaluation(deps: AlertEvaluationDeps): AlertEvaluatio
         const rule = ruleByKey.get(`${watch.userId}|${watch.alertType}`)!;
         const now = new Date(clock.nowMs());
         const fired = result.fired;
+        let committed: NewAlert | undefined;
         try {
           const wrote = await db.transaction(async (tx) => {
             const ok = await writeState(
@@ -348,10 +351,12 @@ export function createAlertEvaluation(deps: AlertEvaluationDeps): AlertEvaluatio
               expiresAt: new Date(now.getTime() + PRICE_ALERT_FRESH_MS),
             };
             const inserted = (await insertAlert(tx, alert)) !== null;
+            if (inserted) committed = alert;
             return inserted ? (alert.channels.length > 0 ? 'queued' : 'recorded') : false;
           });
           if (fired) report.fired += 1;
           if (wrote === 'queued') queued = true;
+          if (wrote && committed) deps.alertCommitted?.(committed);
           // A rule that fires more than 15 times in 3 minutes is paused, and its card says so.
           if (wrote && (await autoPauseIfRunaway(db, watch.userId, watch.alertType, now))) log.warn(`Alert rule ${watch.alertType} of user ${watch.userId} paused: it fired more than 15 times in 3 minutes`);
         } catch (error) {
@@ -548,7 +553,7 @@ export function createAlertEvaluation(deps: AlertEvaluationDeps): AlertEvaluatio
   const consumeOnce = async (): Promise<{ read: number; more: boolean }> => {
     const now = new Date(clock.nowMs());
     // The cursor row is locked for the pass: two processes read and advance it one after the other.
-    const { read, more, queued } = await db.transaction(async (tx) => {
+    const { read, more, queued, inserted } = await db.transaction(async (tx) => {
       const horizon = sql`pg_snapshot_xmin(pg_current_snapshot())`;
       // A new installation starts after the events already there (the replay's history alerts nobody).
       const [start] = (await tx.execute<{ xmin: string }>(sql`select (${horizon})::text as xmin`)).rows;
@@ -570,7 +575,7 @@ export function createAlertEvaluation(deps: AlertEvaluationDeps): AlertEvaluatio
         // Nothing finished since the cursor: move it up to the horizon (every transaction below is done).
         const [now_] = (await tx.execute<{ xmin: string }>(sql`select (${horizon})::text as xmin`)).rows;
         if (Number(now_!.xmin) > cursor!.position) await tx.update(alertCursors).set({ position: Number(now_!.xmin), updatedAt: now }).where(eq(alertCursors.name, IDEA_CURSOR));
-        return { read: 0, more: false, queued: false };
+        return { read: 0, more: false, queued: false, inserted: [] as NewAlert[] };
       }
       let taken = 0;
       let last = transactions[0]!.tx;
@@ -597,12 +602,16 @@ export function createAlertEvaluation(deps: AlertEvaluationDeps): AlertEvaluatio
         .where(sql`${ideaEvents.txId} >= ${from} and ${ideaEvents.txId} <= (${last})::xid8 and ${alerting}`)
         .orderBy(asc(ideaEvents.txId), asc(ideaEvents.sequence));
       let queuedAny = false;
+      const inserted: NewAlert[] = [];
       for (const alert of await alertsOfEvents(events, now)) {
-        if ((await insertAlert(tx, alert)) !== null && alert.channels.length > 0) queuedAny = true;
+        if ((await insertAlert(tx, alert)) === null) continue;
+        inserted.push(alert);
+        if (alert.channels.length > 0) queuedAny = true;
       }
       await tx.update(alertCursors).set({ position: Number(last) + 1, updatedAt: now }).where(eq(alertCursors.name, IDEA_CURSOR));
-      return { read: events.length, more: last !== transactions[transactions.length - 1]!.tx || transactions.length === 1000, queued: queuedAny };
+      return { read: events.length, more: last !== transactions[transactions.length - 1]!.tx || transactions.length === 1000, queued: queuedAny, inserted };
     });
+    for (const alert of inserted) deps.alertCommitted?.(alert);
     if (queued) deps.delivery?.kick();
     return { read, more };
   };
@@ -613,12 +622,12 @@ export function createAlertEvaluation(deps: AlertEvaluationDeps): AlertEvaluatio
     const articles = (await market.getMarketNews()).value;
     const now = new Date(clock.nowMs());
     const newest = articles.reduce((max, article) => Math.max(max, article.datetime), 0);
-    const { fresh, queued } = await db.transaction(async (tx) => {
+    const { fresh, queued, inserted } = await db.transaction(async (tx) => {
       // A new installation starts after the news already there (old news alerts nobody).
       await tx.insert(alertCursors).values({ name: NEWS_CURSOR, position: newest, updatedAt: now }).onConflictDoNothing();
       const [cursor] = await tx.select().from(alertCursors).where(eq(alertCursors.name, NEWS_CURSOR)).for('update');
       const arrived = articles.filter((article) => article.datetime > cursor!.position).sort((a, b) => b.datetime - a.datetime);
-      if (arrived.length === 0) return { fresh: 0, queued: false };
+      if (arrived.length === 0) return { fresh: 0, queued: false, inserted: [] as NewAlert[] };
       const batchKey = `news:${newest}`;
       const expiresAt = new Date(now.getTime() + NEWS_ALERT_FRESH_MS);
       const alerts: NewAlert[] = [];
@@ -652,12 +661,16 @@ export function createAlertEvaluation(deps: AlertEvaluationDeps): AlertEvaluatio
         }
       }
       let queuedAny = false;
+      const inserted: NewAlert[] = [];
       for (const alert of alerts) {
-        if ((await insertAlert(tx, alert)) !== null && alert.channels.length > 0) queuedAny = true;
+        if ((await insertAlert(tx, alert)) === null) continue;
+        inserted.push(alert);
+        if (alert.channels.length > 0) queuedAny = true;
       }
       await tx.update(alertCursors).set({ position: newest, updatedAt: now }).where(eq(alertCursors.name, NEWS_CURSOR));
-      return { fresh: arrived.length, queued: queuedAny };
+      return { fresh: arrived.length, queued: queuedAny, inserted };
     });
+    for (const alert of inserted) deps.alertCommitted?.(alert);
     if (queued) deps.delivery?.kick();
     return fresh;
   };

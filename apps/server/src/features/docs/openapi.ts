@@ -94,6 +94,8 @@ import {
   saveUserOptionAlertsResponse,
   saveUserStockScannerAlertsRequest,
   saveUserStockScannerAlertsResponse,
+  liveLine,
+  liveSymbolsRequest,
 } from '@signalboard/core';
 import { APP_VERSION } from '../health/health.routes';
 
@@ -128,6 +130,8 @@ export interface Operation {
   changesAccount?: true;
   /** A non-2xx status that answers the `response` schema too (not `{ msg }`), e.g. readiness's 503. */
   alsoAnswers?: { status: 503; description: string };
+  /** A stream that stays open until the client leaves (documented as `x-streams-until-closed`; the fuzz test reads its first line). */
+  streamsUntilClosed?: true;
 }
 
 /** Reads market data for one symbol: unknown symbol, provider down with nothing cached, capability not configured. */
@@ -181,6 +185,8 @@ export const OPERATIONS: Operation[] = [
   { method: 'get', path: '/api/company-news', summary: 'Company news in a date range', query: companyNewsQuery, response: newsListResponse, errors: SYMBOL_DATA },
   { method: 'get', path: '/api/docs', summary: 'This document', response: z.object({}).passthrough() },
   { method: 'post', path: '/api/scan/drops', summary: 'Drop and Recovery Scanner over the favourites (failed symbols listed, never fatal)', body: dropScanRequest, response: dropScanResponse },
+  { method: 'get', path: '/api/live', summary: 'Live updates, streamed as NDJSON until the client leaves: hello (connection_id), a heartbeat every 15 s, quotes of the symbols set with live_symbols, idea updates, this user\'s fired alerts', response: liveLine, responseType: 'ndjson', errors: [429], streamsUntilClosed: true },
+  { method: 'post', path: '/api/live_symbols', summary: 'The symbols a live-update stream shows (replaces its set; at most 100)', body: liveSymbolsRequest, response: msgBody, errors: [403, 404] },
   { method: 'post', path: '/api/scan/options', summary: 'Options Scanner over the favourites, streamed as NDJSON events: start, flag/skip + progress per symbol, end (no body)', response: optionScanEvent, responseType: 'ndjson' },
   { method: 'post', path: '/api/news-analysis', summary: 'AI analysis and summary of news text (cached 10 min per text; the analyst is AI_PROVIDER)', body: newsAnalysisRequest, response: newsAnalysisResponse, errors: [502] },
   { method: 'post', path: '/api/analyze-trump-news', summary: 'AI analysis and summary of Trump-related news text (cached like news-analysis)', body: trumpNewsAnalysisRequest, response: newsAnalysisResponse, errors: [502] },
@@ -385,6 +391,7 @@ export function buildOpenApiDocument(): Record<string, unknown> {
         summary: op.summary,
         security: op.open ? [] : [{ bearer: [] }],
         ...(op.changesAccount ? { 'x-changes-account': true } : {}),
+        ...(op.streamsUntilClosed ? { 'x-streams-until-closed': true } : {}),
         ...(allParameters.length > 0 ? { parameters: allParameters } : {}),
         ...(content ? { requestBody: { required: true, content } } : {}),
         responses: {

@@ -11,6 +11,8 @@ import { sliceBars } from '../../providers/market/cached-market';
 import { createTradeJobs } from './trades.jobs';
 import { createTradesRepo } from './trades.repo';
 import type { AnyEngine } from './trades.runner';
+import type { LiveBus, LiveEvent } from '../../lib/live-bus';
+import { createInProcessBus } from '../live/live-bus';
 
 const MINUTE = 60_000;
 /** Monday 2 November 2026, 16:31 New York (EST): the daily pass of that session is due. */
@@ -25,8 +27,8 @@ afterEach(async () => {
 type Fake = EngineDefinition<{ drop: number }, FakeState, Record<string, unknown>>;
 
 /** An app on a fresh database whose engines have replayed their history (the clock: Monday 10:00 New York). */
-async function replayed(engines: Fake[]): Promise<TestApp> {
-  const app = await createTestApp({}, { tradeEngines: engines, tradeUniverse: testUniverse });
+async function replayed(engines: Fake[], bus?: LiveBus): Promise<TestApp> {
+  const app = await createTestApp({}, { tradeEngines: engines, tradeUniverse: testUniverse, ...(bus ? { bus } : {}) });
   await app.app.tradeJobs.tick();
   await app.app.tradeJobs.replaysIdle();
   return app;
@@ -216,13 +218,19 @@ async function listOf(app: TestApp, engines: readonly AnyEngine[], email: string
 describe('marks', () => {
   it('refresh CurrentPrice of open ideas while the market is open, without adding events', async () => {
     const engine = createFakeEngine();
-    t = await replayed([engine]);
+    const bus = createInProcessBus();
+    const published: LiveEvent[] = [];
+    bus.subscribe((event) => published.push(event));
+    t = await replayed([engine], bus);
     const before = await rowsById(t);
     const open = [...before.values()].filter((row) => row.isOpen);
     expect(open.length).toBeGreaterThan(0);
     const events = await eventCount(t);
     // Monday 10:00 New York: open; the replay marked the open ideas at Friday's close.
+    expect(published.filter((event) => event.type === 'ideas')).toEqual([]);
     expect(await t.app.tradeJobs.runMarks(engine)).toBe('done');
+    // The trade screens hear of it (live updates).
+    await expect.poll(() => published.filter((event) => event.type === 'ideas').map((event) => event.type === 'ideas' && event.engine)).toEqual([engine.id]);
     expect(await eventCount(t)).toBe(events);
     const after = await rowsById(t);
     let changed = 0;

@@ -48,6 +48,8 @@ export interface TradeJobsDeps {
   log: { info(message: string): void; warn(message: string): void };
   /** An engine's universe (default: engineUniverse of the source). Tests pass a small one. */
   universe?: (survivorshipBiased: boolean, engine: EngineId) => Promise<UniverseMember[]>;
+  /** Told after a daily pass or marks wrote ideas (the live updates tell the trade screens). */
+  ideasChanged?: (engine: EngineId) => void;
 }
 
 export const replayJobName = (engine: AnyEngine) => `trades-replay:${engine.ruleVersion}`;
@@ -143,6 +145,7 @@ export function createTradeJobs(deps: TradeJobsDeps) {
         const series = await loadSeries(market, universe, lastDay);
         const extrasFor = await createExtrasFor(engine, universe, { ...extrasDeps, series });
         const session = await createSessionRunner({ engine, repo, mode: 'live', universe, series, extrasFor });
+        let stored = false;
         for (const day of sessions) {
           const date = isoFromDayNumber(day);
           // A symbol the source has no daily bars for at all (one a dataset lists for its quote only) will not get this one: it does not count.
@@ -161,7 +164,9 @@ export function createTradeJobs(deps: TradeJobsDeps) {
           });
           // Another process (its claim taken over as stale) has stored this session: it runs the rest.
           if (touched === null) break;
+          stored = true;
         }
+        if (stored) deps.ideasChanged?.(engine.id);
         return [];
       },
     };
@@ -197,6 +202,7 @@ export function createTradeJobs(deps: TradeJobsDeps) {
         await Promise.all(Array.from({ length: market.source === 'live' ? 2 : 8 }, worker));
         // Contracts chosen from a chain are marked at its bid now (options) or its IV (drop's O items).
         const chains = await markChains(engine, market, events.values(), isoFromDayNumber(marketSession(nowMs).lastSessionDay), log);
+        let marked = 0;
         for (const row of rows) {
           const mark = quotes.get(row.symbol);
           const log = events.get(row.id);
@@ -207,7 +213,9 @@ export function createTradeJobs(deps: TradeJobsDeps) {
           if (lastSequence !== row.lastSequence || engine.openState(log) === null) continue;
           const record = recordOf(engine, log, { price: mark.price, at: mark.at.toISOString() }, nowMs, chains);
           await repo.saveMark(row.id, lastSequence, { ...mark, optionValue: record.markOptionValue }, record.row, record.status, record.isActive, new Date(nowMs));
+          marked += 1;
         }
+        if (marked > 0) deps.ideasChanged?.(engine.id);
         return failures;
       },
     };

@@ -1,5 +1,6 @@
 import type { IdeaListQuery, ReplayStatus } from '@signalboard/core';
 import { keepPreviousData, useInfiniteQuery, useQuery } from '@tanstack/react-query';
+import { usePollingWhileDown } from '../live/use-live';
 import { getIdeaPage, getReplayStatus, IDEA_PAGE_LIMIT, type IdeaRowOf, type ListEngine, type TradeEngine } from '../../api/trade-ideas';
 
 /** While an engine's replay runs, its status and its list are re-read this often. */
@@ -27,6 +28,8 @@ export function useReplayStatus(engine: TradeEngine) {
  * status is ticked, nothing to ask for.
  */
 export function useIdeaList<E extends ListEngine>(engine: E, query: IdeaListQuery, replayRunning: boolean, enabled = true) {
+  // Live updates re-read the list when the engine's pass or marks wrote (LiveProvider); polled only while the stream is down.
+  const listRefetchMs = usePollingWhileDown(LIST_REFRESH_MS);
   const result = useInfiniteQuery({
     queryKey: ['trade-ideas', engine, 'list', query],
     queryFn: ({ pageParam, signal }) => getIdeaPage(engine, { ...query, limit: IDEA_PAGE_LIMIT, ...(pageParam ? { cursor: pageParam } : {}) }, signal),
@@ -34,7 +37,7 @@ export function useIdeaList<E extends ListEngine>(engine: E, query: IdeaListQuer
     getNextPageParam: (last) => last.nextCursor ?? undefined,
     placeholderData: keepPreviousData,
     enabled,
-    refetchInterval: replayRunning ? REPLAY_POLL_MS : LIST_REFRESH_MS,
+    refetchInterval: replayRunning ? REPLAY_POLL_MS : listRefetchMs,
   });
   const rows: IdeaRowOf[E][] = result.data?.pages.flatMap((page) => page.rows) ?? [];
   return { ...result, rows };

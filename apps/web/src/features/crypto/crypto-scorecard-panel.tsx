@@ -33,7 +33,7 @@ export function sampleNote(n: number): string {
  * interval, the baseline of the same coins over every day of the window, the excess over it, and BTC
  * over the same windows. Figures from fewer than 30 signals are greyed and say so.
  */
-export function CryptoScorecardPanel({ scope, refetchInterval }: { scope: CryptoScorecardScope; refetchInterval: number }) {
+export function CryptoScorecardPanel({ scope, refetchInterval }: { scope: CryptoScorecardScope; refetchInterval: number | false }) {
   // Re-read as the list is: the replay adds signals while it runs, and each daily pass matures more.
   const query = useQuery({ ...cryptoScorecardQuery(scope), refetchInterval });
   return (

@@ -18,6 +18,7 @@ import { ScreenHeader } from '../../components/screen-header';
 import { CryptoCard } from './crypto-card';
 import { filterCrypto, HORIZON_OPTIONS, NO_CRYPTO_FILTER, SIGNAL_OPTIONS, type CryptoFilter, type HorizonChoice, type SignalChoice } from './crypto-filters';
 import { CryptoScorecardPanel } from './crypto-scorecard-panel';
+import { usePollingWhileDown } from '../../components/live/use-live';
 
 export const TITLE = SCREEN_TITLES.cryptoscanner;
 export const EMPTY_MESSAGE = 'No crypto trades found.';
@@ -37,7 +38,9 @@ export function CryptoScreen() {
   const [filter, setFilter] = useState<CryptoFilter>(NO_CRYPTO_FILTER);
   const [detail, setDetail] = useState<{ id: string; symbol: string } | null>(null);
   const replay = useReplayStatus('crypto');
-  const refetchInterval = replay.running ? REPLAY_POLL_MS : LIST_REFRESH_MS;
+  // Live updates re-read the list when the engine wrote (LiveProvider); polled only while the stream is down.
+  const listRefetchMs = usePollingWhileDown(LIST_REFRESH_MS);
+  const refetchInterval = replay.running ? REPLAY_POLL_MS : listRefetchMs;
   useReloadWhenReplayEnds(replay.running);
   const query = useQuery({ ...cryptoTradesQuery, refetchInterval });
   const all = query.data;

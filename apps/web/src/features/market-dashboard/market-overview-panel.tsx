@@ -2,6 +2,9 @@ import { Badge, Group, Paper, SimpleGrid, Skeleton, Stack, Text, Title, Visually
 import type { MarketOverview, OverviewQuote, SectorMove } from '@signalboard/core';
 import { memo, useId } from 'react';
 import { formatPrice, formatSignedPercent } from '../../components/format';
+import { LiveIndicator } from '../../components/live/live-indicator';
+import { useLiveQuotes } from '../../components/live/use-live';
+import type { LiveQuote } from '../../api/live';
 import { ChangeText } from './change-text';
 import { formatNextChange, formatSignedPrice, heatBackground } from './dashboard-format';
 import { OVERVIEW_FAILED, OVERVIEW_TITLE } from './dashboard-messages';
@@ -25,7 +28,8 @@ export const PHASE_LABEL: Readonly<Record<Phase, { label: string; color: string 
  */
 export const MarketOverviewPanel = memo(function MarketOverviewPanel({ part, stale }: { part: DashboardPart<MarketOverview>; stale: boolean }) {
   const titleId = useId();
-  const overview = part.data;
+  const live = useLiveQuotes(part.data ? [...part.data.indices.map((quote) => quote.symbol), ...part.data.sectors.map((sector) => sector.etf)] : []);
+  const overview = part.data ? withLiveOverview(part.data, live.quotes) : undefined;
   return (
     <Paper component="section" aria-labelledby={titleId} withBorder radius="lg" p={{ base: 'md', sm: 'lg' }}>
       <Group justify="space-between" align="center" gap="xs" mb="md">
@@ -39,6 +43,7 @@ export const MarketOverviewPanel = memo(function MarketOverviewPanel({ part, sta
         {overview && (
           <Group gap={6}>
             <AsOf iso={overview.asOf} prefix="Prices as of" />
+            <LiveIndicator />
             {stale && (
               <Badge size="xs" variant="light" color="yellow">
                 delayed
@@ -107,6 +112,23 @@ function IndexStrip({ quotes }: { quotes: OverviewQuote[] }) {
       ))}
     </SimpleGrid>
   );
+}
+
+/** The overview with newer live quotes laid over its index tiles and sector tiles (and its as-of moved up). */
+export function withLiveOverview(overview: MarketOverview, live: ReadonlyMap<string, LiveQuote>): MarketOverview {
+  if (live.size === 0) return overview;
+  let newestMs = Date.parse(overview.asOf);
+  const indices = overview.indices.map((quote) => {
+    const tick = live.get(quote.symbol.toUpperCase());
+    if (!tick || tick.timestamp < quote.timestamp) return quote;
+    newestMs = Math.max(newestMs, tick.timestamp * 1000);
+    return { ...quote, price: tick.price, change: tick.change, percentChange: tick.percentChange, timestamp: tick.timestamp };
+  });
+  const sectors = overview.sectors.map((sector) => {
+    const tick = live.get(sector.etf.toUpperCase());
+    return tick ? { ...sector, price: tick.price, percentChange: tick.percentChange } : sector;
+  });
+  return { ...overview, indices, sectors, asOf: new Date(newestMs).toISOString() };
 }
 
 const indexLabel = (quote: OverviewQuote) =>

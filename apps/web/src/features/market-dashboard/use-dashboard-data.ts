@@ -2,7 +2,16 @@ import type { EarningsRow } from '@signalboard/core';
 import { useQuery, type UseQueryResult } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo } from 'react';
 import { ApiError } from '../../api/client';
-import { earningsOfDayQuery, economicIndicatorsQuery, marketOverviewQuery, overallSentimentQuery, sectorSentimentsQuery } from '../../api/dashboard';
+import {
+  earningsOfDayQuery,
+  economicIndicatorsQuery,
+  MARKET_OVERVIEW_LIVE_REFRESH_MS,
+  MARKET_OVERVIEW_REFRESH_MS,
+  marketOverviewQuery,
+  overallSentimentQuery,
+  sectorSentimentsQuery,
+} from '../../api/dashboard';
+import { usePollingWhileDown } from '../../components/live/use-live';
 import { favoritesQuery } from '../../api/favorites';
 import { localIsoDay } from './dashboard-format';
 import {
@@ -84,7 +93,10 @@ export function useDashboardData(now: Date = new Date()) {
   const overallQuery = useQuery(overallSentimentQuery());
   const favorites = useQuery(favoritesQuery());
   const earnings = useQuery(earningsOfDayQuery(today));
-  const overviewQuery = useQuery(marketOverviewQuery());
+  // Live updates move the index strip's and the heatmap's prices (MarketOverviewPanel); the whole
+  // overview (the market's phase, a symbol that failed) is re-read slowly meanwhile, at its pace when the stream is down.
+  const overviewRefetchMs = usePollingWhileDown(MARKET_OVERVIEW_REFRESH_MS) || MARKET_OVERVIEW_LIVE_REFRESH_MS;
+  const overviewQuery = useQuery({ ...marketOverviewQuery(), refetchInterval: overviewRefetchMs });
 
   useLogFailure(indicatorsQuery.error, INDICATORS_FAILED);
   useLogFailure(sectorsQuery.error, SECTORS_FAILED);

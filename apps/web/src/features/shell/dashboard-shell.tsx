@@ -18,6 +18,7 @@ import { useCurrentUser, useHealth } from '../../api/session-queries';
 import { queryClient } from '../../api/query-client';
 import { tokenStorage } from '../../auth/token-storage';
 import { Brand } from '../../components/brand';
+import { LiveProvider } from '../../components/live/live-provider';
 import { MAIN_CONTENT_ID, SkipLink } from '../../components/skip-link';
 import { ColorSchemeToggle } from './color-scheme-toggle';
 import { MENU_ICONS } from './menu-icons';
@@ -34,7 +35,10 @@ export const PHONE_QUERY = '(max-width: 47.99em)';
 export function DashboardShell() {
   return (
     <QueryClientProvider client={queryClient}>
-      <Shell />
+      {/* One live-update stream for the signed-in app: quotes, idea updates and alerts without polling. */}
+      <LiveProvider>
+        <Shell />
+      </LiveProvider>
     </QueryClientProvider>
   );
 }

@@ -11,7 +11,9 @@ import { useFavorites } from '../../api/favorites';
 import { formatTime } from '../../components/format';
 import { notifyError, notifySuccess } from '../../components/notify';
 import { ScreenHeader } from '../../components/screen-header';
-import { FAVORITE_QUOTES_REFRESH_MS, useFavoriteQuotes } from './api/get-favorite-quotes';
+import { LiveIndicator } from '../../components/live/live-indicator';
+import { useLiveQuotes, usePollingWhileDown } from '../../components/live/use-live';
+import { FAVORITE_QUOTES_REFRESH_MS, useFavoriteQuotes, withLiveQuotes } from './api/get-favorite-quotes';
 import { useSaveFavorites } from './api/save-favorites';
 import { editingReducer, editingView, initialEditingState, savePlan, type FavoriteRow } from './favorites-editing';
 import { FavoritesList } from './favorites-list';
@@ -28,7 +30,10 @@ export function WatchlistScreen() {
   const [state, dispatch] = useReducer(editingReducer, initialEditingState);
   const savedList = saved.data ?? NO_FAVORITES;
   const view = editingView(state, savedList);
-  const quotes = useFavoriteQuotes(savedList.length > 0);
+  // Prices: read once, then updated by the live stream; polled only while the stream is down.
+  const live = useLiveQuotes(savedList.map((row) => row.symbol));
+  const polled = useFavoriteQuotes(savedList.length > 0, usePollingWhileDown(FAVORITE_QUOTES_REFRESH_MS));
+  const quotes = { ...polled, data: withLiveQuotes(polled.data, live.quotes) };
   const save = useSaveFavorites();
 
   // Spec §8 logs the failure; UI.md also wants a visible message with a retry (below).
@@ -94,8 +99,10 @@ export function WatchlistScreen() {
               {oldestQuote !== null && (
                 <Group gap={6}>
                   <Text size="xs" c="dimmed">
-                    Prices as of {formatTime(oldestQuote)} · refreshed every {FAVORITE_QUOTES_REFRESH_MS / 1000} s
+                    Prices as of {formatTime(oldestQuote)}
+                    {live.live ? '' : ` · refreshed every ${FAVORITE_QUOTES_REFRESH_MS / 1000} s`}
                   </Text>
+                  <LiveIndicator />
                   {anyStale && (
                     <Badge size="xs" variant="light" color="yellow">
                       delayed

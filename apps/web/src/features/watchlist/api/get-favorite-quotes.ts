@@ -1,6 +1,7 @@
 import type { FavoriteQuotesResponse } from '@signalboard/core';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiRequest } from '../../../api/client';
+import type { LiveQuote } from '../../../api/live';
 
 /** WatchList prices refresh this often while the screen is open. */
 export const FAVORITE_QUOTES_REFRESH_MS = 30_000;
@@ -20,4 +21,19 @@ export const favoriteQuotesQuery = () =>
     staleTime: FAVORITE_QUOTES_REFRESH_MS,
   });
 
-export const useFavoriteQuotes = (enabled: boolean) => useQuery({ ...favoriteQuotesQuery(), enabled });
+/** `refetchInterval`: false while live updates bring the prices (usePollingWhileDown). */
+export const useFavoriteQuotes = (enabled: boolean, refetchInterval: number | false = FAVORITE_QUOTES_REFRESH_MS) =>
+  useQuery({ ...favoriteQuotesQuery(), enabled, refetchInterval });
+
+/** The answer with each symbol's newer live quote laid over its row (prices, change, time; fresh). */
+export function withLiveQuotes(data: FavoriteQuotesResponse | undefined, live: ReadonlyMap<string, LiveQuote>): FavoriteQuotesResponse | undefined {
+  if (!data || live.size === 0) return data;
+  return {
+    ...data,
+    quotes: data.quotes.map((quote) => {
+      const tick = live.get(quote.symbol.toUpperCase());
+      if (!tick || tick.timestamp < quote.timestamp) return quote;
+      return { ...quote, current_price: tick.price, change: tick.change, percent_change: tick.percentChange, timestamp: tick.timestamp, stale: false };
+    }),
+  };
+}

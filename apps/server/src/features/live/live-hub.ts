@@ -1,0 +1,133 @@
+/**
+ * The streams this process holds: one per signed-in browser tab, each with its user and symbol set.
+ * Events from the bus go to the streams they concern: a quote to the streams showing its symbol,
+ * idea updates to every stream, an alert to its user's streams, a symbol set to the stream it names
+ * (when it is that user's).
+ */
+import { randomUUID } from 'node:crypto';
+import { PassThrough } from 'node:stream';
+import type { LiveLine } from '@signalboard/core';
+import type { Clock } from '../../lib/clock';
+import { HttpError } from '../../lib/errors';
+import type { LiveBus, LiveEvent } from '../../lib/live-bus';
+import { metrics } from '../../lib/metrics';
+import type { LiveRegistry } from './live-registry';
+
+export const LIVE_HEARTBEAT_MS = 15_000;
+/** Open streams per user in one process (a few tabs); the next one answers 429. */
+export const LIVE_STREAMS_PER_USER = 5;
+/** A stream whose reader has fallen this far behind is closed (its browser reconnects and re-reads). */
+const MAX_BUFFERED_BYTES = 1024 * 1024;
+
+export const tooManyStreamsMsg = (max: number) =>
+  `Too many live-update streams are open for this account (at most ${max}). Close another tab or wait a moment.`;
+
+interface Stream {
+  id: string;
+  userId: number;
+  symbols: Set<string>;
+  body: PassThrough;
+}
+
+export interface LiveHubDeps {
+  bus: LiveBus;
+  registry: LiveRegistry;
+  clock: Clock;
+  log: { warn(message: string): void };
+  heartbeatMs?: number;
+  maxPerUser?: number;
+}
+
+export function createLiveHub(deps: LiveHubDeps) {
+  const { bus, registry, clock, log } = deps;
+  const heartbeatMs = deps.heartbeatMs ?? LIVE_HEARTBEAT_MS;
+  const maxPerUser = deps.maxPerUser ?? LIVE_STREAMS_PER_USER;
+  const streams = new Map<string, Stream>();
+  const ignore = (what: string) => (error: unknown) => log.warn(`Live updates: ${what} failed: ${(error as Error).message}`);
+
+  const write = (stream: Stream, line: LiveLine) => {
+    if (stream.body.destroyed || stream.body.writableEnded) return;
+    if (stream.body.writableLength > MAX_BUFFERED_BYTES) {
+      stream.body.end();
+      return;
+    }
+    stream.body.write(`${JSON.stringify(line)}\n`);
+  };
+
+  const deliver = (event: LiveEvent) => {
+    switch (event.type) {
+      case 'quote':
+        for (const stream of streams.values()) if (stream.symbols.has(event.symbol)) write(stream, event);
+        return;
+      case 'ideas':
+        for (const stream of streams.values()) write(stream, event);
+        return;
+      case 'alert': {
+        const { userId, ...line } = event;
+        for (const stream of streams.values()) if (stream.userId === userId) write(stream, { ...line, type: 'alert' });
+        return;
+      }
+      case 'symbols': {
+        const stream = streams.get(event.connectionId);
+        if (!stream || stream.userId !== event.userId) return;
+        stream.symbols = new Set(event.symbols);
+        return;
+      }
+    }
+  };
+  const unsubscribe = bus.subscribe(deliver);
+
+  const heartbeat = setInterval(() => {
+    const at = clock.nowMs();
+    for (const stream of streams.values()) {
+      write(stream, { type: 'heartbeat', at });
+      void registry.claimConnection(stream.id, stream.userId).catch(ignore('refreshing a stream'));
+      if (stream.symbols.size > 0) void registry.touchSymbols([...stream.symbols]).catch(ignore('refreshing symbols'));
+    }
+  }, heartbeatMs);
+  heartbeat.unref();
+
+  return {
+    /** Opens a stream for the user (429 past the cap); the body starts with the hello line. */
+    async open(userId: number): Promise<{ id: string; body: PassThrough }> {
+      const open = [...streams.values()].filter((stream) => stream.userId === userId).length;
+      if (open >= maxPerUser) throw new HttpError(429, tooManyStreamsMsg(maxPerUser));
+      const stream: Stream = { id: randomUUID(), userId, symbols: new Set(), body: new PassThrough() };
+      await registry.claimConnection(stream.id, userId);
+      streams.set(stream.id, stream);
+      metrics.liveConnections.set(streams.size);
+      stream.body.once('close', () => {
+        streams.delete(stream.id);
+        metrics.liveConnections.set(streams.size);
+        void registry.dropConnection(stream.id).catch(ignore('dropping a stream'));
+      });
+      write(stream, { type: 'hello', connection_id: stream.id, heartbeat_ms: heartbeatMs });
+      return { id: stream.id, body: stream.body };
+    },
+    /** Ends the stream (its browser went away). */
+    end(id: string): void {
+      const stream = streams.get(id);
+      if (stream) stream.body.destroy();
+    },
+    /** Sets the symbols of a stream held by any process: checks the owner, then tells the holder. */
+    async setSymbols(userId: number, connectionId: string, symbols: readonly string[]): Promise<void> {
+      const owner = streams.get(connectionId)?.userId ?? (await registry.ownerOf(connectionId));
+      if (owner === null) throw new HttpError(404, 'No open live-update stream has this connection_id; open the stream again and use the id of its hello line.');
+      if (owner !== userId) throw new HttpError(403, 'This live-update stream belongs to another account.');
+      const unique = [...new Set(symbols)];
+      await registry.touchSymbols(unique);
+      await bus.publish({ type: 'symbols', connectionId, userId, symbols: unique });
+    },
+    openCount: () => streams.size,
+    /** Ends every stream (the app is closing). */
+    async close(): Promise<void> {
+      clearInterval(heartbeat);
+      unsubscribe();
+      for (const stream of streams.values()) stream.body.end();
+      streams.clear();
+      metrics.liveConnections.set(0);
+    },
+  };
+}
+
+export type LiveHub = ReturnType<typeof createLiveHub>;
