@@ -303,7 +303,13 @@ describe.skipIf(!DATABASE_URL || !REDIS_URL)('scale-out: 2 API processes and 2 w
     const [worker1, worker2] = workers as [ClusterProcess, ClusterProcess];
     const name1 = `${os.hostname()}:${worker1.process.pid}`;
     // Catch worker 1 with a job in hand (the alert polls and evaluations run every second), then kill it.
-    const caught = await waitFor('a job active on worker 1', async () => (await queue.getActive()).find((job) => job.processedBy === name1), (job) => job !== undefined, 60_000);
+    // Jobs last milliseconds: the queue is read back to back (no pause) until one is seen in worker 1's hands.
+    let caught: Awaited<ReturnType<Queue['getActive']>>[number] | undefined;
+    const deadline = Date.now() + 120_000;
+    while (!caught) {
+      if (Date.now() > deadline) throw new Error(`no job seen active on worker 1 in 120 s:\n${output()}`);
+      caught = (await queue.getActive()).find((job) => job.processedBy === name1);
+    }
     worker1.process.kill('SIGKILL');
     const killedAt = Date.now();
     await worker1.stop();

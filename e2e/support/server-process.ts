@@ -43,6 +43,7 @@ export function serverEnv(dataDir: string, port: number, extra: Record<string, s
     ...extra,
   };
   delete env.DATABASE_URL; // browser tests always run on the embedded server
+  delete env.REDIS_URL; // … in one process (the scale-out spec starts its own API and worker processes on Redis)
   delete env.SMTP_URL;
   return env;
 }
