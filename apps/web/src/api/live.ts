@@ -1,4 +1,4 @@
-import { liveLine, type LiveLine } from '@signalboard/core';
+import { liveStreamEvent, type LiveStreamEvent } from '@signalboard/core';
 import { ApiError, apiFetch } from './client';
 import { readLines } from './ndjson';
 
@@ -10,8 +10,8 @@ import { readLines } from './ndjson';
  */
 
 export type LiveStatus = 'connecting' | 'live' | 'reconnecting' | 'off';
-export type LiveEvent = Exclude<LiveLine, { type: 'hello' } | { type: 'heartbeat' }>;
-export type LiveQuote = Extract<LiveLine, { type: 'quote' }>;
+export type LiveEvent = Exclude<LiveStreamEvent, { type: 'hello' } | { type: 'heartbeat' }>;
+export type LiveQuote = Extract<LiveStreamEvent, { type: 'quote' }>;
 
 export const LIVE_BACKOFF_MIN_MS = 1_000;
 export const LIVE_BACKOFF_MAX_MS = 30_000;
@@ -25,9 +25,9 @@ export function backoffDelayMs(attempt: number, random: () => number = Math.rand
 }
 
 /** A line's value, or null when it is not a line this client knows (a newer server's event is skipped). */
-export function parseLiveLine(line: string): LiveLine | null {
+export function parseLiveLine(line: string): LiveStreamEvent | null {
   try {
-    const result = liveLine.safeParse(JSON.parse(line));
+    const result = liveStreamEvent.safeParse(JSON.parse(line));
     return result.success ? result.data : null;
   } catch {
     return null;

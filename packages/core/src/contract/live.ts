@@ -22,7 +22,7 @@ export type LiveSymbolsRequest = z.input<typeof liveSymbolsRequest>;
  * then a heartbeat every 15 s and the events for this stream: quotes of its symbols, idea updates,
  * the user's fired alerts.
  */
-export const liveLine = z.discriminatedUnion('type', [
+export const liveStreamEvent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('hello'), connection_id: z.string(), heartbeat_ms: z.number() }),
   z.object({ type: z.literal('heartbeat'), at: z.number().describe('epoch ms') }),
   z.object({
@@ -37,4 +37,4 @@ export const liveLine = z.discriminatedUnion('type', [
   z.object({ type: z.literal('ideas'), engine: z.string(), at: z.number() }),
   z.object({ type: z.literal('alert'), alertType: z.string(), symbol: z.string().nullable(), message: z.string(), at: z.number() }),
 ]);
-export type LiveLine = z.infer<typeof liveLine>;
+export type LiveStreamEvent = z.infer<typeof liveStreamEvent>;

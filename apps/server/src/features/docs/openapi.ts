@@ -94,7 +94,7 @@ import {
   saveUserOptionAlertsResponse,
   saveUserStockScannerAlertsRequest,
   saveUserStockScannerAlertsResponse,
-  liveLine,
+  liveStreamEvent,
   liveSymbolsRequest,
 } from '@signalboard/core';
 import { APP_VERSION } from '../health/health.routes';
@@ -185,7 +185,7 @@ export const OPERATIONS: Operation[] = [
   { method: 'get', path: '/api/company-news', summary: 'Company news in a date range', query: companyNewsQuery, response: newsListResponse, errors: SYMBOL_DATA },
   { method: 'get', path: '/api/docs', summary: 'This document', response: z.object({}).passthrough() },
   { method: 'post', path: '/api/scan/drops', summary: 'Drop and Recovery Scanner over the favourites (failed symbols listed, never fatal)', body: dropScanRequest, response: dropScanResponse },
-  { method: 'get', path: '/api/live', summary: 'Live updates, streamed as NDJSON until the client leaves: hello (connection_id), a heartbeat every 15 s, quotes of the symbols set with live_symbols, idea updates, this user\'s fired alerts', response: liveLine, responseType: 'ndjson', errors: [429], streamsUntilClosed: true },
+  { method: 'get', path: '/api/live', summary: 'Live updates, streamed as NDJSON until the client leaves: hello (connection_id), a heartbeat every 15 s, quotes of the symbols set with live_symbols, idea updates, this user\'s fired alerts', response: liveStreamEvent, responseType: 'ndjson', errors: [429], streamsUntilClosed: true },
   { method: 'post', path: '/api/live_symbols', summary: 'The symbols a live-update stream shows (replaces its set; at most 100)', body: liveSymbolsRequest, response: msgBody, errors: [403, 404] },
   { method: 'post', path: '/api/scan/options', summary: 'Options Scanner over the favourites, streamed as NDJSON events: start, flag/skip + progress per symbol, end (no body)', response: optionScanEvent, responseType: 'ndjson' },
   { method: 'post', path: '/api/news-analysis', summary: 'AI analysis and summary of news text (cached 10 min per text; the analyst is AI_PROVIDER)', body: newsAnalysisRequest, response: newsAnalysisResponse, errors: [502] },

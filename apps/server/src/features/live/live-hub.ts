@@ -6,7 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { PassThrough } from 'node:stream';
-import type { LiveLine } from '@signalboard/core';
+import type { LiveStreamEvent } from '@signalboard/core';
 import type { Clock } from '../../lib/clock';
 import { HttpError } from '../../lib/errors';
 import type { LiveBus, LiveEvent } from '../../lib/live-bus';
@@ -45,7 +45,7 @@ export function createLiveHub(deps: LiveHubDeps) {
   const streams = new Map<string, Stream>();
   const ignore = (what: string) => (error: unknown) => log.warn(`Live updates: ${what} failed: ${(error as Error).message}`);
 
-  const write = (stream: Stream, line: LiveLine) => {
+  const write = (stream: Stream, line: LiveStreamEvent) => {
     if (stream.body.destroyed || stream.body.writableEnded) return;
     if (stream.body.writableLength > MAX_BUFFERED_BYTES) {
       stream.body.end();

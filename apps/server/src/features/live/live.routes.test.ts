@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import type { LiveLine } from '@signalboard/core';
+import type { LiveStreamEvent } from '@signalboard/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, createUser, login, signJwt, TEST_JWT_SECRET, uniqueEmail, type TestApp } from '../../../test/helpers';
 import { testRedisSettings, testRedisUrl } from '../../../test/redis';
@@ -41,9 +41,9 @@ function quoteBoard() {
 interface OpenStream {
   status: number;
   headers: Headers;
-  hello: Extract<LiveLine, { type: 'hello' }>;
+  hello: Extract<LiveStreamEvent, { type: 'hello' }>;
   /** Reads lines until one matches; answers every line read (the match last). */
-  until(match: (line: LiveLine) => boolean): Promise<LiveLine[]>;
+  until(match: (line: LiveStreamEvent) => boolean): Promise<LiveStreamEvent[]>;
   /** Resolves when the server ends the stream. */
   ended(): Promise<void>;
   close(): void;
@@ -57,8 +57,8 @@ async function openStream(base: string, authorization: string): Promise<OpenStre
   const decoder = new TextDecoder();
   let buffer = '';
   let done = false;
-  const pending: LiveLine[] = [];
-  const readLine = async (): Promise<LiveLine | null> => {
+  const pending: LiveStreamEvent[] = [];
+  const readLine = async (): Promise<LiveStreamEvent | null> => {
     while (pending.length === 0) {
       if (done) return null;
       const chunk = await Promise.race([
@@ -69,7 +69,7 @@ async function openStream(base: string, authorization: string): Promise<OpenStre
       else buffer += decoder.decode(chunk.value, { stream: true });
       const parts = buffer.split('\n');
       buffer = parts.pop() ?? '';
-      for (const part of parts) if (part.trim() !== '') pending.push(JSON.parse(part) as LiveLine);
+      for (const part of parts) if (part.trim() !== '') pending.push(JSON.parse(part) as LiveStreamEvent);
     }
     return pending.shift()!;
   };
@@ -80,7 +80,7 @@ async function openStream(base: string, authorization: string): Promise<OpenStre
     headers: response.headers,
     hello: first,
     async until(match) {
-      const lines: LiveLine[] = [];
+      const lines: LiveStreamEvent[] = [];
       for (;;) {
         const line = await readLine();
         if (line === null) throw new Error(`the stream ended before the line; read ${JSON.stringify(lines)}`);
@@ -105,7 +105,7 @@ async function signedIn(t: TestApp, label: string): Promise<{ authorization: str
   return { ...(await login(t.app, email, 'pw')), userId };
 }
 
-const isMarker = (at: number) => (line: LiveLine) => line.type === 'ideas' && line.at === at;
+const isMarker = (at: number) => (line: LiveStreamEvent) => line.type === 'ideas' && line.at === at;
 
 describe('live updates (one process)', () => {
   let t: TestApp;

@@ -10,6 +10,7 @@ import '@mantine/core/styles/List.layer.css';
 import '@mantine/core/styles/SimpleGrid.layer.css';
 import '@mantine/core/styles/Skeleton.layer.css';
 import '@mantine/core/styles/Table.layer.css';
+import '@mantine/core/styles/Tooltip.layer.css';
 import './market-dashboard.css';
 import { Alert, Button, Grid, Group, Stack, Text } from '@mantine/core';
 import { IconAlertTriangle, IconRefresh } from '@tabler/icons-react';
