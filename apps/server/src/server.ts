@@ -50,7 +50,7 @@ async function main(): Promise<void> {
     jwtSecret: await resolveJwtSecret(config),
     clock,
     ...(bus ? { bus } : {}),
-    ...(jobQueue ? { queued: queuedWork(jobQueue, consoleLog, clock), readinessChecks: [queuesReadinessCheck([jobQueue.queue])] } : {}),
+    ...(jobQueue ? { queued: queuedWork(jobQueue, consoleLog, clock), readinessChecks: [queuesReadinessCheck(jobQueue.queues)] } : {}),
   });
 
   /** Started once the server listens; stopped first on shutdown. */

@@ -69,7 +69,7 @@ describe('the tasks', () => {
         }),
     };
     const tick = taskHandlers(deps)[TASKS.jobsTick]!;
-    const context = (data: Record<string, unknown>) => ({ data, jobId: '1', log: recordingLog().log, enqueue: async () => undefined, note: async () => null });
+    const context = (data: Record<string, unknown>) => ({ data, jobId: '1', redelivered: false, log: recordingLog().log, enqueue: async () => undefined, note: async () => null });
     const first = tick(context({}));
     expect(await tick(context({}))).toBe(STILL_RUNNING);
     const fill = tick(context({ wait: true }));
@@ -100,7 +100,7 @@ describe('the tasks', () => {
     const { deps } = fakeDeps([]);
     const notes: Array<[string, string | undefined]> = [];
     const enqueued: string[] = [];
-    const context = { data: {}, jobId: '1', log: recordingLog().log, enqueue: async (name: string) => void enqueued.push(name), note: async (name: string, value?: string) => (notes.push([name, value]), null) };
+    const context = { data: {}, jobId: '1', redelivered: false, log: recordingLog().log, enqueue: async (name: string) => void enqueued.push(name), note: async (name: string, value?: string) => (notes.push([name, value]), null) };
     expect(await taskHandlers(deps)[TASKS.alertPoll]!(context)).toEqual({ symbols: 0, chunks: 0 });
     expect(enqueued).toEqual([]);
     expect(notes).toEqual([['alerts-evaluated-at', '1700000000000']]);
@@ -110,7 +110,7 @@ describe('the tasks', () => {
     const { deps, setDeliveryBatches } = fakeDeps();
     setDeliveryBatches([25, 25, 3, 25]);
     const { log } = recordingLog();
-    const handled = await taskHandlers(deps)[TASKS.delivery]!({ data: {}, jobId: '1', log, enqueue: async () => undefined, note: async () => null });
+    const handled = await taskHandlers(deps)[TASKS.delivery]!({ data: {}, jobId: '1', redelivered: false, log, enqueue: async () => undefined, note: async () => null });
     expect(handled).toBe(53);
   });
 
@@ -119,7 +119,7 @@ describe('the tasks', () => {
     const { log } = recordingLog();
     const notes: Array<[string, string | undefined]> = [];
     const note = async (name: string, value?: string) => (notes.push([name, value]), value ?? null);
-    await taskHandlers(deps)[TASKS.alertEvaluate]!({ data: { symbols: ['AAPL', 'MSFT'], watched: 60 }, jobId: '1', log, enqueue: async () => undefined, note });
+    await taskHandlers(deps)[TASKS.alertEvaluate]!({ data: { symbols: ['AAPL', 'MSFT'], watched: 60 }, jobId: '1', redelivered: false, log, enqueue: async () => undefined, note });
     expect(polled).toEqual([{ symbols: ['AAPL', 'MSFT'], watched: 60 }]);
     // When it finished, for the API processes' health answer.
     expect(notes).toEqual([['alerts-evaluated-at', '1700000000000']]);
@@ -223,7 +223,7 @@ describe.skipIf(!testRedisUrl())('jobs on BullMQ', () => {
     const { deps } = fakeDeps(symbols, 1_700_000_000_000);
     const poll = taskHandlers(deps)[TASKS.alertPoll]!;
     const { log } = recordingLog();
-    const context = { data: { requestId: 'req-1' }, jobId: 'p', log, enqueue: producer.enqueue, note: producer.note };
+    const context = { data: { requestId: 'req-1' }, jobId: 'p', redelivered: false, log, enqueue: producer.enqueue, note: producer.note };
     expect(await poll(context)).toEqual({ symbols: 60, chunks: 3, slot: Math.floor(1_700_000_000_000 / 60_000) });
     await poll(context); // a retried poll (or the next scheduled one in the same slot)
     const jobs = await producer.queue.getWaiting();

@@ -14,6 +14,13 @@ import { metrics } from '../lib/metrics';
 import { closeRedis, createRedisConnection, redisKey, type RedisSettings } from '../lib/redis';
 
 export const JOBS_QUEUE = 'jobs';
+/**
+ * Long jobs (the engines' replays: minutes each) have a queue and worker slots of their own, so they
+ * never hold up the minute's ticks, the alert evaluations or the deliveries (enqueue with `long`).
+ */
+export const LONG_JOBS_QUEUE = 'long-jobs';
+/** A worker process runs at most this many long jobs at once (each is CPU-bound in bursts). */
+export const LONG_WORKER_CONCURRENCY = 2;
 
 /** A killed worker's job is taken up by another within about lockDuration + stalledInterval (~30 s). */
 export const WORKER_LOCK_MS = 20_000;
@@ -38,6 +45,11 @@ export interface JobLog {
 export interface TaskContext {
   data: JobData;
   jobId: string;
+  /**
+   * True when this job was started before (its worker died or lost the lock, or an attempt failed):
+   * a database claim it finds running is its own earlier start's, and may be taken over.
+   */
+  redelivered: boolean;
   /** Logs with the job's name, id and request id. */
   log: JobLog;
   /** Adds more jobs (a fan-out). */
@@ -63,6 +75,10 @@ export interface EnqueueOptions {
   /** Drop the job as soon as it finished (a kick: the next kick adds it again). */
   removeWhenDone?: boolean;
   attempts?: number;
+  /** First retry after this long (doubling; default 1 s). */
+  backoffMs?: number;
+  /** A long job (LONG_JOBS_QUEUE): run in the workers' long-job slots. */
+  long?: boolean;
 }
 
 /** How often waitFor looks at a job's state. */
@@ -76,15 +92,18 @@ const RETENTION: Pick<JobsOptions, 'removeOnComplete' | 'removeOnFail'> = {
 };
 
 export interface JobQueue {
+  /** The queue of the periodic and short jobs. */
   queue: Queue;
+  /** Every queue (the short jobs' and the long jobs'): readiness and depth. */
+  queues: readonly Queue[];
   /** Creates or updates one scheduler per task (idempotent) and removes schedulers of tasks no longer listed. */
   upsertSchedules(tasks: readonly Pick<PeriodicTask, 'name' | 'everyMs' | 'pattern'>[]): Promise<void>;
   enqueue(name: string, data?: JobData, options?: EnqueueOptions): Promise<void>;
   /** A small shared value under `<prefix>:jobs-note:<name>` (e.g. when alerts were last evaluated); null: none. */
   note(name: string, value?: string): Promise<string | null>;
-  /** Waits (at most `waitMs`) until the job finished or is gone; answers its last state. */
+  /** Waits (at most `waitMs`) until the (short) job finished or is gone; answers its last state. */
   waitFor(jobId: string, waitMs: number): Promise<string>;
-  /** Jobs per state, also recorded as metrics.queueDepth. */
+  /** Jobs per state of the short jobs' queue; every queue's counts are recorded as metrics.queueDepth. */
   depth(): Promise<Record<string, number>>;
   close(): Promise<void>;
 }
@@ -94,9 +113,11 @@ export function createJobQueue(settings: RedisSettings, options: { log?: JobLog 
   // down instead of holding the request; only the workers' connection waits for Redis forever.
   const connection = createRedisConnection(settings, { name: 'bullmq-queue' });
   const queue = new Queue(JOBS_QUEUE, { connection, prefix: settings.prefix, defaultJobOptions: { ...RETENTION, attempts: 1 } });
-  queue.on('error', (error) => options.log?.warn(`Job queue: ${error.message}`));
+  const longQueue = new Queue(LONG_JOBS_QUEUE, { connection, prefix: settings.prefix, defaultJobOptions: { ...RETENTION, attempts: 1 } });
+  for (const each of [queue, longQueue]) each.on('error', (error) => options.log?.warn(`Job queue ${each.name}: ${error.message}`));
   return {
     queue,
+    queues: [queue, longQueue],
     async upsertSchedules(tasks) {
       const names = new Set(tasks.map((task) => task.name));
       for (const task of tasks) {
@@ -108,11 +129,11 @@ export function createJobQueue(settings: RedisSettings, options: { log?: JobLog 
       }
     },
     async enqueue(name, data = {}, enqueueOptions = {}) {
-      const { jobId, requestId, removeWhenDone, attempts } = enqueueOptions;
-      await queue.add(name, requestId ? { ...data, requestId } : data, {
+      const { jobId, requestId, removeWhenDone, attempts, backoffMs, long } = enqueueOptions;
+      await (long ? longQueue : queue).add(name, requestId ? { ...data, requestId } : data, {
         ...(jobId ? { jobId } : {}),
         ...(removeWhenDone ? { removeOnComplete: true, removeOnFail: true } : {}),
-        ...(attempts ? { attempts, backoff: { type: 'exponential', delay: 1_000 } } : {}),
+        ...(attempts ? { attempts, backoff: { type: 'exponential', delay: backoffMs ?? 1_000 } } : {}),
       });
     },
     async note(name, value) {
@@ -129,11 +150,14 @@ export function createJobQueue(settings: RedisSettings, options: { log?: JobLog 
         await new Promise((resolve) => setTimeout(resolve, WAIT_POLL_MS));
       }
     },
-    depth: () => recordDepth(queue),
+    async depth() {
+      const [counts] = await Promise.all([recordDepth(queue), recordDepth(longQueue)]);
+      return counts;
+    },
     async close() {
       // A connection that never came up is dropped first: BullMQ's close would wait for it.
       if (connection.status !== 'ready') connection.disconnect();
-      await queue.close().catch(() => undefined);
+      await Promise.all([queue.close().catch(() => undefined), longQueue.close().catch(() => undefined)]);
       await closeRedis(connection);
     },
   };
@@ -164,10 +188,9 @@ export interface JobWorkersOptions {
   depthEveryMs?: number;
 }
 
-/** Runs the queue's jobs in this process until close(). */
+/** Runs the queues' jobs in this process until close(): the short ones `concurrency` at a time, the long ones LONG_WORKER_CONCURRENCY at a time. */
 export function startJobWorkers(settings: RedisSettings, options: JobWorkersOptions): JobWorkers {
   const { handlers, log } = options;
-  const connection: Redis = createRedisConnection(settings, { name: 'bullmq-worker', blocking: true });
   const processor = async (job: BullJob<JobData>) => {
     const handler = handlers[job.name];
     const requestId = typeof job.data?.requestId === 'string' ? job.data.requestId : undefined;
@@ -176,7 +199,16 @@ export function startJobWorkers(settings: RedisSettings, options: JobWorkersOpti
     const seconds = () => (performance.now() - started) / 1000;
     try {
       if (!handler) throw new Error(`no handler for job ${job.name}`);
-      const result = await handler({ data: job.data ?? {}, jobId: job.id ?? '', log: jobLog, enqueue: options.queue.enqueue, note: options.queue.note });
+      const context: TaskContext = {
+        data: job.data ?? {},
+        jobId: job.id ?? '',
+        // BullMQ counts each start (a stalled job's restart and a retry included).
+        redelivered: job.attemptsStarted > 1,
+        log: jobLog,
+        enqueue: options.queue.enqueue,
+        note: options.queue.note,
+      };
+      const result = await handler(context);
       metrics.jobDuration.observe({ job: job.name, outcome: 'done' }, seconds());
       return result;
     } catch (error) {
@@ -186,19 +218,24 @@ export function startJobWorkers(settings: RedisSettings, options: JobWorkersOpti
       throw error;
     }
   };
-  const worker = new Worker<JobData>(JOBS_QUEUE, processor, {
-    connection,
-    prefix: settings.prefix,
-    // Shown as each job's processedBy: which worker process runs it (operators; the scale-out test).
-    name: `${hostname()}:${process.pid}`,
-    concurrency: options.concurrency ?? WORKER_CONCURRENCY,
-    lockDuration: options.lockDurationMs ?? WORKER_LOCK_MS,
-    stalledInterval: options.stalledIntervalMs ?? WORKER_STALLED_INTERVAL_MS,
-    // A job cut short twice by dying workers still runs a third time before it counts as failed.
-    maxStalledCount: 2,
-  });
-  worker.on('error', (error) => log.warn(`Job worker: ${error.message}`));
-  worker.on('stalled', (jobId) => log.warn(`Job ${jobId} stalled (its worker stopped); it runs again`));
+  const workerOn = (queueName: string, concurrency: number) => {
+    const connection = createRedisConnection(settings, { name: `bullmq-worker-${queueName}`, blocking: true });
+    const worker = new Worker<JobData>(queueName, processor, {
+      connection,
+      prefix: settings.prefix,
+      // Shown as each job's processedBy: which worker process runs it (operators; the scale-out test).
+      name: `${hostname()}:${process.pid}`,
+      concurrency,
+      lockDuration: options.lockDurationMs ?? WORKER_LOCK_MS,
+      stalledInterval: options.stalledIntervalMs ?? WORKER_STALLED_INTERVAL_MS,
+      // A job cut short twice by dying workers still runs a third time before it counts as failed.
+      maxStalledCount: 2,
+    });
+    worker.on('error', (error) => log.warn(`Job worker (${queueName}): ${error.message}`));
+    worker.on('stalled', (jobId) => log.warn(`Job ${jobId} stalled (its worker stopped); it runs again`));
+    return { worker, connection };
+  };
+  const workers = [workerOn(JOBS_QUEUE, options.concurrency ?? WORKER_CONCURRENCY), workerOn(LONG_JOBS_QUEUE, LONG_WORKER_CONCURRENCY)];
   const depthEveryMs = options.depthEveryMs ?? 15_000;
   const depthTimer = depthEveryMs > 0 ? setInterval(() => void options.queue.depth().catch(() => undefined), depthEveryMs) : undefined;
   depthTimer?.unref();
@@ -207,14 +244,14 @@ export function startJobWorkers(settings: RedisSettings, options: JobWorkersOpti
       clearInterval(depthTimer);
       let timer: NodeJS.Timeout | undefined;
       // close() waits for the jobs under way; past the limit they are left to the stalled check of another worker.
-      const closed = worker.close().then(() => true);
+      const closed = Promise.all(workers.map(({ worker }) => worker.close())).then(() => true);
       const finished = await Promise.race([closed, new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), waitMs)))]);
       clearTimeout(timer);
       if (!finished) {
         log.warn('Job worker: jobs still running at shutdown; another worker takes them up');
-        await worker.close(true).catch(() => undefined);
+        await Promise.all(workers.map(({ worker }) => worker.close(true).catch(() => undefined)));
       }
-      await closeRedis(connection);
+      await Promise.all(workers.map(({ connection }) => closeRedis(connection)));
     },
   };
 }
