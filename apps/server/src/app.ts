@@ -308,6 +308,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     log: jobLog,
     ...(deps.tradeUniverse ? { universe: deps.tradeUniverse } : {}),
     ideasChanged: (engine) => void bus.publish({ type: 'ideas', engine, at: clock.nowMs() }),
+    ...(deps.queued ? { queueReplay: deps.queued.replay } : {}),
   });
   app.decorate('tradeJobs', tradeJobs);
   app.decorate('jobs', createJobRegistry([dashboardJobs, tradeJobs]));

@@ -17,9 +17,11 @@ export function createJobRuns(db: Database) {
      * Claims `job` for `slot` at wall time `nowMs`. True when this caller may run it: the slot is new,
      * its last attempt failed and the backoff has passed (1, 2, 4 … minutes after the failure, at
      * most 30), or a 'running' claim is stale (its process died). Two concurrent callers: exactly one
-     * gets true (the row's unique key decides).
+     * gets true (the row's unique key decides). `takeOver`: also a 'running' claim however fresh and a
+     * failed one within its backoff — for a queued job started again (its worker died holding it, or
+     * an attempt failed), whose queue lock says no one else holds it; a done slot stays done.
      */
-    async claim(job: string, slot: Date, nowMs: number): Promise<boolean> {
+    async claim(job: string, slot: Date, nowMs: number, options: { takeOver?: boolean } = {}): Promise<boolean> {
       const now = new Date(nowMs);
       const staleBefore = new Date(nowMs - STALE_RUN_MS);
       const rows = await db.execute(sql`
@@ -28,6 +30,7 @@ export function createJobRuns(db: Database) {
         on conflict (job, slot) do update set status = 'running', attempts = ${jobRuns.attempts} + 1, started_at = excluded.started_at, finished_at = null, error = null
         where (${jobRuns.status} = 'failed' and ${jobRuns.finishedAt} + make_interval(mins => least(30, power(2, greatest(0, ${jobRuns.attempts} - 1))::int)) <= ${now.toISOString()}::timestamptz)
            or (${jobRuns.status} = 'running' and ${jobRuns.startedAt} < ${staleBefore.toISOString()}::timestamptz)
+           or (${options.takeOver === true} and ${jobRuns.status} <> 'done')
         returning id`);
       return rows.rows.length === 1;
     },

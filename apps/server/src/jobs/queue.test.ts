@@ -3,13 +3,15 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { metrics } from '../lib/metrics';
 import { testRedisSettings, testRedisUrl } from '../../test/redis';
-import { createJobQueue, startJobWorkers, type JobQueue, type JobWorkers, type TaskHandler } from './queue';
+import { createJobQueue, LONG_WORKER_CONCURRENCY, startJobWorkers, type JobQueue, type JobWorkers, type TaskHandler } from './queue';
 import { EVALUATION_CHUNK, STILL_RUNNING, TASKS, chunksOf, kickDelivery, periodicTasks, queuedWork, scheduleTasks, taskHandlers, type TaskDeps } from './tasks';
 
 const WAIT = { timeout: 15_000, interval: 50 };
 
 function fakeDeps(symbols: string[] = [], nowMs = 1_700_000_000_000) {
   const polled: Array<{ symbols: readonly string[]; watched: number }> = [];
+  const replays: Array<{ ruleVersion: string; takeOver: boolean }> = [];
+  let replayOutcome: 'done' | 'skipped' | 'failed' = 'done';
   let deliveryBatches: number[] = [];
   const deps: TaskDeps = {
     jobs: { tick: async () => ({ 'overall-sentiment': 'done' }) },
@@ -25,9 +27,15 @@ function fakeDeps(symbols: string[] = [], nowMs = 1_700_000_000_000) {
     },
     alertDelivery: { runOnce: async () => deliveryBatches.shift() ?? 0 },
     liveQuotes: { runOnce: async () => ({ symbols: 0, published: 0, failed: [] }) },
+    trades: {
+      runReplay: async (ruleVersion, { takeOver }) => {
+        replays.push({ ruleVersion, takeOver });
+        return replayOutcome;
+      },
+    },
     clock: { nowMs: () => nowMs },
   };
-  return { deps, polled, setDeliveryBatches: (batches: number[]) => (deliveryBatches = batches) };
+  return { deps, polled, replays, setReplayOutcome: (outcome: typeof replayOutcome) => (replayOutcome = outcome), setDeliveryBatches: (batches: number[]) => (deliveryBatches = batches) };
 }
 
 function recordingLog() {
@@ -124,6 +132,22 @@ describe('the tasks', () => {
     // When it finished, for the API processes' health answer.
     expect(notes).toEqual([['alerts-evaluated-at', '1700000000000']]);
   });
+  it('a replay job runs its rule version, taking the claim over only when it was started before; a failed replay fails the job', async () => {
+    const { deps, replays, setReplayOutcome } = fakeDeps();
+    const replay = taskHandlers(deps)[TASKS.replay]!;
+    const { log } = recordingLog();
+    const context = { data: { ruleVersion: 'swing@1.0.0' }, jobId: 'trades-replay-swing@1.0.0', log, enqueue: async () => undefined, note: async () => null };
+    expect(await replay({ ...context, redelivered: false })).toBe('done');
+    expect(await replay({ ...context, redelivered: true })).toBe('done');
+    setReplayOutcome('failed');
+    await expect(replay({ ...context, redelivered: true })).rejects.toThrow('the swing@1.0.0 replay failed; retried');
+    expect(replays).toEqual([
+      { ruleVersion: 'swing@1.0.0', takeOver: false },
+      { ruleVersion: 'swing@1.0.0', takeOver: true },
+      { ruleVersion: 'swing@1.0.0', takeOver: true },
+    ]);
+  });
+
   it('a dashboard fill that cannot reach Redis is logged, never a rejected read', async () => {
     const warnings: string[] = [];
     const broken = { enqueue: () => Promise.reject(new Error('Connection is closed.')), waitFor: () => Promise.resolve('unknown'), note: () => Promise.reject(new Error('Connection is closed.')) };
@@ -204,17 +228,54 @@ describe.skipIf(!testRedisUrl())('jobs on BullMQ', () => {
     cleanups.push(async () => void child.kill('SIGKILL'));
     let output = '';
     child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    await producer.enqueue('slow', { requestId: 'req-7' }, { jobId: 'slow-1' });
+    // A long job (a replay's kind) and a short one, both held by the child when it dies.
+    await producer.enqueue('slow', { requestId: 'req-7' }, { jobId: 'slow-1', long: true });
+    await producer.enqueue('slow', {}, { jobId: 'slow-2' });
     await vi.waitFor(() => expect(output).toContain('running slow-1'), { timeout: 30_000, interval: 50 });
+    await vi.waitFor(() => expect(output).toContain('running slow-2'), { timeout: 30_000, interval: 50 });
     child.kill('SIGKILL');
     const done: string[] = [];
     const { lines, log } = recordingLog();
-    worker({ slow: async ({ jobId, data, log: jobLog }) => (done.push(`${jobId} ${String(data.requestId)}`), jobLog.info('finished')) }, { log, stalledIntervalMs: 500 });
-    await vi.waitFor(() => expect(done).toEqual(['slow-1 req-7']), { timeout: 20_000, interval: 100 });
-    await vi.waitFor(async () => expect(await producer.queue.getJobState('slow-1')).toBe('completed'), WAIT);
+    worker({ slow: async ({ jobId, data, redelivered, log: jobLog }) => (done.push(`${jobId} ${String(data.requestId)} ${redelivered ? 'redelivered' : 'first'}`), jobLog.info('finished')) }, { log, stalledIntervalMs: 500 });
+    // Started again, and told so (a replay takes its claim over then).
+    await vi.waitFor(() => expect(done.sort()).toEqual(['slow-1 req-7 redelivered', 'slow-2 undefined redelivered']), { timeout: 20_000, interval: 100 });
+    await vi.waitFor(async () => expect(await producer.queues[1]!.getJobState('slow-1')).toBe('completed'), WAIT);
+    await vi.waitFor(async () => expect(await producer.queue.getJobState('slow-2')).toBe('completed'), WAIT);
     // The worker logs with the request id the job carries.
     expect(lines).toContainEqual({ bindings: { job: 'slow', jobId: 'slow-1', requestId: 'req-7' }, message: 'finished' });
   }, 60_000);
+
+  it('long jobs run in slots of their own: replays under way never hold up the short jobs', async () => {
+    const { queue, worker } = setup('long');
+    const producer = queue();
+    let active = 0;
+    let most = 0;
+    const held: Array<() => void> = [];
+    const shortRuns: string[] = [];
+    worker({
+      replay: ({ redelivered }) =>
+        new Promise<void>((resolve) => {
+          active += 1;
+          most = Math.max(most, active);
+          held.push(() => ((active -= 1), resolve()));
+          expect(redelivered).toBe(false);
+        }),
+      tick: async ({ jobId, redelivered }) => void shortRuns.push(`${jobId} ${redelivered}`),
+    });
+    for (let index = 0; index < 6; index += 1) await producer.enqueue('replay', {}, { jobId: `r${index}`, long: true });
+    await vi.waitFor(() => expect(held).toHaveLength(LONG_WORKER_CONCURRENCY), WAIT);
+    for (let index = 0; index < 6; index += 1) await producer.enqueue('tick', {}, { jobId: `t${index}` });
+    await vi.waitFor(() => expect(shortRuns).toHaveLength(6), WAIT);
+    expect(shortRuns.every((run) => run.endsWith(' false'))).toBe(true);
+    expect(await producer.queues[1]!.getWaitingCount()).toBe(6 - LONG_WORKER_CONCURRENCY);
+    // The long ones go on as slots free up, never more than LONG_WORKER_CONCURRENCY at once.
+    for (let released = 0; released < 6; released += 1) {
+      await vi.waitFor(() => expect(held.length).toBeGreaterThan(released), WAIT);
+      held[released]!();
+    }
+    await vi.waitFor(async () => expect(await producer.queues[1]!.getCompletedCount()).toBe(6), WAIT);
+    expect(most).toBe(LONG_WORKER_CONCURRENCY);
+  });
 
   it('the alert poll enqueues its chunks once per slot, however often it runs', async () => {
     const { queue } = setup('fan');

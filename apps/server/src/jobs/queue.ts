@@ -9,7 +9,6 @@
  */
 import { hostname } from 'node:os';
 import { Queue, Worker, type Job as BullJob, type JobsOptions } from 'bullmq';
-import type { Redis } from 'ioredis';
 import { metrics } from '../lib/metrics';
 import { closeRedis, createRedisConnection, redisKey, type RedisSettings } from '../lib/redis';
 

@@ -1,12 +1,13 @@
 /**
  * buildApp with `queued` (the REDIS_URL wiring of server.ts and worker.ts): what the API would run
  * in-process goes to the queue instead — the delivery kick after an alert commit, the first
- * dashboard fill (with the read's request id) — and the health answer says when the workers last
- * evaluated alerts.
+ * dashboard fill (with the read's request id), the engines' replays — and the health answer says
+ * when the workers last evaluated alerts.
  */
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { alertDeliveries, alertEvents, jobRuns, users } from '../db/schema';
+import { alertDeliveries, alertEvents, jobRuns, tradeEngineVersions, users } from '../db/schema';
+import { createTradesRepo } from '../features/trades/trades.repo';
 import { createTestApp, type TestApp, userWithFavorites } from '../../test/helpers';
 import type { QueuedWork } from './tasks';
 
@@ -17,6 +18,7 @@ const calls: string[] = [];
 const queued: QueuedWork = {
   kickDelivery: () => void calls.push('kick'),
   fillDashboard: async (requestId) => void calls.push(`fill ${requestId ?? '-'}`),
+  replay: async (ruleVersion) => void calls.push(`replay ${ruleVersion}`),
   alertsEvaluatedAtMs: () => 1_795_000_000_000,
   close: () => undefined,
 };
@@ -59,6 +61,21 @@ describe('an app whose jobs run on the queue', () => {
     expect(response.headers['x-request-id']).toBe('proxy-fill-7');
     expect(calls).toEqual(['fill proxy-fill-7']);
     expect(await t.db.select().from(jobRuns)).toEqual([]);
+  });
+
+  it('a tick enqueues the replays due instead of running them, drop’s once swing’s is done', async () => {
+    calls.length = 0;
+    await t.app.tradeJobs.tick();
+    const replays = () => calls.filter((call) => call.startsWith('replay ')).sort();
+    expect(replays()).toEqual(['replay crypto@1.0.0', 'replay layered@1.0.0', 'replay options@1.0.0', 'replay swing@1.0.0']);
+    // Nothing ran here: no claim, no progress row.
+    expect(await t.db.select().from(jobRuns)).toEqual([]);
+    expect(await t.db.select().from(tradeEngineVersions)).toEqual([]);
+    const swing = t.app.tradeJobs.engines.get('swing')!;
+    await createTradesRepo(t.db).saveVersion(t.db, { engine: 'swing', ruleVersion: swing.ruleVersion, paramHash: swing.paramHash, replayState: 'done' }, t.clock.nowMs());
+    calls.length = 0;
+    await t.app.tradeJobs.tick();
+    expect(replays()).toEqual(['replay crypto@1.0.0', 'replay drop@1.0.0', 'replay layered@1.0.0', 'replay options@1.0.0']);
   });
 
   it('the health answer says when the workers last evaluated alerts', async () => {

@@ -13,12 +13,17 @@
  *   `alert-delivery-kick`, so a burst of kicks is one pass). Deliveries are leased rows.
  * - `live-quotes` (every 5 s): the quotes of the symbols the open live streams show, published on the
  *   Redis bus to every API replica (features/live/live-quotes.ts).
+ * - `trades-replay` (a long job, enqueued by the engines' tick: jobId per rule version): an engine's
+ *   history replay, minutes long, in the workers' long-job slots. A worker that dies holding it loses
+ *   its lock; another takes it up (redelivered) and the job_runs claim over, and goes on from the last
+ *   stored session. A failed attempt is retried by BullMQ (REPLAY_ATTEMPTS, from 30 s, doubling).
  * One more periodic task: its service in TaskDeps and taskDepsOf, and one entry in `periodicTasks`.
  */
 import type { FastifyInstance } from 'fastify';
 import type { AlertEvaluation } from '../features/alert-evaluation/alert-evaluation';
 import { DEFAULT_POLL_MS, DELIVERY_BATCH, type AlertDelivery } from '../features/alert-delivery/alert-delivery';
 import { LIVE_QUOTES_INTERVAL_MS, type LiveQuotes } from '../features/live/live-quotes';
+import type { TradeJobs } from '../features/trades/trades.jobs';
 import type { Clock } from '../lib/clock';
 import type { JobQueue, PeriodicTask, TaskContext, TaskHandler } from './queue';
 import type { JobRegistry } from './registry';
@@ -31,7 +36,12 @@ export const TASKS = {
   news: 'alert-news',
   delivery: 'alert-delivery',
   liveQuotes: 'live-quotes',
+  replay: 'trades-replay',
 } as const;
+
+/** A replay's attempts before the job is dropped (the next tick enqueues it again), and the first retry's delay. */
+export const REPLAY_ATTEMPTS = 5;
+export const REPLAY_RETRY_MS = 30_000;
 
 /** Symbols per evaluation job. */
 export const EVALUATION_CHUNK = 25;
@@ -44,13 +54,15 @@ export interface TaskDeps {
   alertDelivery: Pick<AlertDelivery, 'runOnce'>;
   /** The live-quote publisher: the quotes of the symbols open streams show, to every API replica. */
   liveQuotes: Pick<LiveQuotes, 'runOnce'>;
+  /** The engines' replays (the `trades-replay` jobs). */
+  trades: Pick<TradeJobs, 'runReplay'>;
   /** Wall time: the poll slots. */
   clock: Clock;
 }
 
 /** The tasks' dependencies from the built app (server.ts, worker.ts); a new task's service is one more line here. */
-export function taskDepsOf(app: Pick<FastifyInstance, 'jobs' | 'alertEvaluation' | 'alertDelivery' | 'liveQuotes'>, clock: Clock): TaskDeps {
-  return { jobs: app.jobs, alertEvaluation: app.alertEvaluation, alertDelivery: app.alertDelivery, liveQuotes: app.liveQuotes, clock };
+export function taskDepsOf(app: Pick<FastifyInstance, 'jobs' | 'alertEvaluation' | 'alertDelivery' | 'liveQuotes' | 'tradeJobs'>, clock: Clock): TaskDeps {
+  return { jobs: app.jobs, alertEvaluation: app.alertEvaluation, alertDelivery: app.alertDelivery, liveQuotes: app.liveQuotes, trades: app.tradeJobs, clock };
 }
 
 export function chunksOf<T>(items: readonly T[], size: number): T[][] {
@@ -99,7 +111,22 @@ function notOverlapped(run: TaskHandler): TaskHandler {
 export function taskHandlers(deps: TaskDeps): Record<string, TaskHandler> {
   const handlers: Record<string, TaskHandler> = Object.fromEntries(periodicTasks(deps).map((task) => [task.name, task.run]));
   handlers[TASKS.alertEvaluate] = (context) => evaluateShare(deps, context);
+  handlers[TASKS.replay] = (context) => replayJob(deps, context);
   return handlers;
+}
+
+/** An engine's replay, enqueued by its tick: one job per rule version while one waits, runs or awaits a retry. */
+export function enqueueReplay(queue: Pick<JobQueue, 'enqueue'>, ruleVersion: string): Promise<void> {
+  return queue.enqueue(TASKS.replay, { ruleVersion }, { jobId: `${TASKS.replay}-${ruleVersion}`, long: true, removeWhenDone: true, attempts: REPLAY_ATTEMPTS, backoffMs: REPLAY_RETRY_MS });
+}
+
+async function replayJob(deps: TaskDeps, { data, redelivered, log }: TaskContext) {
+  const ruleVersion = typeof data.ruleVersion === 'string' ? data.ruleVersion : '';
+  const outcome = await deps.trades.runReplay(ruleVersion, { takeOver: redelivered });
+  // A failed replay (its error is in replay_status) fails the job: BullMQ retries it, taking the claim over.
+  if (outcome === 'failed') throw new Error(`the ${ruleVersion} replay failed; retried`);
+  if (outcome === 'done') log.info(`Trade ideas: ${ruleVersion} replayed${redelivered ? ' (taken over from an earlier start)' : ''}`);
+  return outcome;
 }
 
 /** The delivery kick (after an alert commit): one waiting pass however many kicks. */
@@ -116,6 +143,8 @@ export interface QueuedWork {
   kickDelivery(): void;
   /** A dashboard read found its part empty: a registry pass on a worker (one a minute however many reads), waited for. Never rejects. */
   fillDashboard(requestId?: string): Promise<void>;
+  /** An engine's replay is due (a worker's tick): one long job per rule version. */
+  replay(ruleVersion: string): Promise<void>;
   /** When a worker last finished an alert evaluation (wall ms; refreshed every few seconds), null before the first. */
   alertsEvaluatedAtMs(): number | null;
   /** Stops refreshing it. */
@@ -141,6 +170,7 @@ export function queuedWork(queue: Pick<JobQueue, 'enqueue' | 'waitFor' | 'note'>
     kickDelivery() {
       kickDelivery(queue).catch((error: unknown) => log.warn(`Delivery kick failed: ${errorText(error)}`));
     },
+    replay: (ruleVersion) => enqueueReplay(queue, ruleVersion),
     async fillDashboard(requestId) {
       const jobId = `${TASKS.jobsTick}-fill-${Math.floor(clock.nowMs() / 60_000)}`;
       try {

@@ -3,6 +3,9 @@
  * - `trades-replay:<ruleVersion>`: on first start and for each new rule version, the engine runs
  *   over the source's daily history in the background (startup and health never wait for it);
  *   its ideas are 'replayed'. Progress is in trade_engine_versions (api/trade_ideas/replay_status).
+ *   With REDIS_URL the tick enqueues it instead (`queueReplay`): a long job of its own on a worker
+ *   (jobs/tasks.ts `trades-replay`, runReplay), which a worker that dies holding it hands to another
+ *   within about half a minute (BullMQ's lock), the new holder taking the job_runs claim over.
  * - `trades-daily:<engine>`: after the US close (16:30 New York) on trading sessions, the sessions
  *   since the last one run, in order, through the same code; a session whose bars are not there yet
  *   fails the run, which is retried with backoff until they are. Once the replay is done.
@@ -50,6 +53,11 @@ export interface TradeJobsDeps {
   universe?: (survivorshipBiased: boolean, engine: EngineId) => Promise<UniverseMember[]>;
   /** Told after a daily pass or marks wrote ideas (the live updates tell the trade screens). */
   ideasChanged?: (engine: EngineId) => void;
+  /**
+   * REDIS_URL: a replay due is enqueued as a job (one per rule version, however many ticks) that a
+   * worker runs with runReplay, instead of running in the background of this process's tick.
+   */
+  queueReplay?: (ruleVersion: string) => Promise<void>;
 }
 
 export const replayJobName = (engine: AnyEngine) => `trades-replay:${engine.ruleVersion}`;
@@ -222,21 +230,22 @@ export function createTradeJobs(deps: TradeJobsDeps) {
   }
 
   /**
-   * Claims the engine's replay (job_runs: one process runs it), records it as running and goes on
-   * in the background; answers once it is claimed (or not). Never rejects.
+   * Claims the engine's replay in job_runs (one process runs it; `takeOver`: see JobRuns.claim) and
+   * records it as running, holding the version in `replays` from the start so a concurrent tick of
+   * this process does not claim it twice. Answers the run (wrapped: an async function's answer would
+   * wait for it), or null when not claimed. Never rejects.
    */
-  async function startReplay(engine: AnyEngine): Promise<void> {
-    if (stopping || replays.has(engine.ruleVersion)) return;
+  async function claimReplay(engine: AnyEngine, takeOver: boolean): Promise<{ run: Promise<RunOutcome> } | null> {
+    if (stopping || replays.has(engine.ruleVersion)) return null;
     const name = replayJobName(engine);
     const slot = new Date(0);
     let release = () => undefined as void;
-    // Held in `replays` from the start, so a concurrent tick of this process does not claim it twice.
     replays.set(engine.ruleVersion, new Promise<void>((resolve) => (release = resolve)));
     try {
-      if (!(await runs.claim(name, slot, clock.nowMs()))) {
+      if (!(await runs.claim(name, slot, clock.nowMs(), { takeOver }))) {
         replays.delete(engine.ruleVersion);
         release();
-        return;
+        return null;
       }
       const base = { engine: engine.id, ruleVersion: engine.ruleVersion, paramHash: engine.paramHash };
       await repo.saveVersion(repo.db, { ...base, replayState: 'running', sessionsDone: 0, sessionsTotal: 0, startedAt: new Date(clock.nowMs()), finishedAt: null, error: null }, clock.nowMs());
@@ -244,19 +253,59 @@ export function createTradeJobs(deps: TradeJobsDeps) {
       log.warn(`Trade ideas: the ${engine.ruleVersion} replay could not start: ${errorText(error)}`);
       replays.delete(engine.ruleVersion);
       release();
-      return;
+      return null;
     }
-    const work = replay(engine, marketClock.nowMs(), () => runs.heartbeat(name, slot, clock.nowMs()))
-      .then(() => runs.finish(name, slot, clock.nowMs()))
-      .catch(async (error: unknown) => {
+    const run = replay(engine, marketClock.nowMs(), () => runs.heartbeat(name, slot, clock.nowMs()))
+      .then(async (): Promise<RunOutcome> => {
+        await runs.finish(name, slot, clock.nowMs());
+        return 'done';
+      })
+      .catch(async (error: unknown): Promise<RunOutcome> => {
         log.warn(`Trade ideas: the ${engine.ruleVersion} replay failed (retried with backoff): ${errorText(error)}`);
         await runs.finish(name, slot, clock.nowMs(), errorText(error)).catch(() => undefined);
+        return 'failed';
       })
       .finally(() => {
         replays.delete(engine.ruleVersion);
         release();
       });
-    void work;
+    return { run };
+  }
+
+  /** Claims the engine's replay and goes on in the background (in-process); answers once it is claimed (or not). Never rejects. */
+  async function startReplay(engine: AnyEngine): Promise<void> {
+    void (await claimReplay(engine, false));
+  }
+
+  /**
+   * The replay of this rule version, run to its end here (a queued job; jobs/tasks.ts). `takeOver`:
+   * the job was started before by a worker that died holding it (or an attempt failed), so the
+   * claim it left is taken over; the replay goes on from the last session stored. 'skipped': an
+   * unknown version (another release's), already done, or held by another live process.
+   */
+  async function runReplay(ruleVersion: string, options: { takeOver: boolean }): Promise<RunOutcome> {
+    const engine = engines.find((each) => each.ruleVersion === ruleVersion);
+    if (!engine) return 'skipped';
+    const underWay = replays.get(ruleVersion);
+    if (underWay) {
+      // This process still runs it (the job's lock was lost while it ran): it finishes it.
+      await underWay;
+      return 'skipped';
+    }
+    if ((await repo.version(engine.id, engine.ruleVersion))?.replayState === 'done') return 'skipped';
+    const claimed = await claimReplay(engine, options.takeOver);
+    return claimed ? claimed.run : 'skipped';
+  }
+
+  /** REDIS_URL: the replay is a queued job; drop's waits for swing's (its items link the swing trade open on their session). */
+  async function queueReplay(engine: AnyEngine, enqueue: (ruleVersion: string) => Promise<void>): Promise<void> {
+    const swing = engine.id === 'drop' ? byId.get('swing') : undefined;
+    if (swing && (await repo.version(swing.id, swing.ruleVersion))?.replayState !== 'done') return;
+    try {
+      await enqueue(engine.ruleVersion);
+    } catch (error) {
+      log.warn(`Trade ideas: the ${engine.ruleVersion} replay could not be queued (the next tick tries again): ${errorText(error)}`);
+    }
   }
 
   let running: Promise<Record<string, RunOutcome>> | undefined;
@@ -264,7 +313,7 @@ export function createTradeJobs(deps: TradeJobsDeps) {
   async function tickEngine(engine: AnyEngine): Promise<Record<string, RunOutcome>> {
     const version = await repo.version(engine.id, engine.ruleVersion);
     if (version?.replayState !== 'done') {
-      await startReplay(engine);
+      await (deps.queueReplay ? queueReplay(engine, deps.queueReplay) : startReplay(engine));
       return {};
     }
     // The marks after the daily pass: after a catch-up (a server down for days) they mark the ideas it
@@ -292,6 +341,7 @@ export function createTradeJobs(deps: TradeJobsDeps) {
     runDaily: (engine: AnyEngine) => runJob(dailyJob(engine), runner),
     runMarks: (engine: AnyEngine) => runJob(marksJob(engine), runner),
     startReplay,
+    runReplay,
     /** Waits for the replays under way in this process. */
     async replaysIdle(): Promise<void> {
       while (replays.size > 0) await Promise.all([...replays.values()]);

@@ -174,6 +174,36 @@ describe('the option and drop engines across two processes', () => {
     expect(await store(app.db)).toEqual(afterDaily);
   });
 
+  it('a replay whose worker died holding it is taken over at once by its job started again: the store ends as one run’s', async () => {
+    const app = await newApp();
+    // The first holder claims the replays, then hangs reading the bars: a dead worker's claims stay 'running', and fresh.
+    let wake = () => undefined as void;
+    const held = new Promise<void>((resolve) => (wake = resolve));
+    const dead = otherProcess(app, { market: (market) => ({ ...market, getRecentDailyBars: async (symbol, days) => (await held, market.getRecentDailyBars(symbol, days)) }) });
+    const second = otherProcess(app);
+    try {
+      const first = ENGINES.map((engine) => dead.jobs.runReplay(engine.ruleVersion, { takeOver: false }));
+      const running = async () => (await app.db.select().from(jobRuns)).filter((row) => row.job.startsWith('trades-replay:') && row.status === 'running').length;
+      await until(async () => (await running()) === ENGINES.length);
+      // A job's first start leaves a live claim alone (another process runs it) ...
+      for (const engine of ENGINES) expect(await second.jobs.runReplay(engine.ruleVersion, { takeOver: false }), engine.id).toBe('skipped');
+      // ... the job started again, its worker gone, takes the claim over without waiting for it to go stale.
+      for (const engine of ENGINES) expect(await second.jobs.runReplay(engine.ruleVersion, { takeOver: true }), engine.id).toBe('done');
+      expect(await store(app.db)).toEqual(afterReplay);
+      // A done replay is not run again, whether or not its job was started before; nor an unknown version.
+      expect(await second.jobs.runReplay(ENGINES[0]!.ruleVersion, { takeOver: true })).toBe('skipped');
+      expect(await second.jobs.runReplay('options@0.9.0', { takeOver: true })).toBe('skipped');
+      // The first holder wakes after all: it stores nothing more.
+      wake();
+      await Promise.all(first);
+      expect(await store(app.db)).toEqual(afterReplay);
+    } finally {
+      wake();
+      await dead.close();
+      await second.close();
+    }
+  });
+
   it('a replay stopped half-way in one process is taken over by another: the store ends as one run’s', async () => {
     const app = await newApp();
     const first = otherProcess(app);
