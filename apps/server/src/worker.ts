@@ -52,7 +52,9 @@ async function main(): Promise<void> {
     }, SHUTDOWN_TIMEOUT_MS);
     timer.unref();
     try {
-      await workers.close(JOBS_DRAIN_MS);
+      // The engines' replays stop at their next session boundary rather than hold the drain: the
+      // job fails and another worker retries it.
+      await Promise.all([workers.close(JOBS_DRAIN_MS), app.tradeJobs.stop()]);
       if (metricsServer) await stopMetricsServer(metricsServer);
       await app.close();
       // An embedded PostgreSQL the API process started stays up.
