@@ -1,56 +1,26 @@
 import { buildApp } from './app';
 import { ConfigError, loadConfig } from './config';
-import { openDatabase } from './db/open';
 import { DEMO_EMAIL, DEMO_PASSWORD, ensureDemoAccount } from './features/auth/demo-account';
 import { createUsersRepo } from './features/auth/users.repo';
-import { systemClock } from './lib/clock';
-import { createCacheStore } from './lib/cache-store';
 import { consoleLog } from './lib/console-log';
 import { startScheduler, type Scheduler } from './jobs/scheduler';
-import { createJobQueue } from './jobs/queue';
 import { queuesReadinessCheck } from './features/health/readiness';
-import { queuedWork, scheduleTasks, taskDepsOf } from './jobs/tasks';
-import { resolveJwtSecret } from './lib/jwt-secret';
-import { createAnalyst } from './providers/ai';
-import { createMailer } from './providers/mail';
-import { createMarket, marketClock, withTestQuotes } from './providers/market';
-import { createRedisBus } from './features/live/live-bus';
-import { controlledMarketClock, createTestControl, offsetClock } from './lib/test-control';
+import { scheduleTasks, taskDepsOf } from './jobs/tasks';
 import { collectProcessMetrics } from './lib/metrics';
 import { startMetricsServer, stopMetricsServer } from './features/metrics/metrics-server';
+import { openRuntime } from './runtime';
 
 const SHUTDOWN_TIMEOUT_MS = 20_000;
 
 async function main(): Promise<void> {
   const config = loadConfig();
-  // TEST_CONTROL_FILE (NODE_ENV=test only; lib/test-control.ts): the browser tests move quotes and the clock.
-  const control = config.TEST_CONTROL_FILE ? createTestControl(config.TEST_CONTROL_FILE, (message) => consoleLog.warn(message)) : undefined;
-  if (control) consoleLog.warn(`TEST_CONTROL_FILE is set: quotes and the clock follow ${control.file} (a test setting)`);
-  const clock = control ? offsetClock(systemClock, control) : systemClock;
-  const clockForMarket = control ? controlledMarketClock(marketClock(config, clock), control) : marketClock(config, clock);
-  // Shared state (market cache, rate limits, token buckets, analysis cache): Redis when REDIS_URL is set.
-  const store = createCacheStore(config, (error) => consoleLog.warn(`Redis (shared state): ${error.message}`));
-  const market = control ? withTestQuotes(createMarket(config, clockForMarket, store), control, clockForMarket) : createMarket(config, clockForMarket, store);
-  const database = await openDatabase(config, consoleLog);
-  const mailer = createMailer(config, database.db, clock);
   // REDIS_URL: the jobs run in `npm run worker` processes (jobs/queue.ts); this process only enqueues.
-  const jobQueue = config.REDIS_URL ? createJobQueue({ url: config.REDIS_URL, prefix: config.REDIS_PREFIX }, { log: consoleLog }) : undefined;
-  const demoCreated = config.DEMO_ACCOUNT ? await ensureDemoAccount(createUsersRepo(database.db)) : false;
-  // Live updates across replicas and workers: Redis pub/sub when REDIS_URL is set (else in-process).
-  const bus = config.REDIS_URL ? createRedisBus({ url: config.REDIS_URL, prefix: config.REDIS_PREFIX }, consoleLog) : undefined;
+  const runtime = await openRuntime(config, consoleLog);
+  const { clock, jobQueue, mailer } = runtime;
+  const demoCreated = config.DEMO_ACCOUNT ? await ensureDemoAccount(createUsersRepo(runtime.database.db)) : false;
   const app = await buildApp({
-    config,
-    db: database.db,
-    pool: database.pool,
-    mailer,
-    market,
-    marketClock: clockForMarket,
-    store,
-    analyst: createAnalyst(config),
-    jwtSecret: await resolveJwtSecret(config),
-    clock,
-    ...(bus ? { bus } : {}),
-    ...(jobQueue ? { queued: queuedWork(jobQueue, consoleLog, clock), readinessChecks: [queuesReadinessCheck(jobQueue.queues)] } : {}),
+    ...(await runtime.appDeps()),
+    ...(jobQueue ? { readinessChecks: [queuesReadinessCheck(jobQueue.queues)] } : {}),
   });
 
   /** Started once the server listens; stopped first on shutdown. */
@@ -70,12 +40,8 @@ async function main(): Promise<void> {
       if (running.metricsServer) await stopMetricsServer(running.metricsServer);
       await app.alertEvaluation.stop();
       await app.close();
-      await jobQueue?.close();
-      await store.close();
-      await bus?.close();
-      mailer.close();
-      await database.close({ stopEmbedded: true });
-      if (database.embedded) consoleLog.info('Embedded PostgreSQL server stopped');
+      // Even an adopted embedded server (left by a killed run) stops: once `npm start` ends, nothing of it keeps serving.
+      await runtime.close({ stopEmbedded: 'always' });
       process.exit(0);
     } catch (error) {
       consoleLog.warn(`Shutdown failed: ${(error as Error).message}`);
@@ -91,8 +57,7 @@ async function main(): Promise<void> {
     const inUse = (error as { code?: string }).code === 'EADDRINUSE';
     consoleLog.warn(inUse ? `Port ${config.PORT} is already in use: set PORT to another port.` : String(error));
     await app.close().catch(() => undefined);
-    await store.close();
-    await database.close({ stopEmbedded: database.embedded?.startedHere ?? false });
+    await runtime.close().catch((closeError: unknown) => consoleLog.warn(String(closeError)));
     process.exit(1);
   }
   // Prometheus metrics (off by default): process metrics, on METRICS_PORT and/or at /metrics with METRICS_TOKEN.

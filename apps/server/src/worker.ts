@@ -7,20 +7,12 @@
  */
 import { buildApp } from './app';
 import { startMetricsServer, stopMetricsServer } from './features/metrics/metrics-server';
-import { createCacheStore } from './lib/cache-store';
-import { createRedisBus } from './features/live/live-bus';
 import { collectProcessMetrics } from './lib/metrics';
 import { ConfigError, loadConfig } from './config';
-import { openDatabase } from './db/open';
-import { createJobQueue, startJobWorkers, type JobLog } from './jobs/queue';
-import { queuedWork, scheduleTasks, taskDepsOf, taskHandlers } from './jobs/tasks';
-import { systemClock } from './lib/clock';
+import { startJobWorkers, type JobLog } from './jobs/queue';
+import { scheduleTasks, taskDepsOf, taskHandlers } from './jobs/tasks';
 import { consoleLog } from './lib/console-log';
-import { resolveJwtSecret } from './lib/jwt-secret';
-import { controlledMarketClock, createTestControl, offsetClock } from './lib/test-control';
-import { createAnalyst } from './providers/ai';
-import { createMailer } from './providers/mail';
-import { createMarket, marketClock, withTestQuotes } from './providers/market';
+import { openRuntime } from './runtime';
 
 const SHUTDOWN_TIMEOUT_MS = 30_000;
 /** How long shutdown waits for the jobs under way before leaving them to another worker. */
@@ -31,37 +23,15 @@ async function main(): Promise<void> {
   if (!config.REDIS_URL) {
     throw new ConfigError('npm run worker needs REDIS_URL (the Redis the API processes use). Without it, `npm start` runs the jobs itself.');
   }
+  // The same clocks, market, shared state and database as the API processes, and their queue and live-update bus.
+  const runtime = await openRuntime(config, consoleLog);
+  // REDIS_URL is set (checked above), so the runtime has opened the queue.
+  const queue = runtime.jobQueue!;
   const settings = { url: config.REDIS_URL, prefix: config.REDIS_PREFIX };
-  // The same market and clock as the server entry (TEST_CONTROL_FILE: the browser tests' market).
-  const control = config.TEST_CONTROL_FILE ? createTestControl(config.TEST_CONTROL_FILE, (message) => consoleLog.warn(message)) : undefined;
-  const clock = control ? offsetClock(systemClock, control) : systemClock;
-  const clockForMarket = control ? controlledMarketClock(marketClock(config, clock), control) : marketClock(config, clock);
-  // The installation's shared state (market cache, token buckets, analysis cache) on Redis, as in the API processes.
-  const store = createCacheStore(config, (error) => consoleLog.warn(`Redis (shared state): ${error.message}`));
-  const market = control ? withTestQuotes(createMarket(config, clockForMarket, store), control, clockForMarket) : createMarket(config, clockForMarket, store);
-  const database = await openDatabase(config, consoleLog);
-  const mailer = createMailer(config, database.db, clock);
-  const queue = createJobQueue(settings, { log: consoleLog });
-  // Live updates (quotes, idea updates, fired alerts) reach the API replicas' streams through Redis pub/sub.
-  const bus = createRedisBus(settings, consoleLog);
-  const app = await buildApp({
-    config,
-    db: database.db,
-    pool: database.pool,
-    mailer,
-    market,
-    marketClock: clockForMarket,
-    store,
-    bus,
-    analyst: createAnalyst(config),
-    jwtSecret: await resolveJwtSecret(config),
-    clock,
-    // Deliveries after an alert commit run as a (collapsed) queued pass, like everything else here.
-    queued: queuedWork(queue, consoleLog, clock),
-  });
+  const app = await buildApp(await runtime.appDeps());
   await app.ready();
 
-  const deps = taskDepsOf(app, clock);
+  const deps = taskDepsOf(app, runtime.clock);
   const asJobLog = (logger: typeof app.log): JobLog => ({ info: (message) => logger.info(message), warn: (message) => logger.warn(message) });
   const log = { ...asJobLog(app.log), child: (bindings: Record<string, unknown>) => asJobLog(app.log.child(bindings)) };
   // Workers upsert the schedule too (idempotent): a worker started before any API process still runs it.
@@ -82,15 +52,13 @@ async function main(): Promise<void> {
     }, SHUTDOWN_TIMEOUT_MS);
     timer.unref();
     try {
-      await workers.close(JOBS_DRAIN_MS);
+      // The engines' replays stop at their next session boundary rather than hold the drain: the
+      // job fails and another worker retries it.
+      await Promise.all([workers.close(JOBS_DRAIN_MS), app.tradeJobs.stop()]);
       if (metricsServer) await stopMetricsServer(metricsServer);
       await app.close();
-      await queue.close();
-      await store.close();
-      await bus.close();
-      mailer.close();
       // An embedded PostgreSQL the API process started stays up.
-      await database.close({ stopEmbedded: database.embedded?.startedHere ?? false });
+      await runtime.close();
       process.exit(0);
     } catch (error) {
       consoleLog.warn(`Shutdown failed: ${(error as Error).message}`);

@@ -1,0 +1,116 @@
+/**
+ * What both entries (server.ts, worker.ts) run on: clocks, shared state, market, database, mailer and,
+ * with REDIS_URL, the job queue and the live-update bus. Each entry adds only what is its own (listening,
+ * the scheduler, the job workers) and hands close() the rest of its shutdown.
+ */
+import type { AppDeps } from './app';
+import type { Config } from './config';
+import { openDatabase, type OpenDatabase } from './db/open';
+import { createRedisBus } from './features/live/live-bus';
+import { createJobQueue, type JobQueue } from './jobs/queue';
+import { queuedWork } from './jobs/tasks';
+import { createCacheStore, type CacheStore } from './lib/cache-store';
+import { systemClock, type Clock } from './lib/clock';
+import { resolveJwtSecret } from './lib/jwt-secret';
+import type { LiveBus } from './lib/live-bus';
+import { controlledMarketClock, createTestControl, offsetClock } from './lib/test-control';
+import { createAnalyst } from './providers/ai';
+import { createMailer, type Mailer } from './providers/mail';
+import { createMarket, marketClock, withTestQuotes } from './providers/market';
+import type { CachedMarket } from './providers/market/cached-market';
+
+export interface RuntimeLog {
+  info(message: string): void;
+  warn(message: string): void;
+}
+
+export interface Runtime {
+  clock: Clock;
+  /** The market's clock (MARKET_NOW when pinned, the test control's when set). */
+  marketClock: Clock;
+  store: CacheStore;
+  market: CachedMarket;
+  database: OpenDatabase;
+  mailer: Mailer;
+  /** REDIS_URL only: the BullMQ queues the jobs run on. */
+  jobQueue?: JobQueue;
+  /** REDIS_URL only: the live updates reach every API process's streams through Redis pub/sub. */
+  bus?: LiveBus;
+  /** The buildApp deps both entries share; with REDIS_URL, work is handed to the queue. */
+  appDeps(): Promise<AppDeps>;
+  /**
+   * Closes the queue, the store, the bus, the mailer and the database, in that order, each step even
+   * when an earlier one failed (then it rejects with every failure). The embedded PostgreSQL is
+   * stopped when this process started it, or always with `stopEmbedded: 'always'`.
+   */
+  close(options?: { stopEmbedded?: 'always' | 'startedHere' }): Promise<void>;
+}
+
+export async function openRuntime(config: Config, log: RuntimeLog): Promise<Runtime> {
+  // TEST_CONTROL_FILE (NODE_ENV=test only; lib/test-control.ts): the browser tests move quotes and the clock.
+  const control = config.TEST_CONTROL_FILE ? createTestControl(config.TEST_CONTROL_FILE, (message) => log.warn(message)) : undefined;
+  if (control) log.warn(`TEST_CONTROL_FILE is set: quotes and the clock follow ${control.file} (a test setting)`);
+  const clock = control ? offsetClock(systemClock, control) : systemClock;
+  const clockForMarket = control ? controlledMarketClock(marketClock(config, clock), control) : marketClock(config, clock);
+  // Shared state (market cache, rate limits, token buckets, analysis cache): Redis when REDIS_URL is set.
+  const store = createCacheStore(config, (error) => log.warn(`Redis (shared state): ${error.message}`));
+  const baseMarket = createMarket(config, clockForMarket, store);
+  const market = control ? withTestQuotes(baseMarket, control, clockForMarket) : baseMarket;
+  const database = await openDatabase(config, log);
+  const mailer = createMailer(config, database.db, clock);
+  const redis = config.REDIS_URL ? { url: config.REDIS_URL, prefix: config.REDIS_PREFIX } : undefined;
+  const jobQueue = redis ? createJobQueue(redis, { log }) : undefined;
+  const bus = redis ? createRedisBus(redis, log) : undefined;
+
+  return {
+    clock,
+    marketClock: clockForMarket,
+    store,
+    market,
+    database,
+    mailer,
+    jobQueue,
+    bus,
+    async appDeps() {
+      return {
+        config,
+        db: database.db,
+        pool: database.pool,
+        mailer,
+        market,
+        marketClock: clockForMarket,
+        store,
+        analyst: createAnalyst(config),
+        jwtSecret: await resolveJwtSecret(config),
+        clock,
+        ...(bus ? { bus } : {}),
+        ...(jobQueue ? { queued: queuedWork(jobQueue, log, clock) } : {}),
+      };
+    },
+    async close({ stopEmbedded = 'startedHere' } = {}) {
+      const stopsEmbedded = Boolean(database.embedded) && (stopEmbedded === 'always' || database.embedded!.startedHere);
+      const steps: [string, () => Promise<void> | void][] = [
+        ['the job queue', () => jobQueue?.close()],
+        ['the shared state', () => store.close()],
+        ['the live-update bus', () => bus?.close()],
+        ['the mailer', () => mailer.close()],
+        [
+          'the database',
+          async () => {
+            await database.close({ stopEmbedded: stopsEmbedded });
+            if (stopsEmbedded) log.info('Embedded PostgreSQL server stopped');
+          },
+        ],
+      ];
+      const failures: string[] = [];
+      for (const [name, step] of steps) {
+        try {
+          await step();
+        } catch (error) {
+          failures.push(`${name}: ${(error as Error).message}`);
+        }
+      }
+      if (failures.length > 0) throw new Error(`closing ${failures.join('; ')}`);
+    },
+  };
+}
