@@ -104,6 +104,7 @@ describe.skipIf(!DATABASE_URL || !REDIS_URL)('scale-out: 2 API processes and 2 w
   let finnhub: FakeFinnhub;
   let redis: Redis;
   let queue: Queue;
+  let longQueue: Queue;
   let browser: Browser | undefined;
 
   const setQuotes = async (quotes: Record<string, { price: number; previousClose: number }>) => {
@@ -132,11 +133,9 @@ describe.skipIf(!DATABASE_URL || !REDIS_URL)('scale-out: 2 API processes and 2 w
       LOGIN_MAX_PER_ADDRESS: '100000',
       DEMO_ACCOUNT: 'false',
     });
-    // The first API migrates the database; then the rest start together.
+    // The first API migrates the database; then the second.
     apis.push(await startApi('api-1', env));
-    const [api2, worker1, worker2] = await Promise.all([startApi('api-2', env), startWorker('worker-1', env, WORKER_READY), startWorker('worker-2', env, WORKER_READY)]);
-    apis.push(api2!);
-    workers = [worker1!, worker2!];
+    apis.push(await startApi('api-2', env));
 
     finnhub = await startFakeFinnhub();
     const liveEnv = clusterEnv(database.url, REDIS_URL!, `${prefix}-live`, path.join(base, 'live-data'), {
@@ -151,11 +150,15 @@ describe.skipIf(!DATABASE_URL || !REDIS_URL)('scale-out: 2 API processes and 2 w
 
     redis = new Redis(REDIS_URL!, { maxRetriesPerRequest: 3 });
     queue = new Queue('jobs', { connection: redis, prefix });
+    longQueue = new Queue('long-jobs', { connection: redis, prefix });
+    // The workers last: their first tick queues the engines' replays, which the first test catches under way.
+    workers = await Promise.all([startWorker('worker-1', env, WORKER_READY), startWorker('worker-2', env, WORKER_READY)]);
   }, 240_000);
 
   afterAll(async () => {
     await browser?.close();
     await queue?.close();
+    await longQueue?.close();
     redis?.disconnect();
     const codes = await Promise.all([...apis, ...workers, ...liveApis].map(async (p) => [p.name, await p.stop()] as const));
     for (const [name, code] of codes) if (code !== 0 && code !== -1) console.error(`${name} exited with ${code}`);
@@ -174,6 +177,39 @@ describe.skipIf(!DATABASE_URL || !REDIS_URL)('scale-out: 2 API processes and 2 w
     await database?.drop();
     if (dataDir) await fs.rm(path.dirname(dataDir), { recursive: true, force: true });
   }, 120_000);
+
+  it('a worker killed mid-replay: another worker takes the engine replay over at once and finishes it', async () => {
+    const [worker1, worker2] = workers as [ClusterProcess, ClusterProcess];
+    const name1 = `${os.hostname()}:${worker1.process.pid}`;
+    type VersionRow = { rule_version: string; replay_state: string; sessions_done: number; sessions_total: number };
+    const versions = async () =>
+      (await database.pool.query<VersionRow>('select rule_version, replay_state, sessions_done, sessions_total from trade_engine_versions order by rule_version')).rows;
+    // A replay job in worker 1's hands with some sessions stored and most still to go (progress is written every 10 sessions).
+    let caught: VersionRow | undefined;
+    const deadline = Date.now() + 120_000;
+    while (!caught) {
+      if (Date.now() > deadline) throw new Error(`no replay seen under way on worker 1 in 120 s: ${JSON.stringify(await versions())}\n${output()}`);
+      const held = new Set((await longQueue.getActive()).filter((job) => job.name === 'trades-replay' && job.processedBy === name1).map((job) => String(job.data.ruleVersion)));
+      if (held.size === 0) continue;
+      caught = (await versions()).find((row) => held.has(row.rule_version) && row.replay_state === 'running' && row.sessions_done > 0 && row.sessions_done * 2 < row.sessions_total);
+    }
+    worker1.process.kill('SIGKILL');
+    const killedAt = Date.now();
+    await worker1.stop();
+    // Within about half a minute (BullMQ's lock and stalled check), not the claim's 15 minutes: worker 2 takes the job,
+    // and its claim, over and goes on from the last stored session.
+    const finished = await waitFor(`the ${caught.rule_version} replay`, versions, (rows) => rows.find((row) => row.rule_version === caught!.rule_version)?.replay_state === 'done', 120_000);
+    const takenOverInMs = Date.now() - killedAt;
+    const row = finished.find((each) => each.rule_version === caught!.rule_version)!;
+    expect(row.sessions_done).toBe(row.sessions_total);
+    const claim = (await database.pool.query<{ status: string; attempts: number }>('select status, attempts from job_runs where job = $1', [`trades-replay:${caught.rule_version}`])).rows;
+    expect(claim).toEqual([{ status: 'done', attempts: 2 }]);
+    expect(takenOverInMs).toBeLessThan(90_000);
+    expect(worker2.process.exitCode).toBeNull();
+    // A worker started again in its place: the rest of the spec runs on two workers.
+    workers = [await startWorker('worker-3', env, WORKER_READY), worker2];
+    console.info(`scale-out: ${caught.rule_version} replay killed at ${caught.sessions_done}/${caught.sessions_total} sessions, done ${takenOverInMs} ms later`);
+  }, 240_000);
 
   it('four processes upserting the schedule make one scheduler per periodic task', async () => {
     const schedulers = await queue.getJobSchedulers(0, -1, true);
