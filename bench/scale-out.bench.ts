@@ -7,7 +7,9 @@
 //     with ≥ 4 cores expect about 1.8× (README).
 //  2. A load test: 200 signed-in virtual users (200 accounts, tokens made beforehand by signing in),
 //     each calling one of the main calls, then thinking 1 s, for 60 s, spread over both processes.
-//     Budget: 0 errors, p99 < 250 ms.
+//     Budget: 0 errors, p99 < 250 ms. It starts once the five engines have replayed their history
+//     (so the trade lists are a real installation's), and with REDIS_URL a worker process
+//     (dist/worker.js) runs the jobs meanwhile: the replays, then the alert polls, ticks and deliveries.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
@@ -16,12 +18,16 @@ import path from 'node:path';
 import pg from 'pg';
 import { ensureEmbeddedPostgres } from '../apps/server/src/db/embedded-postgres';
 import { hashPassword } from '../apps/server/src/lib/password';
+import { dropRedisKeys } from '../apps/server/test/redis';
 
 const USERS = 200;
 const LOAD_SECONDS = 60;
 const THINK_MS = 1000;
 const BUDGET_P99_MS = 250;
 const PASSWORD = 'bench-password-1';
+/** The engines (SERVER_TRADE_ENGINES) whose replays the load test waits for, and for how long at most. */
+const ENGINES = 5;
+const REPLAY_WAIT_MS = 20 * 60_000;
 
 /** The main calls a signed-in user makes, as the screens make them. */
 const MAIN_CALLS = [
@@ -61,29 +67,50 @@ async function freePort(): Promise<number> {
   });
 }
 
-async function startApi(serverJs: string, env: NodeJS.ProcessEnv): Promise<ApiProcess> {
-  const port = await freePort();
+function spawnQuietly(script: string, env: NodeJS.ProcessEnv) {
   let output = '';
-  const child = spawn(process.execPath, [serverJs], { env: { ...env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [script], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   child.stdout!.on('data', (chunk: Buffer) => (output = (output + chunk.toString()).slice(-20_000)));
   child.stderr!.on('data', (chunk: Buffer) => (output = (output + chunk.toString()).slice(-20_000)));
   const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+    await exited;
+  };
+  return { child, output: () => output, stop };
+}
+
+async function startApi(serverJs: string, env: NodeJS.ProcessEnv): Promise<ApiProcess> {
+  const port = await freePort();
+  const { child, output, stop } = spawnQuietly(serverJs, { ...env, PORT: String(port) });
   const baseUrl = `http://127.0.0.1:${port}`;
   for (let i = 0; ; i += 1) {
-    if (child.exitCode !== null) throw new Error(`an API process exited with code ${child.exitCode}: ${output.slice(-400)}`);
+    if (child.exitCode !== null) throw new Error(`an API process exited with code ${child.exitCode}: ${output().slice(-400)}`);
     if (await fetch(`${baseUrl}/api/health`).then((r) => r.ok, () => false)) break;
     if (i > 480) throw new Error('an API process did not answer /api/health within 120 s');
     await sleep(250);
   }
-  return {
-    child,
-    baseUrl,
-    output: () => output,
-    async stop() {
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
-      await exited;
-    },
-  };
+  return { child, baseUrl, output, stop };
+}
+
+/** Waits until every engine's replay is done; answers the ideas the store then holds and how long it took. */
+async function replaysDone(dbUrl: string, exited: () => string | null): Promise<{ ideas: number; seconds: number }> {
+  const started = Date.now();
+  const pool = new pg.Pool({ connectionString: dbUrl, max: 1 });
+  try {
+    for (;;) {
+      const { rows } = await pool.query<{ done: number }>(`select count(*) filter (where replay_state = 'done')::int as done from trade_engine_versions`);
+      if ((rows[0]?.done ?? 0) >= ENGINES) break;
+      const gone = exited();
+      if (gone) throw new Error(gone);
+      if (Date.now() - started > REPLAY_WAIT_MS) throw new Error(`the engines' replays were not done within ${REPLAY_WAIT_MS / 60_000} min`);
+      await sleep(1000);
+    }
+    const { rows } = await pool.query<{ n: number }>('select count(*)::int as n from ideas');
+    return { ideas: rows[0]?.n ?? 0, seconds: (Date.now() - started) / 1000 };
+  } finally {
+    await pool.end();
+  }
 }
 
 type AutocannonResult = { requests: { average: number }; latency: { p99: number }; non2xx: number; errors: number };
@@ -127,10 +154,13 @@ export async function run(): Promise<string[][]> {
   if (process.env.REDIS_URL) env.REDIS_PREFIX = `sb-bench-${randomBytes(3).toString('hex')}`;
 
   const apis: ApiProcess[] = [];
+  let worker: ReturnType<typeof spawnQuietly> | undefined;
   const rows: string[][] = [];
   try {
     apis.push(await startApi(serverJs, env));
     apis.push(await startApi(serverJs, env));
+    // REDIS_URL: the API processes run no jobs; a worker runs them (the replays first).
+    if (process.env.REDIS_URL) worker = spawnQuietly(path.join(root, 'apps/server/dist/worker.js'), env);
 
     // 200 accounts (one password hash: argon2 per account would only time the bench's own set-up).
     const dbUrl = env.DATABASE_URL ?? (await ensureEmbeddedPostgres(dataDir, quiet)).url;
@@ -172,7 +202,9 @@ export async function run(): Promise<string[][]> {
     rows.push([`GET /api/getemail, 1 API process (${topology})`, `${Math.round(m1.rate)} req/s, p99 ${m1.p99} ms`, '', m1.bad > 0 ? `${m1.bad} errors` : '']);
     rows.push(['GET /api/getemail, 2 API processes', `${Math.round(m2.rate)} req/s, p99 ${m2.p99} ms`, '≥ 1× one (2 cores)', `${ratio.toFixed(2)}× ${ratio >= 1 && m2.bad === 0 ? 'ok' : 'UNDER'}`]);
 
-    // 2. 200 virtual users, 1 s think time, 60 s, over the main calls, on both processes.
+    // 2. 200 virtual users, 1 s think time, 60 s, over the main calls, on both processes, once the
+    //    engines have replayed (a real installation's trade lists), with the worker (REDIS_URL) running.
+    const replayed = await replaysDone(dbUrl, () => (worker && worker.child.exitCode !== null ? `the worker exited: ${worker.output().slice(-400)}` : null));
     const latencies: number[] = [];
     const byCall = new Map<string, number[]>(MAIN_CALLS.map((call) => [call, []]));
     const errors = new Map<string, number>();
@@ -207,7 +239,7 @@ export async function run(): Promise<string[][]> {
     const errorCount = [...errors.values()].reduce((sum, n) => sum + n, 0);
     const p99 = percentile(sorted, 99);
     rows.push([
-      `${USERS} virtual users × ${LOAD_SECONDS} s, 1 s think, ${MAIN_CALLS.length} main calls, 2 API processes`,
+      `${USERS} virtual users × ${LOAD_SECONDS} s, 1 s think, ${MAIN_CALLS.length} main calls, 2 API processes${worker ? ' + 1 worker' : ''}, after the replays (${replayed.ideas} ideas, ${Math.round(replayed.seconds)} s)`,
       `${sorted.length} requests (${(sorted.length / LOAD_SECONDS).toFixed(0)}/s), p50 ${percentile(sorted, 50).toFixed(1)} ms, p95 ${percentile(sorted, 95).toFixed(1)} ms, p99 ${p99.toFixed(1)} ms, ${errorCount} errors`,
       `0 errors, p99 < ${BUDGET_P99_MS} ms`,
       errorCount === 0 && p99 < BUDGET_P99_MS ? 'ok' : 'OVER',
@@ -220,6 +252,7 @@ export async function run(): Promise<string[][]> {
     }
     return rows;
   } finally {
+    await worker?.stop();
     for (const api of apis) await api.stop();
     if (!env.DATABASE_URL) {
       const embedded = await ensureEmbeddedPostgres(dataDir, quiet).catch(() => undefined);
@@ -229,6 +262,7 @@ export async function run(): Promise<string[][]> {
       await admin.query(`drop database if exists ${database} with (force)`).catch(() => undefined);
       await admin.end();
     }
+    if (process.env.REDIS_URL && env.REDIS_PREFIX) await dropRedisKeys(process.env.REDIS_URL, `${env.REDIS_PREFIX}:*`).catch(() => undefined);
     fs.rmSync(base, { recursive: true, force: true });
   }
 }

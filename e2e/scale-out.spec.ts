@@ -19,6 +19,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { launchBrowser, screenshot } from './support/browser';
 import { clusterEnv, createClusterDatabase, startApi, startWorker, type ApiProcess, type ClusterDatabase, type ClusterProcess } from './support/cluster';
 import { REPO_ROOT } from './support/server-process';
+import { dropRedisKeys } from '../apps/server/test/redis';
 
 const DATABASE_URL = process.env.DATABASE_URL;
 const REDIS_URL = process.env.REDIS_URL;
@@ -164,16 +165,7 @@ describe.skipIf(!DATABASE_URL || !REDIS_URL)('scale-out: 2 API processes and 2 w
     for (const [name, code] of codes) if (code !== 0 && code !== -1) console.error(`${name} exited with ${code}`);
     await finnhub?.close();
     // This run's Redis keys, then its database.
-    const cleaner = new Redis(REDIS_URL!, { maxRetriesPerRequest: 3 });
-    for (const pattern of [`${prefix}:*`, `${prefix}-live:*`]) {
-      let cursor = '0';
-      do {
-        const [next, keys] = await cleaner.scan(cursor, 'MATCH', pattern, 'COUNT', 500);
-        cursor = next;
-        if (keys.length > 0) await cleaner.del(...keys);
-      } while (cursor !== '0');
-    }
-    cleaner.disconnect();
+    for (const pattern of [`${prefix}:*`, `${prefix}-live:*`]) await dropRedisKeys(REDIS_URL!, pattern);
     await database?.drop();
     if (dataDir) await fs.rm(path.dirname(dataDir), { recursive: true, force: true });
   }, 120_000);

@@ -26,18 +26,21 @@ export function testRedisSettings(label = 't'): RedisSettings & { clear(): Promi
   return {
     url,
     prefix,
-    async clear() {
-      const redis = new Redis(url, { maxRetriesPerRequest: 1 });
-      try {
-        let cursor = '0';
-        do {
-          const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 500);
-          cursor = next;
-          if (keys.length > 0) await redis.del(...keys);
-        } while (cursor !== '0');
-      } finally {
-        redis.disconnect();
-      }
-    },
+    clear: () => dropRedisKeys(url, `${prefix}:*`),
   };
+}
+
+/** Deletes the keys matching `pattern` (a test's or a bench's own prefix): the server-suite, e2e and bench clean-ups. */
+export async function dropRedisKeys(url: string, pattern: string): Promise<void> {
+  const redis = new Redis(url, { maxRetriesPerRequest: 1 });
+  try {
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', pattern, 'COUNT', 500);
+      cursor = next;
+      if (keys.length > 0) await redis.del(...keys);
+    } while (cursor !== '0');
+  } finally {
+    redis.disconnect();
+  }
 }
