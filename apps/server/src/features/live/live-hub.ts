@@ -99,7 +99,7 @@ export function createLiveHub(deps: LiveHubDeps) {
       stream.body.once('close', () => {
         streams.delete(stream.id);
         metrics.liveConnections.set(streams.size);
-        void registry.dropConnection(stream.id).catch(ignore('dropping a stream'));
+        void registry.dropConnection(stream.id, stream.userId).catch(ignore('dropping a stream'));
       });
       write(stream, { type: 'hello', connection_id: stream.id, heartbeat_ms: heartbeatMs });
       return { id: stream.id, body: stream.body };
