@@ -14,7 +14,7 @@ import { metrics } from '../../lib/metrics';
 import type { LiveRegistry } from './live-registry';
 
 export const LIVE_HEARTBEAT_MS = 15_000;
-/** Open streams per user in one process (a few tabs); the next one answers 429. */
+/** Open streams per user in the whole installation (a few tabs, on any API replica); the next one answers 429. */
 export const LIVE_STREAMS_PER_USER = 5;
 /** A stream whose reader has fallen this far behind is closed (its browser reconnects and re-reads). */
 const MAX_BUFFERED_BYTES = 1024 * 1024;
@@ -88,18 +88,18 @@ export function createLiveHub(deps: LiveHubDeps) {
   heartbeat.unref();
 
   return {
-    /** Opens a stream for the user (429 past the cap); the body starts with the hello line. */
+    /** Opens a stream for the user (429 past the cap, installation-wide); the body starts with the hello line. */
     async open(userId: number): Promise<{ id: string; body: PassThrough }> {
-      const open = [...streams.values()].filter((stream) => stream.userId === userId).length;
-      if (open >= maxPerUser) throw new HttpError(429, tooManyStreamsMsg(maxPerUser));
-      const stream: Stream = { id: randomUUID(), userId, symbols: new Set(), body: new PassThrough() };
-      await registry.claimConnection(stream.id, userId);
+      const id = randomUUID();
+      // The registry counts the user's streams on every replica (with Redis) and records this one.
+      if (!(await registry.openConnection(id, userId, maxPerUser))) throw new HttpError(429, tooManyStreamsMsg(maxPerUser));
+      const stream: Stream = { id, userId, symbols: new Set(), body: new PassThrough() };
       streams.set(stream.id, stream);
       metrics.liveConnections.set(streams.size);
       stream.body.once('close', () => {
         streams.delete(stream.id);
         metrics.liveConnections.set(streams.size);
-        void registry.dropConnection(stream.id).catch(ignore('dropping a stream'));
+        void registry.dropConnection(stream.id, stream.userId).catch(ignore('dropping a stream'));
       });
       write(stream, { type: 'hello', connection_id: stream.id, heartbeat_ms: heartbeatMs });
       return { id: stream.id, body: stream.body };

@@ -1,7 +1,8 @@
 /**
  * Live updates over a real socket: the stream's auth and format, quotes only of the stream's
  * symbols, alerts only to their user, the symbols call's validation and ownership, the per-user cap,
- * and (with REDIS_URL) a stream on one app receiving what another app publishes.
+ * and (with REDIS_URL) a stream on one app receiving what another app publishes and the per-user cap
+ * counted over both apps.
  */
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
@@ -106,6 +107,32 @@ async function signedIn(t: TestApp, label: string): Promise<{ authorization: str
 }
 
 const isMarker = (at: number) => (line: LiveStreamEvent) => line.type === 'ideas' && line.at === at;
+
+/** A GET /api/live expected to be refused (429 with the cap's message). */
+async function expectRefused(base: string, authorization: string): Promise<void> {
+  const refused = await fetch(`${base}/api/live`, { headers: { authorization } });
+  expect(refused.status).toBe(429);
+  expect(await refused.json()).toEqual({ msg: tooManyStreamsMsg(LIVE_STREAMS_PER_USER) });
+}
+
+/** Polls GET /api/live until one opens (a closed stream leaves the count once its server sees it go). */
+async function openOnceFreed(base: string, authorization: string): Promise<void> {
+  await expect.poll(async () => {
+    const again = await fetch(`${base}/api/live`, { headers: { authorization } });
+    await again.body?.cancel();
+    return again.status;
+  }).toBe(200);
+}
+
+/** The user (with no stream open) opens the most streams allowed; the next is refused until one closes. */
+async function expectStreamCap(base: string, authorization: string): Promise<void> {
+  const streams = await Promise.all(Array.from({ length: LIVE_STREAMS_PER_USER }, () => openStream(base, authorization)));
+  await expectRefused(base, authorization);
+  streams[0]!.close();
+  // Once one closes, another may open.
+  await openOnceFreed(base, authorization);
+  streams.slice(1).forEach((stream) => stream.close());
+}
 
 describe('live updates (one process)', () => {
   let t: TestApp;
@@ -221,19 +248,7 @@ describe('live updates (one process)', () => {
   });
 
   it(`caps a user at ${LIVE_STREAMS_PER_USER} open streams with a clear 429`, async () => {
-    const user = await signedIn(t, 'cap');
-    const streams = await Promise.all(Array.from({ length: LIVE_STREAMS_PER_USER }, () => openStream(base, user.authorization)));
-    const refused = await fetch(`${base}/api/live`, { headers: { authorization: user.authorization } });
-    expect(refused.status).toBe(429);
-    expect(await refused.json()).toEqual({ msg: tooManyStreamsMsg(LIVE_STREAMS_PER_USER) });
-    streams[0]!.close();
-    // Once one closes, another may open.
-    await expect.poll(async () => {
-      const again = await fetch(`${base}/api/live`, { headers: { authorization: user.authorization } });
-      await again.body?.cancel();
-      return again.status;
-    }).toBe(200);
-    streams.slice(1).forEach((stream) => stream.close());
+    await expectStreamCap(base, (await signedIn(t, 'cap')).authorization);
   });
 });
 
@@ -259,6 +274,8 @@ describe.skipIf(!testRedisUrl())('live updates across two app instances (Redis)'
   let a: TestApp;
   /** A second API process on the same database and Redis. */
   let b: FastifyInstance;
+  let baseA: string;
+  let baseB: string;
   let busA: ReturnType<typeof createRedisBus>;
   let busB: ReturnType<typeof createRedisBus>;
 
@@ -271,6 +288,7 @@ describe.skipIf(!testRedisUrl())('live updates across two app instances (Redis)'
     const config = loadConfig({ ...env, DATA_DIR: a.dataDir, LOG_LEVEL: 'silent', WEB_DIST: a.config.WEB_DIST! });
     b = await buildApp({ config, db: a.db, pool: a.pool, mailer: a.mailer, market: board.market(createMarket(config, a.clock)), marketClock: a.clock, jwtSecret: TEST_JWT_SECRET, clock: a.clock, logger: false, bus: busB });
     await b.ready();
+    [baseA, baseB] = await Promise.all([listen(a.app), listen(b)]);
   });
   afterAll(async () => {
     await b?.close();
@@ -281,11 +299,10 @@ describe.skipIf(!testRedisUrl())('live updates across two app instances (Redis)'
   });
 
   it("a stream on app A receives the quote app B's publisher sends, after a symbols call taken by B", async () => {
-    const base = await listen(a.app);
     const email = uniqueEmail('redis');
     const userId = await createUser(a.db, email, 'pw');
     const headers = await login(a.app, email, 'pw');
-    const stream = await openStream(base, headers.authorization);
+    const stream = await openStream(baseA, headers.authorization);
     // The symbols call lands on B: it finds the stream's owner in Redis and tells A over the bus.
     const onB = await login(b, email, 'pw');
     const answer = await b.inject({ method: 'POST', url: '/api/live_symbols', headers: onB, payload: { connection_id: stream.hello.connection_id, symbols: ['NVDA'] } });
@@ -298,5 +315,33 @@ describe.skipIf(!testRedisUrl())('live updates across two app instances (Redis)'
     await busB.publish({ type: 'alert', userId, alertType: 'PRICE_RISE', symbol: 'NVDA', message: 'NVDA rose', at: 9 });
     expect((await stream.until((line) => line.type === 'alert')).at(-1)).toMatchObject({ message: 'NVDA rose' });
     stream.close();
+  });
+
+  it(`caps a user at ${LIVE_STREAMS_PER_USER} open streams on one app on Redis`, async () => {
+    const email = uniqueEmail('cap-redis');
+    await createUser(a.db, email, 'pw');
+    await expectStreamCap(baseA, (await login(a.app, email, 'pw')).authorization);
+  });
+
+  it(`caps a user at ${LIVE_STREAMS_PER_USER} open streams over both apps together`, async () => {
+    const email = uniqueEmail('cap-both');
+    await createUser(a.db, email, 'pw');
+    const onA = (await login(a.app, email, 'pw')).authorization;
+    const onB = (await login(b, email, 'pw')).authorization;
+    const streamsA = await Promise.all([1, 2, 3].map(() => openStream(baseA, onA)));
+    const streamsB = await Promise.all([1, 2].map(() => openStream(baseB, onB)));
+    // Each app holds fewer than the cap itself, but the user's sixth stream is refused on either.
+    await expectRefused(baseA, onA);
+    await expectRefused(baseB, onB);
+    // A stream closed on A frees a place for one on B.
+    streamsA[0]!.close();
+    const more: OpenStream[] = [];
+    await expect.poll(async () => {
+      const stream = await openStream(baseB, onB).catch(() => undefined);
+      if (stream) more.push(stream);
+      return more.length;
+    }).toBe(1);
+    await expectRefused(baseA, onA);
+    [...streamsA.slice(1), ...streamsB, ...more].forEach((stream) => stream.close());
   });
 });
