@@ -3,6 +3,8 @@ declare module 'autocannon' {
   interface Options {
     url: string;
     connections?: number;
+    /** Requests sent per connection before waiting for answers. */
+    pipelining?: number;
     duration?: number;
     headers?: Record<string, string>;
   }
