@@ -143,6 +143,15 @@ const INTERACTIONS: Partial<Record<DashboardChildPath, Step[]>> = {
         await page.getByText(/^Provider answer: ./).waitFor();
       },
     },
+    {
+      state: 'Alert History tab: filtered, nothing fired yet',
+      run: async (page) => {
+        await page.getByRole('tab', { name: 'Alert History' }).click();
+        await page.getByText('No alerts have fired yet.', { exact: true }).waitFor();
+        await page.getByRole('combobox', { name: 'Alert type' }).selectOption({ label: 'Percent Drop' });
+        await page.getByText('No alerts match these filters.', { exact: true }).waitFor();
+      },
+    },
   ],
   cryptoscanner: [
     {
