@@ -76,8 +76,11 @@ export function createTradeJobs(deps: TradeJobsDeps) {
 
   const byId = new Map<EngineId, AnyEngine>(engines.map((engine) => [engine.id, engine]));
 
-  /** The replay of the engine's current version over the source's daily history (claimed: see startReplay). */
-  async function replay(engine: AnyEngine, nowMs: number, heartbeat: () => Promise<void>): Promise<void> {
+  /**
+   * The replay of the engine's current version over the source's daily history (claimed: see
+   * claimReplay). False when another process took it over and is ahead: that one holds the claim now.
+   */
+  async function replay(engine: AnyEngine, nowMs: number, heartbeat: () => Promise<void>): Promise<boolean> {
     const base = { engine: engine.id, ruleVersion: engine.ruleVersion, paramHash: engine.paramHash };
     try {
       const calendar = calendarOf(engine.id);
@@ -104,7 +107,7 @@ export function createTradeJobs(deps: TradeJobsDeps) {
         if (touched === null) {
           // Another process took the replay over (this one's claim had gone stale) and is ahead: it finishes it.
           log.info(`Trade ideas: ${engine.ruleVersion}: another process has replayed ${isoFromDayNumber(day)}; it carries the replay on`);
-          return;
+          return false;
         }
         const done = skipped + index + 1;
         if (done % PROGRESS_EVERY_SESSIONS === 0 || index === sessions.length - 1) {
@@ -116,6 +119,7 @@ export function createTradeJobs(deps: TradeJobsDeps) {
       if (last !== undefined) await session.markOpenAtClose(last, nowMs);
       await repo.saveVersion(repo.db, { ...base, replayState: 'done', finishedAt: new Date(clock.nowMs()), lastSession: isoFromDayNumber(last ?? lastDay) }, clock.nowMs());
       log.info(`Trade ideas: ${engine.ruleVersion} replayed ${sessions.length} sessions (${session.openCount()} ideas still open)`);
+      return true;
     } catch (error) {
       await repo.saveVersion(repo.db, { ...base, replayState: 'failed', finishedAt: new Date(clock.nowMs()), error: errorText(error).slice(0, 2000) }, clock.nowMs());
       throw error;
@@ -256,7 +260,9 @@ export function createTradeJobs(deps: TradeJobsDeps) {
       return null;
     }
     const run = replay(engine, marketClock.nowMs(), () => runs.heartbeat(name, slot, clock.nowMs()))
-      .then(async (): Promise<RunOutcome> => {
+      .then(async (finished): Promise<RunOutcome> => {
+        // Handed over: the claim is the other process's now, and stays running until it finishes.
+        if (!finished) return 'skipped';
         await runs.finish(name, slot, clock.nowMs());
         return 'done';
       })
