@@ -18,7 +18,7 @@ import { createMarket } from '../../providers/market';
 import type { CachedMarket } from '../../providers/market/cached-market';
 import { OPTION_ALERT_TICKERS, universeBySymbol, US_STOCKS } from '../../providers/market/universe';
 import { createTradeJobs } from './trades.jobs';
-import { createTradesRepo } from './trades.repo';
+import { createTradesRepo, type TradesRepo } from './trades.repo';
 import type { AnyEngine } from './trades.runner';
 
 const ENGINES = [optionsEngine, dropEngine] as unknown as AnyEngine[];
@@ -42,13 +42,14 @@ const MINUTE = 60_000;
  * Another server process on `app`'s database: its own pool, market and jobs; the market's clock
  * shared, wall time its own (`wall`); `market` wraps its market (e.g. to hold it up).
  */
-function otherProcess(app: TestApp, options: { wall?: Clock; market?: (market: CachedMarket) => CachedMarket } = {}) {
+function otherProcess(app: TestApp, options: { wall?: Clock; market?: (market: CachedMarket) => CachedMarket; repo?: (repo: TradesRepo) => TradesRepo } = {}) {
   const pool = createPool(app.url, 5);
   const db = createDatabase(pool);
   const own = createMarket(app.config, app.clock);
+  const repo = createTradesRepo(db);
   const jobs = createTradeJobs({
     engines: ENGINES,
-    repo: createTradesRepo(db),
+    repo: options.repo ? options.repo(repo) : repo,
     runs: createJobRuns(db),
     market: options.market ? options.market(own) : own,
     marketClock: app.clock,
@@ -200,6 +201,61 @@ describe('the option and drop engines across two processes', () => {
     } finally {
       wake();
       await dead.close();
+      await second.close();
+    }
+  });
+
+  it('a holder that wakes after its replay was taken over leaves the claim to the process now running it', async () => {
+    const app = await newApp();
+    const [engine, other] = ENGINES as [AnyEngine, AnyEngine];
+    const gate = () => {
+      let open = () => undefined as void;
+      const opened = new Promise<void>((resolve) => (open = resolve));
+      return { opened, open };
+    };
+    // The first holder stalls once it has read where the store stands (nothing replayed yet) ...
+    const firstHeld = gate();
+    let versionReads = 0;
+    const first = otherProcess(app, {
+      repo: (repo) => ({
+        ...repo,
+        version: async (id, ruleVersion) => {
+          const row = await repo.version(id, ruleVersion);
+          if (ruleVersion === engine.ruleVersion && (versionReads += 1) === 2) await firstHeld.opened;
+          return row;
+        },
+      }),
+    });
+    // ... the second takes it over and stalls half-way, 20 sessions stored.
+    const secondHeld = gate();
+    const second = otherProcess(app, {
+      repo: (repo) => ({
+        ...repo,
+        saveVersion: async (tx, row, nowMs) => {
+          await repo.saveVersion(tx, row, nowMs);
+          if (row.ruleVersion === engine.ruleVersion && row.sessionsDone === 20 && row.replayState === undefined) await secondHeld.opened;
+        },
+      }),
+    });
+    const claim = async () => (await app.db.select().from(jobRuns).where(eq(jobRuns.job, `trades-replay:${engine.ruleVersion}`)))[0];
+    try {
+      const firstRun = first.jobs.runReplay(engine.ruleVersion, { takeOver: false });
+      await until(async () => versionReads >= 2);
+      const secondRun = second.jobs.runReplay(engine.ruleVersion, { takeOver: true });
+      await until(async () => (await app.db.select().from(tradeEngineVersions).where(eq(tradeEngineVersions.ruleVersion, engine.ruleVersion)))[0]?.sessionsDone === 20);
+      // The first wakes: its first session is stored already, so it hands the replay on, and the claim stays the second's.
+      firstHeld.open();
+      expect(await firstRun).toBe('skipped');
+      expect(await claim()).toMatchObject({ status: 'running', attempts: 2 });
+      secondHeld.open();
+      expect(await secondRun).toBe('done');
+      expect(await claim()).toMatchObject({ status: 'done', attempts: 2 });
+      expect(await second.jobs.runReplay(other.ruleVersion, { takeOver: false })).toBe('done');
+      expect(await store(app.db)).toEqual(afterReplay);
+    } finally {
+      firstHeld.open();
+      secondHeld.open();
+      await first.close();
       await second.close();
     }
   });
