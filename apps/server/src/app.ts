@@ -352,14 +352,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await secured.register(savedAlertsRoutes, { db });
       await secured.register(phoneRoutes, { service: createPhoneService({ db, sms, clock, log: app.log, limits: { perAddressPerDay: config.VERIFICATION_MAX_PER_ADDRESS_PER_DAY, perDay: config.VERIFICATION_MAX_PER_DAY } }) });
       await secured.register(alertRulesRoutes, {
-        service: createAlertRulesService({
-          repo: createAlertRulesRepo(db),
-          sms,
-          mailer,
-          clock,
-          log: app.log,
-          testSends: createDbRateLimiter(createUsageCounters(db), { name: 'test-alert', max: config.TEST_ALERT_MAX_PER_HOUR, windowMs: 3_600_000, clock }),
-        }),
+        // Test sends per user and channel per hour, counted in the database (shared by every process).
+        service: createAlertRulesService({ repo: createAlertRulesRepo(db), sms, mailer, clock, log: app.log, testSends: createDbRateLimiter(createUsageCounters(db), { name: 'test-alert', max: config.TEST_ALERT_MAX_PER_HOUR, windowMs: 3_600_000, clock }) }),
         ruleSaved: (userId, type) => alertEvaluation.ruleSaved(userId, type),
       });
       await secured.register(alertHistoryRoutes, { service: createAlertHistoryService({ repo: createAlertHistoryRepo(db) }), clock });
