@@ -40,6 +40,10 @@ export function serverEnv(dataDir: string, port: number, extra: Record<string, s
     LOGIN_MAX_PER_ADDRESS: '100000',
     FORGOT_PASSWORD_MAX_PER_ADDRESS: '1000',
     FORGOT_PASSWORD_MAX_PER_EMAIL: '100',
+    // Every browser test asks from 127.0.0.1: the per-address and installation SMS limits would add up across specs.
+    VERIFICATION_MAX_PER_ADDRESS_PER_DAY: '1000',
+    VERIFICATION_MAX_PER_DAY: '1000',
+    SMS_DAILY_LIMIT: '10000',
     ...extra,
   };
   delete env.DATABASE_URL; // browser tests always run on the embedded server

@@ -66,13 +66,14 @@ import { edgeErrorHandlers } from './lib/edge-errors';
 import { HttpError } from './lib/errors';
 import { createMemoryStore, type CacheStore } from './lib/cache-store';
 import { RateLimiter } from './lib/rate-limiter';
+import { createDbRateLimiter, createUsageCounters } from './lib/usage-counter';
 import { REQUEST_ID_HEADER, requestIdFromHeaders } from './lib/request-id';
 import { createTokens } from './lib/tokens';
 import { createAuthenticate } from './plugins/authenticate';
 import { computeSecurityHeaders, securityHeaders } from './plugins/security-headers';
 import { createAnalyst, type Analyst } from './providers/ai';
 import type { Mailer } from './providers/mail';
-import { createSms, type Sms } from './providers/sms';
+import { createSms, guardSms, type Sms } from './providers/sms';
 import type { CachedMarket } from './providers/market/cached-market';
 import { CapabilityUnavailableError, ProviderError, UnknownSymbolError } from './providers/market/types';
 
@@ -252,14 +253,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   };
 
   // The outbox's code hashes are keyed by a key derived from the JWT secret (never the secret itself).
-  const sms = deps.sms ?? createSms(config, db, clock, createHmac('sha256', deps.jwtSecret).update('signalboard sms verification codes').digest('hex'));
+  const provider = deps.sms ?? createSms(config, db, clock, createHmac('sha256', deps.jwtSecret).update('signalboard sms verification codes').digest('hex'));
+  // Every SMS passes the allowed countries and the installation's daily budget (providers/sms/guard.ts).
+  const sms = guardSms(provider, { db, clock, dailyLimit: config.SMS_DAILY_LIMIT, allowedCountries: config.SMS_ALLOWED_COUNTRIES, log: { warn: (message) => app.log.warn(message) } });
 
   const deliveryLog = { info: (message: string) => app.log.info(message), warn: (message: string) => app.log.warn(message) };
   const alertDelivery = createAlertDelivery({ db, sms, mailer, clock, config, log: deliveryLog, jwtSecret: deps.jwtSecret });
   app.decorate('alertDelivery', alertDelivery);
   app.addHook('onClose', async () => alertDelivery.stop());
 
-  const defaultChecks = defaultReadinessChecks({ config, pool: deps.pool, mailKind: mailer.kind, smsKind: sms.kind });
+  const defaultChecks = defaultReadinessChecks({ config, pool: deps.pool, mailKind: mailer.kind, smsKind: sms.kind, smsBudget: () => sms.budgetState() });
   const readiness = createReadiness(mergeChecks(defaultChecks.checks, deps.readinessChecks ?? []), { onClose: defaultChecks.close });
   app.addHook('onClose', async () => readiness.close());
   // GET /metrics on this port only with METRICS_TOKEN (server.ts opens METRICS_PORT instead/as well).
@@ -347,9 +350,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await secured.register(protectedAuthRoutes, { auth, sessionUsers });
       await secured.register(favoritesRoutes, { favorites });
       await secured.register(savedAlertsRoutes, { db });
-      await secured.register(phoneRoutes, { service: createPhoneService({ db, sms, clock, log: app.log }) });
+      await secured.register(phoneRoutes, { service: createPhoneService({ db, sms, clock, log: app.log, limits: { perAddressPerDay: config.VERIFICATION_MAX_PER_ADDRESS_PER_DAY, perDay: config.VERIFICATION_MAX_PER_DAY } }) });
       await secured.register(alertRulesRoutes, {
-        service: createAlertRulesService({ repo: createAlertRulesRepo(db), sms, mailer, clock, log: app.log }),
+        // Test sends per user and channel per hour, counted in the database (shared by every process).
+        service: createAlertRulesService({ repo: createAlertRulesRepo(db), sms, mailer, clock, log: app.log, testSends: createDbRateLimiter(createUsageCounters(db), { name: 'test-alert', max: config.TEST_ALERT_MAX_PER_HOUR, windowMs: 3_600_000, clock }) }),
         ruleSaved: (userId, type) => alertEvaluation.ruleSaved(userId, type),
       });
       await secured.register(alertHistoryRoutes, { service: createAlertHistoryService({ repo: createAlertHistoryRepo(db) }), clock });

@@ -165,4 +165,31 @@ describe('configuration', () => {
     expect(problem({ ...twilio, TWILIO_AUTH_TOKEN: 'token', TWILIO_FROM: '2223334444' })).toMatch(/TWILIO_FROM must be an E\.164 number/);
     expect(problem({ SMS_PROVIDER: 'sms' })).toMatch(/SMS_PROVIDER: /);
   });
+
+  it('reads the SMS limits: the daily budget, the allowed calling codes, test sends and codes per address and per installation', () => {
+    expect(loadConfig({})).toMatchObject({
+      SMS_DAILY_LIMIT: 200,
+      SMS_ALLOWED_COUNTRIES: ['1'],
+      TEST_ALERT_MAX_PER_HOUR: 3,
+      VERIFICATION_MAX_PER_ADDRESS_PER_DAY: 20,
+      VERIFICATION_MAX_PER_DAY: 100,
+    });
+    expect(loadConfig({ SMS_DAILY_LIMIT: '0' }).SMS_DAILY_LIMIT).toBe(0);
+    expect(loadConfig({ SMS_DAILY_LIMIT: '1000' }).SMS_DAILY_LIMIT).toBe(1000);
+    for (const bad of ['-1', '2.5', 'lots']) expect(problem({ SMS_DAILY_LIMIT: bad }), bad).toMatch(/SMS_DAILY_LIMIT: SMS_DAILY_LIMIT must be a whole number of 0 or more/);
+    expect(loadConfig({ SMS_ALLOWED_COUNTRIES: '1,44' }).SMS_ALLOWED_COUNTRIES).toEqual(['1', '44']);
+    expect(loadConfig({ SMS_ALLOWED_COUNTRIES: ' +1, +44 ,1' }).SMS_ALLOWED_COUNTRIES).toEqual(['1', '44']);
+    expect(loadConfig({ SMS_ALLOWED_COUNTRIES: '353' }).SMS_ALLOWED_COUNTRIES).toEqual(['353']);
+    for (const bad of ['UK', '1,,44', '0', '1234', '+', '1;44']) {
+      expect(problem({ SMS_ALLOWED_COUNTRIES: bad }), bad).toMatch(/SMS_ALLOWED_COUNTRIES: SMS_ALLOWED_COUNTRIES must be calling codes separated by commas, e\.g\. 1 or 1,44/);
+    }
+    expect(loadConfig({ TEST_ALERT_MAX_PER_HOUR: '5', VERIFICATION_MAX_PER_ADDRESS_PER_DAY: '50', VERIFICATION_MAX_PER_DAY: '500' })).toMatchObject({
+      TEST_ALERT_MAX_PER_HOUR: 5,
+      VERIFICATION_MAX_PER_ADDRESS_PER_DAY: 50,
+      VERIFICATION_MAX_PER_DAY: 500,
+    });
+    for (const name of ['TEST_ALERT_MAX_PER_HOUR', 'VERIFICATION_MAX_PER_ADDRESS_PER_DAY', 'VERIFICATION_MAX_PER_DAY']) {
+      expect(problem({ [name]: '0' }), name).toMatch(new RegExp(`${name}: `));
+    }
+  });
 });

@@ -8,6 +8,8 @@ const booleanFlag = z
 
 const positiveInt = z.coerce.number().int().positive();
 
+const SMS_DAILY_LIMIT_MESSAGE = 'SMS_DAILY_LIMIT must be a whole number of 0 or more (0: no SMS at all)';
+
 /** Every environment variable the server reads, with the embedded-mode defaults. README lists them. */
 const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -29,6 +31,29 @@ const envSchema = z.object({
   SUPPORT_EMAIL: z.string().email().default('support@signalboard.local'),
   /** `outbox` (default: SMS kept in the database and DATA_DIR/sms-outbox) or `twilio` (Twilio Verify + Messages). */
   SMS_PROVIDER: z.enum(['outbox', 'twilio']).default('outbox'),
+  /** SMS the whole installation may send per UTC day (codes, alerts, test sends; 0: none), counted in the database. */
+  SMS_DAILY_LIMIT: z.coerce
+    .number({ error: SMS_DAILY_LIMIT_MESSAGE })
+    .int({ error: SMS_DAILY_LIMIT_MESSAGE })
+    .min(0, { error: SMS_DAILY_LIMIT_MESSAGE })
+    .default(200),
+  /** Calling codes SMS may go to, comma-separated (default 1: the US and Canada). */
+  SMS_ALLOWED_COUNTRIES: z
+    .string()
+    .default('1')
+    .transform((value, context) => {
+      const codes = value.split(',').map((code) => code.trim().replace(/^\+/, ''));
+      if (codes.some((code) => !/^[1-9]\d{0,2}$/.test(code))) {
+        context.addIssue({ code: 'custom', message: `SMS_ALLOWED_COUNTRIES must be calling codes separated by commas, e.g. 1 or 1,44 (got "${value}")` });
+        return z.NEVER;
+      }
+      return [...new Set(codes)];
+    }),
+  /** Test alerts (POST /api/send_test_alert) per user and channel per hour. */
+  TEST_ALERT_MAX_PER_HOUR: positiveInt.default(3),
+  /** Verification codes per client address per 24 hours, and for the whole installation per 24 hours. */
+  VERIFICATION_MAX_PER_ADDRESS_PER_DAY: positiveInt.default(20),
+  VERIFICATION_MAX_PER_DAY: positiveInt.default(100),
   TWILIO_ACCOUNT_SID: z.string().regex(/^AC[0-9a-fA-F]{32}$/, 'TWILIO_ACCOUNT_SID must be AC followed by 32 hex digits').optional(),
   TWILIO_AUTH_TOKEN: z.string().min(1).optional(),
   /** An API key (SK…) and its secret, instead of the auth token. */

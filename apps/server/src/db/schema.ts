@@ -336,11 +336,15 @@ export const phoneVerificationRequests = pgTable(
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
     phoneNumber: text('phone_number').notNull(),
+    /** The address the request came from (request.ip): the per-address daily limit counts it. */
+    clientAddress: text('client_address'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
   },
   (table) => [
     index('phone_verification_requests_user').on(table.userId, table.createdAt),
     index('phone_verification_requests_number').on(table.phoneNumber, table.createdAt),
+    index('phone_verification_requests_address').on(table.clientAddress, table.createdAt),
+    index('phone_verification_requests_created').on(table.createdAt),
   ],
 );
 
@@ -601,4 +605,15 @@ export const alertCursors = pgTable('alert_cursors', {
   name: text('name').primaryKey(),
   position: bigint('position', { mode: 'number' }).notNull(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
+});
+
+/**
+ * Fixed-window counters every process shares through the database (issue 24): the installation's
+ * daily SMS budget (key 'sms-budget', the window a UTC day) and the test-send limits (one key per
+ * user and channel, the window an hour from its first send). A hit is one atomic upsert.
+ */
+export const usageCounters = pgTable('usage_counters', {
+  key: text('key').primaryKey(),
+  windowStart: timestamp('window_start', { withTimezone: true }).notNull(),
+  count: integer('count').notNull(),
 });

@@ -7,7 +7,8 @@
  * - checks, in order: stale → expired; user deactivated, alerts paused, channel opted out, rule off
  *   or channel off on the rule, SMS without a verified number → suppressed; channel flagged by a
  *   permanent error → failed; quiet hours → held for the morning digest; SMS caps → suppressed('cap')
- *   and counted in a later "N more alerts" digest;
+ *   and counted in a later "N more alerts" digest; the installation's daily SMS budget spent or the
+ *   number outside SMS_ALLOWED_COUNTRIES (refused by the SMS guard) → suppressed;
  * - send: 'sending' is committed before the provider is called, 'sent' with the provider's id after;
  *   transient errors go back to 'queued' with exponential backoff and jitter (at most 5 attempts,
  *   never past expires_at: then 'expired'); permanent errors fail the delivery and flag the channel.
@@ -67,6 +68,7 @@ export const REASONS = {
   possiblyDuplicate: 'possibly sent twice',
   inDigest: 'in the morning digest',
   digestStale: 'every held alert went stale during quiet hours',
+  smsBudget: 'sms budget: the daily SMS budget of this installation (SMS_DAILY_LIMIT) is spent',
 } as const;
 
 export interface AlertDeliveryDeps {
@@ -271,6 +273,11 @@ export function createAlertDelivery(deps: AlertDeliveryDeps): AlertDelivery {
         answer = mailer.kind === 'outbox' ? `Stored in the e-mail outbox (message ${providerId}).` : `Accepted by the SMTP server (${providerId}).`;
       }
     } catch (error) {
+      // Refused before any provider was asked (providers/sms/guard.ts): not sent, and not retried.
+      if (error instanceof SmsError && (error.kind === 'budget_spent' || error.kind === 'country_not_allowed')) {
+        await repo.move(db, row.id, ['sending'], 'suppressed', error.kind === 'budget_spent' ? REASONS.smsBudget : error.message, now(), { claimedUntil: null });
+        return;
+      }
       await failed(row, channel, row.attempts + 1, classify(error));
       return;
     }

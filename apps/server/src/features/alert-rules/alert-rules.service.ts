@@ -41,11 +41,13 @@ export interface AlertRulesServiceDeps {
   mailer: Mailer;
   clock: Clock;
   log: { warn(object: unknown, message: string): void };
+  /** Test sends per user and channel (TEST_ALERT_MAX_PER_HOUR per hour), counted in the database. */
+  testSends: { max: number; hit(key: string): Promise<{ allowed: true } | { allowed: false; retryAfterSeconds: number }> };
 }
 
 const iso = (date: Date | null) => (date ? date.toISOString() : null);
 
-export function createAlertRulesService({ repo, sms, mailer, clock, log }: AlertRulesServiceDeps) {
+export function createAlertRulesService({ repo, sms, mailer, clock, log, testSends }: AlertRulesServiceDeps) {
   /** The type's choice for this user: favourites, a fixed list, or none. */
   async function choiceOf(userId: number, type: AlertType): Promise<readonly string[] | null> {
     const source = ALERT_TYPE_SYMBOL_SOURCE[type];
@@ -114,10 +116,13 @@ export function createAlertRulesService({ repo, sms, mailer, clock, log }: Alert
       switch (error.kind) {
         case 'invalid_number':
         case 'blocked':
+        case 'country_not_allowed':
           return new HttpError(400, prefix + error.message);
         case 'rate_limited':
         case 'max_attempts':
           return new HttpError(429, prefix + error.message);
+        case 'budget_spent':
+          return new HttpError(429, prefix + error.message, { headers: { 'retry-after': String(error.retryAfterSeconds ?? 3600) } });
         default:
           log.warn({ err: error }, 'SMS provider failed on a test send');
           return new HttpError(502, `${prefix}the SMS service is unavailable right now. Please try again later.`);
@@ -197,14 +202,25 @@ export function createAlertRulesService({ repo, sms, mailer, clock, log }: Alert
 
     /**
      * Sends one test message through the channel's provider (regardless of quiet hours and pause: the
-     * user asked for it) and records the channel's last successful delivery.
+     * user asked for it) and records the channel's last successful delivery. At most `testSends.max`
+     * per user and channel per hour (429 with retry-after beyond), so a verified premium-rate number
+     * cannot be billed in a loop.
      */
     async sendTest(userId: number, email: string, channel: AlertChannel): Promise<SendTestAlertResponse> {
       let to: string;
       let providerAnswer: string;
-      if (channel === 'sms') {
-        const phone = await repo.verifiedPhone(userId);
-        if (!phone) throw new HttpError(400, ALERT_SMS_NEEDS_PHONE_MESSAGE);
+      const phone = channel === 'sms' ? await repo.verifiedPhone(userId) : null;
+      if (channel === 'sms' && !phone) throw new HttpError(400, ALERT_SMS_NEEDS_PHONE_MESSAGE);
+      const limit = await testSends.hit(`${channel}:${userId}`);
+      if (!limit.allowed) {
+        const wait = Math.max(1, Math.ceil(limit.retryAfterSeconds / 60));
+        throw new HttpError(
+          429,
+          `You have sent ${testSends.max} test ${channel === 'sms' ? 'SMS' : 'e-mails'} in the last hour, the most allowed. Please try again in ${wait} minute${wait === 1 ? '' : 's'}.`,
+          { headers: { 'retry-after': String(limit.retryAfterSeconds) } },
+        );
+      }
+      if (channel === 'sms' && phone) {
         to = phone;
         try {
           const { id } = await sms.send({ to, body: 'Signalboard test alert: SMS alerts reach this phone. Reply STOP to opt out.' });

@@ -278,7 +278,8 @@ export const OPERATIONS: Operation[] = [
   {
     method: 'post',
     path: '/api/send_verification_code',
-    summary: 'Send a 6-digit verification code (valid 10 minutes) by SMS to this E.164 number; at most 3 codes per number per 10 minutes and 10 per user per day (429 beyond)',
+    summary:
+      'Send a 6-digit verification code (valid 10 minutes) by SMS to this E.164 number; at most 3 codes per number per 10 minutes, 10 per user, VERIFICATION_MAX_PER_ADDRESS_PER_DAY per client address and VERIFICATION_MAX_PER_DAY for the installation per 24 hours, and within the daily SMS budget (429 beyond); only to the calling codes of SMS_ALLOWED_COUNTRIES (400 otherwise)',
     body: sendVerificationCodeRequest,
     response: sendVerificationCodeResponse,
     errors: [429, 502],
@@ -306,7 +307,8 @@ export const OPERATIONS: Operation[] = [
   {
     method: 'post',
     path: '/api/send_test_alert',
-    summary: "Send a test alert through the SMS provider (to the verified number) or the mail provider (to the account's address), answering the provider's answer and each channel's last successful delivery",
+    summary:
+      "Send a test alert through the SMS provider (to the verified number) or the mail provider (to the account's address), answering the provider's answer and each channel's last successful delivery; at most TEST_ALERT_MAX_PER_HOUR per channel per hour and, for SMS, within the daily SMS budget (429 beyond)",
     body: sendTestAlertRequest,
     response: sendTestAlertResponse,
     errors: [429, 502],

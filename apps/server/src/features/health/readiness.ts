@@ -79,6 +79,8 @@ export interface DefaultChecksDeps {
   pool: Pick<pg.Pool, 'query'>;
   mailKind: 'smtp' | 'outbox';
   smsKind: 'outbox' | 'twilio';
+  /** Today's SMS budget (providers/sms/guard.ts): `degraded` while SMS_DAILY_LIMIT is spent. */
+  smsBudget?: () => Promise<ReadinessDetails>;
 }
 
 /**
@@ -124,7 +126,7 @@ export function defaultReadinessChecks(deps: DefaultChecksDeps): { checks: Readi
       run: async () => ({ source: config.MARKET_DATA, ...(config.MARKET_DATA === 'live' ? { msg: 'live providers are not called by the check' } : {}) }),
     },
     { name: 'mail', required: false, run: async () => ({ kind: deps.mailKind }) },
-    { name: 'sms', required: false, run: async () => ({ kind: deps.smsKind }) },
+    { name: 'sms', required: false, run: async () => ({ kind: deps.smsKind, ...(await deps.smsBudget?.()) }) },
   ];
   return {
     checks,

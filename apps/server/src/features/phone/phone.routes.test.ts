@@ -23,8 +23,16 @@ async function newUser(t: TestApp, label: string): Promise<Headers> {
   return login(t.app, email, 'pw');
 }
 
+// Each send from an address of its own: the per-address and installation limits are phone.limits.test.ts's.
+let sends = 0;
 const send = (t: TestApp, headers: Headers | undefined, payload: unknown) =>
-  t.app.inject({ method: 'POST', url: '/api/send_verification_code', ...(headers ? { headers } : {}), payload: payload as Record<string, unknown> });
+  t.app.inject({
+    method: 'POST',
+    url: '/api/send_verification_code',
+    ...(headers ? { headers } : {}),
+    payload: payload as Record<string, unknown>,
+    remoteAddress: `10.${Math.floor(++sends / 250) % 250}.${sends % 250}.1`,
+  });
 const verify = (t: TestApp, headers: Headers | undefined, payload: unknown) =>
   t.app.inject({ method: 'POST', url: '/api/verify_code', ...(headers ? { headers } : {}), payload: payload as Record<string, unknown> });
 const phone = (t: TestApp, headers?: Headers) => t.app.inject({ method: 'GET', url: '/api/get_user_phone_number', ...(headers ? { headers } : {}) });

@@ -15,7 +15,7 @@ export async function phoneRoutes(app: FastifyInstance, options: { service: Phon
 
   app.post('/send_verification_code', async (request): Promise<SendVerificationCodeResponse> => {
     const { phone_number: phoneNumber } = parseInput(sendVerificationCodeRequest, request.body);
-    const { expiresInSeconds } = await service.sendCode(request.user.id, phoneNumber);
+    const { expiresInSeconds } = await service.sendCode(request.user.id, phoneNumber, request.ip);
     return { msg: SEND_SUCCESS_MESSAGE, expires_in_seconds: expiresInSeconds };
   });
 

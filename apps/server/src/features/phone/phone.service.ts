@@ -40,10 +40,13 @@ function httpErrorOf(error: SmsError): HttpError {
   switch (error.kind) {
     case 'invalid_number':
     case 'blocked':
+    case 'country_not_allowed':
       return new HttpError(400, error.message);
     case 'rate_limited':
     case 'max_attempts':
       return new HttpError(429, error.message);
+    case 'budget_spent':
+      return tooMany(error.message, error.retryAfterSeconds ?? 3600);
     default:
       return new HttpError(502, 'The SMS service is unavailable right now. Please try again later.');
   }
@@ -54,9 +57,14 @@ export interface PhoneServiceDeps {
   sms: Sms;
   clock: Clock;
   log: { warn(object: unknown, message: string): void };
+  /** Codes per client address, and for the whole installation, per 24 hours (VERIFICATION_MAX_PER_ADDRESS_PER_DAY, VERIFICATION_MAX_PER_DAY). */
+  limits: { perAddressPerDay: number; perDay: number };
 }
 
-export function createPhoneService({ db, sms, clock, log }: PhoneServiceDeps) {
+/** A wait of up to a day in words: minutes under an hour, else hours. */
+const dayWait = (wait: number) => (wait < 3600 ? minutes(wait) : `${Math.max(1, Math.ceil(wait / 3600))} hours`);
+
+export function createPhoneService({ db, sms, clock, log, limits }: PhoneServiceDeps) {
   const since = (seconds: number) => new Date(clock.nowMs() - seconds * 1000);
   const fail = (error: unknown): never => {
     if (error instanceof SmsError) {
@@ -67,10 +75,12 @@ export function createPhoneService({ db, sms, clock, log }: PhoneServiceDeps) {
   };
 
   return {
-    /** Sends a code to `phoneNumber` for `userId`, or answers 429 when a limit is reached. */
-    async sendCode(userId: number, phoneNumber: string): Promise<{ expiresInSeconds: number }> {
+    /** Sends a code to `phoneNumber` for `userId` asking from `clientAddress`, or answers 429 when a limit is reached. */
+    async sendCode(userId: number, phoneNumber: string, clientAddress: string): Promise<{ expiresInSeconds: number }> {
       const requestId = await db.transaction(async (tx) => {
-        // One send at a time per user and per number: the counts below cannot both pass the limit.
+        // One send at a time in the installation (the daily counts below cover it all), then per user
+        // and per number as before: the counts cannot pass a limit together.
+        await tx.execute(sql`select pg_advisory_xact_lock(hashtext('sms-codes'))`);
         await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`sms-user:${userId}`}))`);
         await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`sms-number:${phoneNumber}`}))`);
         const toNumber = await tx
@@ -98,9 +108,35 @@ export function createPhoneService({ db, sms, clock, log }: PhoneServiceDeps) {
             wait,
           );
         }
+        const fromAddress = await tx
+          .select({ createdAt: phoneVerificationRequests.createdAt })
+          .from(phoneVerificationRequests)
+          .where(and(eq(phoneVerificationRequests.clientAddress, clientAddress), gt(phoneVerificationRequests.createdAt, since(DAY_SECONDS))))
+          .orderBy(asc(phoneVerificationRequests.createdAt))
+          .limit(limits.perAddressPerDay);
+        if (fromAddress.length >= limits.perAddressPerDay) {
+          const wait = fromAddress[0]!.createdAt.getTime() / 1000 + DAY_SECONDS - clock.nowMs() / 1000;
+          throw tooMany(
+            `Too many verification codes were asked for from your network address (at most ${limits.perAddressPerDay} in 24 hours). Please try again in ${dayWait(wait)}.`,
+            wait,
+          );
+        }
+        const installation = await tx
+          .select({ createdAt: phoneVerificationRequests.createdAt })
+          .from(phoneVerificationRequests)
+          .where(gt(phoneVerificationRequests.createdAt, since(DAY_SECONDS)))
+          .orderBy(asc(phoneVerificationRequests.createdAt))
+          .limit(limits.perDay);
+        if (installation.length >= limits.perDay) {
+          const wait = installation[0]!.createdAt.getTime() / 1000 + DAY_SECONDS - clock.nowMs() / 1000;
+          throw tooMany(
+            `This installation has sent the most verification codes it may send in 24 hours (${limits.perDay}). Please try again in ${dayWait(wait)}.`,
+            wait,
+          );
+        }
         const [row] = await tx
           .insert(phoneVerificationRequests)
-          .values({ userId, phoneNumber, createdAt: new Date(clock.nowMs()) })
+          .values({ userId, phoneNumber, clientAddress, createdAt: new Date(clock.nowMs()) })
           .returning({ id: phoneVerificationRequests.id });
         return row!.id;
       });

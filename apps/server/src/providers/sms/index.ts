@@ -7,6 +7,7 @@ import { createTwilioSms } from './twilio';
 import type { Sms } from './types';
 
 export * from './types';
+export { guardSms, type GuardedSms } from './guard';
 
 /**
  * The SMS provider SMS_PROVIDER names (loadConfig has checked Twilio's settings). `hashKey` keys the

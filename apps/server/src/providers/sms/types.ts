@@ -31,9 +31,12 @@ export interface Sms {
  * Why the provider refused or failed: invalid_number (not a number that can get SMS), rate_limited
  * (too many sends to the number, or the provider's own request limit), max_attempts (the code's
  * checks are used up), blocked (refused by the provider's fraud guard or the recipient opted out),
- * unavailable (network, credentials, outage: worth trying again later).
+ * unavailable (network, credentials, outage: worth trying again later). Refused before any provider
+ * is asked (guard.ts): country_not_allowed (the number is outside SMS_ALLOWED_COUNTRIES),
+ * budget_spent (the installation's SMS_DAILY_LIMIT for the UTC day is used up; `retryAfterSeconds`
+ * runs to the next UTC midnight).
  */
-export type SmsErrorKind = 'invalid_number' | 'rate_limited' | 'max_attempts' | 'blocked' | 'unavailable';
+export type SmsErrorKind = 'invalid_number' | 'rate_limited' | 'max_attempts' | 'blocked' | 'unavailable' | 'country_not_allowed' | 'budget_spent';
 
 export class SmsError extends Error {
   constructor(
@@ -41,6 +44,8 @@ export class SmsError extends Error {
     message: string,
     /** The provider's error code (Twilio's `code`), when it gave one. */
     readonly providerCode?: number,
+    /** When trying again makes sense (budget_spent: at the next UTC day). */
+    readonly retryAfterSeconds?: number,
   ) {
     super(message);
   }

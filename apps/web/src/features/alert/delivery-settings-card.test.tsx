@@ -138,4 +138,17 @@ describe('Delivery settings card', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Send test SMS' }));
     await statusIs('Failed to send test SMS: Please verify a phone number to receive SMS alerts.', 'danger');
   });
+
+  it("shows the server's msg for a test send refused by a limit or the SMS budget once, with the prefix once", async () => {
+    const limit = 'You have sent 3 test e-mails in the last hour, the most allowed. Please try again in 57 minutes.';
+    const budget = 'Failed to send test SMS: The SMS budget of this installation for today is spent; please try again tomorrow (after 00:00 UTC).';
+    setup({
+      'POST send_test_alert': (_url, init) =>
+        (JSON.parse(String(init?.body)) as { channel: string }).channel === 'email' ? { status: 429, body: { msg: limit } } : { status: 429, body: { msg: budget } },
+    });
+    await userEvent.click(await screen.findByRole('button', { name: 'Send test e-mail' }));
+    await statusIs(`Failed to send test e-mail: ${limit}`, 'danger');
+    await userEvent.click(screen.getByRole('button', { name: 'Send test SMS' }));
+    await statusIs(budget, 'danger');
+  });
 });

@@ -108,7 +108,9 @@ function DeliveryForm({ settings, onStatus }: { settings: AlertDeliverySettings 
       setLastDelivery(answer.last_delivery);
     } catch (error) {
       const text = error instanceof Error ? error.message.trim() : '';
-      onStatus({ text: `${testAlertFailedMessage(channel)}${text || 'please try again later.'}`, tone: 'danger' });
+      const prefix = testAlertFailedMessage(channel);
+      // The server's msg for a provider's refusal already starts with the prefix; a limit's does not.
+      onStatus({ text: text.startsWith(prefix) ? text : `${prefix}${text || 'please try again later.'}`, tone: 'danger' });
     } finally {
       setBusy(null);
     }
