@@ -176,7 +176,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
             ...(typeof deps.logger === 'object' ? deps.logger : {}),
           },
     bodyLimit: JSON_BODY_LIMIT_BYTES,
-    trustProxy: false,
+    // request.ip: the client a listed proxy (TRUST_PROXY) names in X-Forwarded-For; otherwise the socket's address.
+    trustProxy: config.TRUST_PROXY ?? false,
     // A well-formed x-request-id from the proxy is kept (logs' reqId, the answer header, job data).
     genReqId: requestIdFromHeaders,
   });

@@ -55,6 +55,20 @@ describe('configuration', () => {
     expect(config.SMTP_URL).toBeUndefined();
     expect(config.METRICS_PORT).toBeUndefined();
     expect(config.METRICS_TOKEN).toBeUndefined();
+    expect(config.TRUST_PROXY).toBeUndefined();
+  });
+
+  it('reads TRUST_PROXY as addresses and CIDR ranges, and refuses a setting that trusts every sender', () => {
+    expect(loadConfig({ TRUST_PROXY: '172.28.0.10' }).TRUST_PROXY).toEqual(['172.28.0.10']);
+    expect(loadConfig({ TRUST_PROXY: ' 10.0.0.0/24, fd00::/64 ::1 ' }).TRUST_PROXY).toEqual(['10.0.0.0/24', 'fd00::/64', '::1']);
+    for (const everyone of ['true', '*', '0.0.0.0/0', '::/0', '10.0.0.1,0.0.0.0/0', '::ffff:0.0.0.0/96', '::/64']) {
+      const message = problem({ TRUST_PROXY: everyone });
+      expect(message, everyone).toMatch(/^Invalid configuration:\n {2}TRUST_PROXY: /);
+      expect(message, everyone).toMatch(/would trust every client's X-Forwarded-For/);
+    }
+    for (const bad of ['1', 'false', 'loopback', 'proxy.lan', '10.0.0.1/33', '10.0.0.0/x', '10.0.0.0/8/1', 'fd00::/129', ',']) {
+      expect(problem({ TRUST_PROXY: bad }), bad).toMatch(/TRUST_PROXY: /);
+    }
   });
 
   it('reads the scale-out settings and refuses a REDIS_URL of another scheme', () => {

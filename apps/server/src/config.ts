@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_ACCESS_TOKEN_TTL_SECONDS } from '@signalboard/core';
+import { parseTrustProxy } from './lib/trust-proxy';
 
 const booleanFlag = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
@@ -12,6 +13,15 @@ const positiveInt = z.coerce.number().int().positive();
 const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().min(1).default('127.0.0.1'),
+  /** The reverse proxies (addresses/CIDRs) whose X-Forwarded-For names the client; unset: none, the socket's address counts. */
+  TRUST_PROXY: z
+    .string()
+    .transform((value, context) => {
+      const { proxies, problems } = parseTrustProxy(value);
+      for (const message of problems) context.addIssue({ code: 'custom', message });
+      return proxies;
+    })
+    .optional(),
   DATA_DIR: z.string().min(1).default('./data'),
   DATABASE_URL: z.string().url().optional(),
   /** Redis (redis:// or rediss://): shared cache, rate limits, token buckets, pub/sub and the BullMQ job queues. */
