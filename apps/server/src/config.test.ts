@@ -42,6 +42,7 @@ describe('configuration', () => {
       FORGOT_PASSWORD_WINDOW_SECONDS: 3600,
       YAHOO_ENABLED: true,
       DEMO_ACCOUNT: true,
+      HSTS_MAX_AGE_SECONDS: 0,
       LOG_LEVEL: 'info',
       isExternalDatabase: false,
       isSmtpConfigured: false,
@@ -69,6 +70,13 @@ describe('configuration', () => {
     for (const bad of ['1', 'false', 'loopback', 'proxy.lan', '10.0.0.1/33', '10.0.0.0/x', '10.0.0.0/8/1', 'fd00::/129', ',']) {
       expect(problem({ TRUST_PROXY: bad }), bad).toMatch(/TRUST_PROXY: /);
     }
+  });
+
+  it('reads HSTS_MAX_AGE_SECONDS: 0 (off) to two years', () => {
+    expect(loadConfig({ HSTS_MAX_AGE_SECONDS: '31536000' }).HSTS_MAX_AGE_SECONDS).toBe(31_536_000);
+    expect(problem({ HSTS_MAX_AGE_SECONDS: '-1' })).toMatch(/HSTS_MAX_AGE_SECONDS: /);
+    expect(problem({ HSTS_MAX_AGE_SECONDS: '63072001' })).toContain('HSTS_MAX_AGE_SECONDS is at most 63072000 (2 years)');
+    expect(problem({ HSTS_MAX_AGE_SECONDS: 'year' })).toMatch(/HSTS_MAX_AGE_SECONDS: /);
   });
 
   it('reads the scale-out settings and refuses a REDIS_URL of another scheme', () => {

@@ -22,6 +22,8 @@ const envSchema = z.object({
       return proxies;
     })
     .optional(),
+  /** Strict-Transport-Security max-age for HTTPS installations (0: the header is not sent). */
+  HSTS_MAX_AGE_SECONDS: z.coerce.number().int().min(0).max(63_072_000, 'HSTS_MAX_AGE_SECONDS is at most 63072000 (2 years)').default(0),
   DATA_DIR: z.string().min(1).default('./data'),
   DATABASE_URL: z.string().url().optional(),
   /** Redis (redis:// or rediss://): shared cache, rate limits, token buckets, pub/sub and the BullMQ job queues. */
