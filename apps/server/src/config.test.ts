@@ -41,7 +41,6 @@ describe('configuration', () => {
       FORGOT_PASSWORD_MAX_PER_ADDRESS: 20,
       FORGOT_PASSWORD_WINDOW_SECONDS: 3600,
       YAHOO_ENABLED: true,
-      DEMO_ACCOUNT: true,
       HSTS_MAX_AGE_SECONDS: 0,
       LOG_LEVEL: 'info',
       isExternalDatabase: false,
@@ -56,6 +55,7 @@ describe('configuration', () => {
     expect(config.SMTP_URL).toBeUndefined();
     expect(config.METRICS_PORT).toBeUndefined();
     expect(config.METRICS_TOKEN).toBeUndefined();
+    expect(config.DEMO_ACCOUNT).toBeUndefined(); // decided by HOST and the database (features/auth/demo-account.ts)
     expect(config.TRUST_PROXY).toBeUndefined();
   });
 

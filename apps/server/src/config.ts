@@ -79,7 +79,8 @@ const envSchema = z.object({
   FORGOT_PASSWORD_MAX_PER_EMAIL: positiveInt.default(3),
   FORGOT_PASSWORD_MAX_PER_ADDRESS: positiveInt.default(20),
   FORGOT_PASSWORD_WINDOW_SECONDS: positiveInt.default(60 * 60),
-  DEMO_ACCOUNT: booleanFlag.default(true),
+  /** Unset: the demo account only on loopback with the embedded database (features/auth/demo-account.ts). */
+  DEMO_ACCOUNT: booleanFlag.optional(),
   /** The news analyst: `local` (offline, deterministic) or `openai` (any OpenAI-compatible chat-completions server). */
   AI_PROVIDER: z.enum(['local', 'openai']).default('local'),
   /** Unset: api.openai.com. For Ollama: http://127.0.0.1:11434/v1. */
