@@ -176,8 +176,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
             ...(typeof deps.logger === 'object' ? deps.logger : {}),
           },
     bodyLimit: JSON_BODY_LIMIT_BYTES,
-    // request.ip: the client a listed proxy (TRUST_PROXY) names in X-Forwarded-For; otherwise the socket's address.
-    trustProxy: config.TRUST_PROXY ?? false,
+    trustProxy: config.TRUST_PROXY ?? false, // request.ip: the client a TRUST_PROXY proxy names, else the socket's
     // A well-formed x-request-id from the proxy is kept (logs' reqId, the answer header, job data).
     genReqId: requestIdFromHeaders,
   });
