@@ -3,7 +3,10 @@
 # build stages; the runtime holds production dependencies, the server bundle and the web build, and
 # runs as the unprivileged `node` user. The image expects external PostgreSQL (DATABASE_URL) and, for
 # more than one process, Redis (REDIS_URL): see docker-compose.yml and the README's "Scale-out".
-ARG NODE_VERSION=20
+# Node 26: the Active LTS line since October 2026 (even majors enter LTS each October), supported to
+# April 2029. Node 20 reached its end of life in April 2026; 22 and 24 are in maintenance only. The code
+# also runs on Node 20.19+ (package.json "engines"), which development and CI still use.
+ARG NODE_VERSION=26
 
 # 1. Every dependency (dev included), from the lockfile.
 FROM node:${NODE_VERSION}-slim AS deps

@@ -167,7 +167,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const clock = deps.clock ?? systemClock;
   const app = Fastify({
     // Errors before any route runs (parser, routing) answer `{ msg }` with the security headers too.
-    ...edgeErrorHandlers(computeSecurityHeaders()),
+    ...edgeErrorHandlers(computeSecurityHeaders(config.HSTS_MAX_AGE_SECONDS)),
     logger:
       deps.logger === false
         ? false
@@ -177,7 +177,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
             ...(typeof deps.logger === 'object' ? deps.logger : {}),
           },
     bodyLimit: JSON_BODY_LIMIT_BYTES,
-    trustProxy: false,
+    trustProxy: config.TRUST_PROXY ?? false, // request.ip: the client a TRUST_PROXY proxy names, else the socket's
     // A well-formed x-request-id from the proxy is kept (logs' reqId, the answer header, job data).
     genReqId: requestIdFromHeaders,
   });
@@ -199,7 +199,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   app.addHook('onClose', async () => app.drainBackgroundWork());
 
-  await app.register(securityHeaders);
+  await app.register(securityHeaders, { hstsMaxAgeSeconds: config.HSTS_MAX_AGE_SECONDS });
   // Answers are compressed (brotli or gzip, as the client accepts) from 1 KB on: JSON and other text
   // types. Static files come pre-compressed from the web build (below) and pass through untouched;
   // the NDJSON of the Options Scanner is no compressible type, so its lines still leave one by one.

@@ -41,7 +41,7 @@ describe('configuration', () => {
       FORGOT_PASSWORD_MAX_PER_ADDRESS: 20,
       FORGOT_PASSWORD_WINDOW_SECONDS: 3600,
       YAHOO_ENABLED: true,
-      DEMO_ACCOUNT: true,
+      HSTS_MAX_AGE_SECONDS: 0,
       LOG_LEVEL: 'info',
       isExternalDatabase: false,
       isSmtpConfigured: false,
@@ -55,6 +55,28 @@ describe('configuration', () => {
     expect(config.SMTP_URL).toBeUndefined();
     expect(config.METRICS_PORT).toBeUndefined();
     expect(config.METRICS_TOKEN).toBeUndefined();
+    expect(config.DEMO_ACCOUNT).toBeUndefined(); // decided by HOST and the database (features/auth/demo-account.ts)
+    expect(config.TRUST_PROXY).toBeUndefined();
+  });
+
+  it('reads TRUST_PROXY as addresses and CIDR ranges, and refuses a setting that trusts every sender', () => {
+    expect(loadConfig({ TRUST_PROXY: '172.28.0.10' }).TRUST_PROXY).toEqual(['172.28.0.10']);
+    expect(loadConfig({ TRUST_PROXY: ' 10.0.0.0/24, fd00::/64 ::1 ' }).TRUST_PROXY).toEqual(['10.0.0.0/24', 'fd00::/64', '::1']);
+    for (const everyone of ['true', '*', '0.0.0.0/0', '::/0', '10.0.0.1,0.0.0.0/0', '::ffff:0.0.0.0/96', '::/64']) {
+      const message = problem({ TRUST_PROXY: everyone });
+      expect(message, everyone).toMatch(/^Invalid configuration:\n {2}TRUST_PROXY: /);
+      expect(message, everyone).toMatch(/would trust every client's X-Forwarded-For/);
+    }
+    for (const bad of ['1', 'false', 'loopback', 'proxy.lan', '10.0.0.1/33', '10.0.0.0/x', '10.0.0.0/8/1', 'fd00::/129', ',']) {
+      expect(problem({ TRUST_PROXY: bad }), bad).toMatch(/TRUST_PROXY: /);
+    }
+  });
+
+  it('reads HSTS_MAX_AGE_SECONDS: 0 (off) to two years', () => {
+    expect(loadConfig({ HSTS_MAX_AGE_SECONDS: '31536000' }).HSTS_MAX_AGE_SECONDS).toBe(31_536_000);
+    expect(problem({ HSTS_MAX_AGE_SECONDS: '-1' })).toMatch(/HSTS_MAX_AGE_SECONDS: /);
+    expect(problem({ HSTS_MAX_AGE_SECONDS: '63072001' })).toContain('HSTS_MAX_AGE_SECONDS is at most 63072000 (2 years)');
+    expect(problem({ HSTS_MAX_AGE_SECONDS: 'year' })).toMatch(/HSTS_MAX_AGE_SECONDS: /);
   });
 
   it('reads the scale-out settings and refuses a REDIS_URL of another scheme', () => {

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_ACCESS_TOKEN_TTL_SECONDS } from '@signalboard/core';
+import { parseTrustProxy } from './lib/trust-proxy';
 
 const booleanFlag = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
@@ -14,6 +15,17 @@ const SMS_DAILY_LIMIT_MESSAGE = 'SMS_DAILY_LIMIT must be a whole number of 0 or 
 const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().min(1).default('127.0.0.1'),
+  /** The reverse proxies (addresses/CIDRs) whose X-Forwarded-For names the client; unset: none, the socket's address counts. */
+  TRUST_PROXY: z
+    .string()
+    .transform((value, context) => {
+      const { proxies, problems } = parseTrustProxy(value);
+      for (const message of problems) context.addIssue({ code: 'custom', message });
+      return proxies;
+    })
+    .optional(),
+  /** Strict-Transport-Security max-age for HTTPS installations (0: the header is not sent). */
+  HSTS_MAX_AGE_SECONDS: z.coerce.number().int().min(0).max(63_072_000, 'HSTS_MAX_AGE_SECONDS is at most 63072000 (2 years)').default(0),
   DATA_DIR: z.string().min(1).default('./data'),
   DATABASE_URL: z.string().url().optional(),
   /** Redis (redis:// or rediss://): shared cache, rate limits, token buckets, pub/sub and the BullMQ job queues. */
@@ -92,7 +104,8 @@ const envSchema = z.object({
   FORGOT_PASSWORD_MAX_PER_EMAIL: positiveInt.default(3),
   FORGOT_PASSWORD_MAX_PER_ADDRESS: positiveInt.default(20),
   FORGOT_PASSWORD_WINDOW_SECONDS: positiveInt.default(60 * 60),
-  DEMO_ACCOUNT: booleanFlag.default(true),
+  /** Unset: the demo account only on loopback with the embedded database (features/auth/demo-account.ts). */
+  DEMO_ACCOUNT: booleanFlag.optional(),
   /** The news analyst: `local` (offline, deterministic) or `openai` (any OpenAI-compatible chat-completions server). */
   AI_PROVIDER: z.enum(['local', 'openai']).default('local'),
   /** Unset: api.openai.com. For Ollama: http://127.0.0.1:11434/v1. */

@@ -1,6 +1,6 @@
 import { buildApp } from './app';
 import { ConfigError, loadConfig } from './config';
-import { DEMO_EMAIL, DEMO_PASSWORD, ensureDemoAccount } from './features/auth/demo-account';
+import { DEMO_EMAIL, DEMO_PASSWORD, startDemoAccount } from './features/auth/demo-account';
 import { createUsersRepo } from './features/auth/users.repo';
 import { consoleLog } from './lib/console-log';
 import { startScheduler, type Scheduler } from './jobs/scheduler';
@@ -17,11 +17,12 @@ async function main(): Promise<void> {
   // REDIS_URL: the jobs run in `npm run worker` processes (jobs/queue.ts); this process only enqueues.
   const runtime = await openRuntime(config, consoleLog);
   const { clock, jobQueue, mailer } = runtime;
-  const demoCreated = config.DEMO_ACCOUNT ? await ensureDemoAccount(createUsersRepo(runtime.database.db)) : false;
   const app = await buildApp({
     ...(await runtime.appDeps()),
     ...(jobQueue ? { readinessChecks: [queuesReadinessCheck(jobQueue.queues)] } : {}),
   });
+  // The demo account: only loopback + embedded database unless DEMO_ACCOUNT says otherwise (a warn line then).
+  const demoCreated = await startDemoAccount(config, createUsersRepo(runtime.database.db), app.log);
 
   /** Started once the server listens; stopped first on shutdown. */
   const running: { scheduler?: Scheduler; metricsServer?: Awaited<ReturnType<typeof startMetricsServer>> } = {};

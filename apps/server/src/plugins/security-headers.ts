@@ -26,7 +26,7 @@ const helmetOptions: Parameters<typeof helmet>[0] = {
   },
   // The same rule as frame-ancestors 'none', for browsers that read only the older header.
   xFrameOptions: { action: 'deny' },
-  // Self-hosted installs often run on plain http inside a LAN.
+  // Self-hosted installs often run on plain http inside a LAN: HSTS only with HSTS_MAX_AGE_SECONDS (below).
   strictTransportSecurity: false,
 };
 
@@ -35,7 +35,7 @@ const helmetOptions: Parameters<typeof helmet>[0] = {
  * headers never vary per request, and building them per request (as @fastify/helmet does) cost a
  * quarter of an authenticated request's CPU time in `npm run bench`.
  */
-export function computeSecurityHeaders(): Record<string, string> {
+export function computeSecurityHeaders(hstsMaxAgeSeconds = 0): Record<string, string> {
   const headers: Record<string, string> = {};
   const recorder = {
     setHeader: (name: string, value: string | number | readonly string[]) => {
@@ -50,11 +50,13 @@ export function computeSecurityHeaders(): Record<string, string> {
     failure = error;
   });
   if (failure) throw failure;
+  // HSTS_MAX_AGE_SECONDS > 0 (an installation served over HTTPS): browsers keep to https for that long.
+  if (hstsMaxAgeSeconds > 0) headers['strict-transport-security'] = `max-age=${hstsMaxAgeSeconds}`;
   return headers;
 }
 
-export const securityHeaders = fp(async (app: FastifyInstance) => {
-  const headers = computeSecurityHeaders();
+export const securityHeaders = fp(async (app: FastifyInstance, options: { hstsMaxAgeSeconds?: number }) => {
+  const headers = computeSecurityHeaders(options.hstsMaxAgeSeconds);
   app.addHook('onRequest', (_request, reply, done) => {
     reply.headers(headers);
     done();
