@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import net, { type AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -191,5 +192,42 @@ describe('api/contact-support: uploads read at once', () => {
       expect((await send(t, headers, { header: 'h', body: 'b' }, { name: 'a.zip', content: ZIP, type: 'application/zip' })).statusCode).toBe(415);
     }
     expect((await send(t, headers, { header: 'still open', body: 'b' })).json()).toEqual(SENT);
+  });
+});
+
+describe('api/contact-support: uploads over real sockets', () => {
+  it('frees the slot of an upload whose client goes away mid-body, and a refused client still sending reads its 503', async () => {
+    const t = await createTestApp({ SUPPORT_MAX_CONCURRENT_UPLOADS: '1', SUPPORT_MAX_PER_USER: '100' });
+    try {
+      const { authorization } = await signedIn(t, 'support-socket');
+      await t.app.listen({ port: 0, host: '127.0.0.1' });
+      const base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+      // A malformed form: 400 when a slot is free, 503 while the one slot is taken; it never sends mail.
+      const probe = async () =>
+        (await fetch(`${base}/api/contact-support`, { method: 'POST', headers: { authorization, 'content-type': 'multipart/form-data; boundary=xyz' }, body: 'garbage' })).status;
+      const until = async (status: number) => {
+        for (let tries = 0; tries < 200 && (await probe()) !== status; tries += 1) await new Promise((resolve) => setTimeout(resolve, 25));
+        expect(await probe()).toBe(status);
+      };
+
+      const socket = net.connect((t.app.server.address() as AddressInfo).port, '127.0.0.1');
+      await new Promise((resolve) => socket.once('connect', resolve));
+      socket.write(
+        `POST /api/contact-support HTTP/1.1\r\nHost: x\r\nAuthorization: ${authorization}\r\nContent-Type: multipart/form-data; boundary=xyz\r\nContent-Length: 1000000\r\n\r\n` +
+          `--xyz\r\nContent-Disposition: form-data; name="file"; filename="a.txt"\r\nContent-Type: text/plain\r\n\r\nthe first bytes`,
+      );
+      await until(503);
+
+      const { payload, contentType } = await multipart({ header: 'h', body: 'b' }, [{ name: 'big.txt', content: Buffer.alloc(5 * 1024 * 1024, 0x61), type: 'text/plain' }]);
+      const refused = await fetch(`${base}/api/contact-support`, { method: 'POST', headers: { authorization, 'content-type': contentType }, body: payload });
+      expect([refused.status, refused.headers.get('retry-after')]).toEqual([503, '5']);
+
+      socket.destroy();
+      await until(400);
+      const accepted = await fetch(`${base}/api/contact-support`, { method: 'POST', headers: { authorization, 'content-type': contentType }, body: payload });
+      expect([accepted.status, await accepted.json()]).toEqual([200, SENT]);
+    } finally {
+      await t.close();
+    }
   });
 });
