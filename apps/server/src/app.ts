@@ -67,6 +67,7 @@ import { HttpError } from './lib/errors';
 import { createMemoryStore, type CacheStore } from './lib/cache-store';
 import { RateLimiter } from './lib/rate-limiter';
 import { createDbRateLimiter, createUsageCounters } from './lib/usage-counter';
+import { createCostlyCallLimits } from './lib/user-limit';
 import { REQUEST_ID_HEADER, requestIdFromHeaders } from './lib/request-id';
 import { createTokens } from './lib/tokens';
 import { createAuthenticate } from './plugins/authenticate';
@@ -251,6 +252,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     forgotByEmail: new RateLimiter(config.FORGOT_PASSWORD_MAX_PER_EMAIL, windowMs(config.FORGOT_PASSWORD_WINDOW_SECONDS), clock, { store, name: 'forgot-email' }),
     forgotByAddress: new RateLimiter(config.FORGOT_PASSWORD_MAX_PER_ADDRESS, windowMs(config.FORGOT_PASSWORD_WINDOW_SECONDS), clock, { store, name: 'forgot-address' }),
   };
+  // Per-user limits of the calls that cost money, mail or CPU (analysis, support, password change).
+  const userLimits = createCostlyCallLimits(config, clock, store);
 
   // The outbox's code hashes are keyed by a key derived from the JWT secret (never the secret itself).
   const provider = deps.sms ?? createSms(config, db, clock, createHmac('sha256', deps.jwtSecret).update('signalboard sms verification codes').digest('hex'));
@@ -347,7 +350,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(
     async (secured) => {
       secured.addHook('onRequest', authenticate);
-      await secured.register(protectedAuthRoutes, { auth, sessionUsers });
+      await secured.register(protectedAuthRoutes, { auth, sessionUsers, passwordChangeLimit: userLimits.passwordChange });
       await secured.register(favoritesRoutes, { favorites });
       await secured.register(savedAlertsRoutes, { db });
       await secured.register(phoneRoutes, { service: createPhoneService({ db, sms, clock, log: app.log, limits: { perAddressPerDay: config.VERIFICATION_MAX_PER_ADDRESS_PER_DAY, perDay: config.VERIFICATION_MAX_PER_DAY } }) });
@@ -357,7 +360,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         ruleSaved: (userId, type) => alertEvaluation.ruleSaved(userId, type),
       });
       await secured.register(alertHistoryRoutes, { service: createAlertHistoryService({ repo: createAlertHistoryRepo(db) }), clock });
-      await secured.register(supportRoutes, { mailer, supportEmail: config.SUPPORT_EMAIL });
+      await secured.register(supportRoutes, { mailer, supportEmail: config.SUPPORT_EMAIL, limit: userLimits.support, maxConcurrentUploads: config.SUPPORT_MAX_CONCURRENT_UPLOADS });
       await secured.register(docsRoutes);
       await secured.register(liveRoutes, { hub: liveHub });
       const marketService = createMarketService(deps.market, deps.marketClock);
@@ -365,7 +368,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await secured.register(scansRoutes, {
         scans: createScansService({ favorites, market: marketService, sentiment: deps.market, clock: deps.marketClock, log: app.log }),
       });
-      await secured.register(newsAnalysisRoutes, { service: createNewsAnalysisService({ analyst, clock, ttlMs: config.AI_CACHE_TTL_SECONDS * 1000, store }) });
+      await secured.register(newsAnalysisRoutes, { service: createNewsAnalysisService({ analyst, clock, ttlMs: config.AI_CACHE_TTL_SECONDS * 1000, store }), limit: userLimits.analysis });
       await secured.register(dashboardRoutes, { repo: dashboardRepo, jobs: deps.queued ? { fillIfEmpty: deps.queued.fillDashboard } : dashboardJobs, market: deps.market, marketClock: deps.marketClock });
       const records = createTrackRecords({ repo: tradesRepo, market: deps.market, marketClock: deps.marketClock, ...(deps.tradeUniverse ? { universe: deps.tradeUniverse } : {}) });
       await secured.register(tradesRoutes, { engines: tradeJobs.engines, repo: tradesRepo, market: deps.market, marketClock: deps.marketClock, records });

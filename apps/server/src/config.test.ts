@@ -173,6 +173,23 @@ describe('configuration', () => {
     expect(both).toMatch(/PORT: /);
     expect(both).toMatch(/JWT_SECRET: /);
   });
+  it('has the costly-call limits (per user) and the support upload cap, positive whole numbers', () => {
+    expect(loadConfig({})).toMatchObject({
+      ANALYSIS_MAX_PER_USER: 20,
+      ANALYSIS_WINDOW_SECONDS: 600,
+      SUPPORT_MAX_PER_USER: 5,
+      SUPPORT_WINDOW_SECONDS: 3600,
+      SUPPORT_MAX_CONCURRENT_UPLOADS: 4,
+      PASSWORD_CHANGE_MAX_PER_USER: 5,
+      PASSWORD_CHANGE_WINDOW_SECONDS: 3600,
+    });
+    expect(loadConfig({ ANALYSIS_MAX_PER_USER: '50', SUPPORT_MAX_CONCURRENT_UPLOADS: '8' })).toMatchObject({ ANALYSIS_MAX_PER_USER: 50, SUPPORT_MAX_CONCURRENT_UPLOADS: 8 });
+    for (const name of ['ANALYSIS_MAX_PER_USER', 'SUPPORT_WINDOW_SECONDS', 'PASSWORD_CHANGE_MAX_PER_USER', 'SUPPORT_MAX_CONCURRENT_UPLOADS']) {
+      expect(problem({ [name]: '0' }), name).toMatch(new RegExp(`${name}: `));
+    }
+    expect(problem({ SUPPORT_MAX_CONCURRENT_UPLOADS: '1001' })).toMatch(/SUPPORT_MAX_CONCURRENT_UPLOADS: /);
+  });
+
   it('selects the SMS provider: the outbox by default, Twilio only with its settings', () => {
     expect(loadConfig({}).SMS_PROVIDER).toBe('outbox');
     const sid = (prefix: string) => `${prefix}${'0123456789abcdef'.repeat(2)}`;

@@ -104,6 +104,9 @@ const envSchema = z.object({
   FORGOT_PASSWORD_MAX_PER_EMAIL: positiveInt.default(3),
   FORGOT_PASSWORD_MAX_PER_ADDRESS: positiveInt.default(20),
   FORGOT_PASSWORD_WINDOW_SECONDS: positiveInt.default(60 * 60),
+  /** Per user: password changes (api/update-password) in each window. */
+  PASSWORD_CHANGE_MAX_PER_USER: positiveInt.default(5),
+  PASSWORD_CHANGE_WINDOW_SECONDS: positiveInt.default(60 * 60),
   /** Unset: the demo account only on loopback with the embedded database (features/auth/demo-account.ts). */
   DEMO_ACCOUNT: booleanFlag.optional(),
   /** The news analyst: `local` (offline, deterministic) or `openai` (any OpenAI-compatible chat-completions server). */
@@ -118,6 +121,14 @@ const envSchema = z.object({
   AI_MAX_INPUT_CHARS: positiveInt.min(1_000).max(200_000).default(24_000),
   /** How long an analysis of the same text is reused. */
   AI_CACHE_TTL_SECONDS: positiveInt.default(600),
+  /** Per user: news analyses that reach the analyst (cached answers are free) in each window. */
+  ANALYSIS_MAX_PER_USER: positiveInt.default(20),
+  ANALYSIS_WINDOW_SECONDS: positiveInt.default(10 * 60),
+  /** Per user: support requests received in each window. */
+  SUPPORT_MAX_PER_USER: positiveInt.default(5),
+  SUPPORT_WINDOW_SECONDS: positiveInt.default(60 * 60),
+  /** Support requests (up to 10 MB each) read at once by one API process; more answer 503 before their body is read. */
+  SUPPORT_MAX_CONCURRENT_UPLOADS: positiveInt.max(1000).default(4),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST: z.string().optional(),
   NODE_ENV: z.string().optional(),

@@ -8,8 +8,9 @@ export function notifySuccess(message: string): void {
   notifications.show({ message, color: 'green', autoClose: 5000, withBorder: true, closeButtonProps });
 }
 
-export function notifyError(message: string): void {
-  notifications.show({ message, color: 'red', autoClose: false, withBorder: true, closeButtonProps });
+/** A failure; with a `title` (the spec's alert) the message under it says why (e.g. the server's msg). */
+export function notifyError(message: string, title?: string): void {
+  notifications.show({ ...(title ? { title } : {}), message, color: 'red', autoClose: false, withBorder: true, closeButtonProps });
 }
 
 export function notifyInfo(message: string): void {

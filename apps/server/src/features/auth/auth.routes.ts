@@ -10,6 +10,7 @@ import {
 import { HttpError, parseInput } from '../../lib/errors';
 import type { RateLimiter } from '../../lib/rate-limiter';
 import type { Tokens } from '../../lib/tokens';
+import type { UserLimit } from '../../lib/user-limit';
 import type { AuthService } from './auth.service';
 import type { SessionUsers } from './session-users';
 
@@ -71,12 +72,14 @@ export async function publicAuthRoutes(app: FastifyInstance, options: PublicAuth
 /** Routes behind the token: api/update-password, api/getemail, api/deactivate_user. */
 export async function protectedAuthRoutes(
   app: FastifyInstance,
-  options: { auth: AuthService; sessionUsers: Pick<SessionUsers, 'invalidate'> },
+  options: { auth: AuthService; sessionUsers: Pick<SessionUsers, 'invalidate'>; passwordChangeLimit: UserLimit },
 ) {
-  const { auth, sessionUsers } = options;
+  const { auth, sessionUsers, passwordChangeLimit } = options;
 
   app.post('/update-password', async (request): Promise<MsgBody> => {
     const { new_password } = parseInput(updatePasswordRequest, request.body);
+    // Every well-formed attempt counts (each costs a password hash), before anything is changed.
+    await passwordChangeLimit.hit(request.user.id);
     await auth.updatePassword(request.user.id, new_password);
     return { msg: 'Password updated successfully!' };
   });

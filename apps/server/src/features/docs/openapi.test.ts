@@ -102,7 +102,9 @@ describe('documented error responses', () => {
     expect(statuses('/api/getemail')).toEqual([401]);
     expect(statuses('/api/health')).toEqual([]);
     expect(statuses('/api/login', 'post')).toEqual([400, 401, 403, 413, 415, 429]);
-    expect(statuses('/api/contact-support', 'post')).toEqual([400, 401, 413, 415, 502]);
+    expect(statuses('/api/contact-support', 'post')).toEqual([400, 401, 413, 415, 429, 502, 503]);
+    expect(statuses('/api/update-password', 'post')).toEqual([400, 401, 413, 415, 429]);
+    expect(statuses('/api/news-analysis', 'post')).toEqual([400, 401, 413, 415, 429, 502]);
     expect(statuses('/api/stock-high-low', 'post')).toEqual([400, 401, 404, 413, 415, 502, 503]);
   });
 

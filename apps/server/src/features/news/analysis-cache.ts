@@ -34,6 +34,20 @@ export class AnalysisCache<V> {
     return this.entries.size;
   }
 
+  /**
+   * True when getOrCompute(key) would not compute now: a fresh answer here or in the shared store,
+   * or a computation of the key under way (callers join it).
+   */
+  async has(key: string): Promise<boolean> {
+    const now = this.options.clock.nowMs();
+    const hit = this.entries.get(key);
+    if ((hit && hit.expiresAtMs > now) || this.inFlight.has(key)) return true;
+    if (!this.store) return false;
+    const bytes = await this.store.getBytes(this.sharedKey(key)).catch(() => undefined);
+    const shared = bytes ? decodeValue<{ value: V; expiresAtMs: number }>(bytes) : undefined;
+    return shared !== undefined && shared.expiresAtMs > this.options.clock.nowMs();
+  }
+
   async getOrCompute(key: string, compute: () => Promise<V>): Promise<V> {
     const now = this.options.clock.nowMs();
     const hit = this.entries.get(key);
@@ -55,7 +69,7 @@ export class AnalysisCache<V> {
   }
 
   private async load(key: string, compute: () => Promise<V>): Promise<V> {
-    const sharedKey = `${this.options.name ?? 'analysis'}:${key}`;
+    const sharedKey = this.sharedKey(key);
     if (this.store) {
       const bytes = await this.store.getBytes(sharedKey).catch(() => undefined);
       const shared = bytes ? decodeValue<{ value: V; expiresAtMs: number }>(bytes) : undefined;
@@ -71,6 +85,10 @@ export class AnalysisCache<V> {
     this.keep(key, entry);
     await this.store?.setBytes(sharedKey, encodeValue(entry), this.options.ttlMs + SHARED_KEEP_MARGIN_MS).catch(() => undefined);
     return value;
+  }
+
+  private sharedKey(key: string): string {
+    return `${this.options.name ?? 'analysis'}:${key}`;
   }
 
   private keep(key: string, entry: { value: V; expiresAtMs: number }): void {

@@ -8,6 +8,7 @@ import {
   type NewsAnalysisResponse,
 } from '@signalboard/core';
 import { HttpError, parseInput } from '../../lib/errors';
+import type { UserLimit } from '../../lib/user-limit';
 import { AnalystError, type AnalysisKind } from '../../providers/ai';
 import type { NewsAnalysisService } from './news-analysis.service';
 
@@ -18,11 +19,12 @@ function analysisText(body: unknown, field: string, schema: ZodType<Record<strin
   return parseInput(schema, body)[field]!;
 }
 
-/** POST api/news-analysis and api/analyze-trump-news (spec §7); registered in the secured scope. */
-export async function newsAnalysisRoutes(app: FastifyInstance, options: { service: NewsAnalysisService }) {
+/** POST api/news-analysis and api/analyze-trump-news (spec §7); registered in the secured scope, limited per user. */
+export async function newsAnalysisRoutes(app: FastifyInstance, options: { service: NewsAnalysisService; limit: UserLimit }) {
   const answer = async (request: FastifyRequest, kind: AnalysisKind, text: string): Promise<NewsAnalysisResponse> => {
     try {
-      return { response: await options.service.analyze(kind, text) };
+      // Counts against the user's limit only when the analyst is asked (a cached answer is free).
+      return { response: await options.service.analyze(kind, text, () => options.limit.hit(request.user.id)) };
     } catch (error) {
       if (!(error instanceof AnalystError)) throw error;
       request.log.warn({ err: error, reason: error.reason }, 'news analysis failed');

@@ -8,7 +8,11 @@ import { AnalysisCache } from './analysis-cache';
 export const ANALYSIS_CACHE_MAX_ENTRIES = 200;
 
 export interface NewsAnalysisService {
-  analyze(kind: AnalysisKind, text: string): Promise<string>;
+  /**
+   * The analysis of `text`; `beforeAnalysis` runs (and may throw, e.g. a per-user limit) only when
+   * the analyst is to be asked: not for an answer the cache holds or a computation under way.
+   */
+  analyze(kind: AnalysisKind, text: string, beforeAnalysis?: () => Promise<void>): Promise<string>;
 }
 
 /**
@@ -18,8 +22,9 @@ export interface NewsAnalysisService {
 export function createNewsAnalysisService(options: { analyst: Analyst; clock: Clock; ttlMs: number; store?: CacheStore }): NewsAnalysisService {
   const cache = new AnalysisCache<string>({ ttlMs: options.ttlMs, maxEntries: ANALYSIS_CACHE_MAX_ENTRIES, clock: options.clock, ...(options.store ? { store: options.store } : {}) });
   return {
-    analyze(kind, text) {
+    async analyze(kind, text, beforeAnalysis) {
       const key = `${kind}:${createHash('sha256').update(text).digest('hex')}`;
+      if (beforeAnalysis && !(await cache.has(key))) await beforeAnalysis();
       return cache.getOrCompute(key, () => options.analyst.analyze({ kind, text }));
     },
   };

@@ -10,6 +10,8 @@ import { createTestApp, createUser, login, uniqueEmail, type TestApp } from '../
 const SENT = { msg: 'Support request sent successfully!' };
 const MAIL_DOWN = { msg: 'The support request could not be sent: the mail service is unavailable.' };
 type Headers = { authorization: string };
+/** The PNG signature and the start of an IHDR chunk: an image by its bytes. */
+const PNG_BYTES = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d, 0x49, 0x48, 0x44, 0x52]);
 type Attachment = { name: string; content: Buffer | string; type?: string };
 
 /** A multipart body as the browser's FormData would send it. */
@@ -44,7 +46,8 @@ describe('api/contact-support through the outbox', () => {
   let headers: Headers;
   const sentCount = async () => (await t.db.select().from(outboxEmails)).length;
   beforeAll(async () => {
-    t = await createTestApp();
+    // Many requests of one user here; the per-user limit is support.limits.test.ts's.
+    t = await createTestApp({ SUPPORT_MAX_PER_USER: '100' });
     ({ email, headers } = await signedIn(t, 'customer'));
   });
   afterAll(async () => t.close());
@@ -201,7 +204,7 @@ describe('api/contact-support through a real SMTP server on loopback', () => {
     try {
       expect(t.mailer.kind).toBe('smtp');
       const { email, headers } = await signedIn(t, 'smtp');
-      const answer = await send(t, headers, { header: 'Login trouble', body: 'Cannot sign in.' }, { name: 'screen.png', content: 'png-bytes', type: 'image/png' });
+      const answer = await send(t, headers, { header: 'Login trouble', body: 'Cannot sign in.' }, { name: 'screen.png', content: PNG_BYTES, type: 'image/png' });
       expect([answer.statusCode, answer.json()]).toEqual([200, SENT]);
       expect(received).toHaveLength(1);
       const [message] = received;
@@ -212,7 +215,7 @@ describe('api/contact-support through a real SMTP server on loopback', () => {
       expect(message!.raw).toMatch(/^Subject: \[Support\] Login trouble\r?$/m);
       expect(message!.raw).toContain('filename=screen.png');
       expect(message!.raw).toContain('Content-Type: image/png');
-      expect(message!.raw).toContain(Buffer.from('png-bytes').toString('base64'));
+      expect(message!.raw).toContain(PNG_BYTES.toString('base64'));
       expect(message!.raw).toContain('Cannot sign in.');
       expect(await t.db.select().from(outboxEmails)).toHaveLength(0);
     } finally {

@@ -3,6 +3,7 @@ import { IconPaperclip } from '@tabler/icons-react';
 import { isSupportFormComplete, SUPPORT_ATTACHMENT_MAX_BYTES, SUPPORT_FIELDS_REQUIRED_MESSAGE } from '@signalboard/core';
 import { useState, type FormEvent } from 'react';
 import { useCurrentUser } from '../../api/session-queries';
+import { ApiError } from '../../api/client';
 import { contactSupport } from '../../api/support';
 import { ScreenHeader } from '../../components/screen-header';
 import { notifyError, notifySuccess } from '../../components/notify';
@@ -34,8 +35,10 @@ export function SupportScreen() {
       setHeader('');
       setBody('');
       setFile(null);
-    } catch {
-      notifyError(SUPPORT_FAILED);
+    } catch (error) {
+      // The spec's alert, with the server's reason under it when it gave one (a limit, a refused file).
+      if (error instanceof ApiError && error.status >= 400) notifyError(error.message, SUPPORT_FAILED);
+      else notifyError(SUPPORT_FAILED);
     } finally {
       setBusy(false);
     }

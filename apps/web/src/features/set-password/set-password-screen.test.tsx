@@ -1,0 +1,32 @@
+import { screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { mockApi } from '../../test/mock-api';
+import { renderScreen } from '../../test/render';
+import { SetPasswordScreen } from './set-password-screen';
+
+/** An unsigned token that expires in an hour: the screen only reads its expiry. */
+const token = () => {
+  const encode = (value: object) => btoa(JSON.stringify(value)).replace(/=+$/, '').replace(/\+/g, '-').replace(/\//g, '_');
+  return `${encode({ alg: 'HS256', typ: 'JWT' })}.${encode({ sub: '1', exp: Math.floor(Date.now() / 1000) + 3600 })}.sig`;
+};
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+  window.localStorage.clear();
+});
+
+describe('SetPasswordScreen', () => {
+  it("shows the server's msg when the change is refused by the per-user limit (429), and stays", async () => {
+    window.localStorage.setItem('access_token', token());
+    const limit = 'Too many password changes (at most 5 every hour). Please try again in 45 minutes.';
+    const api = mockApi({ 'POST update-password': { status: 429, body: { msg: limit }, headers: { 'retry-after': '2700' } } });
+    const { router } = renderScreen(<SetPasswordScreen />, '/set-password');
+    await userEvent.click(screen.getByLabelText('New Password'));
+    await userEvent.paste('a new password');
+    await userEvent.click(screen.getByRole('button', { name: 'Update Password' }));
+    expect(await screen.findByText(limit)).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/set-password');
+    expect(api.callsTo('batch_update_favorite_stocks')).toEqual([]);
+  });
+});
