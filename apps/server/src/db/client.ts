@@ -9,8 +9,12 @@ export type Database = NodePgDatabase<typeof schema>;
 /** Where the SQL migrations live: beside this file in the source, copied beside the bundle by the build. */
 export const MIGRATIONS_DIR = fileURLToPath(new URL('./migrations', import.meta.url));
 
-/** A connection the database does not accept in this long counts as down (the request answers 503, not hangs). */
-export const CONNECT_TIMEOUT_MS = 5_000;
+/**
+ * A connection the database does not accept in this long counts as down (the request answers 503
+ * instead of hanging on an unreachable host). pg-pool applies it to waiting for a free connection of
+ * a busy pool too, hence generous.
+ */
+export const CONNECT_TIMEOUT_MS = 30_000;
 
 export function createPool(connectionString: string, max = 12): pg.Pool {
   const pool = new pg.Pool({ connectionString, max, idleTimeoutMillis: 30_000, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
