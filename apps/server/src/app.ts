@@ -11,6 +11,7 @@ import fastifyStatic from '@fastify/static';
 import { SUPPORT_ATTACHMENT_MAX_BYTES, type EngineId, type UniverseMember } from '@signalboard/core';
 import type { Config } from './config';
 import type { Database } from './db/client';
+import { isDatabaseUnavailable } from './db/errors';
 import { createAuthService } from './features/auth/auth.service';
 import { createSessionUsers } from './features/auth/session-users';
 import { protectedAuthRoutes, publicAuthRoutes } from './features/auth/auth.routes';
@@ -68,6 +69,7 @@ import { createMemoryStore, type CacheStore } from './lib/cache-store';
 import { RateLimiter } from './lib/rate-limiter';
 import { createDbRateLimiter, createUsageCounters } from './lib/usage-counter';
 import { createCostlyCallLimits } from './lib/user-limit';
+import { isRedisUnavailable } from './lib/redis';
 import { REQUEST_ID_HEADER, requestIdFromHeaders } from './lib/request-id';
 import { createTokens } from './lib/tokens';
 import { createAuthenticate } from './plugins/authenticate';
@@ -228,6 +230,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     if (error instanceof ProviderError) {
       request.log.warn({ err: error }, 'market data provider failed with nothing cached');
       return reply.status(502).send({ msg: `Market data is unavailable right now (${error.message}). Please try again shortly.` });
+    }
+    // The database or Redis gone (restarting, stopped, unreachable): 503, and the call works again once it is back.
+    const unavailable = isRedisUnavailable(error) ? 'Redis' : isDatabaseUnavailable(error) ? 'database' : undefined;
+    if (unavailable) {
+      request.log.warn({ err: error }, `${unavailable} unavailable`);
+      return reply.status(503).header('retry-after', '5').send({ msg: `The ${unavailable === 'Redis' ? 'shared cache (Redis)' : 'database'} is unavailable right now. Please try again shortly.` });
     }
     const answer = toErrorAnswer(error);
     if (answer) {

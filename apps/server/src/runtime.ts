@@ -46,7 +46,12 @@ export interface Runtime {
   close(options?: { stopEmbedded?: 'always' | 'startedHere' }): Promise<void>;
 }
 
-export async function openRuntime(config: Config, log: RuntimeLog): Promise<Runtime> {
+export interface RuntimeOptions {
+  /** The server's: an embedded PostgreSQL that stops under it is started again (db/embedded-supervisor.ts). */
+  superviseEmbedded?: boolean;
+}
+
+export async function openRuntime(config: Config, log: RuntimeLog, options: RuntimeOptions = {}): Promise<Runtime> {
   // TEST_CONTROL_FILE (NODE_ENV=test only; lib/test-control.ts): the browser tests move quotes and the clock.
   const control = config.TEST_CONTROL_FILE ? createTestControl(config.TEST_CONTROL_FILE, (message) => log.warn(message)) : undefined;
   if (control) log.warn(`TEST_CONTROL_FILE is set: quotes and the clock follow ${control.file} (a test setting)`);
@@ -56,7 +61,7 @@ export async function openRuntime(config: Config, log: RuntimeLog): Promise<Runt
   const store = createCacheStore(config, (error) => log.warn(`Redis (shared state): ${error.message}`));
   const baseMarket = createMarket(config, clockForMarket, store);
   const market = control ? withTestQuotes(baseMarket, control, clockForMarket) : baseMarket;
-  const database = await openDatabase(config, log);
+  const database = await openDatabase(config, log, { superviseEmbedded: options.superviseEmbedded ?? false });
   const mailer = createMailer(config, database.db, clock);
   const redis = config.REDIS_URL ? { url: config.REDIS_URL, prefix: config.REDIS_PREFIX } : undefined;
   const jobQueue = redis ? createJobQueue(redis, { log }) : undefined;

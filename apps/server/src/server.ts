@@ -15,7 +15,8 @@ const SHUTDOWN_TIMEOUT_MS = 20_000;
 async function main(): Promise<void> {
   const config = loadConfig();
   // REDIS_URL: the jobs run in `npm run worker` processes (jobs/queue.ts); this process only enqueues.
-  const runtime = await openRuntime(config, consoleLog);
+  // An embedded PostgreSQL that stops under the server is started again (a restart of it, a crash).
+  const runtime = await openRuntime(config, consoleLog, { superviseEmbedded: true });
   const { clock, jobQueue, mailer } = runtime;
   const app = await buildApp({
     ...(await runtime.appDeps()),

@@ -138,12 +138,13 @@ function run(bin: string, args: string[], runAs: RunAs | undefined, options: { d
   });
 }
 
-function freePort(): Promise<number> {
+/** A port nobody listens on: `wanted` when it is free, else one the system picks. */
+function freePort(wanted = 0): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = net.createServer();
     server.unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
+    server.on('error', (error) => (wanted ? resolve(freePort()) : reject(error)));
+    server.listen(wanted, '127.0.0.1', () => {
       const address = server.address();
       server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
     });
@@ -278,8 +279,18 @@ async function ensureAppDatabase(adminUrl: string): Promise<void> {
   }
 }
 
-/** Finds the embedded server for DATA_DIR, adopting a running one or starting it; initialises it first if needed. */
-export async function ensureEmbeddedPostgres(dataDir: string, log: Logger): Promise<EmbeddedPostgres> {
+/** Whether the embedded server of DATA_DIR is running (its postmaster alive; it may not answer yet). */
+export function embeddedPostgresRunning(dataDir: string): boolean {
+  const pgDir = path.join(dataDir, 'pg');
+  const pidFile = readPidFile(pgDir);
+  return pidFile !== undefined && isOurPostmaster(pidFile.pid, pgDir);
+}
+
+/**
+ * Finds the embedded server for DATA_DIR, adopting a running one or starting it; initialises it first
+ * if needed. `port`: start it on this port when it is free (a restart keeps its address), else on any.
+ */
+export async function ensureEmbeddedPostgres(dataDir: string, log: Logger, options: { port?: number } = {}): Promise<EmbeddedPostgres> {
   await fs.mkdir(dataDir, { recursive: true });
   const pgDir = path.join(dataDir, 'pg');
   const bins = await loadBinaries();
@@ -320,7 +331,7 @@ export async function ensureEmbeddedPostgres(dataDir: string, log: Logger): Prom
   const logFile = path.join(pgDir, 'server.log');
   let lastOutput = '';
   for (let attempt = 1; attempt <= 3; attempt += 1) {
-    const port = await freePort();
+    const port = await freePort(attempt === 1 ? options.port : 0);
     const result = await run(
       bins.pg_ctl,
       ['start', '-D', pgDir, '-l', logFile, '-w', '-t', '60', '-o', `-p ${port}`],

@@ -10,7 +10,7 @@
 import { hostname } from 'node:os';
 import { Queue, Worker, type Job as BullJob, type JobsOptions } from 'bullmq';
 import { metrics } from '../lib/metrics';
-import { closeRedis, createRedisConnection, redisKey, type RedisSettings } from '../lib/redis';
+import { closeRedis, createRedisConnection, outageLogger, redisKey, type RedisSettings } from '../lib/redis';
 
 export const JOBS_QUEUE = 'jobs';
 /**
@@ -113,20 +113,36 @@ export function createJobQueue(settings: RedisSettings, options: { log?: JobLog 
   const connection = createRedisConnection(settings, { name: 'bullmq-queue' });
   const queue = new Queue(JOBS_QUEUE, { connection, prefix: settings.prefix, defaultJobOptions: { ...RETENTION, attempts: 1 } });
   const longQueue = new Queue(LONG_JOBS_QUEUE, { connection, prefix: settings.prefix, defaultJobOptions: { ...RETENTION, attempts: 1 } });
-  for (const each of [queue, longQueue]) each.on('error', (error) => options.log?.warn(`Job queue ${each.name}: ${error.message}`));
+  for (const each of [queue, longQueue]) {
+    const errors = outageLogger((message) => options.log?.warn(`Job queue ${each.name}: ${message}`));
+    each.on('error', errors.onError);
+    connection.on('ready', errors.reset);
+  }
+  // The schedules live in Redis: a Redis that comes back empty (restarted without persistence) has
+  // lost them, so they are upserted again on every reconnect (idempotent).
+  let scheduled: readonly Pick<PeriodicTask, 'name' | 'everyMs' | 'pattern'>[] | undefined;
+  let connectedOnce = false;
+  connection.on('ready', () => {
+    if (connectedOnce && scheduled) {
+      upsertSchedules(scheduled).catch((error: unknown) => options.log?.warn(`Job queue: restoring the schedules after a reconnect failed: ${String(error)}`));
+    }
+    connectedOnce = true;
+  });
+  async function upsertSchedules(tasks: readonly Pick<PeriodicTask, 'name' | 'everyMs' | 'pattern'>[]): Promise<void> {
+    scheduled = tasks;
+    const names = new Set(tasks.map((task) => task.name));
+    for (const task of tasks) {
+      const repeat = task.pattern ? { pattern: task.pattern, tz: 'UTC' } : { every: task.everyMs ?? 60_000 };
+      await queue.upsertJobScheduler(task.name, repeat, { name: task.name, data: {}, opts: RETENTION });
+    }
+    for (const scheduler of await queue.getJobSchedulers(0, -1)) {
+      if (!names.has(scheduler.key)) await queue.removeJobScheduler(scheduler.key);
+    }
+  }
   return {
     queue,
     queues: [queue, longQueue],
-    async upsertSchedules(tasks) {
-      const names = new Set(tasks.map((task) => task.name));
-      for (const task of tasks) {
-        const repeat = task.pattern ? { pattern: task.pattern, tz: 'UTC' } : { every: task.everyMs ?? 60_000 };
-        await queue.upsertJobScheduler(task.name, repeat, { name: task.name, data: {}, opts: RETENTION });
-      }
-      for (const scheduler of await queue.getJobSchedulers(0, -1)) {
-        if (!names.has(scheduler.key)) await queue.removeJobScheduler(scheduler.key);
-      }
-    },
+    upsertSchedules,
     async enqueue(name, data = {}, enqueueOptions = {}) {
       const { jobId, requestId, removeWhenDone, attempts, backoffMs, long } = enqueueOptions;
       await (long ? longQueue : queue).add(name, requestId ? { ...data, requestId } : data, {
@@ -230,7 +246,10 @@ export function startJobWorkers(settings: RedisSettings, options: JobWorkersOpti
       // A job cut short twice by dying workers still runs a third time before it counts as failed.
       maxStalledCount: 2,
     });
-    worker.on('error', (error) => log.warn(`Job worker (${queueName}): ${error.message}`));
+    // Each distinct error once per outage; the worker reconnects and takes jobs again by itself.
+    const errors = outageLogger((message) => log.warn(`Job worker (${queueName}): ${message}`));
+    worker.on('error', errors.onError);
+    connection.on('ready', errors.reset);
     worker.on('stalled', (jobId) => log.warn(`Job ${jobId} stalled (its worker stopped); it runs again`));
     return { worker, connection };
   };

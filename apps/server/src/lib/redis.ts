@@ -33,7 +33,54 @@ export function createRedisConnection(settings: RedisSettings, options: RedisCon
     retryStrategy: (times) => Math.min(times * 50, 2000),
     lazyConnect: false,
   };
-  return new Redis(settings.url, redisOptions);
+  const connection = new Redis(settings.url, redisOptions);
+  if (!options.blocking) failFastWhileDown(connection);
+  return connection;
+}
+
+/**
+ * Once a request-path connection has been up, losing it makes its commands fail at once (no offline
+ * queue) until it is back: a request never waits out the reconnect backoff (up to 2 s a try, several
+ * tries), and its caller falls back or answers 503 at once. Before the first connect commands wait in
+ * the queue as usual, so a process started together with its Redis does not fail its first commands.
+ */
+function failFastWhileDown(connection: Redis): void {
+  let wasReady = false;
+  connection.on('ready', () => {
+    wasReady = true;
+    connection.options.enableOfflineQueue = true;
+  });
+  connection.on('close', () => {
+    if (wasReady) connection.options.enableOfflineQueue = false;
+  });
+}
+
+/** What ioredis throws for a command while Redis is unreachable (the offline queue off, its retries spent, or the connection closed under it). */
+const UNAVAILABLE_MESSAGES = ["Stream isn't writeable", 'Reached the max retries per request limit', 'Connection is closed'];
+
+/** Whether `error` is Redis being unreachable rather than a failed command: the request may succeed once it is back. */
+export function isRedisUnavailable(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  return error.name === 'MaxRetriesPerRequestError' || UNAVAILABLE_MESSAGES.some((text) => error.message.includes(text));
+}
+
+/**
+ * An 'error' listener for a connection (or a BullMQ queue or worker on it) that logs each distinct
+ * message once per outage: ioredis reports every failed reconnect (every 2 s) otherwise. Call
+ * `reset` when the connection is ready again.
+ */
+export function outageLogger(report: (message: string) => void): { onError(error: Error): void; reset(): void } {
+  const seen = new Set<string>();
+  return {
+    onError(error) {
+      if (seen.has(error.message)) return;
+      seen.add(error.message);
+      report(error.message);
+    },
+    reset() {
+      seen.clear();
+    },
+  };
 }
 
 /** `prefix:part:part…` — the one way keys are named. */

@@ -63,7 +63,8 @@ export function createSessionUsers(options: {
   function scheduleReconnect() {
     retryTimer = setTimeout(() => void connect(), retryDelayMs);
     retryTimer.unref();
-    retryDelayMs = Math.min(retryDelayMs * 2, 30_000);
+    // At most a few seconds apart: a restarted database is listened to (and the cache used) again soon.
+    retryDelayMs = Math.min(retryDelayMs * 2, 4_000);
   }
 
   async function connect(): Promise<void> {

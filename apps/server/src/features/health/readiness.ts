@@ -112,6 +112,8 @@ export function defaultReadinessChecks(deps: DefaultChecksDeps): { checks: Readi
           // Errors show up as a failed PING below; without a listener ioredis would print each one.
           redis.on('error', (error: Error) => (redisError = error.message));
         }
+        // Down since it was last up: say why (its commands fail at once then, lib/redis.ts).
+        if (redis.status === 'reconnecting' || redis.status === 'close') throw new Error(`not connected${redisError ? ` (${redisError})` : ''}`);
         const pong = await redis.ping();
         if (pong !== 'PONG') throw new Error(`PING answered ${pong}${redisError ? ` (${redisError})` : ''}`);
         return { prefix: config.REDIS_PREFIX };

@@ -5,7 +5,7 @@
  */
 import type { Redis } from 'ioredis';
 import type { LiveBus, LiveEvent } from '../../lib/live-bus';
-import { closeRedis, createRedisConnection, redisKey, type RedisSettings } from '../../lib/redis';
+import { closeRedis, createRedisConnection, outageLogger, redisKey, type RedisSettings } from '../../lib/redis';
 
 type Listener = (event: LiveEvent) => void;
 interface BusLog {
@@ -67,8 +67,12 @@ export function createRedisBus(settings: RedisSettings, log: BusLog = silentLog)
   const publisher: Redis = createRedisConnection(settings, { name: 'bus-pub' });
   const subscriber: Redis = createRedisConnection(settings, { name: 'bus-sub', blocking: true });
   const listeners = new Set<Listener>();
-  publisher.on('error', (error) => log.warn(`Live updates: Redis publisher: ${error.message}`));
-  subscriber.on('error', (error) => log.warn(`Live updates: Redis subscriber: ${error.message}`));
+  // Each distinct error once per outage (ioredis reports every reconnect try); both reconnect by themselves.
+  for (const [connection, role] of [[publisher, 'publisher'], [subscriber, 'subscriber']] as const) {
+    const errors = outageLogger((message) => log.warn(`Live updates: Redis ${role}: ${message}`));
+    connection.on('error', errors.onError);
+    connection.on('ready', errors.reset);
+  }
   subscriber.on('message', (from: string, message: string) => {
     if (from !== channel) return;
     const event = parseEvent(message);
