@@ -80,6 +80,8 @@ const envSchema = z.object({
   /** Sends Twilio's requests to this server instead (tests, proxies); unset in production. */
   TWILIO_BASE_URL: z.string().url().optional(),
   MARKET_DATA: z.enum(['simulated', 'file', 'live']).default('simulated'),
+  /** The market cache's memory bound in MiB (providers/market/cache.ts; about 25 KB a symbol of recent daily bars). */
+  MARKET_CACHE_MAX_MB: positiveInt.max(65_536).default(48),
   MARKET_NOW: z
     .string()
     .refine((value) => !Number.isNaN(Date.parse(value)), { message: 'MARKET_NOW must be an ISO time, e.g. 2026-11-20T15:30:00Z' })

@@ -102,6 +102,9 @@ export function createTradeJobs(deps: TradeJobsDeps) {
       const extrasFor = await createExtrasFor(engine, universe, { ...extrasDeps, series });
       const session = await createSessionRunner({ engine, repo, mode: 'replay', resume: stored !== null, universe, series, extrasFor });
       for (const [index, day] of sessions.entries()) {
+        // The replay is background work: between sessions the requests waiting are served first
+        // (setImmediate runs after the pending I/O callbacks), so a first screen does not queue behind it.
+        await new Promise<void>((resolve) => setImmediate(resolve));
         if (stopping) throw new Error('the server stopped during the replay; it goes on from there at the next start');
         const touched = await session.step(day, calendar.passTimeMs(day), { refoldAllOpen: false, claim: sessionClaim(engine, day), afterWrite: lastSessionWrite(engine, day) });
         if (touched === null) {

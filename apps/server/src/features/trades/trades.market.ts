@@ -41,7 +41,11 @@ export async function stockUniverse(market: CachedMarket, survivorshipBiased: bo
   return US_STOCKS.map((entry) => ({ symbol: entry.symbol, market: 'US' as const, ...(entry.sector ? { sector: entry.sector } : {}), survivorshipBiased }));
 }
 
-/** Bars → DailySeries, keeping the bars dated on or before `lastDay`. */
+/**
+ * Bars → DailySeries, keeping the bars dated on or before `lastDay`: views of the bars' arrays (the
+ * market cache's value), not copies, so a run holds no second copy of every symbol's history (each
+ * engine's replay copied ~12 MB for the S&P 500). Only the day numbers are new. Never written to.
+ */
 export function toDailySeries(bars: Bars, market: DailySeries['market'], lastDay: number): DailySeries {
   let end = bars.time.length;
   while (end > 0 && Math.round(bars.time[end - 1]! / DAY_SECONDS) > lastDay) end -= 1;
@@ -51,11 +55,11 @@ export function toDailySeries(bars: Bars, market: DailySeries['market'], lastDay
     symbol: bars.symbol,
     market,
     day,
-    open: bars.open.slice(0, end),
-    high: bars.high.slice(0, end),
-    low: bars.low.slice(0, end),
-    close: bars.close.slice(0, end),
-    volume: bars.volume.slice(0, end),
+    open: bars.open.subarray(0, end),
+    high: bars.high.subarray(0, end),
+    low: bars.low.subarray(0, end),
+    close: bars.close.subarray(0, end),
+    volume: bars.volume.subarray(0, end),
   };
 }
 

@@ -1,10 +1,18 @@
 /**
  * One cache in front of every market-data source: a TTL per kind of data, single-flight (concurrent
  * requests for one key share one upstream call), stale-on-error (the last good value is served,
- * marked stale, when the upstream fails) and a bounded size (least recently used out first).
- * The bound is real memory, not only a count: every entry is charged its approximate size in bytes
- * (typed arrays their byteLength, see `approximateBytes`), and the cache keeps both the entry count
- * and the byte total under their limits.
+ * marked stale, when the upstream fails) and a bounded size. The bound is real memory, not only a
+ * count: every entry is charged its approximate size in bytes (typed arrays their byteLength, see
+ * `approximateBytes`), and the cache keeps both the entry count and the byte total under their limits
+ * (MARKET_CACHE_MAX_MB).
+ *
+ * Eviction is a segmented LRU: a new entry is on probation until it is read again, and probation is
+ * emptied first (its least recently used out first); an entry read again is protected, and the
+ * protected part keeps at most PROTECTED_SHARE of the bytes (its least recently used goes back on
+ * probation). So a burst of values read once (a trade engine's replay reads each past session's
+ * option chains and news once: 2,800 chains, 110 MB, in a measured first replay) cycles through
+ * probation instead of pushing out what every screen reads (the quotes, the daily bars), and the
+ * bound can stay small without the screens going back to the source.
  *
  * With a shared store (Redis, REDIS_URL) that in-process LRU is level 1, and the store is level 2,
  * shared by every process: a level-1 miss reads the store, then takes the key's lock there and loads
@@ -51,8 +59,8 @@ export interface MarketCacheOptions {
   /** Most entries kept (default 20,000). */
   maxEntries?: number;
   /**
-   * Most approximate bytes kept (default 256 MiB: the recent daily history of ~8,000 symbols is
-   * ~200 MB). A value larger than this on its own is answered but not kept.
+   * Most approximate bytes kept (default DEFAULT_CACHE_MAX_BYTES). A value larger than this on its
+   * own is answered but not kept.
    */
   maxBytes?: number;
   /** How long a failed key waits before the upstream is asked again (default 30 s). */
@@ -81,13 +89,24 @@ interface SharedEntry {
 }
 
 export const DEFAULT_CACHE_MAX_ENTRIES = 20_000;
-export const DEFAULT_CACHE_MAX_BYTES = 256 * 1024 * 1024;
+/**
+ * 48 MiB: the recent daily bars of the whole simulated universe (~800 symbols, ~20 MB), the quotes,
+ * the marks' chains and the news, with room to spare. A dataset of thousands of symbols needs more
+ * (about 25 KB a symbol): MARKET_CACHE_MAX_MB.
+ */
+export const DEFAULT_CACHE_MAX_BYTES = 48 * 1024 * 1024;
+/** Share of the bytes the protected segment (entries read more than once) may hold. */
+export const PROTECTED_SHARE = 0.8;
 
 /** Bookkeeping per entry beyond its value: the Map slot, the entry object, the key's string header. */
 const ENTRY_OVERHEAD_BYTES = 128;
 
 export class MarketCache {
-  private readonly entries = new Map<string, Entry>();
+  /** Entries not read since they were stored, least recently used first. */
+  private readonly probation = new Map<string, Entry>();
+  /** Entries read again since they were stored, least recently used first. */
+  private readonly protectedEntries = new Map<string, Entry>();
+  private protectedBytes = 0;
   private readonly inFlight = new Map<string, Promise<Cached<unknown>>>();
   private readonly stats = { hits: 0, misses: 0, upstreamCalls: 0, staleServed: 0 };
   private bytes = 0;
@@ -110,7 +129,7 @@ export class MarketCache {
 
   async get<T>(key: string, ttlMs: number, load: () => Promise<T>): Promise<Cached<T>> {
     const now = this.clock.nowMs();
-    const entry = this.entries.get(key);
+    const entry = this.find(key);
     if (entry && (now < entry.expiresAtMs || now < entry.retryAtMs)) return this.hit<T>(key, entry, now);
     const pending = this.inFlight.get(key);
     if (pending) {
@@ -132,7 +151,7 @@ export class MarketCache {
    */
   peek<T>(key: string): Promise<Cached<T>> | undefined {
     const now = this.clock.nowMs();
-    const entry = this.entries.get(key);
+    const entry = this.find(key);
     if (entry && (now < entry.expiresAtMs || now < entry.retryAtMs)) return Promise.resolve(this.hit<T>(key, entry, now));
     return this.inFlight.get(key) as Promise<Cached<T>> | undefined;
   }
@@ -156,7 +175,7 @@ export class MarketCache {
       this.set(key, { value, fetchedAtMs, expiresAtMs: fetchedAtMs + ttlMs, retryAtMs: 0, bytes });
       return { value, stale: false, fetchedAtMs };
     } catch (error) {
-      const previous = this.entries.get(key);
+      const previous = this.find(key);
       if (previous && isServeStaleError(error)) {
         previous.retryAtMs = this.clock.nowMs() + this.failureBackoffMs;
         this.stats.staleServed += 1;
@@ -203,7 +222,7 @@ export class MarketCache {
       await this.writeShared(store, key, entry, ttlMs + STALE_KEEP_MS);
       return { value, stale: false, fetchedAtMs };
     } catch (error) {
-      const local = this.entries.get(key);
+      const local = this.find(key);
       const previous = local && (!shared || local.fetchedAtMs >= shared.fetchedAtMs) ? local : shared;
       if (previous && isServeStaleError(error)) {
         const stale: SharedEntry = { value: previous.value, fetchedAtMs: previous.fetchedAtMs, expiresAtMs: previous.expiresAtMs, retryAtMs: this.clock.nowMs() + this.failureBackoffMs };
@@ -250,47 +269,90 @@ export class MarketCache {
     await store.setBytes(`market:${key}`, encodeValue(entry), keepMs).catch(() => undefined);
   }
 
+  private find(key: string): Entry | undefined {
+    return this.protectedEntries.get(key) ?? this.probation.get(key);
+  }
+
+  /** Stores a value; a new value of a protected key stays protected (a refresh is no first read). */
   private set(key: string, entry: Entry): void {
+    const wasProtected = this.protectedEntries.has(key);
     this.remove(key);
     if (entry.bytes > this.maxBytes) return; // larger than the whole cache: answered, not kept
-    this.entries.set(key, entry);
+    if (wasProtected) {
+      this.protectedEntries.set(key, entry);
+      this.protectedBytes += entry.bytes;
+    } else {
+      this.probation.set(key, entry);
+    }
     this.bytes += entry.bytes;
-    while (this.entries.size > this.maxEntries || this.bytes > this.maxBytes) this.remove(this.entries.keys().next().value!);
+    this.balance();
+  }
+
+  /** Keeps the protected segment within its share, then both within the bounds (probation out first). */
+  private balance(): void {
+    while (this.protectedBytes > this.maxBytes * PROTECTED_SHARE && this.protectedEntries.size > 0) {
+      const [key, entry] = this.protectedEntries.entries().next().value!;
+      this.protectedEntries.delete(key);
+      this.protectedBytes -= entry.bytes;
+      this.probation.set(key, entry);
+    }
+    while (this.probation.size + this.protectedEntries.size > this.maxEntries || this.bytes > this.maxBytes) {
+      const victim = this.probation.size > 0 ? this.probation.keys().next().value! : this.protectedEntries.keys().next().value!;
+      this.remove(victim);
+    }
   }
 
   private remove(key: string): void {
-    const entry = this.entries.get(key);
-    if (!entry) return;
-    this.entries.delete(key);
-    this.bytes -= entry.bytes;
+    const entry = this.protectedEntries.get(key);
+    if (entry) {
+      this.protectedEntries.delete(key);
+      this.protectedBytes -= entry.bytes;
+      this.bytes -= entry.bytes;
+      return;
+    }
+    const onProbation = this.probation.get(key);
+    if (!onProbation) return;
+    this.probation.delete(key);
+    this.bytes -= onProbation.bytes;
   }
 
+  /** A read: the entry becomes the most recently used of the protected segment. */
   private touch(key: string, entry: Entry): void {
-    this.entries.delete(key);
-    this.entries.set(key, entry);
+    if (this.protectedEntries.delete(key)) {
+      this.protectedEntries.set(key, entry);
+      return;
+    }
+    this.probation.delete(key);
+    this.protectedEntries.set(key, entry);
+    this.protectedBytes += entry.bytes;
+    this.balance();
   }
 
   snapshot(): CacheStats {
-    return { ...this.stats, entries: this.entries.size, bytes: this.bytes };
+    return { ...this.stats, entries: this.probation.size + this.protectedEntries.size, bytes: this.bytes };
   }
 }
 
 /**
- * Approximate bytes a value holds, for the cache bound: typed arrays and buffers their byteLength
- * (a view is charged its own length, not its buffer's), strings 2 bytes a character plus a header,
- * numbers and booleans 8, arrays and objects their slots plus their contents (keys included).
- * Walks at most 8 levels deep (market values are 3–4 deep). An estimate of the order of magnitude,
- * not V8's exact figure: it is what keeps 20,000 entries of user-chosen keys from meaning gigabytes.
+ * Approximate bytes a value holds in V8, for the cache bound: typed arrays and buffers their
+ * byteLength (a view is charged its own length, not its buffer's); strings a header and one byte a
+ * character (two when a character is beyond Latin-1, as V8 stores them); a number 12 (a boxed double);
+ * arrays and objects a header and a slot per item or property plus their contents (property names
+ * are not charged: objects of one shape share them). Walks at most 8 levels deep (market values are
+ * 3–4 deep). Checked against V8's own heap (cache.test.ts): an option chain of 122 contracts held
+ * 34 KB and was charged 76 KB when names and characters were charged twice over, which let replay
+ * reads push the quotes and bars out long before the real memory reached the bound.
  */
 export function approximateBytes(value: unknown, depth = 0): number {
   if (value === null || value === undefined) return 8;
   switch (typeof value) {
     case 'number':
-    case 'boolean':
     case 'bigint':
+      return 12;
+    case 'boolean':
       return 8;
     case 'string':
-      return 16 + value.length * 2;
+      return 16 + (WIDE_CHARACTER.test(value) ? value.length * 2 : value.length);
     case 'object':
       break;
     default:
@@ -300,14 +362,17 @@ export function approximateBytes(value: unknown, depth = 0): number {
   if (value instanceof ArrayBuffer) return 32 + value.byteLength;
   if (depth >= 8) return 64;
   if (Array.isArray(value)) {
-    let total = 32 + value.length * 8;
+    let total = 16 + value.length * 8;
     for (const item of value) total += approximateBytes(item, depth + 1);
     return total;
   }
-  let total = 32;
-  for (const [key, item] of Object.entries(value as Record<string, unknown>)) total += 8 + 16 + key.length * 2 + approximateBytes(item, depth + 1);
+  let total = 16;
+  for (const item of Object.values(value as Record<string, unknown>)) total += 8 + approximateBytes(item, depth + 1);
   return total;
 }
+
+/** A character V8 cannot keep in a one-byte string. */
+const WIDE_CHARACTER = /[\u0100-\uffff]/;
 
 /** Unknown symbols and bad requests are answers, not outages: they never fall back to stale data. */
 function isServeStaleError(error: unknown): boolean {

@@ -33,7 +33,7 @@ export function marketClock(config: Pick<Config, 'MARKET_NOW'>, clock: Clock = s
  * and the live providers' token buckets are the installation's, not the process's.
  */
 export function createMarket(config: Config, clock: Clock, store?: CacheStore): CachedMarket {
-  const cache = () => new MarketCache(clock, { store });
+  const cache = () => new MarketCache(clock, { store, maxBytes: config.MARKET_CACHE_MAX_MB * 1024 * 1024 });
   switch (config.MARKET_DATA) {
     case 'simulated':
       return createCachedMarket(createSimulatedMarket({ clock }), clock, cache());

@@ -27,6 +27,8 @@ import { intradayBars, runningBar, US_STEPS } from './intraday';
 import { dailySeries, isCrypto, isSessionDay, type DailySeries } from './prices';
 import { priceModel } from './profiles';
 
+/** Symbols whose series cut at the current instant are kept (see currentSeries). */
+const CURRENT_CACHE_SYMBOLS = 64;
 /** Peers averaged into a sector's news sentiment (the first of the sector in universe order). */
 const SECTOR_PEERS = 12;
 
@@ -80,7 +82,12 @@ export function createSimulatedMarket(options: { clock: Clock; universe?: readon
     return { lastDay: session.lastSessionDay, progress, nowSeconds };
   }
 
-  /** Daily series through the last session, its last bar cut at "now" while the session runs. */
+  /**
+   * Daily series through the last session, its last bar cut at "now" while the session runs. The
+   * cut copies four whole histories (32 KB a symbol), so only the last few symbols are kept: the
+   * cache is there for a quote and the metrics asking about one instant, not to hold the universe
+   * (it held every symbol's cut, 17 MB, for good).
+   */
   const currentCache = new Map<string, { nowSeconds: number; series: DailySeries }>();
   function currentSeries(entry: UniverseEntry): DailySeries {
     // A quote and the metrics ask for the same instant: cut the running bar once.
@@ -88,6 +95,8 @@ export function createSimulatedMarket(options: { clock: Clock; universe?: readon
     const cached = currentCache.get(entry.symbol);
     if (cached && cached.nowSeconds === nowSeconds) return cached.series;
     const series = cutAtNow(entry);
+    currentCache.delete(entry.symbol);
+    if (currentCache.size >= CURRENT_CACHE_SYMBOLS) currentCache.delete(currentCache.keys().next().value!);
     currentCache.set(entry.symbol, { nowSeconds, series });
     return series;
   }
@@ -204,17 +213,18 @@ export function createSimulatedMarket(options: { clock: Clock; universe?: readon
     });
   }
 
+  /** The bars of `series` within [from, to]: views of its arrays (the generated history), not copies. */
   const toBars = (symbol: string, series: DailySeries, from: number, to: number): Bars => {
     const start = firstIndexOnOrAfter(series, Math.ceil(from / 86_400));
     const end = Math.max(start, firstIndexOnOrAfter(series, Math.floor(to / 86_400) + 1));
     return {
       symbol,
       time: timesOf(series.days, start, end),
-      open: series.open.slice(start, end),
-      high: series.high.slice(start, end),
-      low: series.low.slice(start, end),
-      close: series.close.slice(start, end),
-      volume: series.volume.slice(start, end),
+      open: series.open.subarray(start, end),
+      high: series.high.subarray(start, end),
+      low: series.low.subarray(start, end),
+      close: series.close.subarray(start, end),
+      volume: series.volume.subarray(start, end),
     };
   };
 
