@@ -70,6 +70,7 @@ export function createAuthService({ users, mailer, clock }: AuthServiceDeps) {
           '',
           'If you did not ask for this, ignore this message.',
         ].join('\n'),
+        secrets: [temporary],
       });
     },
 
