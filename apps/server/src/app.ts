@@ -316,7 +316,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.addHook('onClose', async () => tradeJobs.stop());
   // Live updates (features/live): the streams this process holds, fed by the bus.
   const liveRegistry = config.REDIS_URL ? createRedisRegistry({ url: config.REDIS_URL, prefix: config.REDIS_PREFIX }, clock) : createMemoryRegistry(clock);
-  const liveHub = createLiveHub({ bus, registry: liveRegistry, clock, log: jobLog });
+  const liveHub = createLiveHub({ bus, registry: liveRegistry, clock, log: jobLog, users: sessionUsers });
   const liveQuotes = createLiveQuotes({ market: deps.market, bus, registry: liveRegistry, log: jobLog });
   app.decorate('liveQuotes', liveQuotes);
   // Streams end before the server closes (an open stream would hold close() up).
