@@ -38,12 +38,6 @@ describe('the CSP img-src', () => {
     expect(config.NEWS_IMAGE_ORIGINS).toEqual(['https://images.example.com', 'https://cdn.example.net:8443']);
     expect(imgSrc(computeSecurityHeaders(config.NEWS_IMAGE_ORIGINS))).toBe("'self' https://images.example.com https://cdn.example.net:8443");
   });
-
-  it('refuses anything but https origins', () => {
-    for (const value of ['http://images.example.com', 'https://images.example.com/path', 'https:', '*', 'images.example.com', 'https://user:pw@images.example.com']) {
-      expect(() => loadConfig({ NEWS_IMAGE_ORIGINS: value }), value).toThrow(/NEWS_IMAGE_ORIGINS must list https origins/);
-    }
-  });
 });
 
 describe('news images the API hands the page', () => {
