@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { createTestApp, createUser, login, uniqueEmail } from '../../test/helpers';
 import { loadConfig } from '../config';
+import { createDashboardRepo } from '../features/dashboard/dashboard.repo';
 import { createMarket } from '../providers/market';
 import type { NewsArticle } from '../providers/market/types';
 import { computeSecurityHeaders } from './security-headers';
@@ -49,7 +50,8 @@ describe('news images the API hands the page', () => {
     try {
       const email = uniqueEmail('images');
       await createUser(t.db, email, 'pw');
-      const response = await t.app.inject({ method: 'GET', url: '/api/market-news', headers: await login(t.app, email, 'pw') });
+      const headers = await login(t.app, email, 'pw');
+      const response = await t.app.inject({ method: 'GET', url: '/api/market-news', headers });
       expect(response.statusCode, response.body).toBe(200);
       expect(imgSrc(response.headers)).toBe("'self' https://images.example.com https://cdn.example.net:8443");
       expect(Object.fromEntries(response.json<Array<{ id: string; image: string }>>().map((item) => [item.id, item.image]))).toEqual({
@@ -60,6 +62,22 @@ describe('news images the API hands the page', () => {
         'own-path': '/simulated-news/x/image.svg',
         none: '',
       });
+
+      // The Market Dashboard's sector news, stored by an earlier pass, is filtered the same way.
+      const stored = NEWS.map((item) => ({ title: item.id, url: item.url, image: item.image, summary: '', source: item.source, datetime: item.datetime, symbol: 'XOM' }));
+      const now = new Date(t.clock.nowMs());
+      await createDashboardRepo(t.db).addSector({ sector: 'Energy', slot: now, gptSummary: 'Quiet.', news: stored, tone: 'neutral', score: 0, analyst: 'local', lastUpdatedUtc: now });
+      const sectors = await t.app.inject({ method: 'GET', url: '/api/sector_sentiment_scanner', headers });
+      expect(sectors.statusCode, sectors.body).toBe(200);
+      const energy = sectors.json<Array<{ IndicatorName: string; ValueRawJson: string }>>().find((row) => row.IndicatorName === 'Energy')!;
+      expect((JSON.parse(energy.ValueRawJson) as Array<{ image: string }>).map((item) => item.image)).toEqual([
+        'https://images.example.com/a.jpg',
+        'https://cdn.example.net:8443/b.png',
+        '',
+        '',
+        '/simulated-news/x/image.svg',
+        '',
+      ]);
     } finally {
       await t.close();
     }
