@@ -83,7 +83,8 @@ describe('security headers', () => {
     for (const answer of answers) {
       const csp = String(answer.headers['content-security-policy']);
       expect(csp).toContain("default-src 'self'");
-      expect(csp).toContain("img-src 'self' data: https:");
+      // Images only from our own origin (no NEWS_IMAGE_ORIGINS here), not from any https host.
+      expect(csp).toContain("img-src 'self';");
       expect(csp).toContain("script-src 'self'");
       expect(csp).toContain("object-src 'none'");
       expect(answer.headers['x-content-type-options']).toBe('nosniff');

@@ -170,7 +170,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const clock = deps.clock ?? systemClock;
   const app = Fastify({
     // Errors before any route runs (parser, routing) answer `{ msg }` with the security headers too.
-    ...edgeErrorHandlers(computeSecurityHeaders(config.HSTS_MAX_AGE_SECONDS)),
+    ...edgeErrorHandlers(computeSecurityHeaders({ hstsMaxAgeSeconds: config.HSTS_MAX_AGE_SECONDS, imageOrigins: config.NEWS_IMAGE_ORIGINS })),
     logger:
       deps.logger === false
         ? false
@@ -202,7 +202,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   app.addHook('onClose', async () => app.drainBackgroundWork());
 
-  await app.register(securityHeaders, { hstsMaxAgeSeconds: config.HSTS_MAX_AGE_SECONDS });
+  await app.register(securityHeaders, { hstsMaxAgeSeconds: config.HSTS_MAX_AGE_SECONDS, imageOrigins: config.NEWS_IMAGE_ORIGINS });
   // Answers are compressed (brotli or gzip, as the client accepts) from 1 KB on: JSON and other text
   // types. Static files come pre-compressed from the web build (below) and pass through untouched;
   // the NDJSON of the Options Scanner is no compressible type, so its lines still leave one by one.
@@ -330,7 +330,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.addHook('onClose', async () => tradeJobs.stop());
   // Live updates (features/live): the streams this process holds, fed by the bus.
   const liveRegistry = config.REDIS_URL ? createRedisRegistry({ url: config.REDIS_URL, prefix: config.REDIS_PREFIX }, clock) : createMemoryRegistry(clock);
-  const liveHub = createLiveHub({ bus, registry: liveRegistry, clock, log: jobLog });
+  const liveHub = createLiveHub({ bus, registry: liveRegistry, clock, log: jobLog, users: sessionUsers });
   const liveQuotes = createLiveQuotes({ market: deps.market, bus, registry: liveRegistry, log: jobLog });
   app.decorate('liveQuotes', liveQuotes);
   // Streams end before the server closes (an open stream would hold close() up).
@@ -372,12 +372,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await secured.register(docsRoutes);
       await secured.register(liveRoutes, { hub: liveHub });
       const marketService = createMarketService(deps.market, deps.marketClock);
-      await secured.register(marketRoutes, { market: deps.market, service: marketService });
+      await secured.register(marketRoutes, { market: deps.market, service: marketService, imageOrigins: config.NEWS_IMAGE_ORIGINS });
       await secured.register(scansRoutes, {
         scans: createScansService({ favorites, market: marketService, sentiment: deps.market, clock: deps.marketClock, log: app.log }),
       });
       await secured.register(newsAnalysisRoutes, { service: createNewsAnalysisService({ analyst, clock, ttlMs: config.AI_CACHE_TTL_SECONDS * 1000, store }), limit: userLimits.analysis });
-      await secured.register(dashboardRoutes, { repo: dashboardRepo, jobs: deps.queued ? { fillIfEmpty: deps.queued.fillDashboard } : dashboardJobs, market: deps.market, marketClock: deps.marketClock });
+      await secured.register(dashboardRoutes, { repo: dashboardRepo, jobs: deps.queued ? { fillIfEmpty: deps.queued.fillDashboard } : dashboardJobs, market: deps.market, marketClock: deps.marketClock, imageOrigins: config.NEWS_IMAGE_ORIGINS });
       const records = createTrackRecords({ repo: tradesRepo, market: deps.market, marketClock: deps.marketClock, ...(deps.tradeUniverse ? { universe: deps.tradeUniverse } : {}) });
       await secured.register(tradesRoutes, { engines: tradeJobs.engines, repo: tradesRepo, market: deps.market, marketClock: deps.marketClock, records });
     },

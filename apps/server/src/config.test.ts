@@ -14,6 +14,14 @@ function problem(env: Record<string, string>): string | undefined {
 }
 
 describe('configuration', () => {
+  it('reads NEWS_IMAGE_ORIGINS as https origins only', () => {
+    expect(loadConfig({}).NEWS_IMAGE_ORIGINS).toEqual([]);
+    expect(loadConfig({ NEWS_IMAGE_ORIGINS: ' https://images.example.com, https://CDN.example.net:8443/ ' }).NEWS_IMAGE_ORIGINS).toEqual(['https://images.example.com', 'https://cdn.example.net:8443']);
+    for (const value of ['http://images.example.com', 'https://images.example.com/path', 'https:', '*', 'images.example.com', 'https://user:pw@images.example.com']) {
+      expect(problem({ NEWS_IMAGE_ORIGINS: value }), value).toMatch(/NEWS_IMAGE_ORIGINS must list https origins/);
+    }
+  });
+
   it('derives PUBLIC_URL (the base of links in e-mails and SMS) from HOST and PORT unless it is set', () => {
     expect(loadConfig({ PORT: '8080' }).PUBLIC_URL).toBe('http://127.0.0.1:8080');
     expect(loadConfig({ HOST: '192.168.1.20', PORT: '3000' }).PUBLIC_URL).toBe('http://192.168.1.20:3000');

@@ -87,6 +87,24 @@ const envSchema = z.object({
     .refine((value) => !Number.isNaN(Date.parse(value)), { message: 'MARKET_NOW must be an ISO time, e.g. 2026-11-20T15:30:00Z' })
     .optional(),
   PUBLIC_URL: z.string().url().optional(),
+  /**
+   * The https origins news images may come from, comma-separated: the CSP's img-src lists them, and
+   * a news image from any other host is left out. Our own paths (the simulated market's) always load.
+   */
+  NEWS_IMAGE_ORIGINS: z
+    .string()
+    .default('')
+    .transform((value, context) => {
+      const origins = value.split(',').map((entry) => entry.trim()).filter((entry) => entry !== '');
+      return origins.map((entry) => {
+        const url = URL.canParse(entry) ? new URL(entry) : undefined;
+        if (!url || url.protocol !== 'https:' || url.origin !== entry.replace(/\/$/, '').toLowerCase() || url.username || url.password) {
+          context.addIssue({ code: 'custom', message: `NEWS_IMAGE_ORIGINS must list https origins such as https://images.example.com, comma-separated (not "${entry}")` });
+          return entry;
+        }
+        return url.origin;
+      });
+    }),
   DATASET_DIR: z.string().min(1).optional(),
   FINNHUB_API_KEY: z.string().min(1).optional(),
   TWELVEDATA_API_KEY: z.string().min(1).optional(),

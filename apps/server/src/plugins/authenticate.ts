@@ -7,6 +7,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The signed-in user; set by `authenticate` on every protected route. */
     user: { id: number; email: string };
+    /** When the request's access token expires (ms since the epoch): its session ends then. */
+    sessionEndsAtMs: number;
   }
 }
 
@@ -31,5 +33,6 @@ export function createAuthenticate(tokens: Pick<Tokens, 'verify'>, sessionUsers:
     if (!user) throw new HttpError(401, 'Auth token invalid');
     if (!user.isActive) throw new HttpError(401, 'This account has been deactivated.');
     request.user = { id: user.id, email: user.email };
+    request.sessionEndsAtMs = payload.exp * 1000;
   };
 }

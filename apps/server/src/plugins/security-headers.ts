@@ -4,10 +4,12 @@ import fp from 'fastify-plugin';
 import helmet from 'helmet';
 
 /**
- * helmet's headers with our CSP: the built app works under it, and news images load from https
- * hosts and from our own origin (the simulated market's images are same-origin paths).
+ * helmet's headers with our CSP: the built app works under it, and images load from our own origin
+ * (the app's, the simulated market's news images: same-origin paths) and from the https origins in
+ * NEWS_IMAGE_ORIGINS only (`computeSecurityHeaders` adds them); the API leaves out news images from
+ * any other host (lib/news-images.ts).
  */
-const helmetOptions: Parameters<typeof helmet>[0] = {
+const helmetOptions: NonNullable<Parameters<typeof helmet>[0]> = {
   contentSecurityPolicy: {
     useDefaults: false,
     directives: {
@@ -15,7 +17,7 @@ const helmetOptions: Parameters<typeof helmet>[0] = {
       scriptSrc: ["'self'"],
       // Mantine sets CSS variables and component styles inline.
       styleSrc: ["'self'", "'unsafe-inline'"],
-      imgSrc: ["'self'", 'data:', 'https:'],
+      imgSrc: ["'self'"],
       fontSrc: ["'self'", 'data:'],
       connectSrc: ["'self'"],
       objectSrc: ["'none'"],
@@ -30,12 +32,20 @@ const helmetOptions: Parameters<typeof helmet>[0] = {
   strictTransportSecurity: false,
 };
 
+export interface SecurityHeaderOptions {
+  /** HSTS_MAX_AGE_SECONDS: 0 sends no Strict-Transport-Security. */
+  hstsMaxAgeSeconds?: number;
+  /** NEWS_IMAGE_ORIGINS: the https origins img-src allows beside our own. */
+  imageOrigins?: readonly string[];
+}
+
 /**
  * Runs helmet once, at start, against a recording response and answers the headers it set. The
  * headers never vary per request, and building them per request (as @fastify/helmet does) cost a
  * quarter of an authenticated request's CPU time in `npm run bench`.
  */
-export function computeSecurityHeaders(hstsMaxAgeSeconds = 0): Record<string, string> {
+export function computeSecurityHeaders(options: SecurityHeaderOptions = {}): Record<string, string> {
+  const { hstsMaxAgeSeconds = 0, imageOrigins = [] } = options;
   const headers: Record<string, string> = {};
   const recorder = {
     setHeader: (name: string, value: string | number | readonly string[]) => {
@@ -46,7 +56,9 @@ export function computeSecurityHeaders(hstsMaxAgeSeconds = 0): Record<string, st
     },
   };
   let failure: unknown;
-  helmet(helmetOptions)({} as IncomingMessage, recorder as unknown as ServerResponse, (error?: unknown) => {
+  const csp = helmetOptions.contentSecurityPolicy as { useDefaults: boolean; directives: Record<string, string[]> };
+  const options = { ...helmetOptions, contentSecurityPolicy: { ...csp, directives: { ...csp.directives, imgSrc: [...csp.directives.imgSrc!, ...imageOrigins] } } };
+  helmet(options)({} as IncomingMessage, recorder as unknown as ServerResponse, (error?: unknown) => {
     failure = error;
   });
   if (failure) throw failure;
@@ -55,8 +67,8 @@ export function computeSecurityHeaders(hstsMaxAgeSeconds = 0): Record<string, st
   return headers;
 }
 
-export const securityHeaders = fp(async (app: FastifyInstance, options: { hstsMaxAgeSeconds?: number }) => {
-  const headers = computeSecurityHeaders(options.hstsMaxAgeSeconds);
+export const securityHeaders = fp(async (app: FastifyInstance, options: SecurityHeaderOptions) => {
+  const headers = computeSecurityHeaders(options);
   app.addHook('onRequest', (_request, reply, done) => {
     reply.headers(headers);
     done();

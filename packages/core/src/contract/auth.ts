@@ -68,10 +68,23 @@ export const readinessCheckResult = z.looseObject({
 });
 export type ReadinessCheckResult = z.infer<typeof readinessCheckResult>;
 
-/** GET api/ready (no token): readiness, each dependency named with its state; 503 with this body when not ready. */
+/**
+ * GET api/ready with `Authorization: Bearer <METRICS_TOKEN>`: readiness, each dependency named with
+ * its state and details (latency, kind, errors, job counts); 503 with this body when not ready.
+ */
 export const readyResponse = z.object({
   status: z.enum(['ready', 'not_ready']),
-  /** Dependency name (database, redis, queues, market_data, mail, sms) → its state. */
+  /** Dependency name (database, redis, queues, market_data, mail, sms) → its state and details. */
   checks: z.record(z.string(), readinessCheckResult),
 });
 export type ReadyResponse = z.infer<typeof readyResponse>;
+
+/**
+ * GET api/ready without that token (anyone): readiness and each dependency's state only, nothing
+ * that names a host, an error or a queue; 503 with this body when not ready.
+ */
+export const readyPublicResponse = z.strictObject({
+  status: readyResponse.shape.status,
+  checks: z.record(z.string(), z.strictObject({ state: readinessCheckResult.shape.state })),
+});
+export type ReadyPublicResponse = z.infer<typeof readyPublicResponse>;

@@ -8,35 +8,41 @@ import type { UsersRepo } from './users.repo';
 export const INVALID_CREDENTIALS_MSG = 'Invalid email or password';
 export const DEACTIVATED_MSG = 'This account has been deactivated. Contact support to restore it.';
 
+/** How sign-in checks a password against a stored hash (tests count the calls). */
+export interface PasswordVerifier {
+  verify(passwordHash: string, password: string): Promise<boolean>;
+  /** A hash of nothing anyone knows, checked in place of a hash the account lacks. */
+  decoyHash(): Promise<string>;
+}
+
 export interface AuthServiceDeps {
   users: UsersRepo;
   mailer: Pick<Mailer, 'send'>;
   clock: Clock;
+  passwords?: PasswordVerifier;
 }
 
 /** Sign-in, password changes and temporary passwords. HTTP-free: routes translate. */
-export function createAuthService({ users, mailer, clock }: AuthServiceDeps) {
+export function createAuthService({ users, mailer, clock, passwords = { verify: verifyPassword, decoyHash: decoyPasswordHash } }: AuthServiceDeps) {
   return {
     /**
      * Checks the credentials. A valid, unexpired temporary password becomes the account's
      * password on use (the old one stops working then) and marks the account first-login.
+     * Every attempt verifies exactly two argon2 hashes, the password's and the temporary one's, the
+     * decoy standing in for whichever is missing (an unknown e-mail, no usable temporary password),
+     * so how long a refusal takes tells nothing about the account or a pending reset.
      */
     async authenticate(email: string, password: string): Promise<{ userId: number; firstLogin: boolean }> {
       const user = await users.findByEmail(email);
-      if (!user) {
-        await verifyPassword(await decoyPasswordHash(), password);
-        throw new HttpError(401, INVALID_CREDENTIALS_MSG);
-      }
+      const decoy = await passwords.decoyHash();
+      const tempHash =
+        user?.tempPasswordHash && user.tempPasswordExpiresAt && user.tempPasswordExpiresAt.getTime() > clock.nowMs() ? user.tempPasswordHash : undefined;
+      const passwordMatches = await passwords.verify(user?.passwordHash ?? decoy, password);
+      const tempMatches = await passwords.verify(tempHash ?? decoy, password);
+      if (!user || !(passwordMatches || (tempHash !== undefined && tempMatches))) throw new HttpError(401, INVALID_CREDENTIALS_MSG);
       let firstLogin = user.firstLogin;
-      if (!(await verifyPassword(user.passwordHash, password))) {
-        const tempUsable =
-          user.tempPasswordHash !== null &&
-          user.tempPasswordExpiresAt !== null &&
-          user.tempPasswordExpiresAt.getTime() > clock.nowMs();
-        if (!tempUsable || !(await verifyPassword(user.tempPasswordHash!, password))) {
-          throw new HttpError(401, INVALID_CREDENTIALS_MSG);
-        }
-        if (user.isActive) await users.setPassword(user.id, user.tempPasswordHash!, true);
+      if (!passwordMatches) {
+        if (user.isActive) await users.setPassword(user.id, tempHash!, true);
         firstLogin = true;
       }
       if (!user.isActive) throw new HttpError(403, DEACTIVATED_MSG);
@@ -70,6 +76,7 @@ export function createAuthService({ users, mailer, clock }: AuthServiceDeps) {
           '',
           'If you did not ask for this, ignore this message.',
         ].join('\n'),
+        secrets: [temporary],
       });
     },
 

@@ -18,6 +18,8 @@ describe('session user cache', () => {
     const repo = createUsersRepo(database.db);
     const spy = { findSessionUser: vi.fn(repo.findSessionUser) };
     const cache = createSessionUsers({ users: spy, pool: database.pool, clock: new FakeClock(), log: silent });
+    const changes: Array<number | null> = [];
+    cache.onChange((changed) => changes.push(changed));
     await cache.start();
     try {
       const id = await createUser(database.db, uniqueEmail('cache'), 'pw');
@@ -28,6 +30,9 @@ describe('session user cache', () => {
       // Another process (the admin CLI, plain SQL) deactivates the account.
       await database.pool.query('update users set is_active = false where id = $1', [id]);
       await expect.poll(async () => (await cache.get(id))?.isActive, { timeout: 2000, interval: 20 }).toBe(false);
+      // Its holders (open live streams) are told which user changed.
+      await expect.poll(() => changes.filter((changed) => changed === id).length, { timeout: 2000, interval: 20 }).toBeGreaterThan(0);
+      expect(changes).not.toContain(null);
     } finally {
       await cache.close();
     }
@@ -38,6 +43,8 @@ describe('session user cache', () => {
     const spy = { findSessionUser: vi.fn(repo.findSessionUser) };
     const clock = new FakeClock();
     const cache = createSessionUsers({ users: spy, pool: database.pool, clock, log: silent, ttlMs: 1000 });
+    const changes: Array<number | null> = [];
+    cache.onChange((changed) => changes.push(changed));
     await cache.start();
     try {
       const id = await createUser(database.db, uniqueEmail('ttl'), 'pw');
@@ -55,6 +62,8 @@ describe('session user cache', () => {
       await cache.get(id);
       expect(spy.findSessionUser.mock.calls.length).toBe(before + 2);
       await expect.poll(() => cache.isListening(), { timeout: 10_000, interval: 50 }).toBe(true);
+      // Back: what changed meanwhile is unknown, so every holder checks its users again.
+      expect(changes).toEqual([null]);
     } finally {
       await cache.close();
     }

@@ -33,6 +33,11 @@ export function createSessionUsers(options: {
   const ttlMs = options.ttlMs ?? 60_000;
   const maxEntries = options.maxEntries ?? 10_000;
   const cache = new Map<number, { user: SessionUser | undefined; atMs: number }>();
+  /** Told of each change: a user's id, or null when any user may have changed unseen. */
+  const changeListeners = new Set<(id: number | null) => void>();
+  const announce = (id: number | null) => {
+    for (const listener of changeListeners) listener(id);
+  };
   let listener: pg.PoolClient | undefined;
   let listening = false;
   let closed = false;
@@ -44,6 +49,7 @@ export function createSessionUsers(options: {
     const id = Number(message.payload);
     if (Number.isSafeInteger(id)) cache.delete(id);
     else cache.clear();
+    announce(Number.isSafeInteger(id) ? id : null);
   };
 
   const onListenerLost = (error?: Error) => {
@@ -76,9 +82,11 @@ export function createSessionUsers(options: {
       client.once('end', () => onListenerLost());
       await client.query(`LISTEN ${USER_CHANGED_CHANNEL}`);
       listener = client;
+      const wasLost = retryTimer !== undefined;
       cache.clear(); // changes made while not listening are unknown
       listening = true;
       retryDelayMs = 500;
+      if (wasLost) announce(null);
     } catch (error) {
       log.warn({ err: error }, 'could not listen for user changes; retrying');
       scheduleReconnect();
@@ -100,6 +108,17 @@ export function createSessionUsers(options: {
       return user;
     },
 
+    /**
+     * Calls `listener` with the id of each user changed by any process (the notification), or with
+     * null when changes may have gone unseen (the listening connection was lost and is back): each
+     * holder of something a user may lose (an open live stream) checks that user again with `get`.
+     * Answers the unsubscribe.
+     */
+    onChange(listener: (id: number | null) => void): () => void {
+      changeListeners.add(listener);
+      return () => changeListeners.delete(listener);
+    },
+
     /** Drops a user this process just changed (the notification will follow). */
     invalidate(id: number): void {
       cache.delete(id);
@@ -107,6 +126,7 @@ export function createSessionUsers(options: {
 
     async close(): Promise<void> {
       closed = true;
+      changeListeners.clear();
       if (retryTimer) clearTimeout(retryTimer);
       listening = false;
       cache.clear();

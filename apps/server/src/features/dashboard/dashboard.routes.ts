@@ -12,11 +12,18 @@ import {
   type SectorSentiment,
 } from '@signalboard/core';
 import type { Clock } from '../../lib/clock';
+import { allowedNewsImage } from '../../lib/news-images';
 import type { CachedMarket } from '../../providers/market/cached-market';
 import { UnknownSymbolError } from '../../providers/market/types';
 import { CRYPTOS, ETFS, type GicsSector } from '../../providers/market/universe';
 import { DASHBOARD_INDICATORS } from './dashboard.jobs';
 import type { DashboardRepo } from './dashboard.repo';
+
+/** A sector's stored news with each image kept only where the page may load it. */
+const withAllowedImages = (news: unknown, origins: readonly string[]): unknown =>
+  Array.isArray(news)
+    ? news.map((item: unknown) => (item && typeof item === 'object' ? { ...item, image: allowedNewsImage((item as { image?: unknown }).image, origins) } : item))
+    : news;
 
 /** Overall summaries api/all_overall_sentiment answers (newest first): a day of 30-minute slots. */
 export const OVERALL_HISTORY_LIMIT = 48;
@@ -58,8 +65,12 @@ export function nextMarketChange(nowMs: number): string {
  * field names of spec §3) and api/market_overview (beyond the spec). A part with no rows yet waits
  * for the first fill, so a new installation's first dashboard is not empty.
  */
-export async function dashboardRoutes(app: FastifyInstance, options: { repo: DashboardRepo; jobs: { fillIfEmpty(requestId?: string): Promise<void> }; market: CachedMarket; marketClock: Clock }) {
+export async function dashboardRoutes(
+  app: FastifyInstance,
+  options: { repo: DashboardRepo; jobs: { fillIfEmpty(requestId?: string): Promise<void> }; market: CachedMarket; marketClock: Clock; imageOrigins?: readonly string[] },
+) {
   const { repo, jobs } = options;
+  const imageOrigins = options.imageOrigins ?? [];
   const filled = async <T>(read: () => Promise<T[]>, requestId: string): Promise<T[]> => {
     const rows = await read();
     if (rows.length > 0) return rows;
@@ -86,7 +97,8 @@ export async function dashboardRoutes(app: FastifyInstance, options: { repo: Das
         IndicatorName: row.sector,
         GptSummary: row.gptSummary,
         LastUpdatedUtc: row.lastUpdatedUtc.toISOString(),
-        ValueRawJson: JSON.stringify(row.news),
+        // Only images the CSP lets the page load (our own paths, NEWS_IMAGE_ORIGINS).
+        ValueRawJson: JSON.stringify(withAllowedImages(row.news, imageOrigins)),
         SentimentTone: sentimentTone.parse(row.tone),
         SentimentScore: row.score,
       }));

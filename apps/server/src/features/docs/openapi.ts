@@ -47,7 +47,7 @@ import {
   getEmailResponse,
   getFavoriteStocksResponse,
   healthResponse,
-  readyResponse,
+  readyPublicResponse,
   highLowRequest,
   highLowResponse,
   loginRequest,
@@ -155,9 +155,10 @@ export const OPERATIONS: Operation[] = [
   {
     method: 'get',
     path: '/api/ready',
-    summary: 'Readiness: each dependency (database, redis, queues, market_data, mail, sms) with its state (up, down, not_configured, degraded), how long its check took (each at most 2 s) and details',
+    summary:
+      'Readiness: each dependency (database, redis, queues, market_data, mail, sms) with its state (up, down, not_configured, degraded). With Authorization: Bearer <METRICS_TOKEN> also how long each check took (each at most 2 s) and its details (kind, error text, job counts)',
     open: true,
-    response: readyResponse,
+    response: readyPublicResponse,
     alsoAnswers: { status: 503, description: 'Not ready: a required dependency (the database; Redis when configured) is down; the same body names it' },
   },
   { method: 'post', path: '/api/update-password', summary: 'Set a new password (at most PASSWORD_CHANGE_MAX_PER_USER per PASSWORD_CHANGE_WINDOW_SECONDS; 429 beyond)', body: updatePasswordRequest, response: msgBody, errors: [429], changesAccount: true },

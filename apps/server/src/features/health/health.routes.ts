@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
-import type { HealthResponse, ReadyResponse } from '@signalboard/core';
+import type { HealthResponse, ReadyPublicResponse, ReadyResponse } from '@signalboard/core';
 import type { Config } from '../../config';
 import { nowSeconds, type Clock } from '../../lib/clock';
+import { bearerMatches } from '../metrics/metrics.routes';
 import type { Readiness } from './readiness';
 
 export const APP_VERSION = '0.1.0';
@@ -21,10 +22,15 @@ export async function healthRoutes(
     ...(options.alertsEvaluatedAt ? { alerts_evaluated_at: options.alertsEvaluatedAt() } : {}),
   }));
 
-  // Readiness: each dependency with its state; 503 (same body) while a required one is down.
-  app.get('/ready', async (_request, reply): Promise<ReadyResponse> => {
+  // Readiness: each dependency with its state; 503 (same body) while a required one is down. Anyone
+  // sees the states only; the details (latencies, kinds, error texts that may name internal hosts,
+  // job counts) go only to `Authorization: Bearer <METRICS_TOKEN>`, never without that setting. Any
+  // other credential gets the public body, not an error: a probe with a stale token keeps working.
+  const token = options.config.METRICS_TOKEN;
+  app.get('/ready', async (request, reply): Promise<ReadyResponse | ReadyPublicResponse> => {
     const { ready, body } = await options.readiness.check();
-    reply.status(ready ? 200 : 503);
-    return body;
+    reply.status(ready ? 200 : 503).header('cache-control', 'no-store').header('vary', 'authorization');
+    if (token && bearerMatches(request.headers.authorization, token)) return body;
+    return { status: body.status, checks: Object.fromEntries(Object.entries(body.checks).map(([name, check]) => [name, { state: check.state }])) };
   });
 }

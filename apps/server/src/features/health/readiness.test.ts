@@ -1,19 +1,33 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readyResponse } from '@signalboard/core';
+import { readyPublicResponse, readyResponse } from '@signalboard/core';
 import { loadConfig } from '../../config';
 import { createTestApp, type TestApp } from '../../../test/helpers';
 import { testRedisUrl } from '../../../test/redis';
 import { createReadiness, defaultReadinessChecks, queuesReadinessCheck, type ReadinessCheck } from './readiness';
 
+const METRICS_TOKEN = 'readiness-details-token-0123';
+const withToken = { authorization: `Bearer ${METRICS_TOKEN}` };
+
 describe('GET /api/ready on the defaults', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp();
+    t = await createTestApp({ METRICS_TOKEN });
   });
   afterAll(async () => t.close());
 
-  it('answers ready without a token, naming each dependency with its state', async () => {
+  it('answers ready without a token, naming each dependency with its state only', async () => {
     const response = await t.app.inject({ method: 'GET', url: '/api/ready' });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['cache-control']).toBe('no-store');
+    const body = readyPublicResponse.parse(response.json());
+    expect(body.status).toBe('ready');
+    expect(body.checks.database).toEqual({ state: 'up' });
+    expect(body.checks.mail).toEqual({ state: 'up' });
+    expect(body.checks.redis).toEqual({ state: t.config.isRedis ? 'up' : 'not_configured' });
+  });
+
+  it('answers the details to Authorization: Bearer <METRICS_TOKEN>', async () => {
+    const response = await t.app.inject({ method: 'GET', url: '/api/ready', headers: withToken });
     expect(response.statusCode).toBe(200);
     const body = readyResponse.parse(response.json());
     expect(body.status).toBe('ready');
@@ -50,12 +64,24 @@ describe('GET /api/ready with a dependency down', () => {
   };
   const queues: ReadinessCheck = { name: 'queues', required: false, run: async () => ({ state: 'degraded', msg: '3 failed jobs', counts: { waiting: 1, failed: 3 } }) };
   beforeAll(async () => {
-    t = await createTestApp({}, { readinessChecks: [failingDatabase, queues] });
+    t = await createTestApp({ METRICS_TOKEN }, { readinessChecks: [failingDatabase, queues] });
   });
   afterAll(async () => t.close());
 
+  it('answers 503 not_ready with the states only: no error text, latency or queue details, also to a wrong token', async () => {
+    for (const headers of [{}, { authorization: 'Bearer not-the-metrics-token' }, { authorization: METRICS_TOKEN }]) {
+      const response = await t.app.inject({ method: 'GET', url: '/api/ready', headers });
+      expect(response.statusCode).toBe(503);
+      expect(response.json()).toEqual({
+        status: 'not_ready',
+        checks: { database: { state: 'down' }, queues: { state: 'degraded' }, redis: { state: t.config.isRedis ? 'up' : 'not_configured' }, market_data: { state: 'up' }, mail: { state: 'up' }, sms: { state: 'up' } },
+      });
+      expect(response.body).not.toMatch(/ECONNREFUSED|127\.0\.0\.1|failed jobs|latency|waiting/);
+    }
+  });
+
   it('answers 503 not_ready and names the required dependency that is down; injected checks replace the defaults', async () => {
-    const response = await t.app.inject({ method: 'GET', url: '/api/ready' });
+    const response = await t.app.inject({ method: 'GET', url: '/api/ready', headers: withToken });
     expect(response.statusCode).toBe(503);
     const body = readyResponse.parse(response.json());
     expect(body.status).toBe('not_ready');

@@ -11,6 +11,7 @@ import type { Clock } from '../../lib/clock';
 import { HttpError } from '../../lib/errors';
 import type { LiveBus, LiveEvent } from '../../lib/live-bus';
 import { metrics } from '../../lib/metrics';
+import type { SessionUsers } from '../auth/session-users';
 import type { LiveRegistry } from './live-registry';
 
 export const LIVE_HEARTBEAT_MS = 15_000;
@@ -18,6 +19,10 @@ export const LIVE_HEARTBEAT_MS = 15_000;
 export const LIVE_STREAMS_PER_USER = 5;
 /** A stream whose reader has fallen this far behind is closed (its browser reconnects and re-reads). */
 const MAX_BUFFERED_BYTES = 1024 * 1024;
+
+export const STREAM_ACCOUNT_DEACTIVATED_MSG = 'This account has been deactivated.';
+/** The longest timer Node keeps (about 24.8 days); a later session end is not timed. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
 export const tooManyStreamsMsg = (max: number) =>
   `Too many live-update streams are open for this account (at most ${max}). Close another tab or wait a moment.`;
@@ -27,6 +32,8 @@ interface Stream {
   userId: number;
   symbols: Set<string>;
   body: PassThrough;
+  /** Ends the stream when its session does (the access token's expiry). */
+  sessionTimer?: NodeJS.Timeout;
 }
 
 export interface LiveHubDeps {
@@ -36,6 +43,11 @@ export interface LiveHubDeps {
   log: { warn(message: string): void };
   heartbeatMs?: number;
   maxPerUser?: number;
+  /**
+   * The accounts behind the streams: a stream ends once its user is deactivated or removed, by any
+   * process (session-users learns of every change to a user through PostgreSQL).
+   */
+  users?: Pick<SessionUsers, 'get' | 'onChange'>;
 }
 
 export function createLiveHub(deps: LiveHubDeps) {
@@ -77,6 +89,22 @@ export function createLiveHub(deps: LiveHubDeps) {
   };
   const unsubscribe = bus.subscribe(deliver);
 
+  /** Ends every stream of a user who may no longer read them (deactivated, or gone). */
+  const signedIn = async (userId: number) => (await deps.users!.get(userId))?.isActive === true;
+  const recheck = (userId: number) => {
+    if (![...streams.values()].some((stream) => stream.userId === userId)) return;
+    void signedIn(userId)
+      .then((active) => {
+        if (active) return;
+        for (const stream of streams.values()) if (stream.userId === userId) stream.body.end();
+      })
+      .catch(ignore("checking a stream's account"));
+  };
+  const unwatchUsers = deps.users?.onChange((id) => {
+    if (id !== null) recheck(id);
+    else for (const userId of new Set([...streams.values()].map((stream) => stream.userId))) recheck(userId);
+  });
+
   const heartbeat = setInterval(() => {
     const at = clock.nowMs();
     for (const stream of streams.values()) {
@@ -88,8 +116,11 @@ export function createLiveHub(deps: LiveHubDeps) {
   heartbeat.unref();
 
   return {
-    /** Opens a stream for the user (429 past the cap, installation-wide); the body starts with the hello line. */
-    async open(userId: number): Promise<{ id: string; body: PassThrough }> {
+    /**
+     * Opens a stream for the user (429 past the cap, installation-wide); the body starts with the
+     * hello line. It ends by itself at `sessionEndsAtMs` (wall-clock ms, the token's expiry).
+     */
+    async open(userId: number, sessionEndsAtMs?: number): Promise<{ id: string; body: PassThrough }> {
       const id = randomUUID();
       // The registry counts the user's streams on every replica (with Redis) and records this one.
       if (!(await registry.openConnection(id, userId, maxPerUser))) throw new HttpError(429, tooManyStreamsMsg(maxPerUser));
@@ -97,10 +128,24 @@ export function createLiveHub(deps: LiveHubDeps) {
       streams.set(stream.id, stream);
       metrics.liveConnections.set(streams.size);
       stream.body.once('close', () => {
+        clearTimeout(stream.sessionTimer);
         streams.delete(stream.id);
         metrics.liveConnections.set(streams.size);
         void registry.dropConnection(stream.id, stream.userId).catch(ignore('dropping a stream'));
       });
+      // A deactivation announced between the request's sign-in check and this stream's arrival in
+      // `streams` found no stream to end: the account is checked once more now that it is here.
+      if (deps.users && !(await signedIn(userId).catch(() => true))) {
+        stream.body.destroy();
+        throw new HttpError(401, STREAM_ACCOUNT_DEACTIVATED_MSG);
+      }
+      if (sessionEndsAtMs !== undefined) {
+        const leftMs = sessionEndsAtMs - Date.now();
+        if (leftMs <= MAX_TIMER_MS) {
+          stream.sessionTimer = setTimeout(() => stream.body.end(), Math.max(0, leftMs));
+          stream.sessionTimer.unref();
+        }
+      }
       write(stream, { type: 'hello', connection_id: stream.id, heartbeat_ms: heartbeatMs });
       return { id: stream.id, body: stream.body };
     },
@@ -123,6 +168,7 @@ export function createLiveHub(deps: LiveHubDeps) {
     async close(): Promise<void> {
       clearInterval(heartbeat);
       unsubscribe();
+      unwatchUsers?.();
       for (const stream of streams.values()) stream.body.end();
       streams.clear();
       metrics.liveConnections.set(0);

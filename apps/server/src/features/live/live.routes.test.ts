@@ -1,10 +1,12 @@
 /**
  * Live updates over a real socket: the stream's auth and format, quotes only of the stream's
  * symbols, alerts only to their user, the symbols call's validation and ownership, the per-user cap,
- * and (with REDIS_URL) a stream on one app receiving what another app publishes and the per-user cap
+ * the stream's end with its account (deactivated here or by another process) and its session, and
+ * (with REDIS_URL) a stream on one app receiving what another app publishes and the per-user cap
  * counted over both apps.
  */
 import { randomUUID } from 'node:crypto';
+import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { LiveStreamEvent } from '@signalboard/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,6 +14,7 @@ import { createTestApp, createUser, login, signJwt, TEST_JWT_SECRET, uniqueEmail
 import { testRedisSettings, testRedisUrl } from '../../../test/redis';
 import { buildApp } from '../../app';
 import { loadConfig } from '../../config';
+import { users } from '../../db/schema';
 import type { LiveBus } from '../../lib/live-bus';
 import { createMarket } from '../../providers/market';
 import type { CachedMarket } from '../../providers/market/cached-market';
@@ -250,6 +253,39 @@ describe('live updates (one process)', () => {
   it(`caps a user at ${LIVE_STREAMS_PER_USER} open streams with a clear 429`, async () => {
     await expectStreamCap(base, (await signedIn(t, 'cap')).authorization);
   });
+
+  it('ends the streams of a user deactivated by another process (the CLI), and only theirs', async () => {
+    const gone = await signedIn(t, 'deactivated-elsewhere');
+    const stays = await signedIn(t, 'stays');
+    const first = await openStream(base, gone.authorization);
+    const second = await openStream(base, gone.authorization);
+    const other = await openStream(base, stays.authorization);
+    // As `npm run user -- deactivate` does, from outside this app: only PostgreSQL's notification tells it.
+    await t.db.update(users).set({ isActive: false }).where(eq(users.id, gone.userId));
+    // ended() fails when no line and no end comes within LINE_WAIT_MS.
+    await Promise.all([first.ended(), second.ended()]);
+    await bus.publish({ type: 'ideas', engine: 'layered', at: 30 });
+    await other.until(isMarker(30));
+    const again = await fetch(`${base}/api/live`, { headers: { authorization: gone.authorization } });
+    expect(again.status).toBe(401);
+    other.close();
+  });
+
+  it('ends the stream of a user who deactivates their own account', async () => {
+    const user = await signedIn(t, 'deactivated-self');
+    const stream = await openStream(base, user.authorization);
+    const answer = await t.app.inject({ method: 'POST', url: '/api/deactivate_user', headers: { authorization: user.authorization } });
+    expect(answer.statusCode, answer.body).toBe(200);
+    await stream.ended();
+  });
+
+  it('ends the stream when its session ends (the access token expires)', async () => {
+    const user = await signedIn(t, 'session-end');
+    const expiresAt = Math.floor(Date.now() / 1000) + 2;
+    const stream = await openStream(base, `Bearer ${signJwt({ sub: String(user.userId), iat: expiresAt - 60, exp: expiresAt })}`);
+    await stream.ended();
+    expect(Date.now()).toBeGreaterThanOrEqual(expiresAt * 1000);
+  });
 });
 
 describe('live updates: closing the app', () => {
@@ -315,6 +351,15 @@ describe.skipIf(!testRedisUrl())('live updates across two app instances (Redis)'
     await busB.publish({ type: 'alert', userId, alertType: 'PRICE_RISE', symbol: 'NVDA', message: 'NVDA rose', at: 9 });
     expect((await stream.until((line) => line.type === 'alert')).at(-1)).toMatchObject({ message: 'NVDA rose' });
     stream.close();
+  });
+
+  it('ends a stream on app A when the user deactivates the account through app B', async () => {
+    const email = uniqueEmail('deactivate-across');
+    await createUser(a.db, email, 'pw');
+    const stream = await openStream(baseA, (await login(a.app, email, 'pw')).authorization);
+    const answer = await b.inject({ method: 'POST', url: '/api/deactivate_user', headers: await login(b, email, 'pw') });
+    expect(answer.statusCode, answer.body).toBe(200);
+    await stream.ended();
   });
 
   it(`caps a user at ${LIVE_STREAMS_PER_USER} open streams on one app on Redis`, async () => {

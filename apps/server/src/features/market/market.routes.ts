@@ -17,6 +17,7 @@ import {
   type SymbolSearchResponse,
 } from '@signalboard/core';
 import { parseInput } from '../../lib/errors';
+import { allowedNewsImage } from '../../lib/news-images';
 import { readMultipart } from '../../lib/multipart';
 import type { CachedMarket } from '../../providers/market/cached-market';
 import type { NewsArticle } from '../../providers/market/types';
@@ -29,22 +30,24 @@ import type { MarketService } from './market.service';
 const clean = (text: string) => stripControlCharacters(text, 'multi');
 const oneLine = (text: string) => stripControlCharacters(text, 'single');
 
-const toArticle = (article: NewsArticle): NewsArticleBody => ({
+const toArticle = (article: NewsArticle, imageOrigins: readonly string[]): NewsArticleBody => ({
   id: article.id,
   headline: clean(article.headline),
   summary: clean(article.summary),
   source: oneLine(article.source),
   category: oneLine(article.category),
-  // Provider content is untrusted: only http(s) and same-origin links and images reach the browser.
+  // Provider content is untrusted: only http(s) and same-origin links reach the browser, and only
+  // images the CSP lets it load (our own paths, NEWS_IMAGE_ORIGINS).
   url: safeLinkUrl(article.url) ?? '',
-  image: safeLinkUrl(article.image) ?? '',
+  image: allowedNewsImage(article.image, imageOrigins),
   datetime: article.datetime,
   related: oneLine(article.related),
 });
 
 /** The market-data calls of spec §7. All behind the token (registered in the secured scope). */
-export async function marketRoutes(app: FastifyInstance, options: { market: CachedMarket; service: MarketService }) {
+export async function marketRoutes(app: FastifyInstance, options: { market: CachedMarket; service: MarketService; imageOrigins?: readonly string[] }) {
   const { market, service } = options;
+  const imageOrigins = options.imageOrigins ?? [];
 
   app.get('/symbol_lookup', async (request): Promise<SymbolLookupResponse> => {
     const { q, exchange } = parseInput(symbolLookupQuery, request.query);
@@ -118,10 +121,10 @@ export async function marketRoutes(app: FastifyInstance, options: { market: Cach
     });
   }
 
-  app.get('/market-news', async () => (await market.getMarketNews()).value.map(toArticle));
+  app.get('/market-news', async () => (await market.getMarketNews()).value.map((article) => toArticle(article, imageOrigins)));
 
   app.get('/company-news', async (request) => {
     const { symbol, from, to } = parseInput(companyNewsQuery, request.query);
-    return (await market.getCompanyNews(symbol, from, to)).value.map(toArticle);
+    return (await market.getCompanyNews(symbol, from, to)).value.map((article) => toArticle(article, imageOrigins));
   });
 }

@@ -33,6 +33,17 @@ describe('the outbox mailer', () => {
     expect(await fs.readFile(row!.emlPath, 'utf8')).toContain('Subject: Hello');
   });
 
+  it("keeps the message's secrets masked in the row, while the .eml (the delivered mail) has them", async () => {
+    const text = 'Your code: Xy7-secret-Q2\nAgain: Xy7-secret-Q2\nAnd pin 4711.';
+    const { id } = await mailer.send({ to: 'reset@signalboard.local', subject: 'Secret', text, secrets: ['Xy7-secret-Q2', '4711'] });
+    const row = (await rows()).find((candidate) => String(candidate.id) === id)!;
+    expect(row.textBody).toBe(`Your code: ${'•'.repeat(13)}\nAgain: ${'•'.repeat(13)}\nAnd pin ••••.`);
+    const eml = await fs.readFile(row.emlPath, 'utf8');
+    expect(eml).toContain('Your code: Xy7-secret-Q2');
+    expect(eml).toContain('And pin 4711.');
+    expect(eml).not.toMatch(/secrets/i);
+  });
+
   it('sends nothing when the database refuses the row (the file is written only after the row is committed)', async () => {
     const before = { rows: (await rows()).length, files: (await files()).length };
     // PostgreSQL text cannot hold NUL: the insert fails.

@@ -1,5 +1,5 @@
 import nodemailer from 'nodemailer';
-import { MailError, type Mailer, type MailMessage } from './types';
+import { deliverable, MailError, type Mailer, type MailMessage } from './types';
 
 /**
  * smtp://user:pass@host:587 (STARTTLS when offered) or smtps://user:pass@host:465 (TLS).
@@ -29,7 +29,7 @@ export function createSmtpMailer(smtpUrl: string, from: string): Mailer {
     kind: 'smtp',
     async send(message: MailMessage) {
       try {
-        const info = await transport.sendMail({ from, ...message });
+        const info = await transport.sendMail({ from, ...deliverable(message) });
         return { id: String(info.messageId ?? '') };
       } catch (error) {
         const code = (error as { responseCode?: unknown }).responseCode;
