@@ -111,7 +111,7 @@ describe('the engines of packages/core on the platform', () => {
     for (const row of all) {
       expect(OPTIONS).toContain(row.Symbol);
       // The simulated market prices a chain for any session: the replay chooses and prices from it.
-      expect(row).toMatchObject({ Origin: 'replayed', RuleVersion: 'options@1.0.0', PriceSource: 'chain' });
+      expect(row).toMatchObject({ Origin: 'replayed', RuleVersion: 'options@1.1.0', PriceSource: 'chain' });
       expect(row.ContractName.startsWith(row.Symbol)).toBe(true);
     }
     expect(all.some((row) => !row.IsActive)).toBe(true);
