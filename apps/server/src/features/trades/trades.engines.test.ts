@@ -8,9 +8,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { cryptoTradesResponse, dropItemsResponse, ideaDetail, layeredTrade, optionTradesResponse, swingTrade, trackRecord, type EngineId, type UniverseMember } from '@signalboard/core';
+import { bidOf, cryptoTradesResponse, dayNumber, dropItemsResponse, modelValue, type ContractTerms, ideaDetail, layeredTrade, optionTradesResponse, swingTrade, trackRecord, type EngineId, type UniverseMember } from '@signalboard/core';
 import { createTestApp, createUser, login, uniqueEmail, type TestApp } from '../../../test/helpers';
-import { ideas, tradeEngineVersions } from '../../db/schema';
+import { ideas } from '../../db/schema';
 import { CRYPTOS, OPTION_ALERT_TICKERS, universeBySymbol, US_STOCKS } from '../../providers/market/universe';
 import { SERVER_TRADE_ENGINES } from './engines';
 import { markFor } from './trades.extras';
@@ -235,7 +235,7 @@ describe('the engines of packages/core on the platform', () => {
     }
   });
 
-  it('prices from the simulated chain of each session: contracts chosen from it, open trades marked at its bid at the last close', async () => {
+  it('prices from the simulated chain of each session: contracts chosen from it, open trades marked with the model at its IV (σ sticky for the trade)', async () => {
     const repo = createTradesRepo(t.db);
     const rows = await t.db.select().from(ideas);
     const events = await repo.eventsOf(
@@ -256,16 +256,15 @@ describe('the engines of packages/core on the platform', () => {
       expect(listed, event.ideaId).toBeDefined();
       expect(event.data).toMatchObject({ signalValue: listed!.ask, signalMark: listed!.bid, sigma: listed!.impliedVolatility });
     }
-    // The open ones (still open at the end of the replay) are marked at the bid of the last session's chain.
-    const last = (await t.db.select().from(tradeEngineVersions)).find((version) => version.engine === 'options')!.lastSession!;
-    const open = rows.filter((row) => row.engine === 'options' && row.isOpen && row.markAt !== null);
+    // The open ones (still open at the end of the replay) are marked with the model at their σ (the
+    // chain's IV at the signal), at the mark's price: no later chain is read for them.
+    const open = rows.filter((row) => row.engine === 'options' && row.isOpen && row.markAt !== null && !(row.row as { EntryPending: boolean }).EntryPending);
     expect(open.length).toBeGreaterThan(0);
     for (const row of open) {
-      const trade = row.row as { ContractName: string; Expiry: string; Strike: number; Side: string; Current_Value: number };
-      const chain = (await t.market.getOptionChainAsOf!(row.symbol, last, trade.Expiry)).value!;
-      const quote = chain.contracts.find((c) => c.type === (trade.Side === 'CALL' ? 'call' : 'put') && c.strike === trade.Strike)!;
-      expect(row.markOptionValue, row.id).toBe(quote.bid);
-      expect(trade.Current_Value).toBe(quote.bid);
+      const trade = row.row as { Current_Value: number };
+      const data = events.get(row.id)![0]!.data as unknown as ContractTerms & { sigma: number };
+      const markDay = dayNumber(row.markAt!.toISOString().slice(0, 10));
+      expect([row.markOptionValue, trade.Current_Value], row.id).toEqual([null, bidOf(modelValue(data, row.markPrice!, markDay, data.sigma), data.halfSpread)]);
     }
   });
 });
