@@ -1,4 +1,4 @@
-// The option-trade engine (options@1.0.0): the install replay over a seeded 57-underlying × 504-bar
+// The option-trade engine (options@1.1.0): the install replay over a seeded 57-underlying × 504-bar
 // universe (the OPTION_ALERT list's size; 244 sessions after the 260-bar warm-up, model pricing),
 // and one daily pass (the last session, continuing the replay's open ideas), on one core.
 // Budgets: replay < 1 s, pass < 100 ms.

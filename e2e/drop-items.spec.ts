@@ -1,3 +1,4 @@
+import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { DropItem, ReplayStatus } from '@signalboard/core';
 import type { Locator, Page } from 'playwright-core';
@@ -82,6 +83,49 @@ describe('All Stocks Scanner (drop items)', () => {
     await tick('Stock Drop Short-Term Deactivated').uncheck();
     await page.getByText('No items match the selected filters.').waitFor();
     await screenshot(page, 'drop-items-empty');
+  });
+
+  it('asks the server for the ticked boxes: items beyond the unfiltered list’s first page show, Load more pages on, and Export CSV holds every page', async () => {
+    // The screen asks for 500 items a page; the pinned market has 6, so each list call here is
+    // answered 2 a page (the real server, its cursor): the unfiltered list's first page then holds
+    // only GLD's two O items, as a fresh install's first 500 hold a small share of a box's items.
+    const asked: URLSearchParams[] = [];
+    await page.route('**/api/get_stock_scanner_data?*', (route) => {
+      const url = new URL(route.request().url());
+      asked.push(new URLSearchParams(url.searchParams));
+      url.searchParams.set('limit', '2');
+      return route.continue({ url: url.toString() });
+    });
+    try {
+      const unfiltered = await apiGet<DropItem[]>('get_stock_scanner_data?limit=2');
+      expect(unfiltered.map((row) => `${row.StockSymbol} ${row.StockType}`)).toEqual(['GLD O', 'GLD O']);
+      await page.goto('/dashboard/drop');
+      await page.getByRole('heading', { name: 'Drop Scanner Alerts', level: 1 }).waitFor();
+      await expect.poll(() => cardSymbols(items())).toEqual(['DE']);
+      await page.getByText('1 item', { exact: true }).waitFor();
+      for (const type of ['Stock Drop Short-Term', 'Stock Drop Long-Term', 'Option Drop']) await tick(`${type} Active`).uncheck();
+      await page.getByText('No items match the selected filters.').waitFor();
+      await tick('Stock Drop Short-Term Deactivated').check();
+      // The server's first page of the S Deactivated items, newest first, and more to come.
+      await expect.poll(() => cardSymbols(items())).toEqual(['ETN', 'LMT']);
+      await page.getByText('2 items loaded so far', { exact: true }).waitFor();
+      expect(asked.map((params) => params.toString())).toContain('status=deactivated&type=S&limit=500');
+      await screenshot(page, 'drop-items-filtered');
+
+      // Export CSV before the last page is loaded: every S Deactivated item.
+      const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
+      expect(download.suggestedFilename()).toMatch(/^drop-items-\d{4}-\d{2}-\d{2}\.csv$/);
+      const lines = (await fs.readFile((await download.path())!, 'utf8')).trim().split(/\r?\n/);
+      expect(lines.slice(1).map((line) => line.split(',').slice(0, 3).join(' '))).toEqual(['ETN Short Deactivated', 'LMT Short Deactivated', 'DE Short Deactivated']);
+      expect(asked.some((params) => params.get('cursor') !== null && params.get('type') === 'S')).toBe(true);
+
+      await page.getByRole('button', { name: 'Load more' }).click();
+      await expect.poll(() => cardSymbols(items())).toEqual(['ETN', 'LMT', 'DE']);
+      await page.getByText('3 items', { exact: true }).waitFor();
+      expect(await page.getByRole('button', { name: 'Load more' }).count()).toBe(0);
+    } finally {
+      await page.unroute('**/api/get_stock_scanner_data?*');
+    }
   });
 
   it('shows the option items with their contracts, priced by the model from GLD’s bars, closed at their targets', async () => {

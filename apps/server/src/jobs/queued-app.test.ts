@@ -67,7 +67,7 @@ describe('an app whose jobs run on the queue', () => {
     calls.length = 0;
     await t.app.tradeJobs.tick();
     const replays = () => calls.filter((call) => call.startsWith('replay ')).sort();
-    expect(replays()).toEqual(['replay crypto@1.0.0', 'replay layered@1.0.0', 'replay options@1.0.0', 'replay swing@1.0.0']);
+    expect(replays()).toEqual(['replay crypto@1.0.0', 'replay layered@1.0.0', 'replay options@1.1.0', 'replay swing@1.0.0']);
     // Nothing ran here: no claim, no progress row.
     expect(await t.db.select().from(jobRuns)).toEqual([]);
     expect(await t.db.select().from(tradeEngineVersions)).toEqual([]);
@@ -75,7 +75,7 @@ describe('an app whose jobs run on the queue', () => {
     await createTradesRepo(t.db).saveVersion(t.db, { engine: 'swing', ruleVersion: swing.ruleVersion, paramHash: swing.paramHash, replayState: 'done' }, t.clock.nowMs());
     calls.length = 0;
     await t.app.tradeJobs.tick();
-    expect(replays()).toEqual(['replay crypto@1.0.0', 'replay drop@1.0.0', 'replay layered@1.0.0', 'replay options@1.0.0']);
+    expect(replays()).toEqual(['replay crypto@1.0.0', 'replay drop@1.0.0', 'replay layered@1.0.0', 'replay options@1.1.0']);
   });
 
   it('the health answer says when the workers last evaluated alerts', async () => {

@@ -156,9 +156,16 @@ export const ideaListQuery = z
     /** Case-insensitive contains on the symbol. */
     symbol: singleLineText('symbol', { max: 20, examples: ['AA'] }).optional(),
     origin: origin.optional(),
-    /** Swing: trend, drop, level; drop items (get_stock_scanner_data): S, L, O (comma-separated). */
-    type: singleLineText('type', { max: 40, examples: ['trend,drop', 'S,O'] })
-      .regex(/^(trend|drop|level|S|L|O)(,(trend|drop|level|S|L|O))*$/, 'type must be a comma-separated list of trend, drop, level (swing) or S, L, O (drop items)')
+    /**
+     * Swing: trend, drop, level; drop items (get_stock_scanner_data): S, L, O, each optionally with
+     * the one status wanted of that type ('S:deactivated'), so that any set of the screen's per-type
+     * Active/Deactivated boxes is one call (comma-separated; entries are or-ed).
+     */
+    type: singleLineText('type', { max: 80, examples: ['trend,drop', 'S,O', 'S,L:deactivated'] })
+      .regex(
+        /^(trend|drop|level|[SLO](:(active|deactivated))?)(,(trend|drop|level|[SLO](:(active|deactivated))?))*$/,
+        'type must be a comma-separated list of trend, drop, level (swing) or S, L, O, each optionally with :active or :deactivated (drop items)',
+      )
       .optional(),
     limit: z.coerce.number().int('limit must be a whole number').min(1, 'limit must be between 1 and 500').max(500, 'limit must be between 1 and 500').optional(),
     cursor: singleLineText('cursor', { max: 200, maxMessage: 'cursor is not valid' }).optional(),

@@ -222,7 +222,7 @@ export const OPERATIONS: Operation[] = [
     method: 'get',
     path: '/api/get_stock_scanner_data',
     summary:
-      "Drop scanner items (S short-term and L long-term on the Best of S&P 500, O a CALL on the OPTION_ALERT underlyings), newest first; status active, deactivated; type S, L, O; the next page's cursor in the X-Next-Cursor header",
+      "Drop scanner items (S short-term and L long-term on the Best of S&P 500, O a CALL on the OPTION_ALERT underlyings), newest first; status active, deactivated; type S, L, O, each optionally with the one status wanted of it (S,L:deactivated); the next page's cursor in the X-Next-Cursor header",
     query: ideaListQuery,
     response: dropItemsResponse,
   },

@@ -3,14 +3,15 @@
  * contract at the needed moment, the model otherwise), on the simulated market, with the options
  * engine on 20 OPTION_ALERT tickers:
  * - a source that keeps past chains (the simulated market): the replay and the daily pass choose
- *   and price from the chain as of each session, open trades are marked at its bid;
+ *   and price from the chain as of each signal session; the entry and every mark after it are the
+ *   model's at that chain's IV (σ is sticky for the trade: a later chain's IV is not read);
  * - a session the source has no chain for: the model, and the trade says so;
  * - a source with today's chains only (a live one): the replay prices with the model, the live
  *   daily pass with the chain of now.
  */
 import { eq } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
-import { dayNumber, dropEngine, isoFromDayNumber, optionsEngine, type DropItem, type StoredIdeaEvent, type UniverseMember } from '@signalboard/core';
+import { bidOf, dayNumber, dropEngine, isoFromDayNumber, modelValue, optionsEngine, type ContractTerms, type DropItem, type StoredIdeaEvent, type UniverseMember } from '@signalboard/core';
 import { createTestApp, type TestApp } from '../../../test/helpers';
 import { ideas, tradeEngineVersions } from '../../db/schema';
 import { createMarket } from '../../providers/market';
@@ -70,8 +71,11 @@ async function quoteOf(market: CachedMarket, symbol: string, date: string, contr
   return chain?.contracts.find((c) => c.type === side(contract.side) && c.strike === contract.strike);
 }
 
+/** The model's bid for an option trade's contract at `spot` on `date`, at the trade's σ (its opened data). */
+const modelBid = (data: ContractTerms & { sigma: number }, spot: number, date: string) => bidOf(modelValue(data, spot, dayNumber(date), data.sigma), data.halfSpread);
+
 describe('option chains through the jobs', () => {
-  it('a source that keeps past chains: the replay, the live daily pass and the marks price from the chain of the moment', async () => {
+  it('a source that keeps past chains: the replay and the live daily pass choose from the chain of the signal, and value the trade at its IV from then on', async () => {
     t = await replayed();
     const replayedLogs = await logs(t);
     const opened = replayedLogs.map((log) => log[0]!);
@@ -82,13 +86,17 @@ describe('option chains through the jobs', () => {
       // Chosen from the chain of its signal session: pending at its ask, marked at its bid, σ its IV.
       expect(event.data).toMatchObject({ signalValue: quote!.ask, signalMark: quote!.bid, sigma: quote!.impliedVolatility });
     }
-    // Every close mark the log carries is the bid of that session's chain.
+    // Every close mark the log carries is the model's bid at the trade's σ, never a later chain's bid.
+    let otherBids = 0;
     for (const log of replayedLogs.slice(0, 15)) {
-      const contract = log[0]!.data as { side: string; expiry: string; strike: number };
+      const contract = log[0]!.data as unknown as ContractTerms & { side: string; sigma: number };
       for (const event of log.filter((e) => e.type === 'entry_filled' || e.type === 'alert_repeat' || e.type === 'time_stop')) {
-        expect(event.data.markValue, `${event.ideaId} ${event.type} ${event.barDate}`).toBe((await quoteOf(t.market, event.symbol, event.barDate, contract))!.bid);
+        const at = `${event.ideaId} ${event.type} ${event.barDate}`;
+        expect(event.data, at).toMatchObject({ sigma: contract.sigma, markValue: modelBid(contract, event.data.stockClose as number, event.barDate) });
+        if ((await quoteOf(t.market, event.symbol, event.barDate, contract))!.bid !== event.data.markValue) otherBids += 1;
       }
     }
+    expect(otherBids).toBeGreaterThan(0);
 
     // The live pass of Monday 2 November: the session's events and every open trade's mark from Monday's chain.
     t.clock.advance(AFTER_CLOSE - t.clock.nowMs());
@@ -101,23 +109,24 @@ describe('option chains through the jobs', () => {
       expect(event.origin).toBe('live');
       expect(event.data).toMatchObject({ priceSource: 'chain', signalMark: (await quoteOf(t.market, event.symbol, '2026-11-02', event.data as { side: string; expiry: string; strike: number }))!.bid });
     }
-    const open = (await t.db.select().from(ideas)).filter((row) => row.isOpen);
+    const entered = async () => {
+      const rows = (await t!.db.select().from(ideas)).filter((row) => row.isOpen && !(row.row as { EntryPending: boolean }).EntryPending);
+      const opened = new Map((await logs(t!)).map((log) => [log[0]!.ideaId, log[0]!.data as unknown as ContractTerms & { sigma: number }]));
+      return rows.map((row) => ({ row, trade: row.row as { Current_Value: number; PriceSource: string; CurrentPriceStock: number }, data: opened.get(row.id)! }));
+    };
+    const open = await entered();
     expect(open.length).toBeGreaterThan(0);
-    for (const row of open) {
-      const trade = row.row as { Side: string; Expiry: string; Strike: number; Current_Value: number; PriceSource: string };
+    for (const { row, trade, data } of open) {
       expect(trade.PriceSource).toBe('chain');
-      const bid = (await quoteOf(t.market, row.symbol, '2026-11-02', { side: trade.Side, expiry: trade.Expiry, strike: trade.Strike }))!.bid;
-      expect([row.markOptionValue, trade.Current_Value], row.id).toEqual([bid, bid]);
+      expect([row.markOptionValue, trade.Current_Value], row.id).toEqual([null, modelBid(data, trade.CurrentPriceStock, '2026-11-02')]);
     }
 
-    // Tuesday 11:00: the marks read Tuesday's chain so far, the bid of each open contract.
+    // Tuesday 11:00: the marks read no chain: the model at each trade's σ and the underlying's price now.
     t.clock.advance(TUESDAY_OPEN - t.clock.nowMs());
     expect(await t.app.tradeJobs.runMarks(ENGINE)).toBe('done');
-    for (const row of (await t.db.select().from(ideas)).filter((one) => one.isOpen)) {
-      const trade = row.row as { Side: string; Expiry: string; Strike: number; Current_Value: number; CurrentPriceStock: number };
-      const bid = (await t.market.getOptionChain(row.symbol, trade.Expiry)).value.contracts.find((c) => c.type === side(trade.Side) && c.strike === trade.Strike)!.bid;
-      expect([row.markOptionValue, trade.Current_Value], row.id).toEqual([bid, bid]);
+    for (const { row, trade, data } of await entered()) {
       expect(trade.CurrentPriceStock).toBe((await t.market.getQuote(row.symbol)).value.price);
+      expect([row.markOptionValue, trade.Current_Value], row.id).toEqual([null, modelBid(data, trade.CurrentPriceStock, '2026-11-03')]);
     }
   });
 

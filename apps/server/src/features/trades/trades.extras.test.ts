@@ -6,7 +6,7 @@
  * engines' universes.
  */
 import { describe, expect, it } from 'vitest';
-import { dayNumber, dropEngine, isoFromDayNumber, optionsEngine, swingEngine, tradingDayOnOrAfter, type DailySeries, type IdeaEvent, type SessionInput, type StoredIdeaEvent, type UniverseMember } from '@signalboard/core';
+import { bidOf, dayNumber, dropEngine, modelValue, isoFromDayNumber, optionsEngine, swingEngine, tradingDayOnOrAfter, type ContractTerms, type DailySeries, type IdeaEvent, type SessionInput, type StoredIdeaEvent, type UniverseMember } from '@signalboard/core';
 import type { CachedMarket } from '../../providers/market/cached-market';
 import type { EarningsEvent, EconomicSeries, NewsArticle, OptionChain } from '../../providers/market/types';
 import { UnknownSymbolError } from '../../providers/market/types';
@@ -187,7 +187,7 @@ describe('the marks of contracts chosen from a chain', () => {
   const engine = optionsEngine as unknown as AnyEngine;
   const stamp = (events: readonly IdeaEvent[]): StoredIdeaEvent[] => events.map((event) => ({ ...event, ruleVersion: engine.ruleVersion, paramHash: engine.paramHash, origin: 'replayed', recordedAt: `${event.barDate}T21:30:00.000Z` }));
 
-  it("read today's chain of the contract's expiry; an option trade is marked at its bid, the model marks the rest", async () => {
+  it("an option trade chosen from a chain reads no later chain: it is marked with the model at its own σ, as the daily pass marks it", async () => {
     const input = sessionInput(engine, ['SPY']);
     const spot = input.bars.get('SPY')!.close.at(-1)!;
     const expiry = isoFromDayNumber(tradingDayOnOrAfter(dayNumber(input.session.date) + 1) + 35);
@@ -222,14 +222,18 @@ describe('the marks of contracts chosen from a chain', () => {
 
     asked.length = 0;
     const chains = await markChains(engine, market, [chainPriced, modelPriced.map((event) => ({ ...event, symbol: 'QQQ' }))], '2030-01-02', log);
-    // Only the chain-priced trade's underlying, for its expiry.
-    expect(asked).toEqual([`SPY 2030-01-02 ${expiry}`]);
+    // No chain is read for the marks (2030-01-02's bids are 1.50 higher: a second σ).
+    expect(asked).toEqual([]);
+    expect(chains).toEqual(new Map());
     const mark = { price: spot * 0.98, at: '2030-01-02T16:00:00.000Z' };
-    const bid = chains.get('SPY')!.contracts.find((c) => c.strike === strike && c.side === 'PUT')!.bid;
-    expect(markFor(engine, chainPriced, mark, chains)).toEqual({ ...mark, optionValue: bid });
-    expect(engine.fold(chainPriced, markFor(engine, chainPriced, mark, chains), mark.at)).toMatchObject({ Current_Value: bid, PriceSource: 'chain', CurrentPriceStock: mark.price });
-    // Without today's chain (or for a model-priced trade) the mark is the price alone: the fold values it with the model.
-    expect(markFor(engine, chainPriced, mark, new Map())).toEqual(mark);
+    expect(markFor(engine, chainPriced, mark, chains)).toEqual(mark);
+    const data = chainPriced[0]!.data as unknown as { strike: number; sigma: number; halfSpread: number } & ContractTerms;
+    expect(engine.fold(chainPriced, markFor(engine, chainPriced, mark, chains), mark.at)).toMatchObject({
+      Current_Value: bidOf(modelValue(data, mark.price, dayNumber('2030-01-02'), data.sigma), data.halfSpread),
+      PriceSource: 'chain',
+      CurrentPriceStock: mark.price,
+    });
+    expect(data.strike).toBe(strike);
     expect(markFor(engine, modelPriced, mark, chains)).toEqual(mark);
     expect(await markChains(swingEngine as unknown as AnyEngine, market, [chainPriced], '2030-01-02', log)).toEqual(new Map());
   });

@@ -46,6 +46,7 @@ export interface ListFilter {
   to?: Date;
   symbol?: string;
   origin?: Origin;
+  /** Rows of any of these types; an entry 'type:status' wants only that status of the type (drop items). */
   types?: string[];
   limit: number;
   /** Newest first (default), or ProfitPercent descending (the option trades' list), then newest first. */
@@ -232,7 +233,16 @@ export function createTradesRepo(db: Database) {
       if (filter.to) conditions.push(sql`${ideas.createdAt} <= ${filter.to.toISOString()}::timestamptz`);
       if (filter.symbol) conditions.push(sql`${ideas.symbol} ilike ${`%${likeEscape(filter.symbol)}%`}`);
       if (filter.origin) conditions.push(sql`${ideas.origin} = ${filter.origin}`);
-      if (filter.types?.length) conditions.push(sql`${ideas.types} && array[${sql.join(filter.types.map((type) => sql`${type}`), sql`, `)}]::text[]`);
+      if (filter.types?.length) {
+        // Each entry a type, or 'type:status' (a drop item's type with the one status wanted of it); or-ed.
+        const plain = filter.types.filter((entry) => !entry.includes(':'));
+        const either = filter.types.flatMap((entry) => {
+          const [type, status] = entry.split(':');
+          return status ? [sql`(${ideas.types} && array[${type}]::text[] and ${ideas.status} = ${status})`] : [];
+        });
+        if (plain.length) either.unshift(sql`${ideas.types} && array[${sql.join(plain.map((type) => sql`${type}`), sql`, `)}]::text[]`);
+        conditions.push(sql`(${sql.join(either, sql` or `)})`);
+      }
       const byProfit = filter.order === 'profit';
       // ProfitPercent of the stored row (the option trades' sort); 0 when a row has none.
       const profit = sql`coalesce((${ideas.row}->>'ProfitPercent')::float8, 0)`;

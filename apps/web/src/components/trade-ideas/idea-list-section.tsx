@@ -37,8 +37,8 @@ export interface IdeaListSectionProps<Row> {
   skipped: boolean;
   replay: Parameters<typeof IdeaListOutcome>[0]['replay'];
   texts: IdeaListTexts;
-  /** 'Export CSV' of the shown rows as `{name}-YYYY-MM-DD.csv`. */
-  csv: { name: string; columns: CsvColumn<Row>[] };
+  /** 'Export CSV' of the shown rows as `{name}-YYYY-MM-DD.csv` (with `load`, of the rows it answers: the whole filtered list). */
+  csv: { name: string; columns: CsvColumn<Row>[]; load?: () => Promise<readonly Row[]> };
   /** The row's id (the card's key, its saved-alert id and its detail's id) and symbol. */
   idea: (row: Row) => { id: string; symbol: string };
   renderCard: (row: Row, context: IdeaCardContext) => ReactNode;
@@ -59,7 +59,7 @@ export function IdeaListSection<Row>({ engine, list, rows, skipped, replay, text
       <Text size="sm" c="dimmed" aria-live="polite">
         {!skipped && !list.isPending ? `${rows.length} ${rows.length === 1 ? texts.noun.one : texts.noun.many}${list.hasNextPage ? ' loaded so far' : ''}` : ''}
       </Text>
-      <ExportCsvButton name={csv.name} columns={csv.columns} rows={rows} />
+      <ExportCsvButton name={csv.name} columns={csv.columns} rows={rows} {...(csv.load ? { load: csv.load } : {})} />
     </>
   );
   const contextOf = (row: Row): IdeaCardContext => {

@@ -1,11 +1,13 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import type { DropItem } from '@signalboard/core';
 import { describe, expect, it, vi } from 'vitest';
 import { ALERT_MESSAGES } from '../../components/trade-ideas/use-saved-alerts';
 import { chartCalls } from '../../test/chart-mock';
+import type { MockAnswer } from '../../test/mock-api';
 import { detail, dropRow, record, recordGroup } from '../../test/trade-fixtures';
 import { box, captureDownloads, cardQueries, cleanUpAfterEach, heldAnswer, ideaScreenRoutes, itShowsTheListStates, local, renderTradeScreen, saveAlerts as save, savedAlertRoutes } from '../../test/trade-screen';
-import { DropItemsScreen, EMPTY_MESSAGE, LOADING_MESSAGE, SAVE_FAILED, TITLE } from './drop-items-screen';
+import { DropItemsScreen, dropServerFilter, EMPTY_MESSAGE, LOADING_MESSAGE, SAVE_FAILED, TITLE } from './drop-items-screen';
 
 vi.mock('lightweight-charts', () => import('../../test/chart-mock'));
 
@@ -19,10 +21,32 @@ const ALL = [SHORT_OFF, LONG, OPTION_OFF, SHORT, LONG_OFF, OPTION];
 
 type Saved = { stock_id: string; trade_type: string }[];
 
+/**
+ * The list call as the server answers it: its status and type filters (a type may carry the one
+ * status wanted of it, 'L:deactivated'), newest first, `pageSize` rows a page and the next one's
+ * cursor in X-Next-Cursor (the screen asks for 500; a smaller page stands for a longer list).
+ */
+function answerDrops(rows: readonly DropItem[], pageSize = 500) {
+  return (url: URL): MockAnswer => {
+    const statuses = url.searchParams.get('status')?.split(',');
+    const types = url.searchParams.get('type')?.split(',');
+    const matching = rows
+      .filter((row) => {
+        const status = row.Status.toLowerCase();
+        if (statuses && !statuses.includes(status)) return false;
+        return !types || types.some((entry) => entry.split(':')[0] === row.StockType && [undefined, status].includes(entry.split(':')[1]));
+      })
+      .sort((a, b) => b.StockCreatedDate.localeCompare(a.StockCreatedDate));
+    const start = Number(url.searchParams.get('cursor') ?? 0);
+    const next = start + pageSize < matching.length ? { 'X-Next-Cursor': String(start + pageSize) } : undefined;
+    return { body: matching.slice(start, start + pageSize), ...(next ? { headers: next } : {}) };
+  };
+}
+
 function setup(routes: Parameters<typeof renderTradeScreen>[1] = {}, saved: Saved = [{ stock_id: LONG.StockScannerId, trade_type: 'L' }]) {
   // The contract's answer (saveUserStockScannerAlertsResponse): the saved alerts with their types.
   const alerts = savedAlertRoutes('get_user_stock_scanner_alerts', { alerts: saved }, 'save_user_stock_scanner_alerts', (body: { alerts: Saved }) => body.alerts);
-  const list = ideaScreenRoutes('drop', 'get_stock_scanner_data', { body: ALL }, record('drop', [recordGroup({ type: 'S', ruleVersion: 'drop@1.0.0' })]));
+  const list = ideaScreenRoutes('drop', 'get_stock_scanner_data', answerDrops(ALL), record('drop', [recordGroup({ type: 'S', ruleVersion: 'drop@1.0.0' })]));
   const api = renderTradeScreen(<DropItemsScreen />, { ...list, ...alerts.routes, ...routes });
   return { ...api, posted: alerts.posted };
 }
@@ -178,6 +202,68 @@ describe('Drop Scanner Alerts (All Stocks Scanner) screen', () => {
     await save();
     expect(await screen.findByText(SAVE_FAILED)).toBeInTheDocument();
     expect(SAVE_FAILED).toBe('Failed to save alerts. Please try again.');
+  });
+
+  it('asks the server for exactly the ticked boxes', () => {
+    const none = { SActive: false, SDeactivated: false, LActive: false, LDeactivated: false, OActive: false, ODeactivated: false };
+    expect(dropServerFilter(none)).toBeNull();
+    expect(dropServerFilter({ ...none, SActive: true, LActive: true, OActive: true })).toEqual({ status: 'active' });
+    expect(dropServerFilter({ ...none, LDeactivated: true })).toEqual({ status: 'deactivated', type: 'L' });
+    expect(dropServerFilter({ ...none, SDeactivated: true, ODeactivated: true })).toEqual({ status: 'deactivated', type: 'S,O' });
+    expect(dropServerFilter({ ...none, LActive: true, LDeactivated: true })).toEqual({ status: 'active,deactivated', type: 'L' });
+    expect(dropServerFilter({ SActive: true, SDeactivated: true, LActive: true, LDeactivated: true, OActive: true, ODeactivated: true })).toEqual({ status: 'active,deactivated' });
+    expect(dropServerFilter({ ...none, SActive: true, SDeactivated: true, LActive: true, OActive: true })).toEqual({ type: 'S,L:active,O:active' });
+    expect(dropServerFilter({ ...none, SActive: true, LDeactivated: true })).toEqual({ type: 'S:active,L:deactivated' });
+  });
+
+  it('ticking a box asks the server for it: the items beyond the unfiltered list’s first page show, counted as loaded so far while more pages exist', async () => {
+    // 7 old deactivated L items under 8 newer active S items: with 5 rows a page the unfiltered
+    // list's first two pages hold none of them.
+    const actives = Array.from({ length: 8 }, (_, i) => dropRow({ StockSymbol: `S${i}`, StockType: 'S', StockCreatedDate: local(2026, 11, 10 + i) }));
+    const closed = Array.from({ length: 7 }, (_, i) => dropRow({ StockSymbol: `L${i}`, StockType: 'L', StockIsActive: false, StockCreatedDate: local(2026, 9, 1 + i) }));
+    const api = setup({ 'GET get_stock_scanner_data': answerDrops([...actives, ...closed], 5) });
+    await screen.findByRole('list', { name: 'Drop items' });
+    expect(cardSymbols()).toEqual(['S7', 'S6', 'S5', 'S4', 'S3']);
+    expect(screen.getByText('5 items loaded so far')).toBeInTheDocument();
+    for (const name of ['Stock Drop Short-Term Active', 'Stock Drop Long-Term Active', 'Option Drop Active']) await userEvent.click(box(name));
+    await userEvent.click(box('Stock Drop Long-Term Deactivated'));
+    await waitFor(() => expect(cardSymbols()).toEqual(['L6', 'L5', 'L4', 'L3', 'L2']));
+    expect(screen.getByText('5 items loaded so far')).toBeInTheDocument();
+    const asked = api.callsTo('get_stock_scanner_data').map((call) => Object.fromEntries(call.url.searchParams));
+    expect(asked).toContainEqual({ status: 'deactivated', type: 'L', limit: '500' });
+    await userEvent.click(screen.getByRole('button', { name: 'Load more' }));
+    await waitFor(() => expect(cardSymbols()).toEqual(['L6', 'L5', 'L4', 'L3', 'L2', 'L1', 'L0']));
+    expect(screen.getByText('7 items')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Load more' })).toBeNull();
+    expect(api.callsTo('get_stock_scanner_data').at(-1)!.url.searchParams.get('cursor')).toBe('5');
+    expect(api.unhandled).toEqual([]);
+  });
+
+  it('exports every page of the filtered list as CSV, not only the loaded one', async () => {
+    const download = captureDownloads();
+    const actives = Array.from({ length: 12 }, (_, i) => dropRow({ StockSymbol: `A${i}`, StockType: i % 2 ? 'S' : 'L', StockCreatedDate: local(2026, 10, 1 + i) }));
+    const api = setup({ 'GET get_stock_scanner_data': answerDrops([...actives, SHORT_OFF], 5) });
+    await screen.findByRole('list', { name: 'Drop items' });
+    expect(screen.getByText('5 items loaded so far')).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Export CSV' }));
+    const lines = await download.lines();
+    // The header, 12 active items newest first, and the final line end; no deactivated one.
+    expect(lines).toHaveLength(14);
+    expect(lines.slice(1, 13).map((line) => line.split(',')[0])).toEqual(actives.map((row) => row.StockSymbol).reverse());
+    const pages = api.callsTo('get_stock_scanner_data').filter((call) => call.url.searchParams.get('status') === 'active');
+    expect(pages.map((call) => call.url.searchParams.get('cursor'))).toEqual(expect.arrayContaining([null, '5', '10']));
+  });
+
+  it('says so when the export cannot load every page', async () => {
+    const download = captureDownloads();
+    download.click.mockClear();
+    const actives = Array.from({ length: 7 }, (_, i) => dropRow({ StockSymbol: `A${i}`, StockType: 'S', StockCreatedDate: local(2026, 10, 1 + i) }));
+    const pages = answerDrops(actives, 5);
+    setup({ 'GET get_stock_scanner_data': (url) => (url.searchParams.get('cursor') ? { status: 503, body: { msg: 'The database is not answering' } } : pages(url)) });
+    await screen.findByRole('list', { name: 'Drop items' });
+    await userEvent.click(screen.getByRole('button', { name: 'Export CSV' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('The export could not load every row: The database is not answering');
+    expect(download.click).not.toHaveBeenCalled();
   });
 
   it('exports the shown items as CSV', async () => {

@@ -1,8 +1,9 @@
-import type { DropItem } from '@signalboard/core';
+import type { DropItem, IdeaListQuery } from '@signalboard/core';
 import { SCREEN_TITLES } from '@signalboard/core';
 import { Badge, Stack, Text } from '@mantine/core';
 import { useCallback, useMemo, useRef } from 'react';
 import { getUserStockScannerAlerts, saveUserStockScannerAlerts } from '../../api/saved-alerts';
+import { getIdeaPage, IDEA_PAGE_LIMIT } from '../../api/trade-ideas';
 import { changeColor, formatPercent, formatPrice, formatSignedPercent } from '../../components/format';
 import type { CsvColumn } from '../../components/trade-ideas/csv';
 import { matchesDateSymbol, type DateSymbolFilter } from '../../components/trade-ideas/filter-values';
@@ -85,23 +86,40 @@ export const DROP_CSV: CsvColumn<DropItem>[] = [
   { header: 'Id', value: (row) => row.StockScannerId },
 ];
 
-/** Every box unticked: nothing to ask for. Otherwise the list call is asked for the dates and symbol only (Active/Deactivated and the type are filtered here). */
-const dropServerFilter = (statuses: Record<StatusKey, boolean>) => (Object.values(statuses).some(Boolean) ? {} : null);
+const STATUSES = ['Active', 'Deactivated'] as const;
+
+/**
+ * The list call's filter for the ticked boxes, exactly (so every page the server answers is of the
+ * filtered list): nothing ticked, null (nothing to ask for); the same statuses ticked for each type
+ * that has any, `status` (and `type` when not every type); otherwise each type with its one status
+ * ('S:active'), or bare when both are ticked.
+ */
+export function dropServerFilter(statuses: Record<StatusKey, boolean>): Pick<IdeaListQuery, 'status' | 'type'> | null {
+  const wanted = TYPES.map((type) => ({ type, statuses: STATUSES.filter((status) => statuses[`${type}${status}`]).map((status) => status.toLowerCase()) })).filter((one) => one.statuses.length > 0);
+  if (wanted.length === 0) return null;
+  if (new Set(wanted.map((one) => one.statuses.join(','))).size === 1) {
+    return { status: wanted[0]!.statuses.join(','), ...(wanted.length < TYPES.length ? { type: wanted.map((one) => one.type).join(',') } : {}) };
+  }
+  return { type: wanted.map((one) => (one.statuses.length === STATUSES.length ? one.type : `${one.type}:${one.statuses[0]!}`)).join(',') };
+}
+
+/** Every active item (the saved alerts' Alert state): the same call as the default view. */
+const ACTIVE_ITEMS: IdeaListQuery = { status: 'active' };
 
 /** All Stocks Scanner, the drop items with their saved alerts (spec §2 "Drop Scanner alerts screen", §4, §5; strategies.md §5). */
 export function DropItemsScreen() {
   const screen = useIdeaScreen({ engine: 'drop', initialStatuses: INITIAL_STATUSES, serverFilter: dropServerFilter, filterRows: filterDrops });
-  // Every item whatever the filters (the same call as the unfiltered view): which checked alerts are still active, and their types.
-  const allList = useIdeaList('drop', {}, screen.replay.running);
+  // Every active item whatever the filters: which checked alerts are still active, and their types.
+  const activeList = useIdeaList('drop', ACTIVE_ITEMS, screen.replay.running);
   const known = useMemo(() => {
     const map = new Map<string, DropItem>();
-    for (const row of allList.rows) map.set(row.StockScannerId, row);
+    for (const row of activeList.rows) map.set(row.StockScannerId, row);
     for (const row of screen.list.rows) map.set(row.StockScannerId, row);
     return map;
-  }, [screen.list.rows, allList.rows]);
-  // Every item is loaded: one that is not among them is gone.
-  const allComplete = allList.isSuccess && !allList.hasNextPage;
-  const isActive = useCallback((id: string) => known.get(id)?.StockIsActive ?? (allComplete ? false : undefined), [known, allComplete]);
+  }, [screen.list.rows, activeList.rows]);
+  // Every active item is loaded: one that is not among them is not active (closed, or gone).
+  const activeComplete = activeList.isSuccess && !activeList.hasNextPage;
+  const isActive = useCallback((id: string) => known.get(id)?.StockIsActive ?? (activeComplete ? false : undefined), [known, activeComplete]);
   // The saved alerts' types, for items this screen has not loaded.
   const savedTypes = useRef(new Map<string, DropItem['StockType']>());
   const load = useCallback(async (signal: AbortSignal) => {
@@ -121,6 +139,21 @@ export function DropItemsScreen() {
     [known],
   );
   const alerts = useSavedAlerts({ key: 'drop', load, save, isActive, failureMessage: SAVE_FAILED });
+  // Export CSV: the whole filtered list, the pages loaded so far and then every page after them.
+  const { list, serverScope } = screen;
+  const { statuses, filter } = screen.filterBar;
+  const exportRows = useCallback(async () => {
+    const loaded = list.isPlaceholderData ? [] : (list.data?.pages ?? []);
+    const rows = loaded.flatMap((page) => page.rows);
+    const query: IdeaListQuery = { ...serverScope, ...dropServerFilter(statuses), limit: IDEA_PAGE_LIMIT };
+    let cursor = loaded.length > 0 ? loaded[loaded.length - 1]!.nextCursor : '';
+    while (cursor !== null) {
+      const page = await getIdeaPage('drop', cursor ? { ...query, cursor } : query);
+      rows.push(...page.rows);
+      cursor = page.nextCursor;
+    }
+    return filterDrops(rows, statuses, filter);
+  }, [list.isPlaceholderData, list.data, serverScope, statuses, filter]);
 
   return (
     <IdeaScreenFrame
@@ -129,7 +162,7 @@ export function DropItemsScreen() {
       filters={{ label: 'Drop item filters', groups: FILTER_GROUPS }}
       screen={screen}
     >
-      <IdeaListSection {...screen.section} texts={LIST_TEXTS} csv={{ name: 'drop-items', columns: DROP_CSV }} idea={(row) => ({ id: row.StockScannerId, symbol: row.StockSymbol })} savedAlerts={alerts} renderCard={(row, context) => <DropCard row={row} context={context} />} />
+      <IdeaListSection {...screen.section} texts={LIST_TEXTS} csv={{ name: 'drop-items', columns: DROP_CSV, load: exportRows }} idea={(row) => ({ id: row.StockScannerId, symbol: row.StockSymbol })} savedAlerts={alerts} renderCard={(row, context) => <DropCard row={row} context={context} />} />
     </IdeaScreenFrame>
   );
 }

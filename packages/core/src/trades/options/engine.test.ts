@@ -284,7 +284,7 @@ describe('limits (§0.3, §4.1)', () => {
     expect(beforeStop[2]!.data).toMatchObject({ alertKind: 'breakout', stockClose: 101.2 });
     // A PUT alert while a CALL is open: neither a repeat nor a new idea.
     const open = optionsEngine.openState(stamp(events.slice(0, 2)))!;
-    const idea: OpenIdea<OptionState> = { ideaId: events[0]!.ideaId, symbol: 'AAA', market: 'US', ruleVersion: 'options@1.0.0', state: open };
+    const idea: OpenIdea<OptionState> = { ideaId: events[0]!.ideaId, symbol: 'AAA', market: 'US', ruleVersion: optionsEngine.ruleVersion, state: open };
     const putDay = seriesWith([BREAKOUT, FLAT, BREAKDOWN]);
     const other = runOn([putDay], { openIdeas: [idea] });
     expect(ofType(other, 'opened')).toHaveLength(0);
@@ -322,7 +322,7 @@ describe('chains, IV indexes and corporate actions (extras)', () => {
     contracts: [quote(99, 0.6, 4, 4.2), quote(100, 0.5, 3.4, 3.6), quote(101, 0.44, 2.9, 3.1, 100), quote(102, 0.38, 2.4, 2.6), { ...quote(100, -0.5, 3, 3.2), side: 'PUT' as const }],
   });
 
-  it('selects from the chain (its Δ, liquidity), enters pending at the ask, then the model entry and the chain’s bid mark', () => {
+  it('selects from the chain (its Δ, liquidity), enters pending at the ask, then enters and marks with the model at the chain’s IV of close t', () => {
     const extras = (d: string): SessionExtras =>
       d === date
         ? { optionChains: new Map([['AAA', chain()]]) }
@@ -333,8 +333,39 @@ describe('chains, IV indexes and corporate actions (extras)', () => {
     expect(data).toMatchObject({ priceSource: 'chain', strike: 100, deltaAtEntry: 0.5, sigma: 0.3, sigmaSource: 'chain', signalValue: 3.6, signalMark: 3.4, expiry });
     expect(rowOf(events.slice(0, 1))).toMatchObject({ PriceSource: 'chain', EntryValue: 3.6, Sigma: 0.3, DeltaAtEntry: 0.5 });
     const entryValue = askOf(modelValue(data, 101.2, dayNumber(dateAt(series, t + 1)), 0.3), 0.03);
-    expect(events[1]).toMatchObject({ type: 'entry_filled', price: entryValue, data: expect.objectContaining({ markValue: 3.1, sigma: 0.3 }) });
-    expect(rowOf(events.slice(0, 2))).toMatchObject({ Current_Value: 3.1, EntryValue: entryValue });
+    // The entry session's chain (its bid 3.1) is not read: the mark is the model's bid at the trade's σ.
+    const markValue = bidOf(modelValue(data, 101, dayNumber(dateAt(series, t + 1)), 0.3), 0.03);
+    expect(markValue).not.toBe(3.1);
+    expect(events[1]).toMatchObject({ type: 'entry_filled', price: entryValue, data: expect.objectContaining({ markValue, sigma: 0.3 }) });
+    expect(rowOf(events.slice(0, 2))).toMatchObject({ Current_Value: markValue, EntryValue: entryValue });
+  });
+
+  it('a gap against a put: the entry and the entry bar’s marks at one σ (close t’s chain IV), so no target at the open from a later chain’s IV', () => {
+    // BREAKDOWN closes at 99 (a PUT alert); the entry bar gaps up to 103, against the put. Each later
+    // session's chain quotes the contract at a far higher IV (0.9: the gap in its realised volatility)
+    // and a bid to match, which under a second σ would value the put at ~9 against an entry of ~0.9.
+    const gapped = seriesWith([BREAKDOWN, b(103, 103.5, 102.5, 103), b(103, 103.4, 102.6, 103)]);
+    const put = (strike: number, delta: number, bid: number, ask: number, iv: number) => ({ expiry, strike, side: 'PUT' as const, bid, ask, iv, delta, openInterest: 1000 });
+    const signalChain = { underlying: 'AAA', contracts: [put(97, -0.3, 0.5, 0.53, 0.2), put(98, -0.38, 0.75, 0.79, 0.2), put(99, -0.45, 1.0, 1.05, 0.2), put(100, -0.52, 1.4, 1.46, 0.2)] };
+    const laterChain = { underlying: 'AAA', contracts: [put(99, -0.3, 8.8, 9.1, 0.9)] };
+    const sessions = [date, dateAt(gapped, t + 1), dateAt(gapped, t + 2)];
+    const events = replay(optionsEngine, {
+      series: new Map([['AAA', gapped]]),
+      sessions,
+      universeFor: () => [{ symbol: 'AAA', market: 'US', survivorshipBiased: false }],
+      origin: 'replayed',
+      extras: (d) => ({ optionChains: new Map([['AAA', d === date ? signalChain : laterChain]]) }),
+    });
+    const data = openedOf(events);
+    expect(data).toMatchObject({ side: 'PUT', priceSource: 'chain', strike: 99, sigma: 0.2, sigmaSource: 'chain' });
+    const entryDay = dayNumber(sessions[1]!);
+    const entry = askOf(modelValue(data, 103, entryDay, 0.2), 0.03);
+    expect(events.map((event) => event.type)).toEqual(['opened', 'entry_filled']);
+    expect(events[1]).toMatchObject({ price: entry, data: expect.objectContaining({ sigma: 0.2, markValue: bidOf(modelValue(data, 103, entryDay, 0.2), 0.03) }) });
+    // Still open the session after (σ is sticky for the trade), at a loss: the gap went against it.
+    const row = rowOf(events, NOW, { price: 103, at: `${sessions[2]}T20:00:00.000Z` });
+    expect(row).toMatchObject({ Status: 'Active', IsTargetHit: false, EntryValue: entry, Current_Value: bidOf(modelValue(data, 103, dayNumber(sessions[2]!), 0.2), 0.03) });
+    expect(row.ProfitPercent).toBeLessThan(0);
   });
 
   it('no liquid candidate in the chain: no idea', () => {
@@ -342,20 +373,27 @@ describe('chains, IV indexes and corporate actions (extras)', () => {
     expect(runOn([viewThrough(series, t)], { extras: { optionChains: new Map([['AAA', illiquid]]) } })).toHaveLength(0);
   });
 
-  it('SPY: σ from VIX, scaled by VIX(t)/VIX(entry) for the marks; h = 1.5 %', () => {
-    const spy = seriesOf('SPY', [...BASE, BREAKOUT, FLAT]);
+  it('SPY: σ from VIX, scaled by VIX(t)/VIX(entry) for the marks after the entry bar (the entry bar at the entry’s σ); h = 1.5 %', () => {
+    // The session after the entry breaks out again: its alert_repeat carries that session's σ.
+    const spy = seriesOf('SPY', [...BASE, BREAKOUT, b(101, 101.3, 100.95, 101), b(101, 101.3, 100.95, 101.2)]);
     const spyDate = dateAt(spy, t);
-    const vix = (d: string): SessionExtras => ({ ivIndexes: new Map([['VIX', d === spyDate ? 20 : 25]]), riskFreeRate: 0.05 });
-    const events = replay(optionsEngine, { series: new Map([['SPY', spy]]), sessions: [spyDate, dateAt(spy, t + 1)], universeFor: () => [{ symbol: 'SPY', market: 'US', survivorshipBiased: false }], origin: 'replayed', extras: vix });
+    const vix = (d: string): SessionExtras => ({ ivIndexes: new Map([['VIX', d === spyDate ? 20 : 22]]), riskFreeRate: 0.05 });
+    const sessions = [spyDate, dateAt(spy, t + 1), dateAt(spy, t + 2)];
+    const events = replay(optionsEngine, { series: new Map([['SPY', spy]]), sessions: sessions.slice(0, 2), universeFor: () => [{ symbol: 'SPY', market: 'US', survivorshipBiased: false }], origin: 'replayed', extras: vix });
     expect(openedOf(events)).toMatchObject({ sigma: 0.2, sigmaSource: 'index', ivIndex: 'VIX', ivIndexAtEntry: 20, halfSpread: 0.015, rate: 0.05 });
-    expect(events[1]!.data).toMatchObject({ sigma: 0.25 });
-    expect(events[1]!.price).toBe(askOf(modelValue(openedOf(events), 100, dayNumber(dateAt(spy, t + 1)), 0.2), 0.015));
+    expect(events[1]!.price).toBe(askOf(modelValue(openedOf(events), 101, dayNumber(dateAt(spy, t + 1)), 0.2), 0.015));
+    expect(events[1]!.data).toMatchObject({ sigma: 0.2, markValue: bidOf(modelValue(openedOf(events), 101, dayNumber(dateAt(spy, t + 1)), 0.2), 0.015) });
+    const state = optionsEngine.openState(stamp(events))!;
+    const next = runOn([spy], { openIdeas: [{ ideaId: events[0]!.ideaId, symbol: 'SPY', market: 'US', ruleVersion: optionsEngine.ruleVersion, state }], extras: vix(sessions[2]!) });
+    expect(next.map((event) => event.type)).toEqual(['alert_repeat']);
+    const scaled = (0.2 * 22) / 20;
+    expect(next[0]!.data).toMatchObject({ sigma: scaled, markValue: bidOf(modelValue(openedOf(events), 101.2, dayNumber(sessions[2]!), scaled), 0.015) });
   });
 
   it('a split closes an entered trade at its last pre-split value; a pending one is voided', () => {
     const opened = simulate([FLAT]);
     const state = optionsEngine.openState(stamp(opened))!;
-    const idea: OpenIdea<OptionState> = { ideaId: 'options.AAA.test', symbol: 'AAA', market: 'US', ruleVersion: 'options@1.0.0', state };
+    const idea: OpenIdea<OptionState> = { ideaId: 'options.AAA.test', symbol: 'AAA', market: 'US', ruleVersion: optionsEngine.ruleVersion, state };
     const split = seriesWith([FLAT, b(50, 50.5, 49.5, 50)]);
     const events = runOn([split], { openIdeas: [idea], extras: { corporateActions: new Set(['AAA']) } });
     expect(events.map((e) => e.type)).toEqual(['closed']);
@@ -376,7 +414,7 @@ describe('chains, IV indexes and corporate actions (extras)', () => {
     expect(quoted).toMatchObject({ CurrentPriceStock: 102, Current_Value: 4.05, ProfitPercent: Math.round((4.05 / quoted.EntryValue - 1) * 10_000) / 100 });
   });
 
-  it('optionChainNeeds: the chains a session reads, each new alert (every expiry) and each open chain-priced trade (its expiry)', () => {
+  it('optionChainNeeds: the chains a session reads, each new alert (every expiry) and no open trade', () => {
     const alerting = viewThrough(series, t);
     const quiet = seriesWith([FLAT], 'BBB');
     const entered = seriesWith([FLAT], 'CCC');
@@ -384,9 +422,9 @@ describe('chains, IV indexes and corporate actions (extras)', () => {
     const universe = [alerting, quiet, entered].map((s) => ({ symbol: s.symbol, market: 'US' as const, survivorshipBiased: false }));
     const bars = new Map([alerting, quiet, entered].map((s) => [s.symbol, s]));
     expect([...optionChainNeeds({ ...base, bars, universe, openIdeas: [] })]).toEqual([['AAA', null]]);
-    // CCC holds a chain-priced trade: its expiry; a model-priced one reads no chain; an open underlying raises no new alert.
-    const opened = (symbol: string, priceSource: 'chain' | 'model'): OpenIdea<OptionState> => ({ ideaId: `options.${symbol}.x`, symbol, market: 'US', ruleVersion: 'options@1.0.0', state: { ...optionsEngine.openState(stamp(simulate([FLAT])))!, symbol, priceSource } });
-    expect([...optionChainNeeds({ ...base, bars, universe, openIdeas: [opened('CCC', 'chain')] })]).toEqual([['CCC', openedOf(simulate([FLAT])).expiry], ['AAA', null]]);
-    expect([...optionChainNeeds({ ...base, bars, universe, openIdeas: [opened('CCC', 'model'), opened('AAA', 'chain')] })]).toEqual([['AAA', openedOf(simulate([FLAT])).expiry]]);
+    // An open trade reads no chain (chain-priced or not: it keeps its σ); an open underlying raises no new alert.
+    const opened = (symbol: string, priceSource: 'chain' | 'model'): OpenIdea<OptionState> => ({ ideaId: `options.${symbol}.x`, symbol, market: 'US', ruleVersion: optionsEngine.ruleVersion, state: { ...optionsEngine.openState(stamp(simulate([FLAT])))!, symbol, priceSource } });
+    expect([...optionChainNeeds({ ...base, bars, universe, openIdeas: [opened('CCC', 'chain')] })]).toEqual([['AAA', null]]);
+    expect([...optionChainNeeds({ ...base, bars, universe, openIdeas: [opened('CCC', 'model'), opened('AAA', 'chain')] })]).toEqual([]);
   });
 });

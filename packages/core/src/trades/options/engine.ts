@@ -6,7 +6,7 @@ import { roundCentDown, roundCentUp } from '../kit/prices';
 import { cooldownAllows, rankAndCap } from '../kit/selection';
 import { averageBefore, highestPrior, indexOnOrBefore, indicatorsOf, lowestOver, viewThrough, type SeriesIndicators } from '../kit/series';
 import { earningsWithin } from '../swing';
-import { ideaIdOf, type CloseReason, type DailySeries, type EngineDefinition, type IdeaEvent, type OptionChainContract, type SessionExtras, type SessionInput } from '../types';
+import { ideaIdOf, type CloseReason, type DailySeries, type EngineDefinition, type IdeaEvent, type SessionExtras, type SessionInput } from '../types';
 import { chooseExpiry, liquidEnough, modelExpiries, occName, rankStrikes, strikeStep, yearsBetween } from './contracts';
 import { askOf, bidOf, bsmDelta, modelValue, yangZhang, type ContractTerms } from './pricing';
 import { foldOptionRow, optionOutcome } from './row';
@@ -14,7 +14,7 @@ import { applyOptionEvent, type OptionClosedData, type OptionMarkData, type Opti
 import { optionStrengthScore } from './strength';
 
 /**
- * Engine `options@1.0.0` (strategies.md §4, spec §3–§5): option trades of screen options2 on the
+ * Engine `options@1.1.0` (strategies.md §4, spec §3–§5): option trades of screen options2 on the
  * OPTION_ALERT underlyings. An alert on bar t (CALL breakout / bounce, PUT breakdown / rejection)
  * picks a ~35-DTE, |Δ| ≈ 0.45 contract after the close, enters at the t + 1 open, and exits at
  * +30 % (target), −50 % (stop, checked first) or by time (session 10, or DTE ≤ 7).
@@ -110,7 +110,8 @@ export const OPTIONS_PARAMS: OptionsParams = {
   minDte: 7,
 };
 
-export const OPTIONS_RULE_VERSION = 'options@1.0.0';
+/** 1.1.0: σ is sticky for the trade (1.0.0 marked each session at that session's chain, while the entry took close t's σ). */
+export const OPTIONS_RULE_VERSION = 'options@1.1.0';
 
 /** The bar-t facts the alerts and the strength inputs read. */
 interface BarContext {
@@ -304,19 +305,21 @@ function openedData(params: OptionsParams, ctx: BarContext, side: OptionSide, ki
   };
 }
 
-/** The σ of a session: the chain's IV for the contract, an index σ scaled by index(t)/index(entry), else the sticky σ. */
-function sigmaToday(state: OptionState, quote: OptionChainContract | undefined, extras: SessionExtras): number {
-  if (quote?.iv !== undefined && quote.iv > 0) return quote.iv;
-  if (state.sigmaSource === 'index' && state.ivIndex !== null && state.ivIndexAtEntry) {
+/**
+ * The σ of a session: σ is sticky for the trade, so the entry and every value of the trade after it
+ * (the entry bar's open, High, Low and close, and each later session's) are priced at the σ the
+ * contract was chosen with (a chain's IV at close t, else the index or realised σ). A later
+ * session's chain is not read: its IV may have moved with a gap (the simulated market's is the
+ * realised volatility of 20 closes), and valuing the marks at it while the entry was valued at close
+ * t's would book a profit the position never had. Only an index σ moves, scaled by
+ * index(today)/index(at the signal), from the session after the entry on.
+ */
+function sigmaToday(state: OptionState, extras: SessionExtras, entryBar: boolean): number {
+  if (!entryBar && state.sigmaSource === 'index' && state.ivIndex !== null && state.ivIndexAtEntry) {
     const now = extras.ivIndexes?.get(state.ivIndex);
     if (now !== undefined && now > 0) return (state.sigma * now) / state.ivIndexAtEntry;
   }
   return state.sigma;
-}
-
-function quoteOf(state: OptionState, extras: SessionExtras): OptionChainContract | undefined {
-  if (state.priceSource !== 'chain') return undefined;
-  return extras.optionChains?.get(state.symbol)?.contracts.find((c) => c.side === state.side && c.expiry === state.expiry && Math.abs(c.strike - state.strike) < 1e-9);
 }
 
 type Emit = (type: IdeaEvent['type'], level: string, price: number | null, data: Record<string, unknown>) => void;
@@ -332,8 +335,7 @@ function updateTrade(params: OptionsParams, state: OptionState, series: DailySer
   const t = series.close.length - 1;
   const day = series.day[t]!;
   const terms: ContractTerms = state;
-  const quote = quoteOf(state, extras);
-  const sigma = sigmaToday(state, quote, extras);
+  const sigma = sigmaToday(state, extras, state.entryPending);
   const bidAt = (spot: number) => bidOf(modelValue(terms, spot, day, sigma), state.halfSpread);
   const open = series.open[t]!;
   const close = series.close[t]!;
@@ -345,7 +347,7 @@ function updateTrade(params: OptionsParams, state: OptionState, series: DailySer
     const data: OptionClosedData = { reason, exitAt, sessionsHeld: t - entryIndex + 1, maxAdverseExcursion: worst, stockPrice };
     emit('closed', '', value, data as unknown as Record<string, unknown>);
   };
-  const markValue = quote && quote.bid > 0 ? quote.bid : bidAt(close);
+  const markValue = bidAt(close);
   const mark: OptionMarkData = { markValue, stockClose: close, sigma };
   // A split or other adjustment: the trade closes at its last pre-event value (a pending entry never fills).
   if (extras.corporateActions?.has(state.symbol)) {
@@ -354,8 +356,8 @@ function updateTrade(params: OptionsParams, state: OptionState, series: DailySer
     return;
   }
   if (state.entryPending) {
-    // The model prices the entry at the open with σ of close t (the chain cannot quote the open afterwards).
-    const entryValue = askOf(modelValue(terms, open, day, state.sigma), state.halfSpread);
+    // The model prices the entry at the open with σ of close t (the chain cannot quote the open afterwards), as it values the rest of the bar.
+    const entryValue = askOf(modelValue(terms, open, day, sigma), state.halfSpread);
     emit('entry_filled', '', entryValue, { ...mark, stockOpen: open });
   }
   const entry = state.entryValue!;
@@ -443,19 +445,12 @@ function sessionAlerts(input: SessionInput<OptionsParams, OptionState>): Alert[]
 
 /**
  * The underlyings whose option chain the session reads (`extras.optionChains`), each with the one
- * expiry it needs or null for every expiry: an open chain-priced trade with a bar on the session
- * (its contract's quote marks it), and each new alert (its contract is chosen from the chain).
- * The runner asks the source for these chains only (strategies.md §7: a chain request per open
- * contract and per new signal).
+ * expiry it needs or null for every expiry: each new alert (its contract is chosen from the chain).
+ * An open trade reads none: it is valued at its own σ (sigmaToday). The runner asks the source for
+ * these chains only.
  */
 export function optionChainNeeds(input: SessionInput<OptionsParams, OptionState>): Map<string, string | null> {
-  const day = dayNumber(input.session.date);
   const needs = new Map<string, string | null>();
-  for (const idea of input.openIdeas) {
-    const series = input.bars.get(idea.symbol);
-    if (idea.state.priceSource !== 'chain' || !series || series.day[series.day.length - 1] !== day) continue;
-    needs.set(idea.symbol, needs.has(idea.symbol) && needs.get(idea.symbol) !== idea.state.expiry ? null : idea.state.expiry);
-  }
   for (const alert of sessionAlerts(input)) needs.set(alert.member.symbol, null);
   return needs;
 }
@@ -468,16 +463,16 @@ function runOptionsSession(input: SessionInput<OptionsParams, OptionState>): Ide
     const series = bars.get(idea.symbol);
     if (!series || series.day[series.day.length - 1] !== day) continue;
     const state: OptionState = { ...idea.state, lastMark: { ...idea.state.lastMark } };
+    const entryBar = state.entryPending;
     events.push(...sessionEvents(params, state, idea.ideaId, series, extras));
     const t = series.close.length - 1;
     if (state.closed || t + 1 < params.warmupBars) continue;
     // A repeat of the trade's side while it is open.
     const fired = firingSide(optionAlertsAt(params, contextAt(params, series, t)));
     if (fired === null || fired.side !== state.side) continue;
-    const quote = quoteOf(state, extras);
-    const sigma = sigmaToday(state, quote, extras);
+    const sigma = sigmaToday(state, extras, entryBar);
     const close = series.close[t]!;
-    const markValue = quote && quote.bid > 0 ? quote.bid : bidOf(modelValue(state, close, day, sigma), state.halfSpread);
+    const markValue = bidOf(modelValue(state, close, day, sigma), state.halfSpread);
     const data: OptionRepeatData = { alertKind: fired.kind, markValue, stockClose: close, sigma };
     const event: IdeaEvent = { ideaId: idea.ideaId, engine: 'options', market: series.market, symbol: series.symbol, type: 'alert_repeat', level: '', barDate: session.date, price: null, data: data as unknown as Record<string, unknown> };
     events.push(event);

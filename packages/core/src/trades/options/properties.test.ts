@@ -8,7 +8,7 @@ import type { DailySeries, StoredIdeaEvent, UniverseMember } from '../types';
 import { optionsEngine } from './engine';
 
 /**
- * strategies.md §6.5 for `options@1.0.0` over a seeded random-walk universe (the size of the
+ * strategies.md §6.5 for `options@1.1.0` over a seeded random-walk universe (the size of the
  * OPTION_ALERT list): truncation, replay = live, determinism, projection, every row parsing with
  * the API schema, and simulate() running the same code as the engine.
  */
@@ -42,7 +42,7 @@ describe('options engine over a seeded random-walk universe (§6.5)', () => {
     expect(rows.some((row) => row.AlertCount > 1)).toBe(true);
     expect(new Set(rows.map((row) => row.AlertKind)).size).toBe(4);
     for (const row of rows) {
-      expect(row).toMatchObject({ RuleVersion: 'options@1.0.0', ParamHash: engine.paramHash, Origin: 'replayed', SurvivorshipBiased: true, PriceSource: 'model' });
+      expect(row).toMatchObject({ RuleVersion: 'options@1.1.0', ParamHash: engine.paramHash, Origin: 'replayed', SurvivorshipBiased: true, PriceSource: 'model' });
       expect(Math.abs(row.DeltaAtEntry)).toBeGreaterThanOrEqual(0.35);
       expect(Math.abs(row.DeltaAtEntry)).toBeLessThanOrEqual(0.55);
     }
