@@ -57,8 +57,8 @@ export function computeSecurityHeaders(options: SecurityHeaderOptions = {}): Rec
   };
   let failure: unknown;
   const csp = helmetOptions.contentSecurityPolicy as { useDefaults: boolean; directives: Record<string, string[]> };
-  const options = { ...helmetOptions, contentSecurityPolicy: { ...csp, directives: { ...csp.directives, imgSrc: [...csp.directives.imgSrc!, ...imageOrigins] } } };
-  helmet(options)({} as IncomingMessage, recorder as unknown as ServerResponse, (error?: unknown) => {
+  const withImages = { ...helmetOptions, contentSecurityPolicy: { ...csp, directives: { ...csp.directives, imgSrc: [...csp.directives.imgSrc!, ...imageOrigins] } } };
+  helmet(withImages)({} as IncomingMessage, recorder as unknown as ServerResponse, (error?: unknown) => {
     failure = error;
   });
   if (failure) throw failure;
