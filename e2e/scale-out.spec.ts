@@ -233,6 +233,8 @@ describe.skipIf(!DATABASE_URL || !REDIS_URL)('scale-out: 2 API processes and 2 w
     // session still open, no daily pass due). Each job claimed there is held (TEST_CONTROL_FILE holdJobs) until
     // the worker running it is killed.
     const slot = new Date(Date.parse(inject('marketNow')) + 2 * 60 * 60_000).toISOString();
+    // Two live workers: one to kill, one to take over (an earlier test that failed may have left one dead).
+    expect(workers.filter((worker) => worker.process.exitCode === null && worker.process.signalCode === null)).toHaveLength(2);
     // The engines' marks run once their replays are done.
     const versions = async () => (await database.pool.query<{ replay_state: string }>('select replay_state from trade_engine_versions')).rows;
     const engines = (await waitFor("the engines' replays", versions, (rows) => rows.length > 0 && rows.every((row) => row.replay_state === 'done'), 180_000)).length;
