@@ -108,11 +108,12 @@ describe.skipIf(!DATABASE_URL || !REDIS_URL)('scale-out: 2 API processes and 2 w
   let longQueue: Queue;
   let browser: Browser | undefined;
 
-  const setQuotes = async (quotes: Record<string, { price: number; previousClose: number }>) => {
+  const setControl = async (values: Record<string, unknown>) => {
     const temporary = `${controlFile}.${randomBytes(3).toString('hex')}.tmp`;
-    await fs.writeFile(temporary, JSON.stringify({ quotes }));
+    await fs.writeFile(temporary, JSON.stringify(values));
     await fs.rename(temporary, controlFile);
   };
+  const setQuotes = (quotes: Record<string, { price: number; previousClose: number }>) => setControl({ quotes });
   const output = () => [...apis, ...workers, ...liveApis].map((p) => p.output()).join('\n').slice(-20_000);
 
   beforeAll(async () => {
@@ -226,6 +227,49 @@ describe.skipIf(!DATABASE_URL || !REDIS_URL)('scale-out: 2 API processes and 2 w
     const again = (await database.pool.query<{ job: string; attempts: number }>(`select job, attempts from job_runs where job not like 'trades-%'`)).rows;
     for (const row of again) expect(row.attempts, row.job).toBe(1);
   }, 300_000);
+
+  it('a worker killed during the dashboard jobs and the marks: the other worker takes their claims over within about 30 s', async () => {
+    // New slots for every dashboard job and the engines' marks: the market clock 2 hours on (13:00 New York, the
+    // session still open, no daily pass due). Each job claimed there is held (TEST_CONTROL_FILE holdJobs) until
+    // the worker running it is killed.
+    const slot = new Date(Date.parse(inject('marketNow')) + 2 * 60 * 60_000).toISOString();
+    // Two live workers: one to kill, one to take over (an earlier test that failed may have left one dead).
+    expect(workers.filter((worker) => worker.process.exitCode === null && worker.process.signalCode === null)).toHaveLength(2);
+    // The engines' marks run once their replays are done.
+    const versions = async () => (await database.pool.query<{ replay_state: string }>('select replay_state from trade_engine_versions')).rows;
+    const engines = (await waitFor("the engines' replays", versions, (rows) => rows.length > 0 && rows.every((row) => row.replay_state === 'done'), 180_000)).length;
+    await setControl({ marketNow: slot, holdJobs: ['overall-sentiment', 'sector-sentiment', 'economic-indicators', 'trades-marks:'] });
+    type Claim = { job: string; status: string; attempts: number };
+    const claims = async () => (await database.pool.query<Claim>('select job, status, attempts from job_runs where slot = $1 order by job', [slot])).rows;
+    const dashboard = (rows: Claim[]) => rows.filter((row) => !row.job.startsWith('trades-'));
+    // A registry pass now rather than at the next minute.
+    await queue.add('jobs-tick', {}, { jobId: `jobs-tick-kill-${randomBytes(3).toString('hex')}` });
+    const held = await waitFor('the jobs held on a worker', claims, (rows) => rows.length === 3 + engines && rows.every((row) => row.status === 'running'), 90_000);
+    expect(held.filter((row) => row.job.startsWith('trades-marks:'))).toHaveLength(engines);
+    const [holder] = await waitFor('the pass holding them', async () => (await queue.getActive()).filter((job) => job.name === 'jobs-tick'), (jobs) => jobs.length > 0, 10_000);
+    const victim = workers.find((worker) => `${os.hostname()}:${worker.process.pid}` === holder!.processedBy);
+    expect(victim, `${holder!.processedBy} is none of the workers`).toBeDefined();
+    victim!.process.kill('SIGKILL');
+    const killedAt = Date.now();
+    await victim!.stop();
+    await setControl({ marketNow: slot });
+    // BullMQ starts the killed pass again on the other worker (its lock and stalled check: about 30 s); that pass
+    // takes every claim the dead one left over at once, instead of the 15 minutes a claim takes to go stale.
+    const finished = await waitFor('the held jobs', claims, (rows) => rows.every((row) => row.status === 'done'), 90_000);
+    const takenOverInMs = Date.now() - killedAt;
+    expect(finished.map((row) => row.job)).toEqual(held.map((row) => row.job));
+    expect(dashboard(finished).some((row) => row.attempts === 2), JSON.stringify(finished)).toBe(true);
+    expect(takenOverInMs).toBeLessThan(60_000);
+    const filled = async (table: string) => (await database.pool.query<{ n: number }>(`select count(*)::int as n from ${table} where slot = $1`, [slot])).rows[0]!.n;
+    expect(await filled('overall_sentiment')).toBe(1);
+    expect(await filled('sector_sentiment')).toBeGreaterThan(0);
+    expect(await filled('economic_indicators')).toBeGreaterThan(0);
+    // The market clock back where the rest of the spec expects it, and a worker in the killed one's place.
+    await setControl({});
+    const survivor = workers.find((worker) => worker !== victim)!;
+    workers = [survivor, await startWorker('worker-4', env, WORKER_READY)];
+    console.info(`scale-out: a pass holding ${held.map((row) => row.job).join(', ')} killed; all done ${takenOverInMs} ms later: ${JSON.stringify(finished)}`);
+  }, 240_000);
 
   it('1,000 concurrent identical quote requests spread over both APIs make one upstream call', async () => {
     const { token } = await account(env, liveApis[0]!.baseUrl, 'quotes');

@@ -112,6 +112,8 @@ export interface AppDeps {
   queued?: QueuedWork;
   /** The live-update bus (default: in-process); server.ts passes the Redis one when REDIS_URL is set and closes it. */
   bus?: LiveBus;
+  /** Tests only (TEST_CONTROL_FILE's holdJobs): holds a registry job after its claim (jobs/registry.ts JobRunnerDeps.hold). */
+  holdJob?: (job: string) => Promise<void>;
 }
 
 declare module 'fastify' {
@@ -309,6 +311,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     marketClock: deps.marketClock,
     clock,
     log: jobLog,
+    ...(deps.holdJob ? { hold: deps.holdJob } : {}),
   });
   app.decorate('dashboardJobs', dashboardJobs);
   const tradesRepo = createTradesRepo(deps.db);
@@ -323,6 +326,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     ...(deps.tradeUniverse ? { universe: deps.tradeUniverse } : {}),
     ideasChanged: (engine) => void bus.publish({ type: 'ideas', engine, at: clock.nowMs() }),
     ...(deps.queued ? { queueReplay: deps.queued.replay } : {}),
+    ...(deps.holdJob ? { hold: deps.holdJob } : {}),
   });
   app.decorate('tradeJobs', tradeJobs);
   app.decorate('jobs', createJobRegistry([dashboardJobs, tradeJobs]));

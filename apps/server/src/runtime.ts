@@ -13,7 +13,7 @@ import { createCacheStore, type CacheStore } from './lib/cache-store';
 import { systemClock, type Clock } from './lib/clock';
 import { resolveJwtSecret } from './lib/jwt-secret';
 import type { LiveBus } from './lib/live-bus';
-import { controlledMarketClock, createTestControl, offsetClock } from './lib/test-control';
+import { controlledMarketClock, createTestControl, holdWhileControlled, offsetClock } from './lib/test-control';
 import { createAnalyst } from './providers/ai';
 import { createMailer, type Mailer } from './providers/mail';
 import { createMarket, marketClock, withTestQuotes } from './providers/market';
@@ -90,6 +90,7 @@ export async function openRuntime(config: Config, log: RuntimeLog, options: Runt
         clock,
         ...(bus ? { bus } : {}),
         ...(jobQueue ? { queued: queuedWork(jobQueue, log, clock) } : {}),
+        ...(control ? { holdJob: holdWhileControlled(control) } : {}),
       };
     },
     async close({ stopEmbedded = 'startedHere' } = {}) {

@@ -2,7 +2,10 @@
  * The `job_runs` claims every scheduled job shares: one row per (job, slot). A process claims a slot
  * by inserting its row; a second process (or a second tick) finds it taken and skips, so any number
  * of server processes on one database run each slot once. A failed run is retried with backoff by
- * re-claiming it; a 'running' claim whose process died is taken over once stale.
+ * re-claiming it; a 'running' claim whose process died is taken over once stale, or at once by the
+ * queued job started again after its worker died (`takeOver`). Each claim is an attempt (its
+ * number, `attempts`, counts up with every claim of the slot): a holder finishes (or heartbeats)
+ * only its own attempt, so one that wakes after its claim was taken over leaves the new holder's alone.
  */
 import { and, desc, eq, inArray, lt, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
@@ -12,6 +15,22 @@ import { jobRuns } from '../db/schema';
 export const STALE_RUN_MS = 15 * 60_000;
 
 export function createJobRuns(db: Database) {
+  /** As claim; answers the claim's attempt number (for finish and heartbeat), or null when not claimed. */
+  async function claimAttempt(job: string, slot: Date, nowMs: number, options: { takeOver?: boolean } = {}): Promise<number | null> {
+    const now = new Date(nowMs);
+    const staleBefore = new Date(nowMs - STALE_RUN_MS);
+    const rows = await db.execute(sql`
+      insert into ${jobRuns} (job, slot, status, attempts, started_at)
+      values (${job}, ${slot.toISOString()}, 'running', 1, ${now.toISOString()})
+      on conflict (job, slot) do update set status = 'running', attempts = ${jobRuns.attempts} + 1, started_at = excluded.started_at, finished_at = null, error = null
+      where (${jobRuns.status} = 'failed' and ${jobRuns.finishedAt} + make_interval(mins => least(30, power(2, greatest(0, ${jobRuns.attempts} - 1))::int)) <= ${now.toISOString()}::timestamptz)
+         or (${jobRuns.status} = 'running' and ${jobRuns.startedAt} < ${staleBefore.toISOString()}::timestamptz)
+         or (${options.takeOver === true} and ${jobRuns.status} <> 'done')
+      returning ${jobRuns.attempts} as attempts`);
+    const [row] = rows.rows as Array<{ attempts: number }>;
+    return row ? Number(row.attempts) : null;
+  }
+
   return {
     /**
      * Claims `job` for `slot` at wall time `nowMs`. True when this caller may run it: the slot is new,
@@ -19,33 +38,32 @@ export function createJobRuns(db: Database) {
      * most 30), or a 'running' claim is stale (its process died). Two concurrent callers: exactly one
      * gets true (the row's unique key decides). `takeOver`: also a 'running' claim however fresh and a
      * failed one within its backoff — for a queued job started again (its worker died holding it, or
-     * an attempt failed), whose queue lock says no one else holds it; a done slot stays done.
+     * an attempt failed), whose queue lock says no one else holds it; a done slot stays done. (A minute
+     * tick started again may take over a slot another live tick runs: both run it, the slot's writes
+     * are idempotent, and only the later attempt records the outcome.)
      */
     async claim(job: string, slot: Date, nowMs: number, options: { takeOver?: boolean } = {}): Promise<boolean> {
-      const now = new Date(nowMs);
-      const staleBefore = new Date(nowMs - STALE_RUN_MS);
-      const rows = await db.execute(sql`
-        insert into ${jobRuns} (job, slot, status, attempts, started_at)
-        values (${job}, ${slot.toISOString()}, 'running', 1, ${now.toISOString()})
-        on conflict (job, slot) do update set status = 'running', attempts = ${jobRuns.attempts} + 1, started_at = excluded.started_at, finished_at = null, error = null
-        where (${jobRuns.status} = 'failed' and ${jobRuns.finishedAt} + make_interval(mins => least(30, power(2, greatest(0, ${jobRuns.attempts} - 1))::int)) <= ${now.toISOString()}::timestamptz)
-           or (${jobRuns.status} = 'running' and ${jobRuns.startedAt} < ${staleBefore.toISOString()}::timestamptz)
-           or (${options.takeOver === true} and ${jobRuns.status} <> 'done')
-        returning id`);
-      return rows.rows.length === 1;
+      return (await claimAttempt(job, slot, nowMs, options)) !== null;
     },
-    /** Keeps a long run's claim fresh (a replay), so no other process takes it over as stale. */
-    async heartbeat(job: string, slot: Date, nowMs: number): Promise<void> {
+    claimAttempt,
+    /** Keeps a long run's claim fresh (a replay), so no other process takes it over as stale; `attempt`: only while it is still that attempt. */
+    async heartbeat(job: string, slot: Date, nowMs: number, attempt?: number): Promise<void> {
       await db
         .update(jobRuns)
         .set({ startedAt: new Date(nowMs) })
-        .where(and(eq(jobRuns.job, job), eq(jobRuns.slot, slot), eq(jobRuns.status, 'running')));
+        .where(and(eq(jobRuns.job, job), eq(jobRuns.slot, slot), eq(jobRuns.status, 'running'), attempt === undefined ? undefined : eq(jobRuns.attempts, attempt)));
     },
-    async finish(job: string, slot: Date, nowMs: number, error?: string): Promise<void> {
-      await db
+    /**
+     * Records the run's outcome. `attempt` (claimAttempt's answer): only while the claim is still that
+     * attempt — false when another process has taken it over since (its run stands, and finishes it).
+     */
+    async finish(job: string, slot: Date, nowMs: number, error?: string, attempt?: number): Promise<boolean> {
+      const rows = await db
         .update(jobRuns)
         .set({ status: error === undefined ? 'done' : 'failed', finishedAt: new Date(nowMs), error: error?.slice(0, 2000) ?? null })
-        .where(and(eq(jobRuns.job, job), eq(jobRuns.slot, slot)));
+        .where(and(eq(jobRuns.job, job), eq(jobRuns.slot, slot), attempt === undefined ? undefined : eq(jobRuns.attempts, attempt)))
+        .returning({ id: jobRuns.id });
+      return rows.length > 0;
     },
     /** The last run of `job` (any slot), for logs and tests. */
     async lastRun(job: string) {

@@ -92,6 +92,32 @@ describe('the tasks', () => {
     expect(passes).toBe(2);
   });
 
+  it('a minute tick started again (its worker died) takes the claims over, after a pass under way in its worker rather than never', async () => {
+    const { deps } = fakeDeps();
+    const passes: Array<{ takeOver?: boolean }> = [];
+    const finishes: Array<() => void> = [];
+    deps.jobs = {
+      tick: (options = {}) =>
+        new Promise((resolve) => {
+          passes.push(options);
+          finishes.push(() => resolve({ 'sector-sentiment': options.takeOver ? 'done' : 'skipped' }));
+        }),
+    };
+    const tick = taskHandlers(deps)[TASKS.jobsTick]!;
+    const context = (redelivered: boolean) => ({ data: {}, jobId: '1', redelivered, log: recordingLog().log, enqueue: async () => undefined, note: async () => null });
+    // A first start: no take-over.
+    const first = tick(context(false));
+    // Started again while that pass still runs here: it waits for it, then runs its own pass taking the claims over.
+    const again = tick(context(true));
+    expect(await tick(context(false))).toBe(STILL_RUNNING);
+    expect(passes).toEqual([{ takeOver: false }]);
+    finishes[0]!();
+    expect(await first).toEqual({ 'sector-sentiment': 'skipped' });
+    await vi.waitFor(() => expect(passes).toEqual([{ takeOver: false }, { takeOver: true }]), WAIT);
+    finishes[1]!();
+    expect(await again).toEqual({ 'sector-sentiment': 'done' });
+  });
+
   it('a dashboard read while Redis is down answers after a warning, never waits for Redis', async () => {
     const down = createJobQueue({ url: 'redis://127.0.0.1:1', prefix: 'sbt-down' });
     const warnings: string[] = [];

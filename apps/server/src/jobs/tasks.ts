@@ -4,7 +4,9 @@
  * process (server.ts: croner over the job registry, the evaluator's and the delivery's timers).
  *
  * - `jobs-tick` (every minute): the job registry (dashboard refreshes, engine passes, marks; replays
- *   start from it). Its jobs claim their slots in job_runs.
+ *   start from it). Its jobs claim their slots in job_runs; a tick started again after its worker
+ *   died takes over every claim it finds running (or failed), so its jobs run at once, not after
+ *   the claims' 15 minutes.
  * - `alert-poll` (every poll interval): reads the watched symbols and enqueues `alert-evaluate` jobs
  *   over chunks of them, with jobIds per poll slot and chunk, so workers share the quotes and a
  *   retried poll adds nothing twice. Evaluation stays idempotent on the per-symbol state.
@@ -77,7 +79,7 @@ export function periodicTasks(deps: TaskDeps): PeriodicTask[] {
   // The evaluator's shortest interval; a live source with many symbols polls less often (see alertPoll).
   const alertEveryMs = alertEvaluation.pollIntervalMs(0);
   const tasks: PeriodicTask[] = [
-    { name: TASKS.jobsTick, pattern: '* * * * *', run: ({ log }) => tickJobs(deps, log) },
+    { name: TASKS.jobsTick, pattern: '* * * * *', run: (context) => tickJobs(deps, context) },
     { name: TASKS.alertPoll, everyMs: alertEveryMs, run: (context) => fanOutPoll(deps, context) },
     { name: TASKS.ideaEvents, everyMs: alertEveryMs, run: () => alertEvaluation.consumeIdeaEvents() },
     { name: TASKS.news, everyMs: alertEveryMs, run: () => alertEvaluation.consumeNews() },
@@ -93,14 +95,16 @@ export const STILL_RUNNING = 'skipped: the previous run is still under way in th
 /**
  * A periodic job that finds the previous one still running in this process (a long dashboard
  * refresh past the next minute) ends at once instead of holding a worker slot while it waits, as the
- * in-process scheduler's `protect` does; a job with `data.wait` (a dashboard fill) waits for it.
+ * in-process scheduler's `protect` does; a job with `data.wait` (a dashboard fill) waits for it. A
+ * job started again (`redelivered`: its first worker died) runs after it instead: it has claims to
+ * take over, which the pass under way skipped.
  */
 function notOverlapped(run: TaskHandler): TaskHandler {
   let running: Promise<unknown> | undefined;
   return (context) => {
-    if (running) return context.data.wait === true ? running : Promise.resolve(STILL_RUNNING);
-    const current = run(context).finally(() => {
-      running = undefined;
+    if (running && !context.redelivered) return context.data.wait === true ? running : Promise.resolve(STILL_RUNNING);
+    const current = (running ? running.catch(() => undefined).then(() => run(context)) : run(context)).finally(() => {
+      if (running === current) running = undefined;
     });
     running = current;
     return current;
@@ -209,10 +213,11 @@ export async function scheduleTasks(queue: Pick<JobQueue, 'enqueue' | 'upsertSch
   await enqueueFirstTick(queue, deps.clock.nowMs());
 }
 
-async function tickJobs(deps: TaskDeps, log: TaskContext['log']) {
-  const outcome = await deps.jobs.tick();
+/** A registry pass; started again after its worker died, it takes over the claims that worker left (TickOptions). */
+async function tickJobs(deps: TaskDeps, { log, redelivered }: TaskContext) {
+  const outcome = await deps.jobs.tick({ takeOver: redelivered });
   const ran = Object.entries(outcome).filter(([, result]) => result !== 'skipped');
-  if (ran.length > 0) log.info(`Jobs: ${ran.map(([job, result]) => `${job} ${result}`).join(', ')}`);
+  if (ran.length > 0) log.info(`Jobs${redelivered ? ' (started again: claims taken over)' : ''}: ${ran.map(([job, result]) => `${job} ${result}`).join(', ')}`);
   return outcome;
 }
 

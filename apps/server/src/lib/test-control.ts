@@ -13,6 +13,9 @@
  * - `marketNow`: the market clock's time instead of MARKET_NOW (or the wall clock): a test moves the
  *   pinned market to the next session, whose bars the dataset held back until then, and the
  *   scheduler runs that session's passes live.
+ * - `holdJobs`: registry jobs (names, or a prefix ending in ':' such as "trades-marks:") whose run
+ *   waits, once claimed, until the file no longer names them: a test catches a worker holding a
+ *   claim (e2e/scale-out.spec.ts kills it there).
  * The file is read again whenever its modification time or size changes (checked at most every
  * 100 ms); a missing or malformed file counts as empty and is reported once per change.
  */
@@ -25,6 +28,8 @@ const controlSchema = z.object({
   clockOffsetMs: z.number().finite().default(0),
   /** Moves the market clock (MARKET_NOW) to this time, e.g. to the next session: its daily passes run live. */
   marketNow: z.iso.datetime().optional(),
+  /** Registry jobs held after their claim (names, or prefixes ending in ':'). */
+  holdJobs: z.array(z.string()).optional(),
 });
 export type TestControlValues = z.infer<typeof controlSchema>;
 
@@ -93,4 +98,15 @@ export function controlledMarketClock(base: Clock, control: TestControl): Clock 
 /** `base` moved by the control's clockOffsetMs. */
 export function offsetClock(base: Clock, control: TestControl): Clock {
   return { nowMs: () => base.nowMs() + control.values().clockOffsetMs };
+}
+
+/** How often a held job looks at the control file again. */
+const HOLD_CHECK_MS = 100;
+
+/** The registry's test hold (JobRunnerDeps.hold): waits while the control's holdJobs names `job`. */
+export function holdWhileControlled(control: TestControl): (job: string) => Promise<void> {
+  const held = (job: string) => (control.values().holdJobs ?? []).some((entry) => entry === job || (entry.endsWith(':') && job.startsWith(entry)));
+  return async (job) => {
+    while (held(job)) await new Promise((resolve) => setTimeout(resolve, HOLD_CHECK_MS));
+  };
 }

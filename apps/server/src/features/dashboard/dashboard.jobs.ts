@@ -18,7 +18,7 @@ import type { CachedMarket } from '../../providers/market/cached-market';
 import { UnknownSymbolError, type NewsArticle } from '../../providers/market/types';
 import { GICS_SECTORS, US_STOCKS } from '../../providers/market/universe';
 import type { JobRuns } from '../../jobs/job-runs';
-import { runJob, type Job, type RunOutcome } from '../../jobs/registry';
+import { runJob, sharedPass, type Job, type JobRunnerDeps, type RunOutcome, type TickOptions } from '../../jobs/registry';
 import type { DashboardJob, DashboardRepo, StoredSectorNews } from './dashboard.repo';
 
 const MINUTE_MS = 60_000;
@@ -58,6 +58,8 @@ export interface DashboardJobsDeps {
   /** Wall time: claims and retry backoff. */
   clock: Clock;
   log: { info(message: string): void; warn(message: string): void };
+  /** Tests only: holds a claimed run before it starts (JobRunnerDeps.hold). */
+  hold?: JobRunnerDeps['hold'];
 }
 
 /** The news' tone and score from the finance lexicon: the same reading whichever analyst writes the summary. */
@@ -85,14 +87,17 @@ function toStoredNews(article: NewsArticle, symbol: string): StoredSectorNews {
 
 export function createDashboardJobs(deps: DashboardJobsDeps) {
   const { repo, runs, market, analyst, marketClock, clock, log } = deps;
-  const runner = { runs, marketClock, clock, log };
+  const runner: JobRunnerDeps = { runs, marketClock, clock, log, ...(deps.hold ? { hold: deps.hold } : {}) };
   const jobOf = (name: DashboardJob, work: (slot: Date, nowMs: number) => Promise<string[]>): Job => ({ name, slotOf: (nowMs) => slotOf(name, nowMs), run: work });
 
-  /** Claims the slot (jobs/), runs `work`, and records the outcome; `work` returns what failed (empty: all good). */
-  const run = (job: DashboardJob, work: (slot: Date, nowMs: number) => Promise<string[]>): Promise<RunOutcome> => runJob(jobOf(job, work), runner);
+  /**
+   * Claims the slot (jobs/; `options.takeOver`: see TickOptions), runs `work`, and records the
+   * outcome; `work` returns what failed (empty: all good).
+   */
+  const run = (job: DashboardJob, options: TickOptions, work: (slot: Date, nowMs: number) => Promise<string[]>): Promise<RunOutcome> => runJob(jobOf(job, work), runner, options);
 
-  async function refreshOverall(): Promise<RunOutcome> {
-    return run('overall-sentiment', async (slot, nowMs) => {
+  async function refreshOverall(options: TickOptions = {}): Promise<RunOutcome> {
+    return run('overall-sentiment', options, async (slot, nowMs) => {
       const news = fresh(await market.getMarketNews(), 'market news').filter((article) => article.datetime * 1000 <= nowMs).slice(0, OVERALL_NEWS_ITEMS);
       const summary = await analyst.summarizeNews({ scope: 'market', subject: 'Market', items: news });
       await repo.addOverall({ slot, gptSummary: summary, newsCount: news.length, ...toneOf(news), analyst: analyst.kind, dateCreated: new Date(nowMs) });
@@ -132,8 +137,8 @@ export function createDashboardJobs(deps: DashboardJobsDeps) {
     return items.sort((a, b) => b.datetime - a.datetime).slice(0, SECTOR_NEWS_KEPT);
   }
 
-  async function refreshSectors(): Promise<RunOutcome> {
-    return run('sector-sentiment', async (slot, nowMs) => {
+  async function refreshSectors(options: TickOptions = {}): Promise<RunOutcome> {
+    return run('sector-sentiment', options, async (slot, nowMs) => {
       const done = await repo.sectorsDone(slot);
       const failures: string[] = [];
       for (const sector of GICS_SECTORS) {
@@ -153,8 +158,8 @@ export function createDashboardJobs(deps: DashboardJobsDeps) {
     });
   }
 
-  async function refreshIndicators(): Promise<RunOutcome> {
-    return run('economic-indicators', async (slot, nowMs) => {
+  async function refreshIndicators(options: TickOptions = {}): Promise<RunOutcome> {
+    return run('economic-indicators', options, async (slot, nowMs) => {
       const done = await repo.indicatorsDone(slot);
       const failures: string[] = [];
       for (const code of DASHBOARD_INDICATORS) {
@@ -185,20 +190,11 @@ export function createDashboardJobs(deps: DashboardJobsDeps) {
     });
   }
 
-  let running: Promise<Record<DashboardJob, RunOutcome>> | undefined;
-
-  /** Runs every job whose slot is due; concurrent calls share one pass. */
-  function tick(): Promise<Record<DashboardJob, RunOutcome>> {
-    running ??= (async () => {
-      try {
-        const [overall, sectors, indicators] = await Promise.all([refreshOverall(), refreshSectors(), refreshIndicators()]);
-        return { 'overall-sentiment': overall, 'sector-sentiment': sectors, 'economic-indicators': indicators };
-      } finally {
-        running = undefined;
-      }
-    })();
-    return running;
-  }
+  /** Runs every job whose slot is due; concurrent calls share one pass (`takeOver`: see TickOptions). */
+  const tick = sharedPass(async (options): Promise<Record<DashboardJob, RunOutcome>> => {
+    const [overall, sectors, indicators] = await Promise.all([refreshOverall(options), refreshSectors(options), refreshIndicators(options)]);
+    return { 'overall-sentiment': overall, 'sector-sentiment': sectors, 'economic-indicators': indicators };
+  });
 
   return {
     refreshOverall,

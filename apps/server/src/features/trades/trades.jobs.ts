@@ -19,7 +19,7 @@
  */
 import { dayNumber, isoFromDayNumber, marketSession, type EngineId, type UniverseMember } from '@signalboard/core';
 import type { JobRuns } from '../../jobs/job-runs';
-import { runJob, type Job, type RunOutcome } from '../../jobs/registry';
+import { runJob, sharedPass, type Job, type JobRunnerDeps, type RunOutcome, type TickOptions } from '../../jobs/registry';
 import type { Clock } from '../../lib/clock';
 import type { CachedMarket } from '../../providers/market/cached-market';
 import { UnknownSymbolError } from '../../providers/market/types';
@@ -58,6 +58,8 @@ export interface TradeJobsDeps {
    * worker runs with runReplay, instead of running in the background of this process's tick.
    */
   queueReplay?: (ruleVersion: string) => Promise<void>;
+  /** Tests only: holds a claimed daily pass or marks run before it starts (JobRunnerDeps.hold). */
+  hold?: JobRunnerDeps['hold'];
 }
 
 export const replayJobName = (engine: AnyEngine) => `trades-replay:${engine.ruleVersion}`;
@@ -66,7 +68,7 @@ export const marksJobName = (engine: AnyEngine) => `trades-marks:${engine.id}`;
 
 export function createTradeJobs(deps: TradeJobsDeps) {
   const { engines, repo, runs, market, marketClock, clock, log } = deps;
-  const runner = { runs, marketClock, clock, log };
+  const runner: JobRunnerDeps = { runs, marketClock, clock, log, ...(deps.hold ? { hold: deps.hold } : {}) };
   const universeOf = deps.universe ?? ((biased: boolean, engine: EngineId) => engineUniverse(market, engine, biased));
   /** Drop's index members: the layered / swing universe (the S&P 500 members the source knows). */
   const extrasDeps = { market, repo, log, indexMembers: () => universeOf(false, 'layered'), nowMs: () => marketClock.nowMs() };
@@ -248,8 +250,10 @@ export function createTradeJobs(deps: TradeJobsDeps) {
     const slot = new Date(0);
     let release = () => undefined as void;
     replays.set(engine.ruleVersion, new Promise<void>((resolve) => (release = resolve)));
+    let attempt: number | null;
     try {
-      if (!(await runs.claim(name, slot, clock.nowMs(), { takeOver }))) {
+      attempt = await runs.claimAttempt(name, slot, clock.nowMs(), { takeOver });
+      if (attempt === null) {
         replays.delete(engine.ruleVersion);
         release();
         return null;
@@ -262,17 +266,17 @@ export function createTradeJobs(deps: TradeJobsDeps) {
       release();
       return null;
     }
-    const run = replay(engine, marketClock.nowMs(), () => runs.heartbeat(name, slot, clock.nowMs()))
+    // Finished and heartbeats only under this claim's attempt: once another process took it over, the claim is that one's.
+    const run = replay(engine, marketClock.nowMs(), () => runs.heartbeat(name, slot, clock.nowMs(), attempt))
       .then(async (finished): Promise<RunOutcome> => {
         // Handed over: the claim is the other process's now, and stays running until it finishes.
         if (!finished) return 'skipped';
-        await runs.finish(name, slot, clock.nowMs());
-        return 'done';
+        return (await runs.finish(name, slot, clock.nowMs(), undefined, attempt)) ? 'done' : 'skipped';
       })
       .catch(async (error: unknown): Promise<RunOutcome> => {
         log.warn(`Trade ideas: the ${engine.ruleVersion} replay failed (retried with backoff): ${errorText(error)}`);
-        await runs.finish(name, slot, clock.nowMs(), errorText(error)).catch(() => undefined);
-        return 'failed';
+        const recorded = await runs.finish(name, slot, clock.nowMs(), errorText(error), attempt).catch(() => false);
+        return recorded ? 'failed' : 'skipped';
       })
       .finally(() => {
         replays.delete(engine.ruleVersion);
@@ -317,9 +321,7 @@ export function createTradeJobs(deps: TradeJobsDeps) {
     }
   }
 
-  let running: Promise<Record<string, RunOutcome>> | undefined;
-
-  async function tickEngine(engine: AnyEngine): Promise<Record<string, RunOutcome>> {
+  async function tickEngine(engine: AnyEngine, options: TickOptions): Promise<Record<string, RunOutcome>> {
     const version = await repo.version(engine.id, engine.ruleVersion);
     if (version?.replayState !== 'done') {
       await (deps.queueReplay ? queueReplay(engine, deps.queueReplay) : startReplay(engine));
@@ -327,28 +329,24 @@ export function createTradeJobs(deps: TradeJobsDeps) {
     }
     // The marks after the daily pass: after a catch-up (a server down for days) they mark the ideas it
     // left open at the quote of now, not the rows of the sessions it has just run.
-    const daily = await runJob(dailyJob(engine), runner);
-    const marks = await runJob(marksJob(engine), runner);
+    const daily = await runJob(dailyJob(engine), runner, options);
+    const marks = await runJob(marksJob(engine), runner, options);
     return { [dailyJobName(engine)]: daily, [marksJobName(engine)]: marks };
   }
 
   return {
     engines: byId,
-    /** Runs every engine's due jobs (starting replays in the background); concurrent calls share one pass. */
-    tick(): Promise<Record<string, RunOutcome>> {
-      running ??= (async () => {
-        try {
-          const outcomes = await Promise.all(engines.map((engine) => tickEngine(engine)));
-          return Object.assign({}, ...outcomes) as Record<string, RunOutcome>;
-        } finally {
-          running = undefined;
-        }
-      })();
-      return running;
-    },
+    /**
+     * Runs every engine's due jobs (starting replays in the background); concurrent calls share one
+     * pass. `takeOver` (TickOptions): the passes' and marks' claims; a queued replay has its own job.
+     */
+    tick: sharedPass(async (options) => {
+      const outcomes = await Promise.all(engines.map((engine) => tickEngine(engine, options)));
+      return Object.assign({}, ...outcomes) as Record<string, RunOutcome>;
+    }),
     /** The daily pass or the marks of one engine now (tests, and a manual run). */
-    runDaily: (engine: AnyEngine) => runJob(dailyJob(engine), runner),
-    runMarks: (engine: AnyEngine) => runJob(marksJob(engine), runner),
+    runDaily: (engine: AnyEngine, options: TickOptions = {}) => runJob(dailyJob(engine), runner, options),
+    runMarks: (engine: AnyEngine, options: TickOptions = {}) => runJob(marksJob(engine), runner, options),
     startReplay,
     runReplay,
     /** Waits for the replays under way in this process. */

@@ -163,9 +163,11 @@ describe('the option and drop engines across two processes', () => {
         const first = stalled.jobs.runDaily(engine);
         await until(async () => (await claimOf(app, engine))?.status === 'running');
         expect(await second.jobs.runDaily(engine), engine.id).toBe('done');
-        // The stalled one wakes with the session still on its list, and the store's open ideas past it.
+        // The stalled one wakes with the session still on its list, and the store's open ideas past it; the claim
+        // is the second's now (its attempt): the stalled one records nothing over it.
         wake();
-        expect(await first, engine.id).toBe('done');
+        expect(await first, engine.id).toBe('skipped');
+        expect(await claimOf(app, engine), engine.id).toMatchObject({ status: 'done', attempts: 2 });
       } finally {
         wake();
         await stalled.close();
