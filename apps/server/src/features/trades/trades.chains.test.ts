@@ -3,8 +3,8 @@
  * contract at the needed moment, the model otherwise), on the simulated market, with the options
  * engine on 20 OPTION_ALERT tickers:
  * - a source that keeps past chains (the simulated market): the replay and the daily pass choose
- *   and price from the chain as of each signal session; the entry and every mark after it are the
- *   model's at that chain's IV (σ is sticky for the trade: a later chain's IV is not read);
+ *   and price from the chain as of each session, open trades are marked at its bid after their
+ *   entry bar (the entry and its bar are valued with the model at the entry's σ);
  * - a session the source has no chain for: the model, and the trade says so;
  * - a source with today's chains only (a live one): the replay prices with the model, the live
  *   daily pass with the chain of now.
@@ -75,7 +75,7 @@ async function quoteOf(market: CachedMarket, symbol: string, date: string, contr
 const modelBid = (data: ContractTerms & { sigma: number }, spot: number, date: string) => bidOf(modelValue(data, spot, dayNumber(date), data.sigma), data.halfSpread);
 
 describe('option chains through the jobs', () => {
-  it('a source that keeps past chains: the replay and the live daily pass choose from the chain of the signal, and value the trade at its IV from then on', async () => {
+  it('a source that keeps past chains: the replay, the live daily pass and the marks price from the chain of the moment (after the entry bar)', async () => {
     t = await replayed();
     const replayedLogs = await logs(t);
     const opened = replayedLogs.map((log) => log[0]!);
@@ -86,17 +86,44 @@ describe('option chains through the jobs', () => {
       // Chosen from the chain of its signal session: pending at its ask, marked at its bid, σ its IV.
       expect(event.data).toMatchObject({ signalValue: quote!.ask, signalMark: quote!.bid, sigma: quote!.impliedVolatility });
     }
-    // Every close mark the log carries is the model's bid at the trade's σ, never a later chain's bid.
-    let otherBids = 0;
+    // Every close mark the log carries after the entry bar is the bid of that session's chain; the
+    // entry bar's is the model's at the entry's σ (the chain's IV at the signal).
+    const checked = { entryBar: 0, later: 0 };
     for (const log of replayedLogs.slice(0, 15)) {
       const contract = log[0]!.data as unknown as ContractTerms & { side: string; sigma: number };
+      const entryBar = log.find((e) => e.type === 'entry_filled')?.barDate;
       for (const event of log.filter((e) => e.type === 'entry_filled' || e.type === 'alert_repeat' || e.type === 'time_stop')) {
         const at = `${event.ideaId} ${event.type} ${event.barDate}`;
-        expect(event.data, at).toMatchObject({ sigma: contract.sigma, markValue: modelBid(contract, event.data.stockClose as number, event.barDate) });
-        if ((await quoteOf(t.market, event.symbol, event.barDate, contract))!.bid !== event.data.markValue) otherBids += 1;
+        if (event.barDate === entryBar) {
+          checked.entryBar += 1;
+          expect(event.data, at).toMatchObject({ sigma: contract.sigma, markValue: modelBid(contract, event.data.stockClose as number, event.barDate) });
+        } else {
+          checked.later += 1;
+          expect(event.data.markValue, at).toBe((await quoteOf(t.market, event.symbol, event.barDate, contract))!.bid);
+        }
       }
     }
-    expect(otherBids).toBeGreaterThan(0);
+    expect(checked.entryBar).toBeGreaterThan(0);
+    expect(checked.later).toBeGreaterThan(0);
+    // An open row is marked at the chain's bid on `date` past its entry bar, else with the model at its σ.
+    const expectMarked = async (date: string, chainBid: (row: typeof ideas.$inferSelect) => Promise<number>) => {
+      const entries = new Map((await logs(t!)).map((log) => [log[0]!.ideaId, { data: log[0]!.data as unknown as ContractTerms & { sigma: number }, entryBar: log.find((e) => e.type === 'entry_filled')?.barDate }]));
+      const counts = { chain: 0, model: 0 };
+      for (const row of (await t!.db.select().from(ideas)).filter((one) => one.isOpen)) {
+        const trade = row.row as { Current_Value: number; PriceSource: string; CurrentPriceStock: number };
+        expect(trade.PriceSource).toBe('chain');
+        const { data, entryBar } = entries.get(row.id)!;
+        if (entryBar !== undefined && entryBar < date) {
+          counts.chain += 1;
+          const bid = await chainBid(row);
+          expect([row.markOptionValue, trade.Current_Value], row.id).toEqual([bid, bid]);
+        } else {
+          counts.model += 1;
+          expect([row.markOptionValue, trade.Current_Value], row.id).toEqual([null, modelBid(data, trade.CurrentPriceStock, date)]);
+        }
+      }
+      return counts;
+    };
 
     // The live pass of Monday 2 November: the session's events and every open trade's mark from Monday's chain.
     t.clock.advance(AFTER_CLOSE - t.clock.nowMs());
@@ -109,24 +136,24 @@ describe('option chains through the jobs', () => {
       expect(event.origin).toBe('live');
       expect(event.data).toMatchObject({ priceSource: 'chain', signalMark: (await quoteOf(t.market, event.symbol, '2026-11-02', event.data as { side: string; expiry: string; strike: number }))!.bid });
     }
-    const entered = async () => {
-      const rows = (await t!.db.select().from(ideas)).filter((row) => row.isOpen && !(row.row as { EntryPending: boolean }).EntryPending);
-      const opened = new Map((await logs(t!)).map((log) => [log[0]!.ideaId, log[0]!.data as unknown as ContractTerms & { sigma: number }]));
-      return rows.map((row) => ({ row, trade: row.row as { Current_Value: number; PriceSource: string; CurrentPriceStock: number }, data: opened.get(row.id)! }));
-    };
-    const open = await entered();
-    expect(open.length).toBeGreaterThan(0);
-    for (const { row, trade, data } of open) {
-      expect(trade.PriceSource).toBe('chain');
-      expect([row.markOptionValue, trade.Current_Value], row.id).toEqual([null, modelBid(data, trade.CurrentPriceStock, '2026-11-02')]);
-    }
+    const mondayMarks = await expectMarked('2026-11-02', async (row) => {
+      const trade = row.row as { Side: string; Expiry: string; Strike: number };
+      return (await quoteOf(t!.market, row.symbol, '2026-11-02', { side: trade.Side, expiry: trade.Expiry, strike: trade.Strike }))!.bid;
+    });
+    expect(mondayMarks.chain).toBeGreaterThan(0);
+    expect(mondayMarks.model).toBeGreaterThan(0);
 
-    // Tuesday 11:00: the marks read no chain: the model at each trade's σ and the underlying's price now.
+    // Tuesday 11:00: the marks read Tuesday's chain so far, the bid of each open contract past its
+    // entry bar (those entered Monday too); Monday's alerts, entering today, take the model at their σ.
     t.clock.advance(TUESDAY_OPEN - t.clock.nowMs());
     expect(await t.app.tradeJobs.runMarks(ENGINE)).toBe('done');
-    for (const { row, trade, data } of await entered()) {
-      expect(trade.CurrentPriceStock).toBe((await t.market.getQuote(row.symbol)).value.price);
-      expect([row.markOptionValue, trade.Current_Value], row.id).toEqual([null, modelBid(data, trade.CurrentPriceStock, '2026-11-03')]);
+    const tuesdayMarks = await expectMarked('2026-11-03', async (row) => {
+      const trade = row.row as { Side: string; Expiry: string; Strike: number };
+      return (await t!.market.getOptionChain(row.symbol, trade.Expiry)).value.contracts.find((c) => c.type === side(trade.Side) && c.strike === trade.Strike)!.bid;
+    });
+    expect(tuesdayMarks.chain).toBeGreaterThan(0);
+    for (const row of (await t.db.select().from(ideas)).filter((one) => one.isOpen)) {
+      expect((row.row as { CurrentPriceStock: number }).CurrentPriceStock).toBe((await t.market.getQuote(row.symbol)).value.price);
     }
   });
 

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { bidOf, cryptoTradesResponse, dayNumber, dropItemsResponse, modelValue, type ContractTerms, ideaDetail, layeredTrade, optionTradesResponse, swingTrade, trackRecord, type EngineId, type UniverseMember } from '@signalboard/core';
 import { createTestApp, createUser, login, uniqueEmail, type TestApp } from '../../../test/helpers';
-import { ideas } from '../../db/schema';
+import { ideas, tradeEngineVersions } from '../../db/schema';
 import { CRYPTOS, OPTION_ALERT_TICKERS, universeBySymbol, US_STOCKS } from '../../providers/market/universe';
 import { SERVER_TRADE_ENGINES } from './engines';
 import { markFor } from './trades.extras';
@@ -149,13 +149,6 @@ describe('the engines of packages/core on the platform', () => {
       expect(rows.map((row) => row.StockScannerId)).toEqual(all.filter((row) => row.Status.toLowerCase() === status).map((row) => row.StockScannerId));
     }
     expect(all.some((row) => row.Status === 'Deactivated')).toBe(true);
-    // A type may carry the one status wanted of it: the screen's per-type boxes in one call, paged.
-    const picked = dropItemsResponse.parse(await allPages('/api/get_stock_scanner_data', '&type=O,S:deactivated,L:active', 5));
-    const wanted = all.filter((row) => row.StockType === 'O' || (row.StockType === 'S' && row.Status === 'Deactivated') || (row.StockType === 'L' && row.Status === 'Active'));
-    expect(wanted.some((row) => row.StockType === 'S')).toBe(true);
-    expect(picked.map((row) => row.StockScannerId)).toEqual(wanted.map((row) => row.StockScannerId));
-    const deactivatedOptions = dropItemsResponse.parse(await allPages('/api/get_stock_scanner_data', '&type=O:deactivated,S:deactivated&status=deactivated', 100));
-    expect(deactivatedOptions.map((row) => row.StockScannerId)).toEqual(all.filter((row) => row.StockType !== 'L' && row.Status === 'Deactivated').map((row) => row.StockScannerId));
   });
 
   it('answer 400 with a msg for a filter the list does not have, and 401 without a token', async () => {
@@ -166,8 +159,6 @@ describe('the engines of packages/core on the platform', () => {
       ['/api/get_stock_scanner_data?status=successful', 'status of api/get_stock_scanner_data must be a comma-separated list of active or deactivated'],
       ['/api/get_stock_scanner_data?type=trend', 'type of api/get_stock_scanner_data must be a comma-separated list of S, L or O'],
       ['/api/get_swing_trade_entries?type=S', 'type of api/get_swing_trade_entries must be a comma-separated list of trend, drop or level'],
-      ['/api/get_swing_trade_entries?type=drop,S:active', 'type of api/get_swing_trade_entries must be a comma-separated list of trend, drop or level'],
-      ['/api/get_stock_scanner_data?type=S:successful', 'type must be a comma-separated list of trend, drop, level (swing) or S, L, O, each optionally with :active or :deactivated (drop items)'],
       ['/api/all_stocks_scanner?status=deactivated', 'status of api/all_stocks_scanner must be a comma-separated list of active, successful, partial or failed'],
     ];
     for (const [url, msg] of cases) {
@@ -235,7 +226,7 @@ describe('the engines of packages/core on the platform', () => {
     }
   });
 
-  it('prices from the simulated chain of each session: contracts chosen from it, open trades marked with the model at its IV (σ sticky for the trade)', async () => {
+  it('prices from the simulated chain of each session: contracts chosen from it, open trades past their entry bar marked at its bid at the last close', async () => {
     const repo = createTradesRepo(t.db);
     const rows = await t.db.select().from(ideas);
     const events = await repo.eventsOf(
@@ -256,15 +247,26 @@ describe('the engines of packages/core on the platform', () => {
       expect(listed, event.ideaId).toBeDefined();
       expect(event.data).toMatchObject({ signalValue: listed!.ask, signalMark: listed!.bid, sigma: listed!.impliedVolatility });
     }
-    // The open ones (still open at the end of the replay) are marked with the model at their σ (the
-    // chain's IV at the signal), at the mark's price: no later chain is read for them.
-    const open = rows.filter((row) => row.engine === 'options' && row.isOpen && row.markAt !== null && !(row.row as { EntryPending: boolean }).EntryPending);
-    expect(open.length).toBeGreaterThan(0);
+    // The open ones (still open at the end of the replay) are marked at the bid of the last session's
+    // chain; those on their entry bar (entered that session, or entering the next) with the model at
+    // their σ (the chain's IV at the signal).
+    const last = (await t.db.select().from(tradeEngineVersions)).find((version) => version.engine === 'options')!.lastSession!;
+    const open = rows.filter((row) => row.engine === 'options' && row.isOpen && row.markAt !== null);
+    const onEntryBar = (id: string) => (events.get(id)!.find((event) => event.type === 'entry_filled')?.barDate ?? last) >= last;
+    expect(open.filter((row) => !onEntryBar(row.id)).length).toBeGreaterThan(0);
+    expect(open.filter((row) => onEntryBar(row.id)).length).toBeGreaterThan(0);
     for (const row of open) {
-      const trade = row.row as { Current_Value: number };
-      const data = events.get(row.id)![0]!.data as unknown as ContractTerms & { sigma: number };
-      const markDay = dayNumber(row.markAt!.toISOString().slice(0, 10));
-      expect([row.markOptionValue, trade.Current_Value], row.id).toEqual([null, bidOf(modelValue(data, row.markPrice!, markDay, data.sigma), data.halfSpread)]);
+      const trade = row.row as { ContractName: string; Expiry: string; Strike: number; Side: string; Current_Value: number };
+      if (onEntryBar(row.id)) {
+        const data = events.get(row.id)![0]!.data as unknown as ContractTerms & { sigma: number };
+        const markDay = dayNumber(row.markAt!.toISOString().slice(0, 10));
+        expect([row.markOptionValue, trade.Current_Value], row.id).toEqual([null, bidOf(modelValue(data, row.markPrice!, markDay, data.sigma), data.halfSpread)]);
+        continue;
+      }
+      const chain = (await t.market.getOptionChainAsOf!(row.symbol, last, trade.Expiry)).value!;
+      const quote = chain.contracts.find((c) => c.type === (trade.Side === 'CALL' ? 'call' : 'put') && c.strike === trade.Strike)!;
+      expect(row.markOptionValue, row.id).toBe(quote.bid);
+      expect(trade.Current_Value).toBe(quote.bid);
     }
   });
 });

@@ -6,7 +6,7 @@
  * engines' universes.
  */
 import { describe, expect, it } from 'vitest';
-import { bidOf, dayNumber, dropEngine, modelValue, isoFromDayNumber, optionsEngine, swingEngine, tradingDayOnOrAfter, type ContractTerms, type DailySeries, type IdeaEvent, type SessionInput, type StoredIdeaEvent, type UniverseMember } from '@signalboard/core';
+import { dayNumber, dropEngine, isoFromDayNumber, optionsEngine, swingEngine, tradingDayOnOrAfter, type DailySeries, type IdeaEvent, type SessionInput, type StoredIdeaEvent, type UniverseMember } from '@signalboard/core';
 import type { CachedMarket } from '../../providers/market/cached-market';
 import type { EarningsEvent, EconomicSeries, NewsArticle, OptionChain } from '../../providers/market/types';
 import { UnknownSymbolError } from '../../providers/market/types';
@@ -187,7 +187,7 @@ describe('the marks of contracts chosen from a chain', () => {
   const engine = optionsEngine as unknown as AnyEngine;
   const stamp = (events: readonly IdeaEvent[]): StoredIdeaEvent[] => events.map((event) => ({ ...event, ruleVersion: engine.ruleVersion, paramHash: engine.paramHash, origin: 'replayed', recordedAt: `${event.barDate}T21:30:00.000Z` }));
 
-  it("an option trade chosen from a chain reads no later chain: it is marked with the model at its own σ, as the daily pass marks it", async () => {
+  it("read today's chain of the contract's expiry; an option trade past its entry bar is marked at its bid, the model marks the rest", async () => {
     const input = sessionInput(engine, ['SPY']);
     const spot = input.bars.get('SPY')!.close.at(-1)!;
     const expiry = isoFromDayNumber(tradingDayOnOrAfter(dayNumber(input.session.date) + 1) + 35);
@@ -219,21 +219,27 @@ describe('the marks of contracts chosen from a chain', () => {
     expect(chainPriced[0]!.data).toMatchObject({ priceSource: 'chain', side: 'PUT', expiry });
     expect(modelPriced[0]!.data).toMatchObject({ priceSource: 'model' });
     const strike = chainPriced[0]!.data.strike as number;
+    // The trade entered on the next session (its entry bar).
+    const entryDate = isoFromDayNumber(tradingDayOnOrAfter(dayNumber(input.session.date) + 1));
+    const filled = { ...chainPriced[0]!, type: 'entry_filled' as const, barDate: entryDate, price: 6.2, recordedAt: `${entryDate}T21:30:00.000Z`, data: { markValue: 5.9, stockClose: spot, stockOpen: spot, sigma: chainPriced[0]!.data.sigma } };
+    const entered = [...chainPriced, filled];
 
     asked.length = 0;
-    const chains = await markChains(engine, market, [chainPriced, modelPriced.map((event) => ({ ...event, symbol: 'QQQ' }))], '2030-01-02', log);
-    // No chain is read for the marks (2030-01-02's bids are 1.50 higher: a second σ).
+    // Pending, the trade is on its entry bar: valued at the entry's σ, it reads no chain.
+    expect(await markChains(engine, market, [chainPriced], '2030-01-02', log)).toEqual(new Map());
     expect(asked).toEqual([]);
-    expect(chains).toEqual(new Map());
+    const chains = await markChains(engine, market, [entered, modelPriced.map((event) => ({ ...event, symbol: 'QQQ' }))], '2030-01-02', log);
+    // Only the chain-priced trade's underlying, for its expiry.
+    expect(asked).toEqual([`SPY 2030-01-02 ${expiry}`]);
     const mark = { price: spot * 0.98, at: '2030-01-02T16:00:00.000Z' };
+    const bid = chains.get('SPY')!.contracts.find((c) => c.strike === strike && c.side === 'PUT')!.bid;
+    expect(markFor(engine, entered, mark, chains)).toEqual({ ...mark, optionValue: bid });
+    expect(engine.fold(entered, markFor(engine, entered, mark, chains), mark.at)).toMatchObject({ Current_Value: bid, PriceSource: 'chain', CurrentPriceStock: mark.price });
+    // On its entry bar (pending, or entered that session) the mark is the price alone: the fold values it with the model at the entry's σ.
     expect(markFor(engine, chainPriced, mark, chains)).toEqual(mark);
-    const data = chainPriced[0]!.data as unknown as { strike: number; sigma: number; halfSpread: number } & ContractTerms;
-    expect(engine.fold(chainPriced, markFor(engine, chainPriced, mark, chains), mark.at)).toMatchObject({
-      Current_Value: bidOf(modelValue(data, mark.price, dayNumber('2030-01-02'), data.sigma), data.halfSpread),
-      PriceSource: 'chain',
-      CurrentPriceStock: mark.price,
-    });
-    expect(data.strike).toBe(strike);
+    expect(markFor(engine, entered, { ...mark, at: `${entryDate}T16:00:00.000Z` }, chains)).toEqual({ ...mark, at: `${entryDate}T16:00:00.000Z` });
+    // Without today's chain (or for a model-priced trade) the mark is the price alone: the fold values it with the model.
+    expect(markFor(engine, entered, mark, new Map())).toEqual(mark);
     expect(markFor(engine, modelPriced, mark, chains)).toEqual(mark);
     expect(await markChains(swingEngine as unknown as AnyEngine, market, [chainPriced], '2030-01-02', log)).toEqual(new Map());
   });

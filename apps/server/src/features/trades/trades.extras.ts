@@ -2,7 +2,7 @@
  * What each engine reads beyond bars (types.ts SessionExtras), from the market source and the store:
  * - options (strategies.md §4): the risk-free rate (DTB3) and the 30-day IV indexes (VIX, VXN) as of
  *   the session when the source has them (else absent: r = 0.04, σ from the bars); the option
- *   chains the session reads (optionChainNeeds: new alerts; an open trade keeps its σ): as of the
+ *   chains the session reads (optionChainNeeds: new alerts, open chain-priced trades): as of the
  *   session on every pass, replay included, where the source keeps past chains (the simulated
  *   market; a file market whose chains carry asOf); else only on a live pass for the session being
  *   decided, the chains now (a live source's chain says nothing about last year). Without a chain
@@ -329,16 +329,16 @@ async function withChosenExpiry(market: CachedMarket, chain: OptionChain, date: 
 }
 
 /**
- * The chains the marks of open ideas read now: per underlying of an open O item whose contract was
- * chosen from a chain, its expiry's chain as of today's session (a source that keeps them) or now
- * (a live source). Empty for the other engines (an option trade is valued at its own σ, as the
- * daily pass values it) and when no open item was chain-priced.
+ * The chains the marks of open ideas read now (strategies.md §4.3: a trade priced from a chain is
+ * marked at the chain's bid): per underlying of an open option trade or O item whose contract was
+ * chosen from a chain (an option trade past its entry bar), its expiry's chain as of today's session (a source that keeps them) or now
+ * (a live source). Empty for the other engines and when no open idea was chain-priced.
  */
 export async function markChains(engine: AnyEngine, market: CachedMarket, logs: Iterable<readonly StoredIdeaEvent[]>, date: string, log: { warn(message: string): void }): Promise<Map<string, OptionChainSnapshot>> {
-  if (engine.id !== 'drop') return new Map();
+  if (engine.id !== 'options' && engine.id !== 'drop') return new Map();
   const needs = new Map<string, string | null>();
   for (const events of logs) {
-    const contract = chainPricedContract(engine, events);
+    const contract = chainPricedContract(engine, events, date);
     if (!contract) continue;
     const symbol = events[0]!.symbol;
     needs.set(symbol, needs.has(symbol) && needs.get(symbol) !== contract.expiry ? null : contract.expiry);
@@ -346,23 +346,34 @@ export async function markChains(engine: AnyEngine, market: CachedMarket, logs: 
   return sessionChains(market, needs, date, true, OPTIONS_PARAMS, log);
 }
 
-/** The contract of an open O item chosen from a chain (null for the rest). */
-function chainPricedContract(engine: AnyEngine, events: readonly StoredIdeaEvent[]): { side: 'CALL' | 'PUT'; expiry: string; strike: number } | null {
-  const state = engine.openState(events) as DropState | null;
+/**
+ * The contract of an open option trade or O item chosen from a chain, marked on `date` (null for the
+ * rest). An option trade waiting for its entry, or entered on `date`, is on its entry bar: that bar
+ * is valued at the entry's σ, so its marks read no chain.
+ */
+function chainPricedContract(engine: AnyEngine, events: readonly StoredIdeaEvent[], date: string): { side: 'CALL' | 'PUT'; expiry: string; strike: number } | null {
+  const state = engine.openState(events) as (OptionState & DropState) | null;
   if (!state) return null;
+  if (engine.id === 'options') return state.priceSource === 'chain' && state.entryDay !== null && state.entryDay < dayNumber(date) ? { side: state.side, expiry: state.expiry, strike: state.strike } : null;
   if (engine.id === 'drop' && state.stockType === 'O' && state.option?.pricing.priceSource === 'chain') return { side: 'CALL', expiry: state.option.expiry, strike: state.option.strike };
   return null;
 }
 
 /**
  * The mark an engine folds a row at: drop's O items carry the option's value at the price (σ from
- * the chain's IV when `chains` quote the contract). An option trade's is the price alone: the fold
- * values it with the model at the trade's own σ, as the daily pass does. The store keeps the value
+ * the chain's IV when `chains` quote the contract), an option trade chosen from a chain the chain's
+ * bid when `chains` quote it and it is past its entry bar (else the fold values it with the model at
+ * its σ). The store keeps the value
  * (ideas.mark_option_value), so a stored row is the fold of its events at its stored mark.
  */
 export function markFor(engine: AnyEngine, events: readonly StoredIdeaEvent[], mark: Mark | null, chains?: ReadonlyMap<string, OptionChainSnapshot>): Mark | null {
   // A mark that carries the option's value already (a stored one, refolded) is folded as it is.
   if (!mark || typeof (mark as OptionMark).optionValue === 'number') return mark;
   if (engine.id === 'drop') return dropMarkAt(events, mark, undefined, chains && chains.size > 0 ? { optionChains: chains } : {});
-  return mark;
+  if (engine.id !== 'options' || !chains || chains.size === 0) return mark;
+  const contract = chainPricedContract(engine, events, mark.at.slice(0, 10));
+  const quote = contract && chains.get(events[0]!.symbol)?.contracts.find((c) => c.side === contract.side && c.expiry === contract.expiry && Math.abs(c.strike - contract.strike) < 1e-9);
+  if (!quote || !(quote.bid > 0)) return mark;
+  const quoted: OptionMark = { ...mark, optionValue: quote.bid };
+  return quoted;
 }

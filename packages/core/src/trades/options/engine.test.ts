@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { optionTrade } from '../../contract/option-trades';
 import { dayNumber, isoFromDayNumber, tradingDayOnOrAfter } from '../../market/trading-calendar';
 import { replay } from '../kit/replay';
+import { roundCentUp } from '../kit/prices';
 import { viewThrough } from '../kit/series';
 import { flatBars, seriesOf, truncatedCopy, type Bar } from '../kit/test-bars';
 import { passTimeOf } from '../kit/times';
@@ -340,10 +341,11 @@ describe('chains, IV indexes and corporate actions (extras)', () => {
     expect(rowOf(events.slice(0, 2))).toMatchObject({ Current_Value: markValue, EntryValue: entryValue });
   });
 
-  it('a gap against a put: the entry and the entry bar’s marks at one σ (close t’s chain IV), so no target at the open from a later chain’s IV', () => {
+  it('a gap against a put: the entry and the entry bar’s marks at one σ (close t’s chain IV), so no target at the open from that session’s chain; later sessions are marked at the chain’s bid', () => {
     // BREAKDOWN closes at 99 (a PUT alert); the entry bar gaps up to 103, against the put. Each later
     // session's chain quotes the contract at a far higher IV (0.9: the gap in its realised volatility)
-    // and a bid to match, which under a second σ would value the put at ~9 against an entry of ~0.9.
+    // and a bid to match, which at a second σ on the entry bar would value the put at ~9 against an
+    // entry of ~0.9. From the session after the entry bar the trade is marked at the chain's bid.
     const gapped = seriesWith([BREAKDOWN, b(103, 103.5, 102.5, 103), b(103, 103.4, 102.6, 103)]);
     const put = (strike: number, delta: number, bid: number, ask: number, iv: number) => ({ expiry, strike, side: 'PUT' as const, bid, ask, iv, delta, openInterest: 1000 });
     const signalChain = { underlying: 'AAA', contracts: [put(97, -0.3, 0.5, 0.53, 0.2), put(98, -0.38, 0.75, 0.79, 0.2), put(99, -0.45, 1.0, 1.05, 0.2), put(100, -0.52, 1.4, 1.46, 0.2)] };
@@ -360,12 +362,14 @@ describe('chains, IV indexes and corporate actions (extras)', () => {
     expect(data).toMatchObject({ side: 'PUT', priceSource: 'chain', strike: 99, sigma: 0.2, sigmaSource: 'chain' });
     const entryDay = dayNumber(sessions[1]!);
     const entry = askOf(modelValue(data, 103, entryDay, 0.2), 0.03);
-    expect(events.map((event) => event.type)).toEqual(['opened', 'entry_filled']);
+    expect(events.map((event) => [event.type, event.barDate])).toEqual([['opened', date], ['entry_filled', sessions[1]], ['target_hit', sessions[2]], ['closed', sessions[2]]]);
     expect(events[1]).toMatchObject({ price: entry, data: expect.objectContaining({ sigma: 0.2, markValue: bidOf(modelValue(data, 103, entryDay, 0.2), 0.03) }) });
-    // Still open the session after (σ is sticky for the trade), at a loss: the gap went against it.
-    const row = rowOf(events, NOW, { price: 103, at: `${sessions[2]}T20:00:00.000Z` });
-    expect(row).toMatchObject({ Status: 'Active', IsTargetHit: false, EntryValue: entry, Current_Value: bidOf(modelValue(data, 103, dayNumber(sessions[2]!), 0.2), 0.03) });
+    // After the entry bar, still open and at a loss (the gap went against it) ...
+    const row = rowOf(events.slice(0, 2), NOW, { price: 103, at: `${sessions[1]}T20:00:00.000Z` });
+    expect(row).toMatchObject({ Status: 'Active', IsTargetHit: false, EntryValue: entry, Current_Value: bidOf(modelValue(data, 103, entryDay, 0.2), 0.03) });
     expect(row.ProfitPercent).toBeLessThan(0);
+    // ... then marked at the next session's chain (its bid 8.8 and IV 0.9): the target is hit there.
+    expect(events[3]).toMatchObject({ price: roundCentUp(entry * 1.3), data: expect.objectContaining({ reason: 'target' }) });
   });
 
   it('no liquid candidate in the chain: no idea', () => {
@@ -414,7 +418,7 @@ describe('chains, IV indexes and corporate actions (extras)', () => {
     expect(quoted).toMatchObject({ CurrentPriceStock: 102, Current_Value: 4.05, ProfitPercent: Math.round((4.05 / quoted.EntryValue - 1) * 10_000) / 100 });
   });
 
-  it('optionChainNeeds: the chains a session reads, each new alert (every expiry) and no open trade', () => {
+  it('optionChainNeeds: the chains a session reads, each new alert (every expiry) and each open chain-priced trade past its entry bar (its expiry)', () => {
     const alerting = viewThrough(series, t);
     const quiet = seriesWith([FLAT], 'BBB');
     const entered = seriesWith([FLAT], 'CCC');
@@ -422,9 +426,11 @@ describe('chains, IV indexes and corporate actions (extras)', () => {
     const universe = [alerting, quiet, entered].map((s) => ({ symbol: s.symbol, market: 'US' as const, survivorshipBiased: false }));
     const bars = new Map([alerting, quiet, entered].map((s) => [s.symbol, s]));
     expect([...optionChainNeeds({ ...base, bars, universe, openIdeas: [] })]).toEqual([['AAA', null]]);
-    // An open trade reads no chain (chain-priced or not: it keeps its σ); an open underlying raises no new alert.
-    const opened = (symbol: string, priceSource: 'chain' | 'model'): OpenIdea<OptionState> => ({ ideaId: `options.${symbol}.x`, symbol, market: 'US', ruleVersion: optionsEngine.ruleVersion, state: { ...optionsEngine.openState(stamp(simulate([FLAT])))!, symbol, priceSource } });
-    expect([...optionChainNeeds({ ...base, bars, universe, openIdeas: [opened('CCC', 'chain')] })]).toEqual([['AAA', null]]);
-    expect([...optionChainNeeds({ ...base, bars, universe, openIdeas: [opened('CCC', 'model'), opened('AAA', 'chain')] })]).toEqual([]);
+    // CCC holds a chain-priced trade: its expiry; a model-priced one reads no chain, nor one on its
+    // entry bar (valued at the entry's σ); an open underlying raises no new alert.
+    const opened = (symbol: string, priceSource: 'chain' | 'model', entryPending = false): OpenIdea<OptionState> => ({ ideaId: `options.${symbol}.x`, symbol, market: 'US', ruleVersion: optionsEngine.ruleVersion, state: { ...optionsEngine.openState(stamp(simulate([FLAT])))!, symbol, priceSource, entryPending } });
+    expect([...optionChainNeeds({ ...base, bars, universe, openIdeas: [opened('CCC', 'chain')] })]).toEqual([['CCC', openedOf(simulate([FLAT])).expiry], ['AAA', null]]);
+    expect([...optionChainNeeds({ ...base, bars, universe, openIdeas: [opened('CCC', 'chain', true)] })]).toEqual([['AAA', null]]);
+    expect([...optionChainNeeds({ ...base, bars, universe, openIdeas: [opened('CCC', 'model'), opened('AAA', 'chain')] })]).toEqual([['AAA', openedOf(simulate([FLAT])).expiry]]);
   });
 });

@@ -6,7 +6,7 @@ import { roundCentDown, roundCentUp } from '../kit/prices';
 import { cooldownAllows, rankAndCap } from '../kit/selection';
 import { averageBefore, highestPrior, indexOnOrBefore, indicatorsOf, lowestOver, viewThrough, type SeriesIndicators } from '../kit/series';
 import { earningsWithin } from '../swing';
-import { ideaIdOf, type CloseReason, type DailySeries, type EngineDefinition, type IdeaEvent, type SessionExtras, type SessionInput } from '../types';
+import { ideaIdOf, type CloseReason, type DailySeries, type EngineDefinition, type IdeaEvent, type OptionChainContract, type SessionExtras, type SessionInput } from '../types';
 import { chooseExpiry, liquidEnough, modelExpiries, occName, rankStrikes, strikeStep, yearsBetween } from './contracts';
 import { askOf, bidOf, bsmDelta, modelValue, yangZhang, type ContractTerms } from './pricing';
 import { foldOptionRow, optionOutcome } from './row';
@@ -110,7 +110,11 @@ export const OPTIONS_PARAMS: OptionsParams = {
   minDte: 7,
 };
 
-/** 1.1.0: σ is sticky for the trade (1.0.0 marked each session at that session's chain, while the entry took close t's σ). */
+/**
+ * 1.1.0: one σ for the entry and its bar. 1.0.0 priced the entry at close t's σ but marked the entry
+ * bar (its open, High, Low and close) at that session's chain, so a gap against the position that
+ * raised the chain's IV booked a target at the entry's own open.
+ */
 export const OPTIONS_RULE_VERSION = 'options@1.1.0';
 
 /** The bar-t facts the alerts and the strength inputs read. */
@@ -306,20 +310,25 @@ function openedData(params: OptionsParams, ctx: BarContext, side: OptionSide, ki
 }
 
 /**
- * The σ of a session: σ is sticky for the trade, so the entry and every value of the trade after it
- * (the entry bar's open, High, Low and close, and each later session's) are priced at the σ the
- * contract was chosen with (a chain's IV at close t, else the index or realised σ). A later
- * session's chain is not read: its IV may have moved with a gap (the simulated market's is the
- * realised volatility of 20 closes), and valuing the marks at it while the entry was valued at close
- * t's would book a profit the position never had. Only an index σ moves, scaled by
- * index(today)/index(at the signal), from the session after the entry on.
+ * The σ of a session: on the entry bar the entry's own (close t's: the entry and the bar's open,
+ * High, Low and close marks are valued at one σ, so a gap cannot book a profit the position never
+ * had); after it the chain's IV for the contract, an index σ scaled by index(t)/index(entry), else
+ * the sticky σ.
  */
-function sigmaToday(state: OptionState, extras: SessionExtras, entryBar: boolean): number {
-  if (!entryBar && state.sigmaSource === 'index' && state.ivIndex !== null && state.ivIndexAtEntry) {
+function sigmaToday(state: OptionState, quote: OptionChainContract | undefined, extras: SessionExtras, entryBar: boolean): number {
+  if (entryBar) return state.sigma;
+  if (quote?.iv !== undefined && quote.iv > 0) return quote.iv;
+  if (state.sigmaSource === 'index' && state.ivIndex !== null && state.ivIndexAtEntry) {
     const now = extras.ivIndexes?.get(state.ivIndex);
     if (now !== undefined && now > 0) return (state.sigma * now) / state.ivIndexAtEntry;
   }
   return state.sigma;
+}
+
+/** The session chain's quote of a chain-priced trade's contract; none on the entry bar (its marks take the entry's σ). */
+function quoteOf(state: OptionState, extras: SessionExtras, entryBar: boolean): OptionChainContract | undefined {
+  if (state.priceSource !== 'chain' || entryBar) return undefined;
+  return extras.optionChains?.get(state.symbol)?.contracts.find((c) => c.side === state.side && c.expiry === state.expiry && Math.abs(c.strike - state.strike) < 1e-9);
 }
 
 type Emit = (type: IdeaEvent['type'], level: string, price: number | null, data: Record<string, unknown>) => void;
@@ -335,7 +344,9 @@ function updateTrade(params: OptionsParams, state: OptionState, series: DailySer
   const t = series.close.length - 1;
   const day = series.day[t]!;
   const terms: ContractTerms = state;
-  const sigma = sigmaToday(state, extras, state.entryPending);
+  const entryBar = state.entryPending;
+  const quote = quoteOf(state, extras, entryBar);
+  const sigma = sigmaToday(state, quote, extras, entryBar);
   const bidAt = (spot: number) => bidOf(modelValue(terms, spot, day, sigma), state.halfSpread);
   const open = series.open[t]!;
   const close = series.close[t]!;
@@ -347,7 +358,7 @@ function updateTrade(params: OptionsParams, state: OptionState, series: DailySer
     const data: OptionClosedData = { reason, exitAt, sessionsHeld: t - entryIndex + 1, maxAdverseExcursion: worst, stockPrice };
     emit('closed', '', value, data as unknown as Record<string, unknown>);
   };
-  const markValue = bidAt(close);
+  const markValue = quote && quote.bid > 0 ? quote.bid : bidAt(close);
   const mark: OptionMarkData = { markValue, stockClose: close, sigma };
   // A split or other adjustment: the trade closes at its last pre-event value (a pending entry never fills).
   if (extras.corporateActions?.has(state.symbol)) {
@@ -445,12 +456,19 @@ function sessionAlerts(input: SessionInput<OptionsParams, OptionState>): Alert[]
 
 /**
  * The underlyings whose option chain the session reads (`extras.optionChains`), each with the one
- * expiry it needs or null for every expiry: each new alert (its contract is chosen from the chain).
- * An open trade reads none: it is valued at its own σ (sigmaToday). The runner asks the source for
- * these chains only.
+ * expiry it needs or null for every expiry: an open chain-priced trade with a bar on the session
+ * past its entry bar (its contract's quote marks it; the entry bar is valued at the entry's σ), and
+ * each new alert (its contract is chosen from the chain). The runner asks the source for these
+ * chains only (a chain request per open contract and per new signal).
  */
 export function optionChainNeeds(input: SessionInput<OptionsParams, OptionState>): Map<string, string | null> {
+  const day = dayNumber(input.session.date);
   const needs = new Map<string, string | null>();
+  for (const idea of input.openIdeas) {
+    const series = input.bars.get(idea.symbol);
+    if (idea.state.priceSource !== 'chain' || idea.state.entryPending || !series || series.day[series.day.length - 1] !== day) continue;
+    needs.set(idea.symbol, needs.has(idea.symbol) && needs.get(idea.symbol) !== idea.state.expiry ? null : idea.state.expiry);
+  }
   for (const alert of sessionAlerts(input)) needs.set(alert.member.symbol, null);
   return needs;
 }
@@ -470,9 +488,10 @@ function runOptionsSession(input: SessionInput<OptionsParams, OptionState>): Ide
     // A repeat of the trade's side while it is open.
     const fired = firingSide(optionAlertsAt(params, contextAt(params, series, t)));
     if (fired === null || fired.side !== state.side) continue;
-    const sigma = sigmaToday(state, extras, entryBar);
+    const quote = quoteOf(state, extras, entryBar);
+    const sigma = sigmaToday(state, quote, extras, entryBar);
     const close = series.close[t]!;
-    const markValue = bidOf(modelValue(state, close, day, sigma), state.halfSpread);
+    const markValue = quote && quote.bid > 0 ? quote.bid : bidOf(modelValue(state, close, day, sigma), state.halfSpread);
     const data: OptionRepeatData = { alertKind: fired.kind, markValue, stockClose: close, sigma };
     const event: IdeaEvent = { ideaId: idea.ideaId, engine: 'options', market: series.market, symbol: series.symbol, type: 'alert_repeat', level: '', barDate: session.date, price: null, data: data as unknown as Record<string, unknown> };
     events.push(event);
