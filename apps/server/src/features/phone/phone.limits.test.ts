@@ -79,10 +79,20 @@ describe('SMS_ALLOWED_COUNTRIES on sending a verification code', () => {
   it('refuses a +44 number by default with a 400 naming the rule, sends nothing and counts nothing; +1 goes', async () => {
     const headers = await newUser(usOnly, 'country');
     const refused = await send(usOnly, headers, '+447700900123');
-    expect([refused.statusCode, refused.json()]).toEqual([400, { msg: 'SMS is not available for this country. Allowed calling codes: +1.' }]);
+    expect([refused.statusCode, refused.json()]).toEqual([400, { msg: 'SMS is not available for this country. Allowed calling codes: +1 (the US and Canada).' }]);
     expect(await usOnly.db.select().from(outboxSms)).toEqual([]);
     expect(await usOnly.db.select().from(phoneVerificationRequests)).toEqual([]);
     expect((await send(usOnly, headers, '+12025550401')).statusCode).toBe(200);
+  });
+
+  it('takes +1 as the US and Canada only: a Jamaican (+1 876) or premium-rate (+1 900) number is refused, a Canadian one goes', async () => {
+    const headers = await newUser(usOnly, 'nanp');
+    for (const caribbeanOrPremium of ['+18765550100', '+19005550100']) {
+      const refused = await send(usOnly, headers, caribbeanOrPremium);
+      expect([refused.statusCode, refused.json()]).toEqual([400, { msg: 'SMS is not available for this country. Allowed calling codes: +1 (the US and Canada).' }]);
+    }
+    expect((await send(usOnly, headers, '+14165550100')).statusCode).toBe(200);
+    expect((await usOnly.db.select().from(outboxSms)).map((row) => row.toNumber)).not.toContain('+18765550100');
   });
 
   it('with SMS_ALLOWED_COUNTRIES=1,44 sends to both, and names both when refusing another', async () => {
@@ -90,7 +100,7 @@ describe('SMS_ALLOWED_COUNTRIES on sending a verification code', () => {
     expect((await send(usAndUk, headers, '+447700900123')).statusCode).toBe(200);
     expect((await send(usAndUk, headers, '+12025550402')).statusCode).toBe(200);
     const refused = await send(usAndUk, headers, '+33612345678');
-    expect([refused.statusCode, refused.json()]).toEqual([400, { msg: 'SMS is not available for this country. Allowed calling codes: +1, +44.' }]);
+    expect([refused.statusCode, refused.json()]).toEqual([400, { msg: 'SMS is not available for this country. Allowed calling codes: +1 (the US and Canada), +44.' }]);
     expect((await usAndUk.db.select().from(outboxSms)).map((row) => row.toNumber).sort()).toEqual(['+12025550402', '+447700900123']);
   });
 });

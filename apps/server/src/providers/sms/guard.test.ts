@@ -28,7 +28,10 @@ function collectingLog() {
 }
 
 const post = (app: FastifyInstance, url: string, headers: Headers, payload: Record<string, unknown>) => app.inject({ method: 'POST', url: `/api/${url}`, headers, payload });
-const smsCheck = async (app: FastifyInstance) => readyResponse.parse((await app.inject({ method: 'GET', url: '/api/ready' })).json()).checks.sms!;
+// The readiness details (sent_today, daily_limit, msg) go only to Authorization: Bearer <METRICS_TOKEN>.
+const METRICS_TOKEN = 'sms-budget-readiness-token';
+const smsCheck = async (app: FastifyInstance) =>
+  readyResponse.parse((await app.inject({ method: 'GET', url: '/api/ready', headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).json()).checks.sms!;
 
 describe('SMS_DAILY_LIMIT: the installation-wide daily SMS budget, shared by two app processes on one database', () => {
   let a: TestApp;
@@ -36,8 +39,8 @@ describe('SMS_DAILY_LIMIT: the installation-wide daily SMS budget, shared by two
   const logA = collectingLog();
   const logB = collectingLog();
   beforeAll(async () => {
-    a = await createTestApp({ SMS_DAILY_LIMIT: '3' }, { logger: logA.logger });
-    const config = loadConfig({ SMS_DAILY_LIMIT: '3', DATA_DIR: a.dataDir, LOG_LEVEL: 'silent', WEB_DIST: a.config.WEB_DIST! });
+    a = await createTestApp({ SMS_DAILY_LIMIT: '3', METRICS_TOKEN }, { logger: logA.logger });
+    const config = loadConfig({ SMS_DAILY_LIMIT: '3', METRICS_TOKEN, DATA_DIR: a.dataDir, LOG_LEVEL: 'silent', WEB_DIST: a.config.WEB_DIST! });
     b = await buildApp({ config, db: a.db, pool: a.pool, mailer: a.mailer, market: a.market, marketClock: a.clock, jwtSecret: TEST_JWT_SECRET, clock: a.clock, logger: logB.logger });
     await b.ready();
   });
@@ -94,7 +97,7 @@ describe('SMS_DAILY_LIMIT: the installation-wide daily SMS budget, shared by two
 describe('SMS_ALLOWED_COUNTRIES for a stored number (verified before the setting changed)', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp();
+    t = await createTestApp({ METRICS_TOKEN });
   });
   afterAll(async () => t.close());
 
@@ -104,10 +107,10 @@ describe('SMS_ALLOWED_COUNTRIES for a stored number (verified before the setting
     await t.db.update(userPhones).set({ phoneNumber: '+447700900123' }).where(eq(userPhones.userId, user.userId));
     const headers = await login(t.app, user.email, 'pw');
     const test = await post(t.app, 'send_test_alert', headers, { channel: 'sms' });
-    expect([test.statusCode, test.json()]).toEqual([400, { msg: 'Failed to send test SMS: SMS is not available for this country. Allowed calling codes: +1.' }]);
+    expect([test.statusCode, test.json()]).toEqual([400, { msg: 'Failed to send test SMS: SMS is not available for this country. Allowed calling codes: +1 (the US and Canada).' }]);
     const alert = await insertAlert(t.db, { userId: user.userId, now, channels: ['sms', 'email'] });
     await t.app.alertDelivery.runOnce();
-    expect(await deliveryOf(t.db, alert.deliveries.sms!)).toMatchObject({ status: 'suppressed', reason: 'SMS is not available for this country. Allowed calling codes: +1.' });
+    expect(await deliveryOf(t.db, alert.deliveries.sms!)).toMatchObject({ status: 'suppressed', reason: 'SMS is not available for this country. Allowed calling codes: +1 (the US and Canada).' });
     expect(await deliveryOf(t.db, alert.deliveries.email!)).toMatchObject({ status: 'sent' });
     expect(await t.db.select().from(outboxSms)).toEqual([]);
     expect(await smsCheck(t.app)).toMatchObject({ state: 'up', sent_today: 0, daily_limit: 200 });

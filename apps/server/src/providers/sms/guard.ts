@@ -4,7 +4,7 @@
  * sends alike.
  *
  * - SMS_ALLOWED_COUNTRIES: a number whose calling code is not listed is refused before anything is
- *   counted or sent (calling codes are prefix-free, so a prefix match is exact).
+ *   counted or sent (`1` is the US and Canada only: see isSmsCountryAllowed).
  * - SMS_DAILY_LIMIT: every SMS counts against the installation's budget of the UTC day, in the
  *   database (usage_counters), so all API and worker processes share it with or without Redis. A
  *   send the provider refused (nothing went out) is given back; one that failed on the way
@@ -23,7 +23,25 @@ const SMS_BUDGET_WARNED_KEY = 'sms-budget-warned';
 export const SMS_BUDGET_SPENT_MESSAGE = 'The SMS budget of this installation for today is spent; please try again tomorrow (after 00:00 UTC).';
 
 export const countryNotAllowedMessage = (codes: readonly string[]) =>
-  `SMS is not available for this country. Allowed calling codes: ${codes.map((code) => `+${code}`).join(', ')}.`;
+  `SMS is not available for this country. Allowed calling codes: ${codes.map((code) => (code === '1' ? '+1 (the US and Canada)' : `+${code}`)).join(', ')}.`;
+
+/**
+ * Calling code 1 is the North American Numbering Plan: the US and Canada (US territories included),
+ * but also some twenty other countries by area code (the Caribbean, Bermuda) and the premium-rate
+ * services 900 and 976, the classic targets of SMS toll fraud. `1` in SMS_ALLOWED_COUNTRIES means
+ * the US and Canada, the product's markets, so these area codes are refused.
+ */
+const NANP_OUTSIDE_US_AND_CANADA: ReadonlySet<string> = new Set([
+  '242', '246', '264', '268', '284', '345', '441', '473', '649', '658', '664', '721', '758', '767', '784', '809', '829',
+  '849', '868', '869', '876', '900', '976',
+]);
+
+/** Whether `to` (E.164) is in the allowed calling codes (codes are prefix-free, so a prefix match is exact). */
+export function isSmsCountryAllowed(to: string, allowedCountries: readonly string[]): boolean {
+  const code = allowedCountries.find((candidate) => to.startsWith(`+${candidate}`));
+  if (code === undefined) return false;
+  return code !== '1' || !NANP_OUTSIDE_US_AND_CANADA.has(to.slice(2, 5));
+}
 
 /** The SMS kinds a provider answers when it refused the send: nothing went out, so nothing is spent. */
 const NOT_SENT: ReadonlySet<SmsError['kind']> = new Set(['invalid_number', 'blocked', 'rate_limited', 'max_attempts']);
@@ -48,7 +66,7 @@ export function guardSms(inner: Sms, options: SmsGuardOptions): GuardedSms {
   const counters = createUsageCounters(options.db);
 
   function checkCountry(to: string): void {
-    if (!allowedCountries.some((code) => to.startsWith(`+${code}`))) throw new SmsError('country_not_allowed', countryNotAllowedMessage(allowedCountries));
+    if (!isSmsCountryAllowed(to, allowedCountries)) throw new SmsError('country_not_allowed', countryNotAllowedMessage(allowedCountries));
   }
 
   /** Counts one SMS against today's budget; answers the window counted in, or throws budget_spent. */
