@@ -10,6 +10,7 @@ import path from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { DATASET_PARTS } from './fixtures/market';
 import { MARKET_NOW, writeDataset } from './fixtures/market/dataset';
+import { MARKET_NEWS_IMAGE_URL } from './fixtures/market/news-market';
 import { makeDataDir, REPO_ROOT, startServer } from './support/server-process';
 
 declare module 'vitest' {
@@ -39,7 +40,8 @@ export default async function setup(project: TestProject) {
   await fs.writeFile(controlFile, '{}');
   const [server, market, alerts] = await Promise.all([
     startServer(dataDir),
-    startServer(marketDataDir, { env: { MARKET_DATA: 'file', DATASET_DIR: datasetDir, MARKET_NOW } }),
+    // The dataset's one outside news image loads only from a listed origin (the CSP and the news answers follow NEWS_IMAGE_ORIGINS).
+    startServer(marketDataDir, { env: { MARKET_DATA: 'file', DATASET_DIR: datasetDir, MARKET_NOW, NEWS_IMAGE_ORIGINS: new URL(MARKET_NEWS_IMAGE_URL).origin } }),
     // The alert tests move this server's quotes and clocks (TEST_CONTROL_FILE), so it is theirs alone.
     startServer(alertsDataDir, { env: { MARKET_DATA: 'file', DATASET_DIR: datasetDir, MARKET_NOW, NODE_ENV: 'test', TEST_CONTROL_FILE: controlFile, ALERT_POLL_SECONDS: '1' } }),
   ]);

@@ -8,7 +8,7 @@
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ensureEmbeddedPostgres, type EmbeddedPostgres } from '../src/db/embedded-postgres';
-import { call, startServerChild, tempDir, type ServerChild } from './server-child';
+import { call, READINESS_TOKEN, startServerChild, tempDir, type ServerChild } from './server-child';
 import { readFileSync } from 'node:fs';
 
 const quiet = { info: () => undefined, warn: () => undefined };
@@ -44,7 +44,7 @@ async function expectDown(server: ServerChild, token: string): Promise<void> {
   const answer = await until(() => call(server.baseUrl, 'get_favorite_stocks', { token }), (a) => a.status === 503, 15_000, 'a call answering 503');
   expect(answer.body).toEqual({ msg: DOWN_MSG });
   expect(answer.headers.get('retry-after')).toBe('5');
-  const ready = await until(() => call(server.baseUrl, 'ready'), (a) => a.status === 503, 15_000, 'readiness 503');
+  const ready = await until(() => call(server.baseUrl, 'ready', { token: READINESS_TOKEN }), (a) => a.status === 503, 15_000, 'readiness 503');
   expect(ready.body).toMatchObject({ status: 'not_ready', checks: { database: { state: 'down', required: true } } });
   expect(server.alive()).toBe(true);
 }
@@ -58,7 +58,7 @@ async function expectBack(server: ServerChild, timeoutMs: number): Promise<numbe
   const saved = await call(server.baseUrl, 'batch_update_favorite_stocks', { token, json: { stocks: [IBM, { symbol: 'AAPL', description: 'Apple Inc.' }] } });
   expect(saved.status).toBe(200);
   expect((await call(server.baseUrl, 'get_favorite_stocks', { token })).body).toHaveLength(2);
-  const ready = await until(() => call(server.baseUrl, 'ready'), (a) => a.status === 200, 10_000, 'ready again');
+  const ready = await until(() => call(server.baseUrl, 'ready', { token: READINESS_TOKEN }), (a) => a.status === 200, 10_000, 'ready again');
   expect(ready.body).toMatchObject({ checks: { database: { state: 'up' } } });
   expect(server.alive()).toBe(true);
   return elapsed;
@@ -115,7 +115,7 @@ describe.skipIf(process.env.SB_TEST_DATABASE === 'external')('the database going
     await database.stop();
     await expectDown(server, token);
     // Still down a while later: the server keeps answering (and retrying) rather than giving up or exiting.
-    await until(() => call(server.baseUrl, 'ready'), (a) => a.status === 503, 5_000, 'readiness still 503');
+    await until(() => call(server.baseUrl, 'ready', { token: READINESS_TOKEN }), (a) => a.status === 503, 5_000, 'readiness still 503');
 
     const port = database.port;
     database = await ensureEmbeddedPostgres(pgData, quiet, { port });

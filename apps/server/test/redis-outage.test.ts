@@ -11,7 +11,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createJobQueue, startJobWorkers } from '../src/jobs/queue';
 import { closeRedis, createRedisConnection, isRedisUnavailable } from '../src/lib/redis';
 import { createTestDatabase } from './helpers';
-import { call, freePort, startServerChild, tempDir } from './server-child';
+import { call, READINESS_TOKEN, freePort, startServerChild, tempDir } from './server-child';
 
 const REDIS_SERVER = '/usr/bin/redis-server';
 const cleanups: Array<() => Promise<unknown>> = [];
@@ -127,11 +127,11 @@ describe.skipIf(!existsSync(REDIS_SERVER))('Redis going away and coming back', (
     cleanups.push(temp.remove);
     const server = await startServerChild({ DATA_DIR: temp.dir, DATABASE_URL: database.url, REDIS_URL: `redis://127.0.0.1:${port}`, REDIS_PREFIX: 'sbt-outage' });
     cleanups.push(() => server.stop());
-    await until(() => call(server.baseUrl, 'ready'), (answer) => answer.status === 200, 30_000, 'ready');
+    await until(() => call(server.baseUrl, 'ready', { token: READINESS_TOKEN }), (answer) => answer.status === 200, 30_000, 'ready');
     const demo = { email: 'demo@signalboard.local', password: 'demo' };
 
     await redis.kill();
-    const down = await until(() => call(server.baseUrl, 'ready'), (answer) => answer.status === 503, 15_000, 'readiness 503');
+    const down = await until(() => call(server.baseUrl, 'ready', { token: READINESS_TOKEN }), (answer) => answer.status === 503, 15_000, 'readiness 503');
     expect(down.body).toMatchObject({ status: 'not_ready', checks: { redis: { state: 'down', required: true, msg: expect.stringContaining('not connected') }, database: { state: 'up' } } });
     // The sign-in limits fall back to this process's memory; the account is in the database.
     const signIn = await call(server.baseUrl, 'login', { json: demo });
@@ -142,7 +142,7 @@ describe.skipIf(!existsSync(REDIS_SERVER))('Redis going away and coming back', (
 
     await startRedis(port);
     const back = Date.now();
-    const ready = await until(() => call(server.baseUrl, 'ready'), (answer) => answer.status === 200, 15_000, 'ready again');
+    const ready = await until(() => call(server.baseUrl, 'ready', { token: READINESS_TOKEN }), (answer) => answer.status === 200, 15_000, 'ready again');
     expect(ready.body).toMatchObject({ checks: { redis: { state: 'up' }, queues: { state: 'up' } } });
     expect((await call(server.baseUrl, 'login', { json: demo })).status).toBe(200);
     expect(server.alive()).toBe(true);

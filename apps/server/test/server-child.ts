@@ -38,6 +38,9 @@ export interface ServerChild {
   stop(): Promise<number | null>;
 }
 
+/** The servers' METRICS_TOKEN: GET /api/ready shows its details (required, msg, latency) only to this bearer. */
+export const READINESS_TOKEN = 'server-child-readiness-token';
+
 /** Starts the server with `env` (DATA_DIR, and DATABASE_URL / REDIS_URL when given) and waits until it answers. */
 export async function startServerChild(env: Record<string, string>): Promise<ServerChild> {
   const port = await freePort();
@@ -48,6 +51,9 @@ export async function startServerChild(env: Record<string, string>): Promise<Ser
     LOG_LEVEL: 'warn',
     LOGIN_MAX_PER_EMAIL: '1000',
     LOGIN_MAX_PER_ADDRESS: '100000',
+    METRICS_TOKEN: READINESS_TOKEN,
+    // The tests sign in as the demo account, also on an external database (where it is not made unless asked).
+    DEMO_ACCOUNT: 'true',
     ...env,
   };
   for (const name of ['DATABASE_URL', 'REDIS_URL', 'SMTP_URL', 'NODE_ENV', 'VITEST', 'VITEST_POOL_ID', 'VITEST_WORKER_ID']) {
