@@ -87,6 +87,11 @@ export const jobRuns = pgTable(
     startedAt: timestamp('started_at', { withTimezone: true }).notNull(),
     finishedAt: timestamp('finished_at', { withTimezone: true }),
     error: text('error'),
+    /** The process that holds the claim (`host:pid`), for operators and logs. */
+    holder: text('holder'),
+    /** The queued (BullMQ) job holding it and which start of that job (jobs/registry.ts QueuedRun); null in-process. */
+    holderJob: text('holder_job'),
+    holderAttempt: integer('holder_attempt'),
   },
   (table) => [uniqueIndex('job_runs_job_slot_unique').on(table.job, table.slot)],
 );

@@ -5,12 +5,13 @@ import { metrics } from '../lib/metrics';
 import { testRedisSettings, testRedisUrl } from '../../test/redis';
 import { createJobQueue, LONG_WORKER_CONCURRENCY, startJobWorkers, type JobQueue, type JobWorkers, type TaskHandler } from './queue';
 import { EVALUATION_CHUNK, STILL_RUNNING, TASKS, chunksOf, kickDelivery, periodicTasks, queuedWork, scheduleTasks, taskHandlers, type TaskDeps } from './tasks';
+import type { QueuedRun, TickOptions } from './registry';
 
 const WAIT = { timeout: 15_000, interval: 50 };
 
 function fakeDeps(symbols: string[] = [], nowMs = 1_700_000_000_000) {
   const polled: Array<{ symbols: readonly string[]; watched: number }> = [];
-  const replays: Array<{ ruleVersion: string; takeOver: boolean }> = [];
+  const replays: Array<{ ruleVersion: string; queued?: QueuedRun }> = [];
   let replayOutcome: 'done' | 'skipped' | 'failed' = 'done';
   let deliveryBatches: number[] = [];
   const deps: TaskDeps = {
@@ -28,8 +29,8 @@ function fakeDeps(symbols: string[] = [], nowMs = 1_700_000_000_000) {
     alertDelivery: { runOnce: async () => deliveryBatches.shift() ?? 0 },
     liveQuotes: { runOnce: async () => ({ symbols: 0, published: 0, failed: [] }) },
     trades: {
-      runReplay: async (ruleVersion, { takeOver }) => {
-        replays.push({ ruleVersion, takeOver });
+      runReplay: async (ruleVersion, { queued } = {}) => {
+        replays.push({ ruleVersion, queued });
         return replayOutcome;
       },
     },
@@ -77,7 +78,7 @@ describe('the tasks', () => {
         }),
     };
     const tick = taskHandlers(deps)[TASKS.jobsTick]!;
-    const context = (data: Record<string, unknown>) => ({ data, jobId: '1', redelivered: false, log: recordingLog().log, enqueue: async () => undefined, note: async () => null });
+    const context = (data: Record<string, unknown>) => ({ data, jobId: '1', attempt: 1, redelivered: false, log: recordingLog().log, enqueue: async () => undefined, note: async () => null });
     const first = tick(context({}));
     expect(await tick(context({}))).toBe(STILL_RUNNING);
     const fill = tick(context({ wait: true }));
@@ -94,26 +95,26 @@ describe('the tasks', () => {
 
   it('a minute tick started again (its worker died) takes the claims over, after a pass under way in its worker rather than never', async () => {
     const { deps } = fakeDeps();
-    const passes: Array<{ takeOver?: boolean }> = [];
+    const passes: TickOptions[] = [];
     const finishes: Array<() => void> = [];
     deps.jobs = {
       tick: (options = {}) =>
         new Promise((resolve) => {
           passes.push(options);
-          finishes.push(() => resolve({ 'sector-sentiment': options.takeOver ? 'done' : 'skipped' }));
+          finishes.push(() => resolve({ 'sector-sentiment': (options.queued?.attempt ?? 1) > 1 ? 'done' : 'skipped' }));
         }),
     };
     const tick = taskHandlers(deps)[TASKS.jobsTick]!;
-    const context = (redelivered: boolean) => ({ data: {}, jobId: '1', redelivered, log: recordingLog().log, enqueue: async () => undefined, note: async () => null });
-    // A first start: no take-over.
-    const first = tick(context(false));
-    // Started again while that pass still runs here: it waits for it, then runs its own pass taking the claims over.
-    const again = tick(context(true));
-    expect(await tick(context(false))).toBe(STILL_RUNNING);
-    expect(passes).toEqual([{ takeOver: false }]);
+    const context = (jobId: string, attempt: number) => ({ data: {}, jobId, attempt, redelivered: attempt > 1, log: recordingLog().log, enqueue: async () => undefined, note: async () => null });
+    // A first start: its claims name it as their holder.
+    const first = tick(context('repeat:jobs-tick:1', 1));
+    // Started again while that pass still runs here: it waits for it, then runs its own pass taking its earlier start's claims over.
+    const again = tick(context('repeat:jobs-tick:1', 2));
+    expect(await tick(context('repeat:jobs-tick:2', 1))).toBe(STILL_RUNNING);
+    expect(passes).toEqual([{ queued: { jobId: 'repeat:jobs-tick:1', attempt: 1 } }]);
     finishes[0]!();
     expect(await first).toEqual({ 'sector-sentiment': 'skipped' });
-    await vi.waitFor(() => expect(passes).toEqual([{ takeOver: false }, { takeOver: true }]), WAIT);
+    await vi.waitFor(() => expect(passes).toEqual([{ queued: { jobId: 'repeat:jobs-tick:1', attempt: 1 } }, { queued: { jobId: 'repeat:jobs-tick:1', attempt: 2 } }]), WAIT);
     finishes[1]!();
     expect(await again).toEqual({ 'sector-sentiment': 'done' });
   });
@@ -134,7 +135,7 @@ describe('the tasks', () => {
     const { deps } = fakeDeps([]);
     const notes: Array<[string, string | undefined]> = [];
     const enqueued: string[] = [];
-    const context = { data: {}, jobId: '1', redelivered: false, log: recordingLog().log, enqueue: async (name: string) => void enqueued.push(name), note: async (name: string, value?: string) => (notes.push([name, value]), null) };
+    const context = { data: {}, jobId: '1', attempt: 1, redelivered: false, log: recordingLog().log, enqueue: async (name: string) => void enqueued.push(name), note: async (name: string, value?: string) => (notes.push([name, value]), null) };
     expect(await taskHandlers(deps)[TASKS.alertPoll]!(context)).toEqual({ symbols: 0, chunks: 0 });
     expect(enqueued).toEqual([]);
     expect(notes).toEqual([['alerts-evaluated-at', '1700000000000']]);
@@ -144,7 +145,7 @@ describe('the tasks', () => {
     const { deps, setDeliveryBatches } = fakeDeps();
     setDeliveryBatches([25, 25, 3, 25]);
     const { log } = recordingLog();
-    const handled = await taskHandlers(deps)[TASKS.delivery]!({ data: {}, jobId: '1', redelivered: false, log, enqueue: async () => undefined, note: async () => null });
+    const handled = await taskHandlers(deps)[TASKS.delivery]!({ data: {}, jobId: '1', attempt: 1, redelivered: false, log, enqueue: async () => undefined, note: async () => null });
     expect(handled).toBe(53);
   });
 
@@ -153,7 +154,7 @@ describe('the tasks', () => {
     const { log } = recordingLog();
     const notes: Array<[string, string | undefined]> = [];
     const note = async (name: string, value?: string) => (notes.push([name, value]), value ?? null);
-    await taskHandlers(deps)[TASKS.alertEvaluate]!({ data: { symbols: ['AAPL', 'MSFT'], watched: 60 }, jobId: '1', redelivered: false, log, enqueue: async () => undefined, note });
+    await taskHandlers(deps)[TASKS.alertEvaluate]!({ data: { symbols: ['AAPL', 'MSFT'], watched: 60 }, jobId: '1', attempt: 1, redelivered: false, log, enqueue: async () => undefined, note });
     expect(polled).toEqual([{ symbols: ['AAPL', 'MSFT'], watched: 60 }]);
     // When it finished, for the API processes' health answer.
     expect(notes).toEqual([['alerts-evaluated-at', '1700000000000']]);
@@ -163,14 +164,15 @@ describe('the tasks', () => {
     const replay = taskHandlers(deps)[TASKS.replay]!;
     const { log } = recordingLog();
     const context = { data: { ruleVersion: 'swing@1.0.0' }, jobId: 'trades-replay-swing@1.0.0', log, enqueue: async () => undefined, note: async () => null };
-    expect(await replay({ ...context, redelivered: false })).toBe('done');
-    expect(await replay({ ...context, redelivered: true })).toBe('done');
+    expect(await replay({ ...context, attempt: 1, redelivered: false })).toBe('done');
+    expect(await replay({ ...context, attempt: 2, redelivered: true })).toBe('done');
     setReplayOutcome('failed');
-    await expect(replay({ ...context, redelivered: true })).rejects.toThrow('the swing@1.0.0 replay failed; retried');
+    await expect(replay({ ...context, attempt: 3, redelivered: true })).rejects.toThrow('the swing@1.0.0 replay failed; retried');
+    const queued = (attempt: number) => ({ jobId: 'trades-replay-swing@1.0.0', attempt });
     expect(replays).toEqual([
-      { ruleVersion: 'swing@1.0.0', takeOver: false },
-      { ruleVersion: 'swing@1.0.0', takeOver: true },
-      { ruleVersion: 'swing@1.0.0', takeOver: true },
+      { ruleVersion: 'swing@1.0.0', queued: queued(1) },
+      { ruleVersion: 'swing@1.0.0', queued: queued(2) },
+      { ruleVersion: 'swing@1.0.0', queued: queued(3) },
     ]);
   });
 
@@ -310,7 +312,7 @@ describe.skipIf(!testRedisUrl())('jobs on BullMQ', () => {
     const { deps } = fakeDeps(symbols, 1_700_000_000_000);
     const poll = taskHandlers(deps)[TASKS.alertPoll]!;
     const { log } = recordingLog();
-    const context = { data: { requestId: 'req-1' }, jobId: 'p', redelivered: false, log, enqueue: producer.enqueue, note: producer.note };
+    const context = { data: { requestId: 'req-1' }, jobId: 'p', attempt: 1, redelivered: false, log, enqueue: producer.enqueue, note: producer.note };
     expect(await poll(context)).toEqual({ symbols: 60, chunks: 3, slot: Math.floor(1_700_000_000_000 / 60_000) });
     await poll(context); // a retried poll (or the next scheduled one in the same slot)
     const jobs = await producer.queue.getWaiting();

@@ -46,9 +46,11 @@ export interface TaskContext {
   jobId: string;
   /**
    * True when this job was started before (its worker died or lost the lock, or an attempt failed):
-   * a database claim it finds running is its own earlier start's, and may be taken over.
+   * a database claim its earlier start holds may be taken over (jobs/job-runs.ts).
    */
   redelivered: boolean;
+  /** Which start of this job this is (1: the first; BullMQ's attemptsStarted): with jobId, a claim's holder. */
+  attempt: number;
   /** Logs with the job's name, id and request id. */
   log: JobLog;
   /** Adds more jobs (a fan-out). */
@@ -219,6 +221,7 @@ export function startJobWorkers(settings: RedisSettings, options: JobWorkersOpti
         jobId: job.id ?? '',
         // BullMQ counts each start (a stalled job's restart and a retry included).
         redelivered: job.attemptsStarted > 1,
+        attempt: Math.max(1, job.attemptsStarted),
         log: jobLog,
         enqueue: options.queue.enqueue,
         note: options.queue.note,

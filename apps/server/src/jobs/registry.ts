@@ -4,7 +4,7 @@
  * runs it and records the outcome; a registry ticks every job whose slot is due. The scheduler
  * (scheduler.ts) calls the registry's tick once a minute in every server process; with REDIS_URL a
  * worker's `jobs-tick` job does (tasks.ts), and when BullMQ starts that job again after its worker
- * died, the pass takes over every claim the dead worker left (TickOptions.takeOver).
+ * died, the pass takes over every claim that job's earlier start left (TickOptions.queued).
  */
 import type { Clock } from '../lib/clock';
 import type { JobRuns } from './job-runs';
@@ -41,16 +41,27 @@ export interface JobRunnerDeps {
   hold?: (job: string) => Promise<void>;
 }
 
+/** The queued (BullMQ) job a pass runs in: its id, and which start of it this is (1: the first; BullMQ's attemptsStarted). */
+export interface QueuedRun {
+  jobId: string;
+  attempt: number;
+}
+
 export interface TickOptions {
   /**
-   * The queued job running this pass was started before (BullMQ redelivered it: its worker died
-   * holding it, jobs/queue.ts `redelivered`): each job takes its slot's claim over when it is
-   * running or failed (never a done one) instead of waiting 15 minutes for it to go stale.
+   * The queued job running this pass (REDIS_URL; none in-process). Its claims record it as their
+   * holder. Started again (attempt > 1: BullMQ redelivered it because its worker lost the lock —
+   * died — or an attempt failed), each job takes over the running or failed claim its own earlier
+   * start holds (never a done one) instead of waiting 15 minutes for it to go stale; a claim another
+   * job holds (a duplicate tick) is left to that job while its heartbeat is fresh (jobs/job-runs.ts).
    */
-  takeOver?: boolean;
+  queued?: QueuedRun;
 }
 
 const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/** A pass of a queued job started again (it may take over its earlier start's claims). */
+export const isRedelivery = (options: TickOptions) => (options.queued?.attempt ?? 1) > 1;
 
 /**
  * Claims the job's current slot, runs it, and records the outcome. A holder whose claim another
@@ -61,9 +72,9 @@ export async function runJob(job: Job, deps: JobRunnerDeps, options: TickOptions
   const nowMs = marketClock.nowMs();
   const slot = job.slotOf(nowMs);
   if (!slot) return 'skipped';
-  const attempt = await runs.claimAttempt(job.name, slot, clock.nowMs(), { takeOver: options.takeOver === true });
+  const attempt = await runs.claimAttempt(job.name, slot, clock.nowMs(), options.queued ? { queued: options.queued } : {});
   if (attempt === null) return 'skipped';
-  if (options.takeOver && attempt > 1) log.info(`Job ${job.name}: slot ${slot.toISOString()} taken over (attempt ${attempt}; its queued job was started again)`);
+  if (isRedelivery(options) && attempt > 1) log.info(`Job ${job.name}: slot ${slot.toISOString()} taken over (attempt ${attempt}; its queued job ${options.queued!.jobId} was started again)`);
   let failures: string[];
   try {
     await deps.hold?.(job.name);
@@ -88,17 +99,18 @@ export interface JobRegistry {
 }
 
 /**
- * A pass that concurrent calls share. A take-over call (TickOptions) never joins a pass that does
- * not take over (its jobs would skip the claims to take over): it runs its own once that one ended.
+ * A pass that concurrent calls share. A queued job started again (TickOptions.queued, attempt > 1)
+ * joins only a pass of that same start (another pass would skip the claims it is to take over): it
+ * runs its own once the one under way ended.
  */
 export function sharedPass<T>(pass: (options: TickOptions) => Promise<T>): Tick<T> {
-  let running: { result: Promise<T>; takeOver: boolean } | undefined;
+  let running: { result: Promise<T>; options: TickOptions } | undefined;
+  const sameStart = (a: TickOptions, b: TickOptions) => a.queued?.jobId === b.queued?.jobId && a.queued?.attempt === b.queued?.attempt;
   return (options = {}) => {
-    const takeOver = options.takeOver === true;
-    if (running && (running.takeOver || !takeOver)) return running.result;
-    const entry = { takeOver, result: undefined as unknown as Promise<T> };
+    if (running && (!isRedelivery(options) || sameStart(running.options, options))) return running.result;
+    const entry = { options, result: undefined as unknown as Promise<T> };
     // Started at once when nothing runs (as before: a caller sees the pass under way as soon as it asked).
-    const started = running ? running.result.catch(() => undefined).then(() => pass({ takeOver })) : pass({ takeOver });
+    const started = running ? running.result.catch(() => undefined).then(() => pass(options)) : pass(options);
     entry.result = started.finally(() => {
       if (running === entry) running = undefined;
     });

@@ -4,9 +4,9 @@
  * process (server.ts: croner over the job registry, the evaluator's and the delivery's timers).
  *
  * - `jobs-tick` (every minute): the job registry (dashboard refreshes, engine passes, marks; replays
- *   start from it). Its jobs claim their slots in job_runs; a tick started again after its worker
- *   died takes over every claim it finds running (or failed), so its jobs run at once, not after
- *   the claims' 15 minutes.
+ *   start from it). Its jobs claim their slots in job_runs as this job's; the same job started again
+ *   after its worker died takes over every claim its earlier start left running (or failed), so its
+ *   jobs run at once, not after the claims' 15 minutes; another tick leaves them alone.
  * - `alert-poll` (every poll interval): reads the watched symbols and enqueues `alert-evaluate` jobs
  *   over chunks of them, with jobIds per poll slot and chunk, so workers share the quotes and a
  *   retried poll adds nothing twice. Evaluation stays idempotent on the per-symbol state.
@@ -124,9 +124,9 @@ export function enqueueReplay(queue: Pick<JobQueue, 'enqueue'>, ruleVersion: str
   return queue.enqueue(TASKS.replay, { ruleVersion }, { jobId: `${TASKS.replay}-${ruleVersion}`, long: true, removeWhenDone: true, attempts: REPLAY_ATTEMPTS, backoffMs: REPLAY_RETRY_MS });
 }
 
-async function replayJob(deps: TaskDeps, { data, redelivered, log }: TaskContext) {
+async function replayJob(deps: TaskDeps, { data, redelivered, jobId, attempt, log }: TaskContext) {
   const ruleVersion = typeof data.ruleVersion === 'string' ? data.ruleVersion : '';
-  const outcome = await deps.trades.runReplay(ruleVersion, { takeOver: redelivered });
+  const outcome = await deps.trades.runReplay(ruleVersion, { queued: { jobId, attempt } });
   // A failed replay (its error is in replay_status) fails the job: BullMQ retries it, taking the claim over.
   if (outcome === 'failed') throw new Error(`the ${ruleVersion} replay failed; retried`);
   if (outcome === 'done') log.info(`Trade ideas: ${ruleVersion} replayed${redelivered ? ' (taken over from an earlier start)' : ''}`);
@@ -213,9 +213,9 @@ export async function scheduleTasks(queue: Pick<JobQueue, 'enqueue' | 'upsertSch
   await enqueueFirstTick(queue, deps.clock.nowMs());
 }
 
-/** A registry pass; started again after its worker died, it takes over the claims that worker left (TickOptions). */
-async function tickJobs(deps: TaskDeps, { log, redelivered }: TaskContext) {
-  const outcome = await deps.jobs.tick({ takeOver: redelivered });
+/** A registry pass; started again after its worker died, it takes over the claims its earlier start left (TickOptions). */
+async function tickJobs(deps: TaskDeps, { log, redelivered, jobId, attempt }: TaskContext) {
+  const outcome = await deps.jobs.tick({ queued: { jobId, attempt } });
   const ran = Object.entries(outcome).filter(([, result]) => result !== 'skipped');
   if (ran.length > 0) log.info(`Jobs${redelivered ? ' (started again: claims taken over)' : ''}: ${ran.map(([job, result]) => `${job} ${result}`).join(', ')}`);
   return outcome;

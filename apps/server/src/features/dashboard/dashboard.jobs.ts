@@ -91,7 +91,7 @@ export function createDashboardJobs(deps: DashboardJobsDeps) {
   const jobOf = (name: DashboardJob, work: (slot: Date, nowMs: number) => Promise<string[]>): Job => ({ name, slotOf: (nowMs) => slotOf(name, nowMs), run: work });
 
   /**
-   * Claims the slot (jobs/; `options.takeOver`: see TickOptions), runs `work`, and records the
+   * Claims the slot (jobs/; `options.queued`: see TickOptions), runs `work`, and records the
    * outcome; `work` returns what failed (empty: all good).
    */
   const run = (job: DashboardJob, options: TickOptions, work: (slot: Date, nowMs: number) => Promise<string[]>): Promise<RunOutcome> => runJob(jobOf(job, work), runner, options);
@@ -190,7 +190,7 @@ export function createDashboardJobs(deps: DashboardJobsDeps) {
     });
   }
 
-  /** Runs every job whose slot is due; concurrent calls share one pass (`takeOver`: see TickOptions). */
+  /** Runs every job whose slot is due; concurrent calls share one pass (`queued`: see TickOptions). */
   const tick = sharedPass(async (options): Promise<Record<DashboardJob, RunOutcome>> => {
     const [overall, sectors, indicators] = await Promise.all([refreshOverall(options), refreshSectors(options), refreshIndicators(options)]);
     return { 'overall-sentiment': overall, 'sector-sentiment': sectors, 'economic-indicators': indicators };

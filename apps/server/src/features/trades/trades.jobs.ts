@@ -19,7 +19,7 @@
  */
 import { dayNumber, isoFromDayNumber, marketSession, type EngineId, type UniverseMember } from '@signalboard/core';
 import type { JobRuns } from '../../jobs/job-runs';
-import { runJob, sharedPass, type Job, type JobRunnerDeps, type RunOutcome, type TickOptions } from '../../jobs/registry';
+import { runJob, sharedPass, type Job, type JobRunnerDeps, type QueuedRun, type RunOutcome, type TickOptions } from '../../jobs/registry';
 import type { Clock } from '../../lib/clock';
 import type { CachedMarket } from '../../providers/market/cached-market';
 import { UnknownSymbolError } from '../../providers/market/types';
@@ -239,12 +239,12 @@ export function createTradeJobs(deps: TradeJobsDeps) {
   }
 
   /**
-   * Claims the engine's replay in job_runs (one process runs it; `takeOver`: see JobRuns.claim) and
+   * Claims the engine's replay in job_runs (one process runs it; `queued`: see JobRuns.claim) and
    * records it as running, holding the version in `replays` from the start so a concurrent tick of
    * this process does not claim it twice. Answers the run (wrapped: an async function's answer would
    * wait for it), or null when not claimed. Never rejects.
    */
-  async function claimReplay(engine: AnyEngine, takeOver: boolean): Promise<{ run: Promise<RunOutcome> } | null> {
+  async function claimReplay(engine: AnyEngine, queued?: QueuedRun): Promise<{ run: Promise<RunOutcome> } | null> {
     if (stopping || replays.has(engine.ruleVersion)) return null;
     const name = replayJobName(engine);
     const slot = new Date(0);
@@ -252,7 +252,7 @@ export function createTradeJobs(deps: TradeJobsDeps) {
     replays.set(engine.ruleVersion, new Promise<void>((resolve) => (release = resolve)));
     let attempt: number | null;
     try {
-      attempt = await runs.claimAttempt(name, slot, clock.nowMs(), { takeOver });
+      attempt = await runs.claimAttempt(name, slot, clock.nowMs(), queued ? { queued } : {});
       if (attempt === null) {
         replays.delete(engine.ruleVersion);
         release();
@@ -287,16 +287,16 @@ export function createTradeJobs(deps: TradeJobsDeps) {
 
   /** Claims the engine's replay and goes on in the background (in-process); answers once it is claimed (or not). Never rejects. */
   async function startReplay(engine: AnyEngine): Promise<void> {
-    void (await claimReplay(engine, false));
+    void (await claimReplay(engine));
   }
 
   /**
-   * The replay of this rule version, run to its end here (a queued job; jobs/tasks.ts). `takeOver`:
-   * the job was started before by a worker that died holding it (or an attempt failed), so the
-   * claim it left is taken over; the replay goes on from the last session stored. 'skipped': an
+   * The replay of this rule version, run to its end here (a queued job; jobs/tasks.ts). `queued`: the
+   * job and its start; started before by a worker that died holding it (or an attempt failed), it
+   * takes the claim its earlier start left over; the replay goes on from the last session stored. 'skipped': an
    * unknown version (another release's), already done, or held by another live process.
    */
-  async function runReplay(ruleVersion: string, options: { takeOver: boolean }): Promise<RunOutcome> {
+  async function runReplay(ruleVersion: string, options: { queued?: QueuedRun } = {}): Promise<RunOutcome> {
     const engine = engines.find((each) => each.ruleVersion === ruleVersion);
     if (!engine) return 'skipped';
     const underWay = replays.get(ruleVersion);
@@ -306,7 +306,7 @@ export function createTradeJobs(deps: TradeJobsDeps) {
       return 'skipped';
     }
     if ((await repo.version(engine.id, engine.ruleVersion))?.replayState === 'done') return 'skipped';
-    const claimed = await claimReplay(engine, options.takeOver);
+    const claimed = await claimReplay(engine, options.queued);
     return claimed ? claimed.run : 'skipped';
   }
 
@@ -338,7 +338,7 @@ export function createTradeJobs(deps: TradeJobsDeps) {
     engines: byId,
     /**
      * Runs every engine's due jobs (starting replays in the background); concurrent calls share one
-     * pass. `takeOver` (TickOptions): the passes' and marks' claims; a queued replay has its own job.
+     * pass. `queued` (TickOptions): the passes' and marks' claims; a queued replay has its own job.
      */
     tick: sharedPass(async (options) => {
       const outcomes = await Promise.all(engines.map((engine) => tickEngine(engine, options)));

@@ -37,6 +37,8 @@ const universe = async (survivorshipBiased: boolean, engine: EngineId): Promise<
 /** Monday 2 November 2026, 16:31 New York (EST): the daily pass of that session is due. */
 const AFTER_CLOSE = Date.UTC(2026, 10, 2, 21, 31);
 const MINUTE = 60_000;
+/** The start `attempt` of a replay's queued job (jobs/tasks.ts enqueueReplay: one job id per rule version). */
+const queuedStart = (ruleVersion: string, attempt: number) => ({ queued: { jobId: `trades-replay-${ruleVersion}`, attempt } });
 
 /**
  * Another server process on `app`'s database: its own pool, market and jobs; the market's clock
@@ -185,17 +187,17 @@ describe('the option and drop engines across two processes', () => {
     const dead = otherProcess(app, { market: (market) => ({ ...market, getRecentDailyBars: async (symbol, days) => (await held, market.getRecentDailyBars(symbol, days)) }) });
     const second = otherProcess(app);
     try {
-      const first = ENGINES.map((engine) => dead.jobs.runReplay(engine.ruleVersion, { takeOver: false }));
+      const first = ENGINES.map((engine) => dead.jobs.runReplay(engine.ruleVersion, queuedStart(engine.ruleVersion, 1)));
       const running = async () => (await app.db.select().from(jobRuns)).filter((row) => row.job.startsWith('trades-replay:') && row.status === 'running').length;
       await until(async () => (await running()) === ENGINES.length);
       // A job's first start leaves a live claim alone (another process runs it) ...
-      for (const engine of ENGINES) expect(await second.jobs.runReplay(engine.ruleVersion, { takeOver: false }), engine.id).toBe('skipped');
+      for (const engine of ENGINES) expect(await second.jobs.runReplay(engine.ruleVersion, queuedStart(engine.ruleVersion, 1)), engine.id).toBe('skipped');
       // ... the job started again, its worker gone, takes the claim over without waiting for it to go stale.
-      for (const engine of ENGINES) expect(await second.jobs.runReplay(engine.ruleVersion, { takeOver: true }), engine.id).toBe('done');
+      for (const engine of ENGINES) expect(await second.jobs.runReplay(engine.ruleVersion, queuedStart(engine.ruleVersion, 2)), engine.id).toBe('done');
       expect(await store(app.db)).toEqual(afterReplay);
       // A done replay is not run again, whether or not its job was started before; nor an unknown version.
-      expect(await second.jobs.runReplay(ENGINES[0]!.ruleVersion, { takeOver: true })).toBe('skipped');
-      expect(await second.jobs.runReplay('options@0.9.0', { takeOver: true })).toBe('skipped');
+      expect(await second.jobs.runReplay(ENGINES[0]!.ruleVersion, queuedStart(ENGINES[0]!.ruleVersion, 2))).toBe('skipped');
+      expect(await second.jobs.runReplay('options@0.9.0', queuedStart('options@0.9.0', 2))).toBe('skipped');
       // The first holder wakes after all: it stores nothing more.
       wake();
       await Promise.all(first);
@@ -241,9 +243,9 @@ describe('the option and drop engines across two processes', () => {
     });
     const claim = async () => (await app.db.select().from(jobRuns).where(eq(jobRuns.job, `trades-replay:${engine.ruleVersion}`)))[0];
     try {
-      const firstRun = first.jobs.runReplay(engine.ruleVersion, { takeOver: false });
+      const firstRun = first.jobs.runReplay(engine.ruleVersion, queuedStart(engine.ruleVersion, 1));
       await until(async () => versionReads >= 2);
-      const secondRun = second.jobs.runReplay(engine.ruleVersion, { takeOver: true });
+      const secondRun = second.jobs.runReplay(engine.ruleVersion, queuedStart(engine.ruleVersion, 2));
       await until(async () => (await app.db.select().from(tradeEngineVersions).where(eq(tradeEngineVersions.ruleVersion, engine.ruleVersion)))[0]?.sessionsDone === 20);
       // The first wakes: its first session is stored already, so it hands the replay on, and the claim stays the second's.
       firstHeld.open();
@@ -252,7 +254,7 @@ describe('the option and drop engines across two processes', () => {
       secondHeld.open();
       expect(await secondRun).toBe('done');
       expect(await claim()).toMatchObject({ status: 'done', attempts: 2 });
-      expect(await second.jobs.runReplay(other.ruleVersion, { takeOver: false })).toBe('done');
+      expect(await second.jobs.runReplay(other.ruleVersion, queuedStart(other.ruleVersion, 1))).toBe('done');
       expect(await store(app.db)).toEqual(afterReplay);
     } finally {
       firstHeld.open();
