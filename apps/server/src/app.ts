@@ -12,6 +12,7 @@ import { SUPPORT_ATTACHMENT_MAX_BYTES, type EngineId, type UniverseMember } from
 import type { Config } from './config';
 import type { Database } from './db/client';
 import { isDatabaseUnavailable } from './db/errors';
+import { httpTimeouts } from './lib/http-timeouts';
 import { createAuthService } from './features/auth/auth.service';
 import { createSessionUsers } from './features/auth/session-users';
 import { protectedAuthRoutes, publicAuthRoutes } from './features/auth/auth.routes';
@@ -182,6 +183,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
             ...(typeof deps.logger === 'object' ? deps.logger : {}),
           },
     bodyLimit: JSON_BODY_LIMIT_BYTES,
+    // No request, upload or idle socket is waited for without end (lib/http-timeouts.ts).
+    ...httpTimeouts(config.UPLOAD_TIMEOUT_SECONDS),
     trustProxy: config.TRUST_PROXY ?? false, // request.ip: the client a TRUST_PROXY proxy names, else the socket's
     // A well-formed x-request-id from the proxy is kept (logs' reqId, the answer header, job data).
     genReqId: requestIdFromHeaders,
@@ -372,7 +375,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         ruleSaved: (userId, type) => alertEvaluation.ruleSaved(userId, type),
       });
       await secured.register(alertHistoryRoutes, { service: createAlertHistoryService({ repo: createAlertHistoryRepo(db) }), clock });
-      await secured.register(supportRoutes, { mailer, supportEmail: config.SUPPORT_EMAIL, limit: userLimits.support, maxConcurrentUploads: config.SUPPORT_MAX_CONCURRENT_UPLOADS });
+      await secured.register(supportRoutes, { mailer, supportEmail: config.SUPPORT_EMAIL, limit: userLimits.support, maxConcurrentUploads: config.SUPPORT_MAX_CONCURRENT_UPLOADS, uploadTimeoutMs: config.UPLOAD_TIMEOUT_SECONDS * 1000 });
       await secured.register(docsRoutes);
       await secured.register(liveRoutes, { hub: liveHub });
       const marketService = createMarketService(deps.market, deps.marketClock);

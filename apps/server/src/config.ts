@@ -149,6 +149,8 @@ const envSchema = z.object({
   SUPPORT_WINDOW_SECONDS: positiveInt.default(60 * 60),
   /** Support requests (up to 10 MB each) read at once by one API process; more answer 503 before their body is read. */
   SUPPORT_MAX_CONCURRENT_UPLOADS: positiveInt.max(1000).default(4),
+  /** An upload's whole body must arrive within this long, else 408 (a slow client frees its upload slot); requests in general get 30 s more (lib/http-timeouts.ts). */
+  UPLOAD_TIMEOUT_SECONDS: positiveInt.max(3600).default(120),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST: z.string().optional(),
   NODE_ENV: z.string().optional(),

@@ -14,6 +14,7 @@ import { Ajv2019 } from 'ajv/dist/2019.js';
 import { parse, type CollectionTag } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config';
+import { KEEP_ALIVE_TIMEOUT_MS } from '../src/lib/http-timeouts';
 
 const root = (file: string) => fileURLToPath(new URL(`../../../${file}`, import.meta.url));
 const read = (file: string) => readFileSync(root(file), 'utf8');
@@ -271,6 +272,16 @@ describe('deploy/nginx.conf', () => {
     expect(live).toMatch(/proxy_pass http:\/\/signalboard_app;/);
     expect(live).toMatch(/proxy_buffering off;/);
     expect(live).toMatch(/proxy_read_timeout 1h;/);
+  });
+
+  it('drops clients that trickle their request, and closes idle app connections before the app does', () => {
+    for (const directive of ['client_header_timeout', 'client_body_timeout']) {
+      const seconds = Number(new RegExp(`^\\s*${directive} (\\d+)s;$`, 'm').exec(conf)?.[1]);
+      expect(seconds, directive).toBeGreaterThan(0);
+      expect(seconds, directive).toBeLessThanOrEqual(60);
+    }
+    const upstreamIdle = Number(/keepalive_timeout (\d+)s;/.exec(block('upstream signalboard_app'))?.[1]);
+    expect(upstreamIdle * 1000).toBeLessThan(KEEP_ALIVE_TIMEOUT_MS);
   });
 
   it('passes a request id to the app', () => {

@@ -10,15 +10,49 @@ export interface UploadedFile {
   mimetype: string;
 }
 
+export interface MultipartLimits {
+  fileSize: number;
+  files: number;
+  tooLargeMsg: string;
+  /**
+   * The whole body must have arrived within this long (UPLOAD_TIMEOUT_SECONDS), else 408 with a
+   * `msg` and the connection closed: a client trickling its body (a slow loris) holds nothing for
+   * longer — the caller's upload slot, the memory of the parts read so far.
+   */
+  timeoutMs?: number;
+}
+
+export type MultipartForm = { fields: Record<string, string>; files: UploadedFile[] };
+
+export function uploadTimeoutMsg(timeoutMs: number): string {
+  const seconds = Math.round(timeoutMs / 1000);
+  return `The upload took too long: the whole request must arrive within ${seconds === 1 ? '1 second' : `${seconds} seconds`}. Please try again on a faster connection or with a smaller file.`;
+}
+
 /**
  * Reads a whole multipart form: text fields, and every file part read to the end (a part left
  * unread would stall the parser, and the request with it). A body the parser cannot read answers
- * 400; limits answer 413; each with a `msg`.
+ * 400; limits answer 413; a body slower than `timeoutMs` 408; each with a `msg`.
  */
-export async function readMultipart(
-  request: FastifyRequest,
-  limits: { fileSize: number; files: number; tooLargeMsg: string },
-): Promise<{ fields: Record<string, string>; files: UploadedFile[] }> {
+export async function readMultipart(request: FastifyRequest, limits: MultipartLimits): Promise<MultipartForm> {
+  const reading = readParts(request, limits);
+  if (!limits.timeoutMs) return reading;
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new HttpError(408, uploadTimeoutMsg(limits.timeoutMs!), { headers: { connection: 'close' } })), limits.timeoutMs);
+  });
+  try {
+    return await Promise.race([reading, expired]);
+  } catch (error) {
+    // Timed out: the rest of the body is not read (the answer closes the connection, which ends the parser's stream).
+    reading.catch(() => undefined);
+    throw error;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+async function readParts(request: FastifyRequest, limits: MultipartLimits): Promise<MultipartForm> {
   const fields: Record<string, string> = {};
   const files: UploadedFile[] = [];
   try {

@@ -230,4 +230,49 @@ describe('api/contact-support: uploads over real sockets', () => {
       await t.close();
     }
   });
+
+  it('answers a slow-loris upload 408 with a msg once UPLOAD_TIMEOUT_SECONDS have passed, closing it and freeing its slot', async () => {
+    const t = await createTestApp({ SUPPORT_MAX_CONCURRENT_UPLOADS: '1', SUPPORT_MAX_PER_USER: '100', UPLOAD_TIMEOUT_SECONDS: '1' });
+    try {
+      const { authorization } = await signedIn(t, 'support-slow');
+      await t.app.listen({ port: 0, host: '127.0.0.1' });
+      const port = (t.app.server.address() as AddressInfo).port;
+      // No request, upload or idle socket waits without end (Fastify's defaults are 0: for ever).
+      expect([t.app.server.requestTimeout, t.app.server.timeout, t.app.server.keepAliveTimeout]).toEqual([90_000, 300_000, 72_000]);
+
+      // A client that sends its form a few bytes at a time, a little every 100 ms: it would take minutes.
+      const socket = net.connect(port, '127.0.0.1');
+      await new Promise((resolve) => socket.once('connect', resolve));
+      let answer = '';
+      socket.on('data', (chunk: Buffer) => (answer += chunk.toString()));
+      const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+      socket.on('error', () => undefined);
+      socket.write(
+        `POST /api/contact-support HTTP/1.1\r\nHost: x\r\nAuthorization: ${authorization}\r\nContent-Type: multipart/form-data; boundary=xyz\r\nContent-Length: 100000\r\n\r\n` +
+          `--xyz\r\nContent-Disposition: form-data; name="file"; filename="a.txt"\r\nContent-Type: text/plain\r\n\r\n`,
+      );
+      const started = Date.now();
+      const trickle = setInterval(() => socket.writable && socket.write('abc'), 100);
+      try {
+        await closed;
+      } finally {
+        clearInterval(trickle);
+      }
+      const elapsed = Date.now() - started;
+      expect(answer.split('\r\n')[0]).toBe('HTTP/1.1 408 Request Timeout');
+      expect(answer.toLowerCase()).toContain('connection: close');
+      expect(JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4))).toEqual({
+        msg: 'The upload took too long: the whole request must arrive within 1 second. Please try again on a faster connection or with a smaller file.',
+      });
+      expect(elapsed).toBeGreaterThanOrEqual(900);
+      expect(elapsed).toBeLessThan(10_000);
+
+      // The slot is free again: the next upload is read and sent.
+      const { payload, contentType } = await multipart({ header: 'after the slow one', body: 'b' }, [{ name: 'log.txt', content: 'quick', type: 'text/plain' }]);
+      const next = await fetch(`http://127.0.0.1:${port}/api/contact-support`, { method: 'POST', headers: { authorization, 'content-type': contentType }, body: payload });
+      expect([next.status, await next.json()]).toEqual([200, SENT]);
+    } finally {
+      await t.close();
+    }
+  });
 });

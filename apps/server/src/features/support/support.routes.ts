@@ -18,11 +18,14 @@ export interface SupportRoutesOptions {
   limit: UserLimit;
   /** Requests whose body (up to 10 MB) this process reads at once; more answer 503 before reading theirs. */
   maxConcurrentUploads: number;
+  /** A body that has not arrived whole within this long answers 408 and frees its slot (UPLOAD_TIMEOUT_SECONDS). */
+  uploadTimeoutMs: number;
 }
 
 /**
  * api/contact-support: multipart header, body, optional file; mailed to SUPPORT_EMAIL, reply-to the user.
- * Memory stays bounded: at most `maxConcurrentUploads` bodies are read (and held until mailed) at once.
+ * Memory stays bounded: at most `maxConcurrentUploads` bodies are read (and held until mailed) at once,
+ * each for at most `uploadTimeoutMs` (a slow client answers 408 and frees its slot).
  * The attachment must be an image, a PDF or text by its bytes; the mail says the type found there.
  */
 export async function supportRoutes(app: FastifyInstance, options: SupportRoutesOptions) {
@@ -40,7 +43,12 @@ export async function supportRoutes(app: FastifyInstance, options: SupportRoutes
       // Counted on arrival, before the body is read: a user over the limit costs no upload, and a
       // refused attachment counts too (else refused uploads could be sent without end).
       await options.limit.hit(request.user.id);
-      const { fields, files } = await readMultipart(request, { fileSize: SUPPORT_ATTACHMENT_MAX_BYTES, files: 1, tooLargeMsg: ATTACHMENT_TOO_LARGE_MSG });
+      const { fields, files } = await readMultipart(request, {
+        fileSize: SUPPORT_ATTACHMENT_MAX_BYTES,
+        files: 1,
+        tooLargeMsg: ATTACHMENT_TOO_LARGE_MSG,
+        timeoutMs: options.uploadTimeoutMs,
+      });
       const upload = files[0];
       // The form's fields and the file's name go through the contract's text rules before anything is sent.
       const { header, body } = parseInput(contactSupportFields, fields);
