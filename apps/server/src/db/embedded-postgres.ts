@@ -289,8 +289,9 @@ export function embeddedPostgresRunning(dataDir: string): boolean {
 /**
  * Finds the embedded server for DATA_DIR, adopting a running one or starting it; initialises it first
  * if needed. `port`: start it on this port when it is free (a restart keeps its address), else on any.
+ * `signal`: once aborted (the server shutting down), no server is started any more: it rejects instead.
  */
-export async function ensureEmbeddedPostgres(dataDir: string, log: Logger, options: { port?: number } = {}): Promise<EmbeddedPostgres> {
+export async function ensureEmbeddedPostgres(dataDir: string, log: Logger, options: { port?: number; signal?: AbortSignal } = {}): Promise<EmbeddedPostgres> {
   await fs.mkdir(dataDir, { recursive: true });
   const pgDir = path.join(dataDir, 'pg');
   const bins = await loadBinaries();
@@ -305,7 +306,7 @@ export async function ensureEmbeddedPostgres(dataDir: string, log: Logger, optio
 
   const stop = async () => {
     const result = await run(bins.pg_ctl, ['stop', '-D', pgDir, '-m', 'fast', '-w', '-t', '60'], runAs);
-    if (result.code !== 0 && !/not running|No such file/i.test(result.output)) {
+    if (result.code !== 0 && !/not running|No such file|does not exist/i.test(result.output)) {
       throw new Error(`pg_ctl stop failed: ${result.output.trim()}`);
     }
   };
@@ -331,6 +332,7 @@ export async function ensureEmbeddedPostgres(dataDir: string, log: Logger, optio
   const logFile = path.join(pgDir, 'server.log');
   let lastOutput = '';
   for (let attempt = 1; attempt <= 3; attempt += 1) {
+    options.signal?.throwIfAborted();
     const port = await freePort(attempt === 1 ? options.port : 0);
     const result = await run(
       bins.pg_ctl,
@@ -339,6 +341,11 @@ export async function ensureEmbeddedPostgres(dataDir: string, log: Logger, optio
       { detached: true },
     );
     const adminUrl = urlFor(password, port, 'postgres');
+    if (result.code === 0 && options.signal?.aborted) {
+      // Stopped while this one was starting: it does not stay.
+      await stop().catch(() => undefined);
+      options.signal.throwIfAborted();
+    }
     if (result.code === 0 && (await waitFor(() => canConnect(adminUrl), 15_000))) {
       log.info(`Started the embedded PostgreSQL server on 127.0.0.1:${port}`);
       await ensureAppDatabase(adminUrl);

@@ -15,7 +15,10 @@ export const SUPERVISE_EVERY_MS = 1_000;
 export interface EmbeddedSupervisor {
   /** The server now running (a new one after each restart). */
   current(): EmbeddedPostgres;
-  /** Stops watching (before a deliberate stop of the server) and waits for a restart under way. */
+  /**
+   * Stops watching (before a deliberate stop of the server): no restart starts any more, and one
+   * under way starts no server past this call (it gives up before its next start); waits for it.
+   */
   stop(): Promise<void>;
 }
 
@@ -31,11 +34,12 @@ export function superviseEmbeddedPostgres(options: {
   let restarting: Promise<void> | undefined;
   let stopped = false;
   let failures = 0;
+  const stopping = new AbortController();
 
   const restart = async () => {
     if (failures === 0) log.warn(`The embedded PostgreSQL server (port ${current.port}) stopped; starting it again`);
     try {
-      const next = await ensureEmbeddedPostgres(dataDir, log, { port: current.port });
+      const next = await ensureEmbeddedPostgres(dataDir, log, { port: current.port, signal: stopping.signal });
       if (next.url !== current.url) {
         // New clients take the pool's options: the next connection goes to the new port.
         (pool.options as pg.PoolConfig).connectionString = next.url;
@@ -44,6 +48,7 @@ export function superviseEmbeddedPostgres(options: {
       current = next;
       failures = 0;
     } catch (error) {
+      if (stopping.signal.aborted) return;
       // E.g. the killed server's last processes still hold its shared memory: the next tick tries again.
       failures += 1;
       if (failures === 1 || failures % 30 === 0) log.warn(`Starting the embedded PostgreSQL server again failed (${failures}x): ${(error as Error).message}`);
@@ -52,7 +57,10 @@ export function superviseEmbeddedPostgres(options: {
 
   const timer = setInterval(() => {
     if (stopped || restarting || embeddedPostgresRunning(dataDir)) return;
-    restarting = restart().finally(() => (restarting = undefined));
+    // Assigned before the restart's first step runs: a stop() from then on waits for it.
+    restarting = Promise.resolve()
+      .then(restart)
+      .finally(() => (restarting = undefined));
   }, options.everyMs ?? SUPERVISE_EVERY_MS);
   timer.unref();
 
@@ -60,6 +68,7 @@ export function superviseEmbeddedPostgres(options: {
     current: () => current,
     async stop() {
       stopped = true;
+      stopping.abort();
       clearInterval(timer);
       await restarting;
     },

@@ -9,9 +9,16 @@ export interface OpenDatabase {
   pool: pg.Pool;
   /** The embedded server now running (after a restart by the supervisor, the new one). */
   readonly embedded?: EmbeddedPostgres;
-  /** Closes the pool; with `stopEmbedded`, also stops the embedded server. */
+  /**
+   * Closes the pool (waiting at most POOL_END_WAIT_MS for the connections in use); with
+   * `stopEmbedded`, also stops the embedded server serving DATA_DIR — whichever postmaster that is
+   * now (a restarted one included). Safe to call more than once (a shutdown's last resort calls it again).
+   */
   close(options?: { stopEmbedded?: boolean }): Promise<void>;
 }
+
+/** How long close() waits for the connections still in use before it stops the embedded server anyway. */
+export const POOL_END_WAIT_MS = 5_000;
 
 export interface OpenDatabaseOptions {
   /**
@@ -34,6 +41,7 @@ export async function openDatabase(config: Config, log: Logger, options: OpenDat
   }
   const supervisor: EmbeddedSupervisor | undefined =
     embedded && options.superviseEmbedded ? superviseEmbeddedPostgres({ dataDir: config.DATA_DIR, embedded, pool, log }) : undefined;
+  let ending: Promise<void> | undefined;
   return {
     db: createDatabase(pool),
     pool,
@@ -41,9 +49,14 @@ export async function openDatabase(config: Config, log: Logger, options: OpenDat
       return supervisor?.current() ?? embedded;
     },
     async close({ stopEmbedded = false } = {}) {
-      // First: a deliberate stop must not be taken for a crash and restarted.
+      // First: a deliberate stop must not be taken for a crash and restarted (nor a restart under way finish starting one).
       await supervisor?.stop();
-      await pool.end().catch(() => undefined);
+      // A connection still in use (a query stuck on a server that went away) must not keep the server running.
+      ending ??= pool.end().catch(() => undefined);
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([ending, new Promise((resolve) => (timer = setTimeout(resolve, POOL_END_WAIT_MS)))]);
+      clearTimeout(timer);
+      // pg_ctl stop on the data directory: the postmaster running now, however often it was restarted.
       const running = supervisor?.current() ?? embedded;
       if (stopEmbedded && running) await running.stop();
     },
