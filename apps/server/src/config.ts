@@ -151,6 +151,8 @@ const envSchema = z.object({
   SUPPORT_MAX_CONCURRENT_UPLOADS: positiveInt.max(1000).default(4),
   /** An upload's whole body must arrive within this long, else 408 (a slow client frees its upload slot); requests in general get 30 s more (lib/http-timeouts.ts). */
   UPLOAD_TIMEOUT_SECONDS: positiveInt.max(3600).default(120),
+  /** On SIGTERM/SIGINT: how long the jobs under way, then the requests in flight, get to finish before the process closes what they use. */
+  SHUTDOWN_DRAIN_SECONDS: positiveInt.max(300).default(10),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST: z.string().optional(),
   NODE_ENV: z.string().optional(),

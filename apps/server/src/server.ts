@@ -8,9 +8,11 @@ import { queuesReadinessCheck } from './features/health/readiness';
 import { scheduleTasks, taskDepsOf } from './jobs/tasks';
 import { collectProcessMetrics } from './lib/metrics';
 import { startMetricsServer, stopMetricsServer } from './features/metrics/metrics-server';
+import { closeHttp, settledWithin } from './lib/graceful-shutdown';
 import { openRuntime } from './runtime';
 
-const SHUTDOWN_TIMEOUT_MS = 20_000;
+/** Past the drains (jobs, then requests; SHUTDOWN_DRAIN_SECONDS each), closing the rest gets this long before the process gives up. */
+const SHUTDOWN_MARGIN_MS = 15_000;
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -28,26 +30,36 @@ async function main(): Promise<void> {
   /** Started once the server listens; stopped first on shutdown. */
   const running: { scheduler?: Scheduler; metricsServer?: Awaited<ReturnType<typeof startMetricsServer>> } = {};
   let stopping = false;
+  const drainMs = config.SHUTDOWN_DRAIN_SECONDS * 1000;
+  /** The shutdown took too long: the embedded PostgreSQL (detached, it would outlive this process) is stopped all the same. */
+  const giveUp = async () => {
+    consoleLog.warn('Shutdown took too long; stopping the database and exiting');
+    setTimeout(() => process.exit(1), SHUTDOWN_MARGIN_MS).unref();
+    await runtime.database.close({ stopEmbedded: true }).catch((error: unknown) => consoleLog.warn(`Stopping the database failed: ${String(error)}`));
+    process.exit(1);
+  };
   const shutdown = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    consoleLog.info(`${signal} received: shutting down`);
-    const timer = setTimeout(() => {
-      consoleLog.warn('Shutdown took too long; exiting');
-      process.exit(1);
-    }, SHUTDOWN_TIMEOUT_MS);
+    consoleLog.info(`${signal} received: shutting down (the jobs and requests under way get ${config.SHUTDOWN_DRAIN_SECONDS} s each to finish)`);
+    const timer = setTimeout(() => void giveUp(), 2 * drainMs + SHUTDOWN_MARGIN_MS);
     timer.unref();
     try {
-      await running.scheduler?.stop();
+      // 1. No new ticks; the pass under way, the replays (they stop at their next session) and the
+      // alert evaluation get drainMs to finish and record their job_runs rows while the pool is
+      // still open. Requests are still answered meanwhile.
+      const drained = await settledWithin(drainMs, [running.scheduler?.stop(drainMs), app.tradeJobs.stop(), app.alertEvaluation.stop()]);
+      if (!drained) consoleLog.warn(`Jobs still running after ${config.SHUTDOWN_DRAIN_SECONDS} s: they are cut short (their claims are taken over once stale)`);
       if (running.metricsServer) await stopMetricsServer(running.metricsServer);
-      await app.alertEvaluation.stop();
-      await app.close();
+      // 2. HTTP: stop accepting, end the live streams, give the requests in flight drainMs; then the services stop.
+      if ((await closeHttp(app, drainMs)) === 'cut') consoleLog.warn(`Requests still in flight after ${config.SHUTDOWN_DRAIN_SECONDS} s were cut`);
+      // 3. The job queue (Redis/BullMQ), the shared state, the bus, the mailer and the pool.
       // Even an adopted embedded server (left by a killed run) stops: once `npm start` ends, nothing of it keeps serving.
       await runtime.close({ stopEmbedded: 'always' });
       process.exit(0);
     } catch (error) {
       consoleLog.warn(`Shutdown failed: ${(error as Error).message}`);
-      process.exit(1);
+      await giveUp();
     }
   };
   process.on('SIGINT', () => void shutdown('SIGINT'));

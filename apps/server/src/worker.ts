@@ -12,11 +12,11 @@ import { ConfigError, loadConfig } from './config';
 import { startJobWorkers, type JobLog } from './jobs/queue';
 import { scheduleTasks, taskDepsOf, taskHandlers } from './jobs/tasks';
 import { consoleLog } from './lib/console-log';
+import { settledWithin } from './lib/graceful-shutdown';
 import { openRuntime } from './runtime';
 
-const SHUTDOWN_TIMEOUT_MS = 30_000;
-/** How long shutdown waits for the jobs under way before leaving them to another worker. */
-const JOBS_DRAIN_MS = 20_000;
+/** Past the jobs' drain (SHUTDOWN_DRAIN_SECONDS), closing the rest gets this long before the process gives up. */
+const SHUTDOWN_MARGIN_MS = 15_000;
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -45,16 +45,19 @@ async function main(): Promise<void> {
   const shutdown = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    consoleLog.info(`${signal} received: the worker finishes its jobs and stops`);
+    const drainMs = config.SHUTDOWN_DRAIN_SECONDS * 1000;
+    consoleLog.info(`${signal} received: the worker takes no new jobs and gives the ones under way ${config.SHUTDOWN_DRAIN_SECONDS} s to finish`);
     const timer = setTimeout(() => {
       consoleLog.warn('Shutdown took too long; exiting');
       process.exit(1);
-    }, SHUTDOWN_TIMEOUT_MS);
+    }, drainMs + SHUTDOWN_MARGIN_MS);
     timer.unref();
     try {
-      // The engines' replays stop at their next session boundary rather than hold the drain: the
-      // job fails and another worker retries it.
-      await Promise.all([workers.close(JOBS_DRAIN_MS), app.tradeJobs.stop()]);
+      // No new jobs; those under way get drainMs to finish and record their job_runs rows before the
+      // queue's connections and the pool close (past it they are left to another worker's stalled
+      // check). The engines' replays stop at their next session boundary rather than hold the drain:
+      // the job fails and another worker retries it.
+      await Promise.all([workers.close(drainMs), settledWithin(drainMs, [app.tradeJobs.stop()])]);
       if (metricsServer) await stopMetricsServer(metricsServer);
       await app.close();
       // An embedded PostgreSQL the API process started stays up.
