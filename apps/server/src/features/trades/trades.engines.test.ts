@@ -133,7 +133,7 @@ describe('the engines of packages/core on the platform', () => {
     expect(types.has('O')).toBe(true);
     expect(types.has('S') || types.has('L')).toBe(true);
     for (const row of all) {
-      expect(row).toMatchObject({ Origin: 'replayed', RuleVersion: 'drop@1.0.0' });
+      expect(row).toMatchObject({ Origin: 'replayed', RuleVersion: 'drop@1.1.0' });
       if (row.StockType === 'O') {
         expect(OPTION_ALERT_TICKERS).toContain(row.StockSymbol);
         expect(row.ContractName).toMatch(new RegExp(`^${row.StockSymbol}\\d{6}C\\d{8}$`));
