@@ -1,4 +1,4 @@
-// The drop-item engine (drop@1.0.0): the install replay over a seeded 500-symbol × 504-bar universe
+// The drop-item engine (drop@1.1.0): the install replay over a seeded 500-symbol × 504-bar universe
 // (244 sessions after the 260-bar warm-up; "Best of S&P 500" rebuilt every session; 57 of the
 // symbols are OPTION_ALERT underlyings priced by a model-like test pricer), and one daily pass (the
 // last session, continuing the replay's open items), on one core. Budgets: replay < 5 s, pass < 200 ms.

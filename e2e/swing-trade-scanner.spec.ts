@@ -1,3 +1,4 @@
+import fs from 'node:fs/promises';
 import type { SwingTrade, TrackRecord } from '@signalboard/core';
 import type { Page } from 'playwright-core';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -119,6 +120,49 @@ describe('Swing Trade Scanner (Stock Short-Term Trades)', () => {
     await expect.poll(shown).toEqual(['UNP', 'LMT']);
     await page.getByLabel('From Date').fill('2026-06-19');
     await page.getByText('No trades match the selected filters.').waitFor();
+  });
+
+  it('asks the server for the ticked boxes: the count is what they select, and Export CSV holds every page', async () => {
+    // The screen asks for 500 trades a page; the pinned market has 5, so each list call here is
+    // answered 2 a page (the real server, its cursor): the first page of Active and Failed trades,
+    // asked as one superset, would hold GE and UNP, and trimming it in the browser showed GE alone.
+    const asked: URLSearchParams[] = [];
+    await page.route('**/api/get_swing_trade_entries?*', (route) => {
+      const url = new URL(route.request().url());
+      asked.push(new URLSearchParams(url.searchParams));
+      url.searchParams.set('limit', '2');
+      return route.continue({ url: url.toString() });
+    });
+    try {
+      expect((await apiGet<SwingTrade[]>('get_swing_trade_entries?status=active,failed&limit=2')).map((row) => row.Symbol)).toEqual(['GE', 'UNP']);
+      await open();
+      await page.getByText('1 trade', { exact: true }).waitFor();
+      // Active Trades and Price Drop Based Failed: GE and DE, all of them, on one page.
+      await tick('Price Drop Based Failed').check();
+      await expect.poll(shown).toEqual(['GE', 'DE']);
+      await page.getByText('2 trades', { exact: true }).waitFor();
+      expect(asked.map((params) => params.get('type'))).toContain('trend:active,drop:active,drop:failed');
+
+      // And Price Drop Based Successful: GE, ETN (Partial), LMT and DE, two a page.
+      await tick('Price Drop Based Successful').check();
+      await expect.poll(shown).toEqual(['GE', 'ETN']);
+      await page.getByText('2 trades loaded so far', { exact: true }).waitFor();
+      await screenshot(page, 'swing-trade-scanner-filtered');
+
+      // Export CSV before the last page is loaded: every trade the boxes select, none other.
+      const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
+      expect(download.suggestedFilename()).toMatch(/^short-term-trades-\d{4}-\d{2}-\d{2}\.csv$/);
+      const lines = (await fs.readFile((await download.path())!, 'utf8')).trim().split(/\r?\n/);
+      expect(lines.slice(1).map((line) => line.split(',').slice(0, 3).join(' '))).toEqual(['GE Active Trend', 'ETN Partial Price Drop', 'LMT Successful Price Drop', 'DE Failed Price Drop']);
+      expect(asked.some((params) => params.get('cursor') !== null)).toBe(true);
+
+      await page.getByRole('button', { name: 'Load more' }).click();
+      await expect.poll(shown).toEqual(['GE', 'ETN', 'LMT', 'DE']);
+      await page.getByText('4 trades', { exact: true }).waitFor();
+      expect(await page.getByRole('button', { name: 'Load more' }).count()).toBe(0);
+    } finally {
+      await page.unroute('**/api/get_swing_trade_entries?*');
+    }
   });
 
   it('keeps a track record per type, recomputed here from the closed trades', async () => {

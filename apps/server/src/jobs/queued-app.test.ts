@@ -75,7 +75,7 @@ describe('an app whose jobs run on the queue', () => {
     await createTradesRepo(t.db).saveVersion(t.db, { engine: 'swing', ruleVersion: swing.ruleVersion, paramHash: swing.paramHash, replayState: 'done' }, t.clock.nowMs());
     calls.length = 0;
     await t.app.tradeJobs.tick();
-    expect(replays()).toEqual(['replay crypto@1.0.0', 'replay drop@1.0.0', 'replay layered@1.0.0', 'replay options@1.1.0']);
+    expect(replays()).toEqual(['replay crypto@1.0.0', 'replay drop@1.1.0', 'replay layered@1.0.0', 'replay options@1.1.0']);
   });
 
   it('the health answer says when the workers last evaluated alerts', async () => {

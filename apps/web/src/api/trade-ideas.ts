@@ -61,6 +61,23 @@ export async function getIdeaPage<E extends ListEngine>(engine: E, query: IdeaLi
   return { rows, nextCursor: response.headers.get('X-Next-Cursor') || null };
 }
 
+/**
+ * The whole list of `query`: the pages already loaded (`loaded`, from the first one on; none: from
+ * the start), then every page after them, following X-Next-Cursor. What 'Export CSV' writes of a
+ * list a screen has only partly loaded.
+ */
+export async function getRemainingPages<E extends ListEngine>(engine: E, query: IdeaListQuery, loaded: readonly IdeaPage<E>[], signal?: AbortSignal): Promise<IdeaRowOf[E][]> {
+  const rows = loaded.flatMap((page) => page.rows);
+  const first: IdeaListQuery = { ...query, limit: IDEA_PAGE_LIMIT };
+  let cursor = loaded.length > 0 ? loaded[loaded.length - 1]!.nextCursor : '';
+  while (cursor !== null) {
+    const page = await getIdeaPage(engine, cursor ? { ...first, cursor } : first, signal);
+    rows.push(...page.rows);
+    cursor = page.nextCursor;
+  }
+  return rows;
+}
+
 /** GET api/trade_ideas/{engine}/{id}: the row, its event log and the bars for its chart (crypto too: a coin's row). */
 export async function getIdeaDetail(engine: TradeEngine, id: string, signal?: AbortSignal): Promise<IdeaDetail> {
   return ideaDetail.parse(await apiRequest<unknown>(`trade_ideas/${engine}/${encodeURIComponent(id)}`, { signal }));

@@ -192,7 +192,7 @@ export function dropRow(overrides: Partial<DropItem> & { StockSymbol: string; St
     ExitPrice: null,
     SignalPrice: 80,
     EntryPending: false,
-    RuleVersion: 'drop@1.0.0',
+    RuleVersion: 'drop@1.1.0',
     ParamHash: base.ParamHash,
     Origin: 'live',
     SurvivorshipBiased: false,

@@ -74,6 +74,29 @@ export function answerByStatus(rows: ReadonlyArray<{ Status: string }>, all = 'a
   };
 }
 
+/**
+ * A list call as the server answers it: its status and type filters (a type may carry the one
+ * status wanted of it, 'L:deactivated', 'drop:failed'; entries are or-ed, and and-ed with the
+ * status), newest first (`createdOf`), `pageSize` rows a page and the next one's cursor in
+ * X-Next-Cursor (the screens ask for 500; a smaller page stands for a longer list).
+ */
+export function answerPaged<Row extends { Status: string }>(rows: readonly Row[], typesOf: (row: Row) => string[], createdOf: (row: Row) => string, pageSize = 500) {
+  return (url: URL): MockAnswer => {
+    const statuses = url.searchParams.get('status')?.split(',');
+    const types = url.searchParams.get('type')?.split(',');
+    const matching = rows
+      .filter((row) => {
+        const status = row.Status.toLowerCase();
+        if (statuses && !statuses.includes(status)) return false;
+        return !types || types.some((entry) => typesOf(row).includes(entry.split(':')[0]!) && [undefined, status].includes(entry.split(':')[1]));
+      })
+      .sort((a, b) => createdOf(b).localeCompare(createdOf(a)));
+    const start = Number(url.searchParams.get('cursor') ?? 0);
+    const next = start + pageSize < matching.length ? { 'X-Next-Cursor': String(start + pageSize) } : undefined;
+    return { body: matching.slice(start, start + pageSize), ...(next ? { headers: next } : {}) };
+  };
+}
+
 /** A route that holds its answer until the test gives it (`answer`): the loading state stays on screen meanwhile. */
 export function heldAnswer() {
   let resolve: ((value: MockAnswer) => void) | undefined;

@@ -157,14 +157,15 @@ export const ideaListQuery = z
     symbol: singleLineText('symbol', { max: 20, examples: ['AA'] }).optional(),
     origin: origin.optional(),
     /**
-     * Swing: trend, drop, level; drop items (get_stock_scanner_data): S, L, O, each optionally with
-     * the one status wanted of that type ('S:deactivated'), so that any set of the screen's per-type
-     * Active/Deactivated boxes is one call (comma-separated; entries are or-ed).
+     * Swing: trend, drop, level; drop items (get_stock_scanner_data): S, L, O. Each optionally with
+     * the one status wanted of that type ('S:deactivated', 'drop:successful'; a status of its list),
+     * so that any set of a screen's per-type status boxes is one call (comma-separated; entries are
+     * or-ed, and and-ed with `status` when both are given).
      */
-    type: singleLineText('type', { max: 80, examples: ['trend,drop', 'S,O', 'S,L:deactivated'] })
+    type: singleLineText('type', { max: 200, examples: ['trend,drop', 'S,O', 'S,L:deactivated', 'trend:active,drop:active,drop:successful,drop:partial'] })
       .regex(
-        /^(trend|drop|level|[SLO](:(active|deactivated))?)(,(trend|drop|level|[SLO](:(active|deactivated))?))*$/,
-        'type must be a comma-separated list of trend, drop, level (swing) or S, L, O, each optionally with :active or :deactivated (drop items)',
+        /^(trend|drop|level|[SLO])(:(active|successful|partial|failed|deactivated))?(,(trend|drop|level|[SLO])(:(active|successful|partial|failed|deactivated))?)*$/,
+        'type must be a comma-separated list of trend, drop, level (swing) or S, L, O (drop items), each optionally with :status (one status of its list)',
       )
       .optional(),
     limit: z.coerce.number().int('limit must be a whole number').min(1, 'limit must be between 1 and 500').max(500, 'limit must be between 1 and 500').optional(),

@@ -206,7 +206,7 @@ export const OPERATIONS: Operation[] = [
   {
     method: 'get',
     path: '/api/get_swing_trade_entries',
-    summary: "Short-term (swing) trades, newest first, as all_stocks_scanner (type filters trend, drop, level); the next page's cursor in the X-Next-Cursor header",
+    summary: "Short-term (swing) trades, newest first, as all_stocks_scanner (type filters trend, drop, level, each optionally with the one status wanted of it: trend:active,drop:successful); the next page's cursor in the X-Next-Cursor header",
     query: ideaListQuery,
     response: z.array(swingTrade),
   },

@@ -223,7 +223,7 @@ describe('drop O items chosen from a chain', () => {
   };
   const openOItems = async (app: TestApp) => (await app.db.select().from(ideas)).filter((row) => row.isOpen && (row.row as DropItem).StockType === 'O');
 
-  it('are marked at the chain’s bid: the time exits, the open items at the replay’s last close, the live pass and intraday', async () => {
+  it('are marked at the chain’s bid past their entry bar (the entry bar at the entry’s σ): the time exits, the open items at the replay’s last close, the live pass and intraday', async () => {
     t = await replayed(undefined, DROP, OPTION_ALERT_TICKERS);
     const oLogs = (await logs(t)).filter((log) => log[0]!.data.stockType === 'O');
     expect(oLogs.length).toBeGreaterThan(3);
@@ -241,36 +241,47 @@ describe('drop O items chosen from a chain', () => {
     }
     expect(timeExits).toBeGreaterThan(0);
 
+    // An open O item is marked at the chain's bid on `date` past its entry bar; on its entry bar (entered
+    // on `date`, or waiting to enter) with the model at the entry's σ (docs/strategies/option-sigma.md).
+    const expectMarked = async (date: string, chainBid: (row: typeof ideas.$inferSelect, item: DropItem) => Promise<number>) => {
+      const entries = new Map((await logs(t!)).map((log) => [log[0]!.ideaId, { option: log[0]!.data.option as { strike: number; expiry: string; halfSpread: number; pricing: { sigma: number; rate: number; dividendYield: number } }, entryBar: log.find((e) => e.type === 'entry_filled')?.barDate }]));
+      const counts = { chain: 0, model: 0 };
+      for (const row of await openOItems(t!)) {
+        const item = row.row as DropItem;
+        const { option, entryBar } = entries.get(row.id)!;
+        if (entryBar !== undefined && entryBar < date) {
+          counts.chain += 1;
+          const bid = await chainBid(row, item);
+          expect([row.markOptionValue, item.OptionCurrentValue], row.id).toEqual([bid, bid]);
+        } else {
+          counts.model += 1;
+          const terms: ContractTerms = { side: 'CALL', strike: option.strike, expiry: option.expiry, rate: option.pricing.rate, dividendYield: option.pricing.dividendYield, halfSpread: option.halfSpread };
+          const model = bidOf(modelValue(terms, item.StockCurrentPrice, dayNumber(date), option.pricing.sigma), option.halfSpread);
+          expect([row.markOptionValue, item.OptionCurrentValue], row.id).toEqual([model, model]);
+        }
+      }
+      return counts;
+    };
+
     // The open items at the end of the replay: the bid of the last session's chain, stored with the mark.
     const last = (await t.db.select().from(tradeEngineVersions)).find((version) => version.engine === 'drop')!.lastSession!;
-    const atClose = (await openOItems(t)).filter((row) => !(row.row as DropItem).EntryPending);
-    expect(atClose.length).toBeGreaterThan(0);
-    for (const row of atClose) {
-      const item = row.row as DropItem;
-      const bid = (await callQuote(t.market, row.symbol, last, { expiry: item.OptionExpiry!, strike: strikeOf(item.ContractName!) }))!.bid;
-      expect([row.markOptionValue, item.OptionCurrentValue], row.id).toEqual([bid, bid]);
-    }
+    const atClose = await expectMarked(last, async (row, item) => (await callQuote(t!.market, row.symbol, last, { expiry: item.OptionExpiry!, strike: strikeOf(item.ContractName!) }))!.bid);
+    expect(atClose.chain).toBeGreaterThan(0);
 
-    // The live pass of Monday 2 November: every open O item at Monday's bid.
+    // The live pass of Monday 2 November: every open O item past its entry bar at Monday's bid.
     t.clock.advance(AFTER_CLOSE - t.clock.nowMs());
     expect(await t.app.tradeJobs.runDaily(DROP)).toBe('done');
-    const monday = await openOItems(t);
-    expect(monday.length).toBeGreaterThan(0);
-    for (const row of monday) {
-      const item = row.row as DropItem;
-      const bid = (await callQuote(t.market, row.symbol, '2026-11-02', { expiry: item.OptionExpiry!, strike: strikeOf(item.ContractName!) }))!.bid;
-      expect([row.markOptionValue, item.OptionCurrentValue], row.id).toEqual([bid, bid]);
-    }
+    const monday = await expectMarked('2026-11-02', async (row, item) => (await callQuote(t!.market, row.symbol, '2026-11-02', { expiry: item.OptionExpiry!, strike: strikeOf(item.ContractName!) }))!.bid);
+    expect(monday.chain).toBeGreaterThan(0);
 
-    // Tuesday 11:00: the marks read Tuesday's chain so far.
+    // Tuesday 11:00: the marks read Tuesday's chain so far (Monday's entries too); Monday's signals, entering today, the model at their σ.
     t.clock.advance(TUESDAY_OPEN - t.clock.nowMs());
     expect(await t.app.tradeJobs.runMarks(DROP)).toBe('done');
-    for (const row of await openOItems(t)) {
-      const item = row.row as DropItem;
-      const bid = (await callQuote(t.market, row.symbol, null, { expiry: item.OptionExpiry!, strike: strikeOf(item.ContractName!) }))!.bid;
-      expect([row.markOptionValue, item.OptionCurrentValue], row.id).toEqual([bid, bid]);
-      expect(item.StockCurrentPrice).toBe((await t.market.getQuote(row.symbol)).value.price);
-    }
+    const tuesday = await expectMarked('2026-11-03', async (row, item) => (await callQuote(t!.market, row.symbol, null, { expiry: item.OptionExpiry!, strike: strikeOf(item.ContractName!) }))!.bid);
+    expect(tuesday.chain).toBeGreaterThan(0);
+    for (const row of await openOItems(t)) expect((row.row as DropItem).StockCurrentPrice).toBe((await t.market.getQuote(row.symbol)).value.price);
+    // Entry bars were met: the end of the replay or Monday holds an item on its entry bar.
+    expect(atClose.model + monday.model + tuesday.model).toBeGreaterThan(0);
   });
 });
 

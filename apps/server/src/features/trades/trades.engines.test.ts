@@ -133,7 +133,7 @@ describe('the engines of packages/core on the platform', () => {
     expect(types.has('O')).toBe(true);
     expect(types.has('S') || types.has('L')).toBe(true);
     for (const row of all) {
-      expect(row).toMatchObject({ Origin: 'replayed', RuleVersion: 'drop@1.0.0' });
+      expect(row).toMatchObject({ Origin: 'replayed', RuleVersion: 'drop@1.1.0' });
       if (row.StockType === 'O') {
         expect(OPTION_ALERT_TICKERS).toContain(row.StockSymbol);
         expect(row.ContractName).toMatch(new RegExp(`^${row.StockSymbol}\\d{6}C\\d{8}$`));
@@ -149,6 +149,13 @@ describe('the engines of packages/core on the platform', () => {
       expect(rows.map((row) => row.StockScannerId)).toEqual(all.filter((row) => row.Status.toLowerCase() === status).map((row) => row.StockScannerId));
     }
     expect(all.some((row) => row.Status === 'Deactivated')).toBe(true);
+    // A type may carry the one status wanted of it: the screen's per-type boxes in one call, paged.
+    const picked = dropItemsResponse.parse(await allPages('/api/get_stock_scanner_data', '&type=O,S:deactivated,L:active', 5));
+    const wanted = all.filter((row) => row.StockType === 'O' || (row.StockType === 'S' && row.Status === 'Deactivated') || (row.StockType === 'L' && row.Status === 'Active'));
+    expect(wanted.some((row) => row.StockType === 'S')).toBe(true);
+    expect(picked.map((row) => row.StockScannerId)).toEqual(wanted.map((row) => row.StockScannerId));
+    const deactivatedOptions = dropItemsResponse.parse(await allPages('/api/get_stock_scanner_data', '&type=O:deactivated,S:deactivated&status=deactivated', 100));
+    expect(deactivatedOptions.map((row) => row.StockScannerId)).toEqual(all.filter((row) => row.StockType !== 'L' && row.Status === 'Deactivated').map((row) => row.StockScannerId));
   });
 
   it('answer 400 with a msg for a filter the list does not have, and 401 without a token', async () => {
@@ -157,8 +164,11 @@ describe('the engines of packages/core on the platform', () => {
       ['/api/get_combined_options_data?status=deactivated', 'status of api/get_combined_options_data must be a comma-separated list of active, successful or failed'],
       ['/api/get_combined_options_data?type=O', 'type applies to api/get_swing_trade_entries and api/get_stock_scanner_data only'],
       ['/api/get_stock_scanner_data?status=successful', 'status of api/get_stock_scanner_data must be a comma-separated list of active or deactivated'],
-      ['/api/get_stock_scanner_data?type=trend', 'type of api/get_stock_scanner_data must be a comma-separated list of S, L or O'],
-      ['/api/get_swing_trade_entries?type=S', 'type of api/get_swing_trade_entries must be a comma-separated list of trend, drop or level'],
+      ['/api/get_stock_scanner_data?type=trend', 'type of api/get_stock_scanner_data must be a comma-separated list of S, L or O, each optionally with :active, :deactivated'],
+      ['/api/get_swing_trade_entries?type=S', 'type of api/get_swing_trade_entries must be a comma-separated list of trend, drop or level, each optionally with :active, :successful, :partial, :failed'],
+      ['/api/get_swing_trade_entries?type=drop,S:active', 'type of api/get_swing_trade_entries must be a comma-separated list of trend, drop or level, each optionally with :active, :successful, :partial, :failed'],
+      ['/api/get_stock_scanner_data?type=S:successful', 'type of api/get_stock_scanner_data must be a comma-separated list of S, L or O, each optionally with :active, :deactivated'],
+      ['/api/get_stock_scanner_data?type=S:won', 'type must be a comma-separated list of trend, drop, level (swing) or S, L, O (drop items), each optionally with :status (one status of its list)'],
       ['/api/all_stocks_scanner?status=deactivated', 'status of api/all_stocks_scanner must be a comma-separated list of active, successful, partial or failed'],
     ];
     for (const [url, msg] of cases) {

@@ -331,7 +331,7 @@ async function withChosenExpiry(market: CachedMarket, chain: OptionChain, date: 
 /**
  * The chains the marks of open ideas read now (strategies.md §4.3: a trade priced from a chain is
  * marked at the chain's bid): per underlying of an open option trade or O item whose contract was
- * chosen from a chain (an option trade past its entry bar), its expiry's chain as of today's session (a source that keeps them) or now
+ * chosen from a chain, past its entry bar, its expiry's chain as of today's session (a source that keeps them) or now
  * (a live source). Empty for the other engines and when no open idea was chain-priced.
  */
 export async function markChains(engine: AnyEngine, market: CachedMarket, logs: Iterable<readonly StoredIdeaEvent[]>, date: string, log: { warn(message: string): void }): Promise<Map<string, OptionChainSnapshot>> {
@@ -348,14 +348,15 @@ export async function markChains(engine: AnyEngine, market: CachedMarket, logs: 
 
 /**
  * The contract of an open option trade or O item chosen from a chain, marked on `date` (null for the
- * rest). An option trade waiting for its entry, or entered on `date`, is on its entry bar: that bar
- * is valued at the entry's σ, so its marks read no chain.
+ * rest). One waiting for its entry, or entered on `date`, is on its entry bar: that bar is valued at
+ * the entry's σ, so its marks read no chain (docs/strategies/option-sigma.md).
  */
 function chainPricedContract(engine: AnyEngine, events: readonly StoredIdeaEvent[], date: string): { side: 'CALL' | 'PUT'; expiry: string; strike: number } | null {
   const state = engine.openState(events) as (OptionState & DropState) | null;
   if (!state) return null;
-  if (engine.id === 'options') return state.priceSource === 'chain' && state.entryDay !== null && state.entryDay < dayNumber(date) ? { side: state.side, expiry: state.expiry, strike: state.strike } : null;
-  if (engine.id === 'drop' && state.stockType === 'O' && state.option?.pricing.priceSource === 'chain') return { side: 'CALL', expiry: state.option.expiry, strike: state.option.strike };
+  const pastEntryBar = state.entryDay !== null && state.entryDay < dayNumber(date);
+  if (engine.id === 'options') return state.priceSource === 'chain' && pastEntryBar ? { side: state.side, expiry: state.expiry, strike: state.strike } : null;
+  if (engine.id === 'drop' && state.stockType === 'O' && state.option?.pricing.priceSource === 'chain' && pastEntryBar) return { side: 'CALL', expiry: state.option.expiry, strike: state.option.strike };
   return null;
 }
 

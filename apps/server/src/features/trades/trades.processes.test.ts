@@ -123,8 +123,8 @@ describe('the option and drop engines across two processes', () => {
     expect(opened.some((event) => event.engine === 'options' && event.data.priceSource === 'chain')).toBe(true);
     expect(opened.some((event) => event.data.stockType === 'O' && event.data.option?.pricing.priceSource === 'chain')).toBe(true);
     expect(afterDaily.events.length).toBeGreaterThan(afterReplay.events.length);
-    expect(afterReplay.versions.map((version) => version.split(' ').slice(0, 3).join(' '))).toEqual(['drop@1.0.0 done 2026-10-30', 'options@1.1.0 done 2026-10-30']);
-    expect(afterDaily.versions.map((version) => version.split(' ').slice(0, 3).join(' '))).toEqual(['drop@1.0.0 done 2026-11-02', 'options@1.1.0 done 2026-11-02']);
+    expect(afterReplay.versions.map((version) => version.split(' ').slice(0, 3).join(' '))).toEqual(['drop@1.1.0 done 2026-10-30', 'options@1.1.0 done 2026-10-30']);
+    expect(afterDaily.versions.map((version) => version.split(' ').slice(0, 3).join(' '))).toEqual(['drop@1.1.0 done 2026-11-02', 'options@1.1.0 done 2026-11-02']);
   });
 
   it('two processes tick and run the daily passes at the same time: each replay and pass runs once, and the store is one run’s', async () => {

@@ -46,7 +46,7 @@ export interface ListFilter {
   to?: Date;
   symbol?: string;
   origin?: Origin;
-  /** Rows of any of these types; an entry 'type:status' wants only that status of the type (drop items). */
+  /** Rows of any of these types; an entry 'type:status' wants only that status of the type. */
   types?: string[];
   limit: number;
   /** Newest first (default), or ProfitPercent descending (the option trades' list), then newest first. */
@@ -234,7 +234,7 @@ export function createTradesRepo(db: Database) {
       if (filter.symbol) conditions.push(sql`${ideas.symbol} ilike ${`%${likeEscape(filter.symbol)}%`}`);
       if (filter.origin) conditions.push(sql`${ideas.origin} = ${filter.origin}`);
       if (filter.types?.length) {
-        // Each entry a type, or 'type:status' (a drop item's type with the one status wanted of it); or-ed.
+        // Each entry a type, or 'type:status' (a type with the one status wanted of it); or-ed.
         const plain = filter.types.filter((entry) => !entry.includes(':'));
         const either = filter.types.flatMap((entry) => {
           const [type, status] = entry.split(':');

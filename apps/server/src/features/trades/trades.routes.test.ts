@@ -137,6 +137,39 @@ describe('the lists', () => {
     expect((await get('/api/get_swing_trade_entries?type=drop,trend&limit=500')).json()).toHaveLength(all.length);
   });
 
+  it('answers a type with the one status wanted of it (the screen’s per-type boxes), or-ed, and-ed with status, paged', async () => {
+    const all = z.array(swingTrade).parse((await get('/api/get_swing_trade_entries?limit=500')).json());
+    const ids = (rows: readonly z.infer<typeof swingTrade>[]) => rows.map((row) => row.Id);
+    const pages = async (query: string) => {
+      const rows: unknown[] = [];
+      let cursor = '';
+      for (let page = 0; page < 100; page += 1) {
+        const response = await get(`/api/get_swing_trade_entries?${query}&limit=3${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+        expect(response.statusCode, response.body).toBe(200);
+        rows.push(...response.json<unknown[]>());
+        cursor = (response.headers['x-next-cursor'] as string | undefined) ?? '';
+        if (!cursor) return z.array(swingTrade).parse(rows);
+      }
+      throw new Error('too many pages');
+    };
+    const kinds = (row: z.infer<typeof swingTrade>) => [row.TradeType === 'Trend' ? 'trend' : 'drop', ...(row.NearSupport ? ['level'] : [])];
+    const wants = (row: z.infer<typeof swingTrade>, entries: string[]) => entries.some((entry) => kinds(row).includes(entry.split(':')[0]!) && row.Status.toLowerCase() === entry.split(':')[1]);
+    // Active Trades with Level Systems Failed: the active trades of every type, and the failed ones near support only.
+    const activeAndLevelFailed = ['drop:active', 'trend:active', 'level:failed'];
+    const expected = all.filter((row) => wants(row, activeAndLevelFailed));
+    expect(expected.some((row) => row.Status === 'Active')).toBe(true);
+    expect(expected.some((row) => row.Status === 'Failed')).toBe(true);
+    expect(all.some((row) => row.Status === 'Failed' && !row.NearSupport)).toBe(true);
+    expect(ids(await pages(`type=${activeAndLevelFailed.join(',')}`))).toEqual(ids(expected));
+    // Price Drop Successful (Partial too) with Level Systems Failed.
+    const closed = ['drop:successful', 'drop:partial', 'level:failed'];
+    expect(ids(await pages(`type=${closed.join(',')}`))).toEqual(ids(all.filter((row) => wants(row, closed))));
+    // With status as well, both hold.
+    expect(ids(await pages('type=drop:active,level:failed&status=failed'))).toEqual(ids(all.filter((row) => wants(row, ['level:failed']))));
+    // A bare type and a type with its status.
+    expect(ids(await pages('type=level,drop:active'))).toEqual(ids(all.filter((row) => row.NearSupport || wants(row, ['drop:active']))));
+  });
+
   it('answer 401 without a token', async () => {
     for (const url of ['/api/all_stocks_scanner', '/api/get_swing_trade_entries', '/api/trade_ideas/replay_status', '/api/trade_ideas/swing/x']) {
       const response = await get(url, false);
@@ -161,6 +194,10 @@ describe('the lists', () => {
       ['unknown=1', /unknown/i],
       ['origin=both', /replayed/],
       ['type=swing', /^type must be a comma-separated list/],
+      ['type=drop:deactivated', /^type of api\/get_swing_trade_entries must be a comma-separated list of trend, drop or level, each optionally with :active, :successful, :partial, :failed$/],
+      ['type=drop:active,S:active', /^type of api\/get_swing_trade_entries must be a comma-separated list of trend, drop or level, each optionally/],
+      ['type=drop:won', /^type must be a comma-separated list of trend, drop, level \(swing\) or S, L, O \(drop items\), each optionally with :status/],
+      ['type=drop:', /^type must be a comma-separated list/],
       [`symbol=${'A'.repeat(21)}`, /^symbol must be at most 20 characters$/],
       ['symbol=a%00b', /^symbol must not contain line breaks or other control characters$/],
     ];

@@ -108,8 +108,12 @@ export async function tradesRoutes(app: FastifyInstance, options: TradesRoutesOp
       const types = query.type?.split(',');
       const allowedTypes = LIST_TYPES[id];
       if (types !== undefined && !allowedTypes) throw badRequest('type applies to api/get_swing_trade_entries and api/get_stock_scanner_data only');
-      // A drop item's type may carry the status wanted of it ('L:deactivated'; the contract checks the status).
-      if (types && allowedTypes && types.some((type) => !allowedTypes.includes(id === 'drop' ? type.split(':')[0]! : type))) throw badRequest(`type of ${call} must be a comma-separated list of ${listOf(allowedTypes)}`);
+      // A type may carry the one status wanted of it ('L:deactivated', 'drop:successful'): a status of this list.
+      const badType = (entry: string) => {
+        const [type, status] = entry.split(':');
+        return !allowedTypes!.includes(type!) || (status !== undefined && !allowedStatuses.includes(status));
+      };
+      if (types && allowedTypes && types.some(badType)) throw badRequest(`type of ${call} must be a comma-separated list of ${listOf(allowedTypes)}, each optionally with :${allowedStatuses.join(', :')}`);
       // Option trades: the spec's sort, ProfitPercent descending; every other list newest first.
       const order = id === 'options' ? 'profit' : 'created';
       const from = parseBound('from', query.from);

@@ -37,8 +37,10 @@ export interface IdeaListSectionProps<Row> {
   skipped: boolean;
   replay: Parameters<typeof IdeaListOutcome>[0]['replay'];
   texts: IdeaListTexts;
-  /** 'Export CSV' of the shown rows as `{name}-YYYY-MM-DD.csv` (with `load`, of the rows it answers: the whole filtered list). */
-  csv: { name: string; columns: CsvColumn<Row>[]; load?: () => Promise<readonly Row[]> };
+  /** 'Export CSV' as `{name}-YYYY-MM-DD.csv`: of the rows `exportRows` answers, the whole filtered list (useIdeaScreen). */
+  csv: { name: string; columns: CsvColumn<Row>[] };
+  /** The whole filtered list, every page of it (useIdeaScreen's `section.exportRows`). */
+  exportRows: () => Promise<readonly Row[]>;
   /** The row's id (the card's key, its saved-alert id and its detail's id) and symbol. */
   idea: (row: Row) => { id: string; symbol: string };
   renderCard: (row: Row, context: IdeaCardContext) => ReactNode;
@@ -48,18 +50,19 @@ export interface IdeaListSectionProps<Row> {
 
 /**
  * The trade screens' list section: the 'Save Alerts' bar when the screen saves alerts, how many rows
- * are shown ('… loaded so far' while the server has more), 'Export CSV', then the list's one outcome
+ * are shown ('… loaded so far' while the server has more), 'Export CSV' of the whole filtered list
+ * (every page, not only the loaded ones), then the list's one outcome
  * (loading, a failed load with Retry, the replay's progress, the empty sentence, or the cards), and
  * the detail of the card whose Details was pressed.
  */
-export function IdeaListSection<Row>({ engine, list, rows, skipped, replay, texts, csv, idea, renderCard, savedAlerts }: IdeaListSectionProps<Row>) {
+export function IdeaListSection<Row>({ engine, list, rows, skipped, replay, texts, csv, exportRows, idea, renderCard, savedAlerts }: IdeaListSectionProps<Row>) {
   const [detail, setDetail] = useState<{ id: string; symbol: string } | null>(null);
   const count = (
     <>
       <Text size="sm" c="dimmed" aria-live="polite">
         {!skipped && !list.isPending ? `${rows.length} ${rows.length === 1 ? texts.noun.one : texts.noun.many}${list.hasNextPage ? ' loaded so far' : ''}` : ''}
       </Text>
-      <ExportCsvButton name={csv.name} columns={csv.columns} rows={rows} {...(csv.load ? { load: csv.load } : {})} />
+      <ExportCsvButton name={csv.name} columns={csv.columns} rows={rows} load={exportRows} />
     </>
   );
   const contextOf = (row: Row): IdeaCardContext => {

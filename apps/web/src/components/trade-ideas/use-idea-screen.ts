@@ -1,6 +1,6 @@
 import type { IdeaListQuery } from '@signalboard/core';
 import { useMemo } from 'react';
-import type { IdeaRowOf, ListEngine } from '../../api/trade-ideas';
+import { getRemainingPages, type IdeaRowOf, type ListEngine } from '../../api/trade-ideas';
 import type { DateSymbolFilter } from './filter-values';
 import { useIdeaList, useReplayStatus } from './use-idea-list';
 import { useTradeFilters } from './use-trade-filters';
@@ -18,7 +18,9 @@ export interface FilterBarState<K extends string> {
  * symbol (useTradeFilters); the part of them the server answers (`serverFilter`: the status and
  * type of the list call, or null when no box is ticked and there is nothing to ask for); the
  * engine's replay; the list; and the rows after the screen's own filter and order (`filterRows`).
- * `filterBar` is what TradeFilterBar takes of it, `section` what IdeaListSection takes.
+ * `filterBar` is what TradeFilterBar takes of it, `section` what IdeaListSection takes, with
+ * `exportRows`: the whole filtered list for 'Export CSV' (the pages loaded so far, then every page
+ * after them of the same call, through the same filter).
  */
 export function useIdeaScreen<E extends ListEngine, K extends string>({
   engine,
@@ -38,11 +40,17 @@ export function useIdeaScreen<E extends ListEngine, K extends string>({
   const replay = useReplayStatus(engine);
   const list = useIdeaList(engine, query, replay.running, !skipped);
   const rows = useMemo(() => (skipped ? [] : filterRows(list.rows, statuses, filter)), [filterRows, list.rows, statuses, filter, skipped]);
+  const exportRows = async () => {
+    if (skipped) return [];
+    // Pages of a previous filter, kept on screen while this one loads, are not this list's.
+    const loaded = list.isPlaceholderData ? [] : (list.data?.pages ?? []);
+    return filterRows(await getRemainingPages(engine, query, loaded), statuses, filter);
+  };
   return {
     serverScope,
     replay,
     list,
     filterBar: { statuses, onStatusesChange: setStatuses, filter, onFilterChange: setFilter } satisfies FilterBarState<K>,
-    section: { engine, list, rows, skipped, replay },
+    section: { engine, list, rows, skipped, replay, exportRows },
   };
 }

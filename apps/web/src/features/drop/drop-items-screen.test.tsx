@@ -4,9 +4,8 @@ import type { DropItem } from '@signalboard/core';
 import { describe, expect, it, vi } from 'vitest';
 import { ALERT_MESSAGES } from '../../components/trade-ideas/use-saved-alerts';
 import { chartCalls } from '../../test/chart-mock';
-import type { MockAnswer } from '../../test/mock-api';
 import { detail, dropRow, record, recordGroup } from '../../test/trade-fixtures';
-import { box, captureDownloads, cardQueries, cleanUpAfterEach, heldAnswer, ideaScreenRoutes, itShowsTheListStates, local, renderTradeScreen, saveAlerts as save, savedAlertRoutes } from '../../test/trade-screen';
+import { answerPaged, box, captureDownloads, cardQueries, cleanUpAfterEach, heldAnswer, ideaScreenRoutes, itShowsTheListStates, local, renderTradeScreen, saveAlerts as save, savedAlertRoutes } from '../../test/trade-screen';
 import { DropItemsScreen, dropServerFilter, EMPTY_MESSAGE, LOADING_MESSAGE, SAVE_FAILED, TITLE } from './drop-items-screen';
 
 vi.mock('lightweight-charts', () => import('../../test/chart-mock'));
@@ -21,32 +20,13 @@ const ALL = [SHORT_OFF, LONG, OPTION_OFF, SHORT, LONG_OFF, OPTION];
 
 type Saved = { stock_id: string; trade_type: string }[];
 
-/**
- * The list call as the server answers it: its status and type filters (a type may carry the one
- * status wanted of it, 'L:deactivated'), newest first, `pageSize` rows a page and the next one's
- * cursor in X-Next-Cursor (the screen asks for 500; a smaller page stands for a longer list).
- */
-function answerDrops(rows: readonly DropItem[], pageSize = 500) {
-  return (url: URL): MockAnswer => {
-    const statuses = url.searchParams.get('status')?.split(',');
-    const types = url.searchParams.get('type')?.split(',');
-    const matching = rows
-      .filter((row) => {
-        const status = row.Status.toLowerCase();
-        if (statuses && !statuses.includes(status)) return false;
-        return !types || types.some((entry) => entry.split(':')[0] === row.StockType && [undefined, status].includes(entry.split(':')[1]));
-      })
-      .sort((a, b) => b.StockCreatedDate.localeCompare(a.StockCreatedDate));
-    const start = Number(url.searchParams.get('cursor') ?? 0);
-    const next = start + pageSize < matching.length ? { 'X-Next-Cursor': String(start + pageSize) } : undefined;
-    return { body: matching.slice(start, start + pageSize), ...(next ? { headers: next } : {}) };
-  };
-}
+/** The list call as the server answers it (answerPaged): by status and type ('L:deactivated'), newest first, `pageSize` a page. */
+const answerDrops = (rows: readonly DropItem[], pageSize = 500) => answerPaged(rows, (row) => [row.StockType], (row) => row.StockCreatedDate, pageSize);
 
 function setup(routes: Parameters<typeof renderTradeScreen>[1] = {}, saved: Saved = [{ stock_id: LONG.StockScannerId, trade_type: 'L' }]) {
   // The contract's answer (saveUserStockScannerAlertsResponse): the saved alerts with their types.
   const alerts = savedAlertRoutes('get_user_stock_scanner_alerts', { alerts: saved }, 'save_user_stock_scanner_alerts', (body: { alerts: Saved }) => body.alerts);
-  const list = ideaScreenRoutes('drop', 'get_stock_scanner_data', answerDrops(ALL), record('drop', [recordGroup({ type: 'S', ruleVersion: 'drop@1.0.0' })]));
+  const list = ideaScreenRoutes('drop', 'get_stock_scanner_data', answerDrops(ALL), record('drop', [recordGroup({ type: 'S', ruleVersion: 'drop@1.1.0' })]));
   const api = renderTradeScreen(<DropItemsScreen />, { ...list, ...alerts.routes, ...routes });
   return { ...api, posted: alerts.posted };
 }

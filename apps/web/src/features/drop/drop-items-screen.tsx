@@ -3,7 +3,6 @@ import { SCREEN_TITLES } from '@signalboard/core';
 import { Badge, Stack, Text } from '@mantine/core';
 import { useCallback, useMemo, useRef } from 'react';
 import { getUserStockScannerAlerts, saveUserStockScannerAlerts } from '../../api/saved-alerts';
-import { getIdeaPage, IDEA_PAGE_LIMIT } from '../../api/trade-ideas';
 import { changeColor, formatPercent, formatPrice, formatSignedPercent } from '../../components/format';
 import type { CsvColumn } from '../../components/trade-ideas/csv';
 import { matchesDateSymbol, type DateSymbolFilter } from '../../components/trade-ideas/filter-values';
@@ -139,21 +138,6 @@ export function DropItemsScreen() {
     [known],
   );
   const alerts = useSavedAlerts({ key: 'drop', load, save, isActive, failureMessage: SAVE_FAILED });
-  // Export CSV: the whole filtered list, the pages loaded so far and then every page after them.
-  const { list, serverScope } = screen;
-  const { statuses, filter } = screen.filterBar;
-  const exportRows = useCallback(async () => {
-    const loaded = list.isPlaceholderData ? [] : (list.data?.pages ?? []);
-    const rows = loaded.flatMap((page) => page.rows);
-    const query: IdeaListQuery = { ...serverScope, ...dropServerFilter(statuses), limit: IDEA_PAGE_LIMIT };
-    let cursor = loaded.length > 0 ? loaded[loaded.length - 1]!.nextCursor : '';
-    while (cursor !== null) {
-      const page = await getIdeaPage('drop', cursor ? { ...query, cursor } : query);
-      rows.push(...page.rows);
-      cursor = page.nextCursor;
-    }
-    return filterDrops(rows, statuses, filter);
-  }, [list.isPlaceholderData, list.data, serverScope, statuses, filter]);
 
   return (
     <IdeaScreenFrame
@@ -162,7 +146,7 @@ export function DropItemsScreen() {
       filters={{ label: 'Drop item filters', groups: FILTER_GROUPS }}
       screen={screen}
     >
-      <IdeaListSection {...screen.section} texts={LIST_TEXTS} csv={{ name: 'drop-items', columns: DROP_CSV, load: exportRows }} idea={(row) => ({ id: row.StockScannerId, symbol: row.StockSymbol })} savedAlerts={alerts} renderCard={(row, context) => <DropCard row={row} context={context} />} />
+      <IdeaListSection {...screen.section} texts={LIST_TEXTS} csv={{ name: 'drop-items', columns: DROP_CSV }} idea={(row) => ({ id: row.StockScannerId, symbol: row.StockSymbol })} savedAlerts={alerts} renderCard={(row, context) => <DropCard row={row} context={context} />} />
     </IdeaScreenFrame>
   );
 }

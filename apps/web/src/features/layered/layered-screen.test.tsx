@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { chartCalls } from '../../test/chart-mock';
 import { detail, layeredRow, record, recordGroup, stats } from '../../test/trade-fixtures';
-import { answerByStatus, captureDownloads, cardQueries, cleanUpAfterEach, ideaScreenRoutes, itShowsTheListStates, local, renderTradeScreen } from '../../test/trade-screen';
+import { answerByStatus, answerPaged, captureDownloads, cardQueries, cleanUpAfterEach, ideaScreenRoutes, itShowsTheListStates, local, renderTradeScreen } from '../../test/trade-screen';
 import { EMPTY_MESSAGE, LayeredScreen, LOADING_MESSAGE, TITLE } from './layered-screen';
 
 vi.mock('lightweight-charts', () => import('../../test/chart-mock'));
@@ -152,6 +152,21 @@ describe('Stock Layered Entry & Exit Plan screen', () => {
     expect(lines[1]).toContain(',-9.5,4,2/5,0/5,104,95.9,stop,');
     expect(lines).toHaveLength(3);
     expect(lines[2]).toBe('');
+  });
+
+  it('exports every page of the filtered list as CSV, not only the loaded one', async () => {
+    const download = captureDownloads();
+    // 2 rows a page stand for a long list.
+    const api = setup({ 'GET all_stocks_scanner': answerPaged(ALL, () => [], (row) => row.CreatedAt, 2) });
+    await screen.findByRole('list', { name: 'Layered plans' });
+    expect(screen.getByText('2 plans loaded so far')).toBeInTheDocument();
+    expect(cardSymbols()).toEqual(['NVDA', 'MSFT']);
+    await userEvent.click(screen.getByRole('button', { name: 'Export CSV' }));
+    const lines = await download.lines();
+    expect(lines.slice(1).map((line) => line.split(',')[0])).toEqual(['NVDA', 'MSFT', 'AAPL', '']);
+    expect(api.callsTo('all_stocks_scanner').map((call) => call.url.searchParams.get('cursor'))).toEqual(expect.arrayContaining([null, '2']));
+    // The loaded page is not asked for again.
+    expect(api.callsTo('all_stocks_scanner').filter((call) => call.url.searchParams.get('cursor') === null)).toHaveLength(1);
   });
 
   it('shows the track record for the filters: "no mature cohort yet", the all-closed line and its caveat, greyed below N = 30', async () => {

@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { chartCalls } from '../../test/chart-mock';
 import { detail, optionRow, record, recordGroup, stats } from '../../test/trade-fixtures';
-import { answerByStatus, box, captureDownloads, cardQueries, cleanUpAfterEach, ideaScreenRoutes, itShowsTheListStates, local, renderTradeScreen, saveAlerts as save, saveButton, savedAlertRoutes, failingUntilRecovered } from '../../test/trade-screen';
+import { answerByStatus, answerPaged, box, captureDownloads, cardQueries, cleanUpAfterEach, ideaScreenRoutes, itShowsTheListStates, local, renderTradeScreen, saveAlerts as save, saveButton, savedAlertRoutes, failingUntilRecovered } from '../../test/trade-screen';
 import { ALERT_MESSAGES, decideSave } from '../../components/trade-ideas/use-saved-alerts';
 import { LOADING_MESSAGE, optionServerFilter, optionStrength, OptionTradesScreen, SAVE_FAILED, TITLE } from './option-trades-screen';
 
@@ -267,6 +267,19 @@ describe('Options Scanner (option trades) screen', () => {
     expect(lines.slice(1, 4).map((line) => line.split(',')[0])).toEqual(['NVDA', 'TSLA', 'AAPL']);
     expect(lines[1]).toContain('NVDA,NVDA261218C00150000,Active,CALL,150,2026-12-18,4.2,4.62,12.5,75,true,false,148.35,chain,live,false,');
     expect(lines).toHaveLength(5);
+  });
+
+  it('exports every page of the filtered list as CSV, not only the loaded one', async () => {
+    const download = captureDownloads();
+    // 2 rows a page stand for a long list (newest first here: the screen sorts by profit itself).
+    const api = setup({ 'GET get_combined_options_data': answerPaged(ALL, () => [], (row) => row.CreatedDate, 2) });
+    await screen.findByRole('list', { name: 'Option trades' });
+    expect(screen.getByText('2 trades loaded so far')).toBeInTheDocument();
+    expect(cardSymbols()).toEqual(['NVDA', 'AAPL']);
+    await userEvent.click(screen.getByRole('button', { name: 'Export CSV' }));
+    const lines = await download.lines();
+    expect(lines.slice(1).map((line) => line.split(',')[0])).toEqual(['NVDA', 'TSLA', 'AAPL', '']);
+    expect(api.callsTo('get_combined_options_data').filter((call) => call.url.searchParams.get('status') === 'active').map((call) => call.url.searchParams.get('cursor'))).toEqual(expect.arrayContaining([null, '2']));
   });
 
   it('shows the track record with the target-hit rate beside the 62.5% break-even, and every group the server sends', async () => {

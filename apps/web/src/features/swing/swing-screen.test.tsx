@@ -2,8 +2,8 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { record, recordGroup, stats, swingRow } from '../../test/trade-fixtures';
-import { box, cardQueries, cleanUpAfterEach, ideaScreenRoutes, itShowsTheListStates, local, renderTradeScreen } from '../../test/trade-screen';
-import { EMPTY_MESSAGE, LOADING_MESSAGE, swingServerFilter, SwingScreen, TITLE } from './swing-screen';
+import { answerPaged, box, captureDownloads, cardQueries, cleanUpAfterEach, ideaScreenRoutes, itShowsTheListStates, local, renderTradeScreen } from '../../test/trade-screen';
+import { EMPTY_MESSAGE, kindsOf, LOADING_MESSAGE, statusShows, swingServerFilter, SwingScreen, TITLE } from './swing-screen';
 
 const closed = { IsActive: false, CloseReason: 'target' as const };
 const ACTIVE_TREND = swingRow({ Symbol: 'NVDA', DateCreated: local(2026, 11, 19), IsDrop: false, NearSupport: true });
@@ -103,12 +103,69 @@ describe('Stock Short-Term Trades screen', () => {
     expect(cardSymbols()).toEqual(['INTC', 'PYPL']);
   });
 
-  it('asks the server for the smallest superset of the ticked boxes', () => {
+  it('asks the server for exactly the ticked boxes', () => {
     const none = { active: false, trendSuccessful: false, trendFailed: false, dropSuccessful: false, dropFailed: false, levelSuccessful: false, levelFailed: false };
+    const all = { active: true, trendSuccessful: true, trendFailed: true, dropSuccessful: true, dropFailed: true, levelSuccessful: true, levelFailed: true };
     expect(swingServerFilter(none)).toBeNull();
     expect(swingServerFilter({ ...none, active: true })).toEqual({ status: 'active' });
-    expect(swingServerFilter({ ...none, active: true, dropFailed: true })).toEqual({ status: 'active,failed' });
-    expect(swingServerFilter({ ...none, trendSuccessful: true, levelFailed: true })).toEqual({ status: 'successful,partial,failed', type: 'trend,level' });
+    expect(swingServerFilter(all)).toEqual({ status: 'active,successful,partial,failed' });
+    expect(swingServerFilter({ ...none, trendFailed: true, dropFailed: true })).toEqual({ status: 'failed' });
+    expect(swingServerFilter({ ...none, active: true, trendFailed: true, dropFailed: true, levelFailed: true })).toEqual({ status: 'active,failed' });
+    expect(swingServerFilter({ ...none, dropSuccessful: true })).toEqual({ status: 'successful,partial', type: 'drop' });
+    expect(swingServerFilter({ ...none, trendFailed: true, levelFailed: true })).toEqual({ status: 'failed', type: 'trend,level' });
+    expect(swingServerFilter({ ...none, active: true, dropFailed: true })).toEqual({ type: 'trend:active,drop:active,drop:failed' });
+    expect(swingServerFilter({ ...none, trendSuccessful: true, levelFailed: true })).toEqual({ type: 'trend:successful,trend:partial,level:failed' });
+    expect(swingServerFilter({ ...none, active: true, levelSuccessful: true })).toEqual({ type: 'trend:active,drop:active,level:successful,level:partial' });
+  });
+
+  it('every combination of boxes asks for exactly the trades the boxes show', () => {
+    const answer = answerPaged(ALL, kindsOf, (row) => row.DateCreated);
+    const keys = ['active', 'trendSuccessful', 'trendFailed', 'dropSuccessful', 'dropFailed', 'levelSuccessful', 'levelFailed'] as const;
+    for (let mask = 1; mask < 1 << keys.length; mask += 1) {
+      const statuses = Object.fromEntries(keys.map((key, i) => [key, (mask & (1 << i)) !== 0])) as Record<(typeof keys)[number], boolean>;
+      const url = new URL('http://test/api/get_swing_trade_entries');
+      for (const [key, value] of Object.entries(swingServerFilter(statuses)!)) url.searchParams.set(key, value);
+      const asked = (answer(url).body as typeof ALL).map((row) => row.Symbol).sort();
+      expect(asked, url.search).toEqual(ALL.filter((row) => statusShows(row, statuses)).map((row) => row.Symbol).sort());
+    }
+  });
+
+  it('ticking boxes asks the server for them: the trades beyond the unfiltered list’s first page show, counted exactly', async () => {
+    // 2 rows a page stand for a long list: the unfiltered first page of active and failed trades
+    // (AMD, NVDA) holds neither failed Price Drop trade.
+    const api = setup({ 'GET get_swing_trade_entries': answerPaged(ALL, kindsOf, (row) => row.DateCreated, 2) });
+    await screen.findByRole('list', { name: 'Short-term trades' });
+    expect(cardSymbols()).toEqual(['AMD', 'NVDA']);
+    await userEvent.click(box('Active Trades'));
+    await userEvent.click(box('Price Drop Based Failed'));
+    await waitFor(() => expect(cardSymbols()).toEqual(['INTC', 'PYPL']));
+    expect(screen.getByText('2 trades')).toBeInTheDocument();
+    await userEvent.click(box('Active Trades'));
+    await waitFor(() => expect(cardSymbols()).toEqual(['AMD', 'NVDA']));
+    expect(screen.getByText('2 trades loaded so far')).toBeInTheDocument();
+    expect(api.callsTo('get_swing_trade_entries').at(-1)!.url.searchParams.get('type')).toBe('trend:active,drop:active,drop:failed');
+    await userEvent.click(screen.getByRole('button', { name: 'Load more' }));
+    await waitFor(() => expect(cardSymbols()).toEqual(['AMD', 'NVDA', 'INTC', 'PYPL']));
+    expect(screen.getByText('4 trades')).toBeInTheDocument();
+    // No trend trade that failed or won: none was asked for.
+    expect(api.unhandled).toEqual([]);
+  });
+
+  it('exports every page of the filtered list as CSV, not only the loaded one', async () => {
+    const download = captureDownloads();
+    const api = setup({ 'GET get_swing_trade_entries': answerPaged(ALL, kindsOf, (row) => row.DateCreated, 2) });
+    await screen.findByRole('list', { name: 'Short-term trades' });
+    await userEvent.click(box('Trend Based Successful'));
+    await userEvent.click(box('Price Drop Based Failed'));
+    await waitFor(() => expect(screen.getByText('2 trades loaded so far')).toBeInTheDocument());
+    expect(cardSymbols()).toEqual(['AMD', 'NVDA']);
+    await userEvent.click(screen.getByRole('button', { name: 'Export CSV' }));
+    const lines = await download.lines();
+    // The header, the 2 active trades, ORCL (Partial) and META (Successful) of Trend, INTC and PYPL of Price Drop Failed, and the final line end.
+    expect(lines.slice(1, -1).map((line) => line.split(',').slice(0, 2).join(' '))).toEqual(['AMD Active', 'NVDA Active', 'INTC Failed', 'PYPL Failed', 'ORCL Partial', 'META Successful']);
+    expect(lines.at(-1)).toBe('');
+    const cursors = api.callsTo('get_swing_trade_entries').filter((call) => call.url.searchParams.get('type') === 'trend:active,drop:active,trend:successful,trend:partial,drop:failed');
+    expect(cursors.map((call) => call.url.searchParams.get('cursor'))).toEqual(expect.arrayContaining([null, '2', '4']));
   });
 
   it('filters by dates (To Date through 23:59:59 local) and symbol', async () => {

@@ -68,15 +68,28 @@ export function filterSwing(rows: readonly SwingTrade[], statuses: Record<Status
   return rows.filter((row) => statusShows(row, statuses) && matchesDateSymbol(filter, row.Symbol, row.DateCreated)).sort(newestFirst);
 }
 
-/** The list call's status and type for the checkboxes: the smallest query that holds every shown trade. */
+const sameStatuses = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((status) => b.includes(status));
+
+/**
+ * The list call's filter for the ticked boxes, exactly (so every page the server answers is of the
+ * filtered list, and the count is what the boxes select): nothing ticked, null (nothing to ask for).
+ * A trade is Trend or Price Drop, and Level System on top of either; a kind's Successful box wants
+ * its successful and partial trades, Failed its failed ones, Active Trades the active ones of any kind.
+ * When Trend and Price Drop want the same closed statuses and Level Systems none other, `status`
+ * alone says it; closed trades only, the same statuses for each kind that has any, `status` and
+ * `type`; otherwise each kind with each status wanted of it ('trend:active,drop:failed,level:failed').
+ */
 export function swingServerFilter(statuses: Record<StatusKey, boolean>): Pick<IdeaListQuery, 'status' | 'type'> | null {
-  const status: string[] = [];
-  if (statuses.active) status.push('active');
-  if (KINDS.some((kind) => statuses[`${kind}Successful`])) status.push('successful', 'partial');
-  if (KINDS.some((kind) => statuses[`${kind}Failed`])) status.push('failed');
-  if (status.length === 0) return null;
-  const kinds = KINDS.filter((kind) => statuses[`${kind}Successful`] || statuses[`${kind}Failed`]);
-  return { status: status.join(','), ...(statuses.active ? {} : { type: kinds.join(',') }) };
+  const closedOf = (kind: Kind) => [...(statuses[`${kind}Successful`] ? ['successful', 'partial'] : []), ...(statuses[`${kind}Failed`] ? ['failed'] : [])];
+  const active = statuses.active ? ['active'] : [];
+  const [trend, drop, level] = KINDS.map(closedOf) as [string[], string[], string[]];
+  const kinds = KINDS.filter((kind) => closedOf(kind).length > 0);
+  if (active.length === 0 && kinds.length === 0) return null;
+  if (sameStatuses(trend, drop) && level.every((status) => trend.includes(status))) return { status: [...active, ...trend].join(',') };
+  const first = closedOf(kinds[0]!);
+  if (active.length === 0 && kinds.every((kind) => sameStatuses(closedOf(kind), first))) return { status: first.join(','), type: kinds.join(',') };
+  const entries = [...(active.length > 0 ? ['trend:active', 'drop:active'] : []), ...KINDS.flatMap((kind) => closedOf(kind).map((status) => `${kind}:${status}`))];
+  return { type: entries.join(',') };
 }
 
 export const SWING_CSV: CsvColumn<SwingTrade>[] = [

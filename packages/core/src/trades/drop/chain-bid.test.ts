@@ -159,4 +159,49 @@ describe('drop O items chosen from a chain are valued at the chain’s bid (§4.
     expect(row).toMatchObject({ StockIsActive: true, StockCurrentPrice: 106.5, OptionCurrentValue: 4.37, OptionEntryValue: entryValue });
     expect(row.OptionProfitPercent).toBeCloseTo(Math.round(10_000 * (4.37 / entryValue - 1)) / 100, 10);
   });
+
+  it('a gap against the CALL: the entry and the entry bar’s marks at one σ (close t’s chain IV), so no target at the entry’s open; later sessions are marked at the chain’s bid', () => {
+    // The entry bar gaps down to 101 from the signal's 105.8 close, against the CALL. Each later
+    // chain quotes the contract at a far higher IV (0.9: the gap in the realised volatility) and a
+    // bid to match (6), which at a second σ on the entry bar would value the CALL far above its
+    // target. The entry bar is valued at the entry's σ; from the next session the chain's bid marks it.
+    const GAP = b(101, 101.4, 100.6, 101);
+    const series = seriesOf('AAA', [...CLIMB, SIGNAL, GAP, GAP]);
+    const signalIndex = CLIMB.length;
+    const sessions = [...series.day.subarray(signalIndex)].map((day) => isoFromDayNumber(day));
+    const fromDay = tradingDayOnOrAfter(series.day[signalIndex]! + 1);
+    const expiry = isoFromDayNumber(chooseExpiry(modelExpiries(fromDay, fromDay + 60), fromDay, OPTIONS_PARAMS)!);
+    const gapQuote = quote(expiry, { iv: 0.9, bid: 6, ask: 6.2 });
+    const extras = (date: string): SessionExtras => ({
+      dropIndexMembers: new Set<string>(),
+      dropOptionUnderlyings: new Set(['AAA']),
+      optionChains: new Map([['AAA', { underlying: 'AAA', contracts: [sessions.indexOf(date) === 0 ? quote(expiry) : gapQuote] }]]),
+    });
+    const events = replay(dropEngine, { series: new Map([['AAA', series]]), sessions, universeFor: () => [{ symbol: 'AAA', market: 'US', survivorshipBiased: false }], extras, origin: 'replayed' });
+    const option = events[0]!.data.option as DropOptionContract;
+    const terms: ContractTerms = { side: 'CALL', strike: option.strike, expiry: option.expiry, rate: 0.04, dividendYield: 0, halfSpread: option.halfSpread };
+    const entryDay = series.day[signalIndex + 1]!;
+    const entryValue = askValue(modelValue(terms, GAP.o, entryDay, IV_AT_SIGNAL), option.halfSpread);
+    const target = roundCentUp(1.3 * entryValue);
+    // At the entry session's IV the CALL would be worth more than its target at the entry's open.
+    expect(bidValue(modelValue(terms, GAP.o, entryDay, 0.9), option.halfSpread)).toBeGreaterThan(target);
+    expect(gapQuote.bid).toBeGreaterThan(target);
+    expect(events.map((event) => [event.type, event.barDate])).toEqual([['opened', sessions[0]], ['entry_filled', sessions[1]], ['target_hit', sessions[2]], ['closed', sessions[2]]]);
+    expect(events[1]).toMatchObject({ price: entryValue, data: { optionEntryValue: entryValue } });
+    // After the entry bar: open, at a loss (the gap went against it), marked at the entry's σ; the
+    // entry session's chain is not read, at its close nor intraday.
+    const afterEntry = events.slice(0, 2);
+    const entryMark = bidValue(modelValue(terms, GAP.c, entryDay, IV_AT_SIGNAL), option.halfSpread);
+    const chains = { optionChains: new Map([['AAA', { underlying: 'AAA', contracts: [gapQuote] }]]) };
+    for (const [log, at] of [[afterEntry, `${sessions[1]}T21:00:00.000Z`], [events.slice(0, 1), `${sessions[1]}T15:00:00.000Z`]] as const) {
+      const mark = dropMarkAt(log, { price: GAP.c, at }, undefined, chains);
+      expect(mark.optionValue, at).toBe(entryMark);
+    }
+    const row = dropItem.parse(dropEngine.fold(afterEntry, dropMarkAt(afterEntry, { price: GAP.c, at: `${sessions[1]}T21:00:00.000Z` }, undefined, chains), NOW));
+    expect(row).toMatchObject({ StockIsActive: true, StockIsTarget: false, OptionEntryValue: entryValue, OptionCurrentValue: entryMark });
+    expect(row.OptionProfitPercent).toBeLessThan(0);
+    // The session after: the chain's bid, at the target.
+    expect(events[2]).toMatchObject({ price: target });
+    expect(dropMarkAt(afterEntry, { price: GAP.c, at: `${sessions[2]}T18:00:00.000Z` }, undefined, chains).optionValue).toBe(gapQuote.bid);
+  });
 });

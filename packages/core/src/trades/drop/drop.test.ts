@@ -92,7 +92,7 @@ describe('drop S and L fills, stops and time stops (§5.1)', () => {
       session: { date, now: passTimeOf(date) },
       bars: new Map([['AAA', series]]),
       universe: [],
-      openIdeas: [{ ideaId: 'drop.AAA.x.S', symbol: 'AAA', market: 'US', ruleVersion: 'drop@1.0.0', state }],
+      openIdeas: [{ ideaId: 'drop.AAA.x.S', symbol: 'AAA', market: 'US', ruleVersion: 'drop@1.1.0', state }],
       cooldowns: new Map(),
       extras: { removals: new Set(['AAA']) },
     });
@@ -232,7 +232,7 @@ describe('drop triggers (§5.1)', () => {
     expect(opened(session([deep], { cooldowns: new Map([['AAA|L', at(62)]]) }), 'L')).toHaveLength(0);
     expect(opened(session([deep], { cooldowns: new Map([['AAA|L', at(63)]]) }), 'L')).toHaveLength(1);
     const openS = dropEngine.openState(stamp(opened(session([series]), 'S')))!;
-    const busy = session([deep], { openIdeas: [{ ideaId: 'drop.AAA.x.S', symbol: 'AAA', market: 'US', ruleVersion: 'drop@1.0.0', state: openS }] });
+    const busy = session([deep], { openIdeas: [{ ideaId: 'drop.AAA.x.S', symbol: 'AAA', market: 'US', ruleVersion: 'drop@1.1.0', state: openS }] });
     expect(opened(busy).map((e) => e.data.stockType)).toEqual(['L']);
     expect(dropEngine.cooldownKey(opened(busy)[0]!)).toBe('AAA|L');
   });

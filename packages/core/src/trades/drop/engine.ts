@@ -12,7 +12,7 @@ import { dropOutcome, foldDropRow } from './row';
 import { applyDropEvent, foldDrop, type DropClosedData, type DropEntryData, type DropOpenedData, type DropOptionContract, type DropState, type DropType } from './state';
 
 /**
- * Engine `drop@1.0.0` (strategies.md §5): the drop items of screen drop. S (short-term) and L
+ * Engine `drop@1.1.0` (strategies.md §5): the drop items of screen drop. S (short-term) and L
  * (long-term, contrarian) on the day's "Best of S&P 500", O (a CALL) on the OPTION_ALERT
  * underlyings. Items are independent of the swing and option engines; O's contract comes from the
  * option engine's pricing, passed in as `optionPricer` (no pricer: no O items).
@@ -87,7 +87,13 @@ export const DROP_PARAMS: DropParams = {
   minHeadlines: 3,
 };
 
-export const DROP_RULE_VERSION = 'drop@1.0.0';
+/**
+ * 1.1.0: one σ for an O item's entry and its bar (docs/strategies/option-sigma.md), as options@1.1.0.
+ * 1.0.0 priced the entry at close t's σ but valued the entry bar's open, High, Low and close at that
+ * session's chain IV and bid, so a gap against the CALL that raised the IV booked a target at the
+ * entry's own open.
+ */
+export const DROP_RULE_VERSION = 'drop@1.1.0';
 
 /** The idea id of an item: one idea per (symbol, type, signal session). */
 export function dropIdeaId(symbol: string, type: DropType, signalDate: string): string {
@@ -279,6 +285,7 @@ function updateStockItem(params: DropParams, state: DropState, series: DailySeri
  * trades) on a view ending at bar t: (2) the pending entry fills at the open's model value with
  * close t's σ, at the ask; (4) intrabar, the stop first, then the target, on the bar's worst and best
  * bid (repriced at the Low and High, and the close mark); (5) the time exit at the close mark. The
+ * entry bar is valued at close t's σ throughout (one σ for the entry and its bar). After it, the
  * close mark is the chain's bid when the session's chain quotes a contract chosen from a chain
  * (DropOptionBar.closeBid), else the model's value at the bid side.
  */
@@ -286,7 +293,8 @@ function updateOptionItem(params: DropParams, pricer: DropOptionPricer, state: D
   const t = series.close.length - 1;
   const contract = state.option!;
   const h = contract.halfSpread;
-  const bar = pricer.valueOn({ contract, series, extras });
+  // The entry bar (entry pending at its open) is valued at the entry's σ throughout, reading no chain.
+  const bar = pricer.valueOn({ contract, series, extras, entryBar: state.entryPending });
   if (state.entryPending) {
     if (!bar) {
       emit('voided', '', series.open[t]!, { reason: 'the contract could not be priced at the entry' });

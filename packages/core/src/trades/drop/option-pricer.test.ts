@@ -93,7 +93,7 @@ describe('drop option pricer (the options engine’s contract choice and model)'
     const quoted = dropOptionPricer.valueOn({ contract: chosen, series, extras: { optionChains: new Map([['AAA', { ...chain, contracts: [{ ...chain.contracts[0]!, iv: 0.4 }] }]]) } })!;
     expect(quoted.close).toBeGreaterThan(dropOptionPricer.valueOn({ contract: chosen, series, extras: {} })!.close);
 
-    const opened = (symbol: string, option: typeof chosen | null, stockType: 'O' | 'S') => ({ ideaId: `drop.${symbol}.x.${stockType}`, symbol, market: 'US' as const, ruleVersion: 'drop@1.0.0', state: { stockType, option } as never });
+    const opened = (symbol: string, option: typeof chosen | null, stockType: 'O' | 'S') => ({ ideaId: `drop.${symbol}.x.${stockType}`, symbol, market: 'US' as const, ruleVersion: 'drop@1.1.0', state: { stockType, option } as never });
     const input = { params: {}, session: { date, now: `${date}T21:30:00.000Z` }, bars: new Map([['AAA', series], ['BBB', crafted('BBB')], ['CCC', crafted('CCC')]]), universe: [], cooldowns: new Map(), extras: {} };
     const needs = dropChainNeeds({ ...input, openIdeas: [opened('AAA', chosen, 'O'), opened('BBB', contract, 'O'), opened('CCC', null, 'S')] }, [{ symbol: 'DDD' }]);
     // AAA's CALL came from a chain: its expiry; BBB's from the model and CCC's S item read none; DDD is a candidate: every expiry.

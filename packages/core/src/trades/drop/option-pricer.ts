@@ -11,9 +11,13 @@ import { foldDrop, type DropOptionContract, type DropState } from './state';
  * CALL is chosen by `chooseContract` (the session's chain when it lists calls, else the model's
  * Friday expiries and strike grid: DTE closest to 35, |Δ| closest to 0.45) and valued as the options
  * engine values its trades: the entry with the model at the open and σ of close t kept with the
- * contract; a CALL chosen from a chain is marked at the session chain's bid when the chain quotes it
- * (`closeBid`); the rest with the model (BSM at the session's σ: the chain's IV for a chain-chosen
- * contract it quotes, an IV-index σ scaled by the index's move, else the sticky σ of the choice).
+ * contract. The entry bar (its open, High, Low and close, and its intraday marks) is valued at that
+ * same σ, reading no chain: one σ for the entry and its bar (docs/strategies/option-sigma.md; 1.0.0
+ * marked that bar at the session chain's IV and bid, so a gap against the CALL that raised the IV
+ * booked a target at the entry's own open). From the session after, a CALL chosen from a chain is
+ * marked at the session chain's bid when the chain quotes it (`closeBid`); the rest with the model
+ * (BSM at the session's σ: the chain's IV for a chain-chosen contract it quotes, an IV-index σ
+ * scaled by the index's move, else the sticky σ of the choice).
  */
 
 /** What an O item keeps to value its contract later (DropOptionContract.pricing). */
@@ -90,13 +94,14 @@ export function createDropOptionPricer(params: OptionsParams = OPTIONS_PARAMS): 
       };
     },
 
-    valueOn({ contract, series, extras }: { contract: DropOptionContract; series: DailySeries; extras: SessionExtras }): DropOptionBar | null {
+    valueOn({ contract, series, extras, entryBar = false }: { contract: DropOptionContract; series: DailySeries; extras: SessionExtras; entryBar?: boolean }): DropOptionBar | null {
       const pricing = pricingOf(contract);
       const t = series.close.length - 1;
       if (!pricing || t < 0) return null;
       const day = series.day[t]!;
-      const quote = quoteOf(series.symbol, contract, pricing, extras);
-      const sigma = sigmaOn(pricing, quote, extras);
+      // The entry bar: the entry's σ for every value, and no chain quote (its bid is of another σ).
+      const quote = entryBar ? undefined : quoteOf(series.symbol, contract, pricing, extras);
+      const sigma = entryBar ? pricing.sigma : sigmaOn(pricing, quote, extras);
       const terms: ContractTerms = { side: 'CALL', strike: contract.strike, expiry: contract.expiry, rate: pricing.rate, dividendYield: pricing.dividendYield, halfSpread: contract.halfSpread };
       const value = (spot: number) => modelValue(terms, spot, day, sigma);
       const bar: DropOptionBar = {
@@ -117,8 +122,9 @@ export function createDropOptionPricer(params: OptionsParams = OPTIONS_PARAMS): 
 /**
  * The underlyings whose option chain a drop session reads (`extras.optionChains`), each with the one
  * expiry it needs or null for every expiry: an open O item whose CALL was chosen from a chain, with a
- * bar on the session (its contract's bid marks it, its IV values it), and each O candidate of the day (`candidates`, from
- * dropSignals: its CALL is chosen from the chain).
+ * bar on the session past its entry bar (its contract's bid marks it, its IV values it; the entry
+ * bar is valued at the entry's σ), and each O candidate of the day (`candidates`, from dropSignals:
+ * its CALL is chosen from the chain).
  */
 export function dropChainNeeds(input: SessionInput<unknown, DropState>, candidates: readonly { symbol: string }[]): Map<string, string | null> {
   const day = dayNumber(input.session.date);
@@ -126,7 +132,7 @@ export function dropChainNeeds(input: SessionInput<unknown, DropState>, candidat
   for (const idea of input.openIdeas) {
     const contract = idea.state.stockType === 'O' ? idea.state.option : null;
     const series = input.bars.get(idea.symbol);
-    if (!contract || pricingOf(contract)?.priceSource !== 'chain' || !series || series.day[series.day.length - 1] !== day) continue;
+    if (!contract || idea.state.entryPending || pricingOf(contract)?.priceSource !== 'chain' || !series || series.day[series.day.length - 1] !== day) continue;
     needs.set(idea.symbol, needs.has(idea.symbol) && needs.get(idea.symbol) !== contract.expiry ? null : contract.expiry);
   }
   for (const pick of candidates) needs.set(pick.symbol, null);
@@ -138,10 +144,11 @@ export const dropOptionPricer = createDropOptionPricer();
 
 /**
  * The mark of a drop item at an underlying price (strategies.md §4.3 marks): for an open O item
- * whose CALL was chosen from a chain, the bid of the chain of the moment when `extras` carries it and
- * it quotes the contract; else the option's model value at that price, on the mark's day, at the bid
- * side (σ: the chain's IV when the chain quotes the contract, else σ of the choice). S and L items,
- * and closed ones, are marked by the price alone.
+ * whose CALL was chosen from a chain, past its entry bar, the bid of the chain of the moment when
+ * `extras` carries it and it quotes the contract; else the option's model value at that price, on
+ * the mark's day, at the bid side (σ: the entry's on the entry bar — waiting for its entry, or
+ * entered on the mark's day —, else the chain's IV when the chain quotes the contract, else σ of
+ * the choice). S and L items, and closed ones, are marked by the price alone.
  */
 export function dropMarkAt(events: readonly StoredIdeaEvent[], mark: Mark, pricer: DropOptionPricer = dropOptionPricer, extras: SessionExtras = {}): DropMark {
   const state = foldDrop(events);
@@ -149,6 +156,7 @@ export function dropMarkAt(events: readonly StoredIdeaEvent[], mark: Mark, price
   const day = Math.max(dayNumber(mark.at.slice(0, 10)), dayNumber(events[0]!.barDate));
   const one = (value: number) => Float64Array.of(value);
   const series: DailySeries = { symbol: events[0]!.symbol, market: events[0]!.market, day: Int32Array.of(day), open: one(mark.price), high: one(mark.price), low: one(mark.price), close: one(mark.price), volume: one(0) };
-  const bar = pricer.valueOn({ contract: state.option, series, extras });
+  const entryBar = state.entryPending || state.entryDay === null || state.entryDay >= day;
+  const bar = pricer.valueOn({ contract: state.option, series, extras, entryBar });
   return bar ? { ...mark, optionValue: bar.closeBid ?? bidValue(bar.close, state.option.halfSpread) } : mark;
 }

@@ -11,7 +11,7 @@ import type { DropOptionContract } from './state';
 
 /** The fair (mid, before the half-spread) values of a contract on one bar, and the chain's bid at its close when a chain quotes it. */
 export interface DropOptionBar {
-  /** At the bar's open, with the session's σ (a stop gapped through fills at this value's bid). */
+  /** At the bar's open, with the bar's σ (a stop gapped through fills at this value's bid). */
   open: number;
   /** At the bar's open with σ of close t, kept with the contract: the entry's price (strategies.md §4.3 Entry). */
   entry: number;
@@ -40,8 +40,10 @@ export interface DropOptionPricer {
   /**
    * The contract's fair values on the last bar of `series` (a session after the signal), or null
    * when it cannot be priced that session. `extras` is the session's (empty in simulate()).
+   * `entryBar`: the bar is the entry's own (the item entered at its open, or waiting to): every
+   * value of it is at the entry's σ, and no chain is read (docs/strategies/option-sigma.md).
    */
-  valueOn(input: { contract: DropOptionContract; series: DailySeries; extras: SessionExtras }): DropOptionBar | null;
+  valueOn(input: { contract: DropOptionContract; series: DailySeries; extras: SessionExtras; entryBar?: boolean }): DropOptionBar | null;
 }
 
 /** EntryValue = value × (1 + h), rounded up to the cent (§4.3). */

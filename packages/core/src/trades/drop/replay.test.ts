@@ -45,7 +45,7 @@ describe('drop engine over a seeded random-walk universe (§6.5)', () => {
     }
     expect(rows.filter((row) => row.StockIsActive).length).toBeGreaterThan(0);
     for (const row of rows) {
-      expect(row).toMatchObject({ RuleVersion: 'drop@1.0.0', ParamHash: engine.paramHash, Origin: 'replayed', SurvivorshipBiased: true, Status: row.StockIsActive ? 'Active' : 'Deactivated' });
+      expect(row).toMatchObject({ RuleVersion: 'drop@1.1.0', ParamHash: engine.paramHash, Origin: 'replayed', SurvivorshipBiased: true, Status: row.StockIsActive ? 'Active' : 'Deactivated' });
       expect(row.OptionChainId === null).toBe(row.StockType !== 'O');
       expect(row.StockSectorName).toMatch(/^(Energy|Health Care)$/);
     }
