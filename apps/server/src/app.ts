@@ -72,9 +72,10 @@ import { createDbRateLimiter, createUsageCounters } from './lib/usage-counter';
 import { createCostlyCallLimits } from './lib/user-limit';
 import { isRedisUnavailable } from './lib/redis';
 import { REQUEST_ID_HEADER, requestIdFromHeaders } from './lib/request-id';
+import { lazyChildLoggerFactory } from './lib/request-logger';
 import { createTokens } from './lib/tokens';
 import { createAuthenticate } from './plugins/authenticate';
-import { computeSecurityHeaders, securityHeaders } from './plugins/security-headers';
+import { computeSecurityHeaders } from './plugins/security-headers';
 import { createAnalyst, type Analyst } from './providers/ai';
 import type { Mailer } from './providers/mail';
 import { createSms, guardSms, type Sms } from './providers/sms';
@@ -171,9 +172,10 @@ function toErrorAnswer(error: FastifyError): { status: number; msg: string } | u
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config, db, mailer } = deps;
   const clock = deps.clock ?? systemClock;
+  const securityHeaders = computeSecurityHeaders({ hstsMaxAgeSeconds: config.HSTS_MAX_AGE_SECONDS, imageOrigins: config.NEWS_IMAGE_ORIGINS });
   const app = Fastify({
     // Errors before any route runs (parser, routing) answer `{ msg }` with the security headers too.
-    ...edgeErrorHandlers(computeSecurityHeaders({ hstsMaxAgeSeconds: config.HSTS_MAX_AGE_SECONDS, imageOrigins: config.NEWS_IMAGE_ORIGINS })),
+    ...edgeErrorHandlers(securityHeaders),
     logger:
       deps.logger === false
         ? false
@@ -188,12 +190,20 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     trustProxy: config.TRUST_PROXY ?? false, // request.ip: the client a TRUST_PROXY proxy names, else the socket's
     // A well-formed x-request-id from the proxy is kept (logs' reqId, the answer header, job data).
     genReqId: requestIdFromHeaders,
+    // request.log is made on its first use at an enabled level (lib/request-logger.ts).
+    childLoggerFactory: lazyChildLoggerFactory,
   });
+  // Every answer's fixed headers in one hook: its request id, the security headers (computed once),
+  // and for API calls `cache-control: no-store` (the signed-in user's current data: no cache keeps
+  // them; a route may say otherwise).
+  const apiHeaders = { ...securityHeaders, 'cache-control': 'no-store' };
   app.addHook('onRequest', (request, reply, done) => {
-    reply.header(REQUEST_ID_HEADER, request.id);
+    const url = request.url;
+    reply.header(REQUEST_ID_HEADER, request.id).headers(url.startsWith('/api/') || url === '/api' ? apiHeaders : securityHeaders);
     done();
   });
-  recordRequestDurations(app);
+  // The latency histogram only where something can read it (metrics are off by default).
+  if (config.METRICS_PORT || config.METRICS_TOKEN) recordRequestDurations(app);
 
   const background = new Set<Promise<void>>();
   const runInBackground = (task: () => Promise<void>) => {
@@ -207,17 +217,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   app.addHook('onClose', async () => app.drainBackgroundWork());
 
-  await app.register(securityHeaders, { hstsMaxAgeSeconds: config.HSTS_MAX_AGE_SECONDS, imageOrigins: config.NEWS_IMAGE_ORIGINS });
   // Answers are compressed (brotli or gzip, as the client accepts) from 1 KB on: JSON and other text
   // types. Static files come pre-compressed from the web build (below) and pass through untouched;
   // the NDJSON of the Options Scanner is no compressible type, so its lines still leave one by one.
   // Request bodies are not decompressed (no call takes a compressed body).
   await app.register(compress, { threshold: COMPRESS_THRESHOLD_BYTES, encodings: ['br', 'gzip'], globalDecompression: false });
-  // API answers are the signed-in user's and current: no cache keeps them (a route may say otherwise).
-  app.addHook('onRequest', (request, reply, done) => {
-    if (request.url.startsWith('/api/') || request.url === '/api') reply.header('cache-control', 'no-store');
-    done();
-  });
   await app.register(formbody, { bodyLimit: 64 * 1024 });
   await app.register(multipart, {
     limits: { fileSize: SUPPORT_ATTACHMENT_MAX_BYTES, files: 1, fields: 10, fieldSize: 100 * 1024 },

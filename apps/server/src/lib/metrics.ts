@@ -1,8 +1,10 @@
 /**
  * Prometheus metrics (prom-client), one registry per process. Off by default: nothing exposes the
  * registry unless METRICS_PORT (a separate port) or METRICS_TOKEN (GET /metrics on the API port with
- * that bearer token) is set; recording into it costs a few counters either way. Every component
- * records into these named metrics; label values are small fixed sets (never a user id or a symbol).
+ * that bearer token) is set; recording into it costs a few counters either way, except the
+ * request latencies, which app.ts records only when one of the two is set (a hook on every
+ * request). Every component records into these named metrics; label values are small fixed sets
+ * (never a user id or a symbol).
  */
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 

@@ -22,7 +22,7 @@ const VERIFIED_CACHE_TTL_MS = 10 * 60_000;
 
 export function createTokens(options: { secret: string; ttlSeconds: number; nowMs?: () => number }) {
   const nowMs = options.nowMs ?? Date.now;
-  const verified = new Map<string, { claims: AccessTokenClaims; untilMs: number }>();
+  const verified = new Map<string, { result: VerifyResult; untilMs: number }>();
   const sign = createSigner({ key: options.secret, algorithm: 'HS256', expiresIn: options.ttlSeconds * 1000 });
   const verify = createVerifier({ key: options.secret, algorithms: ['HS256'], requiredClaims: ['sub', 'exp'] });
   return {
@@ -33,14 +33,15 @@ export function createTokens(options: { secret: string; ttlSeconds: number; nowM
       const now = nowMs();
       const hit = verified.get(token);
       if (hit) {
-        if (now < hit.untilMs) return { ok: true, claims: hit.claims };
+        if (now < hit.untilMs) return hit.result;
         verified.delete(token);
       }
       try {
         const claims = verify(token) as AccessTokenClaims;
         if (verified.size >= VERIFIED_CACHE_MAX) verified.delete(verified.keys().next().value!);
-        verified.set(token, { claims, untilMs: Math.min(claims.exp * 1000, now + VERIFIED_CACHE_TTL_MS) });
-        return { ok: true, claims };
+        const result: VerifyResult = { ok: true, claims };
+        verified.set(token, { result, untilMs: Math.min(claims.exp * 1000, now + VERIFIED_CACHE_TTL_MS) });
+        return result;
       } catch (error) {
         const expired = error instanceof TokenError && error.code === TokenError.codes.expired;
         return { ok: false, reason: expired ? 'expired' : 'invalid' };

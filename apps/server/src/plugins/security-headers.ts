@@ -1,6 +1,4 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { FastifyInstance } from 'fastify';
-import fp from 'fastify-plugin';
 import helmet from 'helmet';
 
 /**
@@ -42,7 +40,8 @@ export interface SecurityHeaderOptions {
 /**
  * Runs helmet once, at start, against a recording response and answers the headers it set. The
  * headers never vary per request, and building them per request (as @fastify/helmet does) cost a
- * quarter of an authenticated request's CPU time in `npm run bench`.
+ * quarter of an authenticated request's CPU time in `npm run bench`. app.ts sets them on every
+ * answer (with the request id, in one onRequest hook) and on the errors before any route.
  */
 export function computeSecurityHeaders(options: SecurityHeaderOptions = {}): Record<string, string> {
   const { hstsMaxAgeSeconds = 0, imageOrigins = [] } = options;
@@ -66,11 +65,3 @@ export function computeSecurityHeaders(options: SecurityHeaderOptions = {}): Rec
   if (hstsMaxAgeSeconds > 0) headers['strict-transport-security'] = `max-age=${hstsMaxAgeSeconds}`;
   return headers;
 }
-
-export const securityHeaders = fp(async (app: FastifyInstance, options: SecurityHeaderOptions) => {
-  const headers = computeSecurityHeaders(options);
-  app.addHook('onRequest', (_request, reply, done) => {
-    reply.headers(headers);
-    done();
-  });
-});

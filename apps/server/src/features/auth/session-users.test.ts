@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { users } from '../../db/schema';
 import { createTestApp, createTestDatabase, createUser, FakeClock, login, uniqueEmail, type TestApp } from '../../../test/helpers';
-import { createSessionUsers } from './session-users';
+import { createSessionUsers, MISS } from './session-users';
 import { createUsersRepo } from './users.repo';
 
 const silent = { warn: () => undefined };
@@ -36,6 +36,34 @@ describe('session user cache', () => {
     } finally {
       await cache.close();
     }
+  });
+
+  it('answers from memory without waiting only what get would serve from memory', async () => {
+    const repo = createUsersRepo(database.db);
+    const clock = new FakeClock();
+    const cache = createSessionUsers({ users: repo, pool: database.pool, clock, log: silent, ttlMs: 1000 });
+    const id = await createUser(database.db, uniqueEmail('peek'), 'pw');
+    // Not listening yet: nothing may be trusted from memory.
+    expect(cache.peek(id)).toBe(MISS);
+    await cache.start();
+    try {
+      expect(cache.peek(id)).toBe(MISS);
+      await cache.get(id);
+      expect(cache.peek(id)).toMatchObject({ id, isActive: true });
+      expect(cache.peek(987_654_321)).toBe(MISS);
+      await cache.get(987_654_321);
+      expect(cache.peek(987_654_321)).toBeUndefined(); // known: no such user
+      clock.advance(1001);
+      expect(cache.peek(id)).toBe(MISS);
+      await cache.get(id);
+      await database.pool.query('update users set is_active = false where id = $1', [id]);
+      await expect.poll(() => cache.peek(id), { timeout: 2000, interval: 20 }).toBe(MISS);
+      expect((await cache.get(id))?.isActive).toBe(false);
+      expect(cache.peek(id)).toMatchObject({ id, isActive: false });
+    } finally {
+      await cache.close();
+    }
+    expect(cache.peek(id)).toBe(MISS);
   });
 
   it('re-reads after the TTL and bypasses itself while the listener is down', async () => {

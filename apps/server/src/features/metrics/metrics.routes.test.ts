@@ -21,6 +21,14 @@ describe('metrics off by default', () => {
       expect(response.json()).toEqual({ msg: 'Not found' });
     }
   });
+
+  it('records no request latencies: nothing could read them', async () => {
+    const healthCount = async () =>
+      (await metrics.httpRequestDuration.get()).values.find((value) => value.metricName?.endsWith('_count') && value.labels.route === '/api/health' && value.labels.status === '200')?.value ?? 0;
+    const before = await healthCount();
+    expect((await t.app.inject({ method: 'GET', url: '/api/health' })).statusCode).toBe(200);
+    expect(await healthCount()).toBe(before);
+  });
 });
 
 describe('metrics behind METRICS_TOKEN', () => {
