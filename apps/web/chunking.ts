@@ -24,6 +24,8 @@ import type { InlineConfig, Rolldown } from 'vite';
 const WEB = path.dirname(fileURLToPath(import.meta.url));
 /** The screens a visitor who is not signed in loads, beside the entry chunk (index.html's script). */
 const SIGNED_OUT_SCREENS = ['src/features/login/login-screen.tsx', 'src/features/set-password/set-password-screen.tsx'].map((file) => path.join(WEB, file));
+/** The first screen after sign-in, with the shell around it. */
+const DASHBOARD_MAIN_SCREENS = ['src/features/shell/dashboard-shell.tsx', 'src/features/market-dashboard/market-dashboard-screen.tsx'].map((file) => path.join(WEB, file));
 /** Libraries big enough to stay with the one screen that uses them. */
 const OWN_CHUNK = /[\\/]node_modules[\\/](@fullcalendar|preact|lightweight-charts|fancy-canvas)[\\/]/;
 const LIBRARY_CODE = /[\\/]node_modules[\\/].*\.[cm]?js$/;
@@ -50,25 +52,34 @@ export function modulesLoadedBy(chunks: readonly Rolldown.OutputChunk[], screens
   return modules;
 }
 
-/** The in-memory first build with the default chunks: the library modules the signed-out pages load. */
-export async function signedOutLibraryModules(config: InlineConfig): Promise<Set<string>> {
+/** The library modules the signed-out pages load, and those /dashboard/main loads (with the entry's). */
+export interface LibraryModules {
+  signedOut: Set<string>;
+  dashboardMain: Set<string>;
+}
+
+/** The in-memory first build with the default chunks: the library modules the signed-out pages and /dashboard/main load. */
+export async function libraryModules(config: InlineConfig): Promise<LibraryModules> {
   const { build } = await import('vite');
   const output = await build({ ...config, configFile: false, logLevel: 'silent', build: { ...config.build, write: false, emptyOutDir: false, manifest: false, sourcemap: false } });
   const outputs = (Array.isArray(output) ? output : [output]) as Rolldown.RolldownOutput[];
   const chunks = outputs.flatMap((result) => result.output.filter((item): item is Rolldown.OutputChunk => item.type === 'chunk'));
-  return new Set([...modulesLoadedBy(chunks, SIGNED_OUT_SCREENS)].filter((id) => LIBRARY_CODE.test(id)));
+  const libraries = (screens: readonly string[]) => new Set([...modulesLoadedBy(chunks, screens)].filter((id) => LIBRARY_CODE.test(id)));
+  return { signedOut: libraries(SIGNED_OUT_SCREENS), dashboardMain: libraries(DASHBOARD_MAIN_SCREENS) };
 }
 
 /**
- * The codeSplitting groups' name function: 'vendor-app' for library code only signed-in screens
- * load, 'vendor-base' for the library code of the signed-out pages (by default the entry chunk and
- * a dozen small pieces that /login and every dashboard screen each fetch). All of a page's library
- * code in these two keeps the chunks free of import cycles (app code imports libraries, never the
- * other way round).
+ * The codeSplitting groups' name function: 'vendor-base' for the library code of the signed-out
+ * pages (by default the entry chunk and a dozen small pieces that /login and every dashboard screen
+ * each fetch), 'vendor-main' for what /dashboard/main adds to it, 'vendor-app' for library code
+ * only the other signed-in screens load. No cycles between them: app code imports libraries, never
+ * the other way round, and a library module's own imports are loaded wherever it is, so they sit in
+ * its chunk or an earlier one (vendor-base, then vendor-main).
  */
-export function vendorChunkOf(signedOut: ReadonlySet<string>): (moduleId: string) => string | null {
+export function vendorChunkOf({ signedOut, dashboardMain }: { signedOut: ReadonlySet<string>; dashboardMain: ReadonlySet<string> }): (moduleId: string) => string | null {
   return (moduleId) => {
     if (!LIBRARY_CODE.test(moduleId) || OWN_CHUNK.test(moduleId)) return null;
-    return signedOut.has(moduleId) ? 'vendor-base' : 'vendor-app';
+    if (signedOut.has(moduleId)) return 'vendor-base';
+    return dashboardMain.has(moduleId) ? 'vendor-main' : 'vendor-app';
   };
 }

@@ -73,11 +73,14 @@ describe('vendor chunks (chunking.ts)', () => {
     expect(() => modulesLoadedBy(chunks, [path.join(web, 'src/features/gone.tsx')])).toThrow(/no chunk for src\/features\/gone.tsx/);
   });
 
-  it('puts library code in vendor-base (signed-out pages load it) or vendor-app, and leaves app code and the big libraries alone', () => {
-    const name = vendorChunkOf(new Set(['/w/node_modules/react/index.js', '/w/node_modules/@mantine/core/esm/Box.mjs']));
+  it('puts library code in vendor-base (signed-out pages load it), vendor-main (/dashboard/main adds it) or vendor-app, and leaves app code and the big libraries alone', () => {
+    const signedOut = new Set(['/w/node_modules/react/index.js', '/w/node_modules/@mantine/core/esm/Box.mjs']);
+    const dashboardMain = new Set([...signedOut, '/w/node_modules/@mantine/core/esm/Accordion.mjs']);
+    const name = vendorChunkOf({ signedOut, dashboardMain });
     expect(name('/w/node_modules/react/index.js')).toBe('vendor-base');
     expect(name('/w/node_modules/@mantine/core/esm/Box.mjs')).toBe('vendor-base');
-    expect(name('/w/node_modules/@mantine/core/esm/Accordion.mjs')).toBe('vendor-app');
+    expect(name('/w/node_modules/@mantine/core/esm/Accordion.mjs')).toBe('vendor-main');
+    expect(name('/w/node_modules/@mantine/core/esm/Combobox.mjs')).toBe('vendor-app');
     expect(name('/w/node_modules/@mantine/core/styles/Accordion.layer.css')).toBeNull();
     expect(name('/w/node_modules/@fullcalendar/core/index.js')).toBeNull();
     expect(name('/w/node_modules/lightweight-charts/dist/lightweight-charts.production.mjs')).toBeNull();

@@ -1,7 +1,7 @@
 import { DEFAULT_THEME, defaultCssVariablesResolver, isVirtualColor, mergeMantineTheme, type MantineTheme } from '@mantine/core';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { contrastRatio, firstPassing, mix, parseHex, relativeLuminance, toHex } from './color-contrast';
-import { cssVariablesResolver, surfaces, TEXT_CONTRAST, theme, UI_CONTRAST, variantColorResolver } from './theme';
+import { cssVariablesResolver, surfaces, TEXT_CONTRAST, theme, themeVariablesKey, UI_CONTRAST, variantColorResolver } from './theme';
 
 type Scheme = 'light' | 'dark';
 const merged: MantineTheme = mergeMantineTheme(DEFAULT_THEME, theme);
@@ -121,5 +121,28 @@ describe('filled variant', () => {
       expect(resolve(variables, '--mantine-color-yellow-contrast')).toBe('#000000');
       expect(resolve(variables, '--mantine-primary-color-contrast')).toBe('#ffffff');
     }
+  });
+});
+
+describe('variables worked out by the build (vite.config.ts)', () => {
+  afterEach(() => vi.unstubAllGlobals());
+  const fresh = () => mergeMantineTheme(DEFAULT_THEME, theme);
+
+  it('are used as they are for the theme they were worked out for', () => {
+    const built = { light: { '--mantine-color-dimmed': '#built' }, dark: {}, variables: {} };
+    vi.stubGlobal('__SB_THEME_VARIABLES__', { key: themeVariablesKey(fresh()), variables: built });
+    expect(cssVariablesResolver(fresh())).toBe(built);
+  });
+
+  it('are not used for a theme with other colours, which is worked out afresh', () => {
+    vi.stubGlobal('__SB_THEME_VARIABLES__', { key: themeVariablesKey(fresh()), variables: { light: {}, dark: {}, variables: {} } });
+    const other = mergeMantineTheme(DEFAULT_THEME, { ...theme, primaryColor: 'teal' });
+    expect(cssVariablesResolver(other).light['--mantine-color-dimmed']).toMatch(/^#[0-9a-f]{6}$/);
+  });
+
+  it('equal what the first render would work out', () => {
+    const built = cssVariablesResolver(fresh());
+    vi.stubGlobal('__SB_THEME_VARIABLES__', { key: themeVariablesKey(fresh()), variables: JSON.parse(JSON.stringify(built)) });
+    expect(cssVariablesResolver(fresh())).toEqual(built);
   });
 });

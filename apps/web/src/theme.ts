@@ -108,11 +108,22 @@ export const cssVariablesResolver: CSSVariablesResolver = (theme) => {
   // Mantine asks on every render of its provider; the answer depends on the theme alone.
   let result = resolvedVariables.get(theme);
   if (!result) {
-    result = resolveVariables(theme);
+    const built = typeof __SB_THEME_VARIABLES__ === 'undefined' ? undefined : __SB_THEME_VARIABLES__;
+    result = built && built.key === themeVariablesKey(theme) ? built.variables : resolveVariables(theme);
     resolvedVariables.set(theme, result);
   }
   return result;
 };
+
+/**
+ * The variables of the app's theme as the web build worked them out (vite.config.ts `define`), so
+ * the first render does not: some 60 ms of contrast search, four times that on Lighthouse's phone,
+ * in the task that paints the first screen (issue 24). Absent in unit tests and the dev server.
+ */
+declare const __SB_THEME_VARIABLES__: { key: string; variables: ReturnType<CSSVariablesResolver> } | undefined;
+
+/** What resolveVariables reads of a theme: variables worked out for one key hold for any theme with it. */
+export const themeVariablesKey = (theme: MantineTheme): string => JSON.stringify([theme.colors, theme.primaryColor, theme.primaryShade, theme.white]);
 
 const resolvedVariables = new WeakMap<MantineTheme, ReturnType<CSSVariablesResolver>>();
 
