@@ -22,6 +22,7 @@ import { createDashboardJobs, type DashboardJobs } from './features/dashboard/da
 import { createDashboardRepo } from './features/dashboard/dashboard.repo';
 import { SERVER_TRADE_ENGINES } from './features/trades/engines';
 import { createTradeJobs, type TradeJobs } from './features/trades/trades.jobs';
+import { trackForeground } from './lib/foreground';
 import { createTrackRecords } from './features/trades/trades.record';
 import { createTradesRepo } from './features/trades/trades.repo';
 import { tradesRoutes } from './features/trades/trades.routes';
@@ -190,6 +191,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     reply.header(REQUEST_ID_HEADER, request.id);
     done();
   });
+  // Background work (the engines' replays) gives way while requests are under way.
+  const foreground = trackForeground(app);
   recordRequestDurations(app);
 
   const background = new Set<Promise<void>>();
@@ -327,6 +330,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     ideasChanged: (engine) => void bus.publish({ type: 'ideas', engine, at: clock.nowMs() }),
     ...(deps.queued ? { queueReplay: deps.queued.replay } : {}),
     ...(deps.holdJob ? { hold: deps.holdJob } : {}),
+    foreground,
   });
   app.decorate('tradeJobs', tradeJobs);
   app.decorate('jobs', createJobRegistry([dashboardJobs, tradeJobs]));
