@@ -23,6 +23,7 @@ import { createDashboardJobs, type DashboardJobs } from './features/dashboard/da
 import { createDashboardRepo } from './features/dashboard/dashboard.repo';
 import { SERVER_TRADE_ENGINES } from './features/trades/engines';
 import { createTradeJobs, type TradeJobs } from './features/trades/trades.jobs';
+import { trackForeground } from './lib/foreground';
 import { createTrackRecords } from './features/trades/trades.record';
 import { createTradesRepo } from './features/trades/trades.repo';
 import { tradesRoutes } from './features/trades/trades.routes';
@@ -202,6 +203,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     reply.header(REQUEST_ID_HEADER, request.id).headers(url.startsWith('/api/') || url === '/api' ? apiHeaders : securityHeaders);
     done();
   });
+  // Background work (the engines' replays) gives way while requests are under way.
+  const foreground = trackForeground(app);
   // The latency histogram only where something can read it (metrics are off by default).
   if (config.METRICS_PORT || config.METRICS_TOKEN) recordRequestDurations(app);
 
@@ -334,6 +337,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     ideasChanged: (engine) => void bus.publish({ type: 'ideas', engine, at: clock.nowMs() }),
     ...(deps.queued ? { queueReplay: deps.queued.replay } : {}),
     ...(deps.holdJob ? { hold: deps.holdJob } : {}),
+    foreground,
   });
   app.decorate('tradeJobs', tradeJobs);
   app.decorate('jobs', createJobRegistry([dashboardJobs, tradeJobs]));

@@ -82,6 +82,8 @@ const envSchema = z.object({
   MARKET_DATA: z.enum(['simulated', 'file', 'live']).default('simulated'),
   /** The market cache's memory bound in MiB (providers/market/cache.ts; about 25 KB a symbol of recent daily bars). */
   MARKET_CACHE_MAX_MB: positiveInt.max(65_536).default(48),
+  /** V8's heap growth past the live set after a full GC, in percent (lib/heap-growth.ts); 0: V8's own. */
+  HEAP_GROWING_PERCENT: z.coerce.number().int().min(0).max(400).default(30),
   MARKET_NOW: z
     .string()
     .refine((value) => !Number.isNaN(Date.parse(value)), { message: 'MARKET_NOW must be an ISO time, e.g. 2026-11-20T15:30:00Z' })

@@ -11,6 +11,7 @@ import { createJobQueue, type JobQueue } from './jobs/queue';
 import { queuedWork } from './jobs/tasks';
 import { createCacheStore, type CacheStore } from './lib/cache-store';
 import { systemClock, type Clock } from './lib/clock';
+import { applyHeapGrowth } from './lib/heap-growth';
 import { resolveJwtSecret } from './lib/jwt-secret';
 import type { LiveBus } from './lib/live-bus';
 import { controlledMarketClock, createTestControl, holdWhileControlled, offsetClock } from './lib/test-control';
@@ -52,6 +53,7 @@ export interface RuntimeOptions {
 }
 
 export async function openRuntime(config: Config, log: RuntimeLog, options: RuntimeOptions = {}): Promise<Runtime> {
+  applyHeapGrowth(config.HEAP_GROWING_PERCENT);
   // TEST_CONTROL_FILE (NODE_ENV=test only; lib/test-control.ts): the browser tests move quotes and the clock.
   const control = config.TEST_CONTROL_FILE ? createTestControl(config.TEST_CONTROL_FILE, (message) => log.warn(message)) : undefined;
   if (control) log.warn(`TEST_CONTROL_FILE is set: quotes and the clock follow ${control.file} (a test setting)`);

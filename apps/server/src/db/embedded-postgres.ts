@@ -18,6 +18,14 @@ import pg from 'pg';
 const execFileAsync = promisify(execFile);
 
 export const APP_DATABASE = 'signalboard';
+/**
+ * The embedded server's buffer cache (issue 24, light to host: the installation's budget counts
+ * PostgreSQL's memory). The app's whole database is some tens of MB after the engines' replay;
+ * what does not fit is read through the OS page cache, which a small VPS can give back and PSS
+ * does not count, where every shared buffer a backend touched stays counted. Set at each start
+ * (not in postgresql.conf), so installations made with the former 128MB get it too.
+ */
+export const SHARED_BUFFERS = '32MB';
 const SUPERUSER = 'postgres';
 
 export interface Logger {
@@ -253,7 +261,6 @@ async function initialise(bins: Binaries, pgDir: string, password: string, runAs
       "listen_addresses = '127.0.0.1'",
       "unix_socket_directories = ''",
       'max_connections = 200',
-      'shared_buffers = 128MB',
       "log_min_messages = 'warning'",
       '',
     ].join('\n'),
@@ -336,7 +343,7 @@ export async function ensureEmbeddedPostgres(dataDir: string, log: Logger, optio
     const port = await freePort(attempt === 1 ? options.port : 0);
     const result = await run(
       bins.pg_ctl,
-      ['start', '-D', pgDir, '-l', logFile, '-w', '-t', '60', '-o', `-p ${port}`],
+      ['start', '-D', pgDir, '-l', logFile, '-w', '-t', '60', '-o', `-p ${port} -c shared_buffers=${SHARED_BUFFERS}`],
       runAs,
       { detached: true },
     );

@@ -2,7 +2,7 @@
  * The trade engines' jobs (strategies.md §0.3, §0.5), per engine:
  * - `trades-replay:<ruleVersion>`: on first start and for each new rule version, the engine runs
  *   over the source's daily history in the background (startup and health never wait for it);
- *   its ideas are 'replayed'. Progress is in trade_engine_versions (api/trade_ideas/replay_status).
+ *   its ideas are 'replayed'. A process runs its replays one at a time (trades.replay-lane.ts). Progress is in trade_engine_versions (api/trade_ideas/replay_status).
  *   With REDIS_URL the tick enqueues it instead (`queueReplay`): a long job of its own on a worker
  *   (jobs/tasks.ts `trades-replay`, runReplay), which a worker that dies holding it hands to another
  *   within about half a minute (BullMQ's lock), the new holder taking the job_runs claim over.
@@ -19,6 +19,7 @@
  */
 import { dayNumber, isoFromDayNumber, marketSession, type EngineId, type UniverseMember } from '@signalboard/core';
 import type { JobRuns } from '../../jobs/job-runs';
+import { NO_FOREGROUND, type Foreground } from '../../lib/foreground';
 import { runJob, sharedPass, type Job, type JobRunnerDeps, type QueuedRun, type RunOutcome, type TickOptions } from '../../jobs/registry';
 import type { Clock } from '../../lib/clock';
 import type { CachedMarket } from '../../providers/market/cached-market';
@@ -27,6 +28,7 @@ import { createExtrasFor, engineUniverse, markChains } from './trades.extras';
 import { calendarOf } from './trades.calendar';
 import { loadSeries, seriesThrough } from './trades.market';
 import type { TradesRepo } from './trades.repo';
+import { createReplayLane, type ReplayLane } from './trades.replay-lane';
 import { createSessionRunner, recordOf, replaySessions, type AnyEngine } from './trades.runner';
 
 const MINUTE_MS = 60_000;
@@ -58,6 +60,10 @@ export interface TradeJobsDeps {
    * worker runs with runReplay, instead of running in the background of this process's tick.
    */
   queueReplay?: (ruleVersion: string) => Promise<void>;
+  /** This process's requests, which a replay gives way to between sessions (none in a worker). */
+  foreground?: Foreground;
+  /** The lane the replays of this process take one at a time (trades.replay-lane.ts); tests pass one. */
+  lane?: ReplayLane;
   /** Tests only: holds a claimed daily pass or marks run before it starts (JobRunnerDeps.hold). */
   hold?: JobRunnerDeps['hold'];
 }
@@ -72,8 +78,10 @@ export function createTradeJobs(deps: TradeJobsDeps) {
   const universeOf = deps.universe ?? ((biased: boolean, engine: EngineId) => engineUniverse(market, engine, biased));
   /** Drop's index members: the layered / swing universe (the S&P 500 members the source knows). */
   const extrasDeps = { market, repo, log, indexMembers: () => universeOf(false, 'layered'), nowMs: () => marketClock.nowMs() };
-  /** The replays under way in this process, by rule version. */
+  /** The replays under way in this process, by rule version (claimed: running, or waiting in the lane). */
   const replays = new Map<string, Promise<void>>();
+  const lane = deps.lane ?? createReplayLane();
+  const foreground = deps.foreground ?? NO_FOREGROUND;
   let stopping = false;
 
   const byId = new Map<EngineId, AnyEngine>(engines.map((engine) => [engine.id, engine]));
@@ -84,7 +92,14 @@ export function createTradeJobs(deps: TradeJobsDeps) {
    */
   async function replay(engine: AnyEngine, nowMs: number, heartbeat: () => Promise<void>): Promise<boolean> {
     const base = { engine: engine.id, ruleVersion: engine.ruleVersion, paramHash: engine.paramHash };
+    // Drop items link the swing trade open on their session: a swing replay under way here finishes
+    // first (waited for outside the lane, which swing's replay needs).
+    const swing = engine.id === 'drop' ? byId.get('swing') : undefined;
+    const swingReplay = swing ? replays.get(swing.ruleVersion) : undefined;
+    if (swingReplay) await swingReplay;
+    const leave = await lane.enter(heartbeat);
     try {
+      if (stopping) throw new Error('the server stopped before the replay began; it runs at the next start');
       const calendar = calendarOf(engine.id);
       const lastDay = calendar.passDay(nowMs);
       const universe = await universeOf(true, engine.id);
@@ -97,16 +112,12 @@ export function createTradeJobs(deps: TradeJobsDeps) {
       const sessions = stored === null ? all : all.filter((day) => day > dayNumber(stored));
       const skipped = all.length - sessions.length;
       await repo.saveVersion(repo.db, { ...base, sessionsTotal: all.length, sessionsDone: skipped }, clock.nowMs());
-      // Drop items link the swing trade open on their session: a swing replay under way here finishes first.
-      const swing = engine.id === 'drop' ? byId.get('swing') : undefined;
-      const swingReplay = swing ? replays.get(swing.ruleVersion) : undefined;
-      if (swingReplay) await swingReplay;
       const extrasFor = await createExtrasFor(engine, universe, { ...extrasDeps, series });
       const session = await createSessionRunner({ engine, repo, mode: 'replay', resume: stored !== null, universe, series, extrasFor });
       for (const [index, day] of sessions.entries()) {
-        // The replay is background work: between sessions the requests waiting are served first
-        // (setImmediate runs after the pending I/O callbacks), so a first screen does not queue behind it.
-        await new Promise<void>((resolve) => setImmediate(resolve));
+        // The replay is background work: between sessions the requests under way finish first
+        // (lib/foreground.ts), so a first screen does not queue behind it.
+        await foreground.turn();
         if (stopping) throw new Error('the server stopped during the replay; it goes on from there at the next start');
         const touched = await session.step(day, calendar.passTimeMs(day), { refoldAllOpen: false, claim: sessionClaim(engine, day), afterWrite: lastSessionWrite(engine, day) });
         if (touched === null) {
@@ -128,6 +139,8 @@ export function createTradeJobs(deps: TradeJobsDeps) {
     } catch (error) {
       await repo.saveVersion(repo.db, { ...base, replayState: 'failed', finishedAt: new Date(clock.nowMs()), error: errorText(error).slice(0, 2000) }, clock.nowMs());
       throw error;
+    } finally {
+      leave();
     }
   }
 

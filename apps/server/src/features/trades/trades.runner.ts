@@ -191,11 +191,12 @@ export async function createSessionRunner(options: RunnerOptions) {
     const logs = await logsOf(tx, ids);
     const records: IdeaRecord[] = [];
     const chains = sessionChains?.day === day ? sessionChains.chains : undefined;
-    for (const [id, events] of logs) {
-      const record = recordOf(engine, events, null, nowMs);
-      const final = record.isOpen ? recordOf(engine, events, closeMark(record.symbol, day), nowMs, chains) : record;
-      records.push(final);
-      void id;
+    for (const events of logs.values()) {
+      // One fold per idea: an open one's at the session's close (folding it unmarked first, only to
+      // learn that it is open, doubled the garbage of a replay, the most of its allocations).
+      const opened = events.find((event) => event.type === 'opened') ?? events[0]!;
+      const isOpen = engine.openState(events) !== null;
+      records.push(isOpen ? recordOf(engine, events, closeMark(opened.symbol, day), nowMs, chains) : recordOf(engine, events, null, nowMs));
     }
     await repo.upsertIdeas(tx, records);
     return logs;

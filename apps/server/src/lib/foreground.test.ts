@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import Fastify from 'fastify';
+import { createForeground, trackForeground } from './foreground';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('foreground: requests before background work', () => {
+  it('gives a turn at once when no request has been under way', async () => {
+    const foreground = createForeground({ quietMs: 50, maxWaitMs: 1000 });
+    const started = performance.now();
+    await foreground.turn();
+    expect(performance.now() - started).toBeLessThan(40);
+  });
+
+  it('waits while a request is under way, then for the quiet time after it', async () => {
+    const foreground = createForeground({ quietMs: 30, maxWaitMs: 5000 });
+    const end = foreground.begin();
+    let turned = 0;
+    const turn = foreground.turn().then(() => (turned = performance.now()));
+    await sleep(60);
+    expect(turned).toBe(0);
+    const ended = performance.now();
+    end();
+    end(); // once only: a second call does not count another request out
+    await turn;
+    expect(turned - ended).toBeGreaterThanOrEqual(25);
+    // Still counted right: a new request holds the next turn again.
+    const next = foreground.begin();
+    let again = false;
+    const second = foreground.turn().then(() => (again = true));
+    await sleep(40);
+    expect(again).toBe(false);
+    next();
+    await second;
+  });
+
+  it('waits at most maxWaitMs under constant load', async () => {
+    const foreground = createForeground({ quietMs: 10, maxWaitMs: 80 });
+    foreground.begin(); // never ends
+    const started = performance.now();
+    await foreground.turn();
+    const waited = performance.now() - started;
+    expect(waited).toBeGreaterThanOrEqual(75);
+    expect(waited).toBeLessThan(1000);
+  });
+
+  it("counts an app's requests from their arrival to their answer", async () => {
+    const app = Fastify();
+    const foreground = trackForeground(app);
+    let answer = () => undefined as void;
+    app.get('/slow', () => new Promise<{ ok: boolean }>((resolve) => (answer = () => resolve({ ok: true }))));
+    await app.ready();
+    const request = app.inject('/slow');
+    await sleep(20);
+    let turned = false;
+    const turn = foreground.turn().then(() => (turned = true));
+    await sleep(60);
+    expect(turned).toBe(false);
+    answer();
+    expect((await request).json()).toEqual({ ok: true });
+    await turn;
+    expect(turned).toBe(true);
+    await app.close();
+  });
+});

@@ -1,0 +1,76 @@
+/**
+ * Requests first, background work after (issue 24: a user's first screen must not wait for the
+ * engines' first replay). The HTTP layer marks each request as it starts and ends; background work
+ * that runs in slices (a replay, session by session) calls `turn()` between slices, which answers
+ * once no request has been under way for QUIET_MS — or after MAX_WAIT_MS at most, so a server
+ * under constant load still makes progress on its background work.
+ */
+
+import type { FastifyInstance } from 'fastify';
+
+/** No request for this long: the reads of a screen (issued one after the other) are over. */
+export const QUIET_MS = 15;
+/** Background work waits at most this long per slice for requests to finish. */
+export const MAX_WAIT_MS = 250;
+
+export interface Foreground {
+  /** A request began; the answer ends it (call once). */
+  begin(): () => void;
+  /** Waits until no request has been under way for `quietMs` (at most `maxWaitMs`); always yields once. */
+  turn(): Promise<void>;
+}
+
+export function createForeground(options: { quietMs?: number; maxWaitMs?: number; now?: () => number } = {}): Foreground {
+  const quietMs = options.quietMs ?? QUIET_MS;
+  const maxWaitMs = options.maxWaitMs ?? MAX_WAIT_MS;
+  const now = options.now ?? (() => performance.now());
+  let active = 0;
+  let lastEnd = -Infinity;
+  const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+  return {
+    begin() {
+      active += 1;
+      let ended = false;
+      return () => {
+        if (ended) return;
+        ended = true;
+        active -= 1;
+        lastEnd = now();
+      };
+    },
+    async turn() {
+      // setImmediate runs after the pending I/O callbacks: requests already arrived start first.
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      const deadline = now() + maxWaitMs;
+      for (;;) {
+        const idleFor = now() - lastEnd;
+        if ((active === 0 && idleFor >= quietMs) || now() >= deadline) return;
+        await sleep(active > 0 ? 2 : Math.max(1, Math.ceil(quietMs - idleFor)));
+      }
+    },
+  };
+}
+
+/** Background work with no requests to give way to (a worker process, tests): one yield per slice. */
+export const NO_FOREGROUND: Foreground = {
+  begin: () => () => undefined,
+  turn: () => new Promise<void>((resolve) => setImmediate(resolve)),
+};
+
+/** A Foreground fed by `app`'s requests: each counts from its arrival until its answer is sent or its client goes. */
+export function trackForeground(app: FastifyInstance): Foreground {
+  const foreground = createForeground();
+  const ends = new WeakMap<object, () => void>();
+  app.addHook('onRequest', (request, reply, done) => {
+    const end = foreground.begin();
+    ends.set(request, end);
+    reply.raw.once('close', end);
+    done();
+  });
+  app.addHook('onResponse', (request, _reply, done) => {
+    ends.get(request)?.();
+    done();
+  });
+  return foreground;
+}
