@@ -13,7 +13,6 @@
 //     Budget: 0 errors, p99 < 250 ms. It starts once the five engines have replayed their history
 //     (so the trade lists are a real installation's), and with REDIS_URL a worker process
 //     (dist/worker.js) runs the jobs meanwhile: the replays, then the alert polls, ticks and deliveries.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -21,6 +20,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { ensureEmbeddedPostgres } from '../apps/server/src/db/embedded-postgres';
 import { hashPassword } from '../apps/server/src/lib/password';
+import { freePort, spawnProcess, waitUntilHealthy } from '../apps/server/test/processes';
 import { dropRedisKeys } from '../apps/server/test/redis';
 
 const USERS = 200;
@@ -54,48 +54,19 @@ const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.lengt
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 interface ApiProcess {
-  child: ChildProcess;
   baseUrl: string;
   output(): string;
-  stop(): Promise<void>;
+  stop(): Promise<unknown>;
 }
 
-async function freePort(): Promise<number> {
-  const net = await import('node:net');
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
-}
-
-function spawnQuietly(script: string, env: NodeJS.ProcessEnv) {
-  let output = '';
-  const child = spawn(process.execPath, [script], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-  child.stdout!.on('data', (chunk: Buffer) => (output = (output + chunk.toString()).slice(-20_000)));
-  child.stderr!.on('data', (chunk: Buffer) => (output = (output + chunk.toString()).slice(-20_000)));
-  const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
-  const stop = async () => {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
-    await exited;
-  };
-  return { child, output: () => output, stop };
-}
+const spawnQuietly = (script: string, env: NodeJS.ProcessEnv) => spawnProcess(process.execPath, [script], { env, keepChars: 20_000 });
 
 async function startApi(serverJs: string, env: NodeJS.ProcessEnv): Promise<ApiProcess> {
   const port = await freePort();
-  const { child, output, stop } = spawnQuietly(serverJs, { ...env, PORT: String(port) });
+  const api = spawnQuietly(serverJs, { ...env, PORT: String(port) });
   const baseUrl = `http://127.0.0.1:${port}`;
-  for (let i = 0; ; i += 1) {
-    if (child.exitCode !== null) throw new Error(`an API process exited with code ${child.exitCode}: ${output().slice(-400)}`);
-    if (await fetch(`${baseUrl}/api/health`).then((r) => r.ok, () => false)) break;
-    if (i > 480) throw new Error('an API process did not answer /api/health within 120 s');
-    await sleep(250);
-  }
-  return { child, baseUrl, output, stop };
+  await waitUntilHealthy(api, baseUrl, 'an API process', 120_000);
+  return { baseUrl, output: api.output, stop: () => api.stop() };
 }
 
 /** Waits until every engine's replay is done; answers the ideas the store then holds and how long it took. */
@@ -185,7 +156,7 @@ export async function run(): Promise<string[][]> {
 
     // No replay may run during part 1: without Redis the API processes replay the engines at start, so
     // part 1 waits for them; with REDIS_URL the API processes run no jobs and the worker starts after it.
-    const workerGone = () => (worker && worker.child.exitCode !== null ? `the worker exited: ${worker.output().slice(-400)}` : null);
+    const workerGone = () => (worker && worker.process.exitCode !== null ? `the worker exited: ${worker.output().slice(-400)}` : null);
     let replayed = process.env.REDIS_URL ? undefined : await replaysDone(dbUrl, workerGone);
 
     // 1. Authenticated read, 1 process vs 2 (medians of 3 alternated rounds after a warm-up).

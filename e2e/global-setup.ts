@@ -2,7 +2,9 @@
  * Two built servers for the browser tests, each on a fresh embedded database in a temporary
  * DATA_DIR: the embedded defaults (simulated market), and a file-backed market built from
  * e2e/fixtures/market with MARKET_NOW pinned, for the screens whose results the specs assert
- * exactly. `npm run test:e2e` builds the bundles first.
+ * exactly. `npm run test:e2e` builds the bundles first. Every DATA_DIR of the run is in its folder
+ * (apps/server/test/run-dirs.ts): a run interrupted before its teardown leaves embedded PostgreSQL
+ * servers running there, and the next run stops them first.
  */
 import { existsSync } from 'node:fs';
 import fs from 'node:fs/promises';
@@ -11,7 +13,8 @@ import type { TestProject } from 'vitest/node';
 import { DATASET_PARTS } from './fixtures/market';
 import { MARKET_NOW, writeDataset } from './fixtures/market/dataset';
 import { MARKET_NEWS_IMAGE_URL } from './fixtures/market/news-market';
-import { makeDataDir, REPO_ROOT, startServer } from './support/server-process';
+import { startRun } from '../apps/server/test/run-dirs';
+import { makeDataDir, REPO_ROOT, startServer, type RunningServer } from './support/server-process';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -31,6 +34,16 @@ export default async function setup(project: TestProject) {
   for (const file of ['apps/web/dist/index.html', 'apps/server/dist/server.js']) {
     if (!existsSync(path.join(REPO_ROOT, file))) throw new Error(`${file} is missing: run npm run build first`);
   }
+  const run = await startRun('e2e');
+  try {
+    return await startServers(project, run.finish);
+  } catch (error) {
+    await run.finish();
+    throw error;
+  }
+}
+
+async function startServers(project: TestProject, finish: () => Promise<void>) {
   const dataDir = await makeDataDir('e2e');
   const marketDataDir = await makeDataDir('e2e-market');
   const datasetDir = path.join(path.dirname(marketDataDir), 'dataset');
@@ -54,10 +67,15 @@ export default async function setup(project: TestProject) {
   project.provide('alertsDataDir', alertsDataDir);
   project.provide('alertsControlFile', controlFile);
   return async () => {
-    for (const [name, running, dir] of [['e2e', server, dataDir], ['e2e market', market, marketDataDir], ['e2e alerts', alerts, alertsDataDir]] as const) {
-      const code = await running.stop();
-      if (code !== 0) console.error(`${name} server exited with ${code}:\n${running.output()}`);
-      await fs.rm(path.dirname(dir), { recursive: true, force: true });
-    }
+    // All three at once, each killed after 30 s; then whatever is left in the run's folder (a
+    // postmaster of a server that had to be killed) is stopped and the folder removed.
+    const servers: Array<[string, RunningServer]> = [['e2e', server], ['e2e market', market], ['e2e alerts', alerts]];
+    await Promise.all(
+      servers.map(async ([name, running]) => {
+        const code = await running.stop('SIGTERM', 30_000);
+        if (code !== 0) console.error(`${name} server exited with ${code}:\n${running.output()}`);
+      }),
+    );
+    await finish();
   };
 }

@@ -3,11 +3,12 @@
  * servers (apps/server/dist/server.js) and M workers (apps/server/dist/worker.js) on one PostgreSQL
  * database and one Redis, each with a DATABASE_URL database and a REDIS_PREFIX of the test's own.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import pg from 'pg';
-import { freePort, REPO_ROOT } from './server-process';
+import { freePort, spawnProcess, waitUntilHealthy, type SpawnedProcess } from '../../apps/server/test/processes';
+import { REPO_ROOT } from './server-process';
 
 const SERVER_JS = path.join(REPO_ROOT, 'apps/server/dist/server.js');
 const WORKER_JS = path.join(REPO_ROOT, 'apps/server/dist/worker.js');
@@ -51,44 +52,24 @@ export async function createClusterDatabase(adminUrl: string): Promise<ClusterDa
   };
 }
 
-function spawnProcess(name: string, script: string, env: NodeJS.ProcessEnv): { child: ChildProcess; output: () => string; exited: Promise<number | null> } {
-  let output = '';
-  const child = spawn(process.execPath, [script], { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  const keep = (chunk: Buffer) => (output = (output + chunk.toString()).slice(-200_000));
-  child.stdout!.on('data', keep);
-  child.stderr!.on('data', keep);
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code, signal) => resolve(code ?? (signal ? -1 : null))));
-  return { child, output: () => `[${name}]\n${output}`, exited };
-}
-
-function stopper(child: ChildProcess, exited: Promise<number | null>) {
-  return async (signal: NodeJS.Signals = 'SIGTERM') => {
-    if (child.exitCode === null && child.signalCode === null) child.kill(signal);
-    return exited;
-  };
+function spawnNamed(name: string, script: string, env: NodeJS.ProcessEnv): SpawnedProcess & { output(): string } {
+  const spawned = spawnProcess(process.execPath, [script], { cwd: REPO_ROOT, env, keepChars: 200_000 });
+  return { ...spawned, output: () => `[${name}]\n${spawned.output()}` };
 }
 
 /** Starts an API process and waits until /api/health answers. */
 export async function startApi(name: string, env: NodeJS.ProcessEnv): Promise<ApiProcess> {
   const port = await freePort();
-  const { child, output, exited } = spawnProcess(name, SERVER_JS, { ...env, PORT: String(port), HOST: '127.0.0.1' });
+  const spawned = spawnNamed(name, SERVER_JS, { ...env, PORT: String(port), HOST: '127.0.0.1' });
   const baseUrl = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 90_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`${name} exited early (${child.exitCode}):\n${output()}`);
-    if (await fetch(`${baseUrl}/api/health`).then((r) => r.ok, () => false)) break;
-    if (Date.now() > deadline) {
-      child.kill('SIGKILL');
-      throw new Error(`${name} did not answer in time:\n${output()}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  return { name, process: child, baseUrl, output, stop: stopper(child, exited) };
+  await waitUntilHealthy(spawned, baseUrl, name);
+  return { name, process: spawned.process, baseUrl, output: spawned.output, stop: (signal) => spawned.stop(signal) };
 }
 
 /** Starts a worker and waits until its log says it is ready (`readyLine`). */
 export async function startWorker(name: string, env: NodeJS.ProcessEnv, readyLine: RegExp): Promise<ClusterProcess> {
-  const { child, output, exited } = spawnProcess(name, WORKER_JS, env);
+  const spawned = spawnNamed(name, WORKER_JS, env);
+  const { process: child, output } = spawned;
   const deadline = Date.now() + 90_000;
   while (!readyLine.test(output())) {
     if (child.exitCode !== null) throw new Error(`${name} exited early (${child.exitCode}):\n${output()}`);
@@ -98,7 +79,7 @@ export async function startWorker(name: string, env: NodeJS.ProcessEnv, readyLin
     }
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
-  return { name, process: child, output, stop: stopper(child, exited) };
+  return { name, process: child, output, stop: (signal) => spawned.stop(signal) };
 }
 
 /** The environment every process of one cluster shares. */

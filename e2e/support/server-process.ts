@@ -1,31 +1,22 @@
 /** Starts and stops the built server (apps/server/dist/server.js) as a real process. */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import fs from 'node:fs/promises';
-import net from 'node:net';
-import os from 'node:os';
+import { spawnSync, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { freePort, spawnProcess, waitUntilHealthy } from '../../apps/server/test/processes';
+import { tempDir } from '../../apps/server/test/run-dirs';
+
+export { freePort } from '../../apps/server/test/processes';
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const SERVER_JS = path.join(REPO_ROOT, 'apps/server/dist/server.js');
 const CLI_JS = path.join(REPO_ROOT, 'apps/server/dist/cli.js');
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
-}
-
-/** A temporary DATA_DIR the postgres user can reach (the embedded server runs as it under root). */
+/**
+ * A temporary DATA_DIR the postgres user can reach (the embedded server runs as it under root), in
+ * the run's folder (apps/server/test/run-dirs.ts: a later run stops what an interrupted one left there).
+ */
 export async function makeDataDir(label: string): Promise<string> {
-  const dir = await fs.mkdtemp(path.join(os.tmpdir(), `sb-${label}-`));
-  await fs.chmod(dir, 0o755);
-  return path.join(dir, 'data');
+  return path.join((await tempDir(label)).dir, 'data');
 }
 
 /** The environment every test server gets: embedded database, generous sign-in limits. */
@@ -56,8 +47,8 @@ export interface RunningServer {
   process: ChildProcess;
   baseUrl: string;
   output: () => string;
-  /** Sends the signal (SIGTERM by default) and waits for the exit; answers the exit code. */
-  stop(signal?: NodeJS.Signals): Promise<number | null>;
+  /** Sends the signal (SIGTERM by default) and waits for the exit (SIGKILL after `killAfterMs` if given); answers the exit code. */
+  stop(signal?: NodeJS.Signals, killAfterMs?: number): Promise<number | null>;
 }
 
 export async function startServer(
@@ -65,42 +56,12 @@ export async function startServer(
   options: { port?: number; env?: Record<string, string>; via?: 'node' | 'npm start' } = {},
 ): Promise<RunningServer> {
   const port = options.port ?? (await freePort());
-  let output = '';
   // `npm start` is what a user (or a supervisor) runs: npm, then the server in a child of its own.
   const [command, args] = options.via === 'npm start' ? ['npm', ['start']] : [process.execPath, [SERVER_JS]];
-  const child = spawn(command, args, {
-    cwd: REPO_ROOT,
-    env: serverEnv(dataDir, port, options.env),
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code, signal) => resolve(code ?? (signal ? -1 : null))));
+  const child = spawnProcess(command, args, { cwd: REPO_ROOT, env: serverEnv(dataDir, port, options.env) });
   const baseUrl = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 90_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`server exited early (${child.exitCode}):\n${output}`);
-    try {
-      const response = await fetch(`${baseUrl}/api/health`);
-      if (response.ok) break;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) {
-      child.kill('SIGKILL');
-      throw new Error(`server did not answer in time:\n${output}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  return {
-    process: child,
-    baseUrl,
-    output: () => output,
-    async stop(signal = 'SIGTERM') {
-      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
-      return exited;
-    },
-  };
+  await waitUntilHealthy(child, baseUrl);
+  return { process: child.process, baseUrl, output: child.output, stop: child.stop };
 }
 
 /** Runs the admin CLI (what `npm run user -- …` runs) against DATA_DIR. */

@@ -5,19 +5,15 @@
  * embedded server is started again by the server itself; an external one (here a private PostgreSQL
  * of the test's own, never the machine's shared one) is simply waited for.
  */
-import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { ensureEmbeddedPostgres, type EmbeddedPostgres } from '../src/db/embedded-postgres';
-import { call, READINESS_TOKEN, startServerChild, tempDir, type ServerChild } from './server-child';
 import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ensureEmbeddedPostgres, type EmbeddedPostgres } from '../src/db/embedded-postgres';
+import { call, cleanupAfterAll, DEMO, readiness, startServerChild, tempDir, until, type ServerChild } from './server-child';
 
 const quiet = { info: () => undefined, warn: () => undefined };
-const cleanups: Array<() => Promise<unknown>> = [];
-afterAll(async () => {
-  for (const cleanup of cleanups.reverse()) await cleanup().catch(() => undefined);
-});
+const cleanups = cleanupAfterAll();
 
-const DEMO = { email: 'demo@signalboard.local', password: 'demo' };
 const IBM = { symbol: 'IBM', description: 'International Business Machines' };
 const DOWN_MSG = 'The database is unavailable right now. Please try again shortly.';
 
@@ -27,24 +23,12 @@ async function signIn(server: ServerChild): Promise<string> {
   return body.access_token as string;
 }
 
-/** Polls `probe` (never a fixed sleep) until it answers something `done` accepts; fails after `timeoutMs`. */
-async function until<T>(probe: () => Promise<T>, done: (value: T) => boolean, timeoutMs: number, what: string): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: T | undefined;
-  for (;;) {
-    last = await probe().catch((error: unknown) => error as T);
-    if (done(last)) return last;
-    if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms (last: ${JSON.stringify(last)})`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
 /** While the database is down: a signed-in call answers 503 with the msg, and readiness says database down (503). */
 async function expectDown(server: ServerChild, token: string): Promise<void> {
   const answer = await until(() => call(server.baseUrl, 'get_favorite_stocks', { token }), (a) => a.status === 503, 15_000, 'a call answering 503');
   expect(answer.body).toEqual({ msg: DOWN_MSG });
   expect(answer.headers.get('retry-after')).toBe('5');
-  const ready = await until(() => call(server.baseUrl, 'ready', { token: READINESS_TOKEN }), (a) => a.status === 503, 15_000, 'readiness 503');
+  const ready = await until(() => readiness(server), (a) => a.status === 503, 15_000, 'readiness 503');
   expect(ready.body).toMatchObject({ status: 'not_ready', checks: { database: { state: 'down', required: true } } });
   expect(server.alive()).toBe(true);
 }
@@ -58,7 +42,7 @@ async function expectBack(server: ServerChild, timeoutMs: number): Promise<numbe
   const saved = await call(server.baseUrl, 'batch_update_favorite_stocks', { token, json: { stocks: [IBM, { symbol: 'AAPL', description: 'Apple Inc.' }] } });
   expect(saved.status).toBe(200);
   expect((await call(server.baseUrl, 'get_favorite_stocks', { token })).body).toHaveLength(2);
-  const ready = await until(() => call(server.baseUrl, 'ready', { token: READINESS_TOKEN }), (a) => a.status === 200, 10_000, 'ready again');
+  const ready = await until(() => readiness(server), (a) => a.status === 200, 10_000, 'ready again');
   expect(ready.body).toMatchObject({ checks: { database: { state: 'up' } } });
   expect(server.alive()).toBe(true);
   return elapsed;
@@ -75,13 +59,13 @@ async function saveIbm(server: ServerChild): Promise<string> {
 describe.skipIf(process.env.SB_TEST_DATABASE === 'external')('the database going away under a running server', () => {
   it('the embedded PostgreSQL killed (kill -9 of its postmaster): the server answers 503, starts it again and works within seconds', async () => {
     const temp = await tempDir('db-outage-embedded');
-    cleanups.push(temp.remove);
+    cleanups.add(temp.remove);
     const dataDir = path.join(temp.dir, 'data');
     let started = Date.now();
     const server = await startServerChild({ DATA_DIR: dataDir });
     console.info(`server up in ${Date.now() - started} ms`);
     // Stopping the server stops the embedded database too (it is the server's).
-    cleanups.push(() => server.stop());
+    cleanups.add(() => server.stop());
     started = Date.now();
     const token = await saveIbm(server);
     console.info(`signed in and saved in ${Date.now() - started} ms`);
@@ -102,20 +86,20 @@ describe.skipIf(process.env.SB_TEST_DATABASE === 'external')('the database going
 
   it('an external PostgreSQL restarting (57P01 to every session): the server answers 503 meanwhile and works within seconds of it being back', async () => {
     const temp = await tempDir('db-outage-external');
-    cleanups.push(temp.remove);
+    cleanups.add(temp.remove);
     const pgData = path.join(temp.dir, 'external');
     // A private PostgreSQL (the embedded-postgres binaries) the test stops and starts, on a fixed port.
     let database: EmbeddedPostgres = await ensureEmbeddedPostgres(pgData, quiet);
-    cleanups.push(() => database.stop());
+    cleanups.add(() => database.stop());
     const server = await startServerChild({ DATA_DIR: path.join(temp.dir, 'data'), DATABASE_URL: database.url });
-    cleanups.push(() => server.stop());
+    cleanups.add(() => server.stop());
     const token = await saveIbm(server);
 
     // A fast shutdown: every session is told 57P01 (terminating connection due to administrator command).
     await database.stop();
     await expectDown(server, token);
     // Still down a while later: the server keeps answering (and retrying) rather than giving up or exiting.
-    await until(() => call(server.baseUrl, 'ready', { token: READINESS_TOKEN }), (a) => a.status === 503, 5_000, 'readiness still 503');
+    await until(() => readiness(server), (a) => a.status === 503, 5_000, 'readiness still 503');
 
     const port = database.port;
     database = await ensureEmbeddedPostgres(pgData, quiet, { port });

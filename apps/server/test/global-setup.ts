@@ -1,16 +1,17 @@
 /**
  * One PostgreSQL server for the whole server suite: the embedded one in a temporary DATA_DIR, or the
  * server at DATABASE_URL (SB_TEST_DATABASE=external). A migrated template database is made once;
- * every test file copies it into a fresh database of its own (see test/helpers.ts).
+ * every test file copies it into a fresh database of its own (see test/helpers.ts). The embedded
+ * server's DATA_DIR is in the run's folder (test/run-dirs.ts): a run interrupted before its teardown
+ * leaves it running, and the next run of this checkout stops it.
  */
 import { randomBytes } from 'node:crypto';
-import fs from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { createPool, migrateDatabase } from '../src/db/client';
 import { ensureEmbeddedPostgres, type EmbeddedPostgres } from '../src/db/embedded-postgres';
+import { startRun } from './run-dirs';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -27,16 +28,23 @@ function withDatabase(url: string, database: string): string {
 }
 
 export default async function setup(project: TestProject) {
+  const run = await startRun(project.name);
+  try {
+    return await prepare(project, run);
+  } catch (error) {
+    await run.finish();
+    throw error;
+  }
+}
+
+async function prepare(project: TestProject, run: Awaited<ReturnType<typeof startRun>>) {
   const external = process.env.SB_TEST_DATABASE === 'external';
   let embedded: EmbeddedPostgres | undefined;
-  let tempDir: string | undefined;
   let adminUrl: string;
   if (external) {
     adminUrl = withDatabase(process.env.DATABASE_URL!, 'postgres');
   } else {
-    tempDir = await fs.mkdtemp(path.join(os.tmpdir(), 'sb-server-test-'));
-    await fs.chmod(tempDir, 0o755);
-    embedded = await ensureEmbeddedPostgres(path.join(tempDir, 'data'), { info: () => undefined, warn: () => undefined });
+    embedded = await ensureEmbeddedPostgres(path.join(run.dir, 'data'), { info: () => undefined, warn: () => undefined });
     adminUrl = embedded.adminUrl;
   }
   const prefix = `sbt_${randomBytes(4).toString('hex')}`;
@@ -53,10 +61,14 @@ export default async function setup(project: TestProject) {
   project.provide('databasePrefix', prefix);
 
   return async () => {
-    const { rows } = await admin.query<{ datname: string }>('select datname from pg_database where datname like $1', [`${prefix}%`]);
-    for (const { datname } of rows) await admin.query(`drop database if exists ${datname} with (force)`);
-    await admin.end();
-    if (embedded) await embedded.stop();
-    if (tempDir) await fs.rm(tempDir, { recursive: true, force: true });
+    // Each step even when one before it failed: the embedded server and the folder never stay behind.
+    try {
+      const { rows } = await admin.query<{ datname: string }>('select datname from pg_database where datname like $1', [`${prefix}%`]);
+      for (const { datname } of rows) await admin.query(`drop database if exists ${datname} with (force)`);
+    } finally {
+      await admin.end().catch(() => undefined);
+      await embedded?.stop().catch((error: unknown) => console.error(`could not stop the embedded PostgreSQL: ${String(error)}`));
+      await run.finish(); // stops a postmaster still there, removes the folder
+    }
   };
 }

@@ -7,20 +7,15 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createJobQueue, startJobWorkers } from '../src/jobs/queue';
 import { closeRedis, createRedisConnection, isRedisUnavailable } from '../src/lib/redis';
 import { createTestDatabase } from './helpers';
-import { call, READINESS_TOKEN, freePort, startServerChild, tempDir } from './server-child';
+import { call, cleanupAfterAll, DEMO, freePort, readiness, startServerChild, tempDir, until } from './server-child';
 
 const REDIS_SERVER = '/usr/bin/redis-server';
-const cleanups: Array<() => Promise<unknown>> = [];
-const redisServers: Array<() => Promise<void>> = [];
-afterAll(async () => {
-  // The clients first (closing on a Redis that is up), the Redis servers last.
-  for (const cleanup of cleanups.reverse()) await cleanup().catch(() => undefined);
-  for (const kill of redisServers) await kill();
-});
+// The clients first (closing on a Redis that is up), the Redis servers last.
+const cleanups = cleanupAfterAll();
 
 /** A private redis-server (nothing saved to disk: a restart comes back empty). */
 async function startRedis(port: number): Promise<{ process: ChildProcess; kill(): Promise<void> }> {
@@ -37,19 +32,8 @@ async function startRedis(port: number): Promise<{ process: ChildProcess; kill()
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
     await exited;
   };
-  redisServers.push(kill);
+  cleanups.last(kill);
   return { process: child, kill };
-}
-
-async function until<T>(probe: () => Promise<T>, done: (value: T) => boolean, timeoutMs: number, what: string): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: T | undefined;
-  for (;;) {
-    last = await probe().catch((error: unknown) => error as T);
-    if (done(last)) return last;
-    if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms (last: ${last instanceof Error ? last.message : JSON.stringify(last)})`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
 }
 
 describe.skipIf(!existsSync(REDIS_SERVER))('Redis going away and coming back', () => {
@@ -57,7 +41,7 @@ describe.skipIf(!existsSync(REDIS_SERVER))('Redis going away and coming back', (
     const port = await freePort();
     const redis = await startRedis(port);
     const connection = createRedisConnection({ url: `redis://127.0.0.1:${port}`, prefix: 'sbt-fast' }, { name: 'cache' });
-    cleanups.push(() => closeRedis(connection));
+    cleanups.add(() => closeRedis(connection));
     let errors = 0;
     connection.on('error', () => (errors += 1));
     expect(await connection.ping()).toBe('PONG');
@@ -94,7 +78,7 @@ describe.skipIf(!existsSync(REDIS_SERVER))('Redis going away and coming back', (
         tick: async () => void ran.push('tick'),
       },
     });
-    cleanups.push(async () => {
+    cleanups.add(async () => {
       await workers.close(1_000);
       await queue.close();
     });
@@ -122,19 +106,18 @@ describe.skipIf(!existsSync(REDIS_SERVER))('Redis going away and coming back', (
     const port = await freePort();
     const redis = await startRedis(port);
     const database = await createTestDatabase();
-    cleanups.push(database.drop);
+    cleanups.add(database.drop);
     const temp = await tempDir('redis-outage');
-    cleanups.push(temp.remove);
+    cleanups.add(temp.remove);
     const server = await startServerChild({ DATA_DIR: temp.dir, DATABASE_URL: database.url, REDIS_URL: `redis://127.0.0.1:${port}`, REDIS_PREFIX: 'sbt-outage' });
-    cleanups.push(() => server.stop());
-    await until(() => call(server.baseUrl, 'ready', { token: READINESS_TOKEN }), (answer) => answer.status === 200, 30_000, 'ready');
-    const demo = { email: 'demo@signalboard.local', password: 'demo' };
+    cleanups.add(() => server.stop());
+    await until(() => readiness(server), (answer) => answer.status === 200, 30_000, 'ready');
 
     await redis.kill();
-    const down = await until(() => call(server.baseUrl, 'ready', { token: READINESS_TOKEN }), (answer) => answer.status === 503, 15_000, 'readiness 503');
+    const down = await until(() => readiness(server), (answer) => answer.status === 503, 15_000, 'readiness 503');
     expect(down.body).toMatchObject({ status: 'not_ready', checks: { redis: { state: 'down', required: true, msg: expect.stringContaining('not connected') }, database: { state: 'up' } } });
     // The sign-in limits fall back to this process's memory; the account is in the database.
-    const signIn = await call(server.baseUrl, 'login', { json: demo });
+    const signIn = await call(server.baseUrl, 'login', { json: DEMO });
     expect(signIn.status).toBe(200);
     const token = signIn.body.access_token as string;
     expect((await call(server.baseUrl, 'get_favorite_stocks', { token })).status).toBe(200);
@@ -142,9 +125,9 @@ describe.skipIf(!existsSync(REDIS_SERVER))('Redis going away and coming back', (
 
     await startRedis(port);
     const back = Date.now();
-    const ready = await until(() => call(server.baseUrl, 'ready', { token: READINESS_TOKEN }), (answer) => answer.status === 200, 15_000, 'ready again');
+    const ready = await until(() => readiness(server), (answer) => answer.status === 200, 15_000, 'ready again');
     expect(ready.body).toMatchObject({ checks: { redis: { state: 'up' }, queues: { state: 'up' } } });
-    expect((await call(server.baseUrl, 'login', { json: demo })).status).toBe(200);
+    expect((await call(server.baseUrl, 'login', { json: DEMO })).status).toBe(200);
     expect(server.alive()).toBe(true);
     console.info(`server on Redis: ready again ${Date.now() - back} ms after Redis restarted`);
   }, 120_000);

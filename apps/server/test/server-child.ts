@@ -1,36 +1,18 @@
 /**
  * The server entry (src/server.ts) as a real process of its own, run from the source with tsx: what
- * `npm start` runs, for the tests that take its database or Redis away under it (test/outage.test.ts).
+ * `npm start` runs, for the tests that take its database or Redis away under it (test/db-outage.test.ts, test/redis-outage.test.ts).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import fs from 'node:fs/promises';
-import net from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { afterAll } from 'vitest';
+import { freePort, spawnProcess, waitUntilHealthy, type SpawnedProcess } from './processes';
+
+export { freePort } from './processes';
+export { tempDir } from './run-dirs';
 
 const SERVER_DIR = fileURLToPath(new URL('..', import.meta.url));
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
-}
-
-/** A temporary folder the postgres user can enter (the embedded server runs as it under root); removed by `remove`. */
-export async function tempDir(label: string): Promise<{ dir: string; remove(): Promise<void> }> {
-  const dir = await fs.mkdtemp(path.join(os.tmpdir(), `sb-${label}-`));
-  await fs.chmod(dir, 0o755);
-  return { dir, remove: () => fs.rm(dir, { recursive: true, force: true }) };
-}
-
 export interface ServerChild {
-  process: ChildProcess;
+  process: SpawnedProcess['process'];
   baseUrl: string;
   output(): string;
   alive(): boolean;
@@ -59,42 +41,10 @@ export async function startServerChild(env: Record<string, string>): Promise<Ser
   for (const name of ['DATABASE_URL', 'REDIS_URL', 'SMTP_URL', 'NODE_ENV', 'VITEST', 'VITEST_POOL_ID', 'VITEST_WORKER_ID']) {
     if (!(name in env)) delete childEnv[name];
   }
-  let output = '';
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], { cwd: SERVER_DIR, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
-  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code, signal) => resolve(code ?? (signal ? -1 : null))));
+  const child = spawnProcess(process.execPath, ['--import', 'tsx', 'src/server.ts'], { cwd: SERVER_DIR, env: childEnv });
   const baseUrl = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 90_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`server exited early (${child.exitCode}):\n${output}`);
-    const up = await fetch(`${baseUrl}/api/health`).then(
-      (response) => response.ok,
-      () => false,
-    );
-    if (up) break;
-    if (Date.now() > deadline) {
-      child.kill('SIGKILL');
-      throw new Error(`server did not answer in time:\n${output}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  return {
-    process: child,
-    baseUrl,
-    output: () => output,
-    alive: () => child.exitCode === null && child.signalCode === null,
-    async stop() {
-      if (child.exitCode === null && child.signalCode === null) {
-        child.kill('SIGTERM');
-        const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
-        const code = await exited;
-        clearTimeout(timer);
-        return code;
-      }
-      return exited;
-    },
-  };
+  await waitUntilHealthy(child, baseUrl);
+  return { process: child.process, baseUrl, output: child.output, alive: child.alive, stop: () => child.stop('SIGTERM', 20_000) };
 }
 
 /** One API call: status, JSON body and headers. */
@@ -113,4 +63,35 @@ export async function call(
     signal: AbortSignal.timeout(60_000),
   });
   return { status: response.status, body: (await response.json()) as Record<string, unknown> & unknown[], headers: response.headers };
+}
+
+/** The demo account the server children make (DEMO_ACCOUNT=true). */
+export const DEMO = { email: 'demo@signalboard.local', password: 'demo' };
+
+/** GET /api/ready with the details (the METRICS_TOKEN bearer). */
+export const readiness = (server: { baseUrl: string }) => call(server.baseUrl, 'ready', { token: READINESS_TOKEN });
+
+/** Polls `probe` (never a fixed sleep) until it answers something `done` accepts; fails after `timeoutMs`. */
+export async function until<T>(probe: () => Promise<T>, done: (value: T) => boolean, timeoutMs: number, what: string): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last: T | undefined;
+  for (;;) {
+    last = await probe().catch((error: unknown) => error as T);
+    if (done(last)) return last;
+    if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms (last: ${last instanceof Error ? last.message : JSON.stringify(last)})`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/**
+ * The clean-ups of a test file, run after its tests (registered by calling this at the top level):
+ * `add` ones newest first, then the `last` ones (e.g. the servers the added clients talk to).
+ */
+export function cleanupAfterAll(): { add(cleanup: () => Promise<unknown>): void; last(cleanup: () => Promise<unknown>): void } {
+  const added: Array<() => Promise<unknown>> = [];
+  const lasts: Array<() => Promise<unknown>> = [];
+  afterAll(async () => {
+    for (const cleanup of [...added.reverse(), ...lasts]) await cleanup().catch(() => undefined);
+  });
+  return { add: (cleanup) => void added.push(cleanup), last: (cleanup) => void lasts.push(cleanup) };
 }

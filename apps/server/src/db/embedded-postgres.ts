@@ -286,11 +286,16 @@ async function ensureAppDatabase(adminUrl: string): Promise<void> {
   }
 }
 
-/** Whether the embedded server of DATA_DIR is running (its postmaster alive; it may not answer yet). */
-export function embeddedPostgresRunning(dataDir: string): boolean {
+/** The pid of the embedded server of DATA_DIR when it is running (its postmaster alive; it may not answer yet). */
+export function embeddedPostmaster(dataDir: string): number | undefined {
   const pgDir = path.join(dataDir, 'pg');
   const pidFile = readPidFile(pgDir);
-  return pidFile !== undefined && isOurPostmaster(pidFile.pid, pgDir);
+  return pidFile !== undefined && isOurPostmaster(pidFile.pid, pgDir) ? pidFile.pid : undefined;
+}
+
+/** Whether the embedded server of DATA_DIR is running (its postmaster alive; it may not answer yet). */
+export function embeddedPostgresRunning(dataDir: string): boolean {
+  return embeddedPostmaster(dataDir) !== undefined;
 }
 
 /**
