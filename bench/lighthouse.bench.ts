@@ -8,7 +8,7 @@
 //   - The audits start once the install replay of the trade-idea engines is done (a fresh DATA_DIR
 //     replays two years in the background at the first start; during it /dashboard/main scored ~60).
 // LIGHTHOUSE_REPORTS=dir keeps every run's report.
-// Budgets: performance ≥ 85 on /login and ≥ 70 on /dashboard/main; accessibility is a figure with
+// Budgets: performance ≥ 85 on /login and on /dashboard/main (issue 24; it was ≥ 70); accessibility is a figure with
 // 100 as its goal (the axe gate in the browser tests is the hard line).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs/promises';
@@ -168,7 +168,7 @@ export async function run(): Promise<string[][]> {
     const replay = await replayDone(server.baseUrl, token);
     for (const [route, budget, signedIn] of [
       ['/login', 85, false],
-      ['/dashboard/main', 70, true],
+      ['/dashboard/main', 85, true],
     ] as const) {
       const runs: Audit[] = [];
       for (let i = 0; i < RUNS; i += 1) runs.push(await auditWithRetry(`${server.baseUrl}${route}`, signedIn ? token : undefined));
