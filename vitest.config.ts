@@ -19,7 +19,10 @@ const serverProject = (name: string, database: 'embedded' | 'external', redis = 
 const projects: TestProjectInlineConfiguration[] = [
   { test: { name: 'core', root: 'packages/core', include: ['src/**/*.test.ts'], isolate: false } },
   serverProject('server', 'embedded'),
-  { extends: 'apps/web/vite.config.ts', test: { name: 'web', root: 'apps/web', include: ['src/**/*.test.{ts,tsx}'], environment: 'jsdom', setupFiles: ['src/test/setup.ts'] } },
+  // testTimeout: a screen test renders in jsdom beside the server suite's workers; the slowest (eleven
+  // clicks on the Alert Preferences card, the crypto screen's reload) take ~5 s on 2 shared cores, which
+  // vitest's default 5 s failed (clean-clone CI, 2026-12-02). Tests still wait for states, never sleep.
+  { extends: 'apps/web/vite.config.ts', test: { name: 'web', root: 'apps/web', include: ['src/**/*.test.{ts,tsx}'], environment: 'jsdom', setupFiles: ['src/test/setup.ts'], testTimeout: 20_000 } },
   {
     test: {
       name: 'e2e',
