@@ -172,6 +172,25 @@ describe('MarketCache memory bound', () => {
     expect(cache.peek('k')).toBeUndefined();
     expect(calls).toBe(1);
   });
+
+  it('answers a value not to keep once for the requests in flight, and keeps it neither here nor in a shared store', async () => {
+    const written: string[] = [];
+    const store: CacheStore = { ...createMemoryStore(), shared: true, setBytes: async (key) => void written.push(key) };
+    const cache = new MarketCache(new FakeClock(), { store });
+    let calls = 0;
+    const load = async () => {
+      calls += 1;
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      return { chain: calls };
+    };
+    const answers = await Promise.all(Array.from({ length: 10 }, () => cache.get('options-asof:X:2026-10-30:*', 5000, load, { keep: false })));
+    expect(answers.map((answer) => answer.value.chain)).toEqual(Array(10).fill(1));
+    expect(cache.snapshot()).toMatchObject({ entries: 0, bytes: 0 });
+    expect(written).toEqual([]);
+    expect((await cache.get('options-asof:X:2026-10-30:*', 5000, load, { keep: false })).value.chain).toBe(2);
+    expect((await cache.get('kept', 5000, load)).value.chain).toBe(3);
+    expect(cache.snapshot().entries).toBe(1);
+  });
 });
 
 // ---- CachedMarket: daily bars per symbol, not per range -----------------------------------------
@@ -366,6 +385,27 @@ describe('CachedMarket option chains as of a session', () => {
     const answers = await Promise.all([market.getOptionChainAsOf!('aapl', '2026-10-30'), market.getOptionChainAsOf!('AAPL', '2026-10-30'), market.getOptionChainAsOf!('AAPL', '2026-10-31'), market.getOptionChainAsOf!('AAPL', '2026-10-30', '2026-12-18')]);
     expect(answers.map((answer) => answer.value?.underlyingPrice ?? null)).toEqual([100, 100, null, 100]);
     expect(asked).toEqual(['AAPL 2026-10-30 *', 'AAPL 2026-10-31 *', 'AAPL 2026-10-30 2026-12-18']);
+  });
+
+  it("keep the current session's chain, not a past session's (a replay reads each once)", async () => {
+    // FakeClock: Monday 2026-11-02, 10:00 New York (the session is open).
+    const clock = new FakeClock();
+    const { source } = countingSource(clock);
+    const asked: string[] = [];
+    const keeping: MarketData = {
+      ...source,
+      async getOptionChainAsOf(symbol, date) {
+        asked.push(`${symbol} ${date}`);
+        return { symbol, underlyingPrice: 100, expirations: ['2026-12-18'], contracts: [] };
+      },
+    };
+    const market = createCachedMarket(keeping, clock);
+    for (let round = 0; round < 2; round += 1) {
+      await market.getOptionChainAsOf!('AAPL', '2026-10-30');
+      await market.getOptionChainAsOf!('AAPL', '2026-11-02');
+    }
+    expect(asked).toEqual(['AAPL 2026-10-30', 'AAPL 2026-11-02', 'AAPL 2026-10-30']);
+    expect(market.cache.snapshot().entries).toBe(1);
   });
 });
 

@@ -127,7 +127,13 @@ export class MarketCache {
     this.sharedWaitMs = options.sharedWaitMs ?? SHARED_WAIT_MS;
   }
 
-  async get<T>(key: string, ttlMs: number, load: () => Promise<T>): Promise<Cached<T>> {
+  /**
+   * The value of `key`: cached while fresh, else loaded once however many ask at a time. `keep: false`
+   * (a value read once, such as a past session's option chain in a replay): answered and shared with
+   * the requests in flight, but neither kept here nor in the shared store, so a burst of such reads
+   * leaves the cache as it found it (2,800 chains of a first replay held ~30 MB of the heap for good).
+   */
+  async get<T>(key: string, ttlMs: number, load: () => Promise<T>, options: { keep?: boolean } = {}): Promise<Cached<T>> {
     const now = this.clock.nowMs();
     const entry = this.find(key);
     if (entry && (now < entry.expiresAtMs || now < entry.retryAtMs)) return this.hit<T>(key, entry, now);
@@ -137,7 +143,8 @@ export class MarketCache {
       return pending as Promise<Cached<T>>;
     }
     this.stats.misses += 1;
-    const loading = this.store ? this.loadShared(this.store, key, ttlMs, load) : this.load(key, ttlMs, load);
+    const keep = options.keep ?? true;
+    const loading = this.store && keep ? this.loadShared(this.store, key, ttlMs, load) : this.load(key, ttlMs, load, keep);
     const request = loading.finally(() => this.inFlight.delete(key));
     this.inFlight.set(key, request);
     return request;
@@ -165,12 +172,13 @@ export class MarketCache {
     return { value: entry.value as T, stale, fetchedAtMs: entry.fetchedAtMs };
   }
 
-  private async load<T>(key: string, ttlMs: number, load: () => Promise<T>): Promise<Cached<T>> {
+  private async load<T>(key: string, ttlMs: number, load: () => Promise<T>, keep = true): Promise<Cached<T>> {
     this.stats.upstreamCalls += 1;
     metrics.cacheLookups.inc({ cache: 'market', result: 'miss' });
     try {
       const value = await load();
       const fetchedAtMs = this.clock.nowMs();
+      if (!keep) return { value, stale: false, fetchedAtMs };
       const bytes = ENTRY_OVERHEAD_BYTES + key.length * 2 + approximateBytes(value);
       this.set(key, { value, fetchedAtMs, expiresAtMs: fetchedAtMs + ttlMs, retryAtMs: 0, bytes });
       return { value, stale: false, fetchedAtMs };

@@ -1,3 +1,4 @@
+import { isoFromDayNumber, marketSession } from '@signalboard/core';
 import type { Clock } from '../../lib/clock';
 import { MarketCache, type Cached } from './cache';
 import type { Bars, EarningsEvent, EconomicSeries, MarketData, NewsArticle, NewsSentiment, OptionChain, ProviderRsi, Quote, SymbolInfo } from './types';
@@ -100,8 +101,12 @@ export function createCachedMarket(source: MarketData, clock: Clock, cache = new
     getOptionChain: (symbol, expiration) =>
       cache.get(`options:${upper(symbol)}:${expiration ?? '*'}`, MARKET_TTL_MS.options, () => source.getOptionChain(upper(symbol), expiration)),
     ...(source.getOptionChainAsOf && {
+      // A past session's chain is history, read once by a replay (each session's chains are held by
+      // its runner): answered, not kept. The current session's (the marks', the daily pass's) is kept.
       getOptionChainAsOf: (symbol: string, date: string, expiration?: string) =>
-        cache.get(`options-asof:${upper(symbol)}:${date}:${expiration ?? '*'}`, MARKET_TTL_MS.options, () => source.getOptionChainAsOf!(upper(symbol), date, expiration)),
+        cache.get(`options-asof:${upper(symbol)}:${date}:${expiration ?? '*'}`, MARKET_TTL_MS.options, () => source.getOptionChainAsOf!(upper(symbol), date, expiration), {
+          keep: date >= isoFromDayNumber(marketSession(clock.nowMs()).lastSessionDay),
+        }),
     }),
     getEconomicSeries: (id) => cache.get(`economic:${id}`, MARKET_TTL_MS.economic, () => source.getEconomicSeries(id)),
     ...(source.listSymbols && { listSymbols: () => source.listSymbols!() }),
