@@ -10,9 +10,10 @@
  * emptied first (its least recently used out first); an entry read again is protected, and the
  * protected part keeps at most PROTECTED_SHARE of the bytes (its least recently used goes back on
  * probation). So a burst of values read once (a trade engine's replay reads each past session's
- * option chains and news once: 2,800 chains, 110 MB, in a measured first replay) cycles through
- * probation instead of pushing out what every screen reads (the quotes, the daily bars), and the
- * bound can stay small without the screens going back to the source.
+ * news once) cycles through probation instead of pushing out what every screen reads (the quotes,
+ * the daily bars), and the bound can stay small without the screens going back to the source. What
+ * is known to be read once (a past session's option chains: 2,800 in a first replay) is not kept at
+ * all (`get`'s `keep: false`): cycling through probation, it still filled the bound for good.
  *
  * With a shared store (Redis, REDIS_URL) that in-process LRU is level 1, and the store is level 2,
  * shared by every process: a level-1 miss reads the store, then takes the key's lock there and loads
