@@ -133,6 +133,21 @@ describe('malformed input', () => {
     ]);
   });
 
+  // Only the form routes parse multipart (lib/multipart.ts acceptMultipart); a JSON route refuses it.
+  it('answers a multipart body on a JSON route with 415 and a msg', async () => {
+    const form = new FormData();
+    form.append('symbol', 'AAPL');
+    form.append('days', '30');
+    const body = new Response(form);
+    const answer = await t.app.inject({
+      method: 'POST',
+      url: '/api/trend-direction',
+      headers: { ...headers, 'content-type': body.headers.get('content-type')! },
+      payload: Buffer.from(await body.arrayBuffer()),
+    });
+    expect([answer.statusCode, answer.json()]).toEqual([415, { msg: 'Unsupported content type; send application/json.' }]);
+  });
+
   // An unread file part would stall request.parts(); readMultipart drains every part.
   it('answers a form post that carries an unexpected file part', async () => {
     const form = new FormData();

@@ -6,7 +6,6 @@ import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 import type pg from 'pg';
 import compress from '@fastify/compress';
 import formbody from '@fastify/formbody';
-import multipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
 import { SUPPORT_ATTACHMENT_MAX_BYTES, type EngineId, type UniverseMember } from '@signalboard/core';
 import type { Config } from './config';
@@ -226,9 +225,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Request bodies are not decompressed (no call takes a compressed body).
   await app.register(compress, { threshold: COMPRESS_THRESHOLD_BYTES, encodings: ['br', 'gzip'], globalDecompression: false });
   await app.register(formbody, { bodyLimit: 64 * 1024 });
-  await app.register(multipart, {
-    limits: { fileSize: SUPPORT_ATTACHMENT_MAX_BYTES, files: 1, fields: 10, fieldSize: 100 * 1024 },
-  });
+  // Multipart forms are parsed only by the routes that take them (lib/multipart.ts acceptMultipart).
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof HttpError) {

@@ -153,6 +153,26 @@ describe('e-mail unsubscribe links', () => {
     expect(await deliveryOf(t.db, alert.deliveries.email!)).toMatchObject({ status: 'suppressed', reason: 'unsubscribed' });
   });
 
+  // RFC 8058 §3.1's own example: the one-click body as multipart/form-data.
+  it('takes the one-click body as multipart/form-data too, as the RFC shows it', async () => {
+    const user = await deliveryUser(t.db, now());
+    const token = signUnsubscribeToken(key, user.userId, 'all', t.clock.nowMs());
+    const multipart = (value: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: url(token),
+        headers: { 'content-type': 'multipart/form-data; boundary=---FormBoundaryjWmhtjORrn' },
+        payload: `-----FormBoundaryjWmhtjORrn\r\nContent-Disposition: form-data; name="List-Unsubscribe"\r\n\r\n${value}\r\n-----FormBoundaryjWmhtjORrn--\r\n`,
+      });
+    const wrong = await multipart('Yes');
+    expect([wrong.statusCode, wrong.json()]).toEqual([400, { msg: ONE_CLICK_BODY_MESSAGE }]);
+    expect(await channelStatus(user.userId, 'email')).toBeUndefined();
+    const done = await multipart('One-Click');
+    expect(done.statusCode).toBe(200);
+    expect(done.body).toContain('You will no longer get all Signalboard alert e-mails.');
+    expect((await channelStatus(user.userId, 'email'))?.optedOutAt?.getTime()).toBe(t.clock.nowMs());
+  });
+
   it('refuses an expired, a forged or a missing token, and a POST without the one-click body', async () => {
     const user = await deliveryUser(t.db, now());
     const expired = signUnsubscribeToken(key, user.userId, 'all', t.clock.nowMs() - (UNSUBSCRIBE_TOKEN_TTL_SECONDS + 1) * 1000);

@@ -17,6 +17,7 @@ import type { Database } from '../../db/client';
 import { alertDeliveries, alertRules, userPhones } from '../../db/schema';
 import type { Clock } from '../../lib/clock';
 import { HttpError, parseInput } from '../../lib/errors';
+import { acceptMultipart, readFormFields } from '../../lib/multipart';
 import { validTwilioSignature } from '../../providers/sms/twilio';
 import { createAlertDeliveryRepo } from './alert-delivery.repo';
 import { UNSUBSCRIBE_PATH, verifyUnsubscribeToken, type UnsubscribeClaim } from './unsubscribe-token';
@@ -130,9 +131,16 @@ export async function alertDeliveryRoutes(app: FastifyInstance, options: AlertDe
     );
   });
 
-  app.post('/alerts/unsubscribe', async (request, reply) => {
+  // The one-click POST (RFC 8058 §3.1): its body is `List-Unsubscribe=One-Click`, url-encoded or
+  // multipart/form-data (the RFC's own example), so this route alone also takes multipart.
+  await app.register(async (oneClick) => {
+    await acceptMultipart(oneClick);
+    oneClick.post('/alerts/unsubscribe', async (request, reply) => unsubscribe(request, reply));
+  });
+
+  async function unsubscribe(request: FastifyRequest, reply: FastifyReply) {
     const { userId, scope } = claimOf(request).claim;
-    parseInput(unsubscribeOneClickBody, request.body ?? {});
+    parseInput(unsubscribeOneClickBody, await readFormFields(request));
     const at = now();
     if (scope === 'all') {
       await repo.setOptOut(db, userId, 'email', true, at);
@@ -140,5 +148,5 @@ export async function alertDeliveryRoutes(app: FastifyInstance, options: AlertDe
       await db.update(alertRules).set({ enableEmail: false }).where(and(eq(alertRules.userId, userId), eq(alertRules.alertType, scope)));
     }
     return reply.type('text/html; charset=utf-8').send(page('Unsubscribed', `<p>You will no longer get ${escapeXml(scopeName(scope))}. You can turn them on again in Signalboard's Alert System Settings.</p>`));
-  });
+  }
 }
