@@ -133,6 +133,8 @@ describe('e-mail unsubscribe links', () => {
     expect(page.body).toContain('Stop Percent Drop alert e-mails?');
     expect(page.body).toContain('<form method="post" action="/api/alerts/unsubscribe?token=');
     expect(page.body).toContain('name="List-Unsubscribe" value="One-Click"');
+    // The page's own CSP: its inline style and its form posting back here, nothing else.
+    expect(page.headers['content-security-policy']).toBe("default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'");
     const done = await oneClick(token);
     expect(done.statusCode).toBe(200);
     expect(done.body).toContain('You will no longer get Percent Drop alert e-mails.');
