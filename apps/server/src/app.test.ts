@@ -72,7 +72,7 @@ describe('request bodies', () => {
 });
 
 describe('security headers', () => {
-  it('sends a CSP the app and news images work under, and nosniff, on every answer', async () => {
+  it("sends the API's headers on every API answer, errors included: nothing loads or runs in it, never framed, sniffed or cached", async () => {
     const answers = [
       await call({ method: 'GET', url: '/api/health' }),
       await call({ method: 'GET', url: '/api/getemail' }),
@@ -81,19 +81,32 @@ describe('security headers', () => {
     ];
     expect(answers.map((answer) => answer.statusCode)).toEqual([200, 401, 404, 400]);
     for (const answer of answers) {
-      const csp = String(answer.headers['content-security-policy']);
-      expect(csp).toContain("default-src 'self'");
-      // Images only from our own origin (no NEWS_IMAGE_ORIGINS here), not from any https host.
-      expect(csp).toContain("img-src 'self';");
-      expect(csp).toContain("script-src 'self'");
-      expect(csp).toContain("object-src 'none'");
+      expect(answer.headers['content-security-policy']).toBe("default-src 'none'; frame-ancestors 'none'");
       expect(answer.headers['x-content-type-options']).toBe('nosniff');
       // Framing refused the same way by both headers: CSP frame-ancestors and the older X-Frame-Options.
-      expect(csp).toContain("frame-ancestors 'none'");
       expect(answer.headers['x-frame-options']).toBe('DENY');
+      expect(answer.headers['cross-origin-resource-policy']).toBe('same-origin');
+      expect(answer.headers['cache-control']).toBe('no-store');
+      // The page-only headers stay off the API's answers.
+      expect(answer.headers['cross-origin-opener-policy']).toBeUndefined();
+      expect(answer.headers['x-xss-protection']).toBeUndefined();
     }
   });
 
+  it('sends a CSP the app and news images work under, and nosniff, on the answers outside the API', async () => {
+    const answer = await call({ method: 'GET', url: '/robots.txt' });
+    expect(answer.statusCode).toBe(200);
+    const csp = String(answer.headers['content-security-policy']);
+    expect(csp).toContain("default-src 'self'");
+    // Images only from our own origin (no NEWS_IMAGE_ORIGINS here), not from any https host.
+    expect(csp).toContain("img-src 'self';");
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).toContain("object-src 'none'");
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(answer.headers['x-content-type-options']).toBe('nosniff');
+    expect(answer.headers['x-frame-options']).toBe('DENY');
+    expect(answer.headers['cross-origin-opener-policy']).toBe('same-origin');
+  });
 });
 
 describe('malformed input', () => {
@@ -131,6 +144,21 @@ describe('malformed input', () => {
       { type: 'multipart/form-data; boundary=xyz', status: 400, msg: expect.any(String) },
       { type: 'multipart/form-data', status: 400, msg: expect.any(String) },
     ]);
+  });
+
+  // Only the form routes parse multipart (lib/multipart.ts acceptMultipart); a JSON route refuses it.
+  it('answers a multipart body on a JSON route with 415 and a msg', async () => {
+    const form = new FormData();
+    form.append('symbol', 'AAPL');
+    form.append('days', '30');
+    const body = new Response(form);
+    const answer = await t.app.inject({
+      method: 'POST',
+      url: '/api/trend-direction',
+      headers: { ...headers, 'content-type': body.headers.get('content-type')! },
+      payload: Buffer.from(await body.arrayBuffer()),
+    });
+    expect([answer.statusCode, answer.json()]).toEqual([415, { msg: 'Unsupported content type; send application/json.' }]);
   });
 
   // An unread file part would stall request.parts(); readMultipart drains every part.

@@ -6,7 +6,6 @@ import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 import type pg from 'pg';
 import compress from '@fastify/compress';
 import formbody from '@fastify/formbody';
-import multipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
 import { SUPPORT_ATTACHMENT_MAX_BYTES, type EngineId, type UniverseMember } from '@signalboard/core';
 import type { Config } from './config';
@@ -76,7 +75,7 @@ import { REQUEST_ID_HEADER, requestIdFromHeaders } from './lib/request-id';
 import { lazyChildLoggerFactory } from './lib/request-logger';
 import { createTokens } from './lib/tokens';
 import { createAuthenticate } from './plugins/authenticate';
-import { computeSecurityHeaders } from './plugins/security-headers';
+import { computeApiHeaders, computeSecurityHeaders } from './plugins/security-headers';
 import { createAnalyst, type Analyst } from './providers/ai';
 import type { Mailer } from './providers/mail';
 import { createSms, guardSms, type Sms } from './providers/sms';
@@ -194,10 +193,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // request.log is made on its first use at an enabled level (lib/request-logger.ts).
     childLoggerFactory: lazyChildLoggerFactory,
   });
-  // Every answer's fixed headers in one hook: its request id, the security headers (computed once),
-  // and for API calls `cache-control: no-store` (the signed-in user's current data: no cache keeps
-  // them; a route may say otherwise).
-  const apiHeaders = { ...securityHeaders, 'cache-control': 'no-store' };
+  // Every answer's fixed headers in one hook: its request id, and the security headers (computed
+  // once): a page's for the app and its files, the API's for API calls (plugins/security-headers.ts;
+  // with `cache-control: no-store`: the signed-in user's current data, no cache keeps them; a route
+  // may say otherwise).
+  const apiHeaders = computeApiHeaders({ hstsMaxAgeSeconds: config.HSTS_MAX_AGE_SECONDS });
   app.addHook('onRequest', (request, reply, done) => {
     const url = request.url;
     reply.header(REQUEST_ID_HEADER, request.id).headers(url.startsWith('/api/') || url === '/api' ? apiHeaders : securityHeaders);
@@ -226,9 +226,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Request bodies are not decompressed (no call takes a compressed body).
   await app.register(compress, { threshold: COMPRESS_THRESHOLD_BYTES, encodings: ['br', 'gzip'], globalDecompression: false });
   await app.register(formbody, { bodyLimit: 64 * 1024 });
-  await app.register(multipart, {
-    limits: { fileSize: SUPPORT_ATTACHMENT_MAX_BYTES, files: 1, fields: 10, fieldSize: 100 * 1024 },
-  });
+  // Multipart forms are parsed only by the routes that take them (lib/multipart.ts acceptMultipart).
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof HttpError) {

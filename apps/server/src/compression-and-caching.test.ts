@@ -67,6 +67,12 @@ function expectSecurityHeaders(response: LightMyRequestResponse) {
   expect(response.headers['x-content-type-options']).toBe('nosniff');
 }
 
+/** An API answer's: nothing may load or run in it (plugins/security-headers.ts computeApiHeaders). */
+function expectApiSecurityHeaders(response: LightMyRequestResponse) {
+  expect(response.headers['content-security-policy']).toBe("default-src 'none'; frame-ancestors 'none'");
+  expect(response.headers['x-content-type-options']).toBe('nosniff');
+}
+
 describe('the web build', () => {
   it('sends a hashed asset pre-compressed as the client accepts, cached for a year as immutable', async () => {
     const cases: Array<[string | undefined, string | undefined, string]> = [
@@ -151,7 +157,7 @@ describe('JSON answers', () => {
       }
       expect(response.headers['content-type']).toMatch(/^application\/json/);
       expect(response.headers['cache-control']).toBe('no-store');
-      expectSecurityHeaders(response);
+      expectApiSecurityHeaders(response);
     }
   });
 
@@ -168,7 +174,7 @@ describe('JSON answers', () => {
       expect(response.headers['content-encoding'], url).toBeUndefined();
       expect(JSON.parse(decoded(response))).toBeTypeOf('object');
       expect(response.headers['cache-control'], url).toBe('no-store');
-      expectSecurityHeaders(response);
+      expectApiSecurityHeaders(response);
     }
   });
 });

@@ -1,4 +1,6 @@
-import type { FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import multipart from '@fastify/multipart';
+import { SUPPORT_ATTACHMENT_MAX_BYTES } from '@signalboard/core';
 import { HttpError } from './errors';
 
 const NO_FILES_MSG = 'This form takes no files.';
@@ -27,6 +29,25 @@ export type MultipartForm = { fields: Record<string, string>; files: UploadedFil
 export function uploadTimeoutMsg(timeoutMs: number): string {
   const seconds = Math.round(timeoutMs / 1000);
   return `The upload took too long: the whole request must arrive within ${seconds === 1 ? '1 second' : `${seconds} seconds`}. Please try again on a faster connection or with a smaller file.`;
+}
+
+/**
+ * Registers the multipart parser in `app`'s own scope, for the few routes that take a form with
+ * files (contact support, the stock-high-low form post, the one-click unsubscribe): registered for
+ * every route, its hooks (an async onRequest, an async onResponse that cleans saved files) ran on
+ * every request of the API. Elsewhere a multipart body answers 415 with a `msg` (app.ts).
+ */
+export async function acceptMultipart(app: FastifyInstance): Promise<void> {
+  await app.register(multipart, { limits: { fileSize: SUPPORT_ATTACHMENT_MAX_BYTES, files: 1, fields: 10, fieldSize: 100 * 1024 } });
+}
+
+/**
+ * The fields of a form that takes no files: multipart (a browser's FormData; a file part answers 400)
+ * or url-encoded/JSON (the body as parsed). The route's scope must `acceptMultipart`.
+ */
+export async function readFormFields(request: FastifyRequest): Promise<unknown> {
+  if (!request.isMultipart()) return request.body ?? {};
+  return (await readMultipart(request, { fileSize: 1024, files: 0, tooLargeMsg: NO_FILES_MSG })).fields;
 }
 
 /**

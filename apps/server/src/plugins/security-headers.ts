@@ -65,3 +65,26 @@ export function computeSecurityHeaders(options: SecurityHeaderOptions = {}): Rec
   if (hstsMaxAgeSeconds > 0) headers['strict-transport-security'] = `max-age=${hstsMaxAgeSeconds}`;
   return headers;
 }
+
+/**
+ * The headers of the API's answers (`/api/…`: JSON, CSV, NDJSON, never a page the app runs in), as
+ * the OWASP REST Security Cheat Sheet gives them: nothing in the answer may load or run anything
+ * (`default-src 'none'`), it is never framed, never sniffed as another type, never read by another
+ * origin's page, and never cached. The document headers above (the SPA's CSP, COOP, Origin-Agent-
+ * Cluster, X-DNS-Prefetch-Control, X-Download-Options, X-Permitted-Cross-Domain-Policies,
+ * X-XSS-Protection) only act on a page a browser renders; they more than doubled every API answer's
+ * header bytes, each checked by Node as it is written. An API route that answers a page sets that
+ * page's own CSP (the unsubscribe pages, features/alert-delivery).
+ */
+export function computeApiHeaders(options: Pick<SecurityHeaderOptions, 'hstsMaxAgeSeconds'> = {}): Record<string, string> {
+  const headers: Record<string, string> = {
+    'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
+    'cross-origin-resource-policy': 'same-origin',
+    'referrer-policy': 'no-referrer',
+    'x-content-type-options': 'nosniff',
+    'x-frame-options': 'DENY',
+    'cache-control': 'no-store',
+  };
+  if ((options.hstsMaxAgeSeconds ?? 0) > 0) headers['strict-transport-security'] = `max-age=${options.hstsMaxAgeSeconds}`;
+  return headers;
+}

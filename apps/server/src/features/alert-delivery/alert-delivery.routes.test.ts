@@ -133,6 +133,8 @@ describe('e-mail unsubscribe links', () => {
     expect(page.body).toContain('Stop Percent Drop alert e-mails?');
     expect(page.body).toContain('<form method="post" action="/api/alerts/unsubscribe?token=');
     expect(page.body).toContain('name="List-Unsubscribe" value="One-Click"');
+    // The page's own CSP: its inline style and its form posting back here, nothing else.
+    expect(page.headers['content-security-policy']).toBe("default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'");
     const done = await oneClick(token);
     expect(done.statusCode).toBe(200);
     expect(done.body).toContain('You will no longer get Percent Drop alert e-mails.');
@@ -151,6 +153,26 @@ describe('e-mail unsubscribe links', () => {
     const alert = await insertAlert(t.db, { userId: user.userId, now: now(), channels: ['email'] });
     await t.app.alertDelivery.runOnce();
     expect(await deliveryOf(t.db, alert.deliveries.email!)).toMatchObject({ status: 'suppressed', reason: 'unsubscribed' });
+  });
+
+  // RFC 8058 §3.1's own example: the one-click body as multipart/form-data.
+  it('takes the one-click body as multipart/form-data too, as the RFC shows it', async () => {
+    const user = await deliveryUser(t.db, now());
+    const token = signUnsubscribeToken(key, user.userId, 'all', t.clock.nowMs());
+    const multipart = (value: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: url(token),
+        headers: { 'content-type': 'multipart/form-data; boundary=---FormBoundaryjWmhtjORrn' },
+        payload: `-----FormBoundaryjWmhtjORrn\r\nContent-Disposition: form-data; name="List-Unsubscribe"\r\n\r\n${value}\r\n-----FormBoundaryjWmhtjORrn--\r\n`,
+      });
+    const wrong = await multipart('Yes');
+    expect([wrong.statusCode, wrong.json()]).toEqual([400, { msg: ONE_CLICK_BODY_MESSAGE }]);
+    expect(await channelStatus(user.userId, 'email')).toBeUndefined();
+    const done = await multipart('One-Click');
+    expect(done.statusCode).toBe(200);
+    expect(done.body).toContain('You will no longer get all Signalboard alert e-mails.');
+    expect((await channelStatus(user.userId, 'email'))?.optedOutAt?.getTime()).toBe(t.clock.nowMs());
   });
 
   it('refuses an expired, a forged or a missing token, and a POST without the one-click body', async () => {

@@ -17,6 +17,7 @@ import type { Database } from '../../db/client';
 import { alertDeliveries, alertRules, userPhones } from '../../db/schema';
 import type { Clock } from '../../lib/clock';
 import { HttpError, parseInput } from '../../lib/errors';
+import { acceptMultipart, readFormFields } from '../../lib/multipart';
 import { validTwilioSignature } from '../../providers/sms/twilio';
 import { createAlertDeliveryRepo } from './alert-delivery.repo';
 import { UNSUBSCRIBE_PATH, verifyUnsubscribeToken, type UnsubscribeClaim } from './unsubscribe-token';
@@ -45,6 +46,16 @@ export const helpReply = (publicUrl: string) => `Signalboard alerts: manage them
 
 const escapeXml = (text: string) => text.replace(/[<>&'"]/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', "'": '&apos;', '"': '&quot;' })[c]!);
 const twiml = (message?: string) => `<?xml version="1.0" encoding="UTF-8"?><Response>${message ? `<Message>${escapeXml(message)}</Message>` : ''}</Response>`;
+
+/**
+ * The unsubscribe pages are the API's only pages: their own CSP allows just what they hold (the
+ * body's inline style, and the confirm form posting back here), over the API's `default-src 'none'`.
+ */
+const PAGE_CSP = "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
+
+function sendPage(reply: FastifyReply, title: string, body: string): FastifyReply {
+  return reply.type('text/html; charset=utf-8').header('content-security-policy', PAGE_CSP).send(page(title, body));
+}
 
 function page(title: string, body: string): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeXml(title)} · Signalboard</title></head>
@@ -122,23 +133,29 @@ export async function alertDeliveryRoutes(app: FastifyInstance, options: AlertDe
   app.get('/alerts/unsubscribe', async (request, reply: FastifyReply) => {
     const { token, claim } = claimOf(request);
     const action = `${UNSUBSCRIBE_PATH}?token=${encodeURIComponent(token)}`;
-    return reply.type('text/html; charset=utf-8').send(
-      page(
-        'Unsubscribe',
-        `<p>Stop ${escapeXml(scopeName(claim.scope))}?</p><form method="post" action="${escapeXml(action)}"><input type="hidden" name="List-Unsubscribe" value="One-Click"><button type="submit">Unsubscribe</button></form>`,
-      ),
+    return sendPage(
+      reply,
+      'Unsubscribe',
+      `<p>Stop ${escapeXml(scopeName(claim.scope))}?</p><form method="post" action="${escapeXml(action)}"><input type="hidden" name="List-Unsubscribe" value="One-Click"><button type="submit">Unsubscribe</button></form>`,
     );
   });
 
-  app.post('/alerts/unsubscribe', async (request, reply) => {
+  // The one-click POST (RFC 8058 §3.1): its body is `List-Unsubscribe=One-Click`, url-encoded or
+  // multipart/form-data (the RFC's own example), so this route alone also takes multipart.
+  await app.register(async (oneClick) => {
+    await acceptMultipart(oneClick);
+    oneClick.post('/alerts/unsubscribe', async (request, reply) => unsubscribe(request, reply));
+  });
+
+  async function unsubscribe(request: FastifyRequest, reply: FastifyReply) {
     const { userId, scope } = claimOf(request).claim;
-    parseInput(unsubscribeOneClickBody, request.body ?? {});
+    parseInput(unsubscribeOneClickBody, await readFormFields(request));
     const at = now();
     if (scope === 'all') {
       await repo.setOptOut(db, userId, 'email', true, at);
     } else {
       await db.update(alertRules).set({ enableEmail: false }).where(and(eq(alertRules.userId, userId), eq(alertRules.alertType, scope)));
     }
-    return reply.type('text/html; charset=utf-8').send(page('Unsubscribed', `<p>You will no longer get ${escapeXml(scopeName(scope))}. You can turn them on again in Signalboard's Alert System Settings.</p>`));
-  });
+    return sendPage(reply, 'Unsubscribed', `<p>You will no longer get ${escapeXml(scopeName(scope))}. You can turn them on again in Signalboard's Alert System Settings.</p>`);
+  }
 }

@@ -18,7 +18,7 @@ import {
 } from '@signalboard/core';
 import { parseInput } from '../../lib/errors';
 import { allowedNewsImage } from '../../lib/news-images';
-import { readMultipart } from '../../lib/multipart';
+import { acceptMultipart, readFormFields } from '../../lib/multipart';
 import type { CachedMarket } from '../../providers/market/cached-market';
 import type { NewsArticle } from '../../providers/market/types';
 import type { MarketService } from './market.service';
@@ -94,13 +94,14 @@ export async function marketRoutes(app: FastifyInstance, options: { market: Cach
     return service.supportResistance(symbol, resolution);
   });
 
-  // Form post (multipart, as a browser's FormData sends it, or url-encoded).
-  app.post('/stock-high-low', async (request) => {
-    const fields = request.isMultipart()
-      ? (await readMultipart(request, { fileSize: 1024, files: 0, tooLargeMsg: 'This form takes no files.' })).fields
-      : request.body;
-    const { symbol, days } = parseInput(highLowRequest, fields);
-    return service.highLow(symbol, days);
+  // Form post (multipart, as a browser's FormData sends it, or url-encoded); the multipart parser in
+  // this route's own scope only.
+  await app.register(async (form) => {
+    await acceptMultipart(form);
+    form.post('/stock-high-low', async (request) => {
+      const { symbol, days } = parseInput(highLowRequest, await readFormFields(request));
+      return service.highLow(symbol, days);
+    });
   });
 
   app.post('/stock-high-td', async (request) => {

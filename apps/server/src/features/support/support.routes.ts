@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { contactSupportFields, SUPPORT_ATTACHMENT_MAX_BYTES, supportAttachmentName, type MsgBody } from '@signalboard/core';
 import { ALLOWED_ATTACHMENTS_MSG, sniffAttachment } from '../../lib/content-sniff';
 import { HttpError, parseInput, parseValue } from '../../lib/errors';
-import { readMultipart } from '../../lib/multipart';
+import { acceptMultipart, readMultipart } from '../../lib/multipart';
 import type { UserLimit } from '../../lib/user-limit';
 import type { Mailer, MailAttachment } from '../../providers/mail';
 
@@ -29,6 +29,7 @@ export interface SupportRoutesOptions {
  * The attachment must be an image, a PDF or text by its bytes; the mail says the type found there.
  */
 export async function supportRoutes(app: FastifyInstance, options: SupportRoutesOptions) {
+  await acceptMultipart(app);
   let uploading = 0;
 
   app.post('/contact-support', async (request): Promise<MsgBody> => {
