@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import Fastify from 'fastify';
-import { createForeground, trackForeground } from './foreground';
+import { createForeground, createPacer, trackForeground } from './foreground';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -61,5 +61,31 @@ describe('foreground: requests before background work', () => {
     await turn;
     expect(turned).toBe(true);
     await app.close();
+  });
+});
+
+describe('pacer: background work cut into slices', () => {
+  it('takes a turn once the slice has run sliceMs, and at once when asked for a fresh slice', async () => {
+    let nowMs = 0;
+    let turns = 0;
+    const pace = createPacer({ begin: () => () => undefined, turn: async () => void (turns += 1) }, { sliceMs: 10, now: () => nowMs });
+    nowMs = 9;
+    await pace();
+    expect(turns).toBe(0);
+    nowMs = 10;
+    await pace();
+    expect(turns).toBe(1);
+    // The slice starts again after the turn.
+    nowMs = 15;
+    await pace();
+    expect(turns).toBe(1);
+    await pace(true);
+    expect(turns).toBe(2);
+    nowMs = 24;
+    await pace();
+    expect(turns).toBe(2);
+    nowMs = 25;
+    await pace();
+    expect(turns).toBe(3);
   });
 });

@@ -52,6 +52,27 @@ export function createForeground(options: { quietMs?: number; maxWaitMs?: number
   };
 }
 
+/** A slice of background work runs at most about this long before it gives way (issue 24: a request waits for one slice at most). */
+export const SLICE_MS = 10;
+
+/**
+ * Cuts synchronous background work into slices: call the answer between small pieces of work (a
+ * symbol, an idea, a chunk of rows); once the current slice has run for `sliceMs`, it takes a
+ * foreground turn (the requests under way finish first), else it answers at once; `fresh`: a turn
+ * now, before a piece that cannot be cut (it then has a slice of its own). A replay session
+ * of a whole universe ran as a few slices of tens to hundreds of ms; a request arriving waited for them.
+ */
+export function createPacer(foreground: Foreground, options: { sliceMs?: number; now?: () => number } = {}): (fresh?: boolean) => Promise<void> {
+  const sliceMs = options.sliceMs ?? SLICE_MS;
+  const now = options.now ?? (() => performance.now());
+  let sliceStart = now();
+  return async (fresh = false) => {
+    if (!fresh && now() - sliceStart < sliceMs) return;
+    await foreground.turn();
+    sliceStart = now();
+  };
+}
+
 /** Background work with no requests to give way to (a worker process, tests): one yield per slice. */
 export const NO_FOREGROUND: Foreground = {
   begin: () => () => undefined,

@@ -150,8 +150,13 @@ export function createCryptoExtras(
 ): ExtrasFor {
   const base: SessionExtras = { cryptoCloseOnly: candles.closeOnly, cryptoVolumeUnit: candles.volumeUnit, cryptoSentimentSource: CRYPTO_SENTIMENT_SOURCE };
   const windowMs = CRYPTO_PARAMS.newsHours * HOUR_MS;
-  type Scored = { article: NewsArticle; headline: CryptoHeadline };
-  const score = (articles: readonly NewsArticle[]): Scored[] => articles.map((article) => ({ article, headline: cryptoHeadlineOf(article) }));
+  /** `atMs`: the headline's publication time, parsed once (each session filters a coin's whole history by it). */
+  type Scored = { article: NewsArticle; headline: CryptoHeadline; atMs: number };
+  const score = (articles: readonly NewsArticle[]): Scored[] =>
+    articles.map((article) => {
+      const headline = cryptoHeadlineOf(article);
+      return { article, headline, atMs: Date.parse(headline.publishedAt) };
+    });
   /**
    * The simulated and file sources answer any day: each coin's news from the run's first pass
    * window through tomorrow is read once per run (one cache entry per coin, not one per session)
@@ -178,17 +183,15 @@ export function createCryptoExtras(
       history.set(symbol, known);
     }
     const fromMs = passMs - windowMs;
-    return (await known).filter(({ headline }) => {
-      const at = Date.parse(headline.publishedAt);
-      return at > fromMs && at <= passMs;
-    });
+    return (await known).filter(({ atMs }) => atMs > fromMs && atMs <= passMs);
   };
-  return async (input) => {
+  return async (input, { pace }) => {
     const passMs = Date.parse(input.session.now);
     if (market.source === 'live' && options.nowMs() - passMs > NEWS_PASSES_BACK_MS) return base;
     const news = new Map<string, CryptoHeadline[]>();
     const summaries = new Map<string, string>();
     for (const member of universe) {
+      await pace?.();
       const scored = await scoredFor(member.symbol, passMs, input.session.date);
       if (scored.length === 0) continue;
       const headlines = scored.map((item) => item.headline);

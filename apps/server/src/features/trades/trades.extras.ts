@@ -97,8 +97,11 @@ export interface ExtrasDeps {
   nowMs?: () => number;
 }
 
-/** Per session, the extras of one engine's run (created once per replay or pass). */
-export type ExtrasFor = (input: SessionInput<unknown, unknown>, options: { live: boolean }) => Promise<SessionExtras>;
+/**
+ * Per session, the extras of one engine's run (created once per replay or pass). `pace`: called
+ * between symbols (trades.runner.ts RunnerOptions.pace).
+ */
+export type ExtrasFor = (input: SessionInput<unknown, unknown>, options: { live: boolean; pace?: () => Promise<void> }) => Promise<SessionExtras>;
 
 /**
  * The extras of `engine` for a run over `universe`, per session; `live` is true only for the session
@@ -122,7 +125,7 @@ export async function createExtrasFor(engine: AnyEngine, universe: readonly Univ
       const series = await fetchSeries(id);
       if (series) indexes.set(name, series);
     }
-    return async (input, { live }) => {
+    return async (input, { live, pace }) => {
       const date = input.session.date;
       const extras: { -readonly [K in keyof SessionExtras]: SessionExtras[K] } = {};
       const dtb3 = valueAsOf(rate, date);
@@ -134,7 +137,7 @@ export async function createExtrasFor(engine: AnyEngine, universe: readonly Univ
       }
       if (iv.size > 0) extras.ivIndexes = iv;
       const needs = optionChainNeeds({ ...(input as unknown as SessionInput<OptionsParams, OptionState>), extras });
-      const chains = await sessionChains(market, needs, date, live, engine.params as OptionsParams, log);
+      const chains = await sessionChains(market, needs, date, live, engine.params as OptionsParams, log, pace);
       if (chains.size > 0) extras.optionChains = chains;
       return extras;
     };
@@ -159,7 +162,7 @@ export async function createExtrasFor(engine: AnyEngine, universe: readonly Univ
     // Swing trades (any version) with their open span: the one open on a session is linked.
     const swing = (await repo.ideasOf('swing')).rows.filter((row) => !row.isVoided);
     const base: SessionExtras = { dropIndexMembers: members, dropOptionUnderlyings: underlyings, sectors };
-    return async (input, { live }) => {
+    return async (input, { live, pace }) => {
       const date = input.session.date;
       const swingTradeIds = new Map<string, string>();
       for (const row of swing) {
@@ -169,10 +172,11 @@ export async function createExtrasFor(engine: AnyEngine, universe: readonly Univ
       }
       const extras: SessionExtras = { ...base, swingTradeIds };
       const dropInput = { ...(input as unknown as SessionInput<DropParams, DropState>), extras };
+      await pace?.();
       const signals = dropSignals(dropInput, true);
-      const news = await dropNews(market, [...signals.S, ...signals.L, ...signals.O], date, input.session.now);
+      const news = await dropNews(market, [...signals.S, ...signals.L, ...signals.O], date, input.session.now, pace);
       // O's CALL is chosen and valued by the options engine's code with its parameters.
-      const chains = await sessionChains(market, dropChainNeeds(dropInput, signals.O), date, live, OPTIONS_PARAMS, log);
+      const chains = await sessionChains(market, dropChainNeeds(dropInput, signals.O), date, live, OPTIONS_PARAMS, log, pace);
       return { ...extras, dropNews: news, ...(chains.size > 0 ? { optionChains: chains } : {}) };
     };
   }
@@ -229,7 +233,13 @@ function swingEarnings(market: CachedMarket): ExtrasFor {
 }
 
 /** The company headlines of the day's candidates (first DROP_NEWS_PER_DAY symbols, in rank order) from their reference high through `date`. */
-async function dropNews(market: CachedMarket, candidates: ReadonlyArray<{ symbol: string; series: { day: Int32Array }; trigger: { referenceIndex: number } }>, date: string, now: string): Promise<Map<string, DropHeadline[]>> {
+async function dropNews(
+  market: CachedMarket,
+  candidates: ReadonlyArray<{ symbol: string; series: { day: Int32Array }; trigger: { referenceIndex: number } }>,
+  date: string,
+  now: string,
+  pace?: () => Promise<void>,
+): Promise<Map<string, DropHeadline[]>> {
   const from = new Map<string, string>();
   for (const pick of candidates) {
     const start = isoFromDayNumber(pick.series.day[pick.trigger.referenceIndex]!);
@@ -242,6 +252,7 @@ async function dropNews(market: CachedMarket, candidates: ReadonlyArray<{ symbol
   const nowSeconds = Date.parse(now) / 1000;
   const out = new Map<string, DropHeadline[]>();
   for (const [symbol, start] of from) {
+    await pace?.();
     try {
       const articles = (await market.getCompanyNews(symbol, start, date)).value;
       out.set(
@@ -289,11 +300,13 @@ async function sessionChains(
   live: boolean,
   params: Pick<OptionsParams, 'targetDte' | 'dteRange' | 'dteFallback'>,
   log: { warn(message: string): void },
+  pace?: () => Promise<void>,
 ): Promise<Map<string, OptionChainSnapshot>> {
   const out = new Map<string, OptionChainSnapshot>();
   const asOf = market.getOptionChainAsOf !== undefined;
   if (needs.size === 0 || (!asOf && !live)) return out;
   for (const [symbol, expiry] of needs) {
+    await pace?.();
     try {
       let chain: OptionChain | null;
       if (asOf) {

@@ -332,3 +332,32 @@ describe('a restart after days down (the clock moved forward)', () => {
     expect(closed.length).toBeGreaterThan(0);
   });
 });
+
+describe('the replay gives way to requests (issue 24)', () => {
+  it('takes a foreground turn within each session, before the engine runs, and stores the same as a run without', async () => {
+    const engine = createFakeEngine();
+    t = await createTestApp({}, { tradeEngines: [engine], tradeUniverse: testUniverse });
+    // Each turn and each engine session, in order: between two sessions a turn before the session's
+    // inputs (lib/foreground.ts) and one right before the engine (its session is a slice of its own).
+    const order: string[] = [];
+    const counted: AnyEngine = { ...(engine as unknown as AnyEngine), runSession: (input) => (order.push('engine'), engine.runSession(input as Parameters<Fake['runSession']>[0])) };
+    const foreground = { begin: () => () => undefined, turn: async () => void order.push('turn') };
+    const jobs = createTradeJobs({ engines: [counted], repo: createTradesRepo(t.db), runs: createJobRuns(t.db), market: t.market, marketClock: t.clock, clock: t.clock, log: { info() {}, warn() {} }, universe: testUniverse, foreground });
+    await jobs.startReplay(counted);
+    await jobs.replaysIdle();
+    const sessions = order.filter((step) => step === 'engine').length;
+    expect(sessions).toBeGreaterThan(10);
+    // Every engine session follows at least two turns since the one before it.
+    const turnsBefore = order.join(' ').split('engine').slice(0, -1).map((part) => part.split('turn').length - 1);
+    expect(turnsBefore.every((turns) => turns >= 2)).toBe(true);
+    expect((await version(t, 'swing@1.0.0'))!.replayState).toBe('done');
+
+    // The same replay without turns (a worker) stores the same ideas.
+    const paced = [...(await rowsById(t)).values()].map(({ updatedAt: _updatedAt, ...row }) => row);
+    await t.close();
+    t = await replayed([engine]);
+    const plain = [...(await rowsById(t)).values()].map(({ updatedAt: _updatedAt, ...row }) => row);
+    expect(paced.length).toBeGreaterThan(0);
+    expect(paced).toEqual(plain);
+  });
+});

@@ -19,7 +19,7 @@
  */
 import { dayNumber, isoFromDayNumber, marketSession, type EngineId, type UniverseMember } from '@signalboard/core';
 import type { JobRuns } from '../../jobs/job-runs';
-import { NO_FOREGROUND, type Foreground } from '../../lib/foreground';
+import { createPacer, NO_FOREGROUND, type Foreground } from '../../lib/foreground';
 import { runJob, sharedPass, type Job, type JobRunnerDeps, type QueuedRun, type RunOutcome, type TickOptions } from '../../jobs/registry';
 import type { Clock } from '../../lib/clock';
 import type { CachedMarket } from '../../providers/market/cached-market';
@@ -60,7 +60,7 @@ export interface TradeJobsDeps {
    * worker runs with runReplay, instead of running in the background of this process's tick.
    */
   queueReplay?: (ruleVersion: string) => Promise<void>;
-  /** This process's requests, which a replay gives way to between sessions (none in a worker). */
+  /** This process's requests, which a replay and a daily pass give way to between slices of their work (none in a worker). */
   foreground?: Foreground;
   /** The lane the replays of this process take one at a time (trades.replay-lane.ts); tests pass one. */
   lane?: ReplayLane;
@@ -103,7 +103,9 @@ export function createTradeJobs(deps: TradeJobsDeps) {
       const calendar = calendarOf(engine.id);
       const lastDay = calendar.passDay(nowMs);
       const universe = await universeOf(true, engine.id);
-      const series = await loadSeries(market, universe, lastDay, { shouldStop: () => stopping });
+      // Within a session too: its work is cut into slices of about SLICE_MS (lib/foreground.ts).
+      const pace = createPacer(foreground);
+      const series = await loadSeries(market, universe, lastDay, { shouldStop: () => stopping, pace });
       const all = replaySessions(calendar.sessionDays(series.values(), 0, lastDay), engine.warmupBars);
       // A replay taken up again (the server stopped, or an attempt failed, half-way) keeps the sessions the
       // store holds (each session's events, rows and lastSession are written in one transaction) and goes on
@@ -113,7 +115,7 @@ export function createTradeJobs(deps: TradeJobsDeps) {
       const skipped = all.length - sessions.length;
       await repo.saveVersion(repo.db, { ...base, sessionsTotal: all.length, sessionsDone: skipped }, clock.nowMs());
       const extrasFor = await createExtrasFor(engine, universe, { ...extrasDeps, series });
-      const session = await createSessionRunner({ engine, repo, mode: 'replay', resume: stored !== null, universe, series, extrasFor });
+      const session = await createSessionRunner({ engine, repo, mode: 'replay', resume: stored !== null, universe, series, extrasFor, pace });
       for (const [index, day] of sessions.entries()) {
         // The replay is background work: between sessions the requests under way finish first
         // (lib/foreground.ts), so a first screen does not queue behind it.
@@ -172,9 +174,10 @@ export function createTradeJobs(deps: TradeJobsDeps) {
         for (let day = firstDay; day <= lastDay; day += 1) if (calendar.isSession(day)) sessions.push(day);
         if (sessions.length === 0) return [];
         const universe = await universeOf(false, engine.id);
-        const series = await loadSeries(market, universe, lastDay);
+        const pace = createPacer(foreground);
+        const series = await loadSeries(market, universe, lastDay, { pace });
         const extrasFor = await createExtrasFor(engine, universe, { ...extrasDeps, series });
-        const session = await createSessionRunner({ engine, repo, mode: 'live', universe, series, extrasFor });
+        const session = await createSessionRunner({ engine, repo, mode: 'live', universe, series, extrasFor, pace });
         let stored = false;
         for (const day of sessions) {
           const date = isoFromDayNumber(day);

@@ -94,7 +94,8 @@ export async function loadSeries(
   market: CachedMarket,
   universe: readonly UniverseMember[],
   lastDay: number,
-  options: { concurrency?: number; shouldStop?: () => boolean } = {},
+  /** `pace`: called before each symbol (a source that answers from memory answers the whole universe without a pause). */
+  options: { concurrency?: number; shouldStop?: () => boolean; pace?: () => Promise<void> } = {},
 ): Promise<Map<string, DailySeries>> {
   const out = new Map<string, DailySeries>();
   const queue = [...universe];
@@ -103,6 +104,7 @@ export async function loadSeries(
   const worker = async () => {
     for (let member = queue.shift(); member; member = queue.shift()) {
       if (options.shouldStop?.()) return;
+      await options.pace?.();
       for (;;) {
         try {
           const answer = await market.getRecentDailyBars(member.symbol, HISTORY_DAYS);

@@ -86,6 +86,12 @@ const toStoredEvent = (row: typeof ideaEvents.$inferSelect): StoredIdeaEvent & {
   recordedAt: row.recordedAt.toISOString(),
 });
 
+/**
+ * Rows per insert statement. Building one (the query builder maps every value) is synchronous: 300
+ * idea rows took tens of ms on a quiet machine, a slice a request had to wait for (issue 24).
+ */
+const WRITE_CHUNK_ROWS = 100;
+
 /** `%` and `_` match themselves in a LIKE pattern. */
 const likeEscape = (text: string) => text.replace(/[\\%_]/g, (char) => `\\${char}`);
 
@@ -97,10 +103,14 @@ export function createTradesRepo(db: Database) {
       return db.transaction((tx) => work(tx));
     },
 
-    /** Appends events; an event already in the log (same idea, type, level, bar date) is kept as it was. */
-    async appendEvents(tx: Executor, events: readonly StoredIdeaEvent[]): Promise<void> {
-      for (let start = 0; start < events.length; start += 500) {
-        const chunk = events.slice(start, start + 500);
+    /**
+     * Appends events; an event already in the log (same idea, type, level, bar date) is kept as it was.
+     * `pace`: called before each chunk's statement is built (a background run gives way to requests).
+     */
+    async appendEvents(tx: Executor, events: readonly StoredIdeaEvent[], pace?: () => Promise<void>): Promise<void> {
+      for (let start = 0; start < events.length; start += WRITE_CHUNK_ROWS) {
+        await pace?.();
+        const chunk = events.slice(start, start + WRITE_CHUNK_ROWS);
         await tx
           .insert(ideaEvents)
           .values(
@@ -142,10 +152,11 @@ export function createTradesRepo(db: Database) {
       return out;
     },
 
-    /** Inserts or replaces idea rows. */
-    async upsertIdeas(tx: Executor, records: readonly IdeaRecord[]): Promise<void> {
-      for (let start = 0; start < records.length; start += 300) {
-        const chunk = records.slice(start, start + 300);
+    /** Inserts or replaces idea rows (`pace`: as appendEvents). */
+    async upsertIdeas(tx: Executor, records: readonly IdeaRecord[], pace?: () => Promise<void>): Promise<void> {
+      for (let start = 0; start < records.length; start += WRITE_CHUNK_ROWS) {
+        await pace?.();
+        const chunk = records.slice(start, start + WRITE_CHUNK_ROWS);
         await tx
           .insert(ideas)
           .values(chunk.map((record) => ({ ...record })))

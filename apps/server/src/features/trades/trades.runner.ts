@@ -123,12 +123,23 @@ export interface RunnerOptions {
   universe: readonly UniverseMember[];
   series: ReadonlyMap<string, DailySeries>;
   /** The session's extras (trades.extras.ts); none by default. `live`: the session a live pass decides. */
-  extrasFor?: (input: SessionInput<unknown, unknown>, options: { live: boolean }) => Promise<SessionExtras>;
+  extrasFor?: (input: SessionInput<unknown, unknown>, options: { live: boolean; pace?: Pace }) => Promise<SessionExtras>;
+  /**
+   * Called between small pieces of a session's work (a symbol, an idea, a chunk of rows): gives way
+   * to the process's requests once the current slice has run long enough (lib/foreground.ts
+   * createPacer). None by default. Where it is called changes nothing in what is stored.
+   */
+  pace?: Pace;
 }
+
+/** See RunnerOptions.pace; `fresh`: give way now, before a piece that cannot be cut. */
+export type Pace = (fresh?: boolean) => Promise<void>;
+const NO_PACE: Pace = () => Promise.resolve();
 
 /** One engine version's run over consecutive sessions, with its open ideas and cooldowns in memory. */
 export async function createSessionRunner(options: RunnerOptions) {
   const { engine, repo, mode, universe, series, extrasFor } = options;
+  const pace = options.pace ?? NO_PACE;
   const open = new Map<string, IdeaState>();
   const cooldowns = new Map<string, string>();
 
@@ -157,9 +168,12 @@ export async function createSessionRunner(options: RunnerOptions) {
   };
 
   /** What the engine is given on session `day` (its extras aside): bars through it, the open ideas, the cooldowns. */
-  const inputOf = (day: number, nowMs: number): SessionInput<unknown, unknown> => {
+  const inputOf = async (day: number, nowMs: number): Promise<SessionInput<unknown, unknown>> => {
     const bars = new Map<string, DailySeries>();
-    for (const [symbol, one] of series) bars.set(symbol, seriesThrough(one, day));
+    for (const [symbol, one] of series) {
+      bars.set(symbol, seriesThrough(one, day));
+      await pace();
+    }
     const openIdeas: OpenIdea[] = [...open.values()].map((idea) => ({ ideaId: idea.id, symbol: idea.symbol, market: idea.market, ruleVersion: engine.ruleVersion, state: idea.state }));
     return { params: engine.params, session: { date: isoFromDayNumber(day), now: iso(nowMs) }, bars, universe, openIdeas, cooldowns, extras: {} };
   };
@@ -192,13 +206,14 @@ export async function createSessionRunner(options: RunnerOptions) {
     const records: IdeaRecord[] = [];
     const chains = sessionChains?.day === day ? sessionChains.chains : undefined;
     for (const events of logs.values()) {
+      await pace();
       // One fold per idea: an open one's at the session's close (folding it unmarked first, only to
       // learn that it is open, doubled the garbage of a replay, the most of its allocations).
       const opened = events.find((event) => event.type === 'opened') ?? events[0]!;
       const isOpen = engine.openState(events) !== null;
       records.push(isOpen ? recordOf(engine, events, closeMark(opened.symbol, day), nowMs, chains) : recordOf(engine, events, null, nowMs));
     }
-    await repo.upsertIdeas(tx, records);
+    await repo.upsertIdeas(tx, records, pace);
     return logs;
   }
 
@@ -222,9 +237,11 @@ export async function createSessionRunner(options: RunnerOptions) {
         afterWrite?: (tx: Parameters<Parameters<TradesRepo['transaction']>[0]>[0]) => Promise<void>;
       },
     ): Promise<string[] | null> {
-      const input = inputOf(day, nowMs);
-      const extras = extrasFor ? await extrasFor(input, { live: extra.live === true }) : {};
+      const input = await inputOf(day, nowMs);
+      const extras = extrasFor ? await extrasFor(input, { live: extra.live === true, pace }) : {};
       sessionChains = extras.optionChains ? { day, chains: extras.optionChains } : null;
+      // The engine's session is one piece (it ranks the whole universe): a slice of its own.
+      await pace(true);
       const emitted = engine.runSession({ ...input, extras });
 
       const originOf = new Map<string, Origin>();
@@ -241,7 +258,7 @@ export async function createSessionRunner(options: RunnerOptions) {
 
       const logs = await repo.transaction(async (tx) => {
         if (extra.claim && !(await extra.claim(tx))) return null;
-        await repo.appendEvents(tx, stamped);
+        await repo.appendEvents(tx, stamped, pace);
         const ids = extra.refoldAllOpen ? [...new Set([...touched, ...open.keys()])] : touched;
         const folded = await refold(tx, ids, day, nowMs);
         await extra.afterWrite?.(tx);
@@ -253,6 +270,7 @@ export async function createSessionRunner(options: RunnerOptions) {
       for (const id of touched) {
         const events = logs.get(id);
         if (!events?.length) continue;
+        await pace();
         const state = engine.openState(events);
         const first = events[0]!;
         if (state === null) {
@@ -272,7 +290,7 @@ export async function createSessionRunner(options: RunnerOptions) {
     async markOpenAtClose(day: number, nowMs: number): Promise<void> {
       // A replay taken up again with no session left to run has not read that session's chains yet.
       if (sessionChains?.day !== day && extrasFor && open.size > 0) {
-        const extras = await extrasFor(inputOf(day, passTimeMs(day)), { live: false });
+        const extras = await extrasFor(await inputOf(day, passTimeMs(day)), { live: false, pace });
         sessionChains = extras.optionChains ? { day, chains: extras.optionChains } : null;
       }
       await repo.transaction(async (tx) => {
