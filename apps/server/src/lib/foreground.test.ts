@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import Fastify from 'fastify';
-import { createForeground, createPacer, trackForeground } from './foreground';
+import { PACED_MAX_WAIT_MS, createForeground, createPacer, trackForeground } from './foreground';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -87,5 +87,19 @@ describe('pacer: background work cut into slices', () => {
     nowMs = 25;
     await pace();
     expect(turns).toBe(3);
+  });
+
+  it('asks for a short wait (PACED_MAX_WAIT_MS), which a turn under requests without pause keeps to', async () => {
+    const waits: Array<number | undefined> = [];
+    const pace = createPacer({ begin: () => () => undefined, turn: async (wait) => void waits.push(wait) }, { sliceMs: 10, now: () => 0 });
+    await pace(true);
+    expect(waits).toEqual([PACED_MAX_WAIT_MS]);
+    // A clock that moves 1 ms at each reading; a request that never ends; a default wait of ~forever.
+    let nowMs = 0;
+    const foreground = createForeground({ quietMs: 10, maxWaitMs: 1e9, now: () => (nowMs += 1) });
+    foreground.begin();
+    await foreground.turn(PACED_MAX_WAIT_MS);
+    expect(nowMs).toBeGreaterThanOrEqual(PACED_MAX_WAIT_MS);
+    expect(nowMs).toBeLessThan(PACED_MAX_WAIT_MS + 5);
   });
 });

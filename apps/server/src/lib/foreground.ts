@@ -16,8 +16,8 @@ export const MAX_WAIT_MS = 250;
 export interface Foreground {
   /** A request began; the answer ends it (call once). */
   begin(): () => void;
-  /** Waits until no request has been under way for `quietMs` (at most `maxWaitMs`); always yields once. */
-  turn(): Promise<void>;
+  /** Waits until no request has been under way for `quietMs` (at most `maxWaitMs`, or the given wait); always yields once. */
+  turn(maxWaitMs?: number): Promise<void>;
 }
 
 export function createForeground(options: { quietMs?: number; maxWaitMs?: number; now?: () => number } = {}): Foreground {
@@ -39,10 +39,10 @@ export function createForeground(options: { quietMs?: number; maxWaitMs?: number
         lastEnd = now();
       };
     },
-    async turn() {
+    async turn(wait = maxWaitMs) {
       // setImmediate runs after the pending I/O callbacks: requests already arrived start first.
       await new Promise<void>((resolve) => setImmediate(resolve));
-      const deadline = now() + maxWaitMs;
+      const deadline = now() + wait;
       for (;;) {
         const idleFor = now() - lastEnd;
         if ((active === 0 && idleFor >= quietMs) || now() >= deadline) return;
@@ -54,6 +54,12 @@ export function createForeground(options: { quietMs?: number; maxWaitMs?: number
 
 /** A slice of background work runs at most about this long before it gives way (issue 24: a request waits for one slice at most). */
 export const SLICE_MS = 10;
+/**
+ * A paced turn waits at most this long for requests: under requests without pause, background work
+ * still gets SLICE_MS of every SLICE_MS + PACED_MAX_WAIT_MS (a fifth of the loop), where waiting
+ * MAX_WAIT_MS after each 10 ms slice would leave it 4 % and a replay would crawl.
+ */
+export const PACED_MAX_WAIT_MS = 40;
 
 /**
  * Cuts synchronous background work into slices: call the answer between small pieces of work (a
@@ -62,13 +68,14 @@ export const SLICE_MS = 10;
  * now, before a piece that cannot be cut (it then has a slice of its own). A replay session
  * of a whole universe ran as a few slices of tens to hundreds of ms; a request arriving waited for them.
  */
-export function createPacer(foreground: Foreground, options: { sliceMs?: number; now?: () => number } = {}): (fresh?: boolean) => Promise<void> {
+export function createPacer(foreground: Foreground, options: { sliceMs?: number; maxWaitMs?: number; now?: () => number } = {}): (fresh?: boolean) => Promise<void> {
   const sliceMs = options.sliceMs ?? SLICE_MS;
+  const maxWaitMs = options.maxWaitMs ?? PACED_MAX_WAIT_MS;
   const now = options.now ?? (() => performance.now());
   let sliceStart = now();
   return async (fresh = false) => {
     if (!fresh && now() - sliceStart < sliceMs) return;
-    await foreground.turn();
+    await foreground.turn(maxWaitMs);
     sliceStart = now();
   };
 }
