@@ -74,9 +74,16 @@ async function claimOf(app: TestApp, engine: AnyEngine) {
   return row;
 }
 
-/** Polls the database until `test` holds (at most 20 s). */
+/**
+ * Each test replays both engines at least once (the reference run in beforeAll too): as long as the
+ * reference run may take, not vitest's 30 s, which a replay beside another test file's worker on 2
+ * cores overran (the unit phase runs two workers).
+ */
+const REPLAY_TIMEOUT_MS = 300_000;
+
+/** Polls the database until `test` holds; a state that never comes fails the test at the latest at its timeout. */
 async function until(test: () => Promise<boolean>): Promise<void> {
-  const deadline = Date.now() + 20_000;
+  const deadline = Date.now() + REPLAY_TIMEOUT_MS;
   while (!(await test())) {
     if (Date.now() > deadline) throw new Error('the expected state never came');
     await new Promise((resolve) => setTimeout(resolve, 10));
@@ -110,12 +117,12 @@ beforeAll(async () => {
   one.clock.advance(AFTER_CLOSE - one.clock.nowMs());
   for (const engine of ENGINES) expect(await one.app.tradeJobs.runDaily(engine)).toBe('done');
   afterDaily = await store(one.db);
-}, 300_000);
+}, REPLAY_TIMEOUT_MS);
 afterAll(async () => {
   for (const app of apps) await app.close();
 });
 
-describe('the option and drop engines across two processes', () => {
+describe('the option and drop engines across two processes', { timeout: REPLAY_TIMEOUT_MS }, () => {
   it('the reference run has ideas of both engines, option trades and O items priced from the chains, and a daily pass that adds events', () => {
     const engines = new Set(afterReplay.rows.map((row) => (JSON.parse(row) as { engine: string }).engine));
     expect(engines).toEqual(new Set(['options', 'drop']));
