@@ -9,7 +9,7 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dropEngine, optionsEngine, type EngineId, type UniverseMember } from '@signalboard/core';
-import { createTestApp, FakeClock, type TestApp } from '../../../test/helpers';
+import { createTestApp, FakeClock, REPLAY_TIMEOUT_MS, type TestApp } from '../../../test/helpers';
 import { createDatabase, createPool, type Database } from '../../db/client';
 import { ideaEvents, ideas, jobRuns, tradeEngineVersions } from '../../db/schema';
 import { createJobRuns } from '../../jobs/job-runs';
@@ -74,14 +74,7 @@ async function claimOf(app: TestApp, engine: AnyEngine) {
   return row;
 }
 
-/**
- * Each test replays both engines at least once (the reference run in beforeAll too): as long as the
- * reference run may take, not vitest's 30 s, which a replay beside another test file's worker on 2
- * cores overran (the unit phase runs two workers).
- */
-const REPLAY_TIMEOUT_MS = 300_000;
-
-/** Polls the database until `test` holds; a state that never comes fails the test at the latest at its timeout. */
+/** Polls the database until `test` holds; a state that never comes fails the test (each test replays both engines: REPLAY_TIMEOUT_MS). */
 async function until(test: () => Promise<boolean>): Promise<void> {
   const deadline = Date.now() + REPLAY_TIMEOUT_MS;
   while (!(await test())) {
