@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
 
 const serverProject = (name: string, database: 'embedded' | 'external', redis = false): TestProjectInlineConfiguration => ({
@@ -17,7 +18,9 @@ const serverProject = (name: string, database: 'embedded' | 'external', redis = 
 });
 
 const projects: TestProjectInlineConfiguration[] = [
-  { test: { name: 'core', root: 'packages/core', include: ['src/**/*.test.ts'], isolate: false } },
+  // testTimeout: the property tests replay seeded universes session by session (up to ~7 s of CPU each);
+  // beside a second worker and the server suite's PostgreSQL, vitest's 5 s default failed them.
+  { test: { name: 'core', root: 'packages/core', include: ['src/**/*.test.ts'], isolate: false, testTimeout: 30_000 } },
   serverProject('server', 'embedded'),
   // testTimeout: a screen test renders in jsdom beside the server suite's workers; the slowest (eleven
   // clicks on the Alert Preferences card, the crypto screen's reload) take ~5 s on 2 shared cores, which
@@ -30,6 +33,9 @@ const projects: TestProjectInlineConfiguration[] = [
       include: ['**/*.spec.ts'],
       globalSetup: ['global-setup.ts'],
       fileParallelism: false,
+      // Its own group: one file at a time here, two workers for the other projects (a run of all the
+      // projects together otherwise refuses their different maxWorkers).
+      sequence: { groupOrder: 1 },
       testTimeout: 90_000,
       hookTimeout: 180_000,
       // expect.poll waits for a screen's state as long as a Playwright action does (the contexts' 15 s),
@@ -43,4 +49,12 @@ const projects: TestProjectInlineConfiguration[] = [
 // Redis (shared state, BullMQ) when REDIS_URL is set as well: the scale-out configuration.
 if (process.env.DATABASE_URL) projects.push(serverProject('server-pg', 'external', Boolean(process.env.REDIS_URL)));
 
-export default defineConfig({ test: { projects } });
+export default defineConfig({
+  test: {
+    projects,
+    // Two test files at once at least: vitest's default (one fewer than the cores) is a single worker
+    // on a 2-core CI machine, which left the second core to the embedded PostgreSQL's share alone (the
+    // unit phase took ~13 min). The e2e project keeps one file at a time (fileParallelism: false).
+    maxWorkers: Math.max(2, availableParallelism() - 1),
+  },
+});

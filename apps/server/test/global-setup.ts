@@ -37,6 +37,25 @@ export default async function setup(project: TestProject) {
   }
 }
 
+/**
+ * The suite's own embedded server (a temporary data directory, removed after the run) commits
+ * without waiting for the disk: no fsync per commit (~3 ms each here, thousands in a run, and two
+ * test workers queue on the same disk), no full-page images, no flush when a test database is
+ * copied from the template. A crash of this server loses nothing a test needs. The external leg's
+ * server (DATABASE_URL) is never touched, and the tests that kill a database (test/db-outage.test.ts)
+ * run servers of their own with the product's settings.
+ */
+async function withoutDurability(adminUrl: string): Promise<void> {
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    for (const setting of ['fsync = off', 'synchronous_commit = off', 'full_page_writes = off']) await client.query(`alter system set ${setting}`);
+    await client.query('select pg_reload_conf()');
+  } finally {
+    await client.end();
+  }
+}
+
 async function prepare(project: TestProject, run: Awaited<ReturnType<typeof startRun>>) {
   const external = process.env.SB_TEST_DATABASE === 'external';
   let embedded: EmbeddedPostgres | undefined;
@@ -46,6 +65,7 @@ async function prepare(project: TestProject, run: Awaited<ReturnType<typeof star
   } else {
     embedded = await ensureEmbeddedPostgres(path.join(run.dir, 'data'), { info: () => undefined, warn: () => undefined });
     adminUrl = embedded.adminUrl;
+    await withoutDurability(adminUrl);
   }
   const prefix = `sbt_${randomBytes(4).toString('hex')}`;
   const template = `${prefix}_template`;

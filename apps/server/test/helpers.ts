@@ -28,6 +28,13 @@ import type { QueuedWork } from '../src/jobs/tasks';
 
 export const TEST_JWT_SECRET = 'test-secret-test-secret-test-secret-0123';
 
+/**
+ * The timeout of a test that replays engines' history in its own body (not in a beforeAll, which has
+ * the hook timeout): a replay of the test universe took up to ~35 s on 2 shared cores beside a second
+ * test worker, over vitest's 30 s for the server suite. A hang guard only: the tests wait for states.
+ */
+export const REPLAY_TIMEOUT_MS = 300_000;
+
 /** A clock the test moves by hand. */
 export class FakeClock implements Clock {
   constructor(private ms = Date.UTC(2026, 10, 2, 15, 0, 0)) {}

@@ -12,7 +12,7 @@
 import { eq } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
 import { bidOf, dayNumber, dropEngine, isoFromDayNumber, modelValue, optionsEngine, type ContractTerms, type DropItem, type StoredIdeaEvent, type UniverseMember } from '@signalboard/core';
-import { createTestApp, type TestApp } from '../../../test/helpers';
+import { createTestApp, REPLAY_TIMEOUT_MS, type TestApp } from '../../../test/helpers';
 import { ideas, tradeEngineVersions } from '../../db/schema';
 import { createMarket } from '../../providers/market';
 import type { CachedMarket } from '../../providers/market/cached-market';
@@ -74,7 +74,7 @@ async function quoteOf(market: CachedMarket, symbol: string, date: string, contr
 /** The model's bid for an option trade's contract at `spot` on `date`, at the trade's σ (its opened data). */
 const modelBid = (data: ContractTerms & { sigma: number }, spot: number, date: string) => bidOf(modelValue(data, spot, dayNumber(date), data.sigma), data.halfSpread);
 
-describe('option chains through the jobs', () => {
+describe('option chains through the jobs', { timeout: REPLAY_TIMEOUT_MS }, () => {
   it('a source that keeps past chains: the replay, the live daily pass and the marks price from the chain of the moment (after the entry bar)', async () => {
     t = await replayed();
     const replayedLogs = await logs(t);
@@ -214,7 +214,7 @@ describe('option chains through the jobs', () => {
  * of the replay and of the live pass, and intraday. The simulated bid (2 % under the chain's mid)
  * differs from the model's bid side at the chain's IV (3 % under), so the two cannot be mistaken.
  */
-describe('drop O items chosen from a chain', () => {
+describe('drop O items chosen from a chain', { timeout: REPLAY_TIMEOUT_MS }, () => {
   const DROP = dropEngine as unknown as AnyEngine;
   /** The CALL of an O item's quote in the source's chain as of `date`, or its chain of now. */
   const callQuote = async (market: CachedMarket, symbol: string, date: string | null, contract: { expiry: string; strike: number }) => {

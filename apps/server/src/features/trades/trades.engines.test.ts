@@ -9,7 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { bidOf, cryptoTradesResponse, dayNumber, dropItemsResponse, modelValue, type ContractTerms, ideaDetail, layeredTrade, optionTradesResponse, swingTrade, trackRecord, type EngineId, type UniverseMember } from '@signalboard/core';
-import { createTestApp, createUser, login, uniqueEmail, type TestApp } from '../../../test/helpers';
+import { createTestApp, createUser, login, REPLAY_TIMEOUT_MS, uniqueEmail, type TestApp } from '../../../test/helpers';
 import { ideas, tradeEngineVersions } from '../../db/schema';
 import { CRYPTOS, OPTION_ALERT_TICKERS, universeBySymbol, US_STOCKS } from '../../providers/market/universe';
 import { SERVER_TRADE_ENGINES } from './engines';
@@ -61,7 +61,7 @@ async function allPages(path: string, query: string, limit: number): Promise<unk
   throw new Error('too many pages');
 }
 
-describe('the engines of packages/core on the platform', () => {
+describe('the engines of packages/core on the platform', { timeout: REPLAY_TIMEOUT_MS }, () => {
   it('replay every engine, and the stock lists answer their contract rows', async () => {
     const status = (await get('/api/trade_ideas/replay_status')).json<Array<{ engine: string; state: string; ruleVersion: string }>>();
     console.info(`install replay of every engine on the simulated market: ${replayMs.toFixed(0)} ms`);

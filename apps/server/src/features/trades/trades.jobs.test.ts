@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { swingTrade, type EngineDefinition } from '@signalboard/core';
 import { createFakeEngine, testUniverse, type FakeState } from '../../../test/fake-engine';
-import { createTestApp, createUser, login, uniqueEmail, type TestApp } from '../../../test/helpers';
+import { createTestApp, createUser, login, REPLAY_TIMEOUT_MS, uniqueEmail, type TestApp } from '../../../test/helpers';
 import { ideaEvents, ideas, jobRuns, tradeEngineVersions } from '../../db/schema';
 import { createJobRuns } from '../../jobs/job-runs';
 import type { CachedMarket } from '../../providers/market/cached-market';
@@ -42,7 +42,7 @@ const eventCount = async (app: TestApp) => (await app.db.select({ n: count() }).
 const version = async (app: TestApp, ruleVersion: string) => (await app.db.select().from(tradeEngineVersions).where(eq(tradeEngineVersions.ruleVersion, ruleVersion)))[0];
 const rowsById = async (app: TestApp) => new Map((await app.db.select().from(ideas)).map((row) => [row.id, row]));
 
-describe('the daily pass', () => {
+describe('the daily pass', { timeout: REPLAY_TIMEOUT_MS }, () => {
   it('runs a session once, even when two processes run the slot at the same time', async () => {
     const engine = createFakeEngine();
     t = await replayed([engine]);
@@ -148,7 +148,7 @@ describe('the daily pass', () => {
   });
 });
 
-describe('a new rule version', () => {
+describe('a new rule version', { timeout: REPLAY_TIMEOUT_MS }, () => {
   it('replays again; the list shows live ideas of every version and replayed ideas of the current one', async () => {
     const v1 = createFakeEngine();
     t = await replayed([v1]);
@@ -215,7 +215,7 @@ async function listOf(app: TestApp, engines: readonly AnyEngine[], email: string
   }
 }
 
-describe('marks', () => {
+describe('marks', { timeout: REPLAY_TIMEOUT_MS }, () => {
   it('refresh CurrentPrice of open ideas while the market is open, without adding events', async () => {
     const engine = createFakeEngine();
     const bus = createInProcessBus();
@@ -277,7 +277,7 @@ async function expectRowsFollowTheirLogs(app: TestApp, before: Map<string, typeo
   return [...before.values()].filter((row) => row.isOpen && !after.get(row.id)!.isOpen).map((row) => row.id);
 }
 
-describe('a restart after days down (the clock moved forward)', () => {
+describe('a restart after days down (the clock moved forward)', { timeout: REPLAY_TIMEOUT_MS }, () => {
   it('runs the missed sessions on its first tick, closes what they close, then marks the ideas left open at the quote of now', async () => {
     const engine = createFakeEngine();
     t = await replayed([engine]);

@@ -9,7 +9,7 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dropEngine, optionsEngine, type EngineId, type UniverseMember } from '@signalboard/core';
-import { createTestApp, FakeClock, type TestApp } from '../../../test/helpers';
+import { createTestApp, FakeClock, REPLAY_TIMEOUT_MS, type TestApp } from '../../../test/helpers';
 import { createDatabase, createPool, type Database } from '../../db/client';
 import { ideaEvents, ideas, jobRuns, tradeEngineVersions } from '../../db/schema';
 import { createJobRuns } from '../../jobs/job-runs';
@@ -74,9 +74,9 @@ async function claimOf(app: TestApp, engine: AnyEngine) {
   return row;
 }
 
-/** Polls the database until `test` holds (at most 20 s). */
+/** Polls the database until `test` holds; a state that never comes fails the test (each test replays both engines: REPLAY_TIMEOUT_MS). */
 async function until(test: () => Promise<boolean>): Promise<void> {
-  const deadline = Date.now() + 20_000;
+  const deadline = Date.now() + REPLAY_TIMEOUT_MS;
   while (!(await test())) {
     if (Date.now() > deadline) throw new Error('the expected state never came');
     await new Promise((resolve) => setTimeout(resolve, 10));
@@ -110,12 +110,12 @@ beforeAll(async () => {
   one.clock.advance(AFTER_CLOSE - one.clock.nowMs());
   for (const engine of ENGINES) expect(await one.app.tradeJobs.runDaily(engine)).toBe('done');
   afterDaily = await store(one.db);
-}, 300_000);
+}, REPLAY_TIMEOUT_MS);
 afterAll(async () => {
   for (const app of apps) await app.close();
 });
 
-describe('the option and drop engines across two processes', () => {
+describe('the option and drop engines across two processes', { timeout: REPLAY_TIMEOUT_MS }, () => {
   it('the reference run has ideas of both engines, option trades and O items priced from the chains, and a daily pass that adds events', () => {
     const engines = new Set(afterReplay.rows.map((row) => (JSON.parse(row) as { engine: string }).engine));
     expect(engines).toEqual(new Set(['options', 'drop']));

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createFakeEngine, testUniverse } from '../../../test/fake-engine';
-import { createTestApp, type TestApp } from '../../../test/helpers';
+import { createTestApp, REPLAY_TIMEOUT_MS, type TestApp } from '../../../test/helpers';
 import { createReplayLane } from './trades.replay-lane';
 import type { AnyEngine } from './trades.runner';
 
@@ -10,7 +10,7 @@ afterEach(async () => {
   t = undefined;
 });
 
-describe('the replay lane', () => {
+describe('the replay lane', { timeout: REPLAY_TIMEOUT_MS }, () => {
   it('lets one replay in at a time, in order, keeping the waiting ones alive', async () => {
     const lane = createReplayLane(5);
     const order: string[] = [];

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ideaDetail, layeredTrade, replayStatusResponse, swingTrade, trackRecord } from '@signalboard/core';
 import { createFakeEngine, TEST_UNIVERSE, testUniverse } from '../../../test/fake-engine';
-import { createTestApp, createUser, login, uniqueEmail, type TestApp } from '../../../test/helpers';
+import { createTestApp, createUser, login, REPLAY_TIMEOUT_MS, uniqueEmail, type TestApp } from '../../../test/helpers';
 
 
 let t: TestApp;
@@ -31,7 +31,7 @@ afterAll(async () => t.close());
 
 const get = (url: string, auth = true) => t.app.inject({ method: 'GET', url, ...(auth ? { headers } : {}) });
 
-describe('the history replay', () => {
+describe('the history replay', { timeout: REPLAY_TIMEOUT_MS }, () => {
   it('is pending before the first tick, runs in the background, and reports its progress until done', async () => {
     const before = replayStatusResponse.parse((await get('/api/trade_ideas/replay_status')).json());
     expect(before.map((row) => [row.engine, row.ruleVersion, row.state, row.sessionsDone])).toEqual([
