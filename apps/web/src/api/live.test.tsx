@@ -26,6 +26,9 @@ function controlledStream() {
   };
 }
 
+/** One animation frame (fake timers). */
+const FRAME_MS = 16;
+
 /** Lets the fetch promises and stream reads queued so far run. */
 const settle = () => act(async () => vi.advanceTimersByTimeAsync(0));
 
@@ -188,6 +191,8 @@ describe('fallback to polling', () => {
     await settle();
     expect(result.current.polling).toBe(false);
     expect(result.current.quotes.live).toBe(true);
+    // Quotes are drawn at the next frame.
+    await act(async () => vi.advanceTimersByTimeAsync(FRAME_MS));
     expect([...result.current.quotes.quotes.keys()]).toEqual(['AAPL']);
     expect(result.current.quotes.quotes.get('AAPL')?.price).toBe(120);
     // An engine's idea update makes that engine's trade queries stale (the screens re-read them), no other's.
@@ -204,6 +209,49 @@ describe('fallback to polling', () => {
     streams[1]!.push(hello(ID_2));
     await settle();
     expect(result.current.polling).toBe(false);
+    unmount();
+  });
+});
+
+describe('live quotes on a screen', () => {
+  beforeEach(() => {
+    vi.useFakeTimers();
+    tokenStorage.set('token-1');
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+    vi.unstubAllGlobals();
+  });
+
+  it('draws the quotes that arrive line by line before a frame in one render at that frame', async () => {
+    const stream = controlledStream();
+    mockApi({ 'GET live': () => ({ stream: stream.stream }), 'POST live_symbols': { body: { msg: 'ok' } } });
+    const queryClient = new QueryClient();
+    const wrapper = ({ children }: { children: ReactNode }) => (
+      <QueryClientProvider client={queryClient}>
+        <LiveProvider>{children}</LiveProvider>
+      </QueryClientProvider>
+    );
+    let renders = 0;
+    const { result, unmount } = renderHook(
+      () => {
+        renders += 1;
+        return useLiveQuotes(['aapl', 'msft', 'spy']);
+      },
+      { wrapper },
+    );
+    await settle();
+    stream.push(hello(ID_1));
+    await settle();
+    const before = renders;
+    for (const [symbol, price] of [['AAPL', 120], ['MSFT', 300], ['SPY', 500]] as const) {
+      stream.push(quoteLine(symbol, price));
+      await settle();
+    }
+    expect(renders).toBe(before);
+    await act(async () => vi.advanceTimersByTimeAsync(FRAME_MS));
+    expect(renders).toBe(before + 1);
+    expect(Object.fromEntries([...result.current.quotes].map(([symbol, quote]) => [symbol, quote.price]))).toEqual({ AAPL: 120, MSFT: 300, SPY: 500 });
     unmount();
   });
 });

@@ -1,4 +1,4 @@
-import { useContext, useEffect, useEffectEvent, useState } from 'react';
+import { useContext, useEffect, useEffectEvent, useRef, useState } from 'react';
 import type { LiveEvent, LiveQuote, LiveStatus } from '../../api/live';
 import { LiveContext } from './live-context';
 
@@ -21,15 +21,34 @@ export function useLiveEvents(listener: (event: LiveEvent) => void): void {
 /**
  * The latest live quote of each of `symbols` (upper-cased keys) since the screen opened, and whether
  * the stream is up. The symbols join the stream's set while the screen shows them.
+ *
+ * The server sends each symbol's quote as its own line, a few milliseconds apart: the quotes that
+ * arrive before the next frame are drawn together, in one render at that frame (issue 24: each line
+ * redrew the whole market overview, some twenty renders every five seconds on the dashboard).
  */
 export function useLiveQuotes(symbols: readonly string[]): { quotes: ReadonlyMap<string, LiveQuote>; live: boolean } {
   const { addSymbols, status } = useContext(LiveContext);
   const key = [...new Set(symbols.map((symbol) => symbol.toUpperCase()))].sort().join(',');
   const [quotes, setQuotes] = useState<ReadonlyMap<string, LiveQuote>>(() => new Map());
+  const pending = useRef(new Map<string, LiveQuote>());
+  const frame = useRef<number | null>(null);
   useEffect(() => (key === '' ? undefined : addSymbols(key.split(','))), [addSymbols, key]);
+  useEffect(
+    () => () => {
+      if (frame.current !== null) cancelAnimationFrame(frame.current);
+      frame.current = null;
+    },
+    [],
+  );
   useLiveEvents((event) => {
     if (event.type !== 'quote' || !key.split(',').includes(event.symbol)) return;
-    setQuotes((current) => new Map(current).set(event.symbol, event));
+    pending.current.set(event.symbol, event);
+    frame.current ??= requestAnimationFrame(() => {
+      frame.current = null;
+      const arrived = pending.current;
+      pending.current = new Map();
+      setQuotes((current) => new Map([...current, ...arrived]));
+    });
   });
   return { quotes, live: status === 'live' };
 }

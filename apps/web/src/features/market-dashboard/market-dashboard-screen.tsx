@@ -12,6 +12,7 @@ import '@mantine/core/styles/Skeleton.layer.css';
 import '@mantine/core/styles/Table.layer.css';
 import '@mantine/core/styles/Tooltip.layer.css';
 import './market-dashboard.css';
+import { useRef, type ComponentType } from 'react';
 import { Alert, Button, Grid, Group, Stack, Text } from '@mantine/core';
 import { IconAlertTriangle, IconRefresh } from '@tabler/icons-react';
 import { ScreenHeader } from '../../components/screen-header';
@@ -21,7 +22,8 @@ import { MarketOverviewPanel } from './market-overview-panel';
 import { OverallSentimentSection } from './overall-sentiment-section';
 import { SectorSentimentSection } from './sector-sentiment-section';
 import { TodaysEarningsSection } from './todays-earnings-section';
-import { useDashboardData } from './use-dashboard-data';
+import { useDashboardData, type DashboardPart } from './use-dashboard-data';
+import { useDrawnWhenNear } from './use-drawn-when-near';
 
 /**
  * Market Dashboard (spec §2 "Market Dashboard (main)", §4 "Dashboard loading", §7, §8 "Dashboard:",
@@ -55,19 +57,30 @@ export function MarketDashboardScreen() {
         <Grid gap="lg" align="flex-start">
           <Grid.Col span={{ base: 12, lg: 6 }}>
             <Stack gap="lg">
-              <OverallSentimentSection part={data.overall} />
-              <TodaysEarningsSection part={data.earnings} />
+              <DrawnWhenNear part={data.overall} section={OverallSentimentSection} />
+              <DrawnWhenNear part={data.earnings} section={TodaysEarningsSection} />
             </Stack>
           </Grid.Col>
           <Grid.Col span={{ base: 12, lg: 6 }}>
-            <SectorSentimentSection part={data.sectors} />
+            <DrawnWhenNear part={data.sectors} section={SectorSentimentSection} />
           </Grid.Col>
           <Grid.Col span={12}>
-            <EconomicIndicatorsSection part={data.indicators} />
+            <DrawnWhenNear part={data.indicators} section={EconomicIndicatorsSection} />
           </Grid.Col>
         </Grid>
       </Stack>
     </>
+  );
+}
+
+/** A part below the first screen (on a phone, all four of the spec's parts): drawn as it comes near (useDrawnWhenNear). */
+function DrawnWhenNear<T>({ part, section: Section }: { part: DashboardPart<T>; section: ComponentType<{ part: DashboardPart<T> }> }) {
+  const box = useRef<HTMLDivElement>(null);
+  const drawn = useDrawnWhenNear(box, part);
+  return (
+    <div ref={box}>
+      <Section part={drawn} />
+    </div>
   );
 }
 

@@ -92,27 +92,34 @@ function IndexStrip({ quotes }: { quotes: OverviewQuote[] }) {
   return (
     <SimpleGrid cols={{ base: 2, sm: 3, lg: 5 }} spacing="sm" role="list" aria-label="Indices">
       {quotes.map((quote) => (
-        <Paper role="listitem" key={quote.symbol} withBorder radius="md" p="sm" aria-label={indexLabel(quote)}>
-          <Group justify="space-between" gap={4} wrap="nowrap" align="baseline">
-            <Text fw={700} size="sm">
-              {quote.symbol}
-            </Text>
-            <Text size="xs" c="dimmed" truncate title={quote.name}>
-              {quote.name}
-            </Text>
-          </Group>
-          <Text fw={600} size="lg">
-            {formatPrice(quote.price)}
-          </Text>
-          <ChangeText value={quote.change} size="sm" style={{ whiteSpace: 'normal' }}>
-            <span style={{ whiteSpace: 'nowrap' }}>{formatSignedPrice(quote.change)}</span>{' '}
-            <span style={{ whiteSpace: 'nowrap' }}>({formatSignedPercent(quote.percentChange)})</span>
-          </ChangeText>
-        </Paper>
+        <IndexTile key={quote.symbol} symbol={quote.symbol} name={quote.name} price={quote.price} change={quote.change} percentChange={quote.percentChange} currency={quote.currency} />
       ))}
     </SimpleGrid>
   );
 }
+
+/** One index card; its figures are its props, so a live tick redraws only the cards whose prices moved. */
+const IndexTile = memo(function IndexTile(quote: Omit<OverviewQuote, 'timestamp'>) {
+  return (
+    <Paper role="listitem" withBorder radius="md" p="sm" aria-label={indexLabel(quote)}>
+      <Group justify="space-between" gap={4} wrap="nowrap" align="baseline">
+        <Text fw={700} size="sm">
+          {quote.symbol}
+        </Text>
+        <Text size="xs" c="dimmed" truncate title={quote.name}>
+          {quote.name}
+        </Text>
+      </Group>
+      <Text fw={600} size="lg">
+        {formatPrice(quote.price)}
+      </Text>
+      <ChangeText value={quote.change} size="sm" style={{ whiteSpace: 'normal' }}>
+        <span style={{ whiteSpace: 'nowrap' }}>{formatSignedPrice(quote.change)}</span>{' '}
+        <span style={{ whiteSpace: 'nowrap' }}>({formatSignedPercent(quote.percentChange)})</span>
+      </ChangeText>
+    </Paper>
+  );
+});
 
 /** The overview with newer live quotes laid over its index tiles and sector tiles (and its as-of moved up). */
 export function withLiveOverview(overview: MarketOverview, live: ReadonlyMap<string, LiveQuote>): MarketOverview {
@@ -131,7 +138,7 @@ export function withLiveOverview(overview: MarketOverview, live: ReadonlyMap<str
   return { ...overview, indices, sectors, asOf: new Date(newestMs).toISOString() };
 }
 
-const indexLabel = (quote: OverviewQuote) =>
+const indexLabel = (quote: Omit<OverviewQuote, 'timestamp'>) =>
   `${quote.symbol} ${quote.name}: ${formatPrice(quote.price)} ${quote.currency}, ${formatSignedPrice(quote.change)} (${formatSignedPercent(quote.percentChange)})`;
 
 function SectorHeatmap({ sectors }: { sectors: SectorMove[] }) {
@@ -144,31 +151,37 @@ function SectorHeatmap({ sectors }: { sectors: SectorMove[] }) {
       </Text>
       <SimpleGrid cols={{ base: 2, xs: 3, md: 4, lg: 6 }} spacing="xs" role="list" aria-label="Sector heatmap">
         {sorted.map((sector) => (
-          <div
-            role="listitem"
-            key={sector.sector}
-            className="sb-heat-tile"
-            style={{ background: heatBackground(sector.percentChange) }}
-            aria-label={`${sector.sector} ${formatSignedPercent(sector.percentChange)} (${sector.etf})`}
-            title={`${sector.sector} (${sector.etf} ${formatPrice(sector.price)})`}
-          >
-            <Text size="xs" fw={600} lh={1.2}>
-              {sector.sector}
-            </Text>
-            <Group justify="space-between" gap={4} wrap="nowrap" align="baseline">
-              <Text size="sm" fw={700}>
-                {formatSignedPercent(sector.percentChange)}
-              </Text>
-              <Text size="xs" opacity={0.8}>
-                {sector.etf}
-              </Text>
-            </Group>
-          </div>
+          <HeatTile key={sector.sector} sector={sector.sector} etf={sector.etf} price={sector.price} percentChange={sector.percentChange} />
         ))}
       </SimpleGrid>
     </Stack>
   );
 }
+
+/** One heatmap tile; like an index card, redrawn only when its own move changes. */
+const HeatTile = memo(function HeatTile(sector: SectorMove) {
+  return (
+    <div
+      role="listitem"
+      className="sb-heat-tile"
+      style={{ background: heatBackground(sector.percentChange) }}
+      aria-label={`${sector.sector} ${formatSignedPercent(sector.percentChange)} (${sector.etf})`}
+      title={`${sector.sector} (${sector.etf} ${formatPrice(sector.price)})`}
+    >
+      <Text size="xs" fw={600} lh={1.2}>
+        {sector.sector}
+      </Text>
+      <Group justify="space-between" gap={4} wrap="nowrap" align="baseline">
+        <Text size="sm" fw={700}>
+          {formatSignedPercent(sector.percentChange)}
+        </Text>
+        <Text size="xs" opacity={0.8}>
+          {sector.etf}
+        </Text>
+      </Group>
+    </div>
+  );
+});
 
 /**
  * The overview's layout with skeletons in place of its figures: the same grids, an index card and a
