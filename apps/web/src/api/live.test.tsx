@@ -32,6 +32,18 @@ const FRAME_MS = 16;
 /** Lets the fetch promises and stream reads queued so far run. */
 const settle = () => act(async () => vi.advanceTimersByTimeAsync(0));
 
+/** Fake timers and a stored token for each test of a block; real timers and globals back after it. */
+function withFakeTimersAndToken() {
+  beforeEach(() => {
+    vi.useFakeTimers();
+    tokenStorage.set('token-1');
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+    vi.unstubAllGlobals();
+  });
+}
+
 describe('live lines and backoff', () => {
   it('parses known lines and skips unknown or broken ones', () => {
     expect(parseLiveLine('{"type":"ideas","engine":"swing","at":1}')).toEqual({ type: 'ideas', engine: 'swing', at: 1 });
@@ -50,14 +62,7 @@ describe('live lines and backoff', () => {
 });
 
 describe('live client', () => {
-  beforeEach(() => {
-    vi.useFakeTimers();
-    tokenStorage.set('token-1');
-  });
-  afterEach(() => {
-    vi.useRealTimers();
-    vi.unstubAllGlobals();
-  });
+  withFakeTimersAndToken();
 
   it('reads lines split across chunks, sends the bearer header (no token in the URL) and the symbols after hello', async () => {
     const body = controlledStream();
@@ -165,14 +170,7 @@ describe('live client', () => {
 });
 
 describe('fallback to polling', () => {
-  beforeEach(() => {
-    vi.useFakeTimers();
-    tokenStorage.set('token-1');
-  });
-  afterEach(() => {
-    vi.useRealTimers();
-    vi.unstubAllGlobals();
-  });
+  withFakeTimersAndToken();
 
   it('polls only while the stream is down, and hands the screen its quotes', async () => {
     const streams = [controlledStream(), controlledStream()];
@@ -214,14 +212,7 @@ describe('fallback to polling', () => {
 });
 
 describe('live quotes on a screen', () => {
-  beforeEach(() => {
-    vi.useFakeTimers();
-    tokenStorage.set('token-1');
-  });
-  afterEach(() => {
-    vi.useRealTimers();
-    vi.unstubAllGlobals();
-  });
+  withFakeTimersAndToken();
 
   it('draws the quotes that arrive line by line before a frame in one render at that frame', async () => {
     const stream = controlledStream();
