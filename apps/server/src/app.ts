@@ -173,9 +173,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config, db, mailer } = deps;
   const clock = deps.clock ?? systemClock;
   const securityHeaders = computeSecurityHeaders({ hstsMaxAgeSeconds: config.HSTS_MAX_AGE_SECONDS, imageOrigins: config.NEWS_IMAGE_ORIGINS });
+  const apiHeaders = computeApiHeaders({ hstsMaxAgeSeconds: config.HSTS_MAX_AGE_SECONDS });
   const app = Fastify({
-    // Errors before any route runs (parser, routing) answer `{ msg }` with the security headers too.
-    ...edgeErrorHandlers(securityHeaders),
+    // Errors before any route runs (parser, routing) answer `{ msg }`, JSON like the API's answers,
+    // with the API's security headers.
+    ...edgeErrorHandlers(apiHeaders),
     logger:
       deps.logger === false
         ? false
@@ -197,7 +199,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // once): a page's for the app and its files, the API's for API calls (plugins/security-headers.ts;
   // with `cache-control: no-store`: the signed-in user's current data, no cache keeps them; a route
   // may say otherwise).
-  const apiHeaders = computeApiHeaders({ hstsMaxAgeSeconds: config.HSTS_MAX_AGE_SECONDS });
   app.addHook('onRequest', (request, reply, done) => {
     const url = request.url;
     reply.header(REQUEST_ID_HEADER, request.id).headers(url.startsWith('/api/') || url === '/api' ? apiHeaders : securityHeaders);

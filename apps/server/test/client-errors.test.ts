@@ -4,7 +4,7 @@
  */
 import net, { type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { computeSecurityHeaders } from '../src/plugins/security-headers';
+import { computeApiHeaders } from '../src/plugins/security-headers';
 import { multipartBody } from './market-cases';
 import { createTestApp, createUser, login, uniqueEmail, type TestApp } from './helpers';
 
@@ -29,7 +29,7 @@ beforeAll(async () => {
   port = (t.app.server.address() as AddressInfo).port;
   const health = await send(get('/api/health'));
   expect(health.status).toBe(200);
-  const expected = computeSecurityHeaders();
+  const expected = computeApiHeaders();
   security = Object.fromEntries(Object.keys(expected).map((name) => [name, health.headers[name]!]));
   expect(Object.keys(security).length).toBeGreaterThan(5);
 });
@@ -77,9 +77,9 @@ function expectMsgAnswer(answer: RawAnswer, status: number): string {
   expect(Object.keys(body)).toEqual(['msg']);
   expect(typeof body.msg).toBe('string');
   expect(String(body.msg).length).toBeGreaterThan(10);
-  // The same security headers as an ordinary answer of the app.
+  // The same security headers as an ordinary answer of the API (JSON, never a page).
   for (const [name, value] of Object.entries(security)) expect(answer.headers[name], name).toBe(value);
-  expect(answer.headers['content-security-policy']).toContain("default-src 'self'");
+  expect(answer.headers['content-security-policy']).toBe("default-src 'none'; frame-ancestors 'none'");
   expect(answer.headers['x-content-type-options']).toBe('nosniff');
   return String(body.msg);
 }
