@@ -113,8 +113,16 @@ export function defaultReadinessChecks(deps: DefaultChecksDeps): { checks: Readi
           redis.on('error', (error: Error) => (redisError = error.message));
         }
         // Down since it was last up: say why (its commands fail at once then, lib/redis.ts).
-        if (redis.status === 'reconnecting' || redis.status === 'close') throw new Error(`not connected${redisError ? ` (${redisError})` : ''}`);
-        const pong = await redis.ping();
+        const notConnected = () => new Error(`not connected${redisError ? ` (${redisError})` : ''}`);
+        if (redis.status === 'reconnecting' || redis.status === 'close') throw notConnected();
+        let pong: string;
+        try {
+          pong = await redis.ping();
+        } catch (error) {
+          // The connection dropped while the PING waited (ioredis then answers its retry limit): say so.
+          if (redis.status !== 'ready') throw notConnected();
+          throw error;
+        }
         if (pong !== 'PONG') throw new Error(`PING answered ${pong}${redisError ? ` (${redisError})` : ''}`);
         return { prefix: config.REDIS_PREFIX };
       },
