@@ -57,7 +57,9 @@ async function withoutDurability(adminUrl: string): Promise<void> {
 }
 
 async function prepare(project: TestProject, run: Awaited<ReturnType<typeof startRun>>) {
-  const external = process.env.SB_TEST_DATABASE === 'external';
+  // The project's `env` reaches its test workers, not this set-up (it runs in vitest's main process):
+  // read it from the project's configuration, or server-pg would quietly test an embedded server.
+  const external = (project.config.env?.SB_TEST_DATABASE ?? process.env.SB_TEST_DATABASE) === 'external';
   let embedded: EmbeddedPostgres | undefined;
   let adminUrl: string;
   if (external) {
