@@ -125,7 +125,13 @@ describe.skipIf(!existsSync(REDIS_SERVER))('Redis going away and coming back', (
 
     await startRedis(port);
     const back = Date.now();
-    const ready = await until(() => readiness(server), (answer) => answer.status === 200, 15_000, 'ready again');
+    // Ready (Redis answers) may come a moment before the queues' own connection is back: wait for both.
+    const ready = await until(
+      () => readiness(server),
+      (answer) => answer.status === 200 && (answer.body as { checks?: { queues?: { state?: string } } }).checks?.queues?.state === 'up',
+      15_000,
+      'ready again, queues up',
+    );
     expect(ready.body).toMatchObject({ checks: { redis: { state: 'up' }, queues: { state: 'up' } } });
     expect((await call(server.baseUrl, 'login', { json: DEMO })).status).toBe(200);
     expect(server.alive()).toBe(true);
