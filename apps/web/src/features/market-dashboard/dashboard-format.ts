@@ -1,4 +1,4 @@
-import { dateTimeFormat, formatMediumDate, formatPrice } from '../../components/format';
+import { dateTimeFormat, formatMediumDate, formatPrice, numberFormat } from '../../components/format';
 
 /**
  * Date and number formats of the Market Dashboard, on top of components/format.ts (UI.md
@@ -71,17 +71,17 @@ export function formatSignedPrice(value: number): string {
   return value > 0 && text !== '0.00' ? `+${text}` : text;
 }
 
-const indicatorNumber = new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 });
-const indicatorChange = new Intl.NumberFormat('en-US', { maximumFractionDigits: 2, signDisplay: 'exceptZero' });
+const INDICATOR_NUMBER: Intl.NumberFormatOptions = { maximumFractionDigits: 2 };
+const INDICATOR_CHANGE: Intl.NumberFormatOptions = { maximumFractionDigits: 2, signDisplay: 'exceptZero' };
 
 /** An indicator's value: up to 2 decimals (rates 4.1, CPI 310.33, payrolls 159,000). */
 export function formatIndicatorValue(value: number): string {
-  return Number.isFinite(value) ? indicatorNumber.format(value).replace('-', MINUS) : 'N/A';
+  return Number.isFinite(value) ? numberFormat(INDICATOR_NUMBER).format(value).replace('-', MINUS) : 'N/A';
 }
 
 /** The change between two indicator values, with its sign: "+0.1", "−2,000", "0". */
 export function formatIndicatorChange(value: number): string {
-  return Number.isFinite(value) ? indicatorChange.format(value).replace('-', MINUS) : 'N/A';
+  return Number.isFinite(value) ? numberFormat(INDICATOR_CHANGE).format(value).replace('-', MINUS) : 'N/A';
 }
 
 /** A percent change as a heatmap tile's background: green up, red down, stronger as it grows (full at 3%). */

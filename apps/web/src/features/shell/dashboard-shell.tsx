@@ -52,8 +52,6 @@ function Shell() {
   const toggle = () => setOpened((value) => !value);
   const navigate = useNavigate();
   const location = useLocation();
-  const user = useCurrentUser();
-  const health = useHealth();
   const narrow = useMediaQuery(PHONE_QUERY, undefined, { getInitialValueInEffect: false });
   // On a phone the drawer starts closed: its two dozen links are drawn in a deferred render just
   // after the first paint rather than in it (issue 24, Lighthouse mobile on /dashboard/main). Open
@@ -100,22 +98,10 @@ function Shell() {
           <Group gap="sm" wrap="nowrap" style={{ flexShrink: 0 }}>
             <Burger opened={opened} onClick={toggle} size="sm" aria-label="menu" aria-expanded={opened} aria-controls={NAVBAR_ID} />
             <Brand compact />
-            {health.data?.market_data === 'simulated' && (
-              <Tooltip label="Prices, news and earnings come from a simulated market, not a live feed.">
-                <Badge variant="light" color="yellow" radius="sm" size={narrow ? 'xs' : 'sm'} style={{ flexShrink: 0 }}>
-                  Simulated market
-                </Badge>
-              </Tooltip>
-            )}
+            <SimulatedMarketBadge narrow={narrow} />
           </Group>
           <Group gap="sm" wrap="nowrap" miw={0}>
-            {user.data ? (
-              <Text size="sm" truncate maw={narrow ? 150 : 360} title={`Username: ${user.data.email}`}>
-                Username: {user.data.email}
-              </Text>
-            ) : (
-              <Skeleton h={14} w={180} aria-label="Loading user" />
-            )}
+            <UserName narrow={narrow} />
             <ColorSchemeToggle />
           </Group>
         </Group>
@@ -155,6 +141,34 @@ function Shell() {
         </Box>
       </AppShell.Main>
     </AppShell>
+  );
+}
+
+// The two parts of the top bar that show an answer read it themselves: an answer then redraws only
+// them, not the whole shell (issue 24: each redraw of the shell was a long task on a phone's CPU).
+
+/** Beside the brand when the installation runs on the simulated market. */
+function SimulatedMarketBadge({ narrow }: { narrow: boolean }) {
+  const health = useHealth();
+  if (health.data?.market_data !== 'simulated') return null;
+  return (
+    <Tooltip label="Prices, news and earnings come from a simulated market, not a live feed.">
+      <Badge variant="light" color="yellow" radius="sm" size={narrow ? 'xs' : 'sm'} style={{ flexShrink: 0 }}>
+        Simulated market
+      </Badge>
+    </Tooltip>
+  );
+}
+
+/** Spec §2's top bar: "Username: <email>". */
+function UserName({ narrow }: { narrow: boolean }) {
+  const user = useCurrentUser();
+  return user.data ? (
+    <Text size="sm" truncate maw={narrow ? 150 : 360} title={`Username: ${user.data.email}`}>
+      Username: {user.data.email}
+    </Text>
+  ) : (
+    <Skeleton h={14} w={180} aria-label="Loading user" />
   );
 }
 
