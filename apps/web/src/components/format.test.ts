@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { changeColor, formatMediumDate, formatPercent, formatPrice, formatSignedPercent, formatVolume } from './format';
+import { changeColor, dateTimeFormat, formatMediumDate, formatPercent, formatPrice, formatSignedPercent, formatVolume, numberFormat } from './format';
 
 describe('format', () => {
   it('formats prices to 2 decimals, or the given decimals, with a true minus', () => {
@@ -25,6 +25,14 @@ describe('format', () => {
 
   it('formats the medium date as month, day, year and time', () => {
     expect(formatMediumDate(Date.UTC(2026, 10, 22, 14, 41, 7) / 1000)).toMatch(/^Nov 22, 2026, \d{1,2}:41:07\s[AP]M$/);
+  });
+
+  it('builds each formatter once, on first use, per options (crypto decimals included)', () => {
+    expect(numberFormat({ maximumFractionDigits: 3 })).toBe(numberFormat({ maximumFractionDigits: 3 }));
+    expect(numberFormat({ maximumFractionDigits: 3 })).not.toBe(numberFormat({ maximumFractionDigits: 4 }));
+    expect(dateTimeFormat('en-US', { hour: 'numeric' })).toBe(dateTimeFormat('en-US', { hour: 'numeric' }));
+    expect(dateTimeFormat('en-US', { hour: 'numeric' })).not.toBe(dateTimeFormat('en-CA', { hour: 'numeric' }));
+    expect(formatPrice(1.5, 8)).toBe('1.50000000');
   });
 
   it('colours changes by sign', () => {
