@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { changeColor, dateTimeFormat, formatMediumDate, formatPercent, formatPrice, formatSignedPercent, formatVolume, numberFormat } from './format';
+import { changeColor, formatMediumDate, formatPercent, formatPrice, formatSignedPercent, formatVolume } from './format';
 
 describe('format', () => {
   it('formats prices to 2 decimals, or the given decimals, with a true minus', () => {
@@ -27,12 +27,10 @@ describe('format', () => {
     expect(formatMediumDate(Date.UTC(2026, 10, 22, 14, 41, 7) / 1000)).toMatch(/^Nov 22, 2026, \d{1,2}:41:07\s[AP]M$/);
   });
 
-  it('builds each formatter once, on first use, per options (crypto decimals included)', () => {
-    expect(numberFormat({ maximumFractionDigits: 3 })).toBe(numberFormat({ maximumFractionDigits: 3 }));
-    expect(numberFormat({ maximumFractionDigits: 3 })).not.toBe(numberFormat({ maximumFractionDigits: 4 }));
-    expect(dateTimeFormat('en-US', { hour: 'numeric' })).toBe(dateTimeFormat('en-US', { hour: 'numeric' }));
-    expect(dateTimeFormat('en-US', { hour: 'numeric' })).not.toBe(dateTimeFormat('en-CA', { hour: 'numeric' }));
+  it('writes crypto decimals in full and rounds half away from zero from the shortest decimal, as Intl does', () => {
     expect(formatPrice(1.5, 8)).toBe('1.50000000');
+    expect(formatPrice(1.005)).toBe('1.01');
+    expect(formatSignedPercent(-0.001)).toBe('0.00%');
   });
 
   it('colours changes by sign', () => {

@@ -72,4 +72,13 @@ describe('describeIndicatorChange', () => {
     expect(periodLabel('2026-10-01', 'Monthly')).toBe('October 2026');
     expect(periodLabel('2026-11-20', 'Daily')).toBe('Nov 20, 2026');
   });
+  it('writes the month as Intl writes it in en-US, for every month', () => {
+    const monthly = new Intl.DateTimeFormat('en-US', { month: 'long', year: 'numeric', timeZone: 'UTC' });
+    const daily = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', year: 'numeric', timeZone: 'UTC' });
+    for (let month = 1; month <= 12; month += 1) {
+      const iso = `2026-${String(month).padStart(2, '0')}-09`;
+      expect(periodLabel(iso, 'Monthly')).toBe(monthly.format(new Date(`${iso}T00:00:00Z`)));
+      expect(periodLabel(iso, 'Daily')).toBe(daily.format(new Date(`${iso}T00:00:00Z`)));
+    }
+  });
 });

@@ -86,9 +86,14 @@ export function periodLabel(date: string, interval: string): string {
   if (!year || !month) return date;
   const at = new Date(Date.UTC(year, month - 1, day || 1));
   if (interval === 'Quarterly') return `Q${Math.floor((month - 1) / 3) + 1} ${year}`;
-  if (interval === 'Monthly') return at.toLocaleDateString('en-US', { month: 'long', year: 'numeric', timeZone: 'UTC' });
-  return at.toLocaleDateString('en-US', { month: 'short', day: 'numeric', year: 'numeric', timeZone: 'UTC' });
+  // Written out rather than asked of Intl: the dashboard shows these labels in the browser, where the
+  // page's first Intl date format is a long task on a phone's CPU (issue 24).
+  const monthName = MONTH_NAMES[at.getUTCMonth()]!;
+  if (interval === 'Monthly') return `${monthName} ${at.getUTCFullYear()}`;
+  return `${monthName.slice(0, 3)} ${at.getUTCDate()}, ${at.getUTCFullYear()}`;
 }
+
+const MONTH_NAMES = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'] as const;
 
 /**
  * What the latest change of an indicator means, in sentences: the latest value and period, the

@@ -1,11 +1,12 @@
-import { dateTimeFormat, formatSignedPercent } from '../format';
+import { dateAndTime } from '../en-us-format';
+import { formatSignedPercent } from '../format';
 
 /** ISO instant → "Nov 22, 2026, 9:41 AM" in the user's time zone ('N/A' when missing or invalid). */
 export function formatInstant(iso: string | null | undefined): string {
   if (!iso) return 'N/A';
   const ms = Date.parse(iso);
   if (!Number.isFinite(ms)) return 'N/A';
-  return dateTimeFormat('en-US', { month: 'short', day: 'numeric', year: 'numeric', hour: 'numeric', minute: '2-digit' }).format(new Date(ms));
+  return dateAndTime(new Date(ms));
 }
 
 /** A return as a fraction (0.052) → "+5.20%"; '—' when there is none. */

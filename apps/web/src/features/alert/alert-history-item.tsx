@@ -9,7 +9,8 @@ import {
   type AlertHistoryItem,
 } from '@signalboard/core';
 import { useId, useState } from 'react';
-import { dateTimeFormat, formatPrice, formatSignedPercent } from '../../components/format';
+import { dateAndTimeWithSeconds, newYorkTimeOfDay } from '../../components/en-us-format';
+import { formatPrice, formatSignedPercent } from '../../components/format';
 import { TONE } from '../../theme';
 
 /** Status colours (UI.md): delivered green, sent blue, failed red, expired yellow, held/queued grey. */
@@ -30,12 +31,12 @@ const localZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone;
 
 /** "Nov 2, 2026, 2:05:07 PM" in the user's zone. */
 export function formatLocalDateTime(iso: string): string {
-  return dateTimeFormat('en-US', { month: 'short', day: 'numeric', year: 'numeric', hour: 'numeric', minute: '2-digit', second: '2-digit' }).format(new Date(iso));
+  return dateAndTimeWithSeconds(new Date(iso));
 }
 
 /** "2:05 PM ET" (New York), shown beside the local time when the user is elsewhere. */
 export function formatEasternTime(iso: string): string {
-  return `${dateTimeFormat('en-US', { hour: 'numeric', minute: '2-digit', timeZone: NEW_YORK }).format(new Date(iso))} ET`;
+  return `${newYorkTimeOfDay(new Date(iso))} ET`;
 }
 
 const num = (value: unknown): number | null => (typeof value === 'number' && Number.isFinite(value) ? value : null);

@@ -1,4 +1,4 @@
-import { dateTimeFormat } from '../../components/format';
+import { monthDay } from '../../components/en-us-format';
 import type { EarningsCalendarRequestBody } from './api/get-earnings';
 
 /**
@@ -15,7 +15,7 @@ export function isoDay(date: Date): string {
 /** YYYY-MM-DD → 'Nov 29' (the day in words, for messages). */
 export function dayInWords(isoDate: string): string {
   const [year, month, day] = isoDate.split('-').map(Number) as [number, number, number];
-  return dateTimeFormat('en-US', { month: 'short', day: 'numeric' }).format(new Date(year, month - 1, day));
+  return monthDay(new Date(year, month - 1, day));
 }
 
 /** 'from Nov 29 to Dec 5', or 'on Nov 20' for one day. */

@@ -1,4 +1,5 @@
-import { dateTimeFormat, formatMediumDate, formatPrice, numberFormat } from '../../components/format';
+import { formatDecimal, monthDay, monthDayYear, newYorkIsoDay, newYorkTimeOfDay, newYorkWeekday, timeOfDay } from '../../components/en-us-format';
+import { formatMediumDate, formatPrice } from '../../components/format';
 
 /**
  * Date and number formats of the Market Dashboard, on top of components/format.ts (UI.md
@@ -29,9 +30,9 @@ export function formatIsoShort(iso: string, now: Date = new Date()): string {
   const ms = epochMs(iso);
   if (ms === null) return iso;
   const date = new Date(ms);
-  const time = dateTimeFormat('en-US', { hour: 'numeric', minute: '2-digit' }).format(date);
+  const time = timeOfDay(date);
   if (localIsoDay(date) === localIsoDay(now)) return time;
-  return `${dateTimeFormat('en-US', { month: 'short', day: 'numeric' }).format(date)}, ${time}`;
+  return `${monthDay(date)}, ${time}`;
 }
 
 /** ISO 8601 → "Mon 9:30 AM" (or "9:30 AM" today), for the market's next open or close. */
@@ -39,12 +40,10 @@ export function formatNextChange(iso: string, now: Date = new Date()): string {
   const ms = epochMs(iso);
   if (ms === null) return iso;
   // US market hours are read in New York time, wherever the reader is.
-  const zone = { timeZone: 'America/New_York' } as const;
   const date = new Date(ms);
-  const time = `${dateTimeFormat('en-US', { ...zone, hour: 'numeric', minute: '2-digit' }).format(date)} ET`;
-  const day = (value: Date) => dateTimeFormat('en-CA', zone).format(value);
-  if (day(date) === day(now)) return time;
-  return `${dateTimeFormat('en-US', { ...zone, weekday: 'short' }).format(date)} ${time}`;
+  const time = `${newYorkTimeOfDay(date)} ET`;
+  if (newYorkIsoDay(date) === newYorkIsoDay(now)) return time;
+  return `${newYorkWeekday(date)} ${time}`;
 }
 
 /** The latest of some ISO times (unreadable ones ignored), or null. */
@@ -62,7 +61,7 @@ export function formatDay(value: string): string {
   const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value.trim());
   if (!match) return value;
   const date = new Date(Number(match[1]), Number(match[2]) - 1, Number(match[3]));
-  return dateTimeFormat('en-US', { month: 'short', day: 'numeric', year: 'numeric' }).format(date);
+  return monthDayYear(date);
 }
 
 /** 1.2 → "+1.20", −0.5 → "−0.50", 0 → "0.00": a price change with its sign. */
@@ -71,17 +70,17 @@ export function formatSignedPrice(value: number): string {
   return value > 0 && text !== '0.00' ? `+${text}` : text;
 }
 
-const INDICATOR_NUMBER: Intl.NumberFormatOptions = { maximumFractionDigits: 2 };
-const INDICATOR_CHANGE: Intl.NumberFormatOptions = { maximumFractionDigits: 2, signDisplay: 'exceptZero' };
+const INDICATOR_NUMBER = { min: 0, max: 2 } as const;
+const INDICATOR_CHANGE = { min: 0, max: 2, sign: 'exceptZero' } as const;
 
 /** An indicator's value: up to 2 decimals (rates 4.1, CPI 310.33, payrolls 159,000). */
 export function formatIndicatorValue(value: number): string {
-  return Number.isFinite(value) ? numberFormat(INDICATOR_NUMBER).format(value).replace('-', MINUS) : 'N/A';
+  return Number.isFinite(value) ? formatDecimal(value, INDICATOR_NUMBER).replace('-', MINUS) : 'N/A';
 }
 
 /** The change between two indicator values, with its sign: "+0.1", "−2,000", "0". */
 export function formatIndicatorChange(value: number): string {
-  return Number.isFinite(value) ? numberFormat(INDICATOR_CHANGE).format(value).replace('-', MINUS) : 'N/A';
+  return Number.isFinite(value) ? formatDecimal(value, INDICATOR_CHANGE).replace('-', MINUS) : 'N/A';
 }
 
 /** A percent change as a heatmap tile's background: green up, red down, stronger as it grows (full at 3%). */
