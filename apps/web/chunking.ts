@@ -52,20 +52,22 @@ export function modulesLoadedBy(chunks: readonly Rolldown.OutputChunk[], screens
   return modules;
 }
 
-/** The library modules the signed-out pages load, and those /dashboard/main loads (with the entry's). */
+/** The modules the signed-out pages load, those /dashboard/main loads (with the entry's), and the lazily loaded screens'. */
 export interface LibraryModules {
-  signedOut: Set<string>;
-  dashboardMain: Set<string>;
+  signedOut: ReadonlySet<string>;
+  dashboardMain: ReadonlySet<string>;
+  /** The modules router.tsx imports lazily (each screen's own, and the shell): each keeps its chunk. */
+  screens: ReadonlySet<string>;
 }
 
-/** The in-memory first build with the default chunks: the library modules the signed-out pages and /dashboard/main load. */
+/** The in-memory first build with the default chunks: the modules the signed-out pages and /dashboard/main load. */
 export async function libraryModules(config: InlineConfig): Promise<LibraryModules> {
   const { build } = await import('vite');
   const output = await build({ ...config, configFile: false, logLevel: 'silent', build: { ...config.build, write: false, emptyOutDir: false, manifest: false, sourcemap: false } });
   const outputs = (Array.isArray(output) ? output : [output]) as Rolldown.RolldownOutput[];
   const chunks = outputs.flatMap((result) => result.output.filter((item): item is Rolldown.OutputChunk => item.type === 'chunk'));
-  const libraries = (screens: readonly string[]) => new Set([...modulesLoadedBy(chunks, screens)].filter((id) => LIBRARY_CODE.test(id)));
-  return { signedOut: libraries(SIGNED_OUT_SCREENS), dashboardMain: libraries(DASHBOARD_MAIN_SCREENS) };
+  const screens = new Set(chunks.filter((chunk) => chunk.isDynamicEntry && chunk.facadeModuleId).map((chunk) => chunk.facadeModuleId!));
+  return { signedOut: modulesLoadedBy(chunks, SIGNED_OUT_SCREENS), dashboardMain: modulesLoadedBy(chunks, DASHBOARD_MAIN_SCREENS), screens };
 }
 
 /**
@@ -75,11 +77,20 @@ export async function libraryModules(config: InlineConfig): Promise<LibraryModul
  * only the other signed-in screens load. No cycles between them: app code imports libraries, never
  * the other way round, and a library module's own imports are loaded wherever it is, so they sit in
  * its chunk or an earlier one (vendor-base, then vendor-main).
+ *
+ * 'app-main': the app's own helpers and the stylesheets /dashboard/main loads beyond the signed-out
+ * pages' (the live-update client, the number formats, the favourites call, Mantine's component
+ * stylesheets…), which the other signed-in screens share. By default each was a file of 1–2 KB, two
+ * dozen for that route, fetched six at a time on a phone's slow link (issue 24); the screens' own
+ * modules (`screens`) keep their chunks, which the router loads lazily.
  */
-export function vendorChunkOf({ signedOut, dashboardMain }: { signedOut: ReadonlySet<string>; dashboardMain: ReadonlySet<string> }): (moduleId: string) => string | null {
+export function vendorChunkOf({ signedOut, dashboardMain, screens }: LibraryModules): (moduleId: string) => string | null {
   return (moduleId) => {
-    if (!LIBRARY_CODE.test(moduleId) || OWN_CHUNK.test(moduleId)) return null;
-    if (signedOut.has(moduleId)) return 'vendor-base';
-    return dashboardMain.has(moduleId) ? 'vendor-main' : 'vendor-app';
+    if (OWN_CHUNK.test(moduleId)) return null;
+    if (LIBRARY_CODE.test(moduleId)) {
+      if (signedOut.has(moduleId)) return 'vendor-base';
+      return dashboardMain.has(moduleId) ? 'vendor-main' : 'vendor-app';
+    }
+    return dashboardMain.has(moduleId) && !signedOut.has(moduleId) && !screens.has(moduleId) ? 'app-main' : null;
   };
 }

@@ -76,14 +76,30 @@ describe('vendor chunks (chunking.ts)', () => {
   it('puts library code in vendor-base (signed-out pages load it), vendor-main (/dashboard/main adds it) or vendor-app, and leaves app code and the big libraries alone', () => {
     const signedOut = new Set(['/w/node_modules/react/index.js', '/w/node_modules/@mantine/core/esm/Box.mjs']);
     const dashboardMain = new Set([...signedOut, '/w/node_modules/@mantine/core/esm/Accordion.mjs']);
-    const name = vendorChunkOf({ signedOut, dashboardMain });
+    const name = vendorChunkOf({ signedOut, dashboardMain, screens: new Set() });
     expect(name('/w/node_modules/react/index.js')).toBe('vendor-base');
     expect(name('/w/node_modules/@mantine/core/esm/Box.mjs')).toBe('vendor-base');
     expect(name('/w/node_modules/@mantine/core/esm/Accordion.mjs')).toBe('vendor-main');
     expect(name('/w/node_modules/@mantine/core/esm/Combobox.mjs')).toBe('vendor-app');
-    expect(name('/w/node_modules/@mantine/core/styles/Accordion.layer.css')).toBeNull();
+    expect(name('/w/node_modules/@mantine/core/styles/Accordion.layer.css')).toBeNull(); // not on /dashboard/main
     expect(name('/w/node_modules/@fullcalendar/core/index.js')).toBeNull();
     expect(name('/w/node_modules/lightweight-charts/dist/lightweight-charts.production.mjs')).toBeNull();
     expect(name('/w/apps/web/src/components/format.ts')).toBeNull();
+  });
+
+  it("puts /dashboard/main's own helpers and stylesheets beyond the signed-out pages' in app-main, and leaves the screens' modules, the signed-out pages' and the other screens' alone", () => {
+    const shell = '/w/apps/web/src/features/shell/dashboard-shell.tsx';
+    const screen = '/w/apps/web/src/features/market-dashboard/market-dashboard-screen.tsx';
+    const signedOut = new Set(['/w/apps/web/src/main.tsx', '/w/apps/web/src/api/client.ts', '/w/node_modules/@mantine/core/styles/Button.layer.css']);
+    const dashboardMain = new Set([...signedOut, shell, screen, '/w/apps/web/src/components/format.ts', '/w/node_modules/@mantine/core/styles/Badge.layer.css', '/w/apps/web/src/features/market-dashboard/market-dashboard.css']);
+    const name = vendorChunkOf({ signedOut, dashboardMain, screens: new Set([shell, screen]) });
+    expect(name('/w/apps/web/src/components/format.ts')).toBe('app-main');
+    expect(name('/w/node_modules/@mantine/core/styles/Badge.layer.css')).toBe('app-main');
+    expect(name('/w/apps/web/src/features/market-dashboard/market-dashboard.css')).toBe('app-main');
+    expect(name(shell)).toBeNull();
+    expect(name(screen)).toBeNull();
+    expect(name('/w/apps/web/src/api/client.ts')).toBeNull();
+    expect(name('/w/node_modules/@mantine/core/styles/Button.layer.css')).toBeNull();
+    expect(name('/w/apps/web/src/features/crypto/crypto-screen.tsx')).toBeNull();
   });
 });
