@@ -7,7 +7,7 @@ import { formatIsoMedium, formatIsoShort } from './dashboard-format';
 export function DashboardSection({ title, asOf, children }: { title: string; asOf?: ReactNode; children: ReactNode }) {
   const titleId = useId();
   return (
-    <Paper component="section" aria-labelledby={titleId} withBorder radius="lg" p={{ base: 'md', sm: 'lg' }}>
+    <Paper component="section" aria-labelledby={titleId} withBorder radius="lg" className="sb-part">
       <Group justify="space-between" align="baseline" gap="xs" mb="md">
         <Title order={2} size="h4" id={titleId}>
           {title}

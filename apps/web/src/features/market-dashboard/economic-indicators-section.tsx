@@ -1,4 +1,4 @@
-import { Badge, Card, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Badge, Card, Group, Stack, Text, Title } from '@mantine/core';
 import { periodLabel, recentIndicatorValues, type EconomicIndicator } from '@signalboard/core';
 import { memo, useId, useMemo } from 'react';
 import { ChangeText } from './change-text';
@@ -20,11 +20,11 @@ export const EconomicIndicatorsSection = memo(function EconomicIndicatorsSection
       ) : indicators.length === 0 ? (
         <EmptyState message={NO_INDICATORS} hint="Indicators appear once their first figures are published." />
       ) : (
-        <SimpleGrid cols={{ base: 1, sm: 2, xl: 3 }} spacing="md">
+        <div className="sb-grid sb-indicator-grid">
           {indicators.map((indicator, index) => (
             <IndicatorCard key={`${indicator.IndicatorCode}-${index}`} indicator={indicator} />
           ))}
-        </SimpleGrid>
+        </div>
       )}
     </DashboardSection>
   );

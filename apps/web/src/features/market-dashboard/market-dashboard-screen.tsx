@@ -4,16 +4,14 @@ import '@mantine/core/styles/Anchor.layer.css';
 import '@mantine/core/styles/Badge.layer.css';
 import '@mantine/core/styles/Card.layer.css';
 import '@mantine/core/styles/Divider.layer.css';
-import '@mantine/core/styles/Grid.layer.css';
 import '@mantine/core/styles/Image.layer.css';
 import '@mantine/core/styles/List.layer.css';
-import '@mantine/core/styles/SimpleGrid.layer.css';
 import '@mantine/core/styles/Skeleton.layer.css';
 import '@mantine/core/styles/Table.layer.css';
 import '@mantine/core/styles/Tooltip.layer.css';
 import './market-dashboard.css';
 import { memo, useDeferredValue, useRef, type ComponentType } from 'react';
-import { Alert, Button, Grid, Group, Stack, Text } from '@mantine/core';
+import { Alert, Button, Group, Stack, Text } from '@mantine/core';
 import { IconAlertTriangle, IconRefresh } from '@tabler/icons-react';
 import { ScreenHeader } from '../../components/screen-header';
 import { DASHBOARD_TITLE } from './dashboard-messages';
@@ -76,29 +74,23 @@ type Parts = Pick<ReturnType<typeof useDashboardData>, 'overall' | 'earnings' | 
 /** The spec's four parts below the overview: drawn again only when one of them changed. */
 const LowerParts = memo(function LowerParts({ overall, earnings, sectors, indicators }: Parts) {
   return (
-    <Grid gap="lg" align="flex-start">
-      <Grid.Col span={{ base: 12, lg: 6 }}>
-        <Stack gap="lg">
-          <DrawnWhenNear part={overall} section={OverallSentimentSection} />
-          <DrawnWhenNear part={earnings} section={TodaysEarningsSection} />
-        </Stack>
-      </Grid.Col>
-      <Grid.Col span={{ base: 12, lg: 6 }}>
-        <DrawnWhenNear part={sectors} section={SectorSentimentSection} />
-      </Grid.Col>
-      <Grid.Col span={12}>
-        <DrawnWhenNear part={indicators} section={EconomicIndicatorsSection} />
-      </Grid.Col>
-    </Grid>
+    <div className="sb-lower-parts">
+      <Stack gap="lg">
+        <DrawnWhenNear part={overall} section={OverallSentimentSection} />
+        <DrawnWhenNear part={earnings} section={TodaysEarningsSection} />
+      </Stack>
+      <DrawnWhenNear part={sectors} section={SectorSentimentSection} />
+      <DrawnWhenNear part={indicators} section={EconomicIndicatorsSection} wide />
+    </div>
   );
 });
 
 /** A part below the first screen (on a phone, all four of the spec's parts): drawn as it comes near (useDrawnWhenNear). */
-function DrawnWhenNear<T>({ part, section: Section }: { part: DashboardPart<T>; section: ComponentType<{ part: DashboardPart<T> }> }) {
+function DrawnWhenNear<T>({ part, section: Section, wide = false }: { part: DashboardPart<T>; section: ComponentType<{ part: DashboardPart<T> }>; wide?: boolean }) {
   const box = useRef<HTMLDivElement>(null);
   const drawn = useDrawnWhenNear(box, part);
   return (
-    <div ref={box}>
+    <div ref={box} className={wide ? 'sb-wide' : undefined}>
       <Section part={drawn} />
     </div>
   );

@@ -1,4 +1,4 @@
-import { Badge, Group, Paper, SimpleGrid, Skeleton, Stack, Text, Title, VisuallyHidden } from '@mantine/core';
+import { Badge, Group, Paper, Skeleton, Stack, Text, Title, VisuallyHidden } from '@mantine/core';
 import type { MarketOverview, OverviewQuote, SectorMove } from '@signalboard/core';
 import { memo, useId } from 'react';
 import { formatPrice, formatSignedPercent } from '../../components/format';
@@ -31,7 +31,7 @@ export const MarketOverviewPanel = memo(function MarketOverviewPanel({ part, sta
   const live = useLiveQuotes(part.data ? [...part.data.indices.map((quote) => quote.symbol), ...part.data.sectors.map((sector) => sector.etf)] : []);
   const overview = part.data ? withLiveOverview(part.data, live.quotes) : undefined;
   return (
-    <Paper component="section" aria-labelledby={titleId} withBorder radius="lg" p={{ base: 'md', sm: 'lg' }}>
+    <Paper component="section" aria-labelledby={titleId} withBorder radius="lg" className="sb-part">
       <Group justify="space-between" align="center" gap="xs" mb="md">
         <Group gap="sm" align="center">
           <Title order={2} size="h4" id={titleId}>
@@ -90,11 +90,11 @@ function MarketStatus({ market }: { market: MarketOverview['market'] }) {
 function IndexStrip({ quotes }: { quotes: OverviewQuote[] }) {
   if (quotes.length === 0) return null;
   return (
-    <SimpleGrid cols={{ base: 2, sm: 3, lg: 5 }} spacing="sm" role="list" aria-label="Indices">
+    <div className="sb-grid sb-index-grid" role="list" aria-label="Indices">
       {quotes.map((quote) => (
         <IndexTile key={quote.symbol} symbol={quote.symbol} name={quote.name} price={quote.price} change={quote.change} percentChange={quote.percentChange} currency={quote.currency} />
       ))}
-    </SimpleGrid>
+    </div>
   );
 }
 
@@ -149,11 +149,11 @@ function SectorHeatmap({ sectors }: { sectors: SectorMove[] }) {
       <Text size="sm" fw={600}>
         Sectors today
       </Text>
-      <SimpleGrid cols={{ base: 2, xs: 3, md: 4, lg: 6 }} spacing="xs" role="list" aria-label="Sector heatmap">
+      <div className="sb-grid sb-heat-grid" role="list" aria-label="Sector heatmap">
         {sorted.map((sector) => (
           <HeatTile key={sector.sector} sector={sector.sector} etf={sector.etf} price={sector.price} percentChange={sector.percentChange} />
         ))}
-      </SimpleGrid>
+      </div>
     </Stack>
   );
 }
@@ -191,7 +191,7 @@ function OverviewLoading() {
   const blank = '\u00a0';
   return (
     <Stack gap="md" role="status" aria-label="Loading the market overview">
-      <SimpleGrid cols={{ base: 2, sm: 3, lg: 5 }} spacing="sm">
+      <div className="sb-grid sb-index-grid">
         {Array.from({ length: 5 }, (_, index) => (
           <Skeleton key={index} radius="md">
             <Paper withBorder radius="md" p="sm">
@@ -205,20 +205,20 @@ function OverviewLoading() {
             </Paper>
           </Skeleton>
         ))}
-      </SimpleGrid>
+      </div>
       <Stack gap="xs">
         <Skeleton w={110} radius="sm">
           <Text size="sm" fw={600}>
             {blank}
           </Text>
         </Skeleton>
-        <SimpleGrid cols={{ base: 2, xs: 3, md: 4, lg: 6 }} spacing="xs">
+        <div className="sb-grid sb-heat-grid">
           {Array.from({ length: 11 }, (_, index) => (
             <Skeleton key={index} radius="md">
               <div className="sb-heat-tile" />
             </Skeleton>
           ))}
-        </SimpleGrid>
+        </div>
       </Stack>
     </Stack>
   );

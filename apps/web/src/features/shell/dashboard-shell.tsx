@@ -7,7 +7,7 @@ import '@mantine/core/styles/NavLink.layer.css';
 import '@mantine/core/styles/Tooltip.layer.css';
 import '@mantine/core/styles/Skeleton.layer.css';
 import '@mantine/core/styles/ThemeIcon.layer.css';
-import { AppShell, Badge, Box, Burger, Group, NavLink, ScrollArea, Skeleton, Text, Tooltip } from '@mantine/core';
+import { AppShell, Badge, Box, Burger, Group, NavLink, Skeleton, Text, Tooltip } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { IconLogout } from '@tabler/icons-react';
 import { MENU_ENTRIES, MENU_SECONDARY_ENTRIES, MENU_SECONDARY_TITLE, SIDE_MENU_WIDTH_PX, type MenuEntry } from '@signalboard/core';
@@ -111,7 +111,9 @@ function Shell() {
       {narrow && opened && <Box className="sb-drawer-backdrop" onClick={toggle} aria-hidden />}
       {/* The drawer is a nav landmark; closed, it is inert, so its links are no tab stops off screen. */}
       <AppShell.Navbar p="xs" id={NAVBAR_ID} aria-label="Main menu" className="sb-navbar" inert={!opened}>
-        <AppShell.Section grow component={ScrollArea}>
+        {/* Native scrolling: Mantine's ScrollArea measured itself after every render (a forced restyle of
+            the page, a long task on a phone even with the drawer closed; issue 24). */}
+        <AppShell.Section grow className="sb-navbar-menu">
           {menuDrawn && (
             <div>
               {MENU_ENTRIES.map(menuLink)}
