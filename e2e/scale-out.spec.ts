@@ -20,6 +20,7 @@ import { launchBrowser, screenshot } from './support/browser';
 import { clusterEnv, createClusterDatabase, startApi, startWorker, type ApiProcess, type ClusterDatabase, type ClusterProcess } from './support/cluster';
 import { REPO_ROOT } from './support/server-process';
 import { dropRedisKeys } from '../apps/server/test/redis';
+import { ENGINE_IDS } from '@signalboard/core';
 
 const DATABASE_URL = process.env.DATABASE_URL;
 const REDIS_URL = process.env.REDIS_URL;
@@ -115,6 +116,13 @@ describe.skipIf(!DATABASE_URL || !REDIS_URL)('scale-out: 2 API processes and 2 w
   };
   const setQuotes = (quotes: Record<string, { price: number; previousClose: number }>) => setControl({ quotes });
   const output = () => [...apis, ...workers, ...liveApis].map((p) => p.output()).join('\n').slice(-20_000);
+  /** Two live workers again: each one an earlier test killed (or that died) is replaced by a new one. */
+  let workerCount = 2;
+  const replaceDeadWorkers = async () => {
+    workers = await Promise.all(
+      workers.map((worker) => (worker.process.exitCode === null && worker.process.signalCode === null ? worker : startWorker(`worker-${(workerCount += 1)}`, env, WORKER_READY))),
+    );
+  };
 
   beforeAll(async () => {
     database = await createClusterDatabase(DATABASE_URL!);
@@ -200,7 +208,7 @@ describe.skipIf(!DATABASE_URL || !REDIS_URL)('scale-out: 2 API processes and 2 w
     expect(takenOverInMs).toBeLessThan(90_000);
     expect(worker2.process.exitCode).toBeNull();
     // A worker started again in its place: the rest of the spec runs on two workers.
-    workers = [await startWorker('worker-3', env, WORKER_READY), worker2];
+    await replaceDeadWorkers();
     console.info(`scale-out: ${caught.rule_version} replay killed at ${caught.sessions_done}/${caught.sessions_total} sessions, done ${takenOverInMs} ms later`);
   }, 240_000);
 
@@ -233,42 +241,45 @@ describe.skipIf(!DATABASE_URL || !REDIS_URL)('scale-out: 2 API processes and 2 w
     // session still open, no daily pass due). Each job claimed there is held (TEST_CONTROL_FILE holdJobs) until
     // the worker running it is killed.
     const slot = new Date(Date.parse(inject('marketNow')) + 2 * 60 * 60_000).toISOString();
-    // Two live workers: one to kill, one to take over (an earlier test that failed may have left one dead).
-    expect(workers.filter((worker) => worker.process.exitCode === null && worker.process.signalCode === null)).toHaveLength(2);
-    // The engines' marks run once their replays are done.
+    await replaceDeadWorkers();
+    // The engines' marks run once their replays are done: every engine's (drop's is queued only after swing's is done).
     const versions = async () => (await database.pool.query<{ replay_state: string }>('select replay_state from trade_engine_versions')).rows;
-    const engines = (await waitFor("the engines' replays", versions, (rows) => rows.length > 0 && rows.every((row) => row.replay_state === 'done'), 180_000)).length;
-    await setControl({ marketNow: slot, holdJobs: ['overall-sentiment', 'sector-sentiment', 'economic-indicators', 'trades-marks:'] });
-    type Claim = { job: string; status: string; attempts: number };
-    const claims = async () => (await database.pool.query<Claim>('select job, status, attempts from job_runs where slot = $1 order by job', [slot])).rows;
-    const dashboard = (rows: Claim[]) => rows.filter((row) => !row.job.startsWith('trades-'));
-    // A registry pass now rather than at the next minute.
-    await queue.add('jobs-tick', {}, { jobId: `jobs-tick-kill-${randomBytes(3).toString('hex')}` });
-    const held = await waitFor('the jobs held on a worker', claims, (rows) => rows.length === 3 + engines && rows.every((row) => row.status === 'running'), 90_000);
-    expect(held.filter((row) => row.job.startsWith('trades-marks:'))).toHaveLength(engines);
-    const [holder] = await waitFor('the pass holding them', async () => (await queue.getActive()).filter((job) => job.name === 'jobs-tick'), (jobs) => jobs.length > 0, 10_000);
-    const victim = workers.find((worker) => `${os.hostname()}:${worker.process.pid}` === holder!.processedBy);
-    expect(victim, `${holder!.processedBy} is none of the workers`).toBeDefined();
-    victim!.process.kill('SIGKILL');
-    const killedAt = Date.now();
-    await victim!.stop();
-    await setControl({ marketNow: slot });
-    // BullMQ starts the killed pass again on the other worker (its lock and stalled check: about 30 s); that pass
-    // takes every claim the dead one left over at once, instead of the 15 minutes a claim takes to go stale.
-    const finished = await waitFor('the held jobs', claims, (rows) => rows.every((row) => row.status === 'done'), 90_000);
-    const takenOverInMs = Date.now() - killedAt;
-    expect(finished.map((row) => row.job)).toEqual(held.map((row) => row.job));
-    expect(dashboard(finished).some((row) => row.attempts === 2), JSON.stringify(finished)).toBe(true);
-    expect(takenOverInMs).toBeLessThan(60_000);
-    const filled = async (table: string) => (await database.pool.query<{ n: number }>(`select count(*)::int as n from ${table} where slot = $1`, [slot])).rows[0]!.n;
-    expect(await filled('overall_sentiment')).toBe(1);
-    expect(await filled('sector_sentiment')).toBeGreaterThan(0);
-    expect(await filled('economic_indicators')).toBeGreaterThan(0);
-    // The market clock back where the rest of the spec expects it, and a worker in the killed one's place.
-    await setControl({});
-    const survivor = workers.find((worker) => worker !== victim)!;
-    workers = [survivor, await startWorker('worker-4', env, WORKER_READY)];
-    console.info(`scale-out: a pass holding ${held.map((row) => row.job).join(', ')} killed; all done ${takenOverInMs} ms later: ${JSON.stringify(finished)}`);
+    await waitFor("the engines' replays", versions, (rows) => rows.length === ENGINE_IDS.length && rows.every((row) => row.replay_state === 'done'), 180_000);
+    type Claim = { job: string; status: string; attempts: number; holder: string | null };
+    const claims = async () => (await database.pool.query<Claim>('select job, status, attempts, holder from job_runs where slot = $1 order by job', [slot])).rows;
+    try {
+      await setControl({ marketNow: slot, holdJobs: ['overall-sentiment', 'sector-sentiment', 'economic-indicators', 'trades-marks:'] });
+      // A registry pass now rather than at the next minute (a minute tick on the other worker may take some of the claims).
+      await queue.add('jobs-tick', {}, { jobId: `jobs-tick-kill-${randomBytes(3).toString('hex')}` });
+      const held = await waitFor('the jobs held on the workers', claims, (rows) => rows.length === 3 + ENGINE_IDS.length && rows.every((row) => row.status === 'running'), 90_000);
+      expect(held.map((row) => row.job)).toEqual([...ENGINE_IDS.map((id) => `trades-marks:${id}`), 'economic-indicators', 'overall-sentiment', 'sector-sentiment'].sort());
+      // The worker holding the most claims is killed; the claims it held are the ones to be taken over.
+      const holders = [...new Set(held.map((row) => row.holder ?? ''))].map((name) => ({ name, claims: held.filter((row) => (row.holder ?? '') === name) }));
+      const { name: victimName, claims: victimClaims } = holders.sort((a, b) => b.claims.length - a.claims.length)[0]!;
+      const victim = workers.find((worker) => `${os.hostname()}:${worker.process.pid}` === victimName);
+      expect(victim, `${victimName} is none of the workers`).toBeDefined();
+      victim!.process.kill('SIGKILL');
+      const killedAt = Date.now();
+      await victim!.stop();
+      await setControl({ marketNow: slot });
+      // BullMQ starts the killed pass again on the other worker (its lock and stalled check: about 30 s); that pass
+      // takes every claim the dead one left over at once, instead of the 15 minutes a claim takes to go stale.
+      const finished = await waitFor('the held jobs', claims, (rows) => rows.every((row) => row.status === 'done'), 90_000);
+      const takenOverInMs = Date.now() - killedAt;
+      expect(finished.map((row) => row.job)).toEqual(held.map((row) => row.job));
+      const taken = new Set(victimClaims.map((row) => row.job));
+      for (const row of finished) expect(row.attempts, `${row.job}: ${JSON.stringify(finished)}`).toBe(taken.has(row.job) ? 2 : 1);
+      expect(takenOverInMs).toBeLessThan(60_000);
+      const filled = async (table: string) => (await database.pool.query<{ n: number }>(`select count(*)::int as n from ${table} where slot = $1`, [slot])).rows[0]!.n;
+      expect(await filled('overall_sentiment')).toBe(1);
+      expect(await filled('sector_sentiment')).toBeGreaterThan(0);
+      expect(await filled('economic_indicators')).toBeGreaterThan(0);
+      console.info(`scale-out: ${victimName} killed holding ${[...taken].join(', ')}; all done ${takenOverInMs} ms later: ${JSON.stringify(finished)}`);
+    } finally {
+      // The market clock back where the rest of the spec expects it, and a worker in the killed one's place.
+      await setControl({});
+      await replaceDeadWorkers();
+    }
   }, 240_000);
 
   it('1,000 concurrent identical quote requests spread over both APIs make one upstream call', async () => {
@@ -372,6 +383,7 @@ describe.skipIf(!DATABASE_URL || !REDIS_URL)('scale-out: 2 API processes and 2 w
   }, 120_000);
 
   it('a worker killed mid-job loses no job: the other worker finishes it and the schedule goes on', async () => {
+    await replaceDeadWorkers();
     const [worker1, worker2] = workers as [ClusterProcess, ClusterProcess];
     const name1 = `${os.hostname()}:${worker1.process.pid}`;
     // Catch worker 1 with a job in hand (the alert polls and evaluations run every second), then kill it.
