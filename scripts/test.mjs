@@ -1,4 +1,4 @@
-// `npm test`: the type check, the lint and the build at once (each is mostly one core's work, and
+// `npm test`: the type check, the lint, the structure check and the build at once (each is mostly one core's work, and
 // none needs another), then the unit suites, then the browser suite on that build. Each step's
 // output is printed as a block when it ends; the first failing step fails the whole, after the
 // steps running beside it have ended.
@@ -7,6 +7,7 @@ import { spawn } from 'node:child_process';
 const STEPS_AT_ONCE = [
   ['typecheck', 'npm', ['run', 'typecheck']],
   ['lint', 'npm', ['run', 'lint']],
+  ['structure', 'npm', ['run', 'check:structure']],
   ['build', 'npm', ['run', 'build']],
 ];
 const STEPS_AFTER = [

@@ -26,7 +26,7 @@ import { trackForeground } from './lib/foreground';
 import { createTrackRecords } from './features/trades/trades.record';
 import { createTradesRepo } from './features/trades/trades.repo';
 import { tradesRoutes } from './features/trades/trades.routes';
-import type { AnyEngine } from './features/trades/trades.runner';
+import type { AnyEngine } from './features/trades/trades.types';
 import { createJobRuns } from './jobs/job-runs';
 import { createJobRegistry, type JobRegistry } from './jobs/registry';
 import type { QueuedWork } from './jobs/tasks';
@@ -91,7 +91,7 @@ export interface AppDeps {
   /** The SMS provider (default: the one SMS_PROVIDER names, createSms). */
   sms?: Sms;
   /**
-   * Shared state (rate limits, the news-analysis cache): createCacheStore(config), on Redis when
+   * Shared state (rate limits, the news-analysis cache): runtime.ts's store, on Redis when
    * REDIS_URL is set; default a memory store of this app's own. Its owner (server.ts) closes it.
    */
   store?: CacheStore;

@@ -9,7 +9,8 @@ import { openDatabase, type OpenDatabase } from './db/open';
 import { createRedisBus } from './features/live/live-bus';
 import { createJobQueue, type JobQueue } from './jobs/queue';
 import { queuedWork } from './jobs/tasks';
-import { createCacheStore, type CacheStore } from './lib/cache-store';
+import { createMemoryStore, type CacheStore } from './lib/cache-store';
+import { createRedisStore } from './lib/cache-store.redis';
 import { systemClock, type Clock } from './lib/clock';
 import { applyHeapGrowth } from './lib/heap-growth';
 import { resolveJwtSecret } from './lib/jwt-secret';
@@ -60,7 +61,10 @@ export async function openRuntime(config: Config, log: RuntimeLog, options: Runt
   const clock = control ? offsetClock(systemClock, control) : systemClock;
   const clockForMarket = control ? controlledMarketClock(marketClock(config, clock), control) : marketClock(config, clock);
   // Shared state (market cache, rate limits, token buckets, analysis cache): Redis when REDIS_URL is set.
-  const store = createCacheStore(config, (error) => log.warn(`Redis (shared state): ${error.message}`));
+  // Shared state on Redis when REDIS_URL is set (every process sees it), else in this process's memory.
+  const store = config.REDIS_URL
+    ? createRedisStore({ url: config.REDIS_URL, prefix: config.REDIS_PREFIX }, { onError: (error) => log.warn(`Redis (shared state): ${error.message}`) })
+    : createMemoryStore();
   const baseMarket = createMarket(config, clockForMarket, store);
   const market = control ? withTestQuotes(baseMarket, control, clockForMarket) : baseMarket;
   const database = await openDatabase(config, log, { superviseEmbedded: options.superviseEmbedded ?? false });

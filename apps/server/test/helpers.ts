@@ -20,7 +20,7 @@ import { createMailer, type Mailer } from '../src/providers/mail';
 import type { Sms } from '../src/providers/sms';
 import { createMarket, marketClock } from '../src/providers/market';
 import type { CachedMarket } from '../src/providers/market/cached-market';
-import type { AnyEngine } from '../src/features/trades/trades.runner';
+import type { AnyEngine } from '../src/features/trades/trades.types';
 import type { ReadinessCheck } from '../src/features/health/readiness';
 import type { EngineId, UniverseMember } from '@signalboard/core';
 import { testRedisSettings, useRedisForApps } from './redis';

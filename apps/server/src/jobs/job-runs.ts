@@ -16,7 +16,12 @@ import { hostname } from 'node:os';
 import { and, desc, eq, inArray, lt, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { jobRuns } from '../db/schema';
-import type { QueuedRun } from './registry';
+
+/** The queued (BullMQ) job a pass runs in: its id, and which start of it this is (1: the first; BullMQ's attemptsStarted). */
+export interface QueuedRun {
+  jobId: string;
+  attempt: number;
+}
 
 /** How long a 'running' claim is trusted (since its start or last heartbeat) before another process may take it over. */
 export const STALE_RUN_MS = 15 * 60_000;
@@ -25,7 +30,7 @@ export const STALE_RUN_MS = 15 * 60_000;
 export const PROCESS_HOLDER = `${hostname()}:${process.pid}`;
 
 export interface ClaimOptions {
-  /** The queued job claiming (jobs/registry.ts QueuedRun): recorded as the holder; a later start of it takes its earlier start's claim over. */
+  /** The queued job claiming (QueuedRun): recorded as the holder; a later start of it takes its earlier start's claim over. */
   queued?: QueuedRun;
 }
 

@@ -7,7 +7,9 @@
  * died, the pass takes over every claim that job's earlier start left (TickOptions.queued).
  */
 import type { Clock } from '../lib/clock';
-import type { JobRuns } from './job-runs';
+import type { JobRuns, QueuedRun } from './job-runs';
+
+export type { QueuedRun } from './job-runs';
 
 export type RunOutcome = 'done' | 'skipped' | 'failed';
 
@@ -41,11 +43,6 @@ export interface JobRunnerDeps {
   hold?: (job: string) => Promise<void>;
 }
 
-/** The queued (BullMQ) job a pass runs in: its id, and which start of it this is (1: the first; BullMQ's attemptsStarted). */
-export interface QueuedRun {
-  jobId: string;
-  attempt: number;
-}
 
 export interface TickOptions {
   /**

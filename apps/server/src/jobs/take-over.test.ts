@@ -18,7 +18,7 @@ import { createDashboardJobs, DASHBOARD_INDICATORS } from '../features/dashboard
 import { createDashboardRepo } from '../features/dashboard/dashboard.repo';
 import { createTradeJobs } from '../features/trades/trades.jobs';
 import { createTradesRepo } from '../features/trades/trades.repo';
-import type { AnyEngine } from '../features/trades/trades.runner';
+import type { AnyEngine } from '../features/trades/trades.types';
 import { createLocalAnalyst } from '../providers/ai/local';
 import { GICS_SECTORS } from '../providers/market/universe';
 import { createJobRuns } from './job-runs';

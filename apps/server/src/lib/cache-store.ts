@@ -2,15 +2,14 @@
  * One store for the state that must be shared by every process of an installation when REDIS_URL is
  * set (issue 16): cached values (bytes with a TTL), fixed-window counters (sign-in and reset rate
  * limits), token buckets (a provider's free-tier rate) and short locks (cross-process single flight).
- * Two implementations: memory (one process, today's behaviour) and Redis (cache-store.redis.ts).
+ * Two implementations: memory (one process, here) and Redis (cache-store.redis.ts); runtime.ts
+ * chooses one where it builds the runtime, as it does the live bus.
  *
  * Windows and buckets run on the caller's clock (`nowMs` is passed in), never the store's: the same
  * FakeClock test behaves the same on both, and Redis TTLs only garbage-collect (generously).
  * Keys are logical ('login-email:a@b.c'); each implementation puts its own namespace in front.
  */
 import { randomBytes } from 'node:crypto';
-import type { Config } from '../config';
-import { createRedisStore } from './cache-store.redis';
 
 export type HitVerdict = { allowed: true } | { allowed: false; retryAfterMs: number };
 
@@ -136,9 +135,4 @@ export function createMemoryStore(options: { maxKeys?: number; realNowMs?: () =>
       locks.clear();
     },
   };
-}
-
-/** The installation's store: on Redis when REDIS_URL is set (shared by every process), else in memory. */
-export function createCacheStore(config: Pick<Config, 'REDIS_URL' | 'REDIS_PREFIX'>, onError?: (error: Error) => void): CacheStore {
-  return config.REDIS_URL ? createRedisStore({ url: config.REDIS_URL, prefix: config.REDIS_PREFIX }, onError ? { onError } : {}) : createMemoryStore();
 }

@@ -3,9 +3,8 @@
  * answers, whatever engine it is. Engines are pure functions; the server runs them (install replay,
  * catch-up, the live daily pass) and stores their events in the append-only log `idea_events`.
  *
- * Engines: `layered` (allstockscanner), `swing` (stockshort) now; `crypto`, `options` and `drop`
- * later — the types leave room for them (instrument market, contract fields in `data`, crypto's one
- * row per coin with `signal_changed` events).
+ * Engines: `layered` (allstockscanner), `swing` (stockshort), `options` (options2), `drop` (drop)
+ * and `crypto` (cryptoscanner: one row per coin with `signal_changed` events).
  */
 
 export type EngineId = 'layered' | 'swing' | 'crypto' | 'options' | 'drop';

@@ -18,7 +18,7 @@ import { createMarket } from '../../providers/market';
 import type { CachedMarket } from '../../providers/market/cached-market';
 import { OPTION_ALERT_TICKERS } from '../../providers/market/universe';
 import { createTradesRepo } from './trades.repo';
-import type { AnyEngine } from './trades.runner';
+import type { AnyEngine } from './trades.types';
 
 const ENGINE = optionsEngine as unknown as AnyEngine;
 const UNIVERSE = OPTION_ALERT_TICKERS.slice(0, 20);

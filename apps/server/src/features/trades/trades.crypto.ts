@@ -43,7 +43,7 @@ import type { CachedMarket } from '../../providers/market/cached-market';
 import { COINGECKO_IDS } from '../../providers/market/live/coingecko';
 import type { CandleInfo, NewsArticle } from '../../providers/market/types';
 import { CRYPTOS } from '../../providers/market/universe';
-import type { ExtrasFor } from './trades.extras';
+import type { ExtrasFor } from './trades.types';
 import { HISTORY_DAYS } from './trades.market';
 
 const DAY_MS = 86_400_000;

@@ -14,7 +14,7 @@ import { OPTION_ALERT_TICKERS } from '../../providers/market/universe';
 import { createExtrasFor, DROP_NEWS_PER_DAY, EARNINGS_LOOKAHEAD_DAYS, engineUniverse, markChains, markFor, valueAsOf } from './trades.extras';
 import { seriesThrough } from './trades.market';
 import type { TradesRepo } from './trades.repo';
-import type { AnyEngine } from './trades.runner';
+import type { AnyEngine } from './trades.types';
 
 const cached = <T>(value: T) => ({ value, stale: false, fetchedAt: 0 });
 const series = (id: string, observations: Array<[string, number]>): EconomicSeries => ({ id, name: id, unit: 'Percent', frequency: 'Daily', observations: observations.map(([date, value]) => ({ date, value })) });

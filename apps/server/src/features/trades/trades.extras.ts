@@ -45,7 +45,7 @@ import { OPTION_ALERT_TICKERS, universeBySymbol } from '../../providers/market/u
 import { createCryptoExtras, cryptoCandles, cryptoUniverseOf } from './trades.crypto';
 import { stockUniverse } from './trades.market';
 import type { TradesRepo } from './trades.repo';
-import type { AnyEngine } from './trades.runner';
+import type { AnyEngine, ExtrasFor } from './trades.types';
 
 /** strategies.md §7: company-news requests of the drop engine per session at most. */
 export const DROP_NEWS_PER_DAY = 30;
@@ -97,11 +97,6 @@ export interface ExtrasDeps {
   nowMs?: () => number;
 }
 
-/**
- * Per session, the extras of one engine's run (created once per replay or pass). `pace`: called
- * between symbols (trades.runner.ts RunnerOptions.pace).
- */
-export type ExtrasFor = (input: SessionInput<unknown, unknown>, options: { live: boolean; pace?: () => Promise<void> }) => Promise<SessionExtras>;
 
 /**
  * The extras of `engine` for a run over `universe`, per session; `live` is true only for the session

@@ -10,7 +10,7 @@ import type { CachedMarket } from '../../providers/market/cached-market';
 import { sliceBars } from '../../providers/market/cached-market';
 import { createTradeJobs } from './trades.jobs';
 import { createTradesRepo } from './trades.repo';
-import type { AnyEngine } from './trades.runner';
+import type { AnyEngine } from './trades.types';
 import type { LiveBus, LiveEvent } from '../../lib/live-bus';
 import { createInProcessBus } from '../live/live-bus';
 

@@ -29,7 +29,8 @@ import { calendarOf } from './trades.calendar';
 import { loadSeries, seriesThrough } from './trades.market';
 import type { TradesRepo } from './trades.repo';
 import { createReplayLane, type ReplayLane } from './trades.replay-lane';
-import { createSessionRunner, recordOf, replaySessions, type AnyEngine } from './trades.runner';
+import { createSessionRunner, recordOf, replaySessions } from './trades.runner';
+import type { AnyEngine } from './trades.types';
 
 const MINUTE_MS = 60_000;
 /** Marks: every 5 minutes on the simulated and file sources, 15 on live ones (strategies.md §7). */

@@ -19,7 +19,7 @@ import type { CachedMarket } from '../../providers/market/cached-market';
 import { OPTION_ALERT_TICKERS, universeBySymbol, US_STOCKS } from '../../providers/market/universe';
 import { createTradeJobs } from './trades.jobs';
 import { createTradesRepo, type TradesRepo } from './trades.repo';
-import type { AnyEngine } from './trades.runner';
+import type { AnyEngine } from './trades.types';
 
 const ENGINES = [optionsEngine, dropEngine] as unknown as AnyEngine[];
 const OPTIONS = OPTION_ALERT_TICKERS.slice(0, 8);

@@ -11,7 +11,7 @@ import { UnknownSymbolError } from '../../providers/market/types';
 import { engineUniverse } from './trades.extras';
 import { HISTORY_DAYS, loadSeries, passSessionDay, toDailySeries } from './trades.market';
 import type { TradesRepo } from './trades.repo';
-import type { AnyEngine } from './trades.runner';
+import type { AnyEngine } from './trades.types';
 
 /** How long a computed record is served before it is computed again (marks move the open ideas). */
 export const RECORD_TTL_MS = 5 * 60_000;

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createFakeEngine, testUniverse } from '../../../test/fake-engine';
 import { createTestApp, REPLAY_TIMEOUT_MS, type TestApp } from '../../../test/helpers';
 import { createReplayLane } from './trades.replay-lane';
-import type { AnyEngine } from './trades.runner';
+import type { AnyEngine } from './trades.types';
 
 let t: TestApp | undefined;
 afterEach(async () => {

@@ -41,7 +41,7 @@ import { HISTORY_DAYS, toDailySeries } from './trades.market';
 import { decodeCursor, DEFAULT_PAGE_SIZE, encodeCursor, parseBound } from './trades.query';
 import type { TrackRecords } from './trades.record';
 import type { TradesRepo } from './trades.repo';
-import type { AnyEngine } from './trades.runner';
+import type { AnyEngine } from './trades.types';
 
 /** Sessions of bars the detail shows before the signal (calendar days fetched: a little more). */
 export const DETAIL_BARS_BEFORE_SIGNAL = 60;

@@ -12,7 +12,6 @@ import {
   SESSION_CLOSE_MINUTES,
   SESSION_OPEN_MINUTES,
   type DailySeries,
-  type EngineDefinition,
   type IdeaEvent,
   type Mark,
   type OpenIdea,
@@ -26,9 +25,8 @@ import {
 import type { IdeaRecord, TradesRepo } from './trades.repo';
 import { markFor } from './trades.extras';
 import { passTimeMs, seriesThrough } from './trades.market';
+import type { AnyEngine } from './trades.types';
 
-/** An engine as the platform runs it, whatever its parameters, state and row. */
-export type AnyEngine = EngineDefinition<unknown, unknown, Record<string, unknown>>;
 
 type Stored = StoredIdeaEvent & { sequence: number };
 

@@ -20,10 +20,10 @@ import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { useFavorites } from '../../api/favorites';
 import { ScreenHeader } from '../../components/screen-header';
-import { AnalysisResponse, AnalyzingIndicator, NewsErrorAlert } from '../news/components/analysis-response';
-import { NewsCardList, NewsCardSkeletons } from '../news/components/news-card-list';
+import { AnalysisResponse, AnalyzingIndicator, NewsErrorAlert } from './components/analysis-response';
+import { NewsCardList, NewsCardSkeletons } from './components/news-card-list';
 import { useCompanyNews, type CompanyNewsResult } from './api/company-news';
-import { useNewsAnalysis } from './api/news-analysis';
+import { useNewsAnalysis } from './api/stock-news-analysis';
 
 export const ANALYZING = 'Analyzing...';
 export const emptyNewsMessage = (symbol: string) => `No news for ${symbol} in this interval.`;

@@ -1,6 +1,6 @@
 import { mutationOptions, useMutation } from '@tanstack/react-query';
 import { apiRequest } from '../../../api/client';
-import type { AnalysisResponseBody } from '../../general-news/api/news-analysis';
+import type { AnalysisResponseBody } from './market-news-analysis';
 
 /** POST api/analyze-trump-news {news_data} → {response} (spec §7). */
 export const analyzeTrumpNews = (newsData: string) =>

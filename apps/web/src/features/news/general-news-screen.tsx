@@ -8,11 +8,11 @@ import { Stack, Text } from '@mantine/core';
 import { newsAnalysisText } from '@signalboard/core';
 import { IconWorld } from '@tabler/icons-react';
 import { ScreenHeader } from '../../components/screen-header';
-import { NewsActions } from '../news/components/news-actions';
-import { AnalysisOutcome, NewsErrorAlert } from '../news/components/analysis-response';
-import { NewsCardList, NewsCardSkeletons } from '../news/components/news-card-list';
+import { NewsActions } from './components/news-actions';
+import { AnalysisOutcome, NewsErrorAlert } from './components/analysis-response';
+import { NewsCardList, NewsCardSkeletons } from './components/news-card-list';
 import { useMarketNews } from './api/market-news';
-import { useNewsAnalysis } from './api/news-analysis';
+import { useNewsAnalysis } from './api/market-news-analysis';
 
 export const NO_ARTICLES = 'No news articles match the filter criteria.';
 

@@ -9,11 +9,11 @@ import { filterTrumpNews, newsAnalysisText } from '@signalboard/core';
 import { IconSpeakerphone } from '@tabler/icons-react';
 import { useMemo } from 'react';
 import { ScreenHeader } from '../../components/screen-header';
-import { useMarketNews } from '../general-news/api/market-news';
-import { NewsActions } from '../news/components/news-actions';
-import { AnalysisOutcome, NewsErrorAlert } from '../news/components/analysis-response';
-import { NewsCardList, NewsCardSkeletons } from '../news/components/news-card-list';
-import { useTrumpNewsAnalysis } from './api/analyze-trump-news';
+import { useMarketNews } from './api/market-news';
+import { NewsActions } from './components/news-actions';
+import { AnalysisOutcome, NewsErrorAlert } from './components/analysis-response';
+import { NewsCardList, NewsCardSkeletons } from './components/news-card-list';
+import { useTrumpNewsAnalysis } from './api/trump-news-analysis';
 
 export const NO_TRUMP_NEWS = 'No news mentions Trump right now.';
 

@@ -1,0 +1,102 @@
+// scripts/check-structure.mjs on small trees laid out as the repository: each check fails on what it
+// names, and the baseline lets a listed file stay but not get worse, and must shrink once it is fixed.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+
+const SCRIPT = path.join(import.meta.dirname, 'check-structure.mjs');
+const trees: string[] = [];
+
+/** A tree of `files` (path → text) and an optional baseline; answers the script's exit code and output. */
+function check(files: Record<string, string>, baseline?: unknown): { code: number | null; output: string } {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'sb-structure-'));
+  trees.push(root);
+  for (const [file, text] of Object.entries(files)) {
+    fs.mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
+    fs.writeFileSync(path.join(root, file), text);
+  }
+  if (baseline !== undefined) {
+    fs.mkdirSync(path.join(root, 'scripts'), { recursive: true });
+    fs.writeFileSync(path.join(root, 'scripts/structure-baseline.json'), JSON.stringify(baseline));
+  }
+  const run = spawnSync(process.execPath, [SCRIPT, '--root', root], { encoding: 'utf8' });
+  return { code: run.status, output: run.stdout + run.stderr };
+}
+
+const lines = (n: number) => Array.from({ length: n }, (_, i) => `export const v${i} = ${i};`).join('\n') + '\n';
+
+afterEach(() => {
+  for (const root of trees.splice(0)) fs.rmSync(root, { recursive: true, force: true });
+});
+
+describe('check:structure', () => {
+  it('passes a tree with none of the faults', () => {
+    const result = check({ 'packages/core/src/a.ts': "import { b } from './b';\nexport const a = b;\n", 'packages/core/src/b.ts': 'export const b = 1;\n' });
+    expect(result.output).toContain('2 source files, no import cycle');
+    expect(result.code).toBe(0);
+  });
+
+  it('fails on an import cycle, type-only imports and the core alias included, and names the loop', () => {
+    const result = check({
+      'packages/core/src/index.ts': "export * from './a';\n",
+      'packages/core/src/a.ts': "import type { B } from './b';\nexport type A = B;\n",
+      'packages/core/src/b.ts': "export type B = number;\n",
+      'apps/server/src/x.ts': "import { y } from './y.js';\nexport const x = y;\n",
+      'apps/server/src/y.ts': "import type { A } from '@signalboard/core';\nimport { x } from './x';\nexport const y: A = x;\n",
+    });
+    expect(result.code).toBe(1);
+    expect(result.output).toContain('import cycle: apps/server/src/x.ts → apps/server/src/y.ts → apps/server/src/x.ts');
+    expect(result.output).not.toContain('packages/core/src/a.ts →');
+  });
+
+  it('fails on a web feature importing another feature, not on its own parts or the shared ones', () => {
+    const result = check({
+      'apps/web/src/components/card.tsx': 'export const Card = 1;\n',
+      'apps/web/src/features/one/api/call.ts': 'export const call = 1;\n',
+      'apps/web/src/features/one/screen.tsx': "import { call } from './api/call';\nimport { Card } from '../../components/card';\nexport const s = [call, Card];\n",
+      'apps/web/src/features/two/screen.tsx': "import { call } from '../one/api/call';\nexport const t = call;\n",
+    });
+    expect(result.code).toBe(1);
+    expect(result.output).toContain('apps/web/src/features/two/screen.tsx imports another web feature: apps/web/src/features/one/api/call.ts');
+    expect(result.output).not.toContain('features/one/screen.tsx imports');
+  });
+
+  it('fails on engine.id compared outside an engine adapter', () => {
+    const compare = "export const f = (engine: { id: string }) => engine.id === 'drop';\n";
+    expect(check({ 'apps/server/src/features/trades/engines/drop/drop.adapter.ts': compare }).code).toBe(0);
+    const result = check({ 'apps/server/src/features/trades/jobs.ts': compare });
+    expect(result.code).toBe(1);
+    expect(result.output).toContain('apps/server/src/features/trades/jobs.ts: 1 × engine.id compared outside an engine adapter');
+  });
+
+  it('fails on a comment citing a document that is not in the repository', () => {
+    const source = '// The rules: docs/rules/swing.md §2 and ../shared/reference/strategies.md §3.\nexport const a = 1;\n';
+    const result = check({ 'packages/core/src/a.ts': source, 'docs/rules/swing.md': '# Swing\n' });
+    expect(result.code).toBe(1);
+    expect(result.output).toContain('packages/core/src/a.ts cites ../shared/reference/strategies.md, not in this repository');
+    expect(result.output).not.toContain('docs/rules/swing.md,');
+    // A string that happens to end in .md is no citation.
+    expect(check({ 'packages/core/src/a.ts': "export const file = 'notes.md';\n" }).code).toBe(0);
+  });
+
+  it('fails on a file over 400 lines, tests aside', () => {
+    expect(check({ 'apps/server/src/long.test.ts': lines(500) }).code).toBe(0);
+    const result = check({ 'apps/server/src/long.ts': lines(401) });
+    expect(result.code).toBe(1);
+    expect(result.output).toContain('apps/server/src/long.ts: 401 lines (at most 400');
+    expect(check({ 'apps/server/src/long.ts': lines(400) }).code).toBe(0);
+  });
+
+  it('lets a baseline entry stay as it is, but not get worse, and makes a fixed one be removed', () => {
+    const baseline = { longFiles: { 'apps/server/src/long.ts': 450 }, featureImports: {}, engineIdComparisons: {}, missingDocs: {} };
+    expect(check({ 'apps/server/src/long.ts': lines(450) }, baseline).code).toBe(0);
+    const grown = check({ 'apps/server/src/long.ts': lines(451) }, baseline);
+    expect(grown.code).toBe(1);
+    expect(grown.output).toContain('the baseline allows 450; it may not get worse');
+    const fixed = check({ 'apps/server/src/long.ts': lines(300) }, baseline);
+    expect(fixed.code).toBe(1);
+    expect(fixed.output).toContain('longFiles: apps/server/src/long.ts is fixed: remove it from scripts/structure-baseline.json');
+  });
+});
