@@ -1,4 +1,4 @@
-// Alerts (issue 15; alerts.md "Targets"): a price tick that crosses a rule → the delivery handed to
+// Alerts (issue 15; docs/rules/alerts.md §5 "Targets"): a price tick that crosses a rule → the delivery handed to
 // the SMS provider, p99 ≤ 1 s. 200 users, each with a Percent Drop rule (SMS on, a verified number)
 // on a symbol of its own; each measured tick moves one symbol across its threshold through the
 // evaluation service (state, alert and delivery in one transaction), which kicks the delivery worker

@@ -1,4 +1,4 @@
-// The alert evaluator (reference/alerts.md "Targets"): 10,000 price watches over 500 symbols — a
+// The alert evaluator (docs/rules/alerts.md §5 "Targets"): 10,000 price watches over 500 symbols — a
 // quarter each of Percent Drop, Current Price, Level System (480 stocks) and Cryptocurrency targets
 // (20 coins) — and one tick of all 500 quotes evaluated through the symbol index, the new states
 // stored back as the server would. Prices take a seeded random walk (15 s apart) so watches cross,

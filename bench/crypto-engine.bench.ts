@@ -1,5 +1,5 @@
 // The crypto engine (crypto@1.0.0): one daily pass over the whole crypto universe — 50 coins × 500
-// UTC candles (strategies.md §7: ≤ 50 live coins, ~500 candles each) — continuing the replay's rows
+// UTC candles (docs/rules/data-needs.md §7: ≤ 50 live coins, ~500 candles each) — continuing the replay's rows
 // (the log of every earlier session folded), on fresh buffers (a cold indicator cache, as a pass that
 // loads candles from the database has), with 6 scored headlines per coin. Also the install replay
 // (300 sessions after the 200-candle warm-up). One core. Budgets: pass < 50 ms, replay < 2 s.

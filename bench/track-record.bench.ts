@@ -1,4 +1,4 @@
-// The track record (strategies.md §6) of ~1,500 closed ideas over a 500-symbol universe of 512 daily
+// The track record (docs/rules/track-record.md §6) of ~1,500 closed ideas over a 500-symbol universe of 512 daily
 // bars each: statistics, cohorts, SPY benchmark and the random-entry baseline (20 draws per idea,
 // 30,000 simulations through the engine's code), on one core. Budget: well under 2 s (the server
 // caches the answer). The engine is the tests' toy engine (enter at the next open, exit at the close

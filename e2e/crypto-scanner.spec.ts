@@ -26,7 +26,7 @@ const passOf = (day: string) => Date.parse(`${addDays(day, 1)}T00:05:00Z`);
 const SHOTS = '/tmp/i13-shots';
 
 /**
- * Where each coin's signal log starts (strategies.md §7: 200 warm-up candles, then the replay; §3.1:
+ * Where each coin's signal log starts (docs/rules/data-needs.md §7: 200 warm-up candles, then the replay; docs/rules/crypto.md §3.1:
  * a coin is shown once it has 30 candles): the first replayed session is the 201st UTC day with a
  * candle; a coin opens on that session, or on its 30th candle if later, with the labels of that
  * candle; the changes after it are its signals.

@@ -9,7 +9,7 @@ import { optionDropItem } from './support/option-model';
 import { apiGet, cardSymbols, cardText, fieldColour, IDEAS_TIME_ZONE, normalise, ownMarketServer, percent, resolvedColour, waitForReplay } from './support/trade-ideas';
 
 // The pinned market (e2e/fixtures/market/trade-ideas.ts), replayed by the drop engine
-// (strategies.md §5): DE's slide gave a short-term item (stopped) and then, 20 % under its 52-week
+// (docs/rules/drop-items.md §5): DE's slide gave a short-term item (stopped) and then, 20 % under its 52-week
 // high, a long-term one still open; LMT's and ETN's sharp drops gave short-term items that reached
 // their 5 % targets on the rebound. GLD (e2e/fixtures/market/option-chains.ts, an OPTION_ALERT ETF,
 // also the Option Scanner spec's chain-priced trade) gave two option items, A (signalled

@@ -10,7 +10,7 @@ import { apiGet, cardSymbols, cardText, IDEAS_TIME_ZONE, normalise, percent, wil
 // browser runs in Tokyo (UTC+9), so every 16:30 New York pass is the next morning there: the date
 // filter's "through 23:59:59 of the To Date, in the browser's time zone" is told apart from UTC.
 //
-// Each plan as the engine decided it (strategies.md §1), newest first, with the card's figures:
+// Each plan as the engine decided it (docs/rules/long-term.md §1), newest first, with the card's figures:
 //   symbol  status      created (Tokyo)          entry   current  profit   entries  exits
 const PLANS = {
   MMM: { status: 'Active', created: 'Nov 20, 2026, 6:30 AM', entry: '223.27', current: '223.50', profit: '0.00%', entries: '0/5', exits: '0/5' },
@@ -168,7 +168,7 @@ describe('Long Term Scanner (Stock Layered Entry & Exit Plan)', () => {
     await group.waitFor();
 
     // Dollar-weighted and net of 5 bps a side: what the sales brought in, less their costs, against
-    // what the buys cost with theirs (strategies.md §6.1), from the plans' own dollars.
+    // what the buys cost with theirs (docs/rules/track-record.md §6.1), from the plans' own dollars.
     const closed = (await apiGet<LayeredTrade[]>('all_stocks_scanner?status=successful,failed')).filter((row) => !row.IsActive);
     expect(closed.map((row) => row.Symbol).sort()).toEqual(['CAT', 'DE']);
     const returns = closed.map((row) => (row.Proceeds * (1 - 0.0005)) / (row.CapitalDeployed * (1 + 0.0005)) - 1);

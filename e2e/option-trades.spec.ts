@@ -10,7 +10,7 @@ import { callDelta, callStrength, callValue, centUp, daysBetween } from './suppo
 // The pinned market: of the OPTION_ALERT tickers SPY and GLD have the 260 bars the option engine
 // needs. SPY (e2e/fixtures/market/trade-ideas.ts) has no option chain: its steady climb keeps making
 // 20-session highs, so the engine buys a CALL on each breakout (after its 5-session cooldown),
-// priced with the model (strategies.md §4.3), and the two-week hold's time decay takes most of them
+// priced with the model (docs/rules/option-trades.md §4.3), and the two-week hold's time decay takes most of them
 // to their time stop; one is still open, the CALL of the 2026-11-18 breakout. GLD
 // (e2e/fixtures/market/option-chains.ts) breaks out once, on 2026-11-18, and the market has its
 // recorded chains of 2026-11-18, 11-19 and 11-20: that trade is chosen and priced from them. (Its
@@ -93,7 +93,7 @@ describe('Option Scanner (option trades)', () => {
     await expect.poll(async () => (await apiGet<OptionTrade[]>('get_combined_options_data')).find((row) => row.Symbol === 'GLD')?.LastUpdatedDate, { timeout: 60_000 }).toBe(new Date(MARKET_NOW).toISOString());
     await open();
 
-    // The alert bar (strategies.md §4.1) and the chain of its session (§4.2): the expiry 28–45 days
+    // The alert bar (docs/rules/option-trades.md §4.1) and the chain of its session (§4.2): the expiry 28–45 days
     // from the entry session closest to 35, then the call nearest |Δ| 0.45 (Δ from each contract's
     // IV, r = 4 %: the market has no DTB3) that has open interest ≥ 500 and a spread ≤ 10 % of mid.
     const signal = GLD_BARS.findIndex((bar) => bar.date === SIGNAL_DATE);

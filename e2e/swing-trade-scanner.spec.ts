@@ -9,7 +9,7 @@ import { apiGet, cardSymbols, cardText, IDEAS_TIME_ZONE, normalise, percent, wil
 // server's first start and marked at the pinned "now" (Friday 2026-11-20, 11:00 in New York); the
 // browser runs in Tokyo (UTC+9), where each 16:30 New York pass is the next morning.
 //
-// Each trade as the engine decided it (strategies.md §2), newest first:
+// Each trade as the engine decided it (docs/rules/swing.md §2), newest first:
 //   GE   Trend, near the broken high (Level System too), still open.
 //   ETN  Price Drop, the 5 % target then the 21-session time stop: Partial.
 //   UNP  Trend, stopped out: Failed.          (UNP and LMT were signalled the same session.)
@@ -172,7 +172,7 @@ describe('Swing Trade Scanner (Stock Short-Term Trades)', () => {
     await group('All').waitFor();
 
     // The blended return of the two halves, each sold at its target or at the exit fill, net of
-    // 5 bps a side (strategies.md §2.2, §6.1), from the trades' own prices.
+    // 5 bps a side (docs/rules/swing.md §2.2, docs/rules/track-record.md §6.1), from the trades' own prices.
     const closed = (await apiGet<SwingTrade[]>('get_swing_trade_entries?status=successful,partial,failed')).filter((row) => !row.IsActive);
     const half = (row: SwingTrade, hit: boolean, target: number) => ((hit ? target : row.ExitPrice!) * (1 - 0.0005)) / (row.EntryPrice * (1 + 0.0005)) - 1;
     const net = (row: SwingTrade) => 0.5 * half(row, row.IsProfit1, row.Target1Price) + 0.5 * half(row, row.IsProfit2, row.Target2Price);

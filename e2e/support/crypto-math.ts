@@ -1,6 +1,6 @@
 /**
  * The crypto arithmetic the Crypto Scanner spec recomputes from the pinned market, written here
- * independently of the app from strategies.md §3 and §0.2 (TA-Lib's Wilder RSI, ATR and ADX,
+ * independently of the app from docs/rules/crypto.md §3 and docs/rules/conventions.md §0.2 (TA-Lib's Wilder RSI, ATR and ADX,
  * providers.md §10): the fields of a coin on its last candle, its three hysteresis signals over its
  * whole history, the label changes (the signal log), forward returns, and the spec §9 formats.
  */
@@ -160,7 +160,7 @@ const median = (values: readonly number[]) => {
   return sorted.length % 2 === 1 ? sorted[Math.floor(mid)]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 };
 
-/** A coin's fields on its last candle (strategies.md §3.1), unrounded; null where the field has no value. */
+/** A coin's fields on its last candle (docs/rules/crypto.md §3.1), unrounded; null where the field has no value. */
 export interface CoinFields {
   currentPrice: number;
   rsi: number;
@@ -220,7 +220,7 @@ export function coinFields(bars: readonly BarRow[], currentPrice: number): CoinF
   };
 }
 
-/** One change of a displayed label (strategies.md §3.4's log): the coin, horizon, from, to, the candle and its close. */
+/** One change of a displayed label (docs/rules/crypto.md §3.4's log): the coin, horizon, from, to, the candle and its close. */
 export interface LabelChange {
   symbol: string;
   horizon: Horizon;
@@ -262,7 +262,7 @@ export const addDays = (day: string, k: number) => new Date(Date.parse(`${day}T0
 
 const mean = (values: readonly number[]) => (values.length === 0 ? null : values.reduce((sum, value) => sum + value, 0) / values.length);
 
-/** One (horizon, label) at k days of the scorecard, recomputed (strategies.md §3.4). Returns are fractions. */
+/** One (horizon, label) at k days of the scorecard, recomputed (docs/rules/crypto.md §3.4). Returns are fractions. */
 export interface ScoreCell {
   days: number;
   n: number;

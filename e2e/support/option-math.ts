@@ -1,6 +1,6 @@
 /**
  * The option arithmetic the Option Scanner spec recomputes from the pinned market, written here
- * independently of the app (strategies.md §4.1–4.3, spec §5 "Option strength score"): Black-Scholes
+ * independently of the app (docs/rules/option-trades.md §4.1–4.3, spec §5 "Option strength score"): Black-Scholes
  * value and delta, Wilder's RSI and ATR, 5-bar swing points, the contract choice, cent rounding.
  */
 import type { BarRow } from '../fixtures/market/dataset';
@@ -91,7 +91,7 @@ export function swingPoints(bars: readonly BarRow[], kind: 'high' | 'low'): numb
 }
 
 /**
- * The spec's strength score of a CALL alert on the last of `bars` (strategies.md §4.1): the volume
+ * The spec's strength score of a CALL alert on the last of `bars` (docs/rules/option-trades.md §4.1): the volume
  * spike (volume ≥ 2 × the mean of the 20 sessions before), the swing level (the low within
  * 0.5 × ATR14 of a confirmed swing low of the last 120 sessions and closing above it, or the close
  * crossing a confirmed swing high), both on one bar, and RSI14 under 30; weights 50, 25, 15, 10.

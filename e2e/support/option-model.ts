@@ -1,5 +1,5 @@
 /**
- * An option drop item (strategies.md §5.1 type O, priced by §4.2–4.3's model) recomputed here from a
+ * An option drop item (docs/rules/drop-items.md §5.1 type O, priced by docs/rules/option-trades.md §4.2–4.3's model) recomputed here from a
  * symbol's daily bars, so the specs check the screen against the rules rather than against the
  * server's own answer: the threshold (ATR14), the CALL's expiry and strike, its σ (Yang-Zhang), its
  * entry and current values (Black-Scholes with r = 4 %, no dividend: the pinned market has no DTB3
@@ -49,7 +49,7 @@ export function atr14(bars: readonly BarRow[], t: number): number {
   return atr;
 }
 
-/** Yang-Zhang volatility over the n bars ending at t, annualised with 252 (strategies.md §4.3). */
+/** Yang-Zhang volatility over the n bars ending at t, annualised with 252 (docs/rules/option-trades.md §4.3). */
 export function yangZhang(bars: readonly BarRow[], t: number, n: number): number {
   const window = bars.slice(t - n + 1, t + 1).map((bar, i) => {
     const previousClose = bars[t - n + i]!.close;

@@ -51,7 +51,7 @@ export const percent = (fraction: number) => `${percent2.format(fraction * 100).
 /** A share as the track record shows it: "52.0%". */
 export const share = (fraction: number) => `${(fraction * 100).toFixed(1)}%`;
 
-/** The 95% Wilson interval (strategies.md §6.3), recomputed here, formatted as the record shows it. */
+/** The 95% Wilson interval (docs/rules/track-record.md §6.3), recomputed here, formatted as the record shows it. */
 export function wilson(wins: number, n: number): { rate: string; low: string; high: string } {
   const z = 1.96;
   const p = wins / n;

@@ -153,7 +153,7 @@ export const economicIndicators = pgTable(
 );
 
 /**
- * The trade ideas' append-only event log (strategies.md §0.4): every fill, hit, stop and close every
+ * The trade ideas' append-only event log (docs/rules/conventions.md §0.4): every fill, hit, stop and close every
  * engine decided. A trigger (migration 0003) refuses UPDATE and DELETE; the unique key makes re-runs
  * of a session harmless (the first copy stays). `sequence` orders the log for subscribers (the alert
  * engine reads the events after the last sequence it handled).
@@ -178,7 +178,7 @@ export const ideaEvents = pgTable(
     data: jsonb('data').notNull(),
     ruleVersion: text('rule_version').notNull(),
     paramHash: text('param_hash').notNull(),
-    /** replayed or live (strategies.md §0.5). */
+    /** replayed or live (docs/rules/conventions.md §0.5). */
     origin: text('origin').notNull(),
     recordedAt: timestamp('recorded_at', { withTimezone: true }).notNull(),
     /**
@@ -216,7 +216,7 @@ export const ideas = pgTable(
     isActive: boolean('is_active').notNull(),
     /** Still followed by the daily pass (engine.openState is not null). */
     isOpen: boolean('is_open').notNull(),
-    /** Voided ideas are hidden from the lists (strategies.md §0.1). */
+    /** Voided ideas are hidden from the lists (docs/rules/conventions.md §0.1). */
     isVoided: boolean('is_voided').notNull().default(false),
     /** Lower-cased types the list's `type` filter matches (swing: trend or drop, and level). */
     types: text('types')
@@ -330,7 +330,7 @@ export const userPhones = pgTable('user_phones', {
 
 /**
  * One row per verification code a user asked for (POST api/send_verification_code), whatever the
- * SMS provider: the limits of reference/alerts.md count them (3 per number per 10 minutes, 10 per
+ * SMS provider: the limits of docs/rules/alerts.md count them (3 per number per 10 minutes, 10 per
  * user per day), and a check needs the user's own recent send to that number.
  */
 export const phoneVerificationRequests = pgTable(
@@ -397,7 +397,7 @@ export const outboxSms = pgTable(
 );
 
 /**
- * Alert rules (issue 14; reference/alerts.md "The rule as stored and exchanged"): one per (user,
+ * Alert rules (issue 14; docs/rules/alerts.md §3 "The rule as stored and exchanged"): one per (user,
  * alert_type), written only by POST api/save_alert_preferences after the contract's checks and the
  * user's own favourites / verified phone. `symbols` upper-case (news categories keep their spelling);
  * `targets` one `{ symbol, price, direction }` per symbol for CURRENT_PRICE and BITCOIN, else [].
@@ -424,7 +424,7 @@ export const alertRules = pgTable(
 );
 
 /**
- * A user's alert delivery settings (issue 14; alerts.md "Delivery"): time zone (IANA), quiet hours per
+ * A user's alert delivery settings (issue 14; docs/rules/alerts.md §4 "Delivery"): time zone (IANA), quiet hours per
  * channel ('HH:MM' in that zone), pause all alerts. No row: the defaults (America/New_York, SMS
  * 21:00–08:00, e-mail off, not paused).
  */
@@ -462,7 +462,7 @@ export const alertChannelDeliveries = pgTable(
 );
 
 /**
- * Per-symbol evaluation state of a rule (issue 15; alerts.md "Semantics"): one row per (user,
+ * Per-symbol evaluation state of a rule (issue 15; docs/rules/alerts.md §1 "Semantics"): one row per (user,
  * alert_type, symbol) of a price rule. `rule_stamp` is the rule's updated_at when the state was made:
  * a re-saved rule starts again (armed from the quote at save time: created-already-true waits for a
  * new crossing). Changed only inside the transaction that writes the alert event it causes, with a
@@ -526,7 +526,7 @@ export const alertEvents = pgTable(
 );
 
 /**
- * One row per channel of an alert event, written in the event's transaction (alerts.md "Durable
+ * One row per channel of an alert event, written in the event's transaction (docs/rules/alerts.md "Durable
  * outbox"); unique (event, channel). Status: queued → sent → delivered | failed | expired |
  * suppressed. The delivery worker claims queued rows whose next_attempt_at is due (claimed_until is
  * its lease), sends, and records the provider's id; status callbacks move sent → delivered | failed.
@@ -584,7 +584,7 @@ export const alertDeliverySteps = pgTable(
 );
 
 /**
- * Opt-outs and channel problems per user (alerts.md "Opt-out", "Permanent errors"): SMS STOP (Twilio's
+ * Opt-outs and channel problems per user (docs/rules/alerts.md §4.6 "Opt-out", "Permanent errors"): SMS STOP (Twilio's
  * inbound webhook) and START; e-mail unsubscribe from all alerts (a rule's own unsubscribe turns its
  * enable_email off); a channel flagged by a permanent error, with the reason shown on the screen.
  */

@@ -21,7 +21,7 @@ export interface CryptoScorecardScope {
   symbol?: string;
 }
 
-/** GET api/crypto_scorecard?from&to&symbol: the signal scorecard (strategies.md §3.4). */
+/** GET api/crypto_scorecard?from&to&symbol: the signal scorecard (docs/rules/crypto.md §3.4). */
 export async function getCryptoScorecard(scope: CryptoScorecardScope, signal?: AbortSignal): Promise<CryptoScorecard> {
   const query: Record<string, string> = {};
   for (const [key, value] of Object.entries(scope)) if (value) query[key] = value;

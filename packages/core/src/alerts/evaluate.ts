@@ -1,8 +1,8 @@
 /**
- * The price-alert evaluator (reference/alerts.md "Semantics shared by every type", "The ten types"):
+ * The price-alert evaluator (docs/rules/alerts.md §1 "Semantics shared by every type", "The ten types"):
  * PERCENT_DROP, CURRENT_PRICE, BITCOIN and LEVEL_SYSTEM, one (rule, symbol) watch at a time. Pure.
  *
- * The rules, and what this file decided where alerts.md is silent:
+ * The rules, and what this file decided where docs/rules/alerts.md is silent:
  * - Edge, not level: a watch fires when armed and its condition is true, and is then disarmed with
  *   `triggerPrice` = the level crossed (the Percent Drop threshold price previousClose × (1 − t/100),
  *   the target, or the touched support/resistance). It re-arms only once the price is back from that
@@ -56,7 +56,7 @@ export function percentDropThresholdPrice(previousClose: number, threshold: numb
   return previousClose > 0 && Number.isFinite(previousClose) ? previousClose * (1 - threshold / 100) : Number.NaN;
 }
 
-/** The default Percent Drop threshold when a watch carries none (alerts.md: default 5). */
+/** The default Percent Drop threshold when a watch carries none (docs/rules/alerts.md: default 5). */
 const DEFAULT_THRESHOLD = 5;
 
 const thresholdOf = (watch: PriceWatch) => watch.threshold ?? DEFAULT_THRESHOLD;

@@ -1,10 +1,10 @@
 /**
- * How alert messages write numbers, times and the SMS length limit (reference/alerts.md "The ten
+ * How alert messages write numbers, times and the SMS length limit (docs/rules/alerts.md "The ten
  * types": "AAPL −5.3% to 212.40 (prev close 224.30) · 14:05 ET", "BTC crossed below 96,000.00").
  */
 import { newYorkTime } from '../market/trading-calendar';
 
-/** An SMS is at most this many characters (alerts.md: "SMS ≤ 160 chars per symbol line"). */
+/** An SMS is at most this many characters (docs/rules/alerts.md "SMS ≤ 160 chars per symbol line"). */
 export const ALERT_SMS_MAX_CHARS = 160;
 
 /** The real minus sign (U+2212) that messages write before a negative percentage. */

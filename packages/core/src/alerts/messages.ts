@@ -1,5 +1,5 @@
 /**
- * The messages of the event-driven alert types (reference/alerts.md "The ten types"): a new option
+ * The messages of the event-driven alert types (docs/rules/alerts.md §2 "The ten types"): a new option
  * trade, a daily pass of new drop items, a pass of swing-trade progress, a saved idea's event, a
  * crypto signal's label change and a news batch. Pure: the server passes plain data. Every message
  * names the price, the source and the as-of time where the input has them; each SMS is ≤ 160

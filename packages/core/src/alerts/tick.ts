@@ -1,5 +1,5 @@
 /**
- * Event-driven evaluation (reference/alerts.md: "only the rules that watch that symbol … are
+ * Event-driven evaluation (docs/rules/alerts.md: "only the rules that watch that symbol … are
  * evaluated (an index symbol → rules)"): an index of price watches by symbol, and the evaluation of
  * one tick of quotes over it. The index is built once per rule change; a tick allocates only for the
  * watches whose state changes or that fire.

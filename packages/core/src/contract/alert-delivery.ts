@@ -1,5 +1,5 @@
 /**
- * The open routes of alert delivery (issue 15; alerts.md "Opt-out", "Statuses"): Twilio's status
+ * The open routes of alert delivery (issue 15; docs/rules/alerts.md §4.6 "Opt-out", "Statuses"): Twilio's status
  * callbacks and inbound messages (form posts signed with X-Twilio-Signature), the e-mail unsubscribe
  * link (a signed, expiring token in the query; RFC 8058 one-click POST).
  */

@@ -30,7 +30,7 @@ export const ALERT_HISTORY_TYPE_NAMES: Readonly<Record<AlertHistoryType, string>
 /** The name of a stored alert_type; an unknown one (a newer server's) is shown as it is. */
 export const alertHistoryTypeName = (type: string): string => (ALERT_HISTORY_TYPE_NAMES as Record<string, string>)[type] ?? type;
 
-/** The statuses of a delivery (alerts.md "Delivery"): queued → sending → sent → delivered | failed | expired | suppressed. */
+/** The statuses of a delivery (docs/rules/alerts.md §4 "Delivery"): queued → sending → sent → delivered | failed | expired | suppressed. */
 export const ALERT_DELIVERY_STATUSES = ['queued', 'sending', 'sent', 'delivered', 'failed', 'expired', 'suppressed'] as const;
 export type AlertDeliveryStatus = (typeof ALERT_DELIVERY_STATUSES)[number];
 

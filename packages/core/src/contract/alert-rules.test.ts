@@ -32,7 +32,7 @@ const msgOf = (schema: typeof saveAlertPreferencesRequest | typeof saveAlertDeli
 const symbols = (count: number) => Array.from({ length: count }, (_, i) => `S${i}`);
 const delivery = { time_zone: 'Europe/Berlin', sms_quiet_hours: { enabled: true, start: '21:00', end: '08:00' }, email_quiet_hours: { enabled: false, start: '22:00', end: '07:00' }, paused: false };
 
-describe('alert rules contract (spec §5, §9; alerts.md)', () => {
+describe('alert rules contract (spec §5, §9; docs/rules/alerts.md)', () => {
   it('has the ten types with the spec names, and about 57 option tickers', () => {
     expect(ALERT_TYPES).toHaveLength(10);
     expect(alertSavedMessage('BITCOIN')).toBe('Cryptocurrency alert preferences saved successfully!');
@@ -41,7 +41,7 @@ describe('alert rules contract (spec §5, §9; alerts.md)', () => {
     expect(new Set(OPTION_ALERT_TICKERS).size).toBe(57);
   });
 
-  it('answers every save message of §5 and alerts.md', () => {
+  it('answers every save message of §5 and docs/rules/alerts.md', () => {
     expect(msgOf(saveAlertPreferencesRequest, { alert_type: 'NOPE' })).toBe(ALERT_TYPE_MESSAGE);
     expect(msgOf(saveAlertPreferencesRequest, { alert_type: 'OPTION_ALERT', stock_symbols: [] })).toBe(ALERT_SYMBOLS_REQUIRED_MESSAGE);
     expect(msgOf(saveAlertPreferencesRequest, { alert_type: 'OPTION_ALERT', stock_symbols: symbols(11) })).toBe(ALERT_SYMBOLS_MAX_MESSAGE);

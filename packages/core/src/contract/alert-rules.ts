@@ -3,7 +3,7 @@ import { singleLineText } from '../validation/text';
 
 /**
  * Alert preferences and delivery settings (issue 14; spec §2 "Alert System Settings", §5 "Alert
- * preferences save", §7, §8 "Alert preferences", §9 "Alert types"; reference/alerts.md "The ten
+ * preferences save", §7, §8 "Alert preferences", §9 "Alert types"; docs/rules/alerts.md "The ten
  * types", "The rule as stored and exchanged", "Delivery"). One rule per (user, alert_type). The
  * screen and the server validate with the same functions below, so they say the same words.
  */
@@ -94,7 +94,7 @@ export function alertFixedSymbols(source: AlertSymbolSource): readonly string[] 
   }
 }
 
-/** Limits (spec §5, §9; alerts.md). */
+/** Limits (spec §5, §9; docs/rules/alerts.md). */
 export const ALERT_MAX_SYMBOLS = 10;
 export const ALERT_THRESHOLD_MIN = 1;
 export const ALERT_THRESHOLD_MAX = 100;
@@ -108,7 +108,7 @@ export const alertTypeHasTargets = (type: AlertType) => type === 'CURRENT_PRICE'
 /** STOCK_DROP_ALERTS and ALLSTOCKS_PROGRESS_ALERT have no symbol selection. */
 export const alertTypeHasSymbols = (type: AlertType) => ALERT_TYPE_SYMBOL_SOURCE[type] !== 'none';
 
-/** Messages (spec §5, §8; alerts.md). */
+/** Messages (spec §5, §8; docs/rules/alerts.md). */
 export const ALERT_SYMBOLS_REQUIRED_MESSAGE = 'Please select at least one symbol for alerts.';
 export const ALERT_SYMBOLS_MAX_MESSAGE = 'You can select up to 10 symbols for alerts.';
 export const ALERT_CRYPTO_MAX_MESSAGE = 'You can select up to 10 cryptocurrencies for alerts.';
@@ -251,7 +251,7 @@ export type AlertRule = z.infer<typeof alertRule>;
 
 /**
  * The answer of a save: '<type name> alert preferences saved successfully!', the rule as stored, and
- * a notice per symbol whose condition is already true (alerts.md "Created already true": the alert
+ * a notice per symbol whose condition is already true (docs/rules/alerts.md §1.3 "Created already true": the alert
  * waits for a new crossing), e.g. 'AAPL is already 6.2% below the previous close: the alert fires on
  * the next drop'.
  */
@@ -267,7 +267,7 @@ export const getUserAlertRulesResponse = z.object({ data: alertRule.nullable() }
 export type GetUserAlertRulesResponse = z.infer<typeof getUserAlertRulesResponse>;
 
 /* ------------------------------------------------------------------------------------------------
- * Delivery settings (alerts.md "Delivery": quiet hours in the user's time zone, pause, test sends).
+ * Delivery settings (docs/rules/alerts.md §4 "Delivery": quiet hours in the user's time zone, pause, test sends).
  * --------------------------------------------------------------------------------------------- */
 
 export const ALERT_DEFAULT_TIME_ZONE = 'America/New_York';

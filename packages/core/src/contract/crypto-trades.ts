@@ -4,8 +4,8 @@ import { ideaStamps, origin, rateWithInterval } from './trades';
 
 /**
  * The Crypto Scanner (`GET api/all_crypto_scanner`, issue 13): one row per coin, the fold of the
- * coin's events (strategies.md §3, trades/crypto). Spec §3 "Crypto trade" first, then the fields
- * strategies.md §3.1 adds, then the stamps every idea row carries. Numbers are rounded to the spec
+ * coin's events (docs/rules/crypto.md §3, trades/crypto). Spec §3 "Crypto trade" first, then the fields
+ * docs/rules/crypto.md §3.1 adds, then the stamps every idea row carries. Numbers are rounded to the spec
  * §9 formats (trades/crypto/format.ts CRYPTO_DECIMALS: price 8, RSI 2, ATR 4, drop % 2, volume 2,
  * highs 8, swing 4); null where the field has no value (the screen and CSV show the default,
  * formatCryptoRow). `Unavailable` says why a field shows its default.
@@ -60,7 +60,7 @@ export const cryptoTrade = z.object({
   DateCreated: isoInstant,
   /** The last write: the latest pass, or the intraday mark when later. */
   DateUpdated: isoInstant,
-  // Added by strategies.md §3.1 and this engine.
+  // Added by docs/rules/crypto.md §3.1 and this engine.
   VolumeLabel: cryptoVolumeLabel.nullable(),
   /** DateCreated within 24 hours (the NEW badge): a signal changed in the last 24 h. */
   IsNew: z.boolean(),
@@ -69,7 +69,7 @@ export const cryptoTrade = z.object({
   ADX: z.number().nullable(),
   PlusDI: z.number().nullable(),
   MinusDI: z.number().nullable(),
-  /** The age-weighted headline score (strategies.md §3.2) and the headlines it counts. */
+  /** The age-weighted headline score (docs/rules/crypto.md §3.2) and the headlines it counts. */
   NewsScore: z.number().nullable(),
   HeadlineCount: z.number().int().nonnegative(),
   /** Which analyst scored the headlines; null without headlines. */
@@ -126,7 +126,7 @@ export const cryptoScorecardBenchmark = z.object({
   meanExcess: z.number().nullable(),
 });
 
-/** One (horizon, label) at one horizon of k days (strategies.md §3.4, §6.3). Returns are fractions. */
+/** One (horizon, label) at one horizon of k days (docs/rules/crypto.md §3.4, docs/rules/track-record.md §6.3). Returns are fractions. */
 export const cryptoScorecardCell = z.object({
   days: z.number().int().positive(),
   /** Signals whose d + k has passed and whose closes are known. */
@@ -160,7 +160,7 @@ export const cryptoScorecardGroup = z.object({
   cells: z.array(cryptoScorecardCell),
 });
 
-/** The crypto engine's track record: the signal scorecard (strategies.md §3.4). */
+/** The crypto engine's track record: the signal scorecard (docs/rules/crypto.md §3.4). */
 export const cryptoScorecard = z.object({
   /** The last completed candle (UTC day) the forward returns may read. */
   asOf: isoDate,

@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { ideaStamps } from './trades';
 
 /**
- * The drop items (issue 12, strategies.md §5): GET api/get_stock_scanner_data. Rows are the fold of
- * the item's events (strategies.md §0.4): the spec's fields first (spec §3 "Drop scanner item"),
+ * The drop items (issue 12, docs/rules/drop-items.md §5): GET api/get_stock_scanner_data. Rows are the fold of
+ * the item's events (docs/rules/conventions.md §0.4): the spec's fields first (spec §3 "Drop scanner item"),
  * then the added ones and the stamps every idea row carries.
  */
 
@@ -14,7 +14,7 @@ export const dropItemType = z.enum(['S', 'L', 'O']);
 export const dropItemStatus = z.enum(['Active', 'Deactivated']);
 export type DropItemStatus = z.infer<typeof dropItemStatus>;
 
-/** Spec §3 "Drop scanner item" (strategies.md §5.3). */
+/** Spec §3 "Drop scanner item" (docs/rules/drop-items.md §5.3). */
 export const dropItem = z.object({
   /** The item id; `save_user_stock_scanner_alerts` sends it as stock_id. */
   StockScannerId: z.string(),
@@ -49,7 +49,7 @@ export const dropItem = z.object({
   Status: dropItemStatus,
   /** O: the option's exit value once closed. */
   OptionExitValue: z.number().nullable(),
-  /** Stamps (strategies.md §0.4); ExitPrice is the underlying's exit price (O items too). */
+  /** Stamps (docs/rules/conventions.md §0.4); ExitPrice is the underlying's exit price (O items too). */
   ...ideaStamps,
 });
 export type DropItem = z.infer<typeof dropItem>;

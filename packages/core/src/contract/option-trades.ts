@@ -3,8 +3,8 @@ import { ideaStamps } from './trades';
 
 /**
  * The option trades of screen options2 (`GET api/get_combined_options_data`, issue 12): spec §3
- * "Option trade" first, then the fields strategies.md §4.4 adds, then the stamps every idea row
- * carries (strategies.md §0.4 "Rows"; ExitValue is the option's exit, ExitPrice the same value so
+ * "Option trade" first, then the fields docs/rules/option-trades.md §4.4 adds, then the stamps every idea row
+ * carries (docs/rules/conventions.md §0.4 "Rows"; ExitValue is the option's exit, ExitPrice the same value so
  * that code reading every engine's ExitPrice gets the idea's exit). Rows are the fold of the
  * idea's events. Values are per share of the option (dollars), as the screen shows them.
  */
@@ -48,7 +48,7 @@ export const optionTrade = z.object({
   VolumeSwingCheck: flag,
   SwingCheck: flag,
   RSIStatus: z.enum(['oversold', 'overbought', 'neutral']),
-  /** Beyond the spec (strategies.md §4.4). */
+  /** Beyond the spec (docs/rules/option-trades.md §4.4). */
   AlertKind: optionAlertKind,
   AlertCount: z.number().int().positive(),
   StrengthScore: z.number().int().min(0).max(100),
@@ -59,7 +59,7 @@ export const optionTrade = z.object({
   EarningsInWindow: z.boolean(),
   Status: z.enum(['Active', 'Successful', 'Failed']),
   ExitValue: z.number().nullable(),
-  /** Stamps (strategies.md §0.4); ExitPrice is the option's exit value, like ExitValue. */
+  /** Stamps (docs/rules/conventions.md §0.4); ExitPrice is the option's exit value, like ExitValue. */
   ...ideaStamps,
 });
 export type OptionTrade = z.infer<typeof optionTrade>;

@@ -3,7 +3,7 @@ import { singleLineText } from '../validation/text';
 
 /**
  * Phone verification for SMS alerts (issue 14; spec §2 "Alert System Settings", §5 "Phone number"
- * and "Verification code", §7, §8 "SMS"; reference/alerts.md "Verification"). A number is saved to
+ * and "Verification code", §7, §8 "SMS"; docs/rules/alerts.md §4.7 "Verification"). A number is saved to
  * the user only once a code sent to it has been entered.
  */
 
@@ -15,7 +15,7 @@ export const VERIFICATION_CODE_REQUIRED_MESSAGE = 'Please enter the verification
 export const VERIFICATION_PHONE_MISSING_MESSAGE = 'Phone number not available. Please send a verification code first.';
 export const VERIFICATION_CODE_FORMAT_MESSAGE = 'Invalid verification code. The code is the 6 digits from the SMS.';
 
-/** The limits of reference/alerts.md "Verification". */
+/** The limits of docs/rules/alerts.md §4.7 "Verification". */
 export const VERIFICATION_CODE_DIGITS = 6;
 export const VERIFICATION_CODE_TTL_SECONDS = 10 * 60;
 export const VERIFICATION_MAX_CHECKS_PER_CODE = 5;

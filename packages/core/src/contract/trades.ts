@@ -5,7 +5,7 @@ import { singleLineText } from '../validation/text';
  * The trade-idea calls (issue 11): the spec's list calls (GET api/all_stocks_scanner,
  * GET api/get_swing_trade_entries) with optional filters and pagination, an idea's detail, an
  * engine's track record and the replay status. Rows are the fold of the idea's events
- * (strategies.md §0.4): the spec's fields first, then the added ones.
+ * (docs/rules/conventions.md §0.4): the spec's fields first, then the added ones.
  */
 
 const isoInstant = z.string();
@@ -15,7 +15,7 @@ export const origin = z.enum(['replayed', 'live']);
 export const closeReason = z.enum(['target', 'stop', 'time', 'index_exit', 'corporate_action', 'void']);
 export const tradeEngine = z.enum(['layered', 'swing', 'crypto', 'options', 'drop']);
 
-/** Fields every idea row carries beyond the spec (strategies.md §0.4 "Rows"); every engine's row spreads them. */
+/** Fields every idea row carries beyond the spec (docs/rules/conventions.md §0.4 "Rows"); every engine's row spreads them. */
 export const ideaStamps = {
   /** The idea's id (stable; the detail call takes it). */
   Id: z.string(),
@@ -26,7 +26,7 @@ export const ideaStamps = {
   ExitPrice: z.number().nullable(),
   /** Close of the signal bar. */
   SignalPrice: z.number(),
-  /** True until the entry bar's pass records the fill (strategies.md §0.1). */
+  /** True until the entry bar's pass records the fill (docs/rules/conventions.md §0.1). */
   EntryPending: z.boolean(),
   RuleVersion: z.string(),
   ParamHash: z.string(),
@@ -61,7 +61,7 @@ const levelFields = (prefix: 'ENL' | 'EXL') => {
 
 export type LayeredStatus = 'Active' | 'Successful' | 'Failed';
 
-/** Spec §3 "Layered stock trade" with its derived fields (strategies.md §1.5). */
+/** Spec §3 "Layered stock trade" with its derived fields (docs/rules/long-term.md §1.5). */
 export const layeredTrade = z
   .object({
     Symbol: z.string(),
@@ -99,7 +99,7 @@ export const layeredTradesResponse = z.array(layeredTrade);
 
 export type SwingStatus = 'Active' | 'Successful' | 'Partial' | 'Failed';
 
-/** Spec §3 "Short-term trade" (strategies.md §2.2). */
+/** Spec §3 "Short-term trade" (docs/rules/swing.md §2.2). */
 export const swingTrade = z.object({
   Symbol: z.string(),
   EntryPrice: z.number(),
@@ -202,10 +202,10 @@ export const ideaDetail = z.object({
 export type IdeaDetail = z.infer<typeof ideaDetail>;
 export const ideaDetailResponse = ideaDetail;
 
-/** A share with its 95% Wilson interval (strategies.md §6.3). */
+/** A share with its 95% Wilson interval (docs/rules/track-record.md §6.3). */
 export const rateWithInterval = z.object({ rate: z.number(), low: z.number(), high: z.number() });
 
-/** The statistics of a set of closed ideas (strategies.md §6.3). Returns are fractions (0.05 = +5 %). */
+/** The statistics of a set of closed ideas (docs/rules/track-record.md §6.3). Returns are fractions (0.05 = +5 %). */
 export const ideaStats = z.object({
   n: z.number().int(),
   entryWeeks: z.number().int(),
@@ -239,15 +239,15 @@ export const trackRecordGroup = z.object({
   type: z.string(),
   origin,
   ruleVersion: z.string(),
-  /** Mature cohorts only (strategies.md §6.2); null: "no mature cohort yet". */
+  /** Mature cohorts only (docs/rules/track-record.md §6.2); null: "no mature cohort yet". */
   mature: ideaStats.nullable(),
   /** All closed so far: "includes immature cohorts; biased toward quick exits". */
   allClosed: ideaStats,
   open: z.object({ count: z.number().int(), avgMark: z.number().nullable(), oldestSessions: z.number().int().nullable() }),
   voided: z.number().int(),
-  /** Random entries through the same code (strategies.md §6.4 b), over the same ideas as allClosed. */
+  /** Random entries through the same code (docs/rules/track-record.md §6.4 b), over the same ideas as allClosed. */
   baseline: z.object({ n: z.number().int(), winRate: rateWithInterval.nullable(), meanReturn: z.number().nullable(), dollarWeighted: z.number().nullable() }).nullable(),
-  /** SPY over each idea's own window (strategies.md §6.4 a). */
+  /** SPY over each idea's own window (docs/rules/track-record.md §6.4 a). */
   benchmark: z.object({ symbol: z.string(), meanReturn: z.number().nullable(), meanExcess: z.number().nullable() }).nullable(),
 });
 export type TrackRecordGroup = z.infer<typeof trackRecordGroup>;

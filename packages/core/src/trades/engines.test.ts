@@ -10,7 +10,7 @@ import { randomUniverse, truncatedCopy } from './kit/test-bars';
 import type { DailySeries, EngineDefinition, StoredIdeaEvent, UniverseMember } from './types';
 
 /**
- * strategies.md §6.5 over a realistic seeded universe, for both engines: truncation, replay = live,
+ * docs/rules/track-record.md §6.5 over a realistic seeded universe, for both engines: truncation, replay = live,
  * determinism, projection, and the random baseline's simulate() running the same code.
  */
 

@@ -1,4 +1,4 @@
-/** The trade-idea engines (strategies.md §0–§2) and their shared mechanics. */
+/** The trade-idea engines (docs/rules/conventions.md §0–docs/rules/swing.md §2) and their shared mechanics. */
 import { layeredEngine } from './layered';
 import { swingEngine } from './swing';
 import { optionsEngine } from './options/engine';

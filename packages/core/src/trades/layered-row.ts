@@ -42,7 +42,7 @@ function planOf(row: LayeredPlanFields, prefix: 'ENL' | 'EXL'): PlanLevel[] {
 }
 
 /**
- * The layered plan's derived fields (strategies.md §1.5), the one function the API and the web app
+ * The layered plan's derived fields (docs/rules/long-term.md §1.5), the one function the API and the web app
  * both use: the plans, the n/total counts, the latest exit level, the dollar-weighted CurrentProfit,
  * the potential profit, IsTarget, IsNewTrade (now − CreatedAt < 24 h) and the Status.
  */
@@ -124,7 +124,7 @@ export function foldLayeredRow(events: readonly StoredIdeaEvent[], mark: Mark | 
 }
 
 /**
- * The track record's view of a layered idea (strategies.md §6.1): the dollar-weighted plan return
+ * The track record's view of a layered idea (docs/rules/track-record.md §6.1): the dollar-weighted plan return
  * net of 5 bps per side, its dated cash flows (buys negative; an open plan adds its mark at the
  * row's update date), null while pending or voided.
  */

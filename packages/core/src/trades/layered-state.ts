@@ -2,7 +2,7 @@ import { dayNumber } from '../market/trading-calendar';
 import type { CloseReason, IdeaEvent } from './types';
 
 /**
- * The layered plan's state (strategies.md §1) and the one reducer that builds it from events. The
+ * The layered plan's state (docs/rules/long-term.md §1) and the one reducer that builds it from events. The
  * engine applies each event it emits through `applyLayeredEvent` while deciding a session, and
  * `openState` / `fold` run the same reducer over the log, so the state an engine continues from is
  * by construction the fold of its events.

@@ -19,7 +19,7 @@ import type { LayeredTrade } from '../contract/trades';
 import { ideaIdOf, type CloseReason, type DailySeries, type EngineDefinition, type IdeaEvent, type SessionInput } from './types';
 
 /**
- * Engine `layered@1.0.0` (strategies.md §1): the long-term layered plan of screen allstockscanner.
+ * Engine `layered@1.0.0` (docs/rules/long-term.md §1): the long-term layered plan of screen allstockscanner.
  * An orderly pullback in an uptrend opens a plan of five equal-dollar buy levels below the 21-session
  * high H and five sell levels above it, all frozen at creation; the plan averages down until the
  * first exit fills (the distribution lock), sells in fifths, and closes on the last exit, a close
@@ -128,7 +128,7 @@ function openedEvent(params: LayeredParams, series: DailySeries, t: number, idea
 
 /**
  * Is a counted level armed again on bar t? It disarmed at its last counted test and re-arms after a
- * close beyond it by rearmAtr × ATR14 (strategies.md §1.3): any bar s from that test's bar to t − 1
+ * close beyond it by rearmAtr × ATR14 (docs/rules/long-term.md §1.3): any bar s from that test's bar to t − 1
  * (re-arming is step 6 of a session, after its tests). Derived from the bars, so it needs no state.
  */
 function rearmed(level: PlanLevelState, side: 'entry' | 'exit', params: LayeredParams, series: DailySeries, indicators: SeriesIndicators, t: number): boolean {
@@ -164,7 +164,7 @@ function worstMark(state: LayeredState, series: DailySeries, start: number, end:
 }
 
 /**
- * One session of an open plan (strategies.md §0.1 order, §1.3–1.4), on a view ending at bar t.
+ * One session of an open plan (docs/rules/conventions.md §0.1 order, docs/rules/long-term.md §1.3–1.4), on a view ending at bar t.
  * `emit` records an event and applies it to `state`.
  */
 function updatePlan(params: LayeredParams, state: LayeredState, series: DailySeries, removed: boolean, emit: (type: IdeaEvent['type'], level: string, price: number | null, data: Record<string, unknown>) => void): void {
@@ -293,7 +293,7 @@ function runLayeredSession(input: SessionInput<LayeredParams, LayeredState>): Id
   return events;
 }
 
-/** strategies.md §6.4 b: a plan forced open at `signalIndex`, run through the same update code. */
+/** docs/rules/track-record.md §6.4 b: a plan forced open at `signalIndex`, run through the same update code. */
 function simulateLayered(input: { params: LayeredParams; series: DailySeries; signalIndex: number; ideaId: string }): IdeaEvent[] {
   const { params, series, signalIndex, ideaId } = input;
   const opened = openedEvent(params, viewThrough(series, signalIndex), signalIndex, ideaId, {

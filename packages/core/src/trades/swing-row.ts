@@ -5,7 +5,7 @@ import { foldSwing, type SwingState } from './swing-state';
 import type { IdeaOutcome, Mark, StoredIdeaEvent } from './types';
 import { rowStamps, sessionsBetween } from './kit/row-stamps';
 
-/** The spec's short-term statuses (strategies.md §2.2): the one function the API and the web app use. */
+/** The spec's short-term statuses (docs/rules/swing.md §2.2): the one function the API and the web app use. */
 export function swingStatus(row: Pick<SwingTrade, 'IsActive' | 'IsProfit1' | 'IsProfit2'>): SwingStatus {
   if (row.IsActive) return 'Active';
   if (row.IsProfit1 && row.IsProfit2) return 'Successful';
@@ -14,7 +14,7 @@ export function swingStatus(row: Pick<SwingTrade, 'IsActive' | 'IsProfit1' | 'Is
 }
 
 /**
- * CurrentProfit (strategies.md §2.2): 100 × [½ (5 % if IsProfit1 else P/Entry − 1) + ½ (10 % if
+ * CurrentProfit (docs/rules/swing.md §2.2): 100 × [½ (5 % if IsProfit1 else P/Entry − 1) + ½ (10 % if
  * IsProfit2 else P/Entry − 1)], 2 decimals; 0 while the entry is pending.
  */
 export function swingCurrentProfit(input: { entryPending: boolean; entry: number; price: number; isProfit1: boolean; isProfit2: boolean; target1Pct: number; target2Pct: number }): number {
@@ -76,7 +76,7 @@ export function foldSwingRow(events: readonly StoredIdeaEvent[], mark: Mark | nu
 
 
 /**
- * The track record's view of a swing trade (strategies.md §6.1): the blended return of its two
+ * The track record's view of a swing trade (docs/rules/track-record.md §6.1): the blended return of its two
  * halves at their actual fills, net of 5 bps per side; null while pending (swing never voids).
  */
 export function swingOutcome(events: readonly StoredIdeaEvent[], row: SwingTrade): IdeaOutcome | null {

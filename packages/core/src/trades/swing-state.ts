@@ -2,7 +2,7 @@ import { dayNumber } from '../market/trading-calendar';
 import type { CloseReason, IdeaEvent } from './types';
 
 /**
- * The swing trade's state (strategies.md §2) and its reducer: the engine applies every event it
+ * The swing trade's state (docs/rules/swing.md §2) and its reducer: the engine applies every event it
  * emits through `applySwingEvent`, and openState / fold run the same reducer over the log.
  */
 

@@ -19,7 +19,7 @@ import { applySwingEvent, foldSwing, type SwingClosedData, type SwingEntryData, 
 import { ideaIdOf, type CloseReason, type DailySeries, type EngineDefinition, type IdeaEvent, type SessionInput } from './types';
 
 /**
- * Engine `swing@1.0.0` (strategies.md §2): the short-term trades of screen stockshort. Two signals
+ * Engine `swing@1.0.0` (docs/rules/swing.md §2): the short-term trades of screen stockshort. Two signals
  * on liquid US stocks, Price Drop (mean reversion in an uptrend) and Trend (a 52-week closing
  * breakout on volume), entered at the next open, half sold at +5 % and half at +10 % by limit,
  * stopped on a close below an ATR stop (exit next open), and closed at the 21st session's close.
@@ -182,7 +182,7 @@ function blendedAt(state: SwingState, day: number, price: number): number {
   return 0.5 * leg1 + 0.5 * leg2;
 }
 
-/** One session of an open trade (strategies.md §0.1 order, §2.2) on a view ending at bar t. */
+/** One session of an open trade (docs/rules/conventions.md §0.1 order, docs/rules/swing.md §2.2) on a view ending at bar t. */
 function updateTrade(params: SwingParams, state: SwingState, series: DailySeries, removed: boolean, emit: (type: IdeaEvent['type'], level: string, price: number | null, data: Record<string, unknown>) => void): void {
   const t = series.close.length - 1;
   const open = series.open[t]!;
@@ -291,7 +291,7 @@ function runSwingSession(input: SessionInput<SwingParams, SwingState>): IdeaEven
   return events;
 }
 
-/** strategies.md §6.4 b: a trade forced open at `signalIndex` (type `variant`, Trend by default), run through the same update code. */
+/** docs/rules/track-record.md §6.4 b: a trade forced open at `signalIndex` (type `variant`, Trend by default), run through the same update code. */
 function simulateSwing(input: { params: SwingParams; series: DailySeries; signalIndex: number; ideaId: string; variant?: string }): IdeaEvent[] {
   const { params, series, signalIndex, ideaId } = input;
   const type: SwingType = input.variant === 'Price Drop' ? 'Price Drop' : 'Trend';

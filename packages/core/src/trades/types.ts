@@ -1,5 +1,5 @@
 /**
- * The trade-idea platform's shared types (strategies.md §0.4): what every engine receives and
+ * The trade-idea platform's shared types (docs/rules/conventions.md §0.4): what every engine receives and
  * answers, whatever engine it is. Engines are pure functions; the server runs them (install replay,
  * catch-up, the live daily pass) and stores their events in the append-only log `idea_events`.
  *
@@ -10,12 +10,12 @@
 export type EngineId = 'layered' | 'swing' | 'crypto' | 'options' | 'drop';
 export const ENGINE_IDS: readonly EngineId[] = ['layered', 'swing', 'crypto', 'options', 'drop'];
 
-/** strategies.md §0.5: replayed over stored history, or recorded live before the entry bar opened. */
+/** docs/rules/conventions.md §0.5: replayed over stored history, or recorded live before the entry bar opened. */
 export type Origin = 'replayed' | 'live';
 export const ORIGINS: readonly Origin[] = ['replayed', 'live'];
 
 /**
- * strategies.md §0.4 event types, plus two for the crypto engine's one row per coin (§3):
+ * docs/rules/conventions.md §0.4 event types, plus two for the crypto engine's one row per coin (docs/rules/crypto.md §3):
  * `signal_changed` (a displayed label changed: the append-only signal log of §3.4) and `updated`
  * (a pass's values of a row that is no trade: RSI, ATR, highs, trend, news… on the candle decided).
  */
@@ -40,7 +40,7 @@ export type IdeaEventType = (typeof IDEA_EVENT_TYPES)[number];
 /** Where an instrument trades (the market data interface's markets). */
 export type InstrumentMarket = 'US' | 'TO' | 'CRYPTO';
 
-/** Why an idea closed (strategies.md §1.5, §2.2; `void` for voided ideas). */
+/** Why an idea closed (docs/rules/long-term.md §1.5, docs/rules/swing.md §2.2; `void` for voided ideas). */
 export type CloseReason = 'target' | 'stop' | 'time' | 'index_exit' | 'corporate_action' | 'void';
 
 /**
@@ -100,7 +100,7 @@ export interface UniverseMember {
   symbol: string;
   market: InstrumentMarket;
   sector?: string;
-  /** True when membership is today's list, not as of the session (strategies.md §0.2 Universe). */
+  /** True when membership is today's list, not as of the session (docs/rules/conventions.md §0.2 Universe). */
   survivorshipBiased: boolean;
 }
 
@@ -133,7 +133,7 @@ export interface SessionExtras {
   earnings?: ReadonlyMap<string, string>;
   /** Symbols that leave the universe on the session (index exits, delistings). */
   removals?: ReadonlySet<string>;
-  // drop engine (strategies.md §5): all optional; the other engines ignore them.
+  // drop engine (docs/rules/drop-items.md §5): all optional; the other engines ignore them.
   /** The S&P 500 members on the session ("Best of S&P 500" is built from them); absent: every universe member. */
   dropIndexMembers?: ReadonlySet<string>;
   /** The OPTION_ALERT underlyings (type O's universe); absent: none. */
@@ -144,7 +144,7 @@ export interface SessionExtras {
   sectors?: ReadonlyMap<string, string>;
   /** The open swing trade's id per symbol (LinkedSwingTradeId). */
   swingTradeIds?: ReadonlyMap<string, string>;
-  // options engine (strategies.md §4): as-of-close chains, 30-day IV indexes, the rate, splits.
+  // options engine (docs/rules/option-trades.md §4): as-of-close chains, 30-day IV indexes, the rate, splits.
   /** The option chain per underlying symbol, as quoted at the session's close. */
   optionChains?: ReadonlyMap<string, OptionChainSnapshot>;
   /** 30-day IV index closes in points (e.g. 'VIX' → 18.4, 'VXN' → 22.1). */
@@ -153,7 +153,7 @@ export interface SessionExtras {
   riskFreeRate?: number;
   /** Underlyings with a split or other adjustment effective on the session (open option ideas close). */
   corporateActions?: ReadonlySet<string>;
-  // crypto engine (strategies.md §3): all optional; the other engines ignore them.
+  // crypto engine (docs/rules/crypto.md §3): all optional; the other engines ignore them.
   /** Each coin's scored headlines as known at the pass (the last 72 h are used; older ones are ignored). */
   cryptoNews?: ReadonlyMap<string, readonly CryptoHeadline[]>;
   /** Each coin's news summary by the configured analyst (server-side), over the same headlines. */
@@ -166,7 +166,7 @@ export interface SessionExtras {
   cryptoVolumeUnit?: 'usd' | 'base';
 }
 
-/** A coin's headline as the crypto engine receives it (strategies.md §3.2): scored by the configured analyst. */
+/** A coin's headline as the crypto engine receives it (docs/rules/crypto.md §3.2): scored by the configured analyst. */
 export interface CryptoHeadline {
   url: string;
   title: string;
@@ -184,7 +184,7 @@ export interface DropHeadline {
   datetime: string;
   headline: string;
   summary: string;
-  /** De-duplicates with the normalised headline (strategies.md §3.2). */
+  /** De-duplicates with the normalised headline (docs/rules/crypto.md §3.2). */
   url?: string;
   /** A score in [−1, 1] from the configured analyst; the local lexicon scores it when absent. */
   score?: number;
@@ -212,7 +212,7 @@ export interface OptionChainSnapshot {
 
 /**
  * One engine, as the platform runs it. `runSession` is the engine; `fold` is the projection from
- * the log to the API row (strategies.md §0.4 "Rows are exactly the fold of the events"); `mark`
+ * the log to the API row (docs/rules/conventions.md §0.4 "Rows are exactly the fold of the events"); `mark`
  * refreshes the mark-to-market fields from a quote without events.
  */
 export interface EngineDefinition<P, S, Row> {
@@ -224,7 +224,7 @@ export interface EngineDefinition<P, S, Row> {
   paramHash: string;
   /** Bars an instrument needs before its first signal. */
   warmupBars: number;
-  /** Longest hold in sessions (mature cohorts, strategies.md §6.2). */
+  /** Longest hold in sessions (mature cohorts, docs/rules/track-record.md §6.2). */
   maxHoldSessions: number;
   /** The longest hold of one of the engine's types, where they differ (drop: S 21, L 252, O 10). */
   maxHoldSessionsOf?(type: string): number;
@@ -236,7 +236,7 @@ export interface EngineDefinition<P, S, Row> {
   /** The cooldown key of an idea (what Cooldowns is keyed by). */
   cooldownKey(event: IdeaEvent): string;
   /**
-   * The random-entry baseline's draw (strategies.md §6.4 b): an idea forced open with bar
+   * The random-entry baseline's draw (docs/rules/track-record.md §6.4 b): an idea forced open with bar
    * `signalIndex` of `series` as its signal bar (signal conditions skipped, levels or contract built
    * by the same code), then run through the same update and close code, session by session, until
    * it closes or the series ends. Answers its events (the ideaId given).
@@ -253,7 +253,7 @@ export interface EngineDefinition<P, S, Row> {
   outcome(events: readonly StoredIdeaEvent[], row: Row): IdeaOutcome | null;
 }
 
-/** An entered idea as the track record counts it (strategies.md §6). */
+/** An entered idea as the track record counts it (docs/rules/track-record.md §6). */
 export interface IdeaOutcome {
   ideaId: string;
   symbol: string;

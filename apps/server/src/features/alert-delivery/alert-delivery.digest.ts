@@ -1,5 +1,5 @@
 /**
- * Digests (alerts.md "Noise control"): alerts held by quiet hours go out as ONE morning digest per
+ * Digests (docs/rules/alerts.md §4.4 "Noise control"): alerts held by quiet hours go out as ONE morning digest per
  * user and channel (those still fresh; the others expire), and SMS over the caps are suppressed with
  * ONE later SMS "N more alerts". A digest is itself an alert event (alert_type 'DIGEST', symbol = the
  * channel, data { kind, deliveryIds, symbols }) with one delivery, so it is durable, retried, leased

@@ -1,5 +1,5 @@
 /**
- * SQL of the delivery worker (issue 15; alerts.md "Delivery"): claims with a lease, status changes
+ * SQL of the delivery worker (issue 15; docs/rules/alerts.md §4 "Delivery"): claims with a lease, status changes
  * that each write a step, the channel's opt-out and problem, the SMS counts of the caps.
  */
 import { and, eq, inArray, sql } from 'drizzle-orm';

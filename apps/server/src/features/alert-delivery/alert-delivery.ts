@@ -1,5 +1,5 @@
 /**
- * The alert delivery worker (issue 15; reference/alerts.md "Delivery"). The evaluator commits an
+ * The alert delivery worker (issue 15; docs/rules/alerts.md §4 "Delivery"). The evaluator commits an
  * alert event with one 'queued' delivery per channel; this worker takes them from there:
  *
  * - claim: due queued rows, and 'sending' rows whose lease ran out (a crash between the provider's

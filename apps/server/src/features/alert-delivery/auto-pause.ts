@@ -1,5 +1,5 @@
 /**
- * Auto-pause of a runaway rule (alerts.md "Noise control"): a rule that fired more than 15 times in
+ * Auto-pause of a runaway rule (docs/rules/alerts.md §4.4 "Noise control"): a rule that fired more than 15 times in
  * 3 minutes is turned off (is_active false) with auto_paused_at set; the rule's answer carries
  * auto_paused_at, so the screen tells the user why and that a save turns it on again.
  */

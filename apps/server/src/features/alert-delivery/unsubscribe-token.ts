@@ -1,5 +1,5 @@
 /**
- * The e-mail unsubscribe links (alerts.md "Opt-out"): a signed, expiring token that needs no sign-in.
+ * The e-mail unsubscribe links (docs/rules/alerts.md §4.6 "Opt-out"): a signed, expiring token that needs no sign-in.
  * The token is `<payload>.<signature>`: the payload is base64url JSON `{ u: userId, s: scope, e:
  * expiry in epoch seconds }`, the signature an HMAC-SHA256 (base64url) keyed by a key derived from the
  * JWT secret (never the secret itself). Scope 'all' stops every alert e-mail; an alert type stops that

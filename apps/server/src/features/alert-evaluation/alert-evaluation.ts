@@ -1,5 +1,5 @@
 /**
- * Alert evaluation (issue 15; reference/alerts.md): turns what arrives — quotes from the poller, the
+ * Alert evaluation (issue 15; docs/rules/alerts.md): turns what arrives — quotes from the poller, the
  * trade engines' events — into alerts, only for the rules that watch it.
  *
  * - Price rules (PERCENT_DROP, CURRENT_PRICE, BITCOIN targets, LEVEL_SYSTEM): the quote poller reads
@@ -53,7 +53,7 @@ import { metrics } from '../../lib/metrics';
 export const PRICE_ALERT_TYPES: readonly PriceAlertType[] = ['PERCENT_DROP', 'CURRENT_PRICE', 'BITCOIN', 'LEVEL_SYSTEM'];
 const PRICE_TYPE_SET = new Set<string>(PRICE_ALERT_TYPES);
 
-/** How long an alert stays worth sending (alerts.md "Retries": 15 minutes for price alerts). */
+/** How long an alert stays worth sending (docs/rules/alerts.md §4.5 "Retries": 15 minutes for price alerts). */
 export const PRICE_ALERT_FRESH_MS = 15 * 60_000;
 /** An engine's idea event is news for the rest of the day; sent later it would mislead. */
 export const IDEA_ALERT_FRESH_MS = 6 * 60 * 60_000;

@@ -1,5 +1,5 @@
 /**
- * The write side of alert evaluation (issue 15; alerts.md "Durable outbox"): a fired alert is one
+ * The write side of alert evaluation (issue 15; docs/rules/alerts.md §4.1 "Durable outbox"): a fired alert is one
  * alert_events row plus one alert_deliveries row (and its first 'queued' step) per channel, written
  * in the transaction of the state change that caused it. The unique key (user, alert_type, symbol,
  * trigger_key) of alert_events makes a second insert of the same alert a no-op, and (event, channel)
@@ -27,7 +27,7 @@ export interface NewAlert {
   emailText: string;
   channels: readonly AlertChannel[];
   firedAt: Date;
-  /** After this a delivery is stale and is never sent (alerts.md "Retries"). */
+  /** After this a delivery is stale and is never sent (docs/rules/alerts.md §4.5 "Retries"). */
   expiresAt: Date;
 }
 

@@ -1,5 +1,5 @@
 /**
- * Alert preferences and delivery settings (issue 14; reference/alerts.md "The rule as stored and
+ * Alert preferences and delivery settings (issue 14; docs/rules/alerts.md "The rule as stored and
  * exchanged", "Delivery"). Every check of the contract runs again here with the user's own data:
  * the favourites types take only the user's favourites, SMS needs the user's verified number.
  */

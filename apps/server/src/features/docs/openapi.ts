@@ -230,7 +230,7 @@ export const OPERATIONS: Operation[] = [
     method: 'get',
     path: '/api/all_crypto_scanner',
     summary:
-      "Crypto Scanner: one row per coin of the source's crypto universe (strategies.md §3), by Symbol: fields on the last completed UTC candle, the three hysteresis signals, news sentiment; IsNew when a signal changed in the last 24 h; Unavailable says why a field shows its default. No parameter: every coin; optional symbol (contains), signal (Buy, Sell, Hold) and horizon (Short, Medium, Long)",
+      "Crypto Scanner: one row per coin of the source's crypto universe (docs/rules/crypto.md §3), by Symbol: fields on the last completed UTC candle, the three hysteresis signals, news sentiment; IsNew when a signal changed in the last 24 h; Unavailable says why a field shows its default. No parameter: every coin; optional symbol (contains), signal (Buy, Sell, Hold) and horizon (Short, Medium, Long)",
     query: cryptoScannerQuery,
     response: cryptoTradesResponse,
   },
@@ -238,7 +238,7 @@ export const OPERATIONS: Operation[] = [
     method: 'get',
     path: '/api/crypto_scorecard',
     summary:
-      'The crypto signal scorecard (strategies.md §3.4): per rule version, origin, horizon and label, the 7-, 30- and 90-day forward returns of the label changes dated in [from, to] (UTC days; Sell scored with the sign flipped) with N, mean and its bootstrap interval, median, share positive, the baseline over every day of the window and BTC over the same windows',
+      'The crypto signal scorecard (docs/rules/crypto.md §3.4): per rule version, origin, horizon and label, the 7-, 30- and 90-day forward returns of the label changes dated in [from, to] (UTC days; Sell scored with the sign flipped) with N, mean and its bootstrap interval, median, share positive, the baseline over every day of the window and BTC over the same windows',
     query: cryptoScorecardQuery,
     response: cryptoScorecardResponse,
   },

@@ -1,6 +1,6 @@
 /**
  * Phone verification for SMS alerts (issue 14): sending a code within the limits of
- * reference/alerts.md "Verification", checking it, and saving the verified number to the user.
+ * docs/rules/alerts.md §4.7 "Verification", checking it, and saving the verified number to the user.
  * Every query is scoped by the signed-in user's id; the per-number limit counts every user's sends
  * (it guards the phone's owner against floods, whoever asks).
  */

@@ -5,7 +5,7 @@ import { calendarOf } from './trades.calendar';
 const at = (iso: string) => Date.parse(iso);
 const date = (day: number) => isoFromDayNumber(day);
 
-describe('engine calendars (strategies.md §0.3)', () => {
+describe('engine calendars (docs/rules/conventions.md §0.3)', () => {
   it('crypto: every UTC day is a session, decided at 00:05 UTC the next day', () => {
     const crypto = calendarOf('crypto');
     expect(date(crypto.passDay(at('2026-11-22T00:04:59Z')))).toBe('2026-11-20');

@@ -1,5 +1,5 @@
 /**
- * Each engine's calendar (strategies.md §0.3): which days are sessions, when the pass deciding a
+ * Each engine's calendar (docs/rules/conventions.md §0.3): which days are sessions, when the pass deciding a
  * session runs, and when marks run. Stocks and options: NYSE trading days, the pass at 16:30 New
  * York, marks while the market is open. Crypto: every UTC day, the pass at 00:05 UTC the next day,
  * marks around the clock.

@@ -1,5 +1,5 @@
 /**
- * Option chains through the trade jobs (strategies.md §4.3: "chain" where the source can price the
+ * Option chains through the trade jobs (docs/rules/option-trades.md §4.3: "chain" where the source can price the
  * contract at the needed moment, the model otherwise), on the simulated market, with the options
  * engine on 20 OPTION_ALERT tickers:
  * - a source that keeps past chains (the simulated market): the replay and the daily pass choose
@@ -209,7 +209,7 @@ describe('option chains through the jobs', { timeout: REPLAY_TIMEOUT_MS }, () =>
 });
 
 /**
- * Drop's O items (strategies.md §5.3: valued "as in §4"): a CALL chosen from the simulated chain is
+ * Drop's O items (docs/rules/drop-items.md §5.3: valued "as in docs/rules/option-trades.md §4"): a CALL chosen from the simulated chain is
  * marked at that chain's bid, at each close (the time exit included), in the stored row at the end
  * of the replay and of the live pass, and intraday. The simulated bid (2 % under the chain's mid)
  * differs from the model's bid side at the chain's IV (3 % under), so the two cannot be mistaken.

@@ -1,5 +1,5 @@
 /**
- * strategies.md §6.5 at server level for the crypto engine, on the pinned e2e dataset (file source):
+ * docs/rules/track-record.md §6.5 at server level for the crypto engine, on the pinned e2e dataset (file source):
  * - replay = live: an install on Saturday 2026-11-14 (replay through Friday 2026-11-13) followed by the daily passes
  *   run at 00:05 UTC of each later day (Saturday and Sunday too) stores exactly the events an install
  *   on MARKET_NOW's day replays (same ideas, types, candles, prices, data, origin and pass times);

@@ -1,5 +1,5 @@
 /**
- * The crypto engine's platform side (strategies.md §3, §0.3, §7): its universe, its calendar (every
+ * The crypto engine's platform side (docs/rules/crypto.md §3, docs/rules/conventions.md §0.3, docs/rules/data-needs.md §7): its universe, its calendar (every
  * UTC day a session; the pass deciding day D at D + 1, 00:05 UTC; marks every minute, around the
  * clock), its candles' provenance and its extras (news headlines scored by the local lexicon, the
  * analyst's summary, the close-only coins, the volume unit).

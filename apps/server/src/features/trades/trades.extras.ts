@@ -1,13 +1,13 @@
 /**
  * What each engine reads beyond bars (types.ts SessionExtras), from the market source and the store:
- * - options (strategies.md §4): the risk-free rate (DTB3) and the 30-day IV indexes (VIX, VXN) as of
+ * - options (docs/rules/option-trades.md §4): the risk-free rate (DTB3) and the 30-day IV indexes (VIX, VXN) as of
  *   the session when the source has them (else absent: r = 0.04, σ from the bars); the option
  *   chains the session reads (optionChainNeeds: new alerts, open chain-priced trades): as of the
  *   session on every pass, replay included, where the source keeps past chains (the simulated
  *   market; a file market whose chains carry asOf); else only on a live pass for the session being
  *   decided, the chains now (a live source's chain says nothing about last year). Without a chain
  *   for the day priced, the engine prices with the model.
- * - drop (strategies.md §5): the S&P 500 members, the OPTION_ALERT underlyings, the sectors
+ * - drop (docs/rules/drop-items.md §5): the S&P 500 members, the OPTION_ALERT underlyings, the sectors
  *   (profiles), the open swing trade per symbol, and the company news of the day's new candidates
  *   (dropSignals), from each one's reference high through the session, ≤ 30 symbols a day (§7), and
  *   the chains of its O items (dropChainNeeds), as the options engine's.
@@ -47,7 +47,7 @@ import { stockUniverse } from './trades.market';
 import type { TradesRepo } from './trades.repo';
 import type { AnyEngine, ExtrasFor } from './trades.types';
 
-/** strategies.md §7: company-news requests of the drop engine per session at most. */
+/** docs/rules/data-needs.md §7: company-news requests of the drop engine per session at most. */
 export const DROP_NEWS_PER_DAY = 30;
 /** The economic series behind the rate and the IV indexes (FRED ids) and the index names the engine knows. */
 export const RATE_SERIES = 'DTB3';
@@ -192,7 +192,7 @@ export const EARNINGS_LOOKAHEAD_DAYS = 45;
 /**
  * The swing engine's extras: each symbol's next earnings date on or after the session, from the
  * source's earnings calendar (EarningsSoon tags a trade with earnings within 21 sessions;
- * strategies.md §2.1). Release dates are scheduled weeks ahead, so a session reads only what was
+ * docs/rules/swing.md §2.1). Release dates are scheduled weeks ahead, so a session reads only what was
  * announced by then. Read a calendar month at a time, once per run; a month the source cannot
  * answer counts as no earnings (the tag stays off), never as a failed pass.
  */
@@ -337,7 +337,7 @@ async function withChosenExpiry(market: CachedMarket, chain: OptionChain, date: 
 }
 
 /**
- * The chains the marks of open ideas read now (strategies.md §4.3: a trade priced from a chain is
+ * The chains the marks of open ideas read now (docs/rules/option-trades.md §4.3: a trade priced from a chain is
  * marked at the chain's bid): per underlying of an open option trade or O item whose contract was
  * chosen from a chain, past its entry bar, its expiry's chain as of today's session (a source that keeps them) or now
  * (a live source). Empty for the other engines and when no open idea was chain-priced.

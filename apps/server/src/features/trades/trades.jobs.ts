@@ -1,5 +1,5 @@
 /**
- * The trade engines' jobs (strategies.md §0.3, §0.5), per engine:
+ * The trade engines' jobs (docs/rules/conventions.md §0.3, §0.5), per engine:
  * - `trades-replay:<ruleVersion>`: on first start and for each new rule version, the engine runs
  *   over the source's daily history in the background (startup and health never wait for it);
  *   its ideas are 'replayed'. A process runs its replays one at a time (trades.replay-lane.ts). Progress is in trade_engine_versions (api/trade_ideas/replay_status).
@@ -33,7 +33,7 @@ import { createSessionRunner, recordOf, replaySessions } from './trades.runner';
 import type { AnyEngine } from './trades.types';
 
 const MINUTE_MS = 60_000;
-/** Marks: every 5 minutes on the simulated and file sources, 15 on live ones (strategies.md §7). */
+/** Marks: every 5 minutes on the simulated and file sources, 15 on live ones (docs/rules/data-needs.md §7). */
 export const MARK_INTERVAL_MS = { simulated: 5 * MINUTE_MS, file: 5 * MINUTE_MS, live: 15 * MINUTE_MS } as const;
 /** A session runs once at least this share of the universe's series (those with any bars) has its bar. */
 export const BARS_PRESENT_SHARE = 0.5;

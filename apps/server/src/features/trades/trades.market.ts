@@ -2,7 +2,7 @@
  * What the engines read of the market: the universe (S&P 500 members the source knows) and daily
  * bars as DailySeries (typed arrays, day numbers), read through the CachedMarket. On the live source
  * the adapters' own rate limits pace the requests: a request our limiter refuses waits its
- * Retry-After and goes again (strategies.md §7: the free tiers' limits).
+ * Retry-After and goes again (docs/rules/data-needs.md §7: the free tiers' limits).
  */
 import { isTradingDayNumber, newYorkInstantMs, type DailySeries, type UniverseMember } from '@signalboard/core';
 import type { CachedMarket } from '../../providers/market/cached-market';
@@ -10,7 +10,7 @@ import { ProviderError, UnknownSymbolError, type Bars } from '../../providers/ma
 import { US_STOCKS } from '../../providers/market/universe';
 
 const DAY_SECONDS = 86_400;
-/** The daily pass runs at 16:30 New York on trading sessions (strategies.md §0.3). */
+/** The daily pass runs at 16:30 New York on trading sessions (docs/rules/conventions.md §0.3). */
 export const DAILY_PASS_MINUTE = 16 * 60 + 30;
 /** Calendar days of daily history the replay and the passes read: two years (260 warm-up bars, then the replay). */
 export const HISTORY_DAYS = 731;

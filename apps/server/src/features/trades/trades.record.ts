@@ -1,5 +1,5 @@
 /**
- * GET api/trade_ideas/{engine}/track_record (strategies.md §6): computeTrackRecord (packages/core)
+ * GET api/trade_ideas/{engine}/track_record (docs/rules/track-record.md §6): computeTrackRecord (packages/core)
  * over the engine's stored ideas (engine.outcome of each entered one, the voided counts), the
  * universe's daily histories for the random-entry baseline and SPY for the market benchmark. The
  * answer is kept per scope until the log grows, a mark changes or RECORD_TTL_MS passes.
@@ -17,7 +17,7 @@ import type { AnyEngine } from './trades.types';
 export const RECORD_TTL_MS = 5 * 60_000;
 /** Scopes kept at most (the oldest go first). */
 const MAX_CACHED_RECORDS = 50;
-/** The market benchmark of the stock and option engines (strategies.md §6.4 a). */
+/** The market benchmark of the stock and option engines (docs/rules/track-record.md §6.4 a). */
 export const BENCHMARK_SYMBOL = 'SPY';
 /** The list filter's type names → the record's type groups. */
 const TYPE_GROUPS: Record<string, string> = { trend: 'Trend', drop: 'Price Drop', level: 'Level System', S: 'S', L: 'L', O: 'O' };

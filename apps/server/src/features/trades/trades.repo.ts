@@ -1,5 +1,5 @@
 /**
- * The one idea store of every engine (strategies.md §0.4): the append-only event log `idea_events`,
+ * The one idea store of every engine (docs/rules/conventions.md §0.4): the append-only event log `idea_events`,
  * the `ideas` rows (each the fold of its events, with the columns the lists filter and sort on) and
  * `trade_engine_versions` (replay progress and the last session run, per engine and rule version).
  */

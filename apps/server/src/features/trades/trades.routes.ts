@@ -10,7 +10,7 @@
  * - GET api/trade_ideas/replay_status: per engine, the replay of its current rule version.
  * - GET api/all_crypto_scanner (crypto, issue 13): one row per coin by Symbol, optional filters
  *   symbol, signal (and horizon); GET api/crypto_scorecard?from&to&symbol: the signal scorecard
- *   (strategies.md §3.4), computeCryptoScorecard over the stored signal log and the coins' closes.
+ *   (docs/rules/crypto.md §3.4), computeCryptoScorecard over the stored signal log and the coins' closes.
  * The rows are the stored folds (ideas.row), sent as stored; crypto rows' IsNew (DateCreated within
  * 24 h) is taken at read time, as the idea detail's.
  */

@@ -1,5 +1,5 @@
 /**
- * Runs an engine session by session over the store (strategies.md §0.4, §0.5): the install (or new
+ * Runs an engine session by session over the store (docs/rules/conventions.md §0.4, §0.5): the install (or new
  * rule version) replay, the daily pass with its catch-up, and the marks. The same `step` serves
  * all of them: it hands the engine the bars through the session, the universe, the open ideas (the
  * fold of the log) and the cooldowns, stamps the events it answers, appends them, and re-folds the
@@ -55,7 +55,7 @@ export function typesOfRow(row: Record<string, unknown>): string[] {
   return types;
 }
 
-/** The open of the session after `barDate`: an idea recorded before it is live (strategies.md §0.5). */
+/** The open of the session after `barDate`: an idea recorded before it is live (docs/rules/conventions.md §0.5). */
 function entryOpenMs(barDate: string): number {
   let day = Math.round(Date.parse(`${barDate}T00:00:00Z`) / 86_400_000) + 1;
   while (!isTradingDayNumber(day)) day += 1;

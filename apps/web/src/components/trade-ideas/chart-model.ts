@@ -87,7 +87,7 @@ function note(out: LevelNote[], title: string, value: unknown) {
 
 /**
  * The levels an idea's chart cannot draw: for an option trade, the strike and the option's entry,
- * current, target (+30%) and stop (−50%) values (strategies.md §4); for a drop O item, its option's.
+ * current, target (+30%) and stop (−50%) values (docs/rules/option-trades.md §4); for a drop O item, its option's.
  */
 export function levelNotes(engine: string, idea: Record<string, unknown>): LevelNote[] {
   const out: LevelNote[] = [];

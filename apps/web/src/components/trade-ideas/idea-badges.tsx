@@ -30,7 +30,7 @@ export function NewBadge() {
 }
 
 /**
- * What the idea is, beyond its status (strategies.md §0.5, §0.1): 'Replayed' for an idea produced by
+ * What the idea is, beyond its status (docs/rules/conventions.md §0.5, §0.1): 'Replayed' for an idea produced by
  * running the rules over stored history (hypothetical), 'Pending entry' until the entry bar fills it.
  */
 export function IdeaStampBadges({ origin, entryPending }: { origin: 'replayed' | 'live'; entryPending: boolean }) {

@@ -8,7 +8,7 @@ import { getTrackRecord, type ListEngine, type TrackRecordScope } from '../../ap
 import { formatFraction, formatInstant, formatShare } from './idea-format';
 import { ListError, ListLoading } from './list-states';
 
-/** Below this many closed ideas a percentage is greyed: too few to read (strategies.md §6.3). */
+/** Below this many closed ideas a percentage is greyed: too few to read (docs/rules/track-record.md §6.3). */
 export const FEW_IDEAS = 30;
 export const NO_MATURE_COHORT = 'no mature cohort yet';
 export const ALL_CLOSED_NOTE = 'includes immature cohorts; biased toward quick exits';
@@ -19,7 +19,7 @@ export const trackRecordQuery = (engine: ListEngine, scope: TrackRecordScope) =>
 });
 
 /**
- * The engine's track record for the date and symbol filters in force (strategies.md §6; the status
+ * The engine's track record for the date and symbol filters in force (docs/rules/track-record.md §6; the status
  * checkboxes do not change it): per type, origin and rule version, the headline from mature cohorts
  * only, the "all closed so far" line, the open ideas, and beside them the random-entry baseline and
  * SPY over the same windows.
@@ -50,7 +50,7 @@ const groupKey = (group: TrackRecordGroup) => `${group.type}|${group.origin}|${g
 const groupTitle = (group: TrackRecordGroup) => `${group.type} · ${ORIGIN_LABEL[group.origin]} · ${group.ruleVersion}`;
 
 /**
- * `targetHitBreakEven` (options: the nominal 62.5%, 50/(30+50), strategies.md §4.4): the target-hit
+ * `targetHitBreakEven` (options: the nominal 62.5%, 50/(30+50), docs/rules/option-trades.md §4.4): the target-hit
  * rate (the Successful share) is shown beside it, in each group's line and as a row of its table.
  */
 export function TrackRecordBody({ record, targetHitBreakEven }: { record: TrackRecord; targetHitBreakEven?: number }) {

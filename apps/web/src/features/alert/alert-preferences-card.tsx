@@ -43,13 +43,13 @@ interface Choice {
 }
 
 /**
- * The Alert Preferences card (spec §2, §5 "Alert preferences save", §8, §9; alerts.md): one rule per
+ * The Alert Preferences card (spec §2, §5 "Alert preferences save", §8, §9; docs/rules/alerts.md): one rule per
  * alert type. Choosing a type loads its saved rule; the form starts from it (or the defaults).
  */
 export function AlertPreferencesCard() {
   const [type, setType] = useState<AlertType>('PERCENT_DROP');
   const [status, setStatus] = useState<StatusMessage | null>(null);
-  // Created already true (alerts.md): the symbols whose condition held at the save; each waits for a new crossing.
+  // Created already true (docs/rules/alerts.md): the symbols whose condition held at the save; each waits for a new crossing.
   const [notices, setNotices] = useState<string[]>([]);
   const rule = useQuery(alertRuleQuery(type));
   const favoritesNeeded = ALERT_TYPE_SYMBOL_SOURCE[type] === 'favorites';

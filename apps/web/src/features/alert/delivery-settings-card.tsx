@@ -31,7 +31,7 @@ const lastDeliveryText = (iso: string | null) =>
   iso ? new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' }) : 'none yet';
 
 /**
- * Delivery settings (issue 14, alerts.md "Delivery"): the time zone quiet hours are read in, quiet
+ * Delivery settings (issue 14, docs/rules/alerts.md §4 "Delivery"): the time zone quiet hours are read in, quiet
  * hours for SMS and e-mail, pause all alerts, and a test send per channel that shows the provider's
  * answer and the channel's last successful delivery.
  */

@@ -19,7 +19,7 @@ const LABEL_ORDER = { Buy: 0, Sell: 1, Hold: 2 } as const;
 const interval = (value: { low: number; high: number } | null) => (value ? ` (${formatFraction(value.low)} to ${formatFraction(value.high)})` : '');
 const share = (value: CryptoScorecardCell['sharePositive']) => (value ? `${formatShare(value.rate)} (${formatShare(value.low)}–${formatShare(value.high)})` : '—');
 
-/** How much a cell's N says, in words (strategies.md §6.3: percentages are greyed below N = 30). */
+/** How much a cell's N says, in words (docs/rules/track-record.md §6.3: percentages are greyed below N = 30). */
 export function sampleNote(n: number): string {
   if (n === 0) return 'none matured yet';
   if (n < FEW_IDEAS) return `only ${n}: too few to tell`;
@@ -27,7 +27,7 @@ export function sampleNote(n: number): string {
 }
 
 /**
- * The crypto engine's track record: the signal scorecard (strategies.md §3.4, §6.3), for the coins the
+ * The crypto engine's track record: the signal scorecard (docs/rules/crypto.md §3.4, docs/rules/track-record.md §6.3), for the coins the
  * symbol search matches. Per horizon (a tab) and rule version and origin (never pooled), one row per
  * label and k days: N, pending, mean with its bootstrap interval, share positive with its Wilson
  * interval, the baseline of the same coins over every day of the window, the excess over it, and BTC

@@ -33,7 +33,7 @@ export const cryptoTradesQuery = {
   queryFn: ({ signal }: { signal: AbortSignal }) => getCryptoTrades(signal),
 };
 
-/** Crypto Scanner (spec §2 "Crypto screen (cryptoscanner)"; strategies.md §3). */
+/** Crypto Scanner (spec §2 "Crypto screen (cryptoscanner)"; docs/rules/crypto.md §3). */
 export function CryptoScreen() {
   const [filter, setFilter] = useState<CryptoFilter>(NO_CRYPTO_FILTER);
   const [detail, setDetail] = useState<{ id: string; symbol: string } | null>(null);

@@ -105,7 +105,7 @@ export function dropServerFilter(statuses: Record<StatusKey, boolean>): Pick<Ide
 /** Every active item (the saved alerts' Alert state): the same call as the default view. */
 const ACTIVE_ITEMS: IdeaListQuery = { status: 'active' };
 
-/** All Stocks Scanner, the drop items with their saved alerts (spec §2 "Drop Scanner alerts screen", §4, §5; strategies.md §5). */
+/** All Stocks Scanner, the drop items with their saved alerts (spec §2 "Drop Scanner alerts screen", §4, §5; docs/rules/drop-items.md §5). */
 export function DropItemsScreen() {
   const screen = useIdeaScreen({ engine: 'drop', initialStatuses: INITIAL_STATUSES, serverFilter: dropServerFilter, filterRows: filterDrops });
   // Every active item whatever the filters: which checked alerts are still active, and their types.

@@ -68,7 +68,7 @@ export function layeredServerFilter(statuses: Record<StatusKey, boolean>): Pick<
   return selected.length === 0 ? null : { status: selected.join(',') };
 }
 
-/** Stock Layered Entry & Exit Plan (spec §2 "Long-term layered plan screen", §4, §5; strategies.md §1). */
+/** Stock Layered Entry & Exit Plan (spec §2 "Long-term layered plan screen", §4, §5; docs/rules/long-term.md §1). */
 export function LayeredScreen() {
   const screen = useIdeaScreen({ engine: 'layered', initialStatuses: INITIAL_STATUSES, serverFilter: layeredServerFilter, filterRows: filterLayered });
 

@@ -23,7 +23,7 @@ export const EMPTY_MESSAGE = 'No options match the selected filters.';
 export const LOADING_MESSAGE = 'Loading option trades...';
 export const SAVE_FAILED = 'Failed to save alerts.';
 const LIST_TEXTS: IdeaListTexts = { listLabel: 'Option trades', noun: { one: 'trade', many: 'trades' }, loading: LOADING_MESSAGE, empty: EMPTY_MESSAGE, emptyHint: 'Tick Sucessful Trades or Failed Trades to see closed trades, or widen the dates.' };
-/** The hit rate a +30% target against a −50% stop needs to break even: 50 / (30 + 50) (strategies.md §4.4). */
+/** The hit rate a +30% target against a −50% stop needs to break even: 50 / (30 + 50) (docs/rules/option-trades.md §4.4). */
 export const OPTION_BREAK_EVEN = 0.625;
 
 type StatusKey = 'active' | 'successful' | 'failed';
@@ -101,7 +101,7 @@ export const OPTIONS_CSV: CsvColumn<OptionTrade>[] = [
   { header: 'Id', value: (row) => row.OptionsChainId },
 ];
 
-/** Options Scanner, the option trades (spec §2 "Option trades screen", §4, §5; strategies.md §4). */
+/** Options Scanner, the option trades (spec §2 "Option trades screen", §4, §5; docs/rules/option-trades.md §4). */
 export function OptionTradesScreen() {
   const screen = useIdeaScreen({ engine: 'options', initialStatuses: INITIAL_STATUSES, serverFilter: optionServerFilter, filterRows: filterOptions });
   // The active trades whatever the filters (the same call as the default view): which checked alerts are still active.

@@ -116,7 +116,7 @@ export const SWING_CSV: CsvColumn<SwingTrade>[] = [
   { header: 'Id', value: (row) => row.Id },
 ];
 
-/** Stock Short-Term Trades (spec §2 "Short-term trades screen", §4; strategies.md §2). */
+/** Stock Short-Term Trades (spec §2 "Short-term trades screen", §4; docs/rules/swing.md §2). */
 export function SwingScreen() {
   const screen = useIdeaScreen({ engine: 'swing', initialStatuses: INITIAL_STATUSES, serverFilter: swingServerFilter, filterRows: filterSwing });
 

@@ -13,7 +13,7 @@ import { applyCryptoEvent, foldCrypto, type CryptoOpenedData, type CryptoSignalC
 import { isCryptoMember } from './universe';
 
 /**
- * Engine `crypto@1.0.0` (strategies.md §3; screen cryptoscanner, `GET api/all_crypto_scanner`):
+ * Engine `crypto@1.0.0` (docs/rules/crypto.md §3; screen cryptoscanner, `GET api/all_crypto_scanner`):
  * signals, not trades — one row per coin of the universe, on UTC daily candles. Every UTC day is a
  * session; the pass deciding day D runs at D + 1, 00:05 UTC (kit/times cryptoPassTimeOf), and reads
  * the candles through D.
@@ -91,7 +91,7 @@ function runCryptoSession(input: SessionInput<CryptoParams, CryptoState>): IdeaE
 }
 
 /**
- * strategies.md §6.4 b asks each engine for a forced draw; for crypto it is the coin's row forced
+ * docs/rules/track-record.md §6.4 b asks each engine for a forced draw; for crypto it is the coin's row forced
  * open on candle `signalIndex` (the 30-candle display rule skipped), then run through the same
  * session code on every later candle of the series. (The crypto record does not draw baselines:
  * its baseline is the scorecard's, §3.4.)

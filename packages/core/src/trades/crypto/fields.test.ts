@@ -8,7 +8,7 @@ import { cryptoFieldsAt, trendOf, volumeLabelOf } from './fields';
 import { CRYPTO_PARAMS } from './params';
 import { candlesFromCloses, candlesOf } from './test-candles';
 
-/** Every §3.1 field on hand-made candles, with the values worked out by hand (strategies.md §3.1, spec §9). */
+/** Every §3.1 field on hand-made candles, with the values worked out by hand (docs/rules/crypto.md §3.1, spec §9). */
 
 const P = CRYPTO_PARAMS;
 const NOW = Date.parse('2030-01-01T00:05:00Z');

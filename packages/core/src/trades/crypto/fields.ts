@@ -5,7 +5,7 @@ import type { CryptoParams } from './params';
 import { CRYPTO_HORIZONS, cryptoIndicatorsOf, labelOf, type CryptoHorizon, type CryptoLabel } from './series';
 
 /**
- * A coin's fields on its last completed candle t (strategies.md §3.1), unrounded: what the
+ * A coin's fields on its last completed candle t (docs/rules/crypto.md §3.1), unrounded: what the
  * `opened` and `updated` events carry and the row folds (rounded there to the spec §9 formats).
  *
  * Definitions beyond the table:

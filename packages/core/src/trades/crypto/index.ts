@@ -1,5 +1,5 @@
 /**
- * The crypto engine `crypto@1.0.0` (strategies.md §3): one row per coin with its fields, news
+ * The crypto engine `crypto@1.0.0` (docs/rules/crypto.md §3): one row per coin with its fields, news
  * sentiment and three hysteresis signals; the spec §9 number formats; the signal scorecard.
  * See the headers of engine.ts (the pass), fields.ts (every field and its default),
  * state.ts (the events), row.ts (the API row), format.ts (formats) and scorecard.ts (the record).

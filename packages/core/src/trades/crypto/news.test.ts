@@ -3,7 +3,7 @@ import type { CryptoHeadline } from '../types';
 import { cryptoHeadlinesInWindow, cryptoNewsSentiment, cryptoSentimentLabel } from './news';
 import { CRYPTO_PARAMS } from './params';
 
-/** strategies.md §3.2: the last 72 h, de-duplicated by URL and normalised title, weighted 0.5^(age_h / 24). */
+/** docs/rules/crypto.md §3.2: the last 72 h, de-duplicated by URL and normalised title, weighted 0.5^(age_h / 24). */
 
 const NOW = Date.parse('2025-03-10T00:05:00Z');
 const at = (hoursAgo: number) => new Date(NOW - hoursAgo * 3_600_000).toISOString();

@@ -4,7 +4,7 @@ import type { CryptoHeadline } from '../types';
 import type { CryptoParams } from './params';
 
 /**
- * A coin's news sentiment (strategies.md §3.2), display only (not a signal input until validated):
+ * A coin's news sentiment (docs/rules/crypto.md §3.2), display only (not a signal input until validated):
  * - the headlines published in the 72 h up to the pass (nowMs − 72 h < published ≤ nowMs; later
  *   ones are not known yet), de-duplicated by URL and by normalised title, the newest copy kept;
  * - each score s clamped to [−1, 1] (a non-finite score drops the headline), weighted by

@@ -1,5 +1,5 @@
 /**
- * The parameter table of `crypto@1.0.0` (strategies.md §3). Frozen per rule version: changing a
+ * The parameter table of `crypto@1.0.0` (docs/rules/crypto.md §3). Frozen per rule version: changing a
  * value changes the ParamHash and needs a new version (§0.4). Counts are UTC daily candles.
  */
 export interface CryptoParams {

@@ -15,7 +15,7 @@ import { foldCrypto, foldCryptoForward, type CryptoSignalChangedData } from './s
 import { randomCryptoUniverse } from './test-candles';
 
 /**
- * strategies.md §6.5 for `crypto@1.0.0` over seeded random-walk coins (new listings warming up
+ * docs/rules/track-record.md §6.5 for `crypto@1.0.0` over seeded random-walk coins (new listings warming up
  * during the replay, one coin with close-only candles, one leaving the universe, headlines known
  * at each pass with some published after it): truncation at several cut dates (no look-ahead),
  * replay = live, determinism, projection, warm-up defaults, the signal log against the labels of

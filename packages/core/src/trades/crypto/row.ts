@@ -84,7 +84,7 @@ export function foldCryptoRow(events: readonly StoredIdeaEvent[], mark: Mark | n
 
 /**
  * The crypto engine's rows are signals, not trades: none is an entered idea, so none counts in the
- * §6 track record (strategies.md §6.4: crypto uses §3.4 instead). Its record is the signal
+ * §6 track record (docs/rules/track-record.md §6.4: crypto uses docs/rules/crypto.md §3.4 instead). Its record is the signal
  * scorecard, computeCryptoScorecard over the `signal_changed` log.
  */
 export function cryptoOutcome(): IdeaOutcome | null {

@@ -7,7 +7,7 @@ import { cryptoEngine } from './engine';
 import { computeCryptoScorecard, cryptoSignalLog, type CryptoCloses, type CryptoSignalChange } from './scorecard';
 
 /**
- * strategies.md §3.4 on a small hand-made log: forward returns at 7, 30 and 90 days counted once
+ * docs/rules/crypto.md §3.4 on a small hand-made log: forward returns at 7, 30 and 90 days counted once
  * d + k has passed, Sell scored with the sign flipped, the baseline over every day of the window
  * (coins weighted as they appear among the signals), the BTC benchmark; checked by hand and by an
  * independent recomputation written with date strings and plain objects.

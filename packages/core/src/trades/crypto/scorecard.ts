@@ -8,7 +8,7 @@ import { CRYPTO_HORIZONS, CRYPTO_LABELS, type CryptoHorizon, type CryptoLabel } 
 import type { CryptoSignalChangedData } from './state';
 
 /**
- * The crypto engine's track record: the signal scorecard (strategies.md §3.4, with §6.3's
+ * The crypto engine's track record: the signal scorecard (docs/rules/crypto.md §3.4, with docs/rules/track-record.md §6.3's
  * intervals). Pure: every input is an argument, `now` included.
  *
  * - **Signals**: the `signal_changed` log (cryptoSignalLog), each a change of a displayed label to
@@ -36,7 +36,7 @@ export const CRYPTO_BENCHMARK = 'BTC';
 /** The bootstrap's fixed seed: the first 8 bytes of SHA-256("crypto|scorecard"). */
 export const CRYPTO_SCORECARD_SEED: Uint8Array = sha256('crypto|scorecard').slice(0, 8);
 
-/** One entry of the signal log (strategies.md §3.4: coin, horizon, from, to, date d, close). */
+/** One entry of the signal log (docs/rules/crypto.md §3.4: coin, horizon, from, to, date d, close). */
 export interface CryptoSignalChange {
   symbol: string;
   horizon: CryptoHorizon;

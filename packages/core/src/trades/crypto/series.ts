@@ -30,7 +30,7 @@ export interface CryptoIndicators {
   swingHigh: Uint8Array;
   /** The last index ≤ i whose High/Low is not a usable range (not finite, ≤ 0, or High < Low); −1 when none. */
   lastBadRange: Int32Array;
-  /** Raw and displayed labels per horizon: 1 Buy, −1 Sell, 0 Hold (strategies.md §3.3). */
+  /** Raw and displayed labels per horizon: 1 Buy, −1 Sell, 0 Hold (docs/rules/crypto.md §3.3). */
   raw: Record<CryptoHorizon, Int8Array>;
   label: Record<CryptoHorizon, Int8Array>;
 }

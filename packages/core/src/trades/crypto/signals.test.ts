@@ -7,7 +7,7 @@ import { CRYPTO_PARAMS } from './params';
 import { hysteresis, rawLong, rawMedium, rawShort } from './series';
 import { candlesFromCloses } from './test-candles';
 
-/** strategies.md §3.3: the raw signals of each horizon and the two-close hysteresis, alone and through the engine. */
+/** docs/rules/crypto.md §3.3: the raw signals of each horizon and the two-close hysteresis, alone and through the engine. */
 
 const P = CRYPTO_PARAMS;
 const nan = Number.NaN;

@@ -3,7 +3,7 @@ import type { CryptoSnapshot } from './fields';
 import type { CryptoHorizon, CryptoLabel } from './series';
 
 /**
- * A coin row's events and their reducer (strategies.md §3, §0.4). One row per coin, id
+ * A coin row's events and their reducer (docs/rules/crypto.md §3, docs/rules/conventions.md §0.4). One row per coin, id
  * `crypto.<SYMBOL>.<first shown date>`:
  * - `opened` (level '', price = close): the first pass at which the coin is shown (≥ 30 candles),
  *   data CryptoOpenedData (the snapshot, createdAt, survivorshipBiased). The labels it starts with

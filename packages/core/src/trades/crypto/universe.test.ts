@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ALWAYS_INCLUDED_CRYPTOS, cryptoExclusionReason, cryptoUniverse, isCryptoMember } from './universe';
 
-describe('crypto universe (strategies.md §3.1): the source’s coins minus stablecoins and wrapped or staked tokens', () => {
+describe('crypto universe (docs/rules/crypto.md §3.1): the source’s coins minus stablecoins and wrapped or staked tokens', () => {
   it('drops stablecoins and wrapped/staked tokens by list, ticker shape and name; keeps the rest in order', () => {
     const listing = [
       { symbol: 'BTC', name: 'Bitcoin' },

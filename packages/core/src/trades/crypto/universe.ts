@@ -1,7 +1,7 @@
 import type { UniverseMember } from '../types';
 
 /**
- * The crypto engine's universe (strategies.md §3.1): every crypto symbol the market source lists,
+ * The crypto engine's universe (docs/rules/crypto.md §3.1): every crypto symbol the market source lists,
  * minus stablecoins and wrapped or staked tokens, with BTC, ETH, XRP, SOL, ADA and DOGE (the BITCOIN
  * alert list, spec §9) always included. Symbols are bare tickers ('BTC'), upper case.
  *

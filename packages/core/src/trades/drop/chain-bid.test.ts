@@ -15,7 +15,7 @@ import type { DropOptionContract } from './state';
 
 /**
  * O items whose CALL was chosen from a chain are valued as the options engine values its trades
- * (strategies.md §5.3 "as in §4", §4.3): entered with the model at the open and close t's σ, marked
+ * (docs/rules/drop-items.md §5.3 "as in docs/rules/option-trades.md §4", §4.3): entered with the model at the open and close t's σ, marked
  * at the session chain's bid at each close and intraday (the target, the stop and the time exit read
  * that mark), and with the model when the chain does not quote the contract.
  */

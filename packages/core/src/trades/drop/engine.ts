@@ -12,7 +12,7 @@ import { dropOutcome, foldDropRow } from './row';
 import { applyDropEvent, foldDrop, type DropClosedData, type DropEntryData, type DropOpenedData, type DropOptionContract, type DropState, type DropType } from './state';
 
 /**
- * Engine `drop@1.1.0` (strategies.md §5): the drop items of screen drop. S (short-term) and L
+ * Engine `drop@1.1.0` (docs/rules/drop-items.md §5): the drop items of screen drop. S (short-term) and L
  * (long-term, contrarian) on the day's "Best of S&P 500", O (a CALL) on the OPTION_ALERT
  * underlyings. Items are independent of the swing and option engines; O's contract comes from the
  * option engine's pricing, passed in as `optionPricer` (no pricer: no O items).
@@ -119,7 +119,7 @@ function highWithIndex(values: ArrayLike<number>, t: number, n: number): { high:
 const ceilShare = (n: number, fraction: number) => Math.ceil(n * fraction - 1e-9);
 
 /**
- * "Best of S&P 500" on the session (strategies.md §5): the index members with ≥ warm-up bars (a bar
+ * "Best of S&P 500" on the session (docs/rules/drop-items.md §5): the index members with ≥ warm-up bars (a bar
  * on the session included) and SMA200(t) > SMA200(t − 21), ranked by close(t − 21)/close(t − 252) − 1,
  * the top ⌈n/2⌉, ties by ticker (code point).
  */
@@ -234,7 +234,7 @@ function openedEvent(series: DailySeries, t: number, ideaId: string, data: DropO
 
 type Emit = (type: IdeaEvent['type'], level: string, price: number | null, data: Record<string, unknown>) => void;
 
-/** One session of an open S or L item (strategies.md §0.1 order, §5.1) on a view ending at bar t. */
+/** One session of an open S or L item (docs/rules/conventions.md §0.1 order, docs/rules/drop-items.md §5.1) on a view ending at bar t. */
 function updateStockItem(params: DropParams, state: DropState, series: DailySeries, removed: boolean, emit: Emit): void {
   const t = series.close.length - 1;
   const open = series.open[t]!;
@@ -281,7 +281,7 @@ function updateStockItem(params: DropParams, state: DropState, series: DailySeri
 }
 
 /**
- * One session of an open O item (strategies.md §4.3–4.4 on the option, as the options engine's
+ * One session of an open O item (docs/rules/option-trades.md §4.3–4.4 on the option, as the options engine's
  * trades) on a view ending at bar t: (2) the pending entry fills at the open's model value with
  * close t's σ, at the ask; (4) intrabar, the stop first, then the target, on the bar's worst and best
  * bid (repriced at the Low and High, and the close mark); (5) the time exit at the close mark. The
@@ -437,7 +437,7 @@ function runDropSession(pricer: DropOptionPricer | null, input: SessionInput<Dro
   return events;
 }
 
-/** strategies.md §6.4 b: an item of type `variant` ('S' by default) forced open at `signalIndex`, run through the same update code. */
+/** docs/rules/track-record.md §6.4 b: an item of type `variant` ('S' by default) forced open at `signalIndex`, run through the same update code. */
 function simulateDrop(pricer: DropOptionPricer | null, input: { params: DropParams; series: DailySeries; signalIndex: number; ideaId: string; variant?: string }): IdeaEvent[] {
   const { params, series, signalIndex, ideaId } = input;
   const type: DropType = input.variant === 'L' || input.variant === 'O' ? input.variant : 'S';

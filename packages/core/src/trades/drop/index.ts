@@ -1,4 +1,4 @@
-/** Engine `drop@1.1.0` (strategies.md §5): the drop items of screen drop. */
+/** Engine `drop@1.1.0` (docs/rules/drop-items.md §5): the drop items of screen drop. */
 export {
   bestOfSp500,
   createDropEngine,

@@ -5,7 +5,7 @@ import type { DropHeadline } from '../types';
 import type { DropSentiment, NewsTag } from './state';
 
 /**
- * A drop item's news (strategies.md §5.2, labels as §3.2): the summary of the symbol's headlines
+ * A drop item's news (docs/rules/drop-items.md §5.2, labels as docs/rules/crypto.md §3.2): the summary of the symbol's headlines
  * from the reference high's session through the pass, their age-weighted score and label, and the
  * NewsTag hypothesis (earnings, guidance or a regulator, or a score ≤ −0.3).
  */
@@ -35,7 +35,7 @@ export interface DropNews {
   newsTag: NewsTag;
 }
 
-/** A headline for de-duplication (strategies.md §3.2): lower case, every run of other characters one space. */
+/** A headline for de-duplication (docs/rules/crypto.md §3.2): lower case, every run of other characters one space. */
 export const normalisedTitle = (headline: string) => headline.toLowerCase().replace(/[^a-z0-9]+/g, ' ').trim();
 
 /** The headlines published from `fromMs` through `nowMs`, de-duplicated by URL and normalised title, newest first. */

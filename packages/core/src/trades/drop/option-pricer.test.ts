@@ -12,7 +12,7 @@ import { bidValue } from './option';
 import { createDropOptionPricer, dropChainNeeds, dropMarkAt, dropOptionPricer } from './option-pricer';
 
 /**
- * The drop engine's option pricer (strategies.md §4.2–4.3 through the options engine's code): the
+ * The drop engine's option pricer (docs/rules/option-trades.md §4.2–4.3 through the options engine's code): the
  * CALL it chooses on a crafted series, its values, and O items in a replay of the registered engine.
  */
 

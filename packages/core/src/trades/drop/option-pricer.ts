@@ -7,7 +7,7 @@ import type { DropMark } from './row';
 import { foldDrop, type DropOptionContract, type DropState } from './state';
 
 /**
- * Type O's option pricer (strategies.md §4.2–4.3), built on the options engine's own code: the
+ * Type O's option pricer (docs/rules/option-trades.md §4.2–4.3), built on the options engine's own code: the
  * CALL is chosen by `chooseContract` (the session's chain when it lists calls, else the model's
  * Friday expiries and strike grid: DTE closest to 35, |Δ| closest to 0.45) and valued as the options
  * engine values its trades: the entry with the model at the open and σ of close t kept with the
@@ -143,7 +143,7 @@ export function dropChainNeeds(input: SessionInput<unknown, DropState>, candidat
 export const dropOptionPricer = createDropOptionPricer();
 
 /**
- * The mark of a drop item at an underlying price (strategies.md §4.3 marks): for an open O item
+ * The mark of a drop item at an underlying price (docs/rules/option-trades.md §4.3 marks): for an open O item
  * whose CALL was chosen from a chain, past its entry bar, the bid of the chain of the moment when
  * `extras` carries it and it quotes the contract; else the option's model value at that price, on
  * the mark's day, at the bid side (σ: the entry's on the entry bar — waiting for its entry, or

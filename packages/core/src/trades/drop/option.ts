@@ -3,7 +3,7 @@ import type { DailySeries, SessionExtras } from '../types';
 import type { DropOptionContract } from './state';
 
 /**
- * Type O's contract: chosen and priced by the option engine's code (strategies.md §4.2–4.3), which
+ * Type O's contract: chosen and priced by the option engine's code (docs/rules/option-trades.md §4.2–4.3), which
  * the drop engine receives as a dependency. The drop engine applies §4.3's half-spread and cent
  * rounding and §4.4's barriers itself, from the fair values the pricer gives and, for a contract
  * chosen from a chain, the chain's bid at the close.
@@ -13,7 +13,7 @@ import type { DropOptionContract } from './state';
 export interface DropOptionBar {
   /** At the bar's open, with the bar's σ (a stop gapped through fills at this value's bid). */
   open: number;
-  /** At the bar's open with σ of close t, kept with the contract: the entry's price (strategies.md §4.3 Entry). */
+  /** At the bar's open with σ of close t, kept with the contract: the entry's price (docs/rules/option-trades.md §4.3 Entry). */
   entry: number;
   /** Repriced at the underlying's High and Low, τ at the close (for a CALL, best and worst). */
   high: number;
@@ -22,7 +22,7 @@ export interface DropOptionBar {
   close: number;
   /**
    * The session chain's bid for the contract at the close, when the contract was chosen from a chain
-   * and the session's chain quotes it with a bid (strategies.md §4.3 Chain: "mark at the bid"): the
+   * and the session's chain quotes it with a bid (docs/rules/option-trades.md §4.3 Chain: "mark at the bid"): the
    * daily mark then, in place of the model's `close` at the bid side. Absent: the model.
    */
   closeBid?: number;

@@ -9,7 +9,7 @@ import { createDropEngine } from './engine';
 import { testPricer } from './test-pricer';
 
 /**
- * strategies.md §6.5 for the drop engine over a seeded random-walk universe (S, L and O with a
+ * docs/rules/track-record.md §6.5 for the drop engine over a seeded random-walk universe (S, L and O with a
  * test option pricer): truncation, replay = live, point-in-time universe, warm-up, determinism,
  * projection, and simulate() running the same code.
  */

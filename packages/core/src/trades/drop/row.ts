@@ -11,7 +11,7 @@ export interface DropMark extends Mark {
   optionValue?: number;
 }
 
-/** Active when StockIsActive, otherwise Deactivated (strategies.md §5.3). */
+/** Active when StockIsActive, otherwise Deactivated (docs/rules/drop-items.md §5.3). */
 export function dropStatus(isActive: boolean): DropItemStatus {
   return isActive ? 'Active' : 'Deactivated';
 }
@@ -26,7 +26,7 @@ function latestInstant(a: string, b: string | undefined): string {
   return b !== undefined && Date.parse(b) > Date.parse(a) ? b : a;
 }
 
-/** The option's entry value shown while pending: the close-t value at the ask (strategies.md §4.4). */
+/** The option's entry value shown while pending: the close-t value at the ask (docs/rules/option-trades.md §4.4). */
 function pendingOptionEntry(state: DropState): number | null {
   return state.option ? askValue(state.option.signalValue, state.option.halfSpread) : null;
 }
@@ -89,7 +89,7 @@ export function foldDropRow(events: readonly StoredIdeaEvent[], mark: Mark | nul
 
 
 /**
- * The track record's view of a drop item (strategies.md §6.1): S and L exit / entry − 1 net of
+ * The track record's view of a drop item (docs/rules/track-record.md §6.1): S and L exit / entry − 1 net of
  * 5 bps a side; O the option's return (the spread is in its prices). Null while pending or voided.
  * Status: 'Active' while open, then 'Successful' when the target filled, else 'Failed'.
  */

@@ -2,7 +2,7 @@ import { dayNumber } from '../../market/trading-calendar';
 import type { CloseReason, IdeaEvent } from '../types';
 
 /**
- * A drop item's state (strategies.md §5) and its reducer: the engine applies every event it emits
+ * A drop item's state (docs/rules/drop-items.md §5) and its reducer: the engine applies every event it emits
  * through `applyDropEvent`, and openState / fold run the same reducer over the log.
  */
 
@@ -12,7 +12,7 @@ export const DROP_TYPES: readonly DropType[] = ['S', 'L', 'O'];
 export type NewsTag = 'news-driven' | 'no identifiable news';
 export type DropSentiment = 'Positive' | 'Negative' | 'Neutral';
 
-/** The chosen CALL of an O item (strategies.md §4.2), frozen at creation. */
+/** The chosen CALL of an O item (docs/rules/option-trades.md §4.2), frozen at creation. */
 export interface DropOptionContract {
   /** OptionChainId: the contract's id (the item's contract id). */
   contractId: string;
@@ -21,7 +21,7 @@ export interface DropOptionContract {
   /** YYYY-MM-DD. */
   expiry: string;
   strike: number;
-  /** Half-spread h (strategies.md §4.3: 0.015 for SPY, QQQ, IWM, DIA; 0.03 otherwise). */
+  /** Half-spread h (docs/rules/option-trades.md §4.3: 0.015 for SPY, QQQ, IWM, DIA; 0.03 otherwise). */
   halfSpread: number;
   /** The contract's fair value at close t (the pending OptionEntryValue before the half-spread). */
   signalValue: number;

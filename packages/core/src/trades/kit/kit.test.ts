@@ -50,7 +50,7 @@ describe('pass times (America/New_York, daylight time included)', () => {
   });
 });
 
-describe('windows (strategies.md §0.2)', () => {
+describe('windows (docs/rules/conventions.md §0.2)', () => {
   const values = Float64Array.from([5, 1, 7, 3, 9, 2]);
   it('N-session high/low include bar t; prior N excludes it; average volume is the N before t', () => {
     expect(highestOver(values, 3, 3)).toBe(7);
@@ -115,7 +115,7 @@ describe('indicator cache', () => {
   });
 });
 
-describe('ranking and cooldown (strategies.md §0.3)', () => {
+describe('ranking and cooldown (docs/rules/conventions.md §0.3)', () => {
   it('ranks by score descending, then ticker by code point, and caps', () => {
     const { kept, dropped } = rankAndCap(
       [

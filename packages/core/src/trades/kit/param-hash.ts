@@ -1,7 +1,7 @@
 import { sha256Hex } from './sha256';
 
 /**
- * Canonical JSON (strategies.md §0.4 ParamHash): objects with their keys sorted by code point at
+ * Canonical JSON (docs/rules/conventions.md §0.4 ParamHash): objects with their keys sorted by code point at
  * every depth, arrays in order, no whitespace, numbers and strings as JSON.stringify writes them.
  * Undefined object members are left out (as JSON.stringify does); non-finite numbers are refused,
  * since JSON would silently turn them into null and two different tables would hash alike.

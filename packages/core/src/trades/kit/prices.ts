@@ -1,5 +1,5 @@
 /**
- * Cent rounding (strategies.md §1.2): entries and stops round down, exits and targets round up, so
+ * Cent rounding (docs/rules/long-term.md §1.2): entries and stops round down, exits and targets round up, so
  * a level is never more favourable than the rule's price. A value already on a cent (to within
  * floating-point noise, e.g. 10.15 · 100 = 1014.999…) stays where it is.
  */
@@ -26,6 +26,6 @@ export function roundTo(value: number, decimals: number): number {
   return value < 0 ? -rounded : rounded;
 }
 
-/** Transaction cost per side for stock fills, in basis points (strategies.md §6.1 `costBps`). */
+/** Transaction cost per side for stock fills, in basis points (docs/rules/track-record.md §6.1 `costBps`). */
 export const COST_BPS = 5;
 export const COST_RATE = COST_BPS / 10_000;

@@ -77,7 +77,7 @@ export interface ReplayInput<P> {
 }
 
 /**
- * The replay driver (strategies.md §0.4–0.5): runs the engine session by session over stored
+ * The replay driver (docs/rules/conventions.md §0.4–0.5): runs the engine session by session over stored
  * history, handing it zero-copy views that end at each session's bar (so it cannot read a later
  * bar), folding open ideas between sessions with engine.openState exactly as the live pass does.
  * Answers the new events, stamped (recordedAt = the session's pass time). Catch-up and the live

@@ -1,7 +1,7 @@
 import { isTradingDayNumber } from '../../market/trading-calendar';
 import type { CloseReason, InstrumentMarket, Origin, StoredIdeaEvent } from '../types';
 
-/** The fields every idea row carries beyond the spec's (strategies.md §0.4 "Rows"), whatever its engine. */
+/** The fields every idea row carries beyond the spec's (docs/rules/conventions.md §0.4 "Rows"), whatever its engine. */
 export interface RowStamps {
   Id: string;
   Market: InstrumentMarket;

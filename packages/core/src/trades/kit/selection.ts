@@ -3,7 +3,7 @@ import type { Cooldowns, DailySeries } from '../types';
 import { indexOnOrBefore } from './series';
 
 /**
- * Cooldown (strategies.md §0.3): a new signal only if the signal bar's index ≥ the close bar's index
+ * Cooldown (docs/rules/conventions.md §0.3): a new signal only if the signal bar's index ≥ the close bar's index
  * of the key's last idea + `sessions`. Indexes are the symbol's own bars.
  */
 export function cooldownAllows(series: DailySeries, t: number, cooldowns: Cooldowns, key: string, sessions: number): boolean {
@@ -19,13 +19,13 @@ export interface Ranked {
   score: readonly number[];
 }
 
-/** Ticker order by code point (not locale): 'B' < 'a', as strategies.md §0.3 asks. */
+/** Ticker order by code point (not locale): 'B' < 'a', as docs/rules/conventions.md §0.3 asks. */
 export function compareCodePoints(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
 /**
- * Capacity (strategies.md §0.3): ranks by score (descending, element by element), then ticker
+ * Capacity (docs/rules/conventions.md §0.3): ranks by score (descending, element by element), then ticker
  * (ascending by code point), and keeps the first `capacity`. Answers the kept signals and how many
  * were dropped.
  */

@@ -104,7 +104,7 @@ export function highestPrior(values: ArrayLike<number>, t: number, n: number): n
   return t < 1 ? Number.NaN : highestOver(values, t - 1, n);
 }
 
-/** The mean of values[t−n .. t−1]: an average of the N sessions before t (strategies.md §0.2). */
+/** The mean of values[t−n .. t−1]: an average of the N sessions before t (docs/rules/conventions.md §0.2). */
 export function averageBefore(values: ArrayLike<number>, t: number, n: number): number {
   if (t - n < 0) return Number.NaN;
   let sum = 0;

@@ -1,7 +1,7 @@
 import { DAY_MS, dayNumber, newYorkInstantMs, SESSION_CLOSE_MINUTES } from '../../market/trading-calendar';
 import type { EngineId } from '../types';
 
-/** The daily pass's nominal time: 16:30 America/New_York (strategies.md §0.3), daylight time included. */
+/** The daily pass's nominal time: 16:30 America/New_York (docs/rules/conventions.md §0.3), daylight time included. */
 export const PASS_MINUTES = 16 * 60 + 30;
 
 /** ISO 8601 UTC of the daily pass for the session `isoDate` (what a replay uses as `now`). */
@@ -20,7 +20,7 @@ export function closeTimeOfDay(day: number): string {
 }
 
 /**
- * The crypto engine's daily pass (strategies.md §0.3): 00:05 UTC. Its session is a UTC day whose
+ * The crypto engine's daily pass (docs/rules/conventions.md §0.3): 00:05 UTC. Its session is a UTC day whose
  * candle completes at the next midnight, so the pass deciding session D runs at D + 1, 00:05 UTC.
  */
 export const CRYPTO_PASS_MINUTES = 5;

@@ -2,7 +2,7 @@ import type { OptionSide } from '../../contract/option-trades';
 import { isTradingDayNumber, tradingDayOnOrBefore } from '../../market/trading-calendar';
 
 /**
- * Option contracts (strategies.md §4.2): OCC names, the model's expiries and strike grid, and the
+ * Option contracts (docs/rules/option-trades.md §4.2): OCC names, the model's expiries and strike grid, and the
  * expiry and strike choices (DTE closest to 35, |Δ| closest to 0.45, liquidity when known).
  */
 
@@ -106,7 +106,7 @@ export function rankStrikes<T extends StrikeCandidate>(candidates: readonly T[],
     .sort((a, b) => Math.abs(a.delta - rule.targetDelta) - Math.abs(b.delta - rule.targetDelta) || Math.abs(a.strike - spot) - Math.abs(b.strike - spot) || a.strike - b.strike);
 }
 
-/** Liquidity (strategies.md §4.2), applied to what the chain gives: open interest ≥ min and (ask − bid) ≤ maxSpread × mid. */
+/** Liquidity (docs/rules/option-trades.md §4.2), applied to what the chain gives: open interest ≥ min and (ask − bid) ≤ maxSpread × mid. */
 export function liquidEnough(quote: { bid: number; ask: number; openInterest?: number }, minOpenInterest: number, maxSpreadOfMid: number): boolean {
   if (quote.openInterest !== undefined && !(quote.openInterest >= minOpenInterest)) return false;
   const mid = (quote.bid + quote.ask) / 2;
@@ -114,7 +114,7 @@ export function liquidEnough(quote: { bid: number; ask: number; openInterest?: n
   return quote.ask - quote.bid <= maxSpreadOfMid * mid + 1e-12;
 }
 
-/** Calendar days → years for T (strategies.md §4.3: T = calendar days / 365). */
+/** Calendar days → years for T (docs/rules/option-trades.md §4.3: T = calendar days / 365). */
 export function yearsBetween(fromDay: number, toDay: number): number {
   return Math.max(0, toDay - fromDay) / 365;
 }

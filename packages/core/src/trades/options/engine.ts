@@ -14,13 +14,13 @@ import { applyOptionEvent, type OptionClosedData, type OptionMarkData, type Opti
 import { optionStrengthScore } from './strength';
 
 /**
- * Engine `options@1.1.0` (strategies.md §4, spec §3–§5): option trades of screen options2 on the
+ * Engine `options@1.1.0` (docs/rules/option-trades.md §4, spec §3–§5): option trades of screen options2 on the
  * OPTION_ALERT underlyings. An alert on bar t (CALL breakout / bounce, PUT breakdown / rejection)
  * picks a ~35-DTE, |Δ| ≈ 0.45 contract after the close, enters at the t + 1 open, and exits at
  * +30 % (target), −50 % (stop, checked first) or by time (session 10, or DTE ≤ 7).
  *
  * Prices: the bars the engine is given are the only bars we have. Signals use them as the adjusted
- * bars and pricing uses them as the raw underlying (strategies.md §0.2 asks for raw prices for
+ * bars and pricing uses them as the raw underlying (docs/rules/conventions.md §0.2 asks for raw prices for
  * strikes and pricing; with no split in the window the two are the same, and a split closes the
  * trade through `corporateActions`).
  */
@@ -141,7 +141,7 @@ function swingNear(levels: Float64Array, flags: Uint8Array, t: number, sessions:
   return best;
 }
 
-/** The alert kinds of each side on bar t (strategies.md §4.1); null for a side that does not fire. */
+/** The alert kinds of each side on bar t (docs/rules/option-trades.md §4.1); null for a side that does not fire. */
 export function optionAlertsAt(params: OptionsParams, ctx: BarContext): { CALL: OptionAlertKind | null; PUT: OptionAlertKind | null } {
   const { series, t, ind, rsi14 } = ctx;
   const open = series.open[t]!;
@@ -183,7 +183,7 @@ export function optionStrengthInputsAt(params: OptionsParams, ctx: BarContext, s
   return { volumeSpikeCheck, volumeSwingCheck, swingCheck, rsiStatus, strengthScore };
 }
 
-/** σ when the chain gives none (strategies.md §4.3): the IV index, else max(floor, premium × (½ YZ20 + ½ YZ60)). */
+/** σ when the chain gives none (docs/rules/option-trades.md §4.3): the IV index, else max(floor, premium × (½ YZ20 + ½ YZ60)). */
 export function fallbackSigma(params: OptionsParams, series: DailySeries, t: number, extras: SessionExtras): { sigma: number; source: SigmaSource; index: string | null; indexValue: number | null } {
   const index = params.ivIndexes[series.symbol];
   const value = index === undefined ? undefined : extras.ivIndexes?.get(index);
@@ -202,7 +202,7 @@ type ContractChoice = Pick<
 >;
 
 /**
- * Contract selection after close t (strategies.md §4.2): from the session's chain when it lists the
+ * Contract selection after close t (docs/rules/option-trades.md §4.2): from the session's chain when it lists the
  * side (chain Δ, else BSM Δ with the contract's IV or the fallback σ; liquidity when known), else
  * from the model's Friday expiries and strike grid. Null when nothing qualifies.
  */
@@ -334,7 +334,7 @@ function quoteOf(state: OptionState, extras: SessionExtras, entryBar: boolean): 
 type Emit = (type: IdeaEvent['type'], level: string, price: number | null, data: Record<string, unknown>) => void;
 
 /**
- * One session of an open trade (strategies.md §0.1 order, §4.3–§4.4) on a view ending at bar t:
+ * One session of an open trade (docs/rules/conventions.md §0.1 order, docs/rules/option-trades.md §4.3–§4.4) on a view ending at bar t:
  * (2) the pending entry fills at the open's value (the ask side); (4) intrabar, valued at the High
  * and Low with τ at the close, the stop first (fill at the stop, or the open's value when it opened
  * beyond), then the target (fills at the target, also on a gap); (5) the close mark and the time
@@ -433,7 +433,7 @@ interface Alert {
   kind: OptionAlertKind;
 }
 
-/** The session's new alerts (strategies.md §4.1), before the contract choice and the capacity. */
+/** The session's new alerts (docs/rules/option-trades.md §4.1), before the contract choice and the capacity. */
 function sessionAlerts(input: SessionInput<OptionsParams, OptionState>): Alert[] {
   const { params, session, bars, universe, openIdeas, cooldowns, extras } = input;
   const day = dayNumber(session.date);
@@ -509,7 +509,7 @@ function runOptionsSession(input: SessionInput<OptionsParams, OptionState>): Ide
 }
 
 /**
- * strategies.md §6.4 b: a trade of side `variant` ('CALL' by default) forced open at `signalIndex`
+ * docs/rules/track-record.md §6.4 b: a trade of side `variant` ('CALL' by default) forced open at `signalIndex`
  * (the alert conditions skipped; the kind is the side's alert when it fired, else breakout /
  * breakdown), its contract chosen by the model, run through the same update code. [] when no
  * contract qualifies.

@@ -1,4 +1,4 @@
-/** The option-trade engine `options@1.1.0` (strategies.md §4) and its pricing, contracts and strength score. */
+/** The option-trade engine `options@1.1.0` (docs/rules/option-trades.md §4) and its pricing, contracts and strength score. */
 export { createOptionsEngine, optionsEngine, OPTIONS_PARAMS, OPTIONS_RULE_VERSION, chooseContract, fallbackSigma, optionAlertsAt, optionChainNeeds, optionStrengthInputsAt, type OptionsParams } from './engine';
 export { foldOptionRow, OPTION_NO_VOLUME_TAG, type OptionMark, OPTION_VOLUME_TAG, optionOutcome, optionProfitPercent, optionStatus } from './row';
 export { applyOptionEvent, foldOptions, type OptionOpenedData, type OptionState, type RsiStatus, type SigmaSource } from './state';

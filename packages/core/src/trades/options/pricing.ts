@@ -4,7 +4,7 @@ import { roundCentDown, roundCentUp } from '../kit/prices';
 import type { DailySeries } from '../types';
 
 /**
- * Option pricing (strategies.md §4.3): European Black-Scholes-Merton price and delta, the
+ * Option pricing (docs/rules/option-trades.md §4.3): European Black-Scholes-Merton price and delta, the
  * Yang-Zhang volatility estimator, and the half-spread. Pure functions on numbers.
  */
 
@@ -84,7 +84,7 @@ export function bsmDelta(input: BsmInput): number {
 }
 
 /**
- * Yang-Zhang volatility over the n bars ending at t (strategies.md §4.3), annualised with 252:
+ * Yang-Zhang volatility over the n bars ending at t (docs/rules/option-trades.md §4.3), annualised with 252:
  * o = ln(O_i / C_{i−1}), c = ln(C_i / O_i), V_o and V_c their sample variances (n − 1),
  * V_rs = mean[ln(H/C)·ln(H/O) + ln(L/C)·ln(L/O)], k = 0.34 / (1.34 + (n + 1)/(n − 1)),
  * YZ = √(252 · (V_o + k·V_c + (1 − k)·V_rs)). NaN when bar t − n (the first C_{i−1}) is missing.
@@ -119,7 +119,7 @@ export function yangZhang(series: Pick<DailySeries, 'open' | 'high' | 'low' | 'c
   return Math.sqrt(252 * (varO + k * varC + (1 - k) * (sumRs / n)));
 }
 
-/** A contract's terms as the engine values it (strategies.md §4.3, Model). */
+/** A contract's terms as the engine values it (docs/rules/option-trades.md §4.3, Model). */
 export interface ContractTerms {
   side: OptionSide;
   strike: number;

@@ -8,7 +8,7 @@ import type { DailySeries, StoredIdeaEvent, UniverseMember } from '../types';
 import { optionsEngine } from './engine';
 
 /**
- * strategies.md §6.5 for `options@1.1.0` over a seeded random-walk universe (the size of the
+ * docs/rules/track-record.md §6.5 for `options@1.1.0` over a seeded random-walk universe (the size of the
  * OPTION_ALERT list): truncation, replay = live, determinism, projection, every row parsing with
  * the API schema, and simulate() running the same code as the engine.
  */

@@ -21,7 +21,7 @@ export function optionProfitPercent(entryValue: number, currentValue: number): n
 
 /**
  * A mark of an option trade: the underlying's price, and the contract's bid in the source's chain
- * at that moment when the caller has it (strategies.md §4.3: a chain-priced trade is marked at the
+ * at that moment when the caller has it (docs/rules/option-trades.md §4.3: a chain-priced trade is marked at the
  * chain's bid; without it the model values the contract at the price).
  */
 export interface OptionMark extends Mark {
@@ -95,7 +95,7 @@ export const OPTION_VOLUME_TAG = 'Volume tag';
 export const OPTION_NO_VOLUME_TAG = 'No Volume tag';
 
 /**
- * The track record's view of an option trade (strategies.md §6.1): counted under its side, the
+ * The track record's view of an option trade (docs/rules/track-record.md §6.1): counted under its side, the
  * option's return (the spread is in the prices; no stock costs), the worst close mark as MAE; null
  * while pending or voided.
  */

@@ -3,7 +3,7 @@ import { dayNumber } from '../../market/trading-calendar';
 import type { CloseReason, IdeaEvent } from '../types';
 
 /**
- * The option trade's state (strategies.md §4) and its reducer: the engine applies every event it
+ * The option trade's state (docs/rules/option-trades.md §4) and its reducer: the engine applies every event it
  * emits through `applyOptionEvent`; openState, fold and outcome run the same reducer over the log.
  */
 

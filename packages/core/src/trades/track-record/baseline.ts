@@ -1,5 +1,5 @@
 /**
- * The random-entry baseline (strategies.md §6.4 b): for each real closed idea entered on day d,
+ * The random-entry baseline (docs/rules/track-record.md §6.4 b): for each real closed idea entered on day d,
  * K = 20 warm symbols of the engine's universe on d, from the idea's ATR% tercile and never the
  * idea's own symbol, are forced open at the same signal bar (the bar before d's entry open) and run
  * through the engine's own update and close code (`engine.simulate`). Their outcomes (`engine.fold`
@@ -30,7 +30,7 @@ import { mean, wilsonInterval } from './stats';
 export const BASELINE_DRAWS = 20;
 /** The ATR period of the tercile split. */
 export const BASELINE_ATR_PERIOD = 14;
-/** The replay's nominal pass time, 16:30 New York (strategies.md §0.5), in minutes of the day. */
+/** The replay's nominal pass time, 16:30 New York (docs/rules/conventions.md §0.5), in minutes of the day. */
 const PASS_MINUTE = 16 * 60 + 30;
 
 /** The 8-byte seed of an idea's draws: the first 8 bytes of SHA-256("baseline|engine|ruleVersion|paramHash|ideaId|d"). */

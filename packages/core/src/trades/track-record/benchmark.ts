@@ -1,5 +1,5 @@
 /**
- * The market benchmark (strategies.md §6.4 a): SPY (BTC for crypto) over each idea's own window, at
+ * The market benchmark (docs/rules/track-record.md §6.4 a): SPY (BTC for crypto) over each idea's own window, at
  * the same price points — bought at the open of the entry session, sold at the exit session's open
  * or close, whichever the idea exited at. No costs are charged to the benchmark.
  *

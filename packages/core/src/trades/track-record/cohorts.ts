@@ -1,5 +1,5 @@
 /**
- * Mature cohorts (strategies.md §6.2). A cohort is the month of the entry fill; it is mature once
+ * Mature cohorts (docs/rules/track-record.md §6.2). A cohort is the month of the entry fill; it is mature once
  * its last day plus the engine's maximum hold has passed, so every trade in it has closed and the
  * cohort's figures are no longer biased toward quick exits.
  *

@@ -1,4 +1,4 @@
-/** The engine-agnostic track record (strategies.md §6): statistics, cohorts, baseline, benchmark. */
+/** The engine-agnostic track record (docs/rules/track-record.md §6): statistics, cohorts, baseline, benchmark. */
 export * from './prng';
 export * from './stats';
 export * from './cohorts';

@@ -1,6 +1,6 @@
 /**
  * xoshiro128** (Blackman & Vigna, 2018), the pseudo-random generator of the track record: the
- * random-entry baseline's draws (strategies.md §6.4 b, "the PRNG is part of the rule version") and
+ * random-entry baseline's draws (docs/rules/track-record.md §6.4 b, "the PRNG is part of the rule version") and
  * the bootstrap's resamples (§6.3). 128 bits of state, 32-bit outputs, no unseeded randomness.
  *
  * Seeding from 8 bytes (the baseline's "first 8 bytes of SHA-256(…)"): the bytes are read as one

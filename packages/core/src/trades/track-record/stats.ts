@@ -1,5 +1,5 @@
 /**
- * The track record's statistics (strategies.md §6.3) over a set of closed ideas' outcomes. Returns
+ * The track record's statistics (docs/rules/track-record.md §6.3) over a set of closed ideas' outcomes. Returns
  * are fractions (0.05 = +5 %). A win is a return > 0, a loss a return < 0; a return of exactly 0 is
  * neither (it counts in n, so it lowers the win rate, and in no average of wins or losses).
  * Everything is deterministic: the bootstrap draws from xoshiro128** with a fixed seed.
@@ -14,7 +14,7 @@ import { sha256 } from '../kit/sha256';
 export const WILSON_Z = 1.96;
 /** Bootstrap resamples of the mean (§6.3). */
 export const BOOTSTRAP_RESAMPLES = 2000;
-/** The layered plan's nominal budget B (strategies.md §1.2): Σ committed = N × B. */
+/** The layered plan's nominal budget B (docs/rules/long-term.md §1.2): Σ committed = N × B. */
 export const LAYERED_BUDGET = 10_000;
 
 /** A share with its 95 % Wilson score interval. */
@@ -25,7 +25,7 @@ export interface RateWithInterval {
 }
 
 /**
- * The Wilson score interval of `wins` out of `n` (strategies.md §6.3): p = wins / n,
+ * The Wilson score interval of `wins` out of `n` (docs/rules/track-record.md §6.3): p = wins / n,
  * centre = (p + z²/2n) / (1 + z²/n), half-width = z·√(p(1−p)/n + z²/4n²) / (1 + z²/n).
  * Null without trials. Unlike p ± z·√(p(1−p)/n) it stays inside [0, 1] and is not empty at 0 or n wins.
  */

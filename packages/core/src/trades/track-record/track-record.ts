@@ -1,5 +1,5 @@
 /**
- * An engine's track record (strategies.md §6), whatever the engine: the §6.3 statistics per
+ * An engine's track record (docs/rules/track-record.md §6), whatever the engine: the §6.3 statistics per
  * (type, origin, RuleVersion) — origins are never pooled (§0.5) — over mature cohorts and over all
  * closed ideas, the open ideas beside them, the voided count, the random-entry baseline through the
  * engine's own code (§6.4 b) and the market benchmark (§6.4 a). Pure: every input is an argument,
@@ -13,7 +13,7 @@ import { benchmarkSummary, indexBenchmark } from './benchmark';
 import { cohortMaturity, cohortOf, type SessionCalendar } from './cohorts';
 import { computeIdeaStats, LAYERED_BUDGET, mean } from './stats';
 
-/** Stock fills pay 5 bps per side (strategies.md §6.1 `costBps`) unless the engine's parameters say otherwise. */
+/** Stock fills pay 5 bps per side (docs/rules/track-record.md §6.1 `costBps`) unless the engine's parameters say otherwise. */
 export const DEFAULT_COST_BPS = 5;
 /** The group of every type together. */
 export const ALL_TYPES = 'All';
@@ -56,7 +56,7 @@ export interface TrackRecordInput<P, S, Row> {
 }
 
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
-/** The nominal pass time (16:30 New York, strategies.md §0.5) stands for a date-only CreatedAt. */
+/** The nominal pass time (16:30 New York, docs/rules/conventions.md §0.5) stands for a date-only CreatedAt. */
 const PASS_MINUTE = 16 * 60 + 30;
 
 /** An instant (epoch ms) of a scope bound; throws a RangeError naming the field when it is not a date. */
@@ -110,7 +110,7 @@ export function computeTrackRecord<P, S, Row>(input: TrackRecordInput<P, S, Row>
   const { engine, now } = input;
   const calendar: SessionCalendar = engine.id === 'crypto' ? 'utc' : 'us';
   // An idea's cohort is mature once its month plus the longest hold of the idea's own type has
-  // passed (strategies.md §6.2: drop S 21, L 252, O 10 sessions), else the engine's longest hold.
+  // passed (docs/rules/track-record.md §6.2: drop S 21, L 252, O 10 sessions), else the engine's longest hold.
   const maturityByHold = new Map<number, (cohort: string) => boolean>();
   const isMatureIdea = (idea: IdeaOutcome) => {
     const hold = engine.maxHoldSessionsOf?.(idea.types[0] ?? ALL_TYPES) ?? engine.maxHoldSessions;

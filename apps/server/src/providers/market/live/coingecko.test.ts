@@ -1,5 +1,5 @@
 /**
- * CoinGecko's free limit (strategies.md §7; issue 13): a coin's price is asked at most once every
+ * CoinGecko's free limit (docs/rules/data-needs.md §7; issue 13): a coin's price is asked at most once every
  * 10 minutes, whatever the callers (the crypto marks run every minute); its market_chart bars say
  * they are close-only with volume summed across venues. A recorded response, a fake clock, never
  * the internet.

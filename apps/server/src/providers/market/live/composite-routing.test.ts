@@ -122,7 +122,7 @@ describe('live market routing', () => {
     expect(performance.now() - started).toBeLessThan(1000);
   }, 5000);
 
-  it("gives coins their headlines from one shared crypto-news request, matched by ticker or name (strategies.md §3.2)", async () => {
+  it("gives coins their headlines from one shared crypto-news request, matched by ticker or name (docs/rules/crypto.md §3.2)", async () => {
     const at = (iso: string) => Date.parse(iso) / 1000;
     const article = (id: number, datetime: number, headline: string, summary = '', related = '') => ({
       category: 'crypto', datetime, headline, id, image: '', related, source: 'CoinDesk', summary, url: `https://example.com/${id}`,

@@ -358,7 +358,7 @@ export function createSimulatedMarket(options: { clock: Clock; universe?: readon
     },
 
     /**
-     * The chain of session `date` (strategies.md §4.3: the simulated market prices a chain for any
+     * The chain of session `date` (docs/rules/option-trades.md §4.3: the simulated market prices a chain for any
      * date): Black-Scholes at that session's close, from the 20 closes through it, with the expiries
      * listed after it; while the session runs, as of now (its bar cut at now). Null for a day that
      * is not a session, or one after now.
