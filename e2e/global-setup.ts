@@ -23,7 +23,7 @@ declare module 'vitest' {
     marketBaseUrl: string;
     marketDataDir: string;
     marketNow: string;
-    /** The alerts server (the pinned dataset too, for e2e/alert-fire.spec.ts) and its TEST_CONTROL_FILE. */
+    /** The alerts server (the pinned dataset too, for e2e/alerts-fire.spec.ts) and its TEST_CONTROL_FILE. */
     alertsBaseUrl: string;
     alertsDataDir: string;
     alertsControlFile: string;

@@ -4,7 +4,10 @@
 //   2. no source file over 400 lines;
 //   3. no web feature importing another feature (shared parts live in components/ or lib/);
 //   4. no `engine.id ===` / `!==` outside an engine's adapter;
-//   5. no code comment citing a Markdown document that is not in this repository.
+//   5. no code comment citing a Markdown document that is not in this repository;
+//   6. one name per feature: each web feature folder is a screen's code name (FEATURE_OF_SCREEN in
+//      packages/core/src/menu.ts) or one of the few parts that are no screen of the menu (sign-in,
+//      the shell), and the router loads each screen from its own feature's folder.
 // Checks 2 to 5 hold a baseline (scripts/structure-baseline.json) of what the code had when the check
 // was written: a violation it does not list fails, a listed file may not get worse (more lines, more
 // comparisons, more missing documents), and an entry that no longer occurs fails too until it is
@@ -195,6 +198,26 @@ for (const file of files) {
   if (missing.length > 0) missingDocs[file] = missing;
 }
 
+/** Web features that are no screen of the dashboard's menu. */
+const NON_SCREEN_FEATURES = new Set(['login', 'set-password', 'shell', 'not-available']);
+const featureNameProblems = [];
+const menuFile = path.join(ROOT, 'packages/core/src/menu.ts');
+if (fs.existsSync(menuFile)) {
+  const table = fs.readFileSync(menuFile, 'utf8').match(/export const FEATURE_OF_SCREEN = \{([^}]*)\}/);
+  if (!table) featureNameProblems.push('packages/core/src/menu.ts has no FEATURE_OF_SCREEN table');
+  const featureOf = new Map([...(table?.[1] ?? '').matchAll(/(\w+): '([a-z-]+)'/g)].map((m) => [m[1], m[2]]));
+  const names = new Set(featureOf.values());
+  const featuresDir = path.join(ROOT, 'apps/web/src/features');
+  const folders = fs.existsSync(featuresDir) ? fs.readdirSync(featuresDir, { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name) : [];
+  for (const folder of folders) {
+    if (!names.has(folder) && !NON_SCREEN_FEATURES.has(folder)) featureNameProblems.push(`apps/web/src/features/${folder}/ is no feature's code name (FEATURE_OF_SCREEN in packages/core/src/menu.ts)`);
+  }
+  const routerFile = 'apps/web/src/router.tsx';
+  for (const [, key, folder] of (text.get(routerFile) ?? '').matchAll(/^\s*(\w+): \(\) => import\('\.\/features\/([^/']+)\//gm)) {
+    if (featureOf.has(key) && featureOf.get(key) !== folder) featureNameProblems.push(`${routerFile} loads the ${key} screen from features/${folder}/, not its feature's folder features/${featureOf.get(key)}/`);
+  }
+}
+
 const now = { longFiles, featureImports, engineIdComparisons, missingDocs };
 
 if (process.argv.includes('--update-baseline')) {
@@ -206,6 +229,7 @@ if (process.argv.includes('--update-baseline')) {
 const baseline = fs.existsSync(BASELINE_FILE) ? JSON.parse(fs.readFileSync(BASELINE_FILE, 'utf8')) : {};
 const problems = [];
 for (const component of cycles()) problems.push(`import cycle: ${loopIn(component)}`);
+problems.push(...featureNameProblems);
 
 /** Compares one check's violations with its baseline; `worse(now, then)` says a listed file got worse. */
 function ratchet(key, describe, worse) {

@@ -99,4 +99,23 @@ describe('check:structure', () => {
     expect(fixed.code).toBe(1);
     expect(fixed.output).toContain('longFiles: apps/server/src/long.ts is fixed: remove it from scripts/structure-baseline.json');
   });
+
+  it('holds the web feature folders and the router to the one name of each feature', () => {
+    const menu = "export const FEATURE_OF_SCREEN = {\n  main: 'dashboard',\n  alert: 'alerts',\n} as const;\n";
+    const router = "const BUILT_SCREENS = {\n  main: () => import('./features/dashboard/dashboard-screen'),\n  alert: () => import('./features/alerts/alert-settings-screen'),\n};\n";
+    const tree = {
+      'packages/core/src/menu.ts': menu,
+      'apps/web/src/router.tsx': router,
+      'apps/web/src/features/dashboard/dashboard-screen.tsx': 'export const a = 1;\n',
+      'apps/web/src/features/alerts/alert-settings-screen.tsx': 'export const b = 1;\n',
+      'apps/web/src/features/login/login-screen.tsx': 'export const c = 1;\n',
+    };
+    expect(check(tree).code).toBe(0);
+    const renamed = check({ ...tree, 'apps/web/src/features/market-dashboard/old.tsx': 'export const d = 1;\n' });
+    expect(renamed.code).toBe(1);
+    expect(renamed.output).toContain('apps/web/src/features/market-dashboard/ is no feature\'s code name');
+    const misrouted = check({ ...tree, 'apps/web/src/router.tsx': router.replace('./features/alerts/', './features/dashboard/') });
+    expect(misrouted.code).toBe(1);
+    expect(misrouted.output).toContain('loads the alert screen from features/dashboard/, not its feature\'s folder features/alerts/');
+  });
 });

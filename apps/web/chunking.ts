@@ -25,7 +25,7 @@ const WEB = path.dirname(fileURLToPath(import.meta.url));
 /** The screens a visitor who is not signed in loads, beside the entry chunk (index.html's script). */
 const SIGNED_OUT_SCREENS = ['src/features/login/login-screen.tsx', 'src/features/set-password/set-password-screen.tsx'].map((file) => path.join(WEB, file));
 /** The first screen after sign-in, with the shell around it. */
-const DASHBOARD_MAIN_SCREENS = ['src/features/shell/dashboard-shell.tsx', 'src/features/market-dashboard/market-dashboard-screen.tsx'].map((file) => path.join(WEB, file));
+const DASHBOARD_MAIN_SCREENS = ['src/features/shell/dashboard-shell.tsx', 'src/features/dashboard/dashboard-screen.tsx'].map((file) => path.join(WEB, file));
 /** Libraries big enough to stay with the one screen that uses them. */
 const OWN_CHUNK = /[\\/]node_modules[\\/](@fullcalendar|preact|lightweight-charts|fancy-canvas)[\\/]/;
 const LIBRARY_CODE = /[\\/]node_modules[\\/].*\.[cm]?js$/;

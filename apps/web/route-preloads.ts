@@ -21,7 +21,7 @@ export function routeModules(routerSource: string): Map<string, string[]> {
   const shell = /import\('(\.\/features\/shell\/dashboard-shell)'\)/.exec(routerSource)?.[1];
   if (!shell) throw new Error("route-preloads: router.tsx no longer imports './features/shell/dashboard-shell'");
   const routes = new Map<string, string[]>();
-  // The dashboard's screens, in BUILT_SCREENS: `  main: () => import('./features/market-dashboard/market-dashboard-screen'),`
+  // The dashboard's screens, in BUILT_SCREENS: `  main: () => import('./features/dashboard/dashboard-screen'),`
   const screens = /const BUILT_SCREENS[^=]*= \{([\s\S]*?)\n\};/.exec(routerSource)?.[1];
   if (!screens) throw new Error('route-preloads: no BUILT_SCREENS table in router.tsx');
   for (const match of screens.matchAll(/^\s+([a-z0-9]+): \(\) => import\('(\.\/features\/[^']+)'\),?$/gm)) {

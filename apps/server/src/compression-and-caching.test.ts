@@ -16,7 +16,7 @@ import { COMPRESS_THRESHOLD_BYTES, IMMUTABLE_CACHE_CONTROL } from './app';
 // The siblings' contents are marked, so a test can tell which file was sent.
 const INDEX_HTML = `<!doctype html><html lang="en"><head><title>Signalboard</title><script type="module" src="/assets/index-Ab12Cd34.js"></script></head><body><div id="root"></div>${'<!-- padding -->'.repeat(100)}</body></html>`;
 // A route's own page (apps/web/route-preloads.ts): index.html that also links the route's chunks.
-const MAIN_HTML = INDEX_HTML.replace('</head>', '<link rel="modulepreload" crossorigin href="/assets/market-dashboard-screen-Zz99.js"></head>');
+const MAIN_HTML = INDEX_HTML.replace('</head>', '<link rel="modulepreload" crossorigin href="/assets/dashboard-screen-Zz99.js"></head>');
 const ASSET_JS = `export const answer = ${JSON.stringify('x'.repeat(4000))};\n`;
 
 async function writeFiles(dir: string, name: string, content: string) {

@@ -18,8 +18,8 @@ describe('route pages (route-preloads.ts)', () => {
     const routes = routeModules(routerSource);
     expect(routes.get('login')).toEqual(['./features/login/login-screen']);
     expect(routes.get('set-password')).toEqual(['./features/set-password/set-password-screen']);
-    expect(routes.get('dashboard/main')).toEqual(['./features/shell/dashboard-shell', './features/market-dashboard/market-dashboard-screen']);
-    expect(routes.get('dashboard/options2')).toEqual(['./features/shell/dashboard-shell', './features/options2/option-trades-screen']);
+    expect(routes.get('dashboard/main')).toEqual(['./features/shell/dashboard-shell', './features/dashboard/dashboard-screen']);
+    expect(routes.get('dashboard/options2')).toEqual(['./features/shell/dashboard-shell', './features/option-trades/option-trades-screen']);
     // One route per lazily loaded module but the shell's.
     expect(routes.size).toBe([...routerSource.matchAll(/import\('\.\/features\//g)].length - 1);
     for (const modules of routes.values()) for (const module of modules) expect(fs.existsSync(path.join(SRC, `${module}.tsx`)), module).toBe(true);
@@ -64,7 +64,7 @@ describe('vendor chunks (chunking.ts)', () => {
       out('login.js', [login], ['input.js'], { facadeModuleId: login }),
       out('input.js', ['/nm/@mantine/core/Input.mjs']),
       out('set-password.js', [setPassword], ['base.js'], { facadeModuleId: setPassword }),
-      out('dashboard.js', ['/w/src/features/market-dashboard/x.tsx'], ['accordion.js']),
+      out('dashboard.js', ['/w/src/features/dashboard/x.tsx'], ['accordion.js']),
       out('accordion.js', ['/nm/@mantine/core/Accordion.mjs']),
     ];
     expect([...modulesLoadedBy(chunks, [login, setPassword])].sort()).toEqual(
@@ -89,13 +89,13 @@ describe('vendor chunks (chunking.ts)', () => {
 
   it("puts /dashboard/main's own helpers and stylesheets beyond the signed-out pages' in app-main, and leaves the screens' modules, the signed-out pages' and the other screens' alone", () => {
     const shell = '/w/apps/web/src/features/shell/dashboard-shell.tsx';
-    const screen = '/w/apps/web/src/features/market-dashboard/market-dashboard-screen.tsx';
+    const screen = '/w/apps/web/src/features/dashboard/dashboard-screen.tsx';
     const signedOut = new Set(['/w/apps/web/src/main.tsx', '/w/apps/web/src/api/client.ts', '/w/node_modules/@mantine/core/styles/Button.layer.css']);
-    const dashboardMain = new Set([...signedOut, shell, screen, '/w/apps/web/src/components/format.ts', '/w/node_modules/@mantine/core/styles/Badge.layer.css', '/w/apps/web/src/features/market-dashboard/market-dashboard.css']);
+    const dashboardMain = new Set([...signedOut, shell, screen, '/w/apps/web/src/components/format.ts', '/w/node_modules/@mantine/core/styles/Badge.layer.css', '/w/apps/web/src/features/dashboard/dashboard.css']);
     const name = vendorChunkOf({ signedOut, dashboardMain, screens: new Set([shell, screen]) });
     expect(name('/w/apps/web/src/components/format.ts')).toBe('app-main');
     expect(name('/w/node_modules/@mantine/core/styles/Badge.layer.css')).toBe('app-main');
-    expect(name('/w/apps/web/src/features/market-dashboard/market-dashboard.css')).toBe('app-main');
+    expect(name('/w/apps/web/src/features/dashboard/dashboard.css')).toBe('app-main');
     expect(name(shell)).toBeNull();
     expect(name(screen)).toBeNull();
     expect(name('/w/apps/web/src/api/client.ts')).toBeNull();

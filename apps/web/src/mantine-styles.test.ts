@@ -176,7 +176,7 @@ const byMantineOrder = (sheets: Iterable<string>) => [...sheets].sort((a, b) => 
 describe("Mantine's stylesheets, split by route", () => {
   it('finds the routes: every lazily loaded module of router.tsx', () => {
     expect(lazyEntries.map(relative)).toEqual(
-      expect.arrayContaining(['src/features/login/login-screen.tsx', 'src/features/shell/dashboard-shell.tsx', 'src/features/market-dashboard/market-dashboard-screen.tsx']),
+      expect.arrayContaining(['src/features/login/login-screen.tsx', 'src/features/shell/dashboard-shell.tsx', 'src/features/dashboard/dashboard-screen.tsx']),
     );
     expect(lazyEntries.length).toBeGreaterThanOrEqual(12);
   });

@@ -8,21 +8,21 @@ import { RouteError } from './components/route-error';
 
 /** Screens that exist; the rest show an honest "not available yet" notice until they are built. */
 const BUILT_SCREENS: Partial<Record<DashboardChildPath, RouteObject['lazy']>> = {
-  main: () => import('./features/market-dashboard/market-dashboard-screen'),
+  main: () => import('./features/dashboard/dashboard-screen'),
   support: () => import('./features/support/support-screen'),
   symbollookup: () => import('./features/watchlist/watchlist-screen'),
   dropscanner: () => import('./features/drop-scanner/drop-scanner-screen'),
   calendar: () => import('./features/earnings-calendar/earnings-calendar-screen'),
-  options: () => import('./features/option-scanner/option-scanner-screen'),
+  options: () => import('./features/option-signals/option-signals-screen'),
   generalnews: () => import('./features/news/general-news-screen'),
   trumpnews: () => import('./features/news/trump-news-screen'),
   stocknews: () => import('./features/news/stock-news-screen'),
-  allstockscanner: () => import('./features/layered/layered-screen'),
+  allstockscanner: () => import('./features/long-term/long-term-screen'),
   stockshort: () => import('./features/swing/swing-screen'),
-  options2: () => import('./features/options2/option-trades-screen'),
-  drop: () => import('./features/drop/drop-items-screen'),
+  options2: () => import('./features/option-trades/option-trades-screen'),
+  drop: () => import('./features/drop-items/drop-items-screen'),
   cryptoscanner: () => import('./features/crypto/crypto-screen'),
-  alert: () => import('./features/alert/alert-settings-screen'),
+  alert: () => import('./features/alerts/alert-settings-screen'),
 };
 
 /** What a route gives its page: the document title. */

@@ -10,13 +10,13 @@ import {
 } from '@mantine/core';
 import { contrastRatio, firstPassing, mix } from './color-contrast';
 
-/** One theme for the whole app (UI.md): indigo primary; green and red are kept for gains and losses. */
+/** One theme for the whole app (docs/ui.md): indigo primary; green and red are kept for gains and losses. */
 const brand: MantineColorsTuple = [
   '#edf2ff', '#dbe4ff', '#bac8ff', '#91a7ff', '#748ffc', '#5c7cfa', '#4c6ef5', '#4263eb', '#3b5bdb', '#364fc7',
 ];
 
 /**
- * The colours with a meaning (UI.md "Up / down colours"): green for gains, Buy, CALL, success; red for
+ * The colours with a meaning (docs/ui.md "Up / down colours"): green for gains, Buy, CALL, success; red for
  * losses, Sell, PUT, failure; grey for neutral; yellow for middling strength and warnings; blue for
  * information (a step under way, nothing on file yet). Screens
  * name these rather than a shade: every theme colour's tokens pass WCAG AA (see below).

@@ -72,6 +72,32 @@ export const SCREEN_TITLES: Readonly<Record<DashboardChildPath, string>> = {
   drop: 'Drop Scanner Alerts',
 };
 
+/**
+ * The one name of each screen's feature in the code (issue 25): the web feature folder
+ * (apps/web/src/features/<name>/), the e2e spec (e2e/<name>*.spec.ts) and the name
+ * docs/architecture.md's feature table uses. Routes, menu labels and titles stay the spec's.
+ * `npm run check:structure` holds the web folders and the router's imports to it.
+ */
+export const FEATURE_OF_SCREEN = {
+  main: 'dashboard',
+  symbollookup: 'watchlist',
+  dropscanner: 'drop-scanner',
+  cryptoscanner: 'crypto',
+  options2: 'option-trades',
+  allstockscanner: 'long-term',
+  stockshort: 'swing',
+  drop: 'drop-items',
+  calendar: 'earnings-calendar',
+  support: 'support',
+  alert: 'alerts',
+  options: 'option-signals',
+  generalnews: 'news',
+  stocknews: 'news',
+  trumpnews: 'news',
+} as const satisfies Record<DashboardChildPath, string>;
+
+export type FeatureName = (typeof FEATURE_OF_SCREEN)[DashboardChildPath];
+
 /** The titles of the screens outside the dashboard (spec §4, §5). */
 export const AUTH_SCREEN_TITLES = { login: 'Sign in', setPassword: 'Change Password' } as const;
 

@@ -1,7 +1,7 @@
 import { newYorkOffsetMinutes } from '@signalboard/core';
 
 /**
- * The app's few en-US number and date formats, written out rather than asked of Intl (UI.md
+ * The app's few en-US number and date formats, written out rather than asked of Intl (docs/ui.md
  * "Numbers", "Dates"; issue 24). On a phone's CPU the first Intl.NumberFormat of a page costs about
  * 150 ms and the first Intl.DateTimeFormat about 250 ms (the locale's data loads then), and the Market
  * Dashboard's first answers needed both: two long tasks of their own. What is written here gives the

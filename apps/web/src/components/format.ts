@@ -2,7 +2,7 @@ import { TONE } from '../theme';
 import { dateAndTimeWithSeconds, formatDecimal, timeOfDay, type DecimalOptions } from './en-us-format';
 
 /**
- * Number and date formats used by every screen (UI.md "Numbers", "Dates"): prices to 2 decimals,
+ * Number and date formats used by every screen (docs/ui.md "Numbers", "Dates"): prices to 2 decimals,
  * percentages with a sign and 2 decimals, large volumes compact (1.2M), dates in the user's zone.
  * Prices, percentages and dates are written by en-us-format.ts (no Intl: the first Intl formatter
  * of a page is a long task on a phone's CPU, issue 24); only the compact volumes ask Intl, with one
@@ -50,7 +50,7 @@ export function formatTime(unixSeconds: number): string {
 }
 
 /**
- * The colour of a change for `c=` (UI.md "Up / down colours"): the gain colour up, the loss colour
+ * The colour of a change for `c=` (docs/ui.md "Up / down colours"): the gain colour up, the loss colour
  * down, dimmed when flat; always paired with a sign or an arrow. The one place screens get it from.
  */
 export function changeColor(value: number | null | undefined): typeof TONE.gain | typeof TONE.loss | 'dimmed' {

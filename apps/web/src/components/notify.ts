@@ -1,9 +1,9 @@
 import { notifications } from '@mantine/notifications';
 
-/** Every notification's × has an accessible name (UI.md "Accessibility"). */
+/** Every notification's × has an accessible name (docs/ui.md "Accessibility"). */
 const closeButtonProps = { 'aria-label': 'Dismiss notification' };
 
-/** The spec's alerts: success closes by itself, failures stay until dismissed (UI.md "Feedback"). */
+/** The spec's alerts: success closes by itself, failures stay until dismissed (docs/ui.md "Feedback"). */
 export function notifySuccess(message: string): void {
   notifications.show({ message, color: 'green', autoClose: 5000, withBorder: true, closeButtonProps });
 }

@@ -1,7 +1,7 @@
 import { formatCryptoNumber, type CryptoNumberField, type IdeaEventRow } from '@signalboard/core';
 
 /**
- * What an idea's price chart draws (UI.md "Charts"): the levels its strategy uses as labelled
+ * What an idea's price chart draws (docs/ui.md "Charts"): the levels its strategy uses as labelled
  * horizontal lines (entry, entry and exit levels, targets, stop, the 30-day high) and a marker on
  * the bar where each event of its log happened. Pure: the chart component only paints this.
  */

@@ -19,7 +19,7 @@ export interface ListQueryState {
 }
 
 /**
- * The trade screens' one async outcome (UI.md "States every screen has"): loading with the screen's
+ * The trade screens' one async outcome (docs/ui.md "States every screen has"): loading with the screen's
  * message, a failed load with Retry, the replay's progress instead of an empty list while the
  * engine's history replay runs, the spec's empty sentence, or the cards with 'Load more' when the
  * server has another page.

@@ -3,7 +3,7 @@ import { Alert, Button, Center, Group, Loader, Paper, Progress, Skeleton, Stack,
 import type { ReplayStatus } from '@signalboard/core';
 import { IconAlertTriangle, IconHistory, IconRefresh, IconSearch } from '@tabler/icons-react';
 
-/** Loading: the screen's message and card-shaped skeletons (UI.md "States"). */
+/** Loading: the screen's message and card-shaped skeletons (docs/ui.md "States"). */
 export function ListLoading({ message }: { message: string }) {
   return (
     <Stack gap="sm">

@@ -30,7 +30,7 @@ interface TradeFilterBarProps<K extends string> {
 }
 
 /**
- * The trade screens' one filter bar (UI.md "Filters sit in one bar"): status checkboxes, From Date
+ * The trade screens' one filter bar (docs/ui.md "Filters sit in one bar"): status checkboxes, From Date
  * and To Date (native date inputs, in the browser's time zone) and Search by Symbol, each with its
  * visible label. The list updates as they change.
  */

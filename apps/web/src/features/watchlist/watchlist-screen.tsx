@@ -36,7 +36,7 @@ export function WatchlistScreen() {
   const quotes = { ...polled, data: withLiveQuotes(polled.data, live.quotes) };
   const save = useSaveFavorites();
 
-  // Spec §8 logs the failure; UI.md also wants a visible message with a retry (below).
+  // Spec §8 logs the failure; docs/ui.md also wants a visible message with a retry (below).
   useEffect(() => {
     if (saved.error) console.error('Error loading favorites:', saved.error);
   }, [saved.error]);

@@ -28,7 +28,7 @@ export function AnalyzingIndicator({ text = 'Analyzing...' }: { text?: string })
   );
 }
 
-/** A failure a user can act on: what failed, the server's message and a Retry (UI.md "Error"). */
+/** A failure a user can act on: what failed, the server's message and a Retry (docs/ui.md "Error"). */
 export function NewsErrorAlert({ title, message, onRetry }: { title: string; message: string; onRetry: () => void }) {
   return (
     <Alert color="red" variant="light" icon={<IconAlertTriangle size={18} />} title={title} role="alert">

@@ -23,7 +23,7 @@ export function NewsCardList({
   );
 }
 
-/** Placeholder cards while the news loads (UI.md: skeletons rather than blank space). */
+/** Placeholder cards while the news loads (docs/ui.md: skeletons rather than blank space). */
 export function NewsCardSkeletons({ count = 4 }: { count?: number }) {
   return (
     <SimpleGrid cols={{ base: 1, md: 2 }} spacing="md" aria-hidden>

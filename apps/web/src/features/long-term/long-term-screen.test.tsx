@@ -4,7 +4,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { chartCalls } from '../../test/chart-mock';
 import { detail, layeredRow, record, recordGroup, stats } from '../../test/trade-fixtures';
 import { answerByStatus, answerPaged, captureDownloads, cardQueries, cleanUpAfterEach, ideaScreenRoutes, itShowsTheListStates, local, renderTradeScreen } from '../../test/trade-screen';
-import { EMPTY_MESSAGE, LayeredScreen, LOADING_MESSAGE, TITLE } from './layered-screen';
+import { EMPTY_MESSAGE, LayeredScreen, LOADING_MESSAGE, TITLE } from './long-term-screen';
 
 vi.mock('lightweight-charts', () => import('../../test/chart-mock'));
 

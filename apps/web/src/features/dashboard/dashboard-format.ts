@@ -2,7 +2,7 @@ import { formatDecimal, monthDay, monthDayYear, newYorkIsoDay, newYorkTimeOfDay,
 import { formatMediumDate, formatPrice } from '../../components/format';
 
 /**
- * Date and number formats of the Market Dashboard, on top of components/format.ts (UI.md
+ * Date and number formats of the Market Dashboard, on top of components/format.ts (docs/ui.md
  * "Numbers", "Dates"): every time in the user's zone.
  */
 

@@ -13,7 +13,7 @@ import { dateAndTimeWithSeconds, newYorkTimeOfDay } from '../../components/en-us
 import { formatPrice, formatSignedPercent } from '../../components/format';
 import { TONE } from '../../theme';
 
-/** Status colours (UI.md): delivered green, sent blue, failed red, expired yellow, held/queued grey. */
+/** Status colours (docs/ui.md): delivered green, sent blue, failed red, expired yellow, held/queued grey. */
 const STATUS_COLOR: Record<AlertDeliveryStatus, BadgeProps['color']> = {
   queued: TONE.neutral,
   sending: TONE.info,

@@ -31,8 +31,8 @@ import {
   OVERVIEW,
   TODAY,
   type DashboardPath,
-} from './market-dashboard-fixtures';
-import { MarketDashboardScreen } from './market-dashboard-screen';
+} from './dashboard-fixtures';
+import { MarketDashboardScreen } from './dashboard-screen';
 
 type Answer = { status: number; body: unknown } | Promise<{ status: number; body: unknown }>;
 type Answers = Partial<Record<DashboardPath, Answer | Answer[]>>;

@@ -19,7 +19,7 @@ export function DashboardSection({ title, asOf, children }: { title: string; asO
   );
 }
 
-/** "as of 9:41 AM" with the exact time on hover (UI.md "Dates"). */
+/** "as of 9:41 AM" with the exact time on hover (docs/ui.md "Dates"). */
 export function AsOf({ iso, prefix = 'as of' }: { iso: string | null; prefix?: string }) {
   if (!iso) return null;
   return (
@@ -33,8 +33,8 @@ export function AsOf({ iso, prefix = 'as of' }: { iso: string | null; prefix?: s
 }
 
 /**
- * Skeleton lines while a part loads (UI.md: skeletons rather than blank space). `className` reserves
- * the height the loaded part usually takes (market-dashboard.css), so nothing below it moves when
+ * Skeleton lines while a part loads (docs/ui.md: skeletons rather than blank space). `className` reserves
+ * the height the loaded part usually takes (dashboard.css), so nothing below it moves when
  * the data arrives.
  */
 export function PartLoading({ label, lines = 3, height = 18, className }: { label: string; lines?: number; height?: number; className?: string }) {
@@ -81,7 +81,7 @@ export function PartFailure({
   );
 }
 
-/** The spec's empty sentence, centred, with a hint of what to do next (UI.md "Empty"). */
+/** The spec's empty sentence, centred, with a hint of what to do next (docs/ui.md "Empty"). */
 export function EmptyState({ message, hint }: { message: string; hint?: string }) {
   return (
     <Stack align="center" gap={4} py="md">

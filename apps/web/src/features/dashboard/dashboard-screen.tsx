@@ -9,7 +9,7 @@ import '@mantine/core/styles/List.layer.css';
 import '@mantine/core/styles/Skeleton.layer.css';
 import '@mantine/core/styles/Table.layer.css';
 import '@mantine/core/styles/Tooltip.layer.css';
-import './market-dashboard.css';
+import './dashboard.css';
 import { memo, useDeferredValue, useRef, type ComponentType } from 'react';
 import { Alert, Button, Group, Stack, Text } from '@mantine/core';
 import { IconAlertTriangle, IconRefresh } from '@tabler/icons-react';

@@ -3,7 +3,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { renderScreen } from '../../test/render';
-import { EMPTY_MESSAGE, OptionScannerScreen, RUNNING_MESSAGE } from './option-scanner-screen';
+import { EMPTY_MESSAGE, OptionScannerScreen, RUNNING_MESSAGE } from './option-signals-screen';
 
 const META = {
   symbol: 'META', currentPrice: 104.5, high: 105.02, low: 87.56, percentageChange: 19.346733668341706,
