@@ -1,4 +1,4 @@
-// Lighthouse 12 on Debian's Chromium (DESIGN.md "Performance budgets"): mobile preset (Lighthouse's
+// Lighthouse 12 on Debian's Chromium (docs/design.md "Performance budgets"): mobile preset (Lighthouse's
 // default config: a mid-range phone on a slow 4G link, simulated), median of 3 runs, against the
 // built server started here on the embedded defaults (simulated market) on a fresh DATA_DIR.
 //   - /login as a visitor; /dashboard/main as a signed-in user (made with the admin CLI, its token

@@ -1,4 +1,4 @@
-// npm run bench: budgets from DESIGN.md, printed as a table (measured, never asserted in tests).
+// npm run bench: budgets from docs/design.md, printed as a table (measured, never asserted in tests).
 //   1. JavaScript the login route loads as served (the build's brotli files), from the Vite manifest:
 //      budget 150 KB; and its CSS.
 //   2. Authenticated read throughput (GET /api/getemail, token + user check) against a bare Fastify

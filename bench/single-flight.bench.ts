@@ -1,6 +1,6 @@
 // Single flight on the path the API uses: 1,000 concurrent requests for one quote through
 // CachedMarket.getQuote (cache + single-flight in front of the source), against a counting fake
-// upstream that takes 20 ms to answer. Budget (DESIGN.md): one upstream call.
+// upstream that takes 20 ms to answer. Budget (docs/design.md): one upstream call.
 // Also: 1,000 different from/to daily-bar ranges of one symbol (api/rsi lets users choose them),
 // which the cache serves from one history per symbol.
 import { createCachedMarket } from '../apps/server/src/providers/market/cached-market';

@@ -1,5 +1,5 @@
 /**
- * The accessibility gate (WCAG 2.2 AA, DESIGN.md "Accessibility"): axe-core on every screen of the
+ * The accessibility gate (WCAG 2.2 AA, docs/design.md "Accessibility"): axe-core on every screen of the
  * route table, in light, dark and at phone width, once its data has loaded and again after its main
  * interaction. A serious or critical violation fails the test.
  *

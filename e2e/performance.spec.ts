@@ -4,7 +4,7 @@ import { ECONOMIC, INDEX_QUOTES } from './fixtures/market/dashboard';
 import { OPTIONS_CALENDAR_FAVORITES as F } from './fixtures/market/options-calendar';
 import { launchBrowser, newContext, screenshot, signedInUser } from './support/browser';
 
-// What a browser receives over the wire (DESIGN.md "Performance budgets"): the login route's
+// What a browser receives over the wire (docs/design.md "Performance budgets"): the login route's
 // JavaScript as transferred (encoded body sizes, with the browser's own Accept-Encoding) at most
 // 150 KB, and no layout shift worth the name on the dashboard while its parts load (CLS < 0.05).
 

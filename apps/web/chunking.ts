@@ -8,7 +8,7 @@
  * into two chunks instead:
  *   - `vendor-base`: what a visitor who is not signed in loads (index.html's entry, /login,
  *     /set-password) — the same code those pages loaded before, so /login stays within its script
- *     budget (DESIGN.md, e2e/performance.spec.ts);
+ *     budget (docs/design.md, e2e/performance.spec.ts);
  *   - `vendor-app`: what only the signed-in screens load, fetched once and cached for all of them.
  * The earnings calendar's and the price charts' big libraries stay with their own screens, and every
  * screen's own code stays in its own chunk.

@@ -1,5 +1,5 @@
 /**
- * axe-core in the browser tests (WCAG 2.2 AA, DESIGN.md "Accessibility"). The app's CSP allows only
+ * axe-core in the browser tests (WCAG 2.2 AA, docs/design.md "Accessibility"). The app's CSP allows only
  * `script-src 'self'`, so axe is not added as a script tag: `page.evaluate` runs its source through
  * the DevTools protocol, which the page's CSP does not govern.
  */

@@ -1,7 +1,7 @@
 /**
  * The crypto arithmetic the Crypto Scanner spec recomputes from the pinned market, written here
  * independently of the app from docs/rules/crypto.md §3 and docs/rules/conventions.md §0.2 (TA-Lib's Wilder RSI, ATR and ADX,
- * providers.md §10): the fields of a coin on its last candle, its three hysteresis signals over its
+ * docs/providers.md §10): the fields of a coin on its last candle, its three hysteresis signals over its
  * whole history, the label changes (the signal log), forward returns, and the spec §9 formats.
  */
 import type { BarRow } from '../fixtures/market/dataset';

@@ -21,7 +21,7 @@ export interface FakeTwilioRequest {
 
 /**
  * A local stand-in for Twilio's Verify v2 and Messages APIs, answering with the shapes and error
- * bodies of reference/providers.md §8: a verification is pending until approved, deleted on approval
+ * bodies of docs/providers.md §8: a verification is pending until approved, deleted on approval
  * or after 5 checks (then 404/20404, with the 6th check 429/60202), wrong codes answer 200 pending.
  */
 export async function startFakeTwilio() {

@@ -4,7 +4,7 @@ import { DEFAULT_DROP_SELECTION, DEFAULT_DROP_THRESHOLD_PERCENT, DROP_SELECTIONS
 
 /**
  * Batch scans over the signed-in user's favourites: one round trip per screen instead of one
- * request per symbol (DESIGN.md "Performance budgets"). A symbol whose data fails is skipped and
+ * request per symbol (docs/design.md "Performance budgets"). A symbol whose data fails is skipped and
  * named in `failed`, never fatal.
  */
 

@@ -1,7 +1,7 @@
 import { assertPeriod, assertSameLength } from './validate';
 
 /**
- * Average True Range exactly as TA-Lib's ta_ATR.c (providers.md §10.2), in price units.
+ * Average True Range exactly as TA-Lib's ta_ATR.c (docs/providers.md §10.2), in price units.
  * - TR[i] = max(H[i] − L[i], |C[i−1] − H[i]|, |C[i−1] − L[i]|) for i ≥ 1; bar 0 has no TR.
  * - ATR[period] = mean(TR[1..period]): the first value is at index `period`, NaN before.
  * - Then Wilder smoothing: ATR[i] = (ATR[i−1] · (period − 1) + TR[i]) / period, the bar at i included.

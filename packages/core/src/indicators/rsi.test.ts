@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { latestRsi, rsi } from './rsi';
 import { randomWalk } from './test-series';
 
-// providers.md §10.3: the StockCharts worked example, TA-Lib values from a port of ta_RSI.c
+// docs/providers.md §10.3: the StockCharts worked example, TA-Lib values from a port of ta_RSI.c
 // (checked there against TA-Lib compiled to WASM), given to 10 decimals.
 const CLOSES_4DP = [
   44.3389, 44.0902, 44.1497, 43.6124, 44.3278, 44.8264, 45.0955, 45.4245, 45.8433, 46.0826, 45.8931, 46.0328, 45.614, 46.282, 46.282,
@@ -25,7 +25,7 @@ const TALIB_2DP = [
   37.7887719821,
 ];
 
-describe('rsi: TA-Lib reference series (providers.md §10.3)', () => {
+describe('rsi: TA-Lib reference series (docs/providers.md §10.3)', () => {
   // The table is rounded to 10 decimals, so toBeCloseTo(x, 9) (|diff| < 5e-10) leaves room only for that rounding.
   it.each([
     ['4-decimal closes', CLOSES_4DP, TALIB_4DP],

@@ -31,7 +31,7 @@ function seedSums(closes: ArrayLike<number>, period: number): [number, number] {
 
 /**
  * Relative Strength Index exactly as TA-Lib's ta_RSI.c (classic mode, no unstable period),
- * providers.md §10.1. closes oldest-first; period ≥ 2 (default 14 bars).
+ * docs/providers.md §10.1. closes oldest-first; period ≥ 2 (default 14 bars).
  * - change[i] = close[i] − close[i−1]; gain = max(change, 0), loss = max(−change, 0).
  * - Seed: avgGain, avgLoss = plain means of the first `period` gains and losses (changes 1..period).
  * - Then Wilder smoothing: avg = (avg · (period − 1) + today's gain or loss) / period.

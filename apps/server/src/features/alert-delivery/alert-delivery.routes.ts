@@ -1,5 +1,5 @@
 /**
- * The open routes of alert delivery (no bearer token; DESIGN.md "Security rules"), each with its own
+ * The open routes of alert delivery (no bearer token; docs/design.md "Security rules"), each with its own
  * check:
  * - POST /api/twilio/status: Twilio's status callbacks (X-Twilio-Signature over PUBLIC_URL + path):
  *   sent → delivered | failed; a receipt seen twice changes nothing.

@@ -1,5 +1,5 @@
 /**
- * The one interface every feature reads market data through (DESIGN.md "Market data"). Sources:
+ * The one interface every feature reads market data through (docs/design.md "Market data"). Sources:
  * `simulated` (default), `file` (a dataset directory) and `live` (provider adapters combined by
  * capability). All go through the cache in `cache/`. Times are Unix seconds (UTC); calendar dates
  * are ISO `YYYY-MM-DD` strings in the exchange's time zone (America/New_York for US and TSX).

@@ -103,7 +103,7 @@ describe('highs, drops, swing level, RVOL on a 200-candle hand-made series', () 
   });
 });
 
-describe('RSI and ATR: the reference series of providers.md §10', () => {
+describe('RSI and ATR: the reference series of docs/providers.md §10', () => {
   it('RSI(14) of the 4-decimal Wilder closes: 45.46 on 30 candles, 37.77 on 33', () => {
     const closes = [
       44.3389, 44.0902, 44.1497, 43.6124, 44.3278, 44.8264, 45.0955, 45.4245, 45.8433, 46.0826, 45.8931, 46.0328, 45.614, 46.282, 46.282, 46.0028, 46.0328, 46.4116, 46.2222, 45.6439,

@@ -112,7 +112,7 @@ export function createLiveMarketData(config: LiveMarketConfig): MarketData {
 
   /**
    * A coin's headlines (docs/rules/crypto.md §3.2: "matched by ticker or name"): Finnhub's company news
-   * knows no coins, so the coins share one `news?category=crypto` request (providers.md §1.6; the
+   * knows no coins, so the coins share one `news?category=crypto` request (docs/providers.md §1.6; the
    * resource table's "1 news request" per pass), held 5 minutes, and each coin takes the articles
    * that name it — in `related`, by its ticker as a word in capitals, or by its name.
    */

@@ -1,6 +1,6 @@
 /**
  * The simulated market must be rich enough that on any day each scanner of the spec finds some
- * stocks and passes over most (DESIGN.md "Market data"). This runs the real core rules over every US
+ * stocks and passes over most (docs/design.md "Market data"). This runs the real core rules over every US
  * stock of the universe at fixed instants spread over two years and through the day (before the
  * open, in the first minutes, mid-session, after the close, a weekend), with the metrics computed as
  * MarketService.metrics does (daily bars of the last 200 days, intraday bars for dailyrsi, sector
