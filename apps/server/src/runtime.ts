@@ -60,8 +60,8 @@ export async function openRuntime(config: Config, log: RuntimeLog, options: Runt
   if (control) log.warn(`TEST_CONTROL_FILE is set: quotes and the clock follow ${control.file} (a test setting)`);
   const clock = control ? offsetClock(systemClock, control) : systemClock;
   const clockForMarket = control ? controlledMarketClock(marketClock(config, clock), control) : marketClock(config, clock);
-  // Shared state (market cache, rate limits, token buckets, analysis cache): Redis when REDIS_URL is set.
-  // Shared state on Redis when REDIS_URL is set (every process sees it), else in this process's memory.
+  // Shared state (market cache, rate limits, token buckets, analysis cache): on Redis when REDIS_URL is
+  // set (every process sees it), else in this process's memory.
   const store = config.REDIS_URL
     ? createRedisStore({ url: config.REDIS_URL, prefix: config.REDIS_PREFIX }, { onError: (error) => log.warn(`Redis (shared state): ${error.message}`) })
     : createMemoryStore();

@@ -2,10 +2,11 @@
  * The worker entry (`npm run worker`, REDIS_URL required): runs the jobs the API processes schedule
  * and enqueue on BullMQ (jobs/queue.ts, jobs/tasks.ts) — the dashboard's refreshes, the engines'
  * replays, passes and marks, the alert quote polls and their evaluation, idea events, news and the
- * deliveries. Any number of workers share one queue; the app is built without listening, so the jobs
- * use exactly the services the API uses.
+ * deliveries. Any number of workers share one queue; the jobs run on the services of container.ts,
+ * exactly those the API uses, with no HTTP app.
  */
-import { buildApp } from './app';
+import { pino } from 'pino';
+import { createContainer } from './container';
 import { startMetricsServer, stopMetricsServer } from './features/metrics/metrics-server';
 import { collectProcessMetrics } from './lib/metrics';
 import { ConfigError, loadConfig } from './config';
@@ -28,12 +29,14 @@ async function main(): Promise<void> {
   // REDIS_URL is set (checked above), so the runtime has opened the queue.
   const queue = runtime.jobQueue!;
   const settings = { url: config.REDIS_URL, prefix: config.REDIS_PREFIX };
-  const app = await buildApp(await runtime.appDeps());
-  await app.ready();
+  // The API's logger settings (app.ts), JSON lines on stdout.
+  const logger = pino({ level: config.LOG_LEVEL, redact: ['*.password', '*.new_password'] });
+  const services = createContainer(await runtime.appDeps(), { log: logger });
+  await services.start();
 
-  const deps = taskDepsOf(app, runtime.clock);
-  const asJobLog = (logger: typeof app.log): JobLog => ({ info: (message) => logger.info(message), warn: (message) => logger.warn(message) });
-  const log = { ...asJobLog(app.log), child: (bindings: Record<string, unknown>) => asJobLog(app.log.child(bindings)) };
+  const deps = taskDepsOf(services, runtime.clock);
+  const asJobLog = (each: typeof logger): JobLog => ({ info: (message) => each.info(message), warn: (message) => each.warn(message) });
+  const log = { ...asJobLog(logger), child: (bindings: Record<string, unknown>) => asJobLog(logger.child(bindings)) };
   // Workers upsert the schedule too (idempotent): a worker started before any API process still runs it.
   await scheduleTasks(queue, deps);
   const workers = startJobWorkers(settings, { handlers: taskHandlers(deps), queue, log });
@@ -57,9 +60,9 @@ async function main(): Promise<void> {
       // queue's connections and the pool close (past it they are left to another worker's stalled
       // check). The engines' replays stop at their next session boundary rather than hold the drain:
       // the job fails and another worker retries it.
-      await Promise.all([workers.close(drainMs), settledWithin(drainMs, [app.tradeJobs.stop()])]);
+      await Promise.all([workers.close(drainMs), settledWithin(drainMs, [services.tradeJobs.stop()])]);
       if (metricsServer) await stopMetricsServer(metricsServer);
-      await app.close();
+      await services.close();
       // An embedded PostgreSQL the API process started stays up.
       await runtime.close();
       process.exit(0);

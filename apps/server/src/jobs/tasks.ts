@@ -62,7 +62,7 @@ export interface TaskDeps {
   clock: Clock;
 }
 
-/** The tasks' dependencies from the built app (server.ts, worker.ts); a new task's service is one more line here. */
+/** The tasks' dependencies from the built app (server.ts) or the container (worker.ts); a new task's service is one more line here. */
 export function taskDepsOf(app: Pick<FastifyInstance, 'jobs' | 'alertEvaluation' | 'alertDelivery' | 'liveQuotes' | 'tradeJobs'>, clock: Clock): TaskDeps {
   return { jobs: app.jobs, alertEvaluation: app.alertEvaluation, alertDelivery: app.alertDelivery, liveQuotes: app.liveQuotes, trades: app.tradeJobs, clock };
 }

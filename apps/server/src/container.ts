@@ -1,0 +1,252 @@
+/**
+ * The service container: every repo, service, store and job of an installation, built once from the
+ * runtime's dependencies (runtime.ts `appDeps`). The HTTP app (app.ts) registers its routes on these;
+ * the worker (worker.ts) runs the queued jobs on them with no HTTP app at all; tests build either.
+ * Nothing here knows about HTTP: a request-facing part (the sign-in limits, the costly-call limits)
+ * is built here because it is state every route shares, and used by the routes.
+ */
+import { createHmac } from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
+import type pg from 'pg';
+import type { EngineId, UniverseMember } from '@signalboard/core';
+import type { Config } from './config';
+import type { Database } from './db/client';
+import { createAlertDelivery } from './features/alert-delivery/alert-delivery';
+import { createAlertEvaluation } from './features/alert-evaluation/alert-evaluation';
+import { createAlertHistoryRepo } from './features/alert-history/alert-history.repo';
+import { createAlertHistoryService } from './features/alert-history/alert-history.service';
+import { createAlertRulesRepo } from './features/alert-rules/alert-rules.repo';
+import { createAlertRulesService } from './features/alert-rules/alert-rules.service';
+import { createAuthService } from './features/auth/auth.service';
+import { createSessionUsers } from './features/auth/session-users';
+import { createUsersRepo } from './features/auth/users.repo';
+import { createDashboardJobs } from './features/dashboard/dashboard.jobs';
+import { createDashboardRepo } from './features/dashboard/dashboard.repo';
+import { createFavoritesRepo } from './features/favorites/favorites.repo';
+import { createReadiness, defaultReadinessChecks, mergeChecks, type ReadinessCheck } from './features/health/readiness';
+import { createInProcessBus } from './features/live/live-bus';
+import { createLiveHub } from './features/live/live-hub';
+import { createLiveQuotes } from './features/live/live-quotes';
+import { createMemoryRegistry, createRedisRegistry } from './features/live/live-registry';
+import { createMarketService } from './features/market/market.service';
+import { createNewsAnalysisService } from './features/news/news-analysis.service';
+import { createPhoneService } from './features/phone/phone.service';
+import { createScansService } from './features/scans/scans.service';
+import { SERVER_TRADE_ENGINES } from './features/trades/engines';
+import { createTradeJobs } from './features/trades/trades.jobs';
+import { createTrackRecords } from './features/trades/trades.record';
+import { createTradesRepo } from './features/trades/trades.repo';
+import type { AnyEngine } from './features/trades/trades.types';
+import { createJobRuns } from './jobs/job-runs';
+import { createJobRegistry } from './jobs/registry';
+import type { QueuedWork } from './jobs/tasks';
+import { createMemoryStore, type CacheStore } from './lib/cache-store';
+import { systemClock, type Clock } from './lib/clock';
+import { NO_FOREGROUND, type Foreground } from './lib/foreground';
+import type { LiveBus } from './lib/live-bus';
+import { RateLimiter } from './lib/rate-limiter';
+import { createDbRateLimiter, createUsageCounters } from './lib/usage-counter';
+import { createCostlyCallLimits } from './lib/user-limit';
+import { createTokens } from './lib/tokens';
+import { createAnalyst, type Analyst } from './providers/ai';
+import type { Mailer } from './providers/mail';
+import type { CachedMarket } from './providers/market/cached-market';
+import { createSms, guardSms, type Sms } from './providers/sms';
+
+export interface ContainerDeps {
+  config: Config;
+  db: Database;
+  /** The pool behind `db`; one of its connections listens for account changes. */
+  pool: pg.Pool;
+  mailer: Mailer;
+  /** The SMS provider (default: the one SMS_PROVIDER names, createSms). */
+  sms?: Sms;
+  /**
+   * Shared state (rate limits, the news-analysis cache): runtime.ts's store, on Redis when
+   * REDIS_URL is set; default a memory store of this container's own. Its owner (runtime.ts) closes it.
+   */
+  store?: CacheStore;
+  /** Market data behind its cache (createMarket), and the clock it runs on. */
+  market: CachedMarket;
+  marketClock: Clock;
+  /** The news analyst (createAnalyst); default: the one AI_PROVIDER names. */
+  analyst?: Analyst;
+  jwtSecret: string;
+  clock?: Clock;
+  /** The trade engines (default: SERVER_TRADE_ENGINES); tests pass their own. */
+  tradeEngines?: readonly AnyEngine[];
+  /** The engines' universe (default: the source's S&P 500 members); tests pass a small one. */
+  tradeUniverse?: (survivorshipBiased: boolean, engine: EngineId) => Promise<UniverseMember[]>;
+  /** Readiness checks besides the defaults (database, redis, market_data, mail, sms), e.g. the queues; a same-named one replaces a default. */
+  readinessChecks?: readonly ReadinessCheck[];
+  /** REDIS_URL: work that runs on the workers (jobs/tasks.ts): the delivery kick, the first dashboard fill. */
+  queued?: QueuedWork;
+  /** The live-update bus (default: in-process); runtime.ts passes the Redis one when REDIS_URL is set and closes it. */
+  bus?: LiveBus;
+  /** Tests only (TEST_CONTROL_FILE's holdJobs): holds a registry job after its claim (jobs/registry.ts JobRunnerDeps.hold). */
+  holdJob?: (job: string) => Promise<void>;
+}
+
+export interface ContainerOptions {
+  /** The process's logger (the HTTP app's, or the worker's own). */
+  log: FastifyBaseLogger;
+  /** The requests under way, which the replays give way to (the HTTP app's; a worker serves none). */
+  foreground?: Foreground;
+}
+
+/** Builds every service of an installation; `start()` then opens what listens (the account changes). */
+export function createContainer(deps: ContainerDeps, options: ContainerOptions) {
+  const { config, db, mailer } = deps;
+  const { log } = options;
+  const clock = deps.clock ?? systemClock;
+  const jobLog = { info: (message: string) => log.info(message), warn: (message: string) => log.warn(message) };
+
+  const users = createUsersRepo(db);
+  const favorites = createFavoritesRepo(db);
+  const auth = createAuthService({ users, mailer, clock });
+  const tokens = createTokens({ secret: deps.jwtSecret, ttlSeconds: config.ACCESS_TOKEN_TTL_SECONDS });
+  const windowMs = (seconds: number) => seconds * 1000;
+  // On Redis the sign-in and reset limits hold across every API process (phone verification counts in the database).
+  const store = deps.store ?? createMemoryStore();
+  const limiters = {
+    loginByEmail: new RateLimiter(config.LOGIN_MAX_PER_EMAIL, windowMs(config.LOGIN_WINDOW_SECONDS), clock, { store, name: 'login-email' }),
+    loginByAddress: new RateLimiter(config.LOGIN_MAX_PER_ADDRESS, windowMs(config.LOGIN_WINDOW_SECONDS), clock, { store, name: 'login-address' }),
+    forgotByEmail: new RateLimiter(config.FORGOT_PASSWORD_MAX_PER_EMAIL, windowMs(config.FORGOT_PASSWORD_WINDOW_SECONDS), clock, { store, name: 'forgot-email' }),
+    forgotByAddress: new RateLimiter(config.FORGOT_PASSWORD_MAX_PER_ADDRESS, windowMs(config.FORGOT_PASSWORD_WINDOW_SECONDS), clock, { store, name: 'forgot-address' }),
+  };
+  // Per-user limits of the calls that cost money, mail or CPU (analysis, support, password change).
+  const userLimits = createCostlyCallLimits(config, clock, store);
+
+  // The outbox's code hashes are keyed by a key derived from the JWT secret (never the secret itself).
+  const provider = deps.sms ?? createSms(config, db, clock, createHmac('sha256', deps.jwtSecret).update('signalboard sms verification codes').digest('hex'));
+  // Every SMS passes the allowed countries and the installation's daily budget (providers/sms/guard.ts).
+  const sms = guardSms(provider, { db, clock, dailyLimit: config.SMS_DAILY_LIMIT, allowedCountries: config.SMS_ALLOWED_COUNTRIES, log: { warn: (message) => log.warn(message) } });
+  const alertDelivery = createAlertDelivery({ db, sms, mailer, clock, config, log: jobLog, jwtSecret: deps.jwtSecret });
+
+  const defaultChecks = defaultReadinessChecks({ config, pool: deps.pool, mailKind: mailer.kind, smsKind: sms.kind, smsBudget: () => sms.budgetState() });
+  const readiness = createReadiness(mergeChecks(defaultChecks.checks, deps.readinessChecks ?? []), { onClose: defaultChecks.close });
+
+  const sessionUsers = createSessionUsers({ users, pool: deps.pool, clock, log });
+  const analyst = deps.analyst ?? createAnalyst(config);
+  const dashboardRepo = createDashboardRepo(db);
+  const runs = createJobRuns(db);
+  // The live-update bus: idea updates and fired alerts are published on it (features/live).
+  const ownBus = !deps.bus;
+  const bus = deps.bus ?? createInProcessBus(jobLog);
+  const dashboardJobs = createDashboardJobs({
+    repo: dashboardRepo,
+    runs,
+    market: deps.market,
+    analyst,
+    marketClock: deps.marketClock,
+    clock,
+    log: jobLog,
+    ...(deps.holdJob ? { hold: deps.holdJob } : {}),
+  });
+  const tradesRepo = createTradesRepo(db);
+  const tradeJobs = createTradeJobs({
+    engines: deps.tradeEngines ?? SERVER_TRADE_ENGINES,
+    repo: tradesRepo,
+    runs,
+    market: deps.market,
+    marketClock: deps.marketClock,
+    clock,
+    log: jobLog,
+    ...(deps.tradeUniverse ? { universe: deps.tradeUniverse } : {}),
+    ideasChanged: (engine) => void bus.publish({ type: 'ideas', engine, at: clock.nowMs() }),
+    ...(deps.queued ? { queueReplay: deps.queued.replay } : {}),
+    ...(deps.holdJob ? { hold: deps.holdJob } : {}),
+    foreground: options.foreground ?? NO_FOREGROUND,
+  });
+  const jobs = createJobRegistry([dashboardJobs, tradeJobs]);
+  // Live updates (features/live): the streams this process holds, fed by the bus.
+  const liveRegistry = config.REDIS_URL ? createRedisRegistry({ url: config.REDIS_URL, prefix: config.REDIS_PREFIX }, clock) : createMemoryRegistry(clock);
+  const liveHub = createLiveHub({ bus, registry: liveRegistry, clock, log: jobLog, users: sessionUsers });
+  const liveQuotes = createLiveQuotes({ market: deps.market, bus, registry: liveRegistry, log: jobLog });
+  const alertEvaluation = createAlertEvaluation({
+    db,
+    market: deps.market,
+    marketClock: deps.marketClock,
+    clock,
+    ...(config.ALERT_POLL_SECONDS ? { pollSeconds: config.ALERT_POLL_SECONDS } : {}),
+    delivery: deps.queued ? { kick: deps.queued.kickDelivery } : alertDelivery,
+    alertCommitted: (alert) =>
+      void bus.publish({ type: 'alert', userId: alert.userId, alertType: alert.alertType, symbol: alert.symbol === '*' ? null : alert.symbol, message: alert.smsText, at: alert.firedAt.getTime() }),
+    log: jobLog,
+  });
+
+  const phone = createPhoneService({ db, sms, clock, log, limits: { perAddressPerDay: config.VERIFICATION_MAX_PER_ADDRESS_PER_DAY, perDay: config.VERIFICATION_MAX_PER_DAY } });
+  // Test sends per user and channel per hour, counted in the database (shared by every process).
+  const testSends = createDbRateLimiter(createUsageCounters(db), { name: 'test-alert', max: config.TEST_ALERT_MAX_PER_HOUR, windowMs: 3_600_000, clock });
+  const alertRules = createAlertRulesService({ repo: createAlertRulesRepo(db), sms, mailer, clock, log, testSends });
+  const alertHistory = createAlertHistoryService({ repo: createAlertHistoryRepo(db) });
+  const marketService = createMarketService(deps.market, deps.marketClock);
+  const scans = createScansService({ favorites, market: marketService, sentiment: deps.market, clock: deps.marketClock, log });
+  const newsAnalysis = createNewsAnalysisService({ analyst, clock, ttlMs: config.AI_CACHE_TTL_SECONDS * 1000, store });
+  const records = createTrackRecords({ repo: tradesRepo, market: deps.market, marketClock: deps.marketClock, ...(deps.tradeUniverse ? { universe: deps.tradeUniverse } : {}) });
+
+  /** Ends the live streams (an open stream would hold an HTTP server's close up). */
+  async function closeStreams(): Promise<void> {
+    await liveQuotes.stop();
+    await liveHub.close();
+  }
+  /** The live registry, and the bus when it is this container's own (runtime.ts closes one it passed). */
+  async function closeLive(): Promise<void> {
+    await liveRegistry.close();
+    if (ownBus) await bus.close();
+  }
+
+  return {
+    clock,
+    store,
+    users,
+    favorites,
+    auth,
+    tokens,
+    limiters,
+    userLimits,
+    sms,
+    alertDelivery,
+    readiness,
+    sessionUsers,
+    analyst,
+    dashboardRepo,
+    dashboardJobs,
+    tradesRepo,
+    tradeJobs,
+    jobs,
+    bus,
+    liveRegistry,
+    liveHub,
+    liveQuotes,
+    alertEvaluation,
+    phone,
+    alertRules,
+    alertHistory,
+    marketService,
+    scans,
+    newsAnalysis,
+    records,
+    /** Opens what listens: the account changes (a deactivated user's token stops at once). */
+    async start(): Promise<void> {
+      await sessionUsers.start();
+    },
+    closeStreams,
+    closeLive,
+    /**
+     * Everything, for a process without an HTTP app (the worker): the timers and the replays stop,
+     * then what holds connections. The HTTP app closes the same parts from its own close hooks.
+     */
+    async close(): Promise<void> {
+      await alertEvaluation.stop();
+      await tradeJobs.stop();
+      await closeStreams();
+      await alertDelivery.stop();
+      await readiness.close();
+      await sessionUsers.close();
+      await closeLive();
+    },
+  };
+}
+
+export type Container = ReturnType<typeof createContainer>;
