@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { singleLineText } from '../validation/text';
-import { ALERT_TYPE_NAMES, ALERT_TYPES, alertChannel } from './alert-rules';
+import { alertChannel } from './alert-delivery-settings';
+import { ALERT_TYPE_NAMES, ALERT_TYPES } from './alert-rules';
 
 /**
  * Alert history (issue 15 "Alert System II": "every alert with the rule as it was, the data that fired

@@ -9,20 +9,14 @@ import {
   ALERT_TYPES,
   ALERT_TYPE_NAMES,
   OPTION_ALERT_TICKERS,
-  QUIET_HOURS_SAME_MESSAGE,
-  QUIET_HOURS_TIME_MESSAGE,
-  TIME_ZONE_MESSAGE,
   alertPreferencesProblem,
   alertSavedMessage,
   alertSymbolNotAllowedMessage,
   alertTargetMissingMessage,
-  inQuietHours,
-  isDeliveryHeld,
-  localTimeIn,
   normalizeAlertSymbol,
-  saveAlertDeliverySettingsRequest,
   saveAlertPreferencesRequest,
 } from './alert-rules';
+import { QUIET_HOURS_SAME_MESSAGE, QUIET_HOURS_TIME_MESSAGE, TIME_ZONE_MESSAGE, inQuietHours, isDeliveryHeld, localTimeIn, saveAlertDeliverySettingsRequest } from './alert-delivery-settings';
 import { formatIssues } from './common';
 
 const msgOf = (schema: typeof saveAlertPreferencesRequest | typeof saveAlertDeliverySettingsRequest, input: unknown) => {

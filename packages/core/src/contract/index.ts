@@ -13,6 +13,7 @@ export * from './saved-alerts';
 export * from './crypto-trades';
 export * from './phone';
 export * from './alert-rules';
+export * from './alert-delivery-settings';
 export * from './alert-history';
 export * from './alert-delivery';
 export * from './live';

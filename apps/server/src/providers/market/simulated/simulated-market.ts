@@ -15,7 +15,6 @@ import {
   type NewsSentiment,
   type OptionChain,
   type Quote,
-  type SymbolInfo,
 } from '../types';
 import { UNIVERSE, universeBySymbol } from '../universe';
 import type { UniverseEntry } from '../universe/types';
@@ -26,27 +25,12 @@ import { optionChain } from './options';
 import { intradayBars, runningBar, US_STEPS } from './intraday';
 import { dailySeries, isCrypto, isSessionDay, type DailySeries } from './prices';
 import { priceModel } from './profiles';
+import { rank, toSymbolInfo } from './symbols';
 
 /** Symbols whose series cut at the current instant are kept (see currentSeries). */
 const CURRENT_CACHE_SYMBOLS = 64;
 /** Peers averaged into a sector's news sentiment (the first of the sector in universe order). */
 const SECTOR_PEERS = 12;
-
-export function toSymbolInfo(entry: UniverseEntry): SymbolInfo {
-  const crypto = entry.exchange === 'Crypto';
-  const canadian = entry.exchange === 'TSX';
-  return {
-    symbol: entry.symbol,
-    description: entry.name,
-    market: crypto ? 'CRYPTO' : canadian ? 'TO' : 'US',
-    exchange: entry.exchange,
-    country: crypto ? 'Global' : canadian ? 'Canada' : 'United States',
-    currency: canadian ? 'CAD' : 'USD',
-    assetClass: crypto ? 'crypto' : entry.sector ? 'stock' : 'etf',
-    sector: entry.sector,
-    industry: entry.industry,
-  };
-}
 
 /** Where an asset's trading stands now: its last (possibly running) session and how far in. */
 interface Now {
@@ -401,21 +385,5 @@ function firstIndexOnOrAfter(series: DailySeries, day: number): number {
   return lo;
 }
 
-/** Exact ticker first, then tickers starting with the query, then names containing it. */
-function rank(entries: readonly UniverseEntry[], query: string): UniverseEntry[] {
-  const scored: Array<[number, UniverseEntry]> = [];
-  for (const entry of entries) {
-    const symbol = entry.symbol.toUpperCase();
-    const bare = symbol.replace(/\.TO$/, '');
-    const name = entry.name.toUpperCase();
-    let score = -1;
-    if (symbol === query || bare === query) score = 0;
-    else if (symbol.startsWith(query)) score = 1;
-    else if (name.startsWith(query)) score = 2;
-    else if (name.includes(query)) score = 3;
-    if (score >= 0) scored.push([score, entry]);
-  }
-  return scored.sort((a, b) => a[0] - b[0] || a[1].symbol.localeCompare(b[1].symbol)).slice(0, 20).map(([, entry]) => entry);
-}
 
 const round = (value: number, decimals: number) => Math.round(value * 10 ** decimals) / 10 ** decimals;
