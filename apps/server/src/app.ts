@@ -14,7 +14,7 @@ import { createContainer, type ContainerDeps } from './container';
 import { isDatabaseUnavailable } from './db/errors';
 import { httpTimeouts } from './lib/http-timeouts';
 import { protectedAuthRoutes, publicAuthRoutes } from './features/auth/auth.routes';
-import { favoritesRoutes } from './features/favorites/favorites.routes';
+import { favoritesRoutes } from './features/watchlist/watchlist.routes';
 import type { DashboardJobs } from './features/dashboard/dashboard.jobs';
 import type { TradeJobs } from './features/trades/trades.jobs';
 import { trackForeground } from './lib/foreground';

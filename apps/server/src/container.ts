@@ -22,7 +22,7 @@ import { createSessionUsers } from './features/auth/session-users';
 import { createUsersRepo } from './features/auth/users.repo';
 import { createDashboardJobs } from './features/dashboard/dashboard.jobs';
 import { createDashboardRepo } from './features/dashboard/dashboard.repo';
-import { createFavoritesRepo } from './features/favorites/favorites.repo';
+import { createFavoritesRepo } from './features/watchlist/watchlist.repo';
 import { createReadiness, defaultReadinessChecks, mergeChecks, type ReadinessCheck } from './features/health/readiness';
 import { createInProcessBus } from './features/live/live-bus';
 import { createLiveHub } from './features/live/live-hub';

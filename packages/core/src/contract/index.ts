@@ -1,6 +1,6 @@
 export * from './common';
 export * from './auth';
-export * from './favorites';
+export * from './watchlist';
 export * from './support';
 export * from './market';
 export * from './scans';

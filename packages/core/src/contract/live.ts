@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { singleLineText } from '../validation/text';
-import { symbolText } from './favorites';
+import { symbolText } from './watchlist';
 
 /** A stream shows at most this many symbols (the WatchList's favourites and the index strip). */
 export const LIVE_SYMBOLS_MAX = 100;

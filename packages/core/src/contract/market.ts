@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { isIsoDate } from '../market/trading-calendar';
 import { singleLineText } from '../validation/text';
-import { symbolText } from './favorites';
+import { symbolText } from './watchlist';
 
 /** Symbols of the market-data calls: favourites' rules (bare crypto tickers pass them too). */
 const symbolParam = symbolText((input) => (input === undefined ? 'Symbol is required' : 'Symbol must be text'));

@@ -18,7 +18,7 @@ import {
 } from '@signalboard/core';
 import type { Clock } from '../../lib/clock';
 import type { CachedMarket } from '../../providers/market/cached-market';
-import type { FavoritesRepo } from '../favorites/favorites.repo';
+import type { FavoritesRepo } from '../watchlist/watchlist.repo';
 import type { MarketService } from '../market/market.service';
 import { settleInCompletionOrder } from './completion-order';
 import { failureReason } from './scan-failure';

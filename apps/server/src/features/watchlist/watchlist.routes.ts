@@ -5,7 +5,7 @@ import {
   type GetFavoriteStocksResponse,
 } from '@signalboard/core';
 import { HttpError, parseInput } from '../../lib/errors';
-import { FavoritesLimitError, type FavoritesRepo } from './favorites.repo';
+import { FavoritesLimitError, type FavoritesRepo } from './watchlist.repo';
 
 export async function favoritesRoutes(app: FastifyInstance, options: { favorites: FavoritesRepo }) {
   const { favorites } = options;
