@@ -2,6 +2,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { mockApi } from '../../test/mock-api';
 import { renderScreen } from '../../test/render';
 import { TONE } from '../../theme';
 import {
@@ -38,24 +39,24 @@ type Answer = { status: number; body: unknown } | Promise<{ status: number; body
 type Answers = Partial<Record<DashboardPath, Answer | Answer[]>>;
 
 /**
- * fetch answers by path: a path's answer is the override given (one answer, or one per call in
- * turn), else the fixture. Calls are recorded in order.
+ * The mock API on the dashboard's calls (earnings_calendar is a POST, the others GETs): a path's
+ * answer is the override given (one answer, or one per call in turn, the last repeated), else the
+ * fixture. Calls are recorded in order.
  */
-function mockApi(overrides: Answers = {}) {
-  const queues = new Map(Object.entries(overrides).map(([path, answer]) => [path, Array.isArray(answer) ? [...answer] : [answer]]));
-  const fetchMock = vi.fn(async (url: string, _init?: RequestInit) => {
-    const path = url.replace(/^\/api\//, '').split('?')[0] as DashboardPath;
-    if (!DASHBOARD_PATHS.includes(path)) throw new Error(`unexpected call ${url}`);
-    const queue = queues.get(path);
-    const answer = queue && queue.length > 0 ? (queue.length > 1 ? queue.shift()! : queue[0]!) : { status: 200, body: DEFAULT_ANSWERS[path] };
-    const { status, body } = await answer;
-    return new Response(JSON.stringify(body), { status });
-  });
-  vi.stubGlobal('fetch', fetchMock);
-  return fetchMock;
+function mockDashboard(overrides: Answers = {}) {
+  return mockApi(
+    Object.fromEntries(
+      DASHBOARD_PATHS.map((path) => {
+        const given = overrides[path];
+        const queue = given === undefined ? [] : Array.isArray(given) ? [...given] : [given];
+        const answer = () => (queue.length > 1 ? queue.shift()! : (queue[0] ?? { status: 200, body: DEFAULT_ANSWERS[path] }));
+        return [`${path === 'earnings_calendar' ? 'POST' : 'GET'} ${path}`, answer];
+      }),
+    ),
+  );
 }
 
-const callsTo = (fetchMock: ReturnType<typeof mockApi>, path: DashboardPath) => fetchMock.mock.calls.filter(([url]) => url === `/api/${path}`);
+const callsTo = (api: ReturnType<typeof mockApi>, path: DashboardPath) => api.calls.filter((call) => call.input === `/api/${path}`);
 
 function renderDashboard(client = new QueryClient({ defaultOptions: { queries: { retry: false } } })) {
   return renderScreen(
@@ -92,12 +93,12 @@ describe('Market Dashboard', () => {
     const releases: Array<() => void> = [];
     const held = (path: DashboardPath): Answer =>
       new Promise((resolve) => releases.push(() => resolve({ status: 200, body: DEFAULT_ANSWERS[path] })));
-    const fetchMock = mockApi(Object.fromEntries(DASHBOARD_PATHS.map((path) => [path, held(path)])) as Answers);
+    const api = mockDashboard(Object.fromEntries(DASHBOARD_PATHS.map((path) => [path, held(path)])) as Answers);
     renderDashboard();
 
     expect(screen.getAllByRole('heading', { level: 1 }).map((heading) => heading.textContent)).toEqual(['Market Dashboard']);
-    await waitFor(() => expect(fetchMock).toHaveBeenCalledTimes(DASHBOARD_PATHS.length));
-    expect(fetchMock.mock.calls.map(([url]) => url).sort()).toEqual(DASHBOARD_PATHS.map((path) => `/api/${path}`).sort());
+    await waitFor(() => expect(api.calls).toHaveLength(DASHBOARD_PATHS.length));
+    expect(api.calls.map((call) => call.input).sort()).toEqual(DASHBOARD_PATHS.map((path) => `/api/${path}`).sort());
     for (const label of [
       'Loading the market overview',
       'Loading overall market sentiment',
@@ -112,10 +113,11 @@ describe('Market Dashboard', () => {
     await settled();
     expect(within(section('Overall Market Sentiment')).getByText('Stocks rose. Tech led gains.')).toBeInTheDocument();
     expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+    expect(api.unhandled).toEqual([]);
   });
 
   it('shows the market status, the index strip and the sector heatmap', async () => {
-    mockApi();
+    const api = mockDashboard();
     renderDashboard();
     const overview = await findSection('Market Overview');
     await within(overview).findByText('Open');
@@ -141,19 +143,21 @@ describe('Market Dashboard', () => {
     expect(within(heatmap).getByRole('listitem', { name: 'Health Care 0.00% (XLV)' })).toBeInTheDocument();
     expect(tiles[0]!.getAttribute('style')).toContain('green');
     expect(tiles[10]!.getAttribute('style')).toContain('red');
+    expect(api.unhandled).toEqual([]);
   });
 
   it('says when the market opens next while it is closed', async () => {
-    mockApi({ market_overview: { status: 200, body: { ...OVERVIEW, market: { phase: 'closed', nextChange: '2026-11-23T14:30:00.000Z' } } } });
+    const api = mockDashboard({ market_overview: { status: 200, body: { ...OVERVIEW, market: { phase: 'closed', nextChange: '2026-11-23T14:30:00.000Z' } } } });
     renderDashboard();
     const overview = await findSection('Market Overview');
     expect(await within(overview).findByText('Closed')).toBeInTheDocument();
     expect(within(overview).getByText('Market status:')).toBeInTheDocument();
     expect(within(overview).getByText(/^Opens/).textContent).toBe('Opens Mon 9:30 AM ET');
+    expect(api.unhandled).toEqual([]);
   });
 
   it("shows the latest overall summary as bullets of 2 sentences, with when it was written", async () => {
-    mockApi();
+    const api = mockDashboard();
     renderDashboard();
     const overall = await findSection('Overall Market Sentiment');
     const bullets = await within(overall).findByRole('list', { name: 'Market Summary' });
@@ -165,10 +169,11 @@ describe('Market Dashboard', () => {
     expect(within(overall).getByRole('heading', { name: 'Market Summary' })).toBeInTheDocument();
     expect(within(overall).getByText(/^Last updated:/).textContent).toBe('Last updated: Nov 20, 2026, 10:00:00 AM · from 12 news items');
     expect(within(overall).queryByText('An older summary.')).not.toBeInTheDocument();
+    expect(api.unhandled).toEqual([]);
   });
 
   it("lists today's releases of favourites only, asking for today's date as start and end", async () => {
-    const fetchMock = mockApi();
+    const api = mockDashboard();
     renderDashboard();
     const earnings = await findSection("Today's Earnings (Favorites)");
     const table = await within(earnings).findByRole('table');
@@ -184,13 +189,14 @@ describe('Market Dashboard', () => {
     expect(within(table).getByText('+10.71%')).toHaveStyle({ color: GAIN });
     expect(within(table).queryByText('ZZZZ')).not.toBeInTheDocument();
 
-    const [call] = callsTo(fetchMock, 'earnings_calendar');
-    expect(call![1]?.method).toBe('POST');
-    expect(JSON.parse(String(call![1]?.body))).toEqual({ start_date: TODAY, end_date: TODAY });
+    const [call] = callsTo(api, 'earnings_calendar');
+    expect(call!.method).toBe('POST');
+    expect(call!.body).toEqual({ start_date: TODAY, end_date: TODAY });
+    expect(api.unhandled).toEqual([]);
   });
 
   it('shows each sector in an accordion: summary bullets, the top 3 news and an expand control for the rest', async () => {
-    mockApi();
+    const api = mockDashboard();
     renderDashboard();
     const sectors = await findSection('Sector Sentiment & News');
     const energy = await within(sectors).findByRole('button', { name: /^Energy/ });
@@ -230,10 +236,11 @@ describe('Market Dashboard', () => {
     await userEvent.click(less);
     expect(within(panel).getByRole('button', { name: 'Show 2 more' })).toHaveAttribute('aria-expanded', 'false');
     expect(within(panel).queryByRole('list', { name: 'More Energy news' })).not.toBeInTheDocument();
+    expect(api.unhandled).toEqual([]);
   });
 
   it('says when a sector has no news, unreadable news or no summary', async () => {
-    mockApi();
+    const api = mockDashboard();
     renderDashboard();
     const sectors = await findSection('Sector Sentiment & News');
     await userEvent.click(await within(sectors).findByRole('button', { name: /^Materials/ }));
@@ -245,10 +252,11 @@ describe('Market Dashboard', () => {
     const utilities = await screen.findByRole('region', { name: /^Utilities/ });
     expect(within(utilities).getByText(SECTOR_NEWS_UNPARSEABLE)).toBeInTheDocument();
     expect(within(utilities).getByText(NO_SUMMARY)).toBeInTheDocument();
+    expect(api.unhandled).toEqual([]);
   });
 
   it('shows each economic indicator as a card with its last 2 values and the change', async () => {
-    mockApi();
+    const api = mockDashboard();
     renderDashboard();
     const indicators = await findSection('Key Economic Indicators');
     const unemployment = await within(indicators).findByRole('article', { name: 'Unemployment Rate' });
@@ -269,10 +277,11 @@ describe('Market Dashboard', () => {
     expect(within(cpi).getByText(NO_SUMMARY)).toBeInTheDocument();
     // The section's "as of" is its latest update.
     expect(within(indicators).getAllByText(/^as of/)[0]!.textContent).toBe('as of 8:30 AM');
+    expect(api.unhandled).toEqual([]);
   });
 
   it('shows the empty state of every part', async () => {
-    mockApi({
+    const api = mockDashboard({
       all_overall_sentiment: { status: 200, body: [] },
       earnings_calendar: { status: 200, body: [] },
       sector_sentiment_scanner: { status: 200, body: [] },
@@ -285,10 +294,11 @@ describe('Market Dashboard', () => {
     expect(within(section('Sector Sentiment & News')).getByText(NO_SECTORS)).toBeInTheDocument();
     expect(within(section('Key Economic Indicators')).getByText(NO_INDICATORS)).toBeInTheDocument();
     expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+    expect(api.unhandled).toEqual([]);
   });
 
   it("says 'No summary available.' for an overall row without a summary, and no earnings when none is a favourite", async () => {
-    mockApi({
+    const api = mockDashboard({
       all_overall_sentiment: { status: 200, body: [{ ...OVERALL[0], GptSummary: '' }] },
       get_favorite_stocks: { status: 200, body: [{ symbol: 'NVDA', description: 'NVIDIA' }] },
     });
@@ -298,6 +308,7 @@ describe('Market Dashboard', () => {
     expect(within(overall).getByText(NO_SUMMARY)).toBeInTheDocument();
     expect(within(overall).getByRole('heading', { name: 'Market Summary' })).toBeInTheDocument();
     expect(within(section("Today's Earnings (Favorites)")).getByText(NO_EARNINGS)).toBeInTheDocument();
+    expect(api.unhandled).toEqual([]);
   });
 
   it.each([
@@ -308,7 +319,7 @@ describe('Market Dashboard', () => {
     ['earnings_calendar', "Today's Earnings (Favorites)", EARNINGS_FAILED, EARNINGS_FAILED_LOG],
   ] as const)('a failed %s shows its message, the alert on top and the other parts', async (path, title, message, log) => {
     const error = vi.spyOn(console, 'error').mockImplementation(() => undefined);
-    mockApi({ [path]: { status: 503, body: { msg: 'Upstream is down.' } } });
+    const api = mockDashboard({ [path]: { status: 503, body: { msg: 'Upstream is down.' } } });
     renderDashboard();
     await settled();
 
@@ -327,11 +338,12 @@ describe('Market Dashboard', () => {
     if (title !== 'Sector Sentiment & News') expect(within(section('Sector Sentiment & News')).getByRole('button', { name: /^Energy/ })).toBeInTheDocument();
     if (title !== "Today's Earnings (Favorites)") expect(within(section("Today's Earnings (Favorites)")).getByRole('table')).toBeInTheDocument();
     expect(within(section('Market Overview')).getByText('Open')).toBeInTheDocument();
+    expect(api.unhandled).toEqual([]);
   });
 
   it('Retry in the alert loads only the failed parts again', async () => {
     vi.spyOn(console, 'error').mockImplementation(() => undefined);
-    const fetchMock = mockApi({
+    const api = mockDashboard({
       top_economic_indicators: [{ status: 500, body: { msg: 'Boom.' } }, { status: 200, body: DEFAULT_ANSWERS.top_economic_indicators }],
       earnings_calendar: [{ status: 502, body: { msg: 'Bad gateway.' } }, { status: 200, body: DEFAULT_ANSWERS.earnings_calendar }],
     });
@@ -339,28 +351,30 @@ describe('Market Dashboard', () => {
     await settled();
     expect(screen.getByText(INDICATORS_FAILED)).toBeInTheDocument();
     expect(screen.getByText(EARNINGS_FAILED)).toBeInTheDocument();
-    const calls = fetchMock.mock.calls.length;
+    const calls = api.calls.length;
 
     await userEvent.click(screen.getByRole('button', { name: 'Retry' }));
     expect(await within(section('Key Economic Indicators')).findByRole('article', { name: 'Unemployment Rate' })).toBeInTheDocument();
     expect(await within(section("Today's Earnings (Favorites)")).findByRole('table')).toBeInTheDocument();
     await waitFor(() => expect(screen.queryByText(SOME_DATA_FAILED)).not.toBeInTheDocument());
-    expect(fetchMock.mock.calls.slice(calls).map(([url]) => url).sort()).toEqual(['/api/earnings_calendar', '/api/top_economic_indicators']);
+    expect(api.calls.slice(calls).map((call) => call.input).sort()).toEqual(['/api/earnings_calendar', '/api/top_economic_indicators']);
+    expect(api.unhandled).toEqual([]);
   });
 
   it('a part can be retried on its own', async () => {
     vi.spyOn(console, 'error').mockImplementation(() => undefined);
-    mockApi({ all_overall_sentiment: [{ status: 500, body: { msg: 'Boom.' } }, { status: 200, body: OVERALL }] });
+    const api = mockDashboard({ all_overall_sentiment: [{ status: 500, body: { msg: 'Boom.' } }, { status: 200, body: OVERALL }] });
     renderDashboard();
     const overall = await findSection('Overall Market Sentiment');
     await userEvent.click(await within(overall).findByRole('button', { name: 'Retry overall market sentiment' }));
     expect(await within(overall).findByText('Stocks rose. Tech led gains.')).toBeInTheDocument();
     expect(screen.queryByText(SOME_DATA_FAILED)).not.toBeInTheDocument();
+    expect(api.unhandled).toEqual([]);
   });
 
   it('an answer that cannot be processed gives the unexpected-error message', async () => {
     const error = vi.spyOn(console, 'error').mockImplementation(() => undefined);
-    mockApi({ sector_sentiment_scanner: { status: 200, body: { rows: 'not a list' } } });
+    const api = mockDashboard({ sector_sentiment_scanner: { status: 200, body: { rows: 'not a list' } } });
     renderDashboard();
     await settled();
     expect(screen.getByText(UNEXPECTED_ERROR)).toBeInTheDocument();
@@ -368,11 +382,12 @@ describe('Market Dashboard', () => {
     expect(within(section('Sector Sentiment & News')).getByText(SECTORS_FAILED)).toBeInTheDocument();
     expect(error).toHaveBeenCalledWith(SECTORS_FAILED, expect.any(Error));
     expect(within(section('Key Economic Indicators')).getByRole('article', { name: 'Unemployment Rate' })).toBeInTheDocument();
+    expect(api.unhandled).toEqual([]);
   });
 
   it('a failed market overview shows a short message with Retry, not the alert', async () => {
     vi.spyOn(console, 'error').mockImplementation(() => undefined);
-    mockApi({ market_overview: [{ status: 503, body: { msg: 'Quotes unavailable.' } }, { status: 200, body: DEFAULT_ANSWERS.market_overview }] });
+    const api = mockDashboard({ market_overview: [{ status: 503, body: { msg: 'Quotes unavailable.' } }, { status: 200, body: DEFAULT_ANSWERS.market_overview }] });
     renderDashboard();
     await settled();
     const overview = section('Market Overview');
@@ -381,19 +396,21 @@ describe('Market Dashboard', () => {
     expect(screen.queryByText(UNEXPECTED_ERROR)).not.toBeInTheDocument();
     await userEvent.click(within(overview).getByRole('button', { name: 'Retry market overview' }));
     expect(await within(overview).findByRole('list', { name: 'Sector heatmap' })).toBeInTheDocument();
+    expect(api.unhandled).toEqual([]);
   });
 
   it('a background refresh that fails keeps the summary shown (its "as of" tells its age)', async () => {
     const failure = { status: 503, body: { msg: 'The database is busy.' } };
-    const fetchMock = mockApi({ all_overall_sentiment: [{ status: 200, body: OVERALL }, failure] });
+    const api = mockDashboard({ all_overall_sentiment: [{ status: 200, body: OVERALL }, failure] });
     const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
     renderDashboard(client);
     const overall = await findSection('Overall Market Sentiment');
     await within(overall).findByRole('list', { name: 'Market Summary' });
     await client.refetchQueries({ queryKey: ['dashboard', 'overall-sentiment'] });
-    await waitFor(() => expect(callsTo(fetchMock, 'all_overall_sentiment')).toHaveLength(2));
+    await waitFor(() => expect(callsTo(api, 'all_overall_sentiment')).toHaveLength(2));
     expect(within(overall).getByRole('list', { name: 'Market Summary' })).toBeInTheDocument();
     expect(screen.queryByText(OVERALL_FAILED)).not.toBeInTheDocument();
     expect(screen.queryByText(SOME_DATA_FAILED)).not.toBeInTheDocument();
+    expect(api.unhandled).toEqual([]);
   });
 });

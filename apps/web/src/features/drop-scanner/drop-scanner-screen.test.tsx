@@ -2,6 +2,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { inTurn, mockApi, type MockAnswer } from '../../test/mock-api';
 import { giveElementsABox, renderScreen } from '../../test/render';
 import { DropScannerScreen, NO_RESULTS, SCANNING, skippedMessage } from './drop-scanner-screen';
 
@@ -19,18 +20,8 @@ const RESPONSE = {
   as_of: 1_795_190_400,
 };
 
-type Answer = { status: number; body: unknown };
-
-function mockScan(answers: Array<Answer | Promise<Answer>>) {
-  const fetchMock = vi.fn(async () => {
-    const answer = answers.shift();
-    if (!answer) throw new Error('unexpected call');
-    const { status, body } = await answer;
-    return new Response(JSON.stringify(body), { status });
-  });
-  vi.stubGlobal('fetch', fetchMock);
-  return fetchMock;
-}
+/** The scan answers its calls in turn (a call past the last is unhandled). */
+const mockScan = (...answers: Array<MockAnswer | (() => Promise<MockAnswer>)>) => mockApi({ 'POST scan/drops': inTurn(...answers) });
 
 function renderScanner() {
   const client = new QueryClient();
@@ -57,7 +48,7 @@ afterEach(() => {
 
 describe('Drop and Recovery Scanner screen', () => {
   it('has the threshold (default 10) and the Selection (default 30 Day High); Search sends one scan', async () => {
-    const fetchMock = mockScan([{ status: 200, body: RESPONSE }]);
+    const api = mockScan({ body: RESPONSE });
     renderScanner();
     expect(screen.getByLabelText('Drop Threshold (%)')).toHaveValue('10%');
     expect(screen.getByLabelText('Selection', { selector: 'input' })).toHaveValue('30 Day High');
@@ -65,11 +56,12 @@ describe('Drop and Recovery Scanner screen', () => {
 
     await userEvent.click(screen.getByRole('button', { name: 'Search' }));
     const table = await screen.findByRole('table', { name: 'Flagged stocks' });
-    expect(fetchMock).toHaveBeenCalledTimes(1);
-    const [url, init] = fetchMock.mock.calls[0] as unknown as [string, RequestInit];
-    expect(url).toBe('/api/scan/drops');
-    expect(init.method).toBe('POST');
-    expect(JSON.parse(String(init.body))).toEqual({ threshold: 10, selection: '30DayHigh' });
+    expect(api.calls).toHaveLength(1);
+    const [call] = api.calls;
+    expect(call!.input).toBe('/api/scan/drops');
+    expect(call!.method).toBe('POST');
+    expect(call!.body).toEqual({ threshold: 10, selection: '30DayHigh' });
+    expect(api.unhandled).toEqual([]);
 
     const cells = within(table)
       .getAllByRole('row')
@@ -83,7 +75,7 @@ describe('Drop and Recovery Scanner screen', () => {
   });
 
   it('names the symbols it could not scan on request', async () => {
-    mockScan([{ status: 200, body: RESPONSE }]);
+    const api = mockScan({ body: RESPONSE });
     renderScanner();
     await userEvent.click(screen.getByRole('button', { name: 'Search' }));
     expect(await screen.findByText('2 symbols could not be scanned')).toBeInTheDocument();
@@ -94,16 +86,14 @@ describe('Drop and Recovery Scanner screen', () => {
     expect(within(list).getAllByRole('listitem').map((item) => item.textContent)).toEqual(['SQ: No price history for SQ.', 'XYZ: Unknown symbol XYZ.']);
     expect(screen.getByRole('button', { name: 'Hide symbols' })).toHaveAttribute('aria-expanded', 'true');
     expect(skippedMessage(1)).toBe('1 symbol could not be scanned');
+    expect(api.unhandled).toEqual([]);
   });
 
   it('labels increases green with the low, and shows the empty message only after a search', async () => {
-    mockScan([
-      {
-        status: 200,
-        body: { ...RESPONSE, failed: [], results: [{ symbol: 'AMZN', currentPrice: 220, selectedHigh: null, selectedLow: 200, percentageChange: 10, calculationType: 'increase' }] },
-      },
-      { status: 200, body: { ...RESPONSE, results: [], failed: [] } },
-    ]);
+    const api = mockScan(
+      { body: { ...RESPONSE, failed: [], results: [{ symbol: 'AMZN', currentPrice: 220, selectedHigh: null, selectedLow: 200, percentageChange: 10, calculationType: 'increase' }] } },
+      { body: { ...RESPONSE, results: [], failed: [] } },
+    );
     renderScanner();
     await userEvent.click(screen.getByLabelText('Selection', { selector: 'input' }));
     await userEvent.click(await screen.findByRole('option', { name: '30 Day Low' }));
@@ -116,25 +106,24 @@ describe('Drop and Recovery Scanner screen', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Search' }));
     expect(await screen.findByText(NO_RESULTS)).toBeInTheDocument();
     expect(screen.queryByRole('table')).not.toBeInTheDocument();
+    expect(api.unhandled).toEqual([]);
   });
 
   it('shows the analysing text while it scans', async () => {
-    let release: (value: Answer) => void = () => undefined;
-    mockScan([new Promise<Answer>((resolve) => (release = resolve))]);
+    let release: (value: MockAnswer) => void = () => undefined;
+    const api = mockScan(() => new Promise<MockAnswer>((resolve) => (release = resolve)));
     renderScanner();
     await userEvent.click(screen.getByRole('button', { name: 'Search' }));
     expect(await screen.findByText(SCANNING)).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Search' })).toBeDisabled();
     release({ status: 200, body: RESPONSE });
     await waitFor(() => expect(screen.queryByText(SCANNING)).not.toBeInTheDocument());
+    expect(api.unhandled).toEqual([]);
   });
 
   it('logs a failed scan, shows it, and Retry runs the same scan again', async () => {
     const errors = vi.spyOn(console, 'error').mockImplementation(() => undefined);
-    const fetchMock = mockScan([
-      { status: 502, body: { msg: 'The market data provider did not answer.' } },
-      { status: 200, body: RESPONSE },
-    ]);
+    const api = mockScan({ status: 502, body: { msg: 'The market data provider did not answer.' } }, { body: RESPONSE });
     renderScanner();
     const threshold = screen.getByLabelText('Drop Threshold (%)');
     await userEvent.clear(threshold);
@@ -144,15 +133,15 @@ describe('Drop and Recovery Scanner screen', () => {
     expect(errors).toHaveBeenCalledWith('Error fetching drop scan results:', expect.objectContaining({ message: 'The market data provider did not answer.' }));
     await userEvent.click(screen.getByRole('button', { name: 'Retry' }));
     await screen.findByRole('table', { name: 'Flagged stocks' });
-    const bodies = fetchMock.mock.calls.map((call) => JSON.parse(String((call as unknown as [string, RequestInit])[1].body)));
-    expect(bodies).toEqual([
+    expect(api.calls.map((call) => call.body)).toEqual([
       { threshold: 5, selection: '30DayHigh' },
       { threshold: 5, selection: '30DayHigh' },
     ]);
+    expect(api.unhandled).toEqual([]);
   });
 
   it('refuses a threshold outside 0–100', async () => {
-    const fetchMock = mockScan([]);
+    const api = mockScan();
     renderScanner();
     const threshold = screen.getByLabelText('Drop Threshold (%)');
     await userEvent.clear(threshold);
@@ -161,6 +150,6 @@ describe('Drop and Recovery Scanner screen', () => {
     await userEvent.type(threshold, '150');
     await userEvent.tab();
     expect(threshold).toHaveValue('15%');
-    expect(fetchMock).not.toHaveBeenCalled();
+    expect(api.calls).toHaveLength(0);
   });
 });

@@ -1,29 +1,26 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { mockApi } from '../../test/mock-api';
 import { renderRoutes, renderScreen } from '../../test/render';
 import { FORGOT_PASSWORD_NEEDS_EMAIL, LoginScreen } from './login-screen';
-
-function mockFetch(status: number, body: unknown) {
-  const fetchMock = vi.fn(async () => new Response(JSON.stringify(body), { status }));
-  vi.stubGlobal('fetch', fetchMock);
-  return fetchMock;
-}
 
 afterEach(() => vi.unstubAllGlobals());
 
 describe('Login screen', () => {
   it('shows the required messages only after a submit attempt', async () => {
+    const api = mockApi({});
     renderScreen(<LoginScreen />, '/login');
     expect(screen.queryByText('Email is required')).not.toBeInTheDocument();
     expect(screen.queryByText('Password is required')).not.toBeInTheDocument();
     await userEvent.click(screen.getByRole('button', { name: 'Login' }));
     expect(screen.getByText('Email is required')).toBeInTheDocument();
     expect(screen.getByText('Password is required')).toBeInTheDocument();
+    expect(api.calls).toEqual([]);
   });
 
   it('stores the token and goes to /set-password on a first login', async () => {
-    const fetchMock = mockFetch(200, { access_token: 'a.b.c', first_login: true });
+    const api = mockApi({ 'POST login': { body: { access_token: 'a.b.c', first_login: true } } });
     const { router } = renderRoutes(
       [
         { path: '/login', element: <LoginScreen /> },
@@ -36,42 +33,46 @@ describe('Login screen', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Login' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/set-password'));
     expect(window.localStorage.getItem('access_token')).toBe('a.b.c');
-    const [url, init] = fetchMock.mock.calls[0] as unknown as [string, RequestInit];
-    expect(url).toBe('/api/login');
-    expect(JSON.parse(String(init.body))).toEqual({ email: 'demo@signalboard.local', password: 'demo' });
+    const [call] = api.calls;
+    expect(call!.input).toBe('/api/login');
+    expect(call!.body).toEqual({ email: 'demo@signalboard.local', password: 'demo' });
+    expect(api.unhandled).toEqual([]);
   });
 
   it("shows the server's msg when login fails", async () => {
-    mockFetch(401, { msg: 'Invalid email or password' });
+    const api = mockApi({ 'POST login': { status: 401, body: { msg: 'Invalid email or password' } } });
     renderScreen(<LoginScreen />, '/login');
     await userEvent.type(screen.getByLabelText('Email'), 'x@y.z');
     await userEvent.type(screen.getByLabelText('Password'), 'nope');
     await userEvent.click(screen.getByRole('button', { name: 'Login' }));
     expect(await screen.findByText('Invalid email or password')).toBeInTheDocument();
     expect(window.localStorage.getItem('access_token')).toBeNull();
+    expect(api.unhandled).toEqual([]);
   });
 
   it('asks for the e-mail before a reset, then confirms', async () => {
-    const fetchMock = mockFetch(200, { msg: 'ok' });
+    const api = mockApi({ 'POST forgot-password': { body: { msg: 'ok' } } });
     renderScreen(<LoginScreen />, '/login');
     await userEvent.click(screen.getByRole('button', { name: 'Forgot Password' }));
     expect(await screen.findByText(FORGOT_PASSWORD_NEEDS_EMAIL)).toBeInTheDocument();
-    expect(fetchMock).not.toHaveBeenCalled();
+    expect(api.calls).toEqual([]);
 
     await userEvent.type(screen.getByLabelText('Email'), 'demo@signalboard.local');
     await userEvent.click(screen.getByRole('button', { name: 'Forgot Password' }));
     expect(await screen.findByText('Are you sure you want to reset your password?')).toBeInTheDocument();
     await userEvent.click(screen.getByRole('button', { name: 'Reset password' }));
     expect(await screen.findByText('Email sent! Please check your inbox for further instructions.')).toBeInTheDocument();
-    expect(fetchMock).toHaveBeenCalledWith('/api/forgot-password', expect.objectContaining({ method: 'POST' }));
+    expect(api.calls.map((call) => [call.input, call.method])).toEqual([['/api/forgot-password', 'POST']]);
+    expect(api.unhandled).toEqual([]);
   });
 
   it("shows the server's error field when the reset fails", async () => {
-    mockFetch(429, { msg: 'Too many', error: 'Too many password reset attempts. Please try again in 5 minutes.' });
+    const api = mockApi({ 'POST forgot-password': { status: 429, body: { msg: 'Too many', error: 'Too many password reset attempts. Please try again in 5 minutes.' } } });
     renderScreen(<LoginScreen />, '/login');
     await userEvent.type(screen.getByLabelText('Email'), 'demo@signalboard.local');
     await userEvent.click(screen.getByRole('button', { name: 'Forgot Password' }));
     await userEvent.click(await screen.findByRole('button', { name: 'Reset password' }));
     expect(await screen.findByText('Too many password reset attempts. Please try again in 5 minutes.')).toBeInTheDocument();
+    expect(api.unhandled).toEqual([]);
   });
 });

@@ -2,6 +2,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { inTurn, mockApi } from '../../test/mock-api';
 import { renderScreen } from '../../test/render';
 import { GeneralNewsScreen, NO_ARTICLES } from './general-news-screen';
 
@@ -18,18 +19,6 @@ const article = (id: string, headline: string, summary: string) => ({
 });
 const NEWS = [article('1', 'Fed holds rates', 'Inflation cools.'), article('2', 'Oil jumps', 'OPEC cuts output.')];
 
-type Answer = { status: number; body: unknown };
-
-function mockFetch(answers: Answer[]) {
-  const fetchMock = vi.fn(async (_url: string, _init?: RequestInit) => {
-    const answer = answers.shift();
-    if (!answer) throw new Error('unexpected call');
-    return new Response(JSON.stringify(answer.body), { status: answer.status });
-  });
-  vi.stubGlobal('fetch', fetchMock);
-  return fetchMock;
-}
-
 function renderNews() {
   return renderScreen(
     <QueryClientProvider client={new QueryClient()}>
@@ -45,10 +34,10 @@ afterEach(() => {
 
 describe('GeneralNewsScreen', () => {
   it("sends the 'headline: summary' items joined with ', ' and shows the response under 'Response:'", async () => {
-    const fetchMock = mockFetch([
-      { status: 200, body: NEWS },
-      { status: 200, body: { response: 'Line one\nLine two' } },
-    ]);
+    const api = mockApi({
+      'GET market-news': inTurn({ body: NEWS }),
+      'POST news-analysis': inTurn({ body: { response: 'Line one\nLine two' } }),
+    });
     renderNews();
     const analyze = screen.getByRole('button', { name: 'Analyze And Summarize News' });
     expect(analyze).toHaveProperty('disabled', true);
@@ -62,18 +51,18 @@ describe('GeneralNewsScreen', () => {
     const response = await screen.findByTestId('analysis-response');
     expect(response.textContent).toBe('Line one\nLine two');
     expect(screen.getByRole('heading', { name: 'Response:' })).toBeTruthy();
-    const [url, init] = fetchMock.mock.calls[1]!;
-    expect(url).toBe('/api/news-analysis');
-    expect(JSON.parse(String(init?.body))).toEqual({ event_string: 'Fed holds rates: Inflation cools., Oil jumps: OPEC cuts output.' });
+    const call = api.calls[1]!;
+    expect(call.input).toBe('/api/news-analysis');
+    expect(call.body).toEqual({ event_string: 'Fed holds rates: Inflation cools., Oil jumps: OPEC cuts output.' });
+    expect(api.unhandled).toEqual([]);
   });
 
   it('logs and shows an analysis failure with a Retry, and clears the busy state', async () => {
     const error = vi.spyOn(console, 'error').mockImplementation(() => undefined);
-    mockFetch([
-      { status: 200, body: NEWS },
-      { status: 502, body: { msg: 'The AI provider did not answer.' } },
-      { status: 200, body: { response: 'Recovered' } },
-    ]);
+    const api = mockApi({
+      'GET market-news': inTurn({ body: NEWS }),
+      'POST news-analysis': inTurn({ status: 502, body: { msg: 'The AI provider did not answer.' } }, { body: { response: 'Recovered' } }),
+    });
     renderNews();
     await userEvent.click(screen.getByRole('button', { name: 'Get Geo-Political News' }));
     await screen.findByRole('article', { name: 'Oil jumps' });
@@ -85,14 +74,13 @@ describe('GeneralNewsScreen', () => {
     expect(screen.queryByText('Analyzing...')).toBeNull();
     await userEvent.click(within(alert).getByRole('button', { name: 'Retry' }));
     expect((await screen.findByTestId('analysis-response')).textContent).toBe('Recovered');
+    expect(api.calls.map((call) => `${call.method} ${call.path}`)).toEqual(['GET market-news', 'POST news-analysis', 'POST news-analysis']);
+    expect(api.unhandled).toEqual([]);
   });
 
   it('logs a news failure, shows it with a Retry and keeps analysing disabled; an empty list says so', async () => {
     const error = vi.spyOn(console, 'error').mockImplementation(() => undefined);
-    mockFetch([
-      { status: 503, body: { msg: 'Provider down.' } },
-      { status: 200, body: [] },
-    ]);
+    const api = mockApi({ 'GET market-news': inTurn({ status: 503, body: { msg: 'Provider down.' } }, { body: [] }) });
     renderNews();
     await userEvent.click(screen.getByRole('button', { name: 'Get Geo-Political News' }));
     const alert = await screen.findByRole('alert');
@@ -102,5 +90,6 @@ describe('GeneralNewsScreen', () => {
     await userEvent.click(within(alert).getByRole('button', { name: 'Retry' }));
     await screen.findByText(NO_ARTICLES);
     expect(screen.getByRole('button', { name: 'Analyze And Summarize News' })).toHaveProperty('disabled', true);
+    expect(api.unhandled).toEqual([]);
   });
 });

@@ -2,6 +2,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { inTurn, mockApi, type MockAnswer } from '../../test/mock-api';
 import { giveElementsABox, renderScreen } from '../../test/render';
 import { StockNewsScreen } from './stock-news-screen';
 
@@ -21,21 +22,6 @@ const article = (id: string, headline: string, summary: string) => ({
   related: 'DIS',
 });
 const NEWS = [article('a', 'Parks grow', 'Attendance up.'), article('b', 'Board meets', ''), article('c', 'Streaming profit', 'Margins widen.')];
-
-type Answer = { status: number; body: unknown };
-
-/** Answers each call by its path; records the calls. */
-function mockServer(answers: Record<string, Array<Answer | Promise<Answer>>>) {
-  const fetchMock = vi.fn(async (input: string) => {
-    const path = input.split('?')[0]!;
-    const answer = answers[path]?.shift();
-    if (!answer) throw new Error(`unexpected call ${input}`);
-    const { status, body } = await answer;
-    return new Response(JSON.stringify(body), { status });
-  });
-  vi.stubGlobal('fetch', fetchMock);
-  return fetchMock;
-}
 
 function renderNews() {
   return renderScreen(
@@ -60,12 +46,9 @@ afterEach(() => {
 
 describe('News By Stock screen', () => {
   it('searches the first favourite with the Daily range, and Weekly with the 7-day range', async () => {
-    const fetchMock = mockServer({
-      '/api/get_favorite_stocks': [{ status: 200, body: FAVORITES }],
-      '/api/company-news': [
-        { status: 200, body: NEWS },
-        { status: 200, body: [] },
-      ],
+    const api = mockApi({
+      'GET get_favorite_stocks': inTurn({ body: FAVORITES }),
+      'GET company-news': inTurn({ body: NEWS }, { body: [] }),
     });
     renderNews();
     await waitFor(() => expect(screen.getByLabelText('Favorite Stocks', { selector: 'input' })).toHaveValue('DIS - Walt Disney Co.'));
@@ -73,27 +56,28 @@ describe('News By Stock screen', () => {
 
     await userEvent.click(screen.getByRole('button', { name: 'Search' }));
     expect(await screen.findByText('3 articles for DIS · 2026-11-19 to 2026-11-20')).toBeInTheDocument();
-    expect(fetchMock.mock.calls[1]![0]).toBe('/api/company-news?symbol=DIS&from=2026-11-19&to=2026-11-20');
+    expect(api.calls[1]!.input).toBe('/api/company-news?symbol=DIS&from=2026-11-19&to=2026-11-20');
     expect(screen.getAllByRole('article').map((card) => card.getAttribute('aria-label'))).toEqual(['Parks grow', 'Board meets', 'Streaming profit']);
 
     await userEvent.click(screen.getByLabelText('Interval', { selector: 'input' }));
     await userEvent.click(await screen.findByRole('option', { name: 'Weekly' }));
     await userEvent.click(screen.getByRole('button', { name: 'Search' }));
     expect(await screen.findByText('No news for DIS in this interval.')).toBeInTheDocument();
-    expect(fetchMock.mock.calls[2]![0]).toBe('/api/company-news?symbol=DIS&from=2026-11-13&to=2026-11-20');
+    expect(api.calls[2]!.input).toBe('/api/company-news?symbol=DIS&from=2026-11-13&to=2026-11-20');
     expect(screen.getByRole('button', { name: 'AI Analysis & Summary' })).toBeDisabled();
+    expect(api.unhandled).toEqual([]);
   });
 
   it('sends the analysis text, shows Analyzing..., then the error with a Retry, then the response', async () => {
     const error = vi.spyOn(console, 'error').mockImplementation(() => undefined);
-    let answerFirst!: (answer: Answer) => void;
-    const fetchMock = mockServer({
-      '/api/get_favorite_stocks': [{ status: 200, body: FAVORITES }],
-      '/api/company-news': [{ status: 200, body: NEWS }],
-      '/api/news-analysis': [
-        new Promise<Answer>((resolve) => (answerFirst = resolve)),
-        { status: 200, body: { response: 'Tone: positive\n- Parks grow <b>strongly</b>' } },
-      ],
+    let answerFirst!: (answer: MockAnswer) => void;
+    const api = mockApi({
+      'GET get_favorite_stocks': inTurn({ body: FAVORITES }),
+      'GET company-news': inTurn({ body: NEWS }),
+      'POST news-analysis': inTurn(
+        () => new Promise<MockAnswer>((resolve) => (answerFirst = resolve)),
+        { body: { response: 'Tone: positive\n- Parks grow <b>strongly</b>' } },
+      ),
     });
     renderNews();
     await waitFor(() => expect(screen.getByLabelText('Favorite Stocks', { selector: 'input' })).toHaveValue('DIS - Walt Disney Co.'));
@@ -102,8 +86,7 @@ describe('News By Stock screen', () => {
 
     await userEvent.click(screen.getByRole('button', { name: 'AI Analysis & Summary' }));
     expect(screen.getByRole('button', { name: 'Analyzing...' })).toBeDisabled();
-    const [, init] = fetchMock.mock.calls[2] as unknown as [string, RequestInit];
-    expect(JSON.parse(String(init.body))).toEqual({ event_string: 'Stock: DIS, News Data: Parks grow: Attendance up., Streaming profit: Margins widen.' });
+    expect(api.calls[2]!.body).toEqual({ event_string: 'Stock: DIS, News Data: Parks grow: Attendance up., Streaming profit: Margins widen.' });
 
     answerFirst({ status: 502, body: { msg: 'The AI provider failed.' } });
     expect(await screen.findByText('The AI provider failed.')).toBeInTheDocument();
@@ -115,16 +98,14 @@ describe('News By Stock screen', () => {
     expect(shown.textContent).toBe('Tone: positive\n- Parks grow <b>strongly</b>');
     expect(shown.children).toHaveLength(0);
     expect(screen.queryByText('The AI provider failed.')).not.toBeInTheDocument();
+    expect(api.unhandled).toEqual([]);
   });
 
   it('logs a news failure and offers a Retry', async () => {
     const error = vi.spyOn(console, 'error').mockImplementation(() => undefined);
-    mockServer({
-      '/api/get_favorite_stocks': [{ status: 200, body: FAVORITES }],
-      '/api/company-news': [
-        { status: 503, body: { msg: 'The market data provider is unavailable.' } },
-        { status: 200, body: NEWS },
-      ],
+    const api = mockApi({
+      'GET get_favorite_stocks': inTurn({ body: FAVORITES }),
+      'GET company-news': inTurn({ status: 503, body: { msg: 'The market data provider is unavailable.' } }, { body: NEWS }),
     });
     renderNews();
     await waitFor(() => expect(screen.getByLabelText('Favorite Stocks', { selector: 'input' })).toHaveValue('DIS - Walt Disney Co.'));
@@ -133,15 +114,17 @@ describe('News By Stock screen', () => {
     expect(error).toHaveBeenCalledWith('Error fetching news:', expect.any(Error));
     await userEvent.click(screen.getByRole('button', { name: 'Retry' }));
     expect(await screen.findByText('3 articles for DIS · 2026-11-19 to 2026-11-20')).toBeInTheDocument();
+    expect(api.unhandled).toEqual([]);
   });
 
   it('without favourites: a WatchList hint, and Search only warns', async () => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
-    const fetchMock = mockServer({ '/api/get_favorite_stocks': [{ status: 200, body: [] }] });
+    const api = mockApi({ 'GET get_favorite_stocks': inTurn({ body: [] }) });
     renderNews();
     expect(await screen.findByRole('link', { name: 'WatchList' })).toHaveAttribute('href', '/dashboard/symbollookup');
     await userEvent.click(screen.getByRole('button', { name: 'Search' }));
     expect(warn).toHaveBeenCalledTimes(1);
-    expect(fetchMock).toHaveBeenCalledTimes(1);
+    expect(api.calls).toHaveLength(1);
+    expect(api.unhandled).toEqual([]);
   });
 });

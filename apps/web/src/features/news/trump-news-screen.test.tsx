@@ -2,6 +2,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { inTurn, mockApi } from '../../test/mock-api';
 import { renderScreen } from '../../test/render';
 import { NO_TRUMP_NEWS, TrumpNewsScreen } from './trump-news-screen';
 
@@ -17,12 +18,6 @@ const article = (id: string, headline: string, summary: string) => ({
   related: '',
 });
 
-function mockFetch(bodies: unknown[]) {
-  const fetchMock = vi.fn(async (_url: string, _init?: RequestInit) => new Response(JSON.stringify(bodies.shift()), { status: 200 }));
-  vi.stubGlobal('fetch', fetchMock);
-  return fetchMock;
-}
-
 function renderTrump() {
   return renderScreen(
     <QueryClientProvider client={new QueryClient()}>
@@ -35,10 +30,10 @@ afterEach(() => vi.unstubAllGlobals());
 
 describe('TrumpNewsScreen', () => {
   it("keeps the articles mentioning 'trump' and sends them as news_data", async () => {
-    const fetchMock = mockFetch([
-      [article('1', 'TRUMP signs order', 'Tariffs rise.'), article('2', 'Fed holds', 'No change.'), article('3', 'Chips slide', 'The trump team widens curbs.')],
-      { response: 'Summary\nDetails' },
-    ]);
+    const api = mockApi({
+      'GET market-news': inTurn({ body: [article('1', 'TRUMP signs order', 'Tariffs rise.'), article('2', 'Fed holds', 'No change.'), article('3', 'Chips slide', 'The trump team widens curbs.')] }),
+      'POST analyze-trump-news': inTurn({ body: { response: 'Summary\nDetails' } }),
+    });
     renderTrump();
     const analyze = screen.getByRole('button', { name: 'Analyze And Summarize' });
     expect(analyze).toHaveProperty('disabled', true);
@@ -48,17 +43,19 @@ describe('TrumpNewsScreen', () => {
     await waitFor(() => expect(analyze).toHaveProperty('disabled', false));
     await userEvent.click(analyze);
     expect((await screen.findByTestId('analysis-response')).textContent).toBe('Summary\nDetails');
-    const [url, init] = fetchMock.mock.calls[1]!;
-    expect(url).toBe('/api/analyze-trump-news');
-    expect(JSON.parse(String(init?.body))).toEqual({ news_data: 'TRUMP signs order: Tariffs rise., Chips slide: The trump team widens curbs.' });
+    const call = api.calls[1]!;
+    expect(call.input).toBe('/api/analyze-trump-news');
+    expect(call.body).toEqual({ news_data: 'TRUMP signs order: Tariffs rise., Chips slide: The trump team widens curbs.' });
+    expect(api.unhandled).toEqual([]);
   });
 
   it('says so when nothing mentions Trump and keeps analysing disabled', async () => {
-    mockFetch([[article('2', 'Fed holds', 'No change.')]]);
+    const api = mockApi({ 'GET market-news': inTurn({ body: [article('2', 'Fed holds', 'No change.')] }) });
     renderTrump();
     await userEvent.click(screen.getByRole('button', { name: 'Get Trump News' }));
     await screen.findByText(NO_TRUMP_NEWS);
     expect(screen.queryAllByRole('article')).toHaveLength(0);
     expect(screen.getByRole('button', { name: 'Analyze And Summarize' })).toHaveProperty('disabled', true);
+    expect(api.unhandled).toEqual([]);
   });
 });

@@ -2,6 +2,7 @@ import type { OptionScanEvent } from '@signalboard/core';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { inTurn, mockApi } from '../../test/mock-api';
 import { renderScreen } from '../../test/render';
 import { EMPTY_MESSAGE, OptionScannerScreen, RUNNING_MESSAGE } from './option-signals-screen';
 
@@ -14,15 +15,14 @@ const GOOGL = {
   calculationType: 'drop', tag: '1MonthHigh', action: 'CALL', timeFrame: 'short term', supportTag: 'Near Resistance',
 } as const;
 
-/** A streamed answer whose lines the test pushes one at a time. */
+/** The scan's one call, answered with a stream whose lines the test pushes one at a time. */
 function mockStream() {
   const encoder = new TextEncoder();
   let controller!: ReadableStreamDefaultController<Uint8Array>;
   const body = new ReadableStream<Uint8Array>({ start: (c) => void (controller = c) });
-  const fetchMock = vi.fn(async () => new Response(body, { status: 200, headers: { 'content-type': 'application/x-ndjson' } }));
-  vi.stubGlobal('fetch', fetchMock);
+  const api = mockApi({ 'POST scan/options': inTurn({ stream: body }) });
   return {
-    fetchMock,
+    api,
     send: (event: OptionScanEvent) => controller.enqueue(encoder.encode(`${JSON.stringify(event)}\n`)),
     close: () => controller.close(),
   };
@@ -40,7 +40,7 @@ describe('Options Scanner screen', () => {
     const stream = mockStream();
     renderScreen(<OptionScannerScreen />);
     await userEvent.click(screen.getByRole('button', { name: 'Start Scanning' }));
-    expect(stream.fetchMock).toHaveBeenCalledWith('/api/scan/options', expect.objectContaining({ method: 'POST', body: '{}' }));
+    expect(stream.api.calls.map((call) => [call.input, call.method, call.init?.body])).toEqual([['/api/scan/options', 'POST', '{}']]);
 
     stream.send({ type: 'start', total: 3 });
     await screen.findByText('0 of 3');
@@ -71,6 +71,7 @@ describe('Options Scanner screen', () => {
     expect(screen.queryByText(RUNNING_MESSAGE)).toBeNull();
     expect(screen.getByRole('button', { name: 'Start Scanning' })).toBeEnabled();
     expect(cards()).toHaveLength(2);
+    expect(stream.api.unhandled).toEqual([]);
   });
 
   it('says no stock meets the criteria after a scan without flags', async () => {
@@ -83,6 +84,7 @@ describe('Options Scanner screen', () => {
     stream.close();
     await screen.findByText(EMPTY_MESSAGE);
     expect(screen.queryByRole('list', { name: 'Flagged stocks' })).toBeNull();
+    expect(stream.api.unhandled).toEqual([]);
   });
 
   it('reports a stream that ends without its end event, with a retry', async () => {
@@ -97,6 +99,7 @@ describe('Options Scanner screen', () => {
     // What arrived stays visible.
     expect(cards()).toHaveLength(1);
     await waitFor(() => expect(within(alert.closest('[role="alert"]')!).getByRole('button', { name: 'Retry' })).toBeInTheDocument());
+    expect(stream.api.unhandled).toEqual([]);
   });
 
   it('stops on request', async () => {
@@ -108,5 +111,6 @@ describe('Options Scanner screen', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Stop' }));
     await screen.findByText('Scan stopped');
     expect(screen.queryByRole('button', { name: 'Stop' })).toBeNull();
+    expect(stream.api.unhandled).toEqual([]);
   });
 });

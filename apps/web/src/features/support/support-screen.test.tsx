@@ -35,33 +35,32 @@ async function fillAndSend() {
 describe('SupportScreen failures', { timeout: 15_000 }, () => {
   it("shows the spec's failure alert with the server's msg under it on a 429, and keeps the form", async () => {
     const limit = 'Too many support requests (at most 5 every hour). Please try again in 40 minutes.';
-    mockApi({ 'GET getemail': { body: { email: 'me@example.com' } }, 'POST contact-support': { status: 429, body: { msg: limit }, headers: { 'retry-after': '2400' } } });
+    const api = mockApi({ 'GET getemail': { body: { email: 'me@example.com' } }, 'POST contact-support': { status: 429, body: { msg: limit }, headers: { 'retry-after': '2400' } } });
     renderSupport();
     await fillAndSend();
     expect(await screen.findByText(limit)).toBeInTheDocument();
     expect(screen.getByText(SUPPORT_FAILED)).toBeInTheDocument();
     expect(screen.getByLabelText(/Header/)).toHaveValue('Help');
+    expect(api.unhandled).toEqual([]);
   });
 
   it("shows the server's msg for a refused attachment (415)", async () => {
     const refused = 'The attachment must be an image (PNG, JPEG, GIF or WebP), a PDF or a plain text file (UTF-8).';
-    mockApi({ 'GET getemail': { body: { email: 'me@example.com' } }, 'POST contact-support': { status: 415, body: { msg: refused } } });
+    const api = mockApi({ 'GET getemail': { body: { email: 'me@example.com' } }, 'POST contact-support': { status: 415, body: { msg: refused } } });
     renderSupport();
     await fillAndSend();
     expect(await screen.findByText(refused)).toBeInTheDocument();
     expect(screen.getByText(SUPPORT_FAILED)).toBeInTheDocument();
+    expect(api.unhandled).toEqual([]);
   });
 
   it("shows only the spec's failure alert when the server cannot be reached", async () => {
-    mockApi({ 'GET getemail': { body: { email: 'me@example.com' } } });
-    const fetchMock = vi.fn(async (input: string) => {
-      if (String(input).includes('contact-support')) throw new TypeError('Failed to fetch');
-      return new Response(JSON.stringify({ email: 'me@example.com' }), { status: 200 });
-    });
-    vi.stubGlobal('fetch', fetchMock);
+    const api = mockApi({ 'GET getemail': { body: { email: 'me@example.com' } }, 'POST contact-support': { networkError: true } });
     renderSupport();
     await fillAndSend();
     expect(await screen.findByText(SUPPORT_FAILED)).toBeInTheDocument();
     expect(screen.queryByText(/Cannot reach the server/)).not.toBeInTheDocument();
+    expect(api.callsTo('contact-support')).toHaveLength(1);
+    expect(api.unhandled).toEqual([]);
   });
 });

@@ -3,36 +3,28 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { mockApi, type MockAnswer } from '../../test/mock-api';
 import { giveElementsABox, renderScreen } from '../../test/render';
 import { FAVORITES_SAVED, SAVE_NOTE, WatchlistScreen } from './watchlist-screen';
 
-type Handler = (url: URL, body: unknown) => { status?: number; body: unknown };
+type Handler = (url: URL, init: RequestInit | undefined) => MockAnswer;
 
 const AAPL = { symbol: 'AAPL', description: 'Apple Inc.' };
 const MSFT = { symbol: 'MSFT', description: 'Microsoft Corporation' };
 
-/** A fake server: each call is recorded as "METHOD path?query" with its JSON body. */
+/** The mock API on these routes; `calls()` names each call "METHOD /api/path?query", with its JSON body. */
 function mockServer(routes: Record<string, Handler>) {
-  const calls: Array<{ call: string; body: unknown }> = [];
-  const fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
-    const url = new URL(String(input), 'http://localhost');
-    const body = init?.body ? JSON.parse(String(init.body)) : undefined;
-    const method = init?.method ?? 'GET';
-    calls.push({ call: `${method} ${url.pathname}${url.search}`, body });
-    const handler = routes[`${method} ${url.pathname}`];
-    if (!handler) return new Response(JSON.stringify({ msg: 'not found' }), { status: 404 });
-    const answer = handler(url, body);
-    return new Response(JSON.stringify(answer.body), { status: answer.status ?? 200 });
-  });
-  vi.stubGlobal('fetch', fetchMock);
-  return { calls, paths: (prefix: string) => calls.filter((c) => c.call.startsWith(prefix)) };
+  const api = mockApi(routes);
+  const calls = () => api.calls.map((c) => ({ call: `${c.method} ${c.input}`, body: c.body }));
+  return { unhandled: api.unhandled, calls, paths: (prefix: string) => calls().filter((c) => c.call.startsWith(prefix)) };
 }
+const sentBody = (init: RequestInit | undefined) => JSON.parse(String(init?.body)) as unknown;
 
 function savedFavorites(initial: Array<{ symbol: string; description: string }>) {
   let saved = [...initial];
   const routes: Record<string, Handler> = {
-    'GET /api/get_favorite_stocks': () => ({ body: saved }),
-    'GET /api/favorites/quotes': () => ({
+    'GET get_favorite_stocks': () => ({ body: saved }),
+    'GET favorites/quotes': () => ({
       body: {
         quotes: saved.map((row, index) => ({
           symbol: row.symbol,
@@ -45,13 +37,13 @@ function savedFavorites(initial: Array<{ symbol: string; description: string }>)
         failed: [],
       },
     }),
-    'POST /api/delete_favorite_stocks': (_url, body) => {
-      const { symbols } = body as { symbols: string[] };
+    'POST delete_favorite_stocks': (_url, init) => {
+      const { symbols } = sentBody(init) as { symbols: string[] };
       saved = saved.filter((row) => !symbols.includes(row.symbol));
       return { body: { msg: 'ok', deleted: symbols.length } };
     },
-    'POST /api/batch_update_favorite_stocks': (_url, body) => {
-      const { stocks } = body as { stocks: typeof saved };
+    'POST batch_update_favorite_stocks': (_url, init) => {
+      const { stocks } = sentBody(init) as { stocks: typeof saved };
       for (const stock of stocks) if (!saved.some((row) => row.symbol === stock.symbol)) saved.push(stock);
       return { body: { msg: 'ok', saved: stocks.length } };
     },
@@ -104,7 +96,7 @@ afterEach(() => {
 describe('WatchList screen', () => {
   it('shows the saved favourites with their prices; Save and Cancel start disabled', async () => {
     const store = savedFavorites([AAPL, MSFT]);
-    mockServer(store.routes);
+    const server = mockServer(store.routes);
     renderWatchlist();
     expect(screen.getByRole('heading', { name: 'Add and Remove Stocks' })).toBeInTheDocument();
     expect(screen.getByRole('heading', { name: 'Favorites List' })).toBeInTheDocument();
@@ -114,17 +106,19 @@ describe('WatchList screen', () => {
     expect(rows()).toEqual(['AAPL - Apple Inc.100.00+2.50 (+1.45%)', 'MSFT - Microsoft Corporation101.00\u22124.00 (\u22120.99%)']);
     expect(saveButton()).toBeDisabled();
     expect(cancelButton()).toBeDisabled();
+    expect(server.unhandled).toEqual([]);
   });
 
   it('says so when there are no favourites', async () => {
-    mockServer(savedFavorites([]).routes);
+    const server = mockServer(savedFavorites([]).routes);
     renderWatchlist();
     expect(await screen.findByText('You have no favorite stocks.')).toBeInTheDocument();
     expect(screen.queryByRole('list', { name: 'Your Favorites' })).not.toBeInTheDocument();
+    expect(server.unhandled).toEqual([]);
   });
 
   it('looks up after a pause (US, or TO with Search Canadian Stocks), searches on every input, and merges both', async () => {
-    const server = mockServer({ ...savedFavorites([AAPL]).routes, 'GET /api/symbol_lookup': lookupRoute, 'GET /api/symbol_search': searchRoute });
+    const server = mockServer({ ...savedFavorites([AAPL]).routes, 'GET symbol_lookup': lookupRoute, 'GET symbol_search': searchRoute });
     renderWatchlist();
     const input = await screen.findByRole('combobox', { name: 'Search Symbol' });
     await waitFor(() => expect(input).toBeEnabled());
@@ -156,13 +150,14 @@ describe('WatchList screen', () => {
     await userEvent.clear(input);
     await userEvent.type(input, '   ');
     await waitFor(() => expect(screen.queryByRole('option')).not.toBeInTheDocument());
+    expect(server.unhandled).toEqual([]);
   });
 
   it('a failed search empties the suggestions', async () => {
-    mockServer({
+    const server = mockServer({
       ...savedFavorites([AAPL]).routes,
-      'GET /api/symbol_lookup': lookupRoute,
-      'GET /api/symbol_search': (url) => (url.searchParams.get('symbol') === 'shopx' ? { status: 502, body: { msg: 'upstream down' } } : searchRoute(url, undefined)),
+      'GET symbol_lookup': lookupRoute,
+      'GET symbol_search': (url) => (url.searchParams.get('symbol') === 'shopx' ? { status: 502, body: { msg: 'upstream down' } } : searchRoute(url, undefined)),
     });
     renderWatchlist();
     const input = await screen.findByRole('combobox', { name: 'Search Symbol' });
@@ -172,11 +167,12 @@ describe('WatchList screen', () => {
     await userEvent.type(input, 'x');
     await waitFor(() => expect(screen.queryByRole('option')).not.toBeInTheDocument());
     expect(screen.getByText('The search is not available right now. Try again in a moment.')).toBeInTheDocument();
+    expect(server.unhandled).toEqual([]);
   });
 
   it('picking a match toggles it, clears the input and the list; × removes; Save sends the delete and the batch', async () => {
     const store = savedFavorites([AAPL, MSFT]);
-    const server = mockServer({ ...store.routes, 'GET /api/symbol_lookup': lookupRoute, 'GET /api/symbol_search': searchRoute });
+    const server = mockServer({ ...store.routes, 'GET symbol_lookup': lookupRoute, 'GET symbol_search': searchRoute });
     renderWatchlist();
     const input = await screen.findByRole('combobox', { name: 'Search Symbol' });
     await waitFor(() => expect(input).toBeEnabled());
@@ -201,7 +197,7 @@ describe('WatchList screen', () => {
 
     await userEvent.click(saveButton());
     expect(await screen.findByText(FAVORITES_SAVED)).toBeInTheDocument();
-    const writes = server.calls.filter((c) => c.call.startsWith('POST'));
+    const writes = server.calls().filter((c) => c.call.startsWith('POST'));
     expect(writes).toEqual([
       { call: 'POST /api/delete_favorite_stocks', body: { symbols: ['SHOP', 'AAPL'] } },
       { call: 'POST /api/batch_update_favorite_stocks', body: { stocks: [MSFT] } },
@@ -210,42 +206,45 @@ describe('WatchList screen', () => {
     await waitFor(() => expect(saveButton()).toBeDisabled());
     expect(cancelButton()).toBeDisabled();
     expect(rows().map((row) => row?.split(' - ')[0])).toEqual(['MSFT']);
+    expect(server.unhandled).toEqual([]);
   });
 
   it('removing every favourite sends only the delete; adding to an empty list sends only the batch', async () => {
     const store = savedFavorites([AAPL]);
-    const server = mockServer({ ...store.routes, 'GET /api/symbol_lookup': lookupRoute, 'GET /api/symbol_search': searchRoute });
+    const server = mockServer({ ...store.routes, 'GET symbol_lookup': lookupRoute, 'GET symbol_search': searchRoute });
     renderWatchlist();
     await userEvent.click(await screen.findByRole('button', { name: 'Remove AAPL' }));
     expect(screen.getByText('You have no favorite stocks.')).toBeInTheDocument();
     await userEvent.click(saveButton());
     await screen.findByText(FAVORITES_SAVED);
-    expect(server.calls.filter((c) => c.call.startsWith('POST')).map((c) => c.call)).toEqual(['POST /api/delete_favorite_stocks']);
+    expect(server.calls().filter((c) => c.call.startsWith('POST')).map((c) => c.call)).toEqual(['POST /api/delete_favorite_stocks']);
 
     const input = screen.getByRole('combobox', { name: 'Search Symbol' });
     await userEvent.type(input, 'shop');
     await userEvent.click(await screen.findByRole('option', { name: 'SHOP.TO - Shopify Inc.' }));
     await userEvent.click(saveButton());
-    await waitFor(() => expect(server.calls.filter((c) => c.call.startsWith('POST')).map((c) => c.call)).toEqual(['POST /api/delete_favorite_stocks', 'POST /api/batch_update_favorite_stocks']));
+    await waitFor(() => expect(server.calls().filter((c) => c.call.startsWith('POST')).map((c) => c.call)).toEqual(['POST /api/delete_favorite_stocks', 'POST /api/batch_update_favorite_stocks']));
     expect(store.current()).toEqual([{ symbol: 'SHOP.TO', description: 'Shopify Inc.' }]);
+    expect(server.unhandled).toEqual([]);
   });
 
   it("a failed save shows the server's msg and keeps the edits; the delete and the batch are each tried", async () => {
     const store = savedFavorites([AAPL, MSFT]);
     const server = mockServer({
       ...store.routes,
-      'POST /api/delete_favorite_stocks': () => ({ status: 500, body: { msg: 'The database is not reachable.' } }),
+      'POST delete_favorite_stocks': () => ({ status: 500, body: { msg: 'The database is not reachable.' } }),
     });
     renderWatchlist();
     await userEvent.click(await screen.findByRole('button', { name: 'Remove AAPL' }));
     await userEvent.click(saveButton());
     expect(await screen.findByText('Could not save your favorites: The database is not reachable.')).toBeInTheDocument();
-    expect(server.calls.filter((c) => c.call.startsWith('POST')).map((c) => c.call)).toEqual([
+    expect(server.calls().filter((c) => c.call.startsWith('POST')).map((c) => c.call)).toEqual([
       'POST /api/delete_favorite_stocks',
       'POST /api/batch_update_favorite_stocks',
     ]);
     expect(rows().map((row) => row?.split(' - ')[0])).toEqual(['MSFT']);
     expect(saveButton()).toBeEnabled();
+    expect(server.unhandled).toEqual([]);
   });
 
   it('Cancel reloads the saved list and returns to unchanged', async () => {
@@ -259,16 +258,17 @@ describe('WatchList screen', () => {
     expect(saveButton()).toBeDisabled();
     expect(cancelButton()).toBeDisabled();
     await waitFor(() => expect(server.paths('GET /api/get_favorite_stocks').length).toBe(loadsBefore + 1));
-    expect(server.calls.some((c) => c.call.startsWith('POST'))).toBe(false);
+    expect(server.calls().some((c) => c.call.startsWith('POST'))).toBe(false);
+    expect(server.unhandled).toEqual([]);
   });
 
   it('a failed load is logged and shown with a Retry that loads again', async () => {
     const errors = vi.spyOn(console, 'error').mockImplementation(() => undefined);
     let fail = true;
     const store = savedFavorites([AAPL]);
-    mockServer({
+    const server = mockServer({
       ...store.routes,
-      'GET /api/get_favorite_stocks': () => (fail ? { status: 503, body: { msg: 'Service unavailable' } } : { body: store.current() }),
+      'GET get_favorite_stocks': () => (fail ? { status: 503, body: { msg: 'Service unavailable' } } : { body: store.current() }),
     });
     renderWatchlist();
     expect(await screen.findByText('Your favorites could not be loaded.')).toBeInTheDocument();
@@ -279,5 +279,6 @@ describe('WatchList screen', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Retry' }));
     await waitFor(() => expect(rows().map((row) => row?.split(' - ')[0])).toEqual(['AAPL']));
     expect(screen.queryByText('Your favorites could not be loaded.')).not.toBeInTheDocument();
+    expect(server.unhandled).toEqual([]);
   });
 });
