@@ -4,7 +4,7 @@
 // loads candles from the database has), with 6 scored headlines per coin. Also the install replay
 // (300 sessions after the 200-candle warm-up). One core. Budgets: pass < 50 ms, replay < 2 s.
 import { cryptoEngine, cryptoPassTimeOf, isoFromDayNumber, replay, type CryptoHeadline, type DailySeries, type SessionExtras, type StoredIdeaEvent, type UniverseMember } from '@signalboard/core';
-import { randomCryptoUniverse } from '../packages/core/src/trades/crypto/test-candles';
+import { randomCryptoUniverse } from '../packages/core/src/trades/engines/crypto/test-candles';
 
 const COINS = 50;
 const CANDLES = 500;

@@ -3,7 +3,7 @@
 // symbols are OPTION_ALERT underlyings priced by a model-like test pricer), and one daily pass (the
 // last session, continuing the replay's open items), on one core. Budgets: replay < 5 s, pass < 200 ms.
 import { createDropEngine, isoFromDayNumber, replay, type DailySeries, type SessionExtras, type StoredIdeaEvent, type UniverseMember } from '@signalboard/core';
-import { testPricer } from '../packages/core/src/trades/drop/test-pricer';
+import { testPricer } from '../packages/core/src/trades/engines/drop-items/test-pricer';
 import { randomUniverse } from '../packages/core/src/trades/kit/test-bars';
 
 const SYMBOLS = 500;

@@ -4,9 +4,9 @@ import { ideaStamps, origin, rateWithInterval } from './trades';
 
 /**
  * The Crypto Scanner (`GET api/all_crypto_scanner`, issue 13): one row per coin, the fold of the
- * coin's events (docs/rules/crypto.md §3, trades/crypto). Spec §3 "Crypto trade" first, then the fields
+ * coin's events (docs/rules/crypto.md §3, trades/engines/crypto). Spec §3 "Crypto trade" first, then the fields
  * docs/rules/crypto.md §3.1 adds, then the stamps every idea row carries. Numbers are rounded to the spec
- * §9 formats (trades/crypto/format.ts CRYPTO_DECIMALS: price 8, RSI 2, ATR 4, drop % 2, volume 2,
+ * §9 formats (trades/engines/crypto/format.ts CRYPTO_DECIMALS: price 8, RSI 2, ATR 4, drop % 2, volume 2,
  * highs 8, swing 4); null where the field has no value (the screen and CSV show the default,
  * formatCryptoRow). `Unavailable` says why a field shows its default.
  */

@@ -1,9 +1,18 @@
-/** The trade-idea engines (docs/rules/conventions.md §0–docs/rules/swing.md §2) and their shared mechanics. */
-import { layeredEngine } from './layered';
-import { swingEngine } from './swing';
-import { optionsEngine } from './options/engine';
-import { dropEngine } from './drop/engine';
-import { cryptoEngine } from './crypto/engine';
+/**
+ * The trade-idea engines (docs/rules/conventions.md §0–docs/rules/swing.md §2) and their shared mechanics.
+ *
+ * Each engine lives in engines/<feature code name>/ (engine.ts, state.ts, row.ts, index.ts, and the
+ * engine's own extras); its persisted id stays the one stored in idea_events:
+ *   id 'layered' → engines/long-term/     id 'swing'   → engines/swing/
+ *   id 'options' → engines/option-trades/ id 'drop'    → engines/drop-items/
+ *   id 'crypto'  → engines/crypto/
+ * Shared by all: kit/ (series, prices, selection, replay, times…) and track-record/.
+ */
+import { layeredEngine } from './engines/long-term/engine';
+import { swingEngine } from './engines/swing/engine';
+import { optionsEngine } from './engines/option-trades/engine';
+import { dropEngine } from './engines/drop-items/engine';
+import { cryptoEngine } from './engines/crypto/engine';
 
 export * from './types';
 export { COST_BPS, COST_RATE, roundCentDown, roundCentUp, roundTo } from './kit/prices';
@@ -13,15 +22,11 @@ export { closeTimeOf, CRYPTO_PASS_MINUTES, cryptoPassTimeOf, passTimeFor, passTi
 export { emptyLedger, foldIntoLedger, replay, stampEvents, type EngineLedger, type ReplayInput } from './kit/replay';
 export { rankAndCap, cooldownAllows, compareCodePoints } from './kit/selection';
 export { indicatorsOf, type SeriesIndicators } from './kit/series';
-export { createLayeredEngine, layeredEngine, LAYERED_PARAMS, LAYERED_RULE_VERSION, type LayeredParams } from './layered';
-export { layeredDerivedFields, foldLayeredRow, layeredOutcome, type LayeredDerived, type LayeredPlanFields } from './layered-row';
-export type { LayeredState } from './layered-state';
-export { createSwingEngine, swingEngine, SWING_PARAMS, SWING_RULE_VERSION, earningsWithin, type SwingParams } from './swing';
-export { foldSwingRow, swingCurrentProfit, swingOutcome, swingStatus } from './swing-row';
-export { SWING_TYPES, type SwingState, type SwingType } from './swing-state';
-export * from './drop/index';
-export * from './options/index';
-export * from './crypto/index';
+export * from './engines/long-term/index';
+export * from './engines/swing/index';
+export * from './engines/drop-items/index';
+export * from './engines/option-trades/index';
+export * from './engines/crypto/index';
 
 /** Every implemented engine by id (the server's registry; a missing engine is a type error there). */
 export const TRADE_ENGINES = { layered: layeredEngine, swing: swingEngine, options: optionsEngine, drop: dropEngine, crypto: cryptoEngine } as const;

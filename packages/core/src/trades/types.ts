@@ -10,6 +10,12 @@
 export type EngineId = 'layered' | 'swing' | 'crypto' | 'options' | 'drop';
 export const ENGINE_IDS: readonly EngineId[] = ['layered', 'swing', 'crypto', 'options', 'drop'];
 
+/**
+ * Whose sessions an engine decides: NYSE trading days (its pass at 16:30 New York), or every UTC
+ * day (its pass at 00:05 UTC the next day: crypto). Cohort maturity counts sessions of it too.
+ */
+export type SessionCalendar = 'us' | 'utc';
+
 /** docs/rules/conventions.md §0.5: replayed over stored history, or recorded live before the entry bar opened. */
 export type Origin = 'replayed' | 'live';
 export const ORIGINS: readonly Origin[] = ['replayed', 'live'];
@@ -43,26 +49,59 @@ export type InstrumentMarket = 'US' | 'TO' | 'CRYPTO';
 /** Why an idea closed (docs/rules/long-term.md §1.5, docs/rules/swing.md §2.2; `void` for voided ideas). */
 export type CloseReason = 'target' | 'stop' | 'time' | 'index_exit' | 'corporate_action' | 'void';
 
-/**
- * One event as an engine emits it. The store adds rule_version, param_hash, origin and recorded_at.
- * (ideaId, type, level, barDate) is unique: running a session twice emits the same events, and the
- * store keeps the first.
- */
-export interface IdeaEvent {
+/** What every event has, whatever its engine and type. */
+export interface IdeaEventFields {
   /** Deterministic: `${engine}.${symbol}.${signalDate}` (see ideaIdOf). Opaque to everyone else. */
   ideaId: string;
   engine: EngineId;
   market: InstrumentMarket;
   symbol: string;
-  type: IdeaEventType;
   /** The level the event is about (`ENL2`, `EXL1`, `T1`, `T2`, `STOP`, a horizon…), '' when none. */
   level: string;
   /** The session (YYYY-MM-DD) whose bar decided the event. */
   barDate: string;
   /** The fill or trigger price, null when the event has none. */
   price: number | null;
+}
+
+/**
+ * One event as an engine emits it (and as the log holds it, whatever the engine). The store adds
+ * rule_version, param_hash, origin and recorded_at. (ideaId, type, level, barDate) is unique:
+ * running a session twice emits the same events, and the store keeps the first.
+ */
+export interface IdeaEvent extends IdeaEventFields {
+  type: IdeaEventType;
   /** Everything else the fold needs (levels at `opened`, shares at a fill, …). JSON-serialisable. */
   data: Record<string, unknown>;
+}
+
+/**
+ * An engine's event data by event type: the types it emits, each with the shape of its `data`
+ * (engines/<name>/state.ts declares it; object type aliases, so each stays a JSON record).
+ */
+export type EventDataMap = { readonly [T in IdeaEventType]?: Record<string, unknown> };
+
+/** No data (`{}`): the event's type, level and price say it all. */
+export type NoData = Record<string, never>;
+
+/**
+ * An engine's events, typed: a union discriminated by `type`, each member with its data's shape.
+ * Every member is an IdeaEvent (what runSession answers and the log stores).
+ */
+export type EngineEvent<M extends EventDataMap> = {
+  [T in keyof M & IdeaEventType]: IdeaEventFields & { type: T; data: NonNullable<M[T]> };
+}[keyof M & IdeaEventType];
+
+/** Records one event of an engine, its data typed by the event's type (the engines' `emit`). */
+export type EmitEvent<M extends EventDataMap> = <T extends keyof M & IdeaEventType>(type: T, level: string, price: number | null, data: NonNullable<M[T]>) => void;
+
+/**
+ * An event of the log read as the engine that wrote it: the log keeps exactly what the engine
+ * emitted (its `engine` names it), so `data` has the shape the engine's map gives its type. No
+ * runtime check (the folds read stored data as they always did); the one place a fold trusts the log.
+ */
+export function engineEvent<M extends EventDataMap>(event: IdeaEvent): EngineEvent<M> {
+  return event as EngineEvent<M>;
 }
 
 /** A stored event: what the engine emitted plus the store's stamps. */
@@ -222,6 +261,11 @@ export interface EngineDefinition<P, S, Row> {
   params: P;
   /** First 16 hex digits of SHA-256 over the parameters' canonical JSON (paramHash()). */
   paramHash: string;
+  /**
+   * The engine's session calendar (the replay's nominal pass time, the track record's cohort
+   * maturity): shared code asks this, never the id. 'us' when absent.
+   */
+  calendar?: SessionCalendar;
   /** Bars an instrument needs before its first signal. */
   warmupBars: number;
   /** Longest hold in sessions (mature cohorts, docs/rules/track-record.md §6.2). */

@@ -10,7 +10,7 @@ import type {
   UniverseMember,
 } from '../types';
 import { indexOnOrBefore, viewThrough } from './series';
-import { passTimeFor } from './times';
+import { passTimeOn } from './times';
 
 /** Adds the store's stamps to an engine's events (what `idea_events` holds). */
 export function stampEvents<P, S, R>(engine: EngineDefinition<P, S, R>, events: readonly IdeaEvent[], origin: Origin, recordedAt: string): StoredIdeaEvent[] {
@@ -87,7 +87,7 @@ export function replay<P, S, R>(engine: EngineDefinition<P, S, R>, input: Replay
   const ledger = emptyLedger<S>();
   if (input.prior) foldIntoLedger(engine, ledger, input.prior);
   const params = input.params ?? engine.params;
-  const nowFor = input.nowFor ?? ((date: string) => passTimeFor(engine.id, date));
+  const nowFor = input.nowFor ?? ((date: string) => passTimeOn(engine.calendar ?? 'us', date));
   const out: StoredIdeaEvent[] = [];
   for (const date of input.sessions) {
     const day = dayNumber(date);

@@ -1,5 +1,5 @@
 import { DAY_MS, dayNumber, newYorkInstantMs, SESSION_CLOSE_MINUTES } from '../../market/trading-calendar';
-import type { EngineId } from '../types';
+import type { EngineId, SessionCalendar } from '../types';
 
 /** The daily pass's nominal time: 16:30 America/New_York (docs/rules/conventions.md §0.3), daylight time included. */
 export const PASS_MINUTES = 16 * 60 + 30;
@@ -28,6 +28,11 @@ export const CRYPTO_PASS_MINUTES = 5;
 /** ISO 8601 UTC of the crypto pass deciding the UTC day `isoDate` (the next day, 00:05 UTC). */
 export function cryptoPassTimeOf(isoDate: string): string {
   return new Date((dayNumber(isoDate) + 1) * DAY_MS + CRYPTO_PASS_MINUTES * 60_000).toISOString();
+}
+
+/** The nominal pass time of a session on a calendar: 00:05 UTC the next day on 'utc', else 16:30 New York. */
+export function passTimeOn(calendar: SessionCalendar, isoDate: string): string {
+  return calendar === 'utc' ? cryptoPassTimeOf(isoDate) : passTimeOf(isoDate);
 }
 
 /** The nominal pass time of an engine's session: 00:05 UTC the next day for crypto, else 16:30 New York. */

@@ -11,9 +11,10 @@
  * UTC date decides).
  */
 import { dayNumber, isTradingDayNumber, isoFromDayNumber, newYorkTime } from '../../market/trading-calendar';
+import type { SessionCalendar } from '../types';
 
-/** Whose sessions count: NYSE trading days, or every UTC day (crypto). */
-export type SessionCalendar = 'us' | 'utc';
+/** Whose sessions count: NYSE trading days, or every UTC day (crypto); declared with the engine contract. */
+export type { SessionCalendar };
 
 /** The cohort of an entry fill: its month, `YYYY-MM`. */
 export function cohortOf(entryDate: string): string {

@@ -108,7 +108,7 @@ function compareGroups(a: TrackRecordGroup, b: TrackRecordGroup): number {
 /** GET api/trade_ideas/{engine}/track_record's answer (the contract's TrackRecord). */
 export function computeTrackRecord<P, S, Row>(input: TrackRecordInput<P, S, Row>): TrackRecord {
   const { engine, now } = input;
-  const calendar: SessionCalendar = engine.id === 'crypto' ? 'utc' : 'us';
+  const calendar: SessionCalendar = engine.calendar ?? 'us';
   // An idea's cohort is mature once its month plus the longest hold of the idea's own type has
   // passed (docs/rules/track-record.md §6.2: drop S 21, L 252, O 10 sessions), else the engine's longest hold.
   const maturityByHold = new Map<number, (cohort: string) => boolean>();
