@@ -1,5 +1,5 @@
 /**
- * The engines' extras (trades.extras.ts) from a scripted market and store: the rate and IV indexes
+ * The engines' extras (trades.extras.ts, through each engine's adapter in engines/) from a scripted market and store: the rate and IV indexes
  * as of the session, the chains a session reads (as of the session from a source that keeps them,
  * else only on the live session), the drop engine's index, underlyings, sectors, linked swing
  * trades and news (only for the day's candidates, ≤ 30 symbols), the chains of the marks, and the
@@ -11,7 +11,10 @@ import type { CachedMarket } from '../../providers/market/cached-market';
 import type { EarningsEvent, EconomicSeries, NewsArticle, OptionChain } from '../../providers/market/types';
 import { UnknownSymbolError } from '../../providers/market/types';
 import { OPTION_ALERT_TICKERS } from '../../providers/market/universe';
-import { createExtrasFor, DROP_NEWS_PER_DAY, EARNINGS_LOOKAHEAD_DAYS, engineUniverse, markChains, markFor, valueAsOf } from './trades.extras';
+import { DROP_NEWS_PER_DAY } from './engines/drop-items.adapter';
+import { valueAsOf } from './engines/option-trades.adapter';
+import { EARNINGS_LOOKAHEAD_DAYS } from './engines/swing.adapter';
+import { createExtrasFor, engineUniverse, markChains, markFor } from './trades.extras';
 import { seriesThrough } from './trades.market';
 import type { TradesRepo } from './trades.repo';
 import type { AnyEngine } from './trades.types';

@@ -24,6 +24,7 @@ import { runJob, sharedPass, type Job, type JobRunnerDeps, type QueuedRun, type 
 import type { Clock } from '../../lib/clock';
 import type { CachedMarket } from '../../providers/market/cached-market';
 import { UnknownSymbolError } from '../../providers/market/types';
+import { adapterOf } from './engines';
 import { createExtrasFor, engineUniverse, markChains } from './trades.extras';
 import { calendarOf } from './trades.calendar';
 import { loadSeries, seriesThrough } from './trades.market';
@@ -77,8 +78,8 @@ export function createTradeJobs(deps: TradeJobsDeps) {
   const { engines, repo, runs, market, marketClock, clock, log } = deps;
   const runner: JobRunnerDeps = { runs, marketClock, clock, log, ...(deps.hold ? { hold: deps.hold } : {}) };
   const universeOf = deps.universe ?? ((biased: boolean, engine: EngineId) => engineUniverse(market, engine, biased));
-  /** Drop's index members: the layered / swing universe (the S&P 500 members the source knows). */
-  const extrasDeps = { market, repo, log, indexMembers: () => universeOf(false, 'layered'), nowMs: () => marketClock.nowMs() };
+  /** The extras read the engines' universes through universeOf (drop's index members: the layered one). */
+  const extrasDeps = { market, repo, log, universeOf, nowMs: () => marketClock.nowMs() };
   /** The replays under way in this process, by rule version (claimed: running, or waiting in the lane). */
   const replays = new Map<string, Promise<void>>();
   const lane = deps.lane ?? createReplayLane();
@@ -86,6 +87,11 @@ export function createTradeJobs(deps: TradeJobsDeps) {
   let stopping = false;
 
   const byId = new Map<EngineId, AnyEngine>(engines.map((engine) => [engine.id, engine]));
+  /** The engine run here whose replay finishes before this one's (EngineAdapter.replayAfter: drop's, swing). */
+  const replayFirst = (engine: AnyEngine): AnyEngine | undefined => {
+    const after = adapterOf(engine).replayAfter;
+    return after === undefined ? undefined : byId.get(after);
+  };
 
   /**
    * The replay of the engine's current version over the source's daily history (claimed: see
@@ -93,11 +99,11 @@ export function createTradeJobs(deps: TradeJobsDeps) {
    */
   async function replay(engine: AnyEngine, nowMs: number, heartbeat: () => Promise<void>): Promise<boolean> {
     const base = { engine: engine.id, ruleVersion: engine.ruleVersion, paramHash: engine.paramHash };
-    // Drop items link the swing trade open on their session: a swing replay under way here finishes
-    // first (waited for outside the lane, which swing's replay needs).
-    const swing = engine.id === 'drop' ? byId.get('swing') : undefined;
-    const swingReplay = swing ? replays.get(swing.ruleVersion) : undefined;
-    if (swingReplay) await swingReplay;
+    // Drop items link the swing trade open on their session (EngineAdapter.replayAfter): a swing
+    // replay under way here finishes first (waited for outside the lane, which swing's replay needs).
+    const before = replayFirst(engine);
+    const beforeReplay = before ? replays.get(before.ruleVersion) : undefined;
+    if (beforeReplay) await beforeReplay;
     const leave = await lane.enter(heartbeat);
     try {
       if (stopping) throw new Error('the server stopped before the replay began; it runs at the next start');
@@ -327,10 +333,10 @@ export function createTradeJobs(deps: TradeJobsDeps) {
     return claimed ? claimed.run : 'skipped';
   }
 
-  /** REDIS_URL: the replay is a queued job; drop's waits for swing's (its items link the swing trade open on their session). */
+  /** REDIS_URL: the replay is a queued job; drop's waits for swing's (its items link the swing trade open on their session; EngineAdapter.replayAfter). */
   async function queueReplay(engine: AnyEngine, enqueue: (ruleVersion: string) => Promise<void>): Promise<void> {
-    const swing = engine.id === 'drop' ? byId.get('swing') : undefined;
-    if (swing && (await repo.version(swing.id, swing.ruleVersion))?.replayState !== 'done') return;
+    const before = replayFirst(engine);
+    if (before && (await repo.version(before.id, before.ruleVersion))?.replayState !== 'done') return;
     try {
       await enqueue(engine.ruleVersion);
     } catch (error) {

@@ -1,13 +1,15 @@
 /**
- * What the engines read of the market: the universe (S&P 500 members the source knows) and daily
+ * What the engines read of the market: the universes (S&P 500 members the source knows, the
+ * OPTION_ALERT tickers it knows) and daily
  * bars as DailySeries (typed arrays, day numbers), read through the CachedMarket. On the live source
  * the adapters' own rate limits pace the requests: a request our limiter refuses waits its
  * Retry-After and goes again (docs/rules/data-needs.md §7: the free tiers' limits).
  */
-import { isTradingDayNumber, newYorkInstantMs, type DailySeries, type UniverseMember } from '@signalboard/core';
+import { isTradingDayNumber, marketSession, newYorkInstantMs, type DailySeries, type UniverseMember } from '@signalboard/core';
 import type { CachedMarket } from '../../providers/market/cached-market';
 import { ProviderError, UnknownSymbolError, type Bars } from '../../providers/market/types';
-import { US_STOCKS } from '../../providers/market/universe';
+import { OPTION_ALERT_TICKERS, universeBySymbol, US_STOCKS } from '../../providers/market/universe';
+import type { EngineCalendar } from './engine-adapter';
 
 const DAY_SECONDS = 86_400;
 /** The daily pass runs at 16:30 New York on trading sessions (docs/rules/conventions.md §0.3). */
@@ -39,6 +41,20 @@ export async function stockUniverse(market: CachedMarket, survivorshipBiased: bo
       .map((info) => ({ symbol: info.symbol, market: 'US' as const, ...(info.sector ? { sector: info.sector } : {}), survivorshipBiased }));
   }
   return US_STOCKS.map((entry) => ({ symbol: entry.symbol, market: 'US' as const, ...(entry.sector ? { sector: entry.sector } : {}), survivorshipBiased }));
+}
+
+/** The OPTION_ALERT tickers the source knows (the file source: those it lists; else the built-in universe's): the options engine's universe. */
+export async function optionAlertUniverse(market: CachedMarket, survivorshipBiased: boolean): Promise<UniverseMember[]> {
+  let known: Map<string, string | undefined>;
+  if (market.source === 'file' && market.listSymbols) {
+    known = new Map((await market.listSymbols()).filter((info) => info.market === 'US').map((info) => [info.symbol, info.sector]));
+  } else {
+    known = new Map(OPTION_ALERT_TICKERS.filter((symbol) => universeBySymbol.has(symbol)).map((symbol) => [symbol, universeBySymbol.get(symbol)!.sector]));
+  }
+  return OPTION_ALERT_TICKERS.filter((symbol) => known.has(symbol)).map((symbol) => {
+    const sector = known.get(symbol);
+    return { symbol, market: 'US' as const, ...(sector ? { sector } : {}), survivorshipBiased };
+  });
 }
 
 /**
@@ -130,3 +146,12 @@ export function sessionDays(series: Iterable<DailySeries>, fromDay: number, toDa
   for (const one of series) for (const day of one.day) if (day >= fromDay && day <= toDay && isTradingDayNumber(day)) days.add(day);
   return [...days].sort((a, b) => a - b);
 }
+
+/** The stock and option engines' calendar: NYSE trading days, the pass at 16:30 New York, marks while the market is open. */
+export const STOCK_CALENDAR: EngineCalendar = {
+  passDay: passSessionDay,
+  passTimeMs,
+  isSession: isTradingDayNumber,
+  sessionDays,
+  markSlot: (nowMs, interval) => (marketSession(nowMs).phase === 'open' ? new Date(Math.floor(nowMs / interval) * interval) : null),
+};

@@ -8,6 +8,7 @@ import { computeTrackRecord, filterScope, type DailySeries, type EngineId, type 
 import type { Clock } from '../../lib/clock';
 import type { CachedMarket } from '../../providers/market/cached-market';
 import { UnknownSymbolError } from '../../providers/market/types';
+import { adapterOf } from './engines';
 import { engineUniverse } from './trades.extras';
 import { HISTORY_DAYS, loadSeries, passSessionDay, toDailySeries } from './trades.market';
 import type { TradesRepo } from './trades.repo';
@@ -19,8 +20,6 @@ export const RECORD_TTL_MS = 5 * 60_000;
 const MAX_CACHED_RECORDS = 50;
 /** The market benchmark of the stock and option engines (docs/rules/track-record.md §6.4 a). */
 export const BENCHMARK_SYMBOL = 'SPY';
-/** The list filter's type names → the record's type groups. */
-const TYPE_GROUPS: Record<string, string> = { trend: 'Trend', drop: 'Price Drop', level: 'Level System', S: 'S', L: 'L', O: 'O' };
 
 export interface TrackRecordsDeps {
   repo: TradesRepo;
@@ -40,13 +39,15 @@ export function createTrackRecords(deps: TrackRecordsDeps) {
       stored.rows.map((row) => row.id),
     );
     const outcomes: IdeaOutcome[] = [];
+    // The list filter's type names → the record's type groups (EngineAdapter.list.types).
+    const typeGroups: Readonly<Record<string, string>> = adapterOf(engine).list?.types ?? {};
     const voided = new Map<string, VoidedCount>();
     for (const row of stored.rows) {
       const log = events.get(row.id);
       if (!log?.length) continue;
       if (row.isVoided) {
         if (filterScope([{ createdAt: row.createdAt.toISOString(), symbol: row.symbol }], scope).length === 0) continue;
-        const types = row.types.map((type) => TYPE_GROUPS[type]).filter((type): type is string => type !== undefined);
+        const types = row.types.map((type) => typeGroups[type]).filter((type): type is string => type !== undefined);
         const key = `${row.origin}|${row.ruleVersion}|${types.join(',')}`;
         const count = voided.get(key) ?? { origin: row.origin as VoidedCount['origin'], ruleVersion: row.ruleVersion, ...(types.length ? { types } : {}), count: 0 };
         count.count += 1;

@@ -22,6 +22,7 @@ import {
   type StoredIdeaEvent,
   type UniverseMember,
 } from '@signalboard/core';
+import { adapterOf } from './engines';
 import type { IdeaRecord, TradesRepo } from './trades.repo';
 import { markFor } from './trades.extras';
 import { passTimeMs, seriesThrough } from './trades.market';
@@ -43,16 +44,6 @@ interface IdeaState {
 /** The store's id of an engine's idea: its own id and the version (a new version's replay stores ideas of its own). */
 export function storeIdOf(engineIdeaId: string, ruleVersion: string): string {
   return engineIdeaId.includes('@') ? engineIdeaId : `${engineIdeaId}@${ruleVersion.slice(ruleVersion.indexOf('@') + 1)}`;
-}
-
-/** The list's `type` filter values a row matches: its TradeType (trend, drop), level (NearSupport), a drop item's StockType (S, L, O). */
-export function typesOfRow(row: Record<string, unknown>): string[] {
-  const types: string[] = [];
-  if (row.StockType === 'S' || row.StockType === 'L' || row.StockType === 'O') types.push(row.StockType);
-  if (row.TradeType === 'Trend') types.push('trend');
-  if (row.TradeType === 'Price Drop') types.push('drop');
-  if (row.NearSupport === true) types.push('level');
-  return types;
 }
 
 /** The open of the session after `barDate`: an idea recorded before it is live (docs/rules/conventions.md §0.5). */
@@ -95,7 +86,8 @@ export function recordOf(engine: AnyEngine, events: readonly Stored[], mark: Mar
     isActive: activeOf(row),
     isOpen: open,
     isVoided: events.some((event) => event.type === 'voided'),
-    types: typesOfRow(row),
+    // The list's `type` filter values the row matches (swing: trend, drop, level; drop: S, L, O).
+    types: adapterOf(engine).typesOf(row),
     cooldownKey: engine.cooldownKey(opened),
     closedBarDate: open ? null : last.barDate,
     signalDate: opened.barDate,

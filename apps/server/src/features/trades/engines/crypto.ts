@@ -1,5 +1,5 @@
 /**
- * The crypto engine's platform side (docs/rules/crypto.md §3, docs/rules/conventions.md §0.3, docs/rules/data-needs.md §7): its universe, its calendar (every
+ * The crypto engine's platform side (crypto.adapter.ts; docs/rules/crypto.md §3, docs/rules/conventions.md §0.3, docs/rules/data-needs.md §7): its universe, its calendar (every
  * UTC day a session; the pass deciding day D at D + 1, 00:05 UTC; marks every minute, around the
  * clock), its candles' provenance and its extras (news headlines scored by the local lexicon, the
  * analyst's summary, the close-only coins, the volume unit).
@@ -39,12 +39,13 @@ import {
   type SessionExtras,
   type UniverseMember,
 } from '@signalboard/core';
-import type { CachedMarket } from '../../providers/market/cached-market';
-import { COINGECKO_IDS } from '../../providers/market/live/coingecko';
-import type { CandleInfo, NewsArticle } from '../../providers/market/types';
-import { CRYPTOS } from '../../providers/market/universe';
-import type { ExtrasFor } from './trades.types';
-import { HISTORY_DAYS } from './trades.market';
+import type { CachedMarket } from '../../../providers/market/cached-market';
+import { COINGECKO_IDS } from '../../../providers/market/live/coingecko';
+import type { CandleInfo, NewsArticle } from '../../../providers/market/types';
+import { CRYPTOS } from '../../../providers/market/universe';
+import type { EngineCalendar } from '../engine-adapter';
+import { HISTORY_DAYS } from '../trades.market';
+import type { ExtrasFor } from '../trades.types';
 
 const DAY_MS = 86_400_000;
 const MINUTE_MS = 60_000;
@@ -72,6 +73,15 @@ export function cryptoSessionDays(series: Iterable<DailySeries>, fromDay: number
   for (const one of series) for (const day of one.day) if (day >= fromDay && day <= toDay) days.add(day);
   return [...days].sort((a, b) => a - b);
 }
+
+/** The crypto engine's calendar (docs/rules/conventions.md §0.3): every UTC day, its pass at 00:05 UTC the next day, marks every minute. */
+export const CRYPTO_CALENDAR: EngineCalendar = {
+  passDay: cryptoPassDay,
+  passTimeMs: cryptoPassTimeMs,
+  isSession: () => true,
+  sessionDays: cryptoSessionDays,
+  markSlot: (nowMs) => new Date(Math.floor(nowMs / CRYPTO_MARK_INTERVAL_MS) * CRYPTO_MARK_INTERVAL_MS),
+};
 
 /** The crypto engine's universe from the source's listing (see the header). */
 export async function cryptoUniverseOf(market: CachedMarket, survivorshipBiased: boolean): Promise<UniverseMember[]> {

@@ -1,0 +1,15 @@
+/**
+ * The layered engine's adapter (the long-term feature, engine id 'layered'; docs/rules/long-term.md):
+ * the S&P 500 members the source knows, the stock calendar, no extras and no type filter.
+ */
+import type { EngineAdapter } from '../engine-adapter';
+import { STOCK_CALENDAR, stockUniverse } from '../trades.market';
+
+export const longTermAdapter: EngineAdapter = {
+  id: 'layered',
+  universe: stockUniverse,
+  calendar: STOCK_CALENDAR,
+  extras: () => Promise.resolve(async () => ({})),
+  typesOf: () => [],
+  list: { path: '/all_stocks_scanner', statuses: ['active', 'successful', 'partial', 'failed'], order: 'created' },
+};
