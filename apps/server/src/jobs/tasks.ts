@@ -22,8 +22,8 @@
  * One more periodic task: its service in TaskDeps and taskDepsOf, and one entry in `periodicTasks`.
  */
 import type { FastifyInstance } from 'fastify';
-import type { AlertEvaluation } from '../features/alert-evaluation/alert-evaluation';
-import { DEFAULT_POLL_MS, DELIVERY_BATCH, type AlertDelivery } from '../features/alert-delivery/alert-delivery';
+import type { AlertEvaluation } from '../features/alerts/evaluation/evaluation';
+import { DEFAULT_POLL_MS, DELIVERY_BATCH, type AlertDelivery } from '../features/alerts/delivery/delivery';
 import { LIVE_QUOTES_INTERVAL_MS, type LiveQuotes } from '../features/live/live-quotes';
 import type { TradeJobs } from '../features/trades/trades.jobs';
 import type { Clock } from '../lib/clock';

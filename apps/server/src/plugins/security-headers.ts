@@ -74,7 +74,7 @@ export function computeSecurityHeaders(options: SecurityHeaderOptions = {}): Rec
  * Cluster, X-DNS-Prefetch-Control, X-Download-Options, X-Permitted-Cross-Domain-Policies,
  * X-XSS-Protection) only act on a page a browser renders; they more than doubled every API answer's
  * header bytes, each checked by Node as it is written. An API route that answers a page sets that
- * page's own CSP (the unsubscribe pages, features/alert-delivery).
+ * page's own CSP (the unsubscribe pages, features/alerts/delivery).
  */
 export function computeApiHeaders(options: Pick<SecurityHeaderOptions, 'hstsMaxAgeSeconds'> = {}): Record<string, string> {
   const headers: Record<string, string> = {

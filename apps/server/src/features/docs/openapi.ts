@@ -332,7 +332,7 @@ export const OPERATIONS: Operation[] = [
     responseType: 'csv',
   },
   { method: 'get', path: '/api/market_overview', summary: 'Market status, the index ETFs and Bitcoin, and the sector ETFs\' moves today (instruments the source lacks are left out; failures listed)', response: marketOverviewResponse },
-  // Alert delivery's open routes, each with its own check (alert-delivery.routes.ts).
+  // Alert delivery's open routes, each with its own check (alerts/delivery/delivery.routes.ts).
   { method: 'post', path: '/api/twilio/status', summary: "Twilio's status callback (X-Twilio-Signature over PUBLIC_URL + path; 403 when it does not match, 404 without TWILIO_AUTH_TOKEN): sent → delivered | failed", open: true, body: twilioStatusCallback, bodyType: 'form', response: z.string(), responseType: 'xml', errors: [403, 404] },
   { method: 'post', path: '/api/twilio/inbound', summary: "Twilio's inbound SMS webhook (signed as above): STOP opts out of SMS alerts, START back in, HELP answers how; answers TwiML", open: true, body: twilioInboundMessage, bodyType: 'form', response: z.string(), responseType: 'xml', errors: [403, 404] },
   { method: 'get', path: '/api/alerts/unsubscribe', summary: 'The e-mail unsubscribe link (a signed token, 30 days): a page with a confirm button, no sign-in', open: true, query: unsubscribeQuery, response: z.string(), responseType: 'html' },

@@ -23,7 +23,7 @@ export function createSms(config: Config, db: Database, clock: Clock, hashKey: s
           : { authToken: config.TWILIO_AUTH_TOKEN! },
       verifyServiceSid: config.TWILIO_VERIFY_SERVICE_SID!,
       from: config.TWILIO_FROM!,
-      // Receipts need the auth token to be checked (alert-delivery.routes.ts): ask for them only then.
+      // Receipts need the auth token to be checked (alerts/delivery/delivery.routes.ts): ask for them only then.
       ...(config.TWILIO_AUTH_TOKEN ? { statusCallback: `${config.PUBLIC_URL}/api/twilio/status` } : {}),
       ...(config.TWILIO_BASE_URL ? { baseUrl: config.TWILIO_BASE_URL } : {}),
     });
