@@ -7,11 +7,17 @@
 //   5. no code comment citing a Markdown document that is not in this repository;
 //   6. one name per feature: each web feature folder is a screen's code name (FEATURE_OF_SCREEN in
 //      packages/core/src/menu.ts) or one of the few parts that are no screen of the menu (sign-in,
-//      the shell), and the router loads each screen from its own feature's folder.
-// Checks 2 to 5 hold a baseline (scripts/structure-baseline.json) of what the code had when the check
+//      the shell), and the router loads each screen from its own feature's folder;
+//   7. no route without a declaration: a server feature registers its API routes with route()
+//      (apps/server/src/lib/endpoint.ts) for an endpoint of packages/core/src/endpoints, never with
+//      app.get/app.post/….route() itself (the few routes outside /api aside: NON_API_ROUTE_FILES);
+//   8. no declaration without a route: every declared operationId is named by a route() call in
+//      apps/server/src (`route(app, authEndpoints.login, …)`), or by an engine adapter's list
+//      (`endpoint: tradesEndpoints.getSwingTradeEntries`, which trades.routes.ts registers).
+// Checks 2 to 5 and 7 hold a baseline (scripts/structure-baseline.json) of what the code had when the check
 // was written: a violation it does not list fails, a listed file may not get worse (more lines, more
 // comparisons, more missing documents), and an entry that no longer occurs fails too until it is
-// removed, so the baseline only ever shrinks. Check 1 has none: there is no cycle left.
+// removed, so the baseline only ever shrinks. Checks 1 and 8 have none: there is no cycle or unrouted declaration left.
 // `--update-baseline` rewrites the baseline to the violations of now (review its diff: it may only shrink).
 import fs from 'node:fs';
 import path from 'node:path';
@@ -218,7 +224,47 @@ if (fs.existsSync(menuFile)) {
   }
 }
 
-const now = { longFiles, featureImports, engineIdComparisons, missingDocs };
+// 7. Routes registered without a declaration: calls of a Fastify instance's route methods in the
+// server's features. A call counts when its receiver is `app` (the features' name for their
+// instance), its first argument is a path ('/…'), or it is `.route({ … })`.
+/** Features whose routes are outside /api, no API call (the metrics scrape, robots.txt, the simulated market's article pages). */
+const NON_API_ROUTE_FILES = new Set(['apps/server/src/features/metrics/metrics.routes.ts', 'apps/server/src/features/robots/robots.routes.ts', 'apps/server/src/features/market/simulated-news.routes.ts']);
+const ROUTE_METHODS = new Set(['get', 'post', 'put', 'patch', 'delete', 'head', 'options', 'all', 'route']);
+function undeclaredRouteCalls(file) {
+  const source = ts.createSourceFile(file, text.get(file), ts.ScriptTarget.Latest, false, file.endsWith('.tsx') ? ts.ScriptKind.TSX : ts.ScriptKind.TS);
+  let n = 0;
+  const visit = (node) => {
+    if (ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression) && ROUTE_METHODS.has(node.expression.name.text)) {
+      const receiver = node.expression.expression;
+      const first = node.arguments[0];
+      const pathArgument = first && (ts.isStringLiteral(first) || ts.isNoSubstitutionTemplateLiteral(first) || ts.isTemplateExpression(first)) && first.getText(source).slice(1).startsWith('/');
+      const routeObject = node.expression.name.text === 'route' && first && ts.isObjectLiteralExpression(first);
+      if ((ts.isIdentifier(receiver) && receiver.text === 'app') || pathArgument || routeObject) n += 1;
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return n;
+}
+const undeclaredRoutes = {};
+for (const file of files) {
+  if (!file.startsWith('apps/server/src/features/') || NON_API_ROUTE_FILES.has(file)) continue;
+  const n = undeclaredRouteCalls(file);
+  if (n > 0) undeclaredRoutes[file] = n;
+}
+
+// 8. Declarations without a route.
+const declared = files
+  .filter((file) => file.startsWith('packages/core/src/endpoints/'))
+  .flatMap((file) => [...text.get(file).matchAll(/\boperationId:\s*['"](\w+)['"]/g)].map((m) => ({ file, id: m[1] })));
+const routed = new Set(
+  files
+    .filter((file) => file.startsWith('apps/server/src/'))
+    .flatMap((file) => [...text.get(file).matchAll(/\broute\(\s*\w+\s*,\s*\w+\.(\w+)\s*[,)]|\bendpoint:\s*\w+\.(\w+)/g)].map((m) => m[1] ?? m[2])),
+);
+const unroutedDeclarations = declared.filter(({ id }) => !routed.has(id)).map(({ file, id }) => `${file}: ${id} is declared but no route( call in apps/server/src registers it (a declaration without a route)`);
+
+const now = { longFiles, featureImports, engineIdComparisons, missingDocs, undeclaredRoutes };
 
 if (process.argv.includes('--update-baseline')) {
   fs.writeFileSync(BASELINE_FILE, `${JSON.stringify(now, null, 2)}\n`);
@@ -230,6 +276,7 @@ const baseline = fs.existsSync(BASELINE_FILE) ? JSON.parse(fs.readFileSync(BASEL
 const problems = [];
 for (const component of cycles()) problems.push(`import cycle: ${loopIn(component)}`);
 problems.push(...featureNameProblems);
+problems.push(...unroutedDeclarations);
 
 /** Compares one check's violations with its baseline; `worse(now, then)` says a listed file got worse. */
 function ratchet(key, describe, worse) {
@@ -248,6 +295,7 @@ ratchet('longFiles', (file, lines) => `${file}: ${lines} lines (at most ${MAX_LI
 ratchet('featureImports', (file, targets) => `${file} imports another web feature: ${targets.join(', ')} (move the shared part to components/ or lib/)`, added);
 ratchet('engineIdComparisons', (file, n) => `${file}: ${n} × engine.id compared outside an engine adapter`, grew);
 ratchet('missingDocs', (file, docs) => `${file} cites ${docs.join(', ')}, not in this repository (cite docs/ instead)`, added);
+ratchet('undeclaredRoutes', (file, n) => `${file}: ${n} × a route registered without a declaration (declare it in packages/core/src/endpoints, register it with route() from lib/endpoint.ts)`, grew);
 
 const counted = (key) => Object.keys(now[key]).length;
 if (problems.length > 0) {
@@ -256,5 +304,6 @@ if (problems.length > 0) {
 }
 console.log(
   `check:structure: ${files.length} source files, no import cycle; baseline still to clear: ${counted('longFiles')} files over ${MAX_LINES} lines, ` +
-    `${counted('featureImports')} web files importing another feature, ${counted('engineIdComparisons')} files comparing engine.id, ${counted('missingDocs')} files citing documents outside the repository`,
+    `${counted('featureImports')} web files importing another feature, ${counted('engineIdComparisons')} files comparing engine.id, ${counted('missingDocs')} files citing documents outside the repository, ` +
+    `${counted('undeclaredRoutes')} server files registering routes without a declaration; ${declared.length} endpoints declared, each with a route`,
 );

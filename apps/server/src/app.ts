@@ -12,6 +12,7 @@ import fastifyStatic from '@fastify/static';
 import { SUPPORT_ATTACHMENT_MAX_BYTES } from '@signalboard/core';
 import { createContainer, type ContainerDeps } from './container';
 import { isDatabaseUnavailable } from './db/errors';
+import { registeredEndpoints } from './lib/endpoint';
 import { httpTimeouts } from './lib/http-timeouts';
 import { protectedAuthRoutes, publicAuthRoutes } from './features/auth/auth.routes';
 import { favoritesRoutes } from './features/watchlist/watchlist.routes';
@@ -134,6 +135,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // request.log is made on its first use at an enabled level (lib/request-logger.ts).
     childLoggerFactory: lazyChildLoggerFactory,
   });
+  // The declaration of every route registered from here on (lib/endpoint.ts): GET /api/docs documents them.
+  const endpoints = registeredEndpoints(app);
   // Every answer's fixed headers in one hook: its request id, and the security headers (computed
   // once): a page's for the app and its files, the API's for API calls (plugins/security-headers.ts;
   // with `cache-control: no-store`: the signed-in user's current data, no cache keeps them; a route
@@ -242,7 +245,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await secured.register(alertRulesRoutes, { service: services.alertRules, ruleSaved: (userId, type) => alertEvaluation.ruleSaved(userId, type) });
       await secured.register(alertHistoryRoutes, { service: services.alertHistory, clock });
       await secured.register(supportRoutes, { mailer, supportEmail: config.SUPPORT_EMAIL, limit: services.userLimits.support, maxConcurrentUploads: config.SUPPORT_MAX_CONCURRENT_UPLOADS, uploadTimeoutMs: config.UPLOAD_TIMEOUT_SECONDS * 1000 });
-      await secured.register(docsRoutes);
+      await secured.register(docsRoutes, { endpoints });
       await secured.register(liveRoutes, { hub: liveHub });
       await secured.register(marketRoutes, { market: deps.market, service: services.marketService, imageOrigins: config.NEWS_IMAGE_ORIGINS });
       await secured.register(scansRoutes, { scans: services.scans });

@@ -23,3 +23,4 @@ export * from './market/intraday-window';
 export * from './news/safe-link';
 export * from './trades/index';
 export * from './alerts/index';
+export * from './endpoints/index';

@@ -1,12 +1,12 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import {
+  authEndpoints,
   forgotPasswordRequest,
-  loginRequest,
-  updatePasswordRequest,
   type GetEmailResponse,
   type LoginResponse,
   type MsgBody,
 } from '@signalboard/core';
+import { route } from '../../lib/endpoint';
 import { HttpError, parseInput } from '../../lib/errors';
 import type { RateLimiter } from '../../lib/rate-limiter';
 import type { Tokens } from '../../lib/tokens';
@@ -46,15 +46,15 @@ export interface PublicAuthRoutesOptions {
 export async function publicAuthRoutes(app: FastifyInstance, options: PublicAuthRoutesOptions) {
   const { auth, tokens, limiters, runInBackground } = options;
 
-  app.post('/login', async (request): Promise<LoginResponse> => {
-    const { email, password } = parseInput(loginRequest, request.body);
+  route(app, authEndpoints.login, async (request, _reply, { email, password }): Promise<LoginResponse> => {
     await enforce([limiters.loginByAddress, limiters.loginByEmail], [request.ip, email], 'login');
     const { userId, firstLogin } = await auth.authenticate(email, password);
     await limiters.loginByEmail.reset(email);
     return { access_token: tokens.sign(userId), first_login: firstLogin };
   });
 
-  app.post('/forgot-password', async (request: FastifyRequest): Promise<MsgBody> => {
+  // Parsed here: its 400 carries `error` too.
+  route(app, authEndpoints.forgotPassword, { parse: 'none' }, async (request: FastifyRequest): Promise<MsgBody> => {
     let email: string;
     try {
       ({ email } = parseInput(forgotPasswordRequest, request.body));
@@ -76,17 +76,16 @@ export async function protectedAuthRoutes(
 ) {
   const { auth, sessionUsers, passwordChangeLimit } = options;
 
-  app.post('/update-password', async (request): Promise<MsgBody> => {
-    const { new_password } = parseInput(updatePasswordRequest, request.body);
+  route(app, authEndpoints.updatePassword, async (request, _reply, { new_password }): Promise<MsgBody> => {
     // Every well-formed attempt counts (each costs a password hash), before anything is changed.
     await passwordChangeLimit.hit(request.user.id);
     await auth.updatePassword(request.user.id, new_password);
     return { msg: 'Password updated successfully!' };
   });
 
-  app.get('/getemail', async (request): Promise<GetEmailResponse> => ({ email: request.user.email }));
+  route(app, authEndpoints.getEmail, async (request): Promise<GetEmailResponse> => ({ email: request.user.email }));
 
-  app.post('/deactivate_user', async (request): Promise<MsgBody> => {
+  route(app, authEndpoints.deactivateUser, async (request): Promise<MsgBody> => {
     await auth.deactivate(request.user.id);
     sessionUsers.invalidate(request.user.id);
     return { msg: 'Your account has been deactivated.' };

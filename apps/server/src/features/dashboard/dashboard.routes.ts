@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import {
+  dashboardEndpoints,
   marketSession,
   newYorkInstantMs,
   SESSION_CLOSE_MINUTES,
@@ -12,6 +13,7 @@ import {
   type SectorSentiment,
 } from '@signalboard/core';
 import type { Clock } from '../../lib/clock';
+import { route } from '../../lib/endpoint';
 import { allowedNewsImage } from '../../lib/news-images';
 import type { CachedMarket } from '../../providers/market/cached-market';
 import { UnknownSymbolError } from '../../providers/market/types';
@@ -78,7 +80,7 @@ export async function dashboardRoutes(
     return read();
   };
 
-  app.get('/all_overall_sentiment', async (request): Promise<OverallSentiment[]> => {
+  route(app, dashboardEndpoints.getOverallSentiment, async (request): Promise<OverallSentiment[]> => {
     const rows = await filled(() => repo.overallHistory(OVERALL_HISTORY_LIMIT), request.id);
     return rows.map((row) => ({
       GptSummary: row.gptSummary,
@@ -89,7 +91,7 @@ export async function dashboardRoutes(
     }));
   });
 
-  app.get('/sector_sentiment_scanner', async (request): Promise<SectorSentiment[]> => {
+  route(app, dashboardEndpoints.getSectorSentiment, async (request): Promise<SectorSentiment[]> => {
     const rows = await filled(() => repo.latestSectors(), request.id);
     return rows
       .sort((a, b) => a.sector.localeCompare(b.sector))
@@ -104,7 +106,7 @@ export async function dashboardRoutes(
       }));
   });
 
-  app.get('/top_economic_indicators', async (request): Promise<EconomicIndicator[]> => {
+  route(app, dashboardEndpoints.getEconomicIndicators, async (request): Promise<EconomicIndicator[]> => {
     const rows = await filled(() => repo.latestIndicators(), request.id);
     return rows
       .sort((a, b) => indicatorOrder(a.indicatorCode) - indicatorOrder(b.indicatorCode) || a.indicatorCode.localeCompare(b.indicatorCode))
@@ -119,7 +121,7 @@ export async function dashboardRoutes(
       }));
   });
 
-  app.get('/market_overview', async (): Promise<MarketOverview> => {
+  route(app, dashboardEndpoints.getMarketOverview, async (): Promise<MarketOverview> => {
     const nowMs = options.marketClock.nowMs();
     const session = marketSession(nowMs);
     const failed: MarketOverview['failed'] = [];

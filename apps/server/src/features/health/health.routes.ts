@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
-import type { HealthResponse, ReadyPublicResponse, ReadyResponse } from '@signalboard/core';
+import { healthEndpoints, type HealthResponse, type ReadyPublicResponse, type ReadyResponse } from '@signalboard/core';
 import type { Config } from '../../config';
 import { nowSeconds, type Clock } from '../../lib/clock';
+import { route } from '../../lib/endpoint';
 import { bearerMatches } from '../metrics/metrics.routes';
 import type { Readiness } from './readiness';
 
@@ -11,7 +12,7 @@ export async function healthRoutes(
   app: FastifyInstance,
   options: { config: Config; mailKind: 'smtp' | 'outbox'; smsKind: 'outbox' | 'twilio'; clock: Clock; alertsEvaluatedAt?: () => number | null; readiness: Readiness },
 ) {
-  app.get('/health', async (): Promise<HealthResponse> => ({
+  route(app, healthEndpoints.getHealth, async (): Promise<HealthResponse> => ({
     status: 'ok',
     version: APP_VERSION,
     market_data: options.config.MARKET_DATA,
@@ -27,7 +28,7 @@ export async function healthRoutes(
   // job counts) go only to `Authorization: Bearer <METRICS_TOKEN>`, never without that setting. Any
   // other credential gets the public body, not an error: a probe with a stale token keeps working.
   const token = options.config.METRICS_TOKEN;
-  app.get('/ready', async (request, reply): Promise<ReadyResponse | ReadyPublicResponse> => {
+  route(app, healthEndpoints.getReadiness, async (request, reply): Promise<ReadyResponse | ReadyPublicResponse> => {
     const { ready, body } = await options.readiness.check();
     reply.status(ready ? 200 : 503).header('cache-control', 'no-store').header('vary', 'authorization');
     if (token && bearerMatches(request.headers.authorization, token)) return body;

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { liveSymbolsRequest } from '@signalboard/core';
-import { parseInput } from '../../lib/errors';
+import { liveEndpoints } from '@signalboard/core';
+import { route } from '../../lib/endpoint';
 import type { LiveHub } from './live-hub';
 
 /** The same media type as the Options Scanner's stream: not compressed, so each line leaves at once. */
@@ -10,7 +10,7 @@ export const LIVE_CONTENT_TYPE = 'application/x-ndjson; charset=utf-8';
 export async function liveRoutes(app: FastifyInstance, options: { hub: LiveHub }) {
   const { hub } = options;
 
-  app.get('/live', async (request, reply) => {
+  route(app, liveEndpoints.openLiveStream, async (request, reply) => {
     // The stream ends with the session (the token's expiry) or once the account is deactivated.
     const stream = await hub.open(request.user.id, request.sessionEndsAtMs);
     reply.raw.once('close', () => hub.end(stream.id));
@@ -24,8 +24,7 @@ export async function liveRoutes(app: FastifyInstance, options: { hub: LiveHub }
       .send(stream.body);
   });
 
-  app.post('/live_symbols', async (request) => {
-    const { connection_id, symbols } = parseInput(liveSymbolsRequest, request.body);
+  route(app, liveEndpoints.setLiveSymbols, async (request, _reply, { connection_id, symbols }) => {
     await hub.setSymbols(request.user.id, connection_id, symbols);
     return { msg: `This stream now shows ${symbols.length} ${symbols.length === 1 ? 'symbol' : 'symbols'}.` };
   });

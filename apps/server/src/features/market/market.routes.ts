@@ -1,21 +1,16 @@
 import type { FastifyInstance } from 'fastify';
 import {
-  companyNewsQuery,
-  earningsCalendarRequest,
   highLowRequest,
-  rsiQuery,
+  marketEndpoints,
+  newsEndpoints,
   safeLinkUrl,
-  supportResistanceQuery,
-  symbolLookupQuery,
-  symbolQuery,
   stripControlCharacters,
-  symbolSearchQuery,
-  trendDirectionRequest,
   type NewsArticleBody,
   type NewsSentimentResponse,
   type SymbolLookupResponse,
   type SymbolSearchResponse,
 } from '@signalboard/core';
+import { route } from '../../lib/endpoint';
 import { parseInput } from '../../lib/errors';
 import { allowedNewsImage } from '../../lib/news-images';
 import { acceptMultipart, readFormFields } from '../../lib/multipart';
@@ -49,32 +44,28 @@ export async function marketRoutes(app: FastifyInstance, options: { market: Cach
   const { market, service } = options;
   const imageOrigins = options.imageOrigins ?? [];
 
-  app.get('/symbol_lookup', async (request): Promise<SymbolLookupResponse> => {
-    const { q, exchange } = parseInput(symbolLookupQuery, request.query);
+  route(app, marketEndpoints.lookupSymbol, async (_request, _reply, { q, exchange }): Promise<SymbolLookupResponse> => {
     const { value } = await market.lookupSymbols(q, exchange);
     return { result: value.map((info) => ({ symbol: info.symbol, description: oneLine(info.description), exchange: info.exchange })) };
   });
 
-  app.get('/symbol_search', async (request): Promise<SymbolSearchResponse> => {
-    const { symbol } = parseInput(symbolSearchQuery, request.query);
+  route(app, marketEndpoints.searchSymbols, async (_request, _reply, { symbol }): Promise<SymbolSearchResponse> => {
     const { value } = await market.searchSymbols(symbol);
     return { results: value.map((info) => ({ symbol: info.symbol, instrument_name: oneLine(info.description), country: info.country, exchange: info.exchange })) };
   });
 
-  for (const path of ['/quote', '/quote_td']) {
-    app.get(path, async (request) => service.quote(parseInput(symbolQuery, request.query).symbol));
-  }
+  const quote = async (_request: unknown, _reply: unknown, { symbol }: { symbol: string }) => service.quote(symbol);
+  route(app, marketEndpoints.getQuote, quote);
+  route(app, marketEndpoints.getQuoteTd, quote);
 
-  app.get('/fetch_metrics', async (request) => service.metrics(parseInput(symbolQuery, request.query).symbol));
+  route(app, marketEndpoints.fetchMetrics, async (_request, _reply, { symbol }) => service.metrics(symbol));
 
-  app.get('/rsi', async (request) => {
-    const { symbol, from, to } = parseInput(rsiQuery, request.query);
+  route(app, marketEndpoints.getRsi, async (_request, _reply, { symbol, from, to }) => {
     return service.rsi(symbol, from !== undefined && to !== undefined ? { from, to } : undefined);
   });
-  app.get('/rsi_td', async (request) => service.rsiTd(parseInput(symbolQuery, request.query).symbol));
+  route(app, marketEndpoints.getRsiTd, async (_request, _reply, { symbol }) => service.rsiTd(symbol));
 
-  app.get('/news-sentiment', async (request): Promise<NewsSentimentResponse> => {
-    const { symbol } = parseInput(symbolQuery, request.query);
+  route(app, marketEndpoints.getNewsSentiment, async (_request, _reply, { symbol }): Promise<NewsSentimentResponse> => {
     const cached = await market.getNewsSentiment(symbol);
     const sentiment = cached.value;
     return {
@@ -89,43 +80,33 @@ export async function marketRoutes(app: FastifyInstance, options: { market: Cach
     };
   });
 
-  app.get('/support-resistance', async (request) => {
-    const { symbol, resolution } = parseInput(supportResistanceQuery, request.query);
-    return service.supportResistance(symbol, resolution);
-  });
+  route(app, marketEndpoints.getSupportResistance, async (_request, _reply, { symbol, resolution }) => service.supportResistance(symbol, resolution));
 
   // Form post (multipart, as a browser's FormData sends it, or url-encoded); the multipart parser in
   // this route's own scope only.
   await app.register(async (form) => {
     await acceptMultipart(form);
-    form.post('/stock-high-low', async (request) => {
+    // Parsed here: the fields come from the form (multipart or url-encoded).
+    route(form, marketEndpoints.getStockHighLow, { parse: 'none' }, async (request) => {
       const { symbol, days } = parseInput(highLowRequest, await readFormFields(request));
       return service.highLow(symbol, days);
     });
   });
 
-  app.post('/stock-high-td', async (request) => {
-    const { symbol, days } = parseInput(highLowRequest, request.body);
-    return service.highLow(symbol, days);
-  });
+  route(app, marketEndpoints.getStockHighTd, async (_request, _reply, { symbol, days }) => service.highLow(symbol, days));
 
-  app.post('/trend-direction', async (request) => {
-    const { symbol, days, interval } = parseInput(trendDirectionRequest, request.body);
+  route(app, marketEndpoints.getTrendDirection, async (_request, _reply, { symbol, days, interval }) => {
     const weekly = interval === '1week' || interval === 'weekly' || interval === 'W';
     return service.trend(symbol, days, weekly ? '1week' : '1day');
   });
 
-  for (const path of ['/earnings_calendar', '/earnings_calendar_td']) {
-    app.post(path, async (request) => {
-      const { start_date, end_date } = parseInput(earningsCalendarRequest, request.body);
-      return service.earnings(start_date, end_date);
-    });
-  }
+  const earnings = async (_request: unknown, _reply: unknown, { start_date, end_date }: { start_date: string; end_date: string }) => service.earnings(start_date, end_date);
+  route(app, marketEndpoints.getEarningsCalendar, earnings);
+  route(app, marketEndpoints.getEarningsCalendarTd, earnings);
 
-  app.get('/market-news', async () => (await market.getMarketNews()).value.map((article) => toArticle(article, imageOrigins)));
+  route(app, newsEndpoints.getMarketNews, async () => (await market.getMarketNews()).value.map((article) => toArticle(article, imageOrigins)));
 
-  app.get('/company-news', async (request) => {
-    const { symbol, from, to } = parseInput(companyNewsQuery, request.query);
+  route(app, newsEndpoints.getCompanyNews, async (_request, _reply, { symbol, from, to }) => {
     return (await market.getCompanyNews(symbol, from, to)).value.map((article) => toArticle(article, imageOrigins));
   });
 }

@@ -4,9 +4,11 @@ import {
   analysisTooLongMessage,
   NEWS_ANALYSIS_MAX_CHARS,
   newsAnalysisRequest,
+  newsEndpoints,
   trumpNewsAnalysisRequest,
   type NewsAnalysisResponse,
 } from '@signalboard/core';
+import { route } from '../../lib/endpoint';
 import { HttpError, parseInput } from '../../lib/errors';
 import type { UserLimit } from '../../lib/user-limit';
 import { AnalystError, type AnalysisKind } from '../../providers/ai';
@@ -32,6 +34,7 @@ export async function newsAnalysisRoutes(app: FastifyInstance, options: { servic
     }
   };
 
-  app.post('/news-analysis', async (request) => answer(request, 'news', analysisText(request.body, 'event_string', newsAnalysisRequest)));
-  app.post('/analyze-trump-news', async (request) => answer(request, 'trump', analysisText(request.body, 'news_data', trumpNewsAnalysisRequest)));
+  // Parsed here: a text too long answers 413 before the body is parsed.
+  route(app, newsEndpoints.analyzeNews, { parse: 'none' }, async (request) => answer(request, 'news', analysisText(request.body, 'event_string', newsAnalysisRequest)));
+  route(app, newsEndpoints.analyzeTrumpNews, { parse: 'none' }, async (request) => answer(request, 'trump', analysisText(request.body, 'news_data', trumpNewsAnalysisRequest)));
 }

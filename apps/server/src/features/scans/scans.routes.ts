@@ -1,12 +1,13 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import {
-  dropScanRequest,
   optionScanRequest,
+  scansEndpoints,
   type DropScanResponse,
   type FavoriteQuotesResponse,
   type OptionScanEvent,
 } from '@signalboard/core';
+import { route } from '../../lib/endpoint';
 import { parseInput } from '../../lib/errors';
 import type { ScansService } from './scans.service';
 
@@ -21,12 +22,12 @@ async function* ndjson(events: AsyncIterable<OptionScanEvent>): AsyncGenerator<s
 export async function scansRoutes(app: FastifyInstance, options: { scans: ScansService }) {
   const { scans } = options;
 
-  app.post('/scan/drops', async (request): Promise<DropScanResponse> => {
-    const input = parseInput(dropScanRequest, request.body);
+  route(app, scansEndpoints.scanDrops, async (request, _reply, input): Promise<DropScanResponse> => {
     return scans.dropScan(request.user.id, input);
   });
 
-  app.post('/scan/options', async (request, reply) => {
+  // Documented without a body (it takes none); an object with unknown fields is still refused.
+  route(app, scansEndpoints.scanOptions, async (request, reply) => {
     parseInput(optionScanRequest, request.body);
     // Read before the first byte goes out, so a failure here is still an ordinary JSON error.
     const symbols = await scans.favoriteSymbols(request.user.id);
@@ -43,5 +44,5 @@ export async function scansRoutes(app: FastifyInstance, options: { scans: ScansS
       .send(body);
   });
 
-  app.get('/favorites/quotes', async (request): Promise<FavoriteQuotesResponse> => scans.favoriteQuotes(request.user.id));
+  route(app, scansEndpoints.getFavoriteQuotes, async (request): Promise<FavoriteQuotesResponse> => scans.favoriteQuotes(request.user.id));
 }

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
-import { contactSupportFields, SUPPORT_ATTACHMENT_MAX_BYTES, supportAttachmentName, type MsgBody } from '@signalboard/core';
+import { contactSupportFields, SUPPORT_ATTACHMENT_MAX_BYTES, supportAttachmentName, supportEndpoints, type MsgBody } from '@signalboard/core';
 import { ALLOWED_ATTACHMENTS_MSG, sniffAttachment } from '../../lib/content-sniff';
+import { route } from '../../lib/endpoint';
 import { HttpError, parseInput, parseValue } from '../../lib/errors';
 import { acceptMultipart, readMultipart } from '../../lib/multipart';
 import type { UserLimit } from '../../lib/user-limit';
@@ -32,7 +33,8 @@ export async function supportRoutes(app: FastifyInstance, options: SupportRoutes
   await acceptMultipart(app);
   let uploading = 0;
 
-  app.post('/contact-support', async (request): Promise<MsgBody> => {
+  // The multipart form is read here (bounded, one upload slot each), its fields parsed after.
+  route(app, supportEndpoints.contactSupport, { parse: 'none' }, async (request): Promise<MsgBody> => {
     if (!request.isMultipart()) {
       throw new HttpError(400, 'Send the support request as multipart/form-data with header and body fields.');
     }

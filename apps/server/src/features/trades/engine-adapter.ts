@@ -5,7 +5,7 @@
  * adapter knows which engine it is. A sixth engine: its folder in packages/core (trades/engines/), its
  * adapter here, its screen's configuration on the web.
  */
-import type { DailySeries, EngineId, Mark, OptionChainSnapshot, StoredIdeaEvent, UniverseMember } from '@signalboard/core';
+import type { DailySeries, Endpoint, EngineId, ideaListQuery, Mark, OptionChainSnapshot, StoredIdeaEvent, UniverseMember } from '@signalboard/core';
 import type { FastifyInstance } from 'fastify';
 import type { Clock } from '../../lib/clock';
 import type { CachedMarket } from '../../providers/market/cached-market';
@@ -51,9 +51,10 @@ export interface EngineMarks {
   markAt(engine: AnyEngine, events: readonly StoredIdeaEvent[], mark: Mark, chains?: ReadonlyMap<string, OptionChainSnapshot>): Mark;
 }
 
-/** An engine's list call (spec §7): its path, its statuses, its `type` filter values and its order. */
+/** An engine's list call (spec §7): its endpoint (packages/core/src/endpoints/trades.ts), its statuses, its `type` filter values and its order. */
 export interface EngineListCall {
-  path: string;
+  /** Its declaration (filters: ideaListQuery); trades.routes.ts registers it with route(). */
+  endpoint: Endpoint & { query: typeof ideaListQuery };
   /** The statuses the list accepts (its rows' Status values, lower case). */
   statuses: readonly string[];
   /** The `type` values the list accepts, each with the track record's type group (none: no type filter). */

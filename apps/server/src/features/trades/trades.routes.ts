@@ -10,12 +10,13 @@
  * - GET api/trade_ideas/replay_status: per engine, the replay of its current rule version.
  * - An engine's own calls (EngineAdapter.routes): GET api/all_crypto_scanner and GET
  *   api/crypto_scorecard (engines/crypto.routes.ts, issue 13).
- * Each list call (path, statuses, types, order) is its engine's adapter's (EngineAdapter.list). The
+ * Each list call (endpoint, statuses, types, order) is its engine's adapter's (EngineAdapter.list). The
  * rows are the stored folds (ideas.row), sent as stored; crypto rows' IsNew (DateCreated within
  * 24 h) is taken at read time (EngineAdapter.rowAt), as in its scanner.
  */
 import type { FastifyInstance } from 'fastify';
-import { ideaListQuery, trackRecordQuery, tradeEngine, type IdeaDetail, type ReplayStatus, type TrackRecord } from '@signalboard/core';
+import { trackRecordQuery, tradeEngine, tradesEndpoints, type IdeaDetail, type ReplayStatus, type TrackRecord } from '@signalboard/core';
+import { route } from '../../lib/endpoint';
 import { badRequest, HttpError, parseInput } from '../../lib/errors';
 import { UnknownSymbolError } from '../../providers/market/types';
 import type { EngineRoutesContext } from './engine-adapter';
@@ -32,7 +33,7 @@ const joined = (values: readonly string[], last: string) => (values.length > 1 ?
 const listOf = (values: readonly string[]) => joined(values, 'or');
 /** The list calls that take a `type` filter (api/get_swing_trade_entries and api/get_stock_scanner_data). */
 const TYPED_CALLS = joined(
-  Object.values(ENGINE_ADAPTERS).flatMap(({ list }) => (list?.types ? [`api${list.path}`] : [])),
+  Object.values(ENGINE_ADAPTERS).flatMap(({ list }) => (list?.types ? [list.endpoint.path.slice(1)] : [])),
   'and',
 );
 
@@ -54,11 +55,9 @@ export async function tradesRoutes(app: FastifyInstance, options: TradesRoutesOp
   // Each engine's list call (its adapter's: spec §7), in the adapters' order.
   for (const { id, list } of Object.values(ENGINE_ADAPTERS)) {
     if (!list) continue;
-    const { path } = list;
-    app.get(path, async (request, reply) => {
+    const call = list.endpoint.path.slice(1);
+    route(app, list.endpoint, async (_request, reply, query) => {
       const engine = engines.get(id);
-      const query = parseInput(ideaListQuery, request.query);
-      const call = `api${path}`;
       const statuses = query.status?.split(',');
       const allowedStatuses = list.statuses;
       if (statuses?.some((status) => !allowedStatuses.includes(status))) throw badRequest(`status of ${call} must be a comma-separated list of ${listOf(allowedStatuses)}`);
@@ -102,7 +101,7 @@ export async function tradesRoutes(app: FastifyInstance, options: TradesRoutesOp
   // The engines' own calls (crypto's scanner and scorecard).
   for (const adapter of Object.values(ENGINE_ADAPTERS)) adapter.routes?.(app, { engines, repo, market, marketClock });
 
-  app.get('/trade_ideas/replay_status', async (): Promise<ReplayStatus[]> => {
+  route(app, tradesEndpoints.getReplayStatus, async (): Promise<ReplayStatus[]> => {
     const out: ReplayStatus[] = [];
     for (const engine of engines.values()) {
       const row = await repo.version(engine.id, engine.ruleVersion);
@@ -120,8 +119,9 @@ export async function tradesRoutes(app: FastifyInstance, options: TradesRoutesOp
     return out;
   });
 
-  app.get<{ Params: { engine: string } }>('/trade_ideas/:engine/track_record', async (request): Promise<TrackRecord> => {
-    const engine = engineOf(request.params.engine);
+  // Parsed here: the engine is checked first, with its own message.
+  route(app, tradesEndpoints.getTrackRecord, { parse: 'none' }, async (request): Promise<TrackRecord> => {
+    const engine = engineOf((request.params as { engine: string }).engine);
     const query = parseInput(trackRecordQuery, request.query);
     const from = parseBound('from', query.from);
     const to = parseBound('to', query.to);
@@ -129,9 +129,11 @@ export async function tradesRoutes(app: FastifyInstance, options: TradesRoutesOp
     return records.get(engine, { from: query.from || null, to: query.to || null, symbol: query.symbol || null });
   });
 
-  app.get<{ Params: { engine: string; id: string } }>('/trade_ideas/:engine/:id', async (request): Promise<IdeaDetail> => {
-    const engine = engineOf(request.params.engine);
-    const id = request.params.id;
+  // The path's parts are checked here, each with its own message.
+  route(app, tradesEndpoints.getIdeaDetail, { parse: 'none' }, async (request): Promise<IdeaDetail> => {
+    const params = request.params as { engine: string; id: string };
+    const engine = engineOf(params.engine);
+    const id = params.id;
     if (id.length > 200 || !/^[\w.@:-]+$/.test(id)) throw badRequest('id is not an idea id');
     const found = await repo.detail(engine.id, id);
     if (!found) throw new HttpError(404, `No ${engine.id} idea ${id}`);

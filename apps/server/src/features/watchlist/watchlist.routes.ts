@@ -1,27 +1,22 @@
 import type { FastifyInstance } from 'fastify';
-import {
-  batchUpdateFavoriteStocksRequest,
-  deleteFavoriteStocksRequest,
-  type GetFavoriteStocksResponse,
-} from '@signalboard/core';
-import { HttpError, parseInput } from '../../lib/errors';
+import { watchlistEndpoints, type GetFavoriteStocksResponse } from '@signalboard/core';
+import { route } from '../../lib/endpoint';
+import { HttpError } from '../../lib/errors';
 import { FavoritesLimitError, type FavoritesRepo } from './watchlist.repo';
 
 export async function favoritesRoutes(app: FastifyInstance, options: { favorites: FavoritesRepo }) {
   const { favorites } = options;
 
-  app.get('/get_favorite_stocks', async (request): Promise<GetFavoriteStocksResponse> =>
+  route(app, watchlistEndpoints.getFavoriteStocks, async (request): Promise<GetFavoriteStocksResponse> =>
     favorites.list(request.user.id),
   );
 
-  app.post('/delete_favorite_stocks', async (request) => {
-    const { symbols } = parseInput(deleteFavoriteStocksRequest, request.body);
+  route(app, watchlistEndpoints.deleteFavoriteStocks, async (request, _reply, { symbols }) => {
     const deleted = await favorites.remove(request.user.id, symbols);
     return { msg: `Removed ${deleted} favorite ${deleted === 1 ? 'stock' : 'stocks'}.`, deleted };
   });
 
-  app.post('/batch_update_favorite_stocks', async (request) => {
-    const { stocks } = parseInput(batchUpdateFavoriteStocksRequest, request.body);
+  route(app, watchlistEndpoints.batchUpdateFavoriteStocks, async (request, _reply, { stocks }) => {
     const saved = await favorites.upsert(request.user.id, stocks).catch((error: unknown) => {
       throw error instanceof FavoritesLimitError ? new HttpError(400, error.message) : error;
     });

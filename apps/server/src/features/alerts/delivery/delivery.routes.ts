@@ -10,12 +10,13 @@
  *   unsubscribes: from one rule's e-mails (its enable_email) or from all alert e-mails.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ALERT_TYPE_NAMES, ALERT_TYPES, twilioInboundMessage, twilioStatusCallback, unsubscribeOneClickBody, unsubscribeQuery, type AlertType } from '@signalboard/core';
+import { ALERT_TYPE_NAMES, ALERT_TYPES, alertsEndpoints, twilioInboundMessage, twilioStatusCallback, unsubscribeOneClickBody, unsubscribeQuery, type AlertType } from '@signalboard/core';
 import { and, eq, inArray } from 'drizzle-orm';
 import type { Config } from '../../../config';
 import type { Database } from '../../../db/client';
 import { alertDeliveries, alertRules, userPhones } from '../../../db/schema';
 import type { Clock } from '../../../lib/clock';
+import { route } from '../../../lib/endpoint';
 import { HttpError, parseInput } from '../../../lib/errors';
 import { acceptMultipart, readFormFields } from '../../../lib/multipart';
 import { validTwilioSignature } from '../../../providers/sms/twilio';
@@ -82,7 +83,8 @@ export async function alertDeliveryRoutes(app: FastifyInstance, options: AlertDe
     return params;
   }
 
-  app.post('/twilio/status', async (request, reply) => {
+  // Each route reads its own input here: the signature is checked first, the token before the form.
+  route(app, alertsEndpoints.receiveTwilioStatus, { parse: 'none' }, async (request, reply) => {
     const form = parseInput(twilioStatusCallback, twilioForm(request));
     const sid = form.MessageSid ?? '';
     const status = (form.MessageStatus ?? '').toLowerCase();
@@ -103,7 +105,7 @@ export async function alertDeliveryRoutes(app: FastifyInstance, options: AlertDe
     return reply.type('text/xml').send(twiml());
   });
 
-  app.post('/twilio/inbound', async (request, reply) => {
+  route(app, alertsEndpoints.receiveTwilioInbound, { parse: 'none' }, async (request, reply) => {
     const form = parseInput(twilioInboundMessage, twilioForm(request));
     const word = (form.Body ?? '').trim().split(/\s+/)[0]?.toUpperCase() ?? '';
     const from = form.From ?? '';
@@ -130,7 +132,7 @@ export async function alertDeliveryRoutes(app: FastifyInstance, options: AlertDe
     return { token, claim: check.claim };
   }
 
-  app.get('/alerts/unsubscribe', async (request, reply: FastifyReply) => {
+  route(app, alertsEndpoints.showUnsubscribePage, { parse: 'none' }, async (request, reply: FastifyReply) => {
     const { token, claim } = claimOf(request);
     const action = `${UNSUBSCRIBE_PATH}?token=${encodeURIComponent(token)}`;
     return sendPage(
@@ -144,7 +146,7 @@ export async function alertDeliveryRoutes(app: FastifyInstance, options: AlertDe
   // multipart/form-data (the RFC's own example), so this route alone also takes multipart.
   await app.register(async (oneClick) => {
     await acceptMultipart(oneClick);
-    oneClick.post('/alerts/unsubscribe', async (request, reply) => unsubscribe(request, reply));
+    route(oneClick, alertsEndpoints.unsubscribeOneClick, { parse: 'none' }, async (request, reply) => unsubscribe(request, reply));
   });
 
   async function unsubscribe(request: FastifyRequest, reply: FastifyReply) {

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
-import { alertHistoryQuery, type GetAlertHistoryResponse } from '@signalboard/core';
+import { alertsEndpoints, type GetAlertHistoryResponse } from '@signalboard/core';
 import type { Clock } from '../../../lib/clock';
-import { parseInput } from '../../../lib/errors';
+import { route } from '../../../lib/endpoint';
 import type { AlertHistoryService } from './history.service';
 
 /**
@@ -11,13 +11,11 @@ import type { AlertHistoryService } from './history.service';
 export async function alertHistoryRoutes(app: FastifyInstance, options: { service: AlertHistoryService; clock: Clock }) {
   const { service, clock } = options;
 
-  app.post('/get_alert_history', async (request): Promise<GetAlertHistoryResponse> => {
-    const filters = parseInput(alertHistoryQuery, request.body);
+  route(app, alertsEndpoints.getAlertHistory, async (request, _reply, filters): Promise<GetAlertHistoryResponse> => {
     return { data: await service.page(request.user.id, filters) };
   });
 
-  app.get('/alert_history.csv', async (request, reply) => {
-    const filters = parseInput(alertHistoryQuery, request.query);
+  route(app, alertsEndpoints.downloadAlertHistoryCsv, async (request, reply, filters) => {
     const csv = await service.csv(request.user.id, filters);
     const day = new Date(clock.nowMs()).toISOString().slice(0, 10);
     return reply

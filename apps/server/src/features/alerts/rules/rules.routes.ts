@@ -2,11 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import {
   ALERT_EMAIL_RESUMED_MESSAGE,
   alertSavedMessage,
+  alertsEndpoints,
   DELIVERY_SETTINGS_SAVED_MESSAGE,
-  getUserAlertRulesRequest,
-  saveAlertDeliverySettingsRequest,
-  saveAlertPreferencesRequest,
-  sendTestAlertRequest,
   type GetAlertDeliverySettingsResponse,
   type GetUserAlertRulesResponse,
   type ResumeAlertEmailResponse,
@@ -15,7 +12,7 @@ import {
   type SendTestAlertResponse,
   type AlertType,
 } from '@signalboard/core';
-import { parseInput } from '../../../lib/errors';
+import { route } from '../../../lib/endpoint';
 import type { AlertRulesService } from './rules.service';
 
 /** The Alert Preferences and delivery cards' calls (spec §7; issue 14); each is the signed-in user's. */
@@ -25,8 +22,7 @@ export async function alertRulesRoutes(
 ) {
   const { service } = options;
 
-  app.post('/save_alert_preferences', async (request): Promise<SaveAlertPreferencesResponse> => {
-    const input = parseInput(saveAlertPreferencesRequest, request.body);
+  route(app, alertsEndpoints.saveAlertPreferences, async (request, _reply, input): Promise<SaveAlertPreferencesResponse> => {
     const data = await service.savePreferences(request.user.id, input);
     let notices: string[] = [];
     try {
@@ -38,25 +34,22 @@ export async function alertRulesRoutes(
     return { msg: alertSavedMessage(input.alert_type), data, notices };
   });
 
-  app.post('/get_user_alert_rules', async (request): Promise<GetUserAlertRulesResponse> => {
-    const { alert_type: type } = parseInput(getUserAlertRulesRequest, request.body);
+  route(app, alertsEndpoints.getUserAlertRules, async (request, _reply, { alert_type: type }): Promise<GetUserAlertRulesResponse> => {
     return { data: await service.rule(request.user.id, type) };
   });
 
-  app.get('/get_alert_delivery_settings', async (request): Promise<GetAlertDeliverySettingsResponse> => service.deliverySettings(request.user.id));
+  route(app, alertsEndpoints.getAlertDeliverySettings, async (request): Promise<GetAlertDeliverySettingsResponse> => service.deliverySettings(request.user.id));
 
-  app.post('/save_alert_delivery_settings', async (request): Promise<SaveAlertDeliverySettingsResponse> => {
-    const input = parseInput(saveAlertDeliverySettingsRequest, request.body);
+  route(app, alertsEndpoints.saveAlertDeliverySettings, async (request, _reply, input): Promise<SaveAlertDeliverySettingsResponse> => {
     return { msg: DELIVERY_SETTINGS_SAVED_MESSAGE, data: await service.saveDeliverySettings(request.user.id, input) };
   });
 
-  app.post('/resume_alert_email', async (request): Promise<ResumeAlertEmailResponse> => ({
+  route(app, alertsEndpoints.resumeAlertEmail, async (request): Promise<ResumeAlertEmailResponse> => ({
     msg: ALERT_EMAIL_RESUMED_MESSAGE,
     data: await service.resumeEmail(request.user.id),
   }));
 
-  app.post('/send_test_alert', async (request): Promise<SendTestAlertResponse> => {
-    const { channel } = parseInput(sendTestAlertRequest, request.body);
+  route(app, alertsEndpoints.sendTestAlert, async (request, _reply, { channel }): Promise<SendTestAlertResponse> => {
     return service.sendTest(request.user.id, request.user.email, channel);
   });
 }

@@ -1,14 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import {
+  alertsEndpoints,
   type GetUserOptionAlertsResponse,
   type GetUserStockScannerAlertsResponse,
-  saveUserOptionAlertsRequest,
   type SaveUserOptionAlertsResponse,
-  saveUserStockScannerAlertsRequest,
   type SaveUserStockScannerAlertsResponse,
 } from '@signalboard/core';
 import type { Database } from '../../../db/client';
-import { parseInput } from '../../../lib/errors';
+import { route } from '../../../lib/endpoint';
 import { createSavedAlertsRepo } from './saved.repo';
 
 const plural = (count: number, one: string, many: string) => `${count} ${count === 1 ? one : many}`;
@@ -24,22 +23,20 @@ function saveMessage(saved: number, dropped: number, kind: string): string {
 export async function savedAlertsRoutes(app: FastifyInstance, options: { db: Database }) {
   const repo = createSavedAlertsRepo(options.db);
 
-  app.get('/get_user_option_alerts', async (request): Promise<GetUserOptionAlertsResponse> => ({
+  route(app, alertsEndpoints.getUserOptionAlerts, async (request): Promise<GetUserOptionAlertsResponse> => ({
     option_chain_ids: await repo.optionAlerts(request.user.id),
   }));
 
-  app.post('/save_user_option_alerts', async (request): Promise<SaveUserOptionAlertsResponse> => {
-    const { option_chain_ids: ids } = parseInput(saveUserOptionAlertsRequest, request.body);
+  route(app, alertsEndpoints.saveUserOptionAlerts, async (request, _reply, { option_chain_ids: ids }): Promise<SaveUserOptionAlertsResponse> => {
     const result = await repo.saveOptionAlerts(request.user.id, ids);
     return { msg: saveMessage(result.saved.length, result.dropped.length, 'option'), ...result };
   });
 
-  app.get('/get_user_stock_scanner_alerts', async (request): Promise<GetUserStockScannerAlertsResponse> => ({
+  route(app, alertsEndpoints.getUserStockScannerAlerts, async (request): Promise<GetUserStockScannerAlertsResponse> => ({
     alerts: await repo.stockScannerAlerts(request.user.id),
   }));
 
-  app.post('/save_user_stock_scanner_alerts', async (request): Promise<SaveUserStockScannerAlertsResponse> => {
-    const { alerts } = parseInput(saveUserStockScannerAlertsRequest, request.body);
+  route(app, alertsEndpoints.saveUserStockScannerAlerts, async (request, _reply, { alerts }): Promise<SaveUserStockScannerAlertsResponse> => {
     const result = await repo.saveStockScannerAlerts(request.user.id, alerts);
     return { msg: saveMessage(result.saved.length, result.dropped.length, 'drop'), ...result };
   });

@@ -10,13 +10,13 @@ import {
   computeCryptoScorecard,
   CRYPTO_BENCHMARK,
   CRYPTO_PARAMS,
-  cryptoScannerQuery,
-  cryptoScorecardQuery,
   cryptoSignalLog,
+  tradesEndpoints,
   type CryptoCloses,
   type CryptoScorecard,
 } from '@signalboard/core';
-import { badRequest, parseInput } from '../../../lib/errors';
+import { route } from '../../../lib/endpoint';
+import { badRequest } from '../../../lib/errors';
 import { UnknownSymbolError } from '../../../providers/market/types';
 import type { EngineRoutesContext } from '../engine-adapter';
 import { HISTORY_DAYS, toDailySeries } from '../trades.market';
@@ -33,8 +33,7 @@ export function cryptoRowAt(row: Record<string, unknown>, nowMs: number): Record
 }
 
 export function cryptoRoutes(app: FastifyInstance, { engines, repo, market, marketClock }: EngineRoutesContext): void {
-  app.get('/all_crypto_scanner', async (request) => {
-    const query = parseInput(cryptoScannerQuery, request.query);
+  route(app, tradesEndpoints.getCryptoScanner, async (_request, _reply, query) => {
     if (query.horizon !== undefined && query.signal === undefined) throw badRequest('horizon needs a signal (Buy, Sell or Hold)');
     const engine = engines.get('crypto');
     if (!engine) return [];
@@ -55,8 +54,7 @@ export function cryptoRoutes(app: FastifyInstance, { engines, repo, market, mark
       .filter(shows);
   });
 
-  app.get('/crypto_scorecard', async (request): Promise<CryptoScorecard> => {
-    const query = parseInput(cryptoScorecardQuery, request.query);
+  route(app, tradesEndpoints.getCryptoScorecard, async (_request, _reply, query): Promise<CryptoScorecard> => {
     if (query.from && query.to && query.from > query.to) throw badRequest('from must not be after to');
     const engine = engines.get('crypto');
     const nowMs = marketClock.nowMs();

@@ -20,6 +20,7 @@ import {
   type SessionExtras,
   type SessionInput,
   type UniverseMember,
+  tradesEndpoints,
 } from '@signalboard/core';
 import type { CachedMarket } from '../../../providers/market/cached-market';
 import { OPTION_ALERT_TICKERS } from '../../../providers/market/universe';
@@ -133,5 +134,5 @@ export const dropItemsAdapter: EngineAdapter = {
 
   typesOf: (row) => (row.StockType === 'S' || row.StockType === 'L' || row.StockType === 'O' ? [row.StockType] : []),
   replayAfter: 'swing',
-  list: { path: '/get_stock_scanner_data', statuses: ['active', 'deactivated'], types: { S: 'S', L: 'L', O: 'O' }, order: 'created' },
+  list: { endpoint: tradesEndpoints.getStockScannerData, statuses: ['active', 'deactivated'], types: { S: 'S', L: 'L', O: 'O' }, order: 'created' },
 };

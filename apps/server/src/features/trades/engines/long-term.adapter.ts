@@ -2,6 +2,7 @@
  * The layered engine's adapter (the long-term feature, engine id 'layered'; docs/rules/long-term.md):
  * the S&P 500 members the source knows, the stock calendar, no extras and no type filter.
  */
+import { tradesEndpoints } from '@signalboard/core';
 import type { EngineAdapter } from '../engine-adapter';
 import { STOCK_CALENDAR, stockUniverse } from '../trades.market';
 
@@ -11,5 +12,5 @@ export const longTermAdapter: EngineAdapter = {
   calendar: STOCK_CALENDAR,
   extras: () => Promise.resolve(async () => ({})),
   typesOf: () => [],
-  list: { path: '/all_stocks_scanner', statuses: ['active', 'successful', 'partial', 'failed'], order: 'created' },
+  list: { endpoint: tradesEndpoints.getLayeredTrades, statuses: ['active', 'successful', 'partial', 'failed'], order: 'created' },
 };

@@ -10,7 +10,7 @@
  * from a chain, past its entry bar, is marked at the chain's bid when the chain quotes it (§4.3;
  * else the fold values it with the model at its σ).
  */
-import { optionChainNeeds, type OptionMark, type OptionsParams, type OptionState, type SessionExtras, type SessionInput } from '@signalboard/core';
+import { optionChainNeeds, type OptionMark, type OptionsParams, type OptionState, type SessionExtras, type SessionInput, tradesEndpoints } from '@signalboard/core';
 import type { EconomicSeries } from '../../../providers/market/types';
 import type { EngineAdapter } from '../engine-adapter';
 import { optionAlertUniverse, STOCK_CALENDAR } from '../trades.market';
@@ -85,5 +85,5 @@ export const optionTradesAdapter: EngineAdapter = {
   },
 
   typesOf: () => [],
-  list: { path: '/get_combined_options_data', statuses: ['active', 'successful', 'failed'], order: 'profit' },
+  list: { endpoint: tradesEndpoints.getCombinedOptionsData, statuses: ['active', 'successful', 'failed'], order: 'profit' },
 };

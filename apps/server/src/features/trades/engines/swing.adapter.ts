@@ -3,7 +3,7 @@
  * knows, the stock calendar, its extras (the earnings calendar) and its rows' types (TradeType:
  * trend, drop; NearSupport: level).
  */
-import { dayNumber, isoFromDayNumber } from '@signalboard/core';
+import { dayNumber, isoFromDayNumber, tradesEndpoints } from '@signalboard/core';
 import type { CachedMarket } from '../../../providers/market/cached-market';
 import type { EarningsEvent } from '../../../providers/market/types';
 import type { EngineAdapter } from '../engine-adapter';
@@ -65,7 +65,7 @@ export const swingAdapter: EngineAdapter = {
     return types;
   },
   list: {
-    path: '/get_swing_trade_entries',
+    endpoint: tradesEndpoints.getSwingTradeEntries,
     statuses: ['active', 'successful', 'partial', 'failed'],
     types: { trend: 'Trend', drop: 'Price Drop', level: 'Level System' },
     order: 'created',

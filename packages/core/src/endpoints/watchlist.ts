@@ -1,0 +1,9 @@
+/** The favourites (watchlist). */
+import { batchUpdateFavoriteStocksRequest, batchUpdateFavoriteStocksResponse, deleteFavoriteStocksRequest, deleteFavoriteStocksResponse, getFavoriteStocksResponse } from '../contract/index';
+import { defineEndpoint, endpointGroup } from './define';
+
+export const watchlistEndpoints = endpointGroup({
+  getFavoriteStocks: defineEndpoint({ operationId: 'getFavoriteStocks', method: 'get', path: '/api/get_favorite_stocks', summary: 'Favourites, oldest first', response: getFavoriteStocksResponse }),
+  deleteFavoriteStocks: defineEndpoint({ operationId: 'deleteFavoriteStocks', method: 'post', path: '/api/delete_favorite_stocks', summary: 'Remove favourites', body: deleteFavoriteStocksRequest, response: deleteFavoriteStocksResponse }),
+  batchUpdateFavoriteStocks: defineEndpoint({ operationId: 'batchUpdateFavoriteStocks', method: 'post', path: '/api/batch_update_favorite_stocks', summary: 'Add or update favourites (upsert by symbol)', body: batchUpdateFavoriteStocksRequest, response: batchUpdateFavoriteStocksResponse }),
+});
