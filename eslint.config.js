@@ -46,7 +46,16 @@ export default tseslint.config(
       ...reactHooks.configs.recommended.rules,
       'no-restricted-imports': [
         'error',
-        { patterns: [{ group: ['@signalboard/server', '../../../apps/server/*'], message: 'The web app talks to the server over HTTP only.' }] },
+        {
+          patterns: [
+            { group: ['@signalboard/server', '../../../apps/server/*'], message: 'The web app talks to the server over HTTP only.' },
+            {
+              group: ['**/lib/client', './client', '../client'],
+              importNames: ['apiRequestUnchecked'],
+              message: "Parse the answer: apiRequest(schema, …). Only the signed-out pages' calls (lib/api/auth.ts, set-password's api/) skip the schema, to keep zod out of their chunks.",
+            },
+          ],
+        },
       ],
       // Colours come from the theme's tokens (theme.ts), which pass WCAG AA in both schemes; a shade
       // ('green.9', --mantine-color-red-9) or a literal colour may not.
@@ -62,6 +71,11 @@ export default tseslint.config(
         },
       ],
     },
+  },
+  {
+    // The signed-out pages' calls (their chunks stay free of the schema library; lib/client.ts).
+    files: ['apps/web/src/lib/api/auth.ts', 'apps/web/src/features/set-password/api/*.ts', 'apps/web/src/lib/client.test.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['@signalboard/server', '../../../apps/server/*'], message: 'The web app talks to the server over HTTP only.' }] }] },
   },
   {
     files: ['apps/server/src/**/*.ts'],

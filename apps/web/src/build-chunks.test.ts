@@ -90,7 +90,7 @@ describe('vendor chunks (chunking.ts)', () => {
   it("puts /dashboard/main's own helpers and stylesheets beyond the signed-out pages' in app-main, and leaves the screens' modules, the signed-out pages' and the other screens' alone", () => {
     const shell = '/w/apps/web/src/features/shell/dashboard-shell.tsx';
     const screen = '/w/apps/web/src/features/dashboard/dashboard-screen.tsx';
-    const signedOut = new Set(['/w/apps/web/src/main.tsx', '/w/apps/web/src/api/client.ts', '/w/node_modules/@mantine/core/styles/Button.layer.css']);
+    const signedOut = new Set(['/w/apps/web/src/main.tsx', '/w/apps/web/src/lib/client.ts', '/w/node_modules/@mantine/core/styles/Button.layer.css']);
     const dashboardMain = new Set([...signedOut, shell, screen, '/w/apps/web/src/components/format.ts', '/w/node_modules/@mantine/core/styles/Badge.layer.css', '/w/apps/web/src/features/dashboard/dashboard.css']);
     const name = vendorChunkOf({ signedOut, dashboardMain, screens: new Set([shell, screen]) });
     expect(name('/w/apps/web/src/components/format.ts')).toBe('app-main');
@@ -98,7 +98,7 @@ describe('vendor chunks (chunking.ts)', () => {
     expect(name('/w/apps/web/src/features/dashboard/dashboard.css')).toBe('app-main');
     expect(name(shell)).toBeNull();
     expect(name(screen)).toBeNull();
-    expect(name('/w/apps/web/src/api/client.ts')).toBeNull();
+    expect(name('/w/apps/web/src/lib/client.ts')).toBeNull();
     expect(name('/w/node_modules/@mantine/core/styles/Button.layer.css')).toBeNull();
     expect(name('/w/apps/web/src/features/crypto/crypto-screen.tsx')).toBeNull();
   });

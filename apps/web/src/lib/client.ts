@@ -1,3 +1,4 @@
+import type { output, ZodType } from 'zod';
 import { tokenStorage } from '../auth/token-storage';
 
 /** A failed call: `message` is the server's `msg`; `error` is its `error` field when it sent one. */
@@ -101,8 +102,46 @@ export async function apiFetch(path: string, options: RequestOptions = {}): Prom
   throw new ApiError(msg, response.status, error);
 }
 
-/** A call whose answer is JSON (or empty). */
-export async function apiRequest<T>(path: string, options: RequestOptions = {}): Promise<T> {
+/**
+ * An answer the server sent with success that is not in the contract's shape (packages/core/src/contract):
+ * the call fails with this, as a refused call fails with ApiError. Deliberately not an ApiError: the
+ * server did not refuse anything, and screens tell the two apart (the dashboard's "unexpected error").
+ */
+export class UnexpectedAnswerError extends Error {
+  override readonly name = 'UnexpectedAnswerError';
+  constructor(
+    /** The call's path, without the /api/ prefix. */
+    readonly path: string,
+    /** Where the answer differs from the schema: `field.sub: what is wrong`, one per problem. */
+    readonly problems: readonly string[],
+  ) {
+    super(`The server's answer to ${path} is not in the expected form (${problems.slice(0, 3).join('; ')}). Reload the page and try again.`);
+  }
+}
+
+/** The answer checked against its schema: its parsed value, or an UnexpectedAnswerError naming the call. */
+export function parseAnswer<S extends ZodType>(schema: S, path: string, answer: unknown): output<S> {
+  const parsed = schema.safeParse(answer);
+  if (parsed.success) return parsed.data;
+  const problems = parsed.error.issues.map((issue) => `${issue.path.length > 0 ? issue.path.join('.') : 'the answer'}: ${issue.message}`);
+  throw new UnexpectedAnswerError(path, problems);
+}
+
+/**
+ * A call whose answer is JSON (or empty), parsed with the contract's response schema: the answer as
+ * the schema gives it, or UnexpectedAnswerError when it is not in that shape.
+ */
+export async function apiRequest<S extends ZodType>(schema: S, path: string, options: RequestOptions = {}): Promise<output<S>> {
+  return parseAnswer(schema, path, await readJson(await apiFetch(path, options)));
+}
+
+/**
+ * A call whose answer is taken as it comes, unchecked: only for the calls of the signed-out pages
+ * (/login, /set-password), whose script budget leaves no room for the schema library (parsing there
+ * would move zod's parsers into the chunk every signed-out visitor loads: docs/design.md,
+ * "Performance budgets"). Every other call goes through apiRequest.
+ */
+export async function apiRequestUnchecked<T>(path: string, options: RequestOptions = {}): Promise<T> {
   return (await readJson(await apiFetch(path, options))) as T;
 }
 

@@ -2,9 +2,9 @@ import { ApiError, apiFetch } from './client';
 
 /**
  * Streamed answers (NDJSON: one JSON value a line, `application/x-ndjson`), read as they arrive with
- * fetch + ReadableStream + TextDecoder. Same conventions as api/client.ts: the token as a bearer
+ * fetch + ReadableStream + TextDecoder. Same conventions as lib/client.ts: the token as a bearer
  * credential, error bodies turned into ApiError with the server's `msg`, and a 401 clearing the
- * token and going to the login screen (api/client.ts apiFetch).
+ * token and going to the login screen (lib/client.ts apiFetch).
  */
 
 /**

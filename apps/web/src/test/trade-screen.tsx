@@ -11,7 +11,7 @@ import userEvent from '@testing-library/user-event';
 import type { ReactElement } from 'react';
 import { afterEach, expect, it, vi } from 'vitest';
 import type { TrackRecord } from '@signalboard/core';
-import type { ListEngine } from '../api/trade-ideas';
+import type { ListEngine } from '../lib/api/trade-ideas';
 import { resetChartCalls } from './chart-mock';
 import { mockApi, type MockAnswer } from './mock-api';
 import { renderScreen } from './render';

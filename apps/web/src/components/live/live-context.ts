@@ -1,5 +1,5 @@
 import { createContext } from 'react';
-import type { LiveEvent, LiveStatus } from '../../api/live';
+import type { LiveEvent, LiveStatus } from '../../lib/live';
 
 export interface LiveContextValue {
   status: LiveStatus;

@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
-import { createLiveClient, type LiveClient, type LiveEvent, type LiveStatus } from '../../api/live';
+import { createLiveClient, type LiveClient, type LiveEvent, type LiveStatus } from '../../lib/live';
 import { LiveContext, type LiveContextValue } from './live-context';
 
 /** Query keys an engine's idea update makes stale (the trade screens' lists, status and track record). */

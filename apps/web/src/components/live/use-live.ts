@@ -1,5 +1,5 @@
 import { useContext, useEffect, useEffectEvent, useRef, useState } from 'react';
-import type { LiveEvent, LiveQuote, LiveStatus } from '../../api/live';
+import type { LiveEvent, LiveQuote, LiveStatus } from '../../lib/live';
 import { LiveContext } from './live-context';
 
 export function useLiveStatus(): LiveStatus {

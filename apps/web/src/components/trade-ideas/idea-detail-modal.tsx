@@ -4,7 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import { IconAlertTriangle, IconRefresh } from '@tabler/icons-react';
 import { lazy, Suspense, useMemo } from 'react';
 import { formatCryptoNumber } from '@signalboard/core';
-import { getIdeaDetail, type TradeEngine } from '../../api/trade-ideas';
+import { getIdeaDetail, type TradeEngine } from '../../lib/api/trade-ideas';
 import { formatPrice } from '../format';
 import { chartLines, chartMarkers, chartPrecision, eventText, levelNotes } from './chart-model';
 import { formatInstant } from './idea-format';

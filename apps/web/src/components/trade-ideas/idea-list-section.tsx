@@ -1,6 +1,6 @@
 import { Group, Text } from '@mantine/core';
 import { useState, type ReactNode } from 'react';
-import type { ListEngine } from '../../api/trade-ideas';
+import type { ListEngine } from '../../lib/api/trade-ideas';
 import type { CsvColumn } from './csv';
 import { ExportCsvButton } from './export-csv-button';
 import { IdeaCardList } from './idea-card';

@@ -1,6 +1,6 @@
 import { Stack } from '@mantine/core';
 import type { ReactNode } from 'react';
-import type { ListEngine, TrackRecordScope } from '../../api/trade-ideas';
+import type { ListEngine, TrackRecordScope } from '../../lib/api/trade-ideas';
 import { ScreenHeader } from '../screen-header';
 import { TrackRecordPanel } from './track-record-panel';
 import { TradeFilterBar, type StatusGroup } from './trade-filter-bar';

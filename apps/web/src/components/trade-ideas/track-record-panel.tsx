@@ -4,7 +4,7 @@ import type { IdeaStats, TrackRecord, TrackRecordGroup } from '@signalboard/core
 import { useQuery } from '@tanstack/react-query';
 import { IconInfoCircle } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
-import { getTrackRecord, type ListEngine, type TrackRecordScope } from '../../api/trade-ideas';
+import { getTrackRecord, type ListEngine, type TrackRecordScope } from '../../lib/api/trade-ideas';
 import { formatFraction, formatInstant, formatShare } from './idea-format';
 import { ListError, ListLoading } from './list-states';
 

@@ -1,7 +1,7 @@
 import type { IdeaListQuery, ReplayStatus } from '@signalboard/core';
 import { keepPreviousData, useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { usePollingWhileDown } from '../live/use-live';
-import { getIdeaPage, getReplayStatus, IDEA_PAGE_LIMIT, type IdeaRowOf, type ListEngine, type TradeEngine } from '../../api/trade-ideas';
+import { getIdeaPage, getReplayStatus, IDEA_PAGE_LIMIT, type IdeaRowOf, type ListEngine, type TradeEngine } from '../../lib/api/trade-ideas';
 
 /** While an engine's replay runs, its status and its list are re-read this often. */
 export const REPLAY_POLL_MS = 5_000;

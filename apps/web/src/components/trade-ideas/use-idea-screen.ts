@@ -1,6 +1,6 @@
 import type { IdeaListQuery } from '@signalboard/core';
 import { useMemo } from 'react';
-import { getRemainingPages, type IdeaRowOf, type ListEngine } from '../../api/trade-ideas';
+import { getRemainingPages, type IdeaRowOf, type ListEngine } from '../../lib/api/trade-ideas';
 import type { DateSymbolFilter } from './filter-values';
 import { useIdeaList, useReplayStatus } from './use-idea-list';
 import { useTradeFilters } from './use-trade-filters';

@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useMemo, useState } from 'react';
-import type { SaveAlertsResult } from '../../api/saved-alerts';
+import type { SaveAlertsResult } from '../../lib/api/saved-alerts';
 import { notifyError, notifyInfo, notifySuccess } from '../notify';
 
 /** The alert-saving messages of spec §5 and §8 (the failure text is the screen's own). */

@@ -12,8 +12,8 @@ import {
 import { IconDownload, IconSearch } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { alertHistoryQueryOptions, fetchAlertHistoryCsv } from '../../api/alert-history';
-import { ApiError } from '../../api/client';
+import { alertHistoryQueryOptions, fetchAlertHistoryCsv } from './api/alert-history';
+import { ApiError } from '../../lib/client';
 import { notifyError } from '../../components/notify';
 import { downloadText } from '../../components/trade-ideas/csv';
 import { EmptyList, ListError, ListLoading } from '../../components/trade-ideas/list-states';

@@ -25,9 +25,9 @@ import {
 } from '@signalboard/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { alertRuleQuery, saveAlertPreferences } from '../../api/alert-rules';
-import { favoritesQuery } from '../../api/favorites';
-import { phoneOnFileQuery } from '../../api/phone';
+import { alertRuleQuery, saveAlertPreferences } from './api/alert-rules';
+import { favoritesQuery } from '../../lib/api/favorites';
+import { phoneOnFileQuery } from './api/phone';
 import { TONE } from '../../theme';
 import { StatusLine, type StatusMessage } from './status-message';
 

@@ -16,7 +16,7 @@ import {
 } from '@signalboard/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { deliverySettingsQuery, resumeAlertEmail, saveAlertDeliverySettings, sendTestAlert } from '../../api/alert-rules';
+import { deliverySettingsQuery, resumeAlertEmail, saveAlertDeliverySettings, sendTestAlert } from './api/alert-rules';
 import { TONE } from '../../theme';
 import { StatusLine, type StatusMessage } from './status-message';
 

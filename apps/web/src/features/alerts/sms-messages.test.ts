@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '../../api/client';
+import { ApiError } from '../../lib/client';
 import { phoneNumberProblem, sendFailure, SMS_MESSAGES, verificationProblem, verifyFailure } from './sms-messages';
 
 describe('SMS card messages (spec §5, §8 "SMS")', () => {

@@ -3,7 +3,7 @@ import { IconCircleCheck } from '@tabler/icons-react';
 import { VERIFICATION_CODE_DIGITS } from '@signalboard/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { phoneOnFileQuery, sendVerificationCode, verifyCode, type PhoneOnFile } from '../../api/phone';
+import { phoneOnFileQuery, sendVerificationCode, verifyCode, type PhoneOnFile } from './api/phone';
 import { TONE } from '../../theme';
 import { phoneNumberProblem, sendFailure, SMS_MESSAGES, verificationProblem, verifyFailure } from './sms-messages';
 import { StatusLine, type StatusMessage } from './status-message';

@@ -1,7 +1,7 @@
 import { Paper, ScrollArea, Stack, Table, Tabs, Text, Title } from '@mantine/core';
 import type { CryptoScorecard, CryptoScorecardCell, CryptoScorecardGroup } from '@signalboard/core';
 import { useQuery } from '@tanstack/react-query';
-import { getCryptoScorecard, type CryptoScorecardScope } from '../../api/crypto';
+import { getCryptoScorecard, type CryptoScorecardScope } from './api/crypto';
 import { formatFraction, formatShare } from '../../components/trade-ideas/idea-format';
 import { ListError, ListLoading } from '../../components/trade-ideas/list-states';
 import { FEW_IDEAS } from '../../components/trade-ideas/track-record-panel';

@@ -6,7 +6,7 @@ import { Group, NativeSelect, Paper, Stack, Text } from '@mantine/core';
 import { CRYPTO_CSV_COLUMNS, formatCryptoRow, SCREEN_TITLES, type CryptoTrade } from '@signalboard/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { getCryptoTrades } from '../../api/crypto';
+import { getCryptoTrades } from './api/crypto';
 import type { CsvColumn } from '../../components/trade-ideas/csv';
 import { ExportCsvButton } from '../../components/trade-ideas/export-csv-button';
 import { IdeaCardList } from '../../components/trade-ideas/idea-card';

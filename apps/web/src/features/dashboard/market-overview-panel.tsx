@@ -4,7 +4,7 @@ import { memo, useId } from 'react';
 import { formatPrice, formatSignedPercent } from '../../components/format';
 import { LiveIndicator } from '../../components/live/live-indicator';
 import { useLiveQuotes } from '../../components/live/use-live';
-import type { LiveQuote } from '../../api/live';
+import type { LiveQuote } from '../../lib/live';
 import { ChangeText } from './change-text';
 import { formatNextChange, formatSignedPrice, heatBackground } from './dashboard-format';
 import { OVERVIEW_FAILED, OVERVIEW_TITLE } from './dashboard-messages';

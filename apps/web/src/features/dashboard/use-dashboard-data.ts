@@ -1,7 +1,7 @@
 import type { EarningsRow } from '@signalboard/core';
 import { useQuery, type UseQueryResult } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo } from 'react';
-import { ApiError } from '../../api/client';
+import { ApiError } from '../../lib/client';
 import {
   earningsOfDayQuery,
   economicIndicatorsQuery,
@@ -10,9 +10,9 @@ import {
   marketOverviewQuery,
   overallSentimentQuery,
   sectorSentimentsQuery,
-} from '../../api/dashboard';
+} from './api/dashboard';
 import { usePollingWhileDown } from '../../components/live/use-live';
-import { favoritesQuery } from '../../api/favorites';
+import { favoritesQuery } from '../../lib/api/favorites';
 import { localIsoDay } from './dashboard-format';
 import {
   EARNINGS_FAILED_LOG,

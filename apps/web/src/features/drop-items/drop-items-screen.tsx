@@ -2,7 +2,7 @@ import type { DropItem, IdeaListQuery } from '@signalboard/core';
 import { SCREEN_TITLES } from '@signalboard/core';
 import { Badge, Stack, Text } from '@mantine/core';
 import { useCallback, useMemo, useRef } from 'react';
-import { getUserStockScannerAlerts, saveUserStockScannerAlerts } from '../../api/saved-alerts';
+import { getUserStockScannerAlerts, saveUserStockScannerAlerts } from '../../lib/api/saved-alerts';
 import { changeColor, formatPercent, formatPrice, formatSignedPercent } from '../../components/format';
 import type { CsvColumn } from '../../components/trade-ideas/csv';
 import { matchesDateSymbol, type DateSymbolFilter } from '../../components/trade-ideas/filter-values';

@@ -11,7 +11,7 @@ import { Alert, Button, Group, Loader, Paper, Skeleton, Stack, Switch, Text } fr
 import { IconAlertTriangle, IconCalendarOff, IconRefresh } from '@tabler/icons-react';
 import { EARNINGS_HOUR_LABELS, toCalendarEvents, type EarningsCalendarEvent } from '@signalboard/core';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { useFavorites } from '../../api/favorites';
+import { useFavorites } from '../../lib/api/favorites';
 import { ScreenHeader } from '../../components/screen-header';
 import { useEarningsCalendar, type EarningsCalendarRequestBody } from './api/get-earnings';
 import { createRangeTracker, rangeInWords, requestRangeOf, sameRange } from './calendar-range';

@@ -6,8 +6,8 @@ import { Anchor, Button, Group, PasswordInput, Stack, TextInput } from '@mantine
 import { AUTH_SCREEN_TITLES, validateLoginForm, type LoginFormErrors } from '@signalboard/core';
 import { lazy, Suspense, useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
-import { forgotPassword, login } from '../../api/auth';
-import { ApiError } from '../../api/client';
+import { forgotPassword, login } from '../../lib/api/auth';
+import { ApiError } from '../../lib/client';
 import { tokenStorage } from '../../auth/token-storage';
 import { AuthLayout } from '../../components/auth-layout';
 import { notifyError, notifyInfo, notifySuccess } from '../../components/notify';

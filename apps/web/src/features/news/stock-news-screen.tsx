@@ -18,7 +18,7 @@ import {
 import { IconAlertTriangle, IconNews, IconSearch, IconSparkles } from '@tabler/icons-react';
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
-import { useFavorites } from '../../api/favorites';
+import { useFavorites } from '../../lib/api/favorites';
 import { ScreenHeader } from '../../components/screen-header';
 import { AnalysisResponse, AnalyzingIndicator, NewsErrorAlert } from './components/analysis-response';
 import { NewsCardList, NewsCardSkeletons } from './components/news-card-list';

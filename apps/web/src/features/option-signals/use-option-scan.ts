@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useReducer, useRef } from 'react';
-import { ApiError } from '../../api/client';
+import { ApiError } from '../../lib/client';
 import { streamOptionScan } from './api/stream-option-scan';
 import { INITIAL_OPTION_SCAN, INTERRUPTED_MESSAGE, optionScanReducer } from './option-scan-state';
 

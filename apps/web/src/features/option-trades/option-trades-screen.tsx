@@ -3,7 +3,7 @@ import type { IdeaListQuery, OptionTrade } from '@signalboard/core';
 import { optionStrengthBand, optionStrengthScore, SCREEN_TITLES, type StrengthColour } from '@signalboard/core';
 import { Badge, List } from '@mantine/core';
 import { useCallback, useMemo } from 'react';
-import { getUserOptionAlerts, saveUserOptionAlerts } from '../../api/saved-alerts';
+import { getUserOptionAlerts, saveUserOptionAlerts } from '../../lib/api/saved-alerts';
 import { changeColor, formatPrice, formatSignedPercent } from '../../components/format';
 import type { CsvColumn } from '../../components/trade-ideas/csv';
 import { matchesDateSymbol, type DateSymbolFilter } from '../../components/trade-ideas/filter-values';

@@ -2,12 +2,12 @@
 import '@mantine/core/styles/PasswordInput.layer.css';
 import '@mantine/core/styles/ThemeIcon.layer.css';
 import { Button, PasswordInput, Stack } from '@mantine/core';
-import { AUTH_SCREEN_TITLES, DEFAULT_FAVORITE_STOCKS } from '@signalboard/core';
+import { AUTH_SCREEN_TITLES } from '@signalboard/core';
 import { useState, type FormEvent } from 'react';
 import { Navigate, useNavigate } from 'react-router';
-import { updatePassword } from '../../api/auth';
-import { ApiError } from '../../api/client';
-import { batchUpdateFavoriteStocks } from '../../api/favorites';
+import { updatePassword } from '../../lib/api/auth';
+import { ApiError } from '../../lib/client';
+import { saveDefaultFavorites } from './api/default-favorites';
 import { hasValidToken, tokenStorage } from '../../auth/token-storage';
 import { AuthLayout } from '../../components/auth-layout';
 import { notifyError, notifySuccess } from '../../components/notify';
@@ -37,7 +37,7 @@ export function SetPasswordScreen() {
     }
     notifySuccess('Password updated successfully!');
     try {
-      await batchUpdateFavoriteStocks({ stocks: DEFAULT_FAVORITE_STOCKS.map((stock) => ({ ...stock })) });
+      await saveDefaultFavorites();
       notifySuccess('MAG 7 stocks added successfully!');
     } catch (error) {
       notifyError(`Error adding MAG 7 stocks: ${messageOf(error)}`);

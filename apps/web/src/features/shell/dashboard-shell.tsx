@@ -14,8 +14,8 @@ import { MENU_ENTRIES, MENU_SECONDARY_ENTRIES, MENU_SECONDARY_TITLE, SIDE_MENU_W
 import { QueryClientProvider } from '@tanstack/react-query';
 import { Suspense, useDeferredValue, useState } from 'react';
 import { Outlet, useLocation, useNavigate } from 'react-router';
-import { useCurrentUser, useHealth } from '../../api/session-queries';
-import { queryClient } from '../../api/query-client';
+import { useCurrentUser, useHealth } from '../../lib/session-queries';
+import { queryClient } from '../../lib/query-client';
 import { tokenStorage } from '../../auth/token-storage';
 import { Brand } from '../../components/brand';
 import { LiveProvider } from '../../components/live/live-provider';

@@ -2,9 +2,9 @@ import { Button, FileInput, Group, Paper, Stack, Text, TextInput, Textarea } fro
 import { IconPaperclip } from '@tabler/icons-react';
 import { isSupportFormComplete, SUPPORT_ATTACHMENT_MAX_BYTES, SUPPORT_FIELDS_REQUIRED_MESSAGE } from '@signalboard/core';
 import { useState, type FormEvent } from 'react';
-import { useCurrentUser } from '../../api/session-queries';
-import { ApiError } from '../../api/client';
-import { contactSupport } from '../../api/support';
+import { useCurrentUser } from '../../lib/session-queries';
+import { ApiError } from '../../lib/client';
+import { contactSupport } from './api/support';
 import { ScreenHeader } from '../../components/screen-header';
 import { notifyError, notifySuccess } from '../../components/notify';
 

@@ -7,7 +7,7 @@ import '@mantine/core/styles/Skeleton.layer.css';
 import { Alert, Badge, Button, Checkbox, Group, Paper, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { IconAlertTriangle, IconStarOff } from '@tabler/icons-react';
 import { useEffect, useReducer } from 'react';
-import { useFavorites } from '../../api/favorites';
+import { useFavorites } from '../../lib/api/favorites';
 import { formatTime } from '../../components/format';
 import { notifyError, notifySuccess } from '../../components/notify';
 import { ScreenHeader } from '../../components/screen-header';

@@ -15,12 +15,12 @@ import {
   type SwingTrade,
   type TrackRecord,
 } from '@signalboard/core';
-import { apiFetch, apiRequest } from './client';
+import { apiFetch, apiRequest, parseAnswer } from '../client';
 
 /**
  * The trade-idea calls (issue 11; core contract/trades.ts): the spec's list calls with their optional
  * filters and cursor, an idea's detail, an engine's track record and the replay status. Every answer
- * is parsed with the contract's schema: an answer of the wrong shape rejects with a ZodError.
+ * is parsed with the contract's schema: an answer of the wrong shape rejects with an UnexpectedAnswerError.
  */
 
 /** The engines whose ideas the list screens show, and each one's list call (spec §7). */
@@ -31,7 +31,7 @@ export const IDEA_LIST_PATHS = {
   drop: 'get_stock_scanner_data',
 } as const;
 export type ListEngine = keyof typeof IDEA_LIST_PATHS;
-/** Every engine, crypto too (its own list call: api/crypto.ts). */
+/** Every engine, crypto too (its own list call: features/crypto/api/crypto.ts). */
 export type TradeEngine = IdeaDetail['engine'];
 
 export interface IdeaRowOf {
@@ -57,7 +57,7 @@ export async function getIdeaPage<E extends ListEngine>(engine: E, query: IdeaLi
   for (const [key, value] of Object.entries(query)) if (value !== undefined && value !== '') params[key] = String(value);
   const response = await apiFetch(IDEA_LIST_PATHS[engine], { query: params, signal });
   const text = await response.text();
-  const rows = rowSchemas[engine].parse(text ? JSON.parse(text) : []) as IdeaRowOf[E][];
+  const rows = parseAnswer(rowSchemas[engine], IDEA_LIST_PATHS[engine], text ? JSON.parse(text) : []) as IdeaRowOf[E][];
   return { rows, nextCursor: response.headers.get('X-Next-Cursor') || null };
 }
 
@@ -80,7 +80,7 @@ export async function getRemainingPages<E extends ListEngine>(engine: E, query: 
 
 /** GET api/trade_ideas/{engine}/{id}: the row, its event log and the bars for its chart (crypto too: a coin's row). */
 export async function getIdeaDetail(engine: TradeEngine, id: string, signal?: AbortSignal): Promise<IdeaDetail> {
-  return ideaDetail.parse(await apiRequest<unknown>(`trade_ideas/${engine}/${encodeURIComponent(id)}`, { signal }));
+  return apiRequest(ideaDetail, `trade_ideas/${engine}/${encodeURIComponent(id)}`, { signal });
 }
 
 export interface TrackRecordScope {
@@ -93,10 +93,10 @@ export interface TrackRecordScope {
 export async function getTrackRecord(engine: ListEngine, scope: TrackRecordScope, signal?: AbortSignal): Promise<TrackRecord> {
   const query: Record<string, string> = {};
   for (const [key, value] of Object.entries(scope)) if (value) query[key] = value;
-  return trackRecord.parse(await apiRequest<unknown>(`trade_ideas/${engine}/track_record`, { query, signal }));
+  return apiRequest(trackRecord, `trade_ideas/${engine}/track_record`, { query, signal });
 }
 
 /** GET api/trade_ideas/replay_status: one entry per engine (and rule version) being or been replayed. */
 export async function getReplayStatus(signal?: AbortSignal): Promise<ReplayStatus[]> {
-  return replayStatusResponse.parse(await apiRequest<unknown>('trade_ideas/replay_status', { signal }));
+  return apiRequest(replayStatusResponse, 'trade_ideas/replay_status', { signal });
 }

@@ -1,10 +1,10 @@
 import { getAlertHistoryResponse, type AlertHistoryQuery, type GetAlertHistoryResponse } from '@signalboard/core';
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
-import { apiFetch, apiRequest } from './client';
+import { apiFetch, apiRequest } from '../../../lib/client';
 
 /** POST api/get_alert_history {filters}: a page of the user's fired alerts, newest first. */
 export async function getAlertHistory(query: AlertHistoryQuery, signal?: AbortSignal): Promise<GetAlertHistoryResponse['data']> {
-  return getAlertHistoryResponse.parse(await apiRequest<unknown>('get_alert_history', { json: query, signal })).data;
+  return (await apiRequest(getAlertHistoryResponse, 'get_alert_history', { json: query, signal })).data;
 }
 
 export const alertHistoryQueryOptions = (query: AlertHistoryQuery) =>

@@ -17,11 +17,11 @@ import {
   type SaveAlertPreferencesResponse,
 } from '@signalboard/core';
 import { queryOptions } from '@tanstack/react-query';
-import { apiRequest } from './client';
+import { apiRequest } from '../../../lib/client';
 
 /** POST api/get_user_alert_rules { alert_type } → the user's rule of that type, or null. */
 export async function getUserAlertRule(type: AlertType, signal?: AbortSignal): Promise<AlertRule | null> {
-  return getUserAlertRulesResponse.parse(await apiRequest<unknown>('get_user_alert_rules', { json: { alert_type: type }, signal })).data;
+  return (await apiRequest(getUserAlertRulesResponse, 'get_user_alert_rules', { json: { alert_type: type }, signal })).data;
 }
 
 export const alertRuleQuery = (type: AlertType) =>
@@ -29,12 +29,12 @@ export const alertRuleQuery = (type: AlertType) =>
 
 /** POST api/save_alert_preferences: the rule of its type becomes exactly this. */
 export async function saveAlertPreferences(body: SaveAlertPreferencesRequest): Promise<SaveAlertPreferencesResponse> {
-  return saveAlertPreferencesResponse.parse(await apiRequest<unknown>('save_alert_preferences', { json: body }));
+  return apiRequest(saveAlertPreferencesResponse, 'save_alert_preferences', { json: body });
 }
 
 /** GET api/get_alert_delivery_settings: time zone, quiet hours, pause, each channel's last delivery. */
 export async function getAlertDeliverySettings(signal?: AbortSignal): Promise<AlertDeliverySettings> {
-  return getAlertDeliverySettingsResponse.parse(await apiRequest<unknown>('get_alert_delivery_settings', { signal }));
+  return apiRequest(getAlertDeliverySettingsResponse, 'get_alert_delivery_settings', { signal });
 }
 
 export const deliverySettingsQuery = () =>
@@ -42,15 +42,15 @@ export const deliverySettingsQuery = () =>
 
 /** POST api/save_alert_delivery_settings. */
 export async function saveAlertDeliverySettings(body: SaveAlertDeliverySettingsRequest): Promise<SaveAlertDeliverySettingsResponse> {
-  return saveAlertDeliverySettingsResponse.parse(await apiRequest<unknown>('save_alert_delivery_settings', { json: body }));
+  return apiRequest(saveAlertDeliverySettingsResponse, 'save_alert_delivery_settings', { json: body });
 }
 
 /** POST api/resume_alert_email: alert e-mails on again; answers the delivery settings. */
 export async function resumeAlertEmail(): Promise<ResumeAlertEmailResponse> {
-  return resumeAlertEmailResponse.parse(await apiRequest<unknown>('resume_alert_email', { json: {} }));
+  return apiRequest(resumeAlertEmailResponse, 'resume_alert_email', { json: {} });
 }
 
 /** POST api/send_test_alert { channel }: one test message through the channel's provider. */
 export async function sendTestAlert(channel: AlertChannel): Promise<SendTestAlertResponse> {
-  return sendTestAlertResponse.parse(await apiRequest<unknown>('send_test_alert', { json: { channel } }));
+  return apiRequest(sendTestAlertResponse, 'send_test_alert', { json: { channel } });
 }

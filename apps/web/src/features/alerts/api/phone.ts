@@ -1,6 +1,6 @@
 import { getUserPhoneNumberResponse, sendVerificationCodeResponse, verifyCodeResponse, type SendVerificationCodeResponse, type VerifyCodeResponse } from '@signalboard/core';
 import { queryOptions } from '@tanstack/react-query';
-import { apiRequest } from './client';
+import { apiRequest } from '../../../lib/client';
 
 /** The number on file for SMS alerts (spec §3 "Phone settings"): null when there is none. */
 export interface PhoneOnFile {
@@ -10,7 +10,7 @@ export interface PhoneOnFile {
 
 /** GET api/get_user_phone_number → the verified number on file, or null for `{}`. */
 export async function getUserPhoneNumber(signal?: AbortSignal): Promise<PhoneOnFile | null> {
-  const answer = getUserPhoneNumberResponse.parse(await apiRequest<unknown>('get_user_phone_number', { signal }));
+  const answer = await apiRequest(getUserPhoneNumberResponse, 'get_user_phone_number', { signal });
   const { phoneNumber, smsEnabled } = answer as Partial<PhoneOnFile>;
   return phoneNumber !== undefined && smsEnabled !== undefined ? { phoneNumber, smsEnabled } : null;
 }
@@ -20,12 +20,10 @@ export const phoneOnFileQuery = () =>
 
 /** POST api/send_verification_code { phone_number }. */
 export async function sendVerificationCode(phoneNumber: string): Promise<SendVerificationCodeResponse> {
-  return sendVerificationCodeResponse.parse(await apiRequest<unknown>('send_verification_code', { json: { phone_number: phoneNumber } }));
+  return apiRequest(sendVerificationCodeResponse, 'send_verification_code', { json: { phone_number: phoneNumber } });
 }
 
 /** POST api/verify_code { phone_number, verification_code }: the number is on file once this succeeds. */
 export async function verifyCode(phoneNumber: string, code: string): Promise<VerifyCodeResponse> {
-  return verifyCodeResponse.parse(
-    await apiRequest<unknown>('verify_code', { json: { phone_number: phoneNumber, verification_code: code } }),
-  );
+  return apiRequest(verifyCodeResponse, 'verify_code', { json: { phone_number: phoneNumber, verification_code: code } });
 }

@@ -1,15 +1,15 @@
 import { cryptoScorecardResponse, cryptoTradesResponse, type CryptoScorecard, type CryptoTrade } from '@signalboard/core';
-import { apiRequest } from './client';
+import { apiRequest } from '../../../lib/client';
 
 /**
  * The Crypto Scanner's calls (issue 13; core contract/crypto-trades.ts). Every answer is parsed with
- * the contract's schema: an answer of the wrong shape rejects with a ZodError. The coin's detail is
+ * the contract's schema: an answer of the wrong shape rejects with an UnexpectedAnswerError. The coin's detail is
  * the generic idea detail (`getIdeaDetail('crypto', id)`).
  */
 
 /** GET api/all_crypto_scanner: one row per coin, numbers rounded to the spec §9 formats. */
 export async function getCryptoTrades(signal?: AbortSignal): Promise<CryptoTrade[]> {
-  return cryptoTradesResponse.parse(await apiRequest<unknown>('all_crypto_scanner', { signal }));
+  return apiRequest(cryptoTradesResponse, 'all_crypto_scanner', { signal });
 }
 
 export interface CryptoScorecardScope {
@@ -25,5 +25,5 @@ export interface CryptoScorecardScope {
 export async function getCryptoScorecard(scope: CryptoScorecardScope, signal?: AbortSignal): Promise<CryptoScorecard> {
   const query: Record<string, string> = {};
   for (const [key, value] of Object.entries(scope)) if (value) query[key] = value;
-  return cryptoScorecardResponse.parse(await apiRequest<unknown>('crypto_scorecard', { query, signal }));
+  return apiRequest(cryptoScorecardResponse, 'crypto_scorecard', { query, signal });
 }

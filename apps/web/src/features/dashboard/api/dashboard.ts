@@ -1,5 +1,6 @@
 import {
   allOverallSentimentResponse,
+  earningsCalendarResponse,
   economicIndicatorsResponse,
   marketOverviewResponse,
   sectorSentimentResponse,
@@ -10,43 +11,41 @@ import {
   type SectorSentiment,
 } from '@signalboard/core';
 import { queryOptions } from '@tanstack/react-query';
-import { apiRequest } from './client';
+import { apiRequest } from '../../../lib/client';
 
 /**
  * The Market Dashboard's calls (spec §7 "Economic indicators", "Sector sentiment", "Overall
  * sentiment", "Earnings"; api/market_overview beyond the spec). Each answer is checked against the
- * core contract: an answer of the wrong shape rejects with a ZodError (not an ApiError), which the
+ * core contract: an answer of the wrong shape rejects with an UnexpectedAnswerError (not an ApiError), which the
  * screen reports as 'An unexpected error occurred while loading dashboard data.'
  */
 
 /** GET api/all_overall_sentiment: the overall summaries, newest first. */
 export async function getOverallSentiment(signal?: AbortSignal): Promise<OverallSentiment[]> {
-  return allOverallSentimentResponse.parse(await apiRequest<unknown>('all_overall_sentiment', { signal }));
+  return apiRequest(allOverallSentimentResponse, 'all_overall_sentiment', { signal });
 }
 
 /** GET api/sector_sentiment_scanner: one summary (and its news, as JSON text) per GICS sector. */
 export async function getSectorSentiments(signal?: AbortSignal): Promise<SectorSentiment[]> {
-  return sectorSentimentResponse.parse(await apiRequest<unknown>('sector_sentiment_scanner', { signal }));
+  return apiRequest(sectorSentimentResponse, 'sector_sentiment_scanner', { signal });
 }
 
 /** GET api/top_economic_indicators: the key indicators (values as JSON text, newest first). */
 export async function getEconomicIndicators(signal?: AbortSignal): Promise<EconomicIndicator[]> {
-  return economicIndicatorsResponse.parse(await apiRequest<unknown>('top_economic_indicators', { signal }));
+  return apiRequest(economicIndicatorsResponse, 'top_economic_indicators', { signal });
 }
 
 /** GET api/market_overview: market status, the index strip and the sector heatmap. */
 export async function getMarketOverview(signal?: AbortSignal): Promise<MarketOverview> {
-  return marketOverviewResponse.parse(await apiRequest<unknown>('market_overview', { signal }));
+  return apiRequest(marketOverviewResponse, 'market_overview', { signal });
 }
 
 /**
  * POST api/earnings_calendar for one day (spec §7 note: the dashboard sends today's ISO day as both
- * start_date and end_date). Rows are the calendar's; only a non-list answer is refused.
+ * start_date and end_date).
  */
 export async function getEarningsOfDay(day: string, signal?: AbortSignal): Promise<EarningsRow[]> {
-  const rows = await apiRequest<unknown>('earnings_calendar', { json: { start_date: day, end_date: day }, signal });
-  if (!Array.isArray(rows)) throw new TypeError('The earnings answer is not a list.');
-  return rows as EarningsRow[];
+  return apiRequest(earningsCalendarResponse, 'earnings_calendar', { json: { start_date: day, end_date: day }, signal });
 }
 
 /** The market overview's prices move through the day: refreshed this often while the screen is open. */

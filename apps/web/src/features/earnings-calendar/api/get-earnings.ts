@@ -1,6 +1,6 @@
-import type { EarningsRow } from '@signalboard/core';
+import { earningsCalendarResponse, type EarningsRow } from '@signalboard/core';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { apiRequest } from '../../../api/client';
+import { apiRequest } from '../../../lib/client';
 
 export interface EarningsCalendarRequestBody {
   start_date: string;
@@ -17,12 +17,12 @@ export const NO_EARNINGS_LOG = 'No earnings data available.';
 export async function getEarningsCalendar(range: EarningsCalendarRequestBody, signal?: AbortSignal): Promise<EarningsRow[]> {
   let rows: EarningsRow[];
   try {
-    rows = await apiRequest<EarningsRow[]>('earnings_calendar', { json: range, signal });
+    rows = await apiRequest(earningsCalendarResponse, 'earnings_calendar', { json: range, signal });
   } catch (error) {
     if ((error as Error).name !== 'AbortError') console.error(EARNINGS_FETCH_FAILED_LOG, error);
     throw error;
   }
-  if (!Array.isArray(rows) || rows.length === 0) {
+  if (rows.length === 0) {
     console.log(NO_EARNINGS_LOG);
     return [];
   }

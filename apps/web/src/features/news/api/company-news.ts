@@ -1,6 +1,6 @@
-import type { NewsArticleBody, StockNewsInterval } from '@signalboard/core';
+import { newsListResponse, type NewsArticleBody, type StockNewsInterval } from '@signalboard/core';
 import { mutationOptions, useMutation } from '@tanstack/react-query';
-import { apiRequest } from '../../../api/client';
+import { apiRequest } from '../../../lib/client';
 
 /** One News By Stock search: the symbol, the interval and the date range it was turned into. */
 export interface CompanyNewsParams {
@@ -17,8 +17,8 @@ export interface CompanyNewsResult extends CompanyNewsParams {
 /** GET api/company-news?symbol=&from=&to= (spec §7). */
 export async function getCompanyNews(params: CompanyNewsParams): Promise<CompanyNewsResult> {
   const { symbol, from, to } = params;
-  const articles = await apiRequest<NewsArticleBody[]>('company-news', { query: { symbol, from, to } });
-  return { ...params, articles: Array.isArray(articles) ? articles : [] };
+  const articles = await apiRequest(newsListResponse, 'company-news', { query: { symbol, from, to } });
+  return { ...params, articles };
 }
 
 /** Each Search is one call; a failure is logged as the spec says (§8) and shown with a retry. */

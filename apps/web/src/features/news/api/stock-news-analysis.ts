@@ -1,10 +1,10 @@
+import { newsAnalysisResponse } from '@signalboard/core';
 import { mutationOptions, useMutation } from '@tanstack/react-query';
-import { apiRequest } from '../../../api/client';
+import { apiRequest } from '../../../lib/client';
 
 /** POST api/news-analysis {event_string} → {response} (spec §7). */
 export async function analyzeNews(eventString: string): Promise<string> {
-  const body = await apiRequest<{ response?: unknown }>('news-analysis', { json: { event_string: eventString } });
-  return typeof body?.response === 'string' ? body.response : '';
+  return (await apiRequest(newsAnalysisResponse, 'news-analysis', { json: { event_string: eventString } })).response;
 }
 
 /** The analysis loading flag clears on success and on error (spec §4); failures are logged (§8). */

@@ -1,5 +1,5 @@
 import { optionScanEvent, type OptionScanEvent } from '@signalboard/core';
-import { streamNdjson } from '../../../api/ndjson';
+import { streamNdjson } from '../../../lib/ndjson';
 
 /** Checks one streamed line against the fixed contract (packages/core/src/contract/scans.ts). */
 function parseEvent(value: unknown): OptionScanEvent {

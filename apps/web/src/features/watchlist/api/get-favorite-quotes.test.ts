@@ -1,6 +1,6 @@
 import type { FavoriteQuotesResponse } from '@signalboard/core';
 import { describe, expect, it } from 'vitest';
-import type { LiveQuote } from '../../../api/live';
+import type { LiveQuote } from '../../../lib/live';
 import { withLiveQuotes } from './get-favorite-quotes';
 
 const polled: FavoriteQuotesResponse = {

@@ -1,10 +1,10 @@
-import type { SymbolLookupResponse } from '@signalboard/core';
+import { symbolLookupResponse } from '@signalboard/core';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { apiRequest } from '../../../api/client';
+import { apiRequest } from '../../../lib/client';
 
 /** GET api/symbol_lookup?q=&exchange=US|TO (spec §7). */
 export const getSymbolLookup = (q: string, exchange: 'US' | 'TO', signal?: AbortSignal) =>
-  apiRequest<SymbolLookupResponse>('symbol_lookup', { query: { q, exchange }, signal });
+  apiRequest(symbolLookupResponse, 'symbol_lookup', { query: { q, exchange }, signal });
 
 /**
  * Keyed by the (debounced) term and the exchange: asking for the same term again is answered from

@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { batchUpdateFavoriteStocks, deleteFavoriteStocks, favoritesQuery } from '../../../api/favorites';
+import { batchUpdateFavoriteStocks, deleteFavoriteStocks, favoritesQuery } from '../../../lib/api/favorites';
 import type { FavoriteRow, SavePlan } from '../favorites-editing';
 
 /**
