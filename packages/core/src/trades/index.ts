@@ -18,7 +18,7 @@ export * from './types';
 export { COST_BPS, COST_RATE, roundCentDown, roundCentUp, roundTo } from './kit/prices';
 export { canonicalJson, paramHash } from './kit/param-hash';
 export { sha256, sha256Hex } from './kit/sha256';
-export { closeTimeOf, CRYPTO_PASS_MINUTES, cryptoPassTimeOf, passTimeFor, passTimeOf } from './kit/times';
+export { closeTimeOf, CRYPTO_PASS_MINUTES, cryptoPassTimeOf, passTimeOf, passTimeOn } from './kit/times';
 export { emptyLedger, foldIntoLedger, replay, stampEvents, type EngineLedger, type ReplayInput } from './kit/replay';
 export { rankAndCap, cooldownAllows, compareCodePoints } from './kit/selection';
 export { indicatorsOf, type SeriesIndicators } from './kit/series';

@@ -17,7 +17,7 @@ import {
   viewThrough,
 } from './series';
 import { flatBars, randomUniverse, seriesOf, truncatedCopy, type Bar } from './test-bars';
-import { closeTimeOf, cryptoPassTimeOf, passTimeFor, passTimeOf } from './times';
+import { closeTimeOf, cryptoPassTimeOf, passTimeOf, passTimeOn } from './times';
 
 describe('cent rounding', () => {
   it('rounds entries and stops down, exits and targets up, and leaves exact cents alone', () => {
@@ -45,8 +45,8 @@ describe('pass times (America/New_York, daylight time included)', () => {
     expect(cryptoPassTimeOf('2024-01-02')).toBe('2024-01-03T00:05:00.000Z');
     expect(cryptoPassTimeOf('2024-02-29')).toBe('2024-03-01T00:05:00.000Z');
     expect(cryptoPassTimeOf('2024-12-31')).toBe('2025-01-01T00:05:00.000Z');
-    expect(passTimeFor('crypto', '2024-07-01')).toBe('2024-07-02T00:05:00.000Z');
-    expect(passTimeFor('swing', '2024-07-01')).toBe(passTimeOf('2024-07-01'));
+    expect(passTimeOn('utc', '2024-07-01')).toBe('2024-07-02T00:05:00.000Z');
+    expect(passTimeOn('us', '2024-07-01')).toBe(passTimeOf('2024-07-01'));
   });
 });
 

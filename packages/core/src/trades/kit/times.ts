@@ -1,5 +1,5 @@
-import { DAY_MS, dayNumber, newYorkInstantMs, SESSION_CLOSE_MINUTES } from '../../market/trading-calendar';
-import type { EngineId, SessionCalendar } from '../types';
+import { DAY_MS, dayNumber, isTradingDayNumber, newYorkInstantMs, SESSION_CLOSE_MINUTES } from '../../market/trading-calendar';
+import type { SessionCalendar } from '../types';
 
 /** The daily pass's nominal time: 16:30 America/New_York (docs/rules/conventions.md §0.3), daylight time included. */
 export const PASS_MINUTES = 16 * 60 + 30;
@@ -35,7 +35,17 @@ export function passTimeOn(calendar: SessionCalendar, isoDate: string): string {
   return calendar === 'utc' ? cryptoPassTimeOf(isoDate) : passTimeOf(isoDate);
 }
 
-/** The nominal pass time of an engine's session: 00:05 UTC the next day for crypto, else 16:30 New York. */
-export function passTimeFor(engine: EngineId, isoDate: string): string {
-  return engine === 'crypto' ? cryptoPassTimeOf(isoDate) : passTimeOf(isoDate);
+/** Is the next earnings date (swing's and the option trades' earnings rule) within `sessions` trading sessions of the session (that day included)? */
+export function earningsWithin(sessionDate: string, earningsDate: string | undefined, sessions: number): boolean {
+  if (!earningsDate) return false;
+  const from = dayNumber(sessionDate);
+  const to = dayNumber(earningsDate);
+  if (!(to >= from)) return false;
+  let count = 0;
+  for (let day = from + 1; day <= to; day += 1) {
+    if (isTradingDayNumber(day)) count += 1;
+    if (count > sessions) return false;
+  }
+  return true;
 }
+

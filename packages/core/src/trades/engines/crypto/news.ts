@@ -1,4 +1,4 @@
-import { normalisedTitle } from '../drop-items/news';
+import { normalisedTitle } from '../../kit/headlines';
 import { roundTo } from '../../kit/prices';
 import type { CryptoHeadline } from '../../types';
 import type { CryptoParams } from './params';

@@ -3,6 +3,7 @@ import { sentimentScore } from '../../../news/sentiment';
 import { roundTo } from '../../kit/prices';
 import type { DropHeadline } from '../../types';
 import type { DropSentiment, NewsTag } from './state';
+import { normalisedTitle } from '../../kit/headlines';
 
 /**
  * A drop item's news (docs/rules/drop-items.md §5.2, labels as docs/rules/crypto.md §3.2): the summary of the symbol's headlines
@@ -34,9 +35,6 @@ export interface DropNews {
   headlineCount: number;
   newsTag: NewsTag;
 }
-
-/** A headline for de-duplication (docs/rules/crypto.md §3.2): lower case, every run of other characters one space. */
-export const normalisedTitle = (headline: string) => headline.toLowerCase().replace(/[^a-z0-9]+/g, ' ').trim();
 
 /** The headlines published from `fromMs` through `nowMs`, de-duplicated by URL and normalised title, newest first. */
 export function headlinesInWindow(headlines: readonly DropHeadline[], fromMs: number, nowMs: number): DropHeadline[] {

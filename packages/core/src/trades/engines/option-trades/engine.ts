@@ -5,7 +5,7 @@ import { paramHash } from '../../kit/param-hash';
 import { roundCentDown, roundCentUp } from '../../kit/prices';
 import { cooldownAllows, rankAndCap } from '../../kit/selection';
 import { averageBefore, highestPrior, indexOnOrBefore, indicatorsOf, lowestOver, viewThrough, type SeriesIndicators } from '../../kit/series';
-import { earningsWithin } from '../swing/engine';
+import { earningsWithin } from '../../kit/times';
 import { ideaIdOf, type CloseReason, type DailySeries, type EmitEvent, type EngineDefinition, type IdeaEvent, type OptionChainContract, type SessionExtras, type SessionInput } from '../../types';
 import { chooseExpiry, liquidEnough, modelExpiries, occName, rankStrikes, strikeStep, yearsBetween } from './contracts';
 import { askOf, bidOf, bsmDelta, modelValue, yangZhang, type ContractTerms } from './pricing';

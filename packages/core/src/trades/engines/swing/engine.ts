@@ -1,5 +1,6 @@
 import type { SwingTrade } from '../../../contract/trades';
-import { dayNumber, isoFromDayNumber, isTradingDayNumber } from '../../../market/trading-calendar';
+import { dayNumber, isoFromDayNumber } from '../../../market/trading-calendar';
+import { earningsWithin } from '../../kit/times';
 import { paramHash } from '../../kit/param-hash';
 import { roundCentDown, roundCentUp } from '../../kit/prices';
 import { cooldownAllows, rankAndCap } from '../../kit/selection';
@@ -116,20 +117,6 @@ export function trendAt(params: SwingParams, series: DailySeries, t: number, ind
   if (!(ratio >= params.trendVolumeRatio)) return null;
   if (!(close > highestPrior(series.close, t, params.trendBreakoutSessions))) return null;
   return ratio;
-}
-
-/** Is the next earnings date within `sessions` trading sessions of the session (that day included)? */
-export function earningsWithin(sessionDate: string, earningsDate: string | undefined, sessions: number): boolean {
-  if (!earningsDate) return false;
-  const from = dayNumber(sessionDate);
-  const to = dayNumber(earningsDate);
-  if (!(to >= from)) return false;
-  let count = 0;
-  for (let day = from + 1; day <= to; day += 1) {
-    if (isTradingDayNumber(day)) count += 1;
-    if (count > sessions) return false;
-  }
-  return true;
 }
 
 /** The signal's frozen facts on bar t (also the random baseline's, with the conditions skipped). */
@@ -328,3 +315,5 @@ export function createSwingEngine(params: SwingParams = SWING_PARAMS): EngineDef
 }
 
 export const swingEngine = createSwingEngine();
+
+export { earningsWithin };
