@@ -111,7 +111,7 @@ const resolved = (variable: string) =>
 describe('Options Scanner', () => {
   it('streams the scan: progress n of N, rows as they arrive, sorted, with the spec’s badges', async () => {
     await page.goto('/dashboard/options');
-    await page.getByRole('heading', { name: 'Options Scanner', level: 1 }).waitFor();
+    await page.getByRole('heading', { name: 'Option Signals', level: 1 }).waitFor();
     await page.getByText('Press Start Scanning to check your favorites.').waitFor();
     await startButton().click();
 

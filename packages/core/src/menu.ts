@@ -62,7 +62,9 @@ export const SCREEN_TITLES: Readonly<Record<DashboardChildPath, string>> = {
   generalnews: 'Geo-Political News',
   stocknews: 'News By Stock',
   trumpnews: 'Trump News',
-  options: 'Options Scanner',
+  // The spec names the options2 screen 'Options Scanner'; the options screen's heading is not given,
+  // and it takes its secondary menu entry's name so that the two option screens are told apart (issue 25).
+  options: 'Option Signals',
   support: 'Contact Support',
   options2: 'Options Scanner',
   allstockscanner: 'Stock Layered Entry & Exit Plan',
@@ -107,15 +109,7 @@ export const APP_NAME = 'Signalboard';
 /** A page's document title: 'Drop and Recovery Scanner · Signalboard'. */
 export const documentTitle = (title: string): string => `${title} · ${APP_NAME}`;
 
-/**
- * A dashboard screen's document title, built from its heading (SCREEN_TITLES). Where two screens
- * share a heading (options and options2 are both 'Options Scanner'), the title adds what tells them
- * apart: the screen's menu entry ('Options Scanner (Option Signals) · Signalboard'), or its route.
- */
+/** A dashboard screen's document title, built from its heading (SCREEN_TITLES; no two screens share one). */
 export function screenDocumentTitle(path: DashboardChildPath): string {
-  const title = SCREEN_TITLES[path];
-  const shared = DASHBOARD_CHILD_PATHS.some((other) => other !== path && SCREEN_TITLES[other] === title);
-  if (!shared) return documentTitle(title);
-  const entry = [...MENU_ENTRIES, ...MENU_SECONDARY_ENTRIES].find((candidate) => candidate.link === `/dashboard/${path}`);
-  return documentTitle(`${title} (${entry?.name ?? path})`);
+  return documentTitle(SCREEN_TITLES[path]);
 }

@@ -14,6 +14,7 @@ import {
   OPTION_THRESHOLD_6M,
   PUT_RSI_14_ABOVE,
   PUT_RSI_DAILY_ABOVE,
+  SCREEN_TITLES,
 } from '@signalboard/core';
 import { IconAlertTriangle, IconCheck, IconPlayerStop, IconRadar, IconRefresh, IconSearch } from '@tabler/icons-react';
 import { ScreenHeader } from '../../components/screen-header';
@@ -28,7 +29,7 @@ export const RUNNING_MESSAGE = 'Scanning metrics...';
 
 const pct = (fraction: number) => `${Math.round(fraction * 100)}%`;
 
-/** Options Scanner (spec §2 "Options Scanner screen (options)", §4 "Option Scanner flagging", §5 rule). */
+/** Option Signals, the spec's Options Scanner screen (spec §2 "Options Scanner screen (options)", §4 "Option Scanner flagging", §5 rule). */
 export function OptionScannerScreen() {
   const { state, start, stop } = useOptionScan();
   const running = state.status === 'running';
@@ -36,7 +37,7 @@ export function OptionScannerScreen() {
   return (
     <>
       <ScreenHeader
-        title="Options Scanner"
+        title={SCREEN_TITLES.options}
         description="Checks each favorite against its 1- and 6-month highs and lows for a CALL or PUT setup, confirmed by RSI, a volume level and sector sentiment."
       />
       <Stack gap="md">
