@@ -62,6 +62,36 @@ describe('foreground: requests before background work', () => {
     expect(turned).toBe(true);
     await app.close();
   });
+
+  it('stops counting a request whose client went away before its answer, and counts each request once', async () => {
+    const app = Fastify({ forceCloseConnections: true }); // close() does not wait for the handler that never answers
+    const foreground = trackForeground(app);
+    let arrived = () => undefined as void;
+    const arrival = new Promise<void>((resolve) => (arrived = resolve));
+    app.get('/never', () => {
+      arrived();
+      return new Promise(() => undefined);
+    });
+    app.get('/quick', async () => ({ ok: true }));
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = app.server.address() as { port: number };
+    // Two answered requests on one kept-alive connection: each leaves once (a double count would never reach zero again).
+    for (let i = 0; i < 2; i += 1) expect((await fetch(`http://127.0.0.1:${port}/quick`)).ok).toBe(true);
+    const gone = new AbortController();
+    const abandoned = fetch(`http://127.0.0.1:${port}/never`, { signal: gone.signal }).catch(() => 'aborted');
+    await arrival;
+    let turnedAt = 0;
+    const turn = foreground.turn(5_000).then(() => (turnedAt = performance.now()));
+    await sleep(60);
+    expect(turnedAt).toBe(0);
+    const abortedAt = performance.now();
+    gone.abort();
+    expect(await abandoned).toBe('aborted');
+    await turn;
+    // The quiet time after the client left, not the 5 s deadline (a request never left, or left twice).
+    expect(turnedAt - abortedAt).toBeLessThan(2_000);
+    await app.close();
+  });
 });
 
 describe('pacer: background work cut into slices', () => {
