@@ -4,17 +4,18 @@ import { authEndpoints } from './auth';
 import { dashboardEndpoints } from './dashboard';
 import type { Endpoint } from './define';
 import { docsEndpoints } from './docs';
+import { dropScannerEndpoints } from './drop-scanner';
 import { healthEndpoints } from './health';
 import { liveEndpoints } from './live';
 import { marketEndpoints } from './market';
 import { newsEndpoints } from './news';
-import { scansEndpoints } from './scans';
+import { optionSignalsEndpoints } from './option-signals';
 import { supportEndpoints } from './support';
 import { tradesEndpoints } from './trades';
 import { watchlistEndpoints } from './watchlist';
 
 export { defineEndpoint, endpointGroup, type Endpoint, type ErrorStatus } from './define';
-export { alertsEndpoints, authEndpoints, dashboardEndpoints, docsEndpoints, healthEndpoints, liveEndpoints, marketEndpoints, newsEndpoints, scansEndpoints, supportEndpoints, tradesEndpoints, watchlistEndpoints };
+export { alertsEndpoints, authEndpoints, dashboardEndpoints, docsEndpoints, healthEndpoints, liveEndpoints, marketEndpoints, newsEndpoints, optionSignalsEndpoints, dropScannerEndpoints, supportEndpoints, tradesEndpoints, watchlistEndpoints };
 
 /** Every declared endpoint; the server registers each exactly once (apps/server/src/features/docs/openapi.test.ts checks). */
 export const ALL_ENDPOINTS: readonly Endpoint[] = [
@@ -25,7 +26,8 @@ export const ALL_ENDPOINTS: readonly Endpoint[] = [
   marketEndpoints,
   newsEndpoints,
   docsEndpoints,
-  scansEndpoints,
+  dropScannerEndpoints,
+  optionSignalsEndpoints,
   liveEndpoints,
   dashboardEndpoints,
   tradesEndpoints,

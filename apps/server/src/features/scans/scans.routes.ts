@@ -2,7 +2,9 @@ import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import {
   optionScanRequest,
-  scansEndpoints,
+  dropScannerEndpoints,
+  optionSignalsEndpoints,
+  watchlistEndpoints,
   type DropScanResponse,
   type FavoriteQuotesResponse,
   type OptionScanEvent,
@@ -22,12 +24,12 @@ async function* ndjson(events: AsyncIterable<OptionScanEvent>): AsyncGenerator<s
 export async function scansRoutes(app: FastifyInstance, options: { scans: ScansService }) {
   const { scans } = options;
 
-  route(app, scansEndpoints.scanDrops, async (request, _reply, input): Promise<DropScanResponse> => {
+  route(app, dropScannerEndpoints.scanDrops, async (request, _reply, input): Promise<DropScanResponse> => {
     return scans.dropScan(request.user.id, input);
   });
 
   // Documented without a body (it takes none); an object with unknown fields is still refused.
-  route(app, scansEndpoints.scanOptions, async (request, reply) => {
+  route(app, optionSignalsEndpoints.scanOptions, async (request, reply) => {
     parseInput(optionScanRequest, request.body);
     // Read before the first byte goes out, so a failure here is still an ordinary JSON error.
     const symbols = await scans.favoriteSymbols(request.user.id);
@@ -44,5 +46,5 @@ export async function scansRoutes(app: FastifyInstance, options: { scans: ScansS
       .send(body);
   });
 
-  route(app, scansEndpoints.getFavoriteQuotes, async (request): Promise<FavoriteQuotesResponse> => scans.favoriteQuotes(request.user.id));
+  route(app, watchlistEndpoints.getFavoriteQuotes, async (request): Promise<FavoriteQuotesResponse> => scans.favoriteQuotes(request.user.id));
 }
