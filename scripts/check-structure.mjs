@@ -3,7 +3,8 @@
 //   1. no import cycle (static, type-only and dynamic imports alike: a cycle is a cycle to a reader);
 //   2. no source file over 400 lines;
 //   3. no web feature importing another feature (shared parts live in components/ or lib/);
-//   4. no `engine.id ===` / `!==` outside an engine's adapter;
+//   4. no branch on one engine (`engine.id === 'crypto'`, `event.engine !== 'drop'`) outside that engine's
+//      own code (core trades/engines/<name>/, the server's engine adapters);
 //   5. no code comment citing a Markdown document that is not in this repository;
 //   6. one name per feature: each web feature folder is a screen's code name (FEATURE_OF_SCREEN in
 //      packages/core/src/menu.ts) or one of the few parts that are no screen of the menu (sign-in,
@@ -30,8 +31,20 @@ const SOURCE_ROOTS = ['packages/core/src', 'apps/server/src', 'apps/web/src'];
 const BASELINE_FILE = path.join(ROOT, 'scripts/structure-baseline.json');
 const MAX_LINES = 400;
 const ALIASES = { '@signalboard/core': 'packages/core/src/index.ts' };
-/** Where comparing an engine's id is the point: an engine's own adapter (none yet; issue 25 step 4). */
-const ENGINE_ADAPTER = /(^|\/)engines\/[^/]+\/|\.adapter\.ts$/;
+/**
+ * Where branching on one engine is the point: an engine's own code (core `trades/engines/<name>/`,
+ * the server's `features/trades/engines/`, a `*.adapter.ts`). Everywhere else shared code asks the
+ * engine's definition or adapter.
+ */
+const ENGINE_ADAPTER = /(^|\/)engines\/|\.adapter\.ts$/;
+const ENGINE_IDS = '(?:layered|swing|options|drop|crypto)';
+const ENGINE_SIDE = '(?:\\bengine(?:Id)?|\\bengine\\.id|\\.engine)';
+/**
+ * A branch on one engine: an engine (`engine`, `engineId`, `engine.id`, `event.engine`) compared with
+ * one engine's id. Comparing two engines (`event.engine !== engine.id`, a log filtered to its own
+ * engine) is no engine knowledge and does not count.
+ */
+const ENGINE_BRANCH = new RegExp(`${ENGINE_SIDE}\\s*[!=]==\\s*(['"])${ENGINE_IDS}\\1|(['"])${ENGINE_IDS}\\2\\s*[!=]==\\s*(?:\\w+\\.)?engine(?:Id|\\.id)?\\b`, 'g');
 
 const isTest = (file) => /\.(test|spec)\.tsx?$/.test(file) || file.includes('/test/') || file.includes('/__fixtures__/');
 const isGenerated = (file) => file.includes('/generated/') || /\.gen\.tsx?$/.test(file);
@@ -164,7 +177,7 @@ for (const file of files) {
 const engineIdComparisons = {};
 for (const file of files) {
   if (ENGINE_ADAPTER.test(file)) continue;
-  const n = (text.get(file).match(/\bengine\.id\s*[!=]==|[!=]==\s*engine\.id\b/g) ?? []).length;
+  const n = (text.get(file).match(ENGINE_BRANCH) ?? []).length;
   if (n > 0) engineIdComparisons[file] = n;
 }
 
@@ -293,7 +306,7 @@ const grew = (value, allowed) => value > allowed;
 const added = (value, allowed) => value.some((entry) => !allowed.includes(entry));
 ratchet('longFiles', (file, lines) => `${file}: ${lines} lines (at most ${MAX_LINES}: split it by responsibility)`, grew);
 ratchet('featureImports', (file, targets) => `${file} imports another web feature: ${targets.join(', ')} (move the shared part to components/ or lib/)`, added);
-ratchet('engineIdComparisons', (file, n) => `${file}: ${n} × engine.id compared outside an engine adapter`, grew);
+ratchet('engineIdComparisons', (file, n) => `${file}: ${n} × a branch on one engine outside its own code`, grew);
 ratchet('missingDocs', (file, docs) => `${file} cites ${docs.join(', ')}, not in this repository (cite docs/ instead)`, added);
 ratchet('undeclaredRoutes', (file, n) => `${file}: ${n} × a route registered without a declaration (declare it in packages/core/src/endpoints, register it with route() from lib/endpoint.ts)`, grew);
 
@@ -304,6 +317,6 @@ if (problems.length > 0) {
 }
 console.log(
   `check:structure: ${files.length} source files, no import cycle; baseline still to clear: ${counted('longFiles')} files over ${MAX_LINES} lines, ` +
-    `${counted('featureImports')} web files importing another feature, ${counted('engineIdComparisons')} files comparing engine.id, ${counted('missingDocs')} files citing documents outside the repository, ` +
+    `${counted('featureImports')} web files importing another feature, ${counted('engineIdComparisons')} files branching on one engine, ${counted('missingDocs')} files citing documents outside the repository, ` +
     `${counted('undeclaredRoutes')} server files registering routes without a declaration; ${declared.length} endpoints declared, each with a route`,
 );

@@ -63,12 +63,19 @@ describe('check:structure', () => {
     expect(result.output).not.toContain('features/one/screen.tsx imports');
   });
 
-  it('fails on engine.id compared outside an engine adapter', () => {
+  it('fails on a branch on one engine outside its own code, and not on two engines compared', () => {
     const compare = "export const f = (engine: { id: string }) => engine.id === 'drop';\n";
     expect(check({ 'apps/server/src/features/trades/engines/drop/drop.adapter.ts': compare }).code).toBe(0);
-    const result = check({ 'apps/server/src/features/trades/jobs.ts': compare });
+    expect(check({ 'packages/core/src/trades/engines/crypto/scorecard.ts': "export const g = (item: { engine: string }) => item.engine !== 'crypto';\n" }).code).toBe(0);
+    const result = check({
+      'apps/server/src/features/trades/jobs.ts': compare,
+      'apps/server/src/features/alerts/ideas.ts': "export const h = (event: { engine: string }) => event.engine === 'options' || 'crypto' !== event.engine;\n",
+      'packages/core/src/trades/kit/replay.ts': 'export const k = (event: { engine: string }, engine: { id: string }) => event.engine !== engine.id;\n',
+    });
     expect(result.code).toBe(1);
-    expect(result.output).toContain('apps/server/src/features/trades/jobs.ts: 1 × engine.id compared outside an engine adapter');
+    expect(result.output).toContain('apps/server/src/features/trades/jobs.ts: 1 × a branch on one engine outside its own code');
+    expect(result.output).toContain('apps/server/src/features/alerts/ideas.ts: 2 × a branch on one engine outside its own code');
+    expect(result.output).not.toContain('kit/replay.ts');
   });
 
   it('fails on a comment citing a document that is not in the repository', () => {
