@@ -5,7 +5,7 @@ import { roundCentDown, roundCentUp } from '../../kit/prices';
 import { replay } from '../../kit/replay';
 import { risingBars, seriesOf, type Bar } from '../../kit/test-bars';
 import { chooseExpiry, modelExpiries } from '../option-trades/contracts';
-import { OPTIONS_PARAMS } from '../option-trades/engine';
+import { OPTIONS_PARAMS } from '../option-trades/params';
 import { modelValue, type ContractTerms } from '../option-trades/pricing';
 import type { OptionChainContract, SessionExtras, StoredIdeaEvent } from '../../types';
 import { dropEngine } from './engine';

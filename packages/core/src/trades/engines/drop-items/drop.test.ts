@@ -5,7 +5,9 @@ import { indicatorsOf } from '../../kit/series';
 import { flatBars, risingBars, seriesOf, type Bar } from '../../kit/test-bars';
 import { passTimeOf } from '../../kit/times';
 import type { DailySeries, DropHeadline, IdeaEvent, OpenIdea, SessionExtras, StoredIdeaEvent, UniverseMember } from '../../types';
-import { bestOfSp500, createDropEngine, DROP_PARAMS, dropEngine, dropTriggerAt } from './engine';
+import { createDropEngine, dropEngine } from './engine';
+import { DROP_PARAMS } from './params';
+import { bestOfSp500, dropTriggerAt } from './signals';
 import type { DropState, DropType } from './state';
 import { testPricer } from './test-pricer';
 

@@ -4,7 +4,7 @@ import { dayNumber, isoFromDayNumber, tradingDayOnOrAfter } from '../../../marke
 import { replay } from '../../kit/replay';
 import { randomUniverse, seriesOf, type Bar } from '../../kit/test-bars';
 import { chooseExpiry, modelExpiries, occName } from '../option-trades/contracts';
-import { OPTIONS_PARAMS } from '../option-trades/engine';
+import { OPTIONS_PARAMS } from '../option-trades/params';
 import { bsmDelta, modelValue } from '../option-trades/pricing';
 import type { DailySeries, UniverseMember } from '../../types';
 import { createDropEngine, dropEngine } from './engine';

@@ -1,5 +1,6 @@
 import { dayNumber } from '../../../market/trading-calendar';
-import { chooseContract, OPTIONS_PARAMS, type OptionsParams } from '../option-trades/engine';
+import { chooseContract } from '../option-trades/contract-choice';
+import { OPTIONS_PARAMS, type OptionsParams } from '../option-trades/params';
 import { modelValue, type ContractTerms } from '../option-trades/pricing';
 import type { DailySeries, Mark, OptionChainContract, SessionExtras, SessionInput, StoredIdeaEvent } from '../../types';
 import { bidValue, type DropOptionBar, type DropOptionPricer } from './option';

@@ -7,7 +7,9 @@ import { viewThrough } from '../../kit/series';
 import { flatBars, seriesOf, truncatedCopy, type Bar } from '../../kit/test-bars';
 import { passTimeOf } from '../../kit/times';
 import { engineEvent, type Cooldowns, type DailySeries, type IdeaEvent, type OpenIdea, type SessionExtras, type StoredIdeaEvent } from '../../types';
-import { fallbackSigma, optionChainNeeds, OPTIONS_PARAMS, optionsEngine, type OptionsParams } from './engine';
+import { fallbackSigma } from './contract-choice';
+import { optionChainNeeds, optionsEngine } from './engine';
+import { OPTIONS_PARAMS, type OptionsParams } from './params';
 import { askOf, bidOf, modelValue, type ContractTerms } from './pricing';
 import type { OptionEventData, OptionOpenedData, OptionState } from './state';
 

@@ -1,5 +1,8 @@
 /** The option-trade engine `options@1.1.0` (docs/rules/option-trades.md §4) and its pricing, contracts and strength score. */
-export { createOptionsEngine, optionsEngine, OPTIONS_PARAMS, OPTIONS_RULE_VERSION, chooseContract, fallbackSigma, optionAlertsAt, optionChainNeeds, optionStrengthInputsAt, type OptionsParams } from './engine';
+export { createOptionsEngine, optionsEngine, optionChainNeeds } from './engine';
+export { OPTIONS_PARAMS, OPTIONS_RULE_VERSION, type OptionsParams } from './params';
+export { optionAlertsAt, optionStrengthInputsAt } from './alerts';
+export { chooseContract, fallbackSigma } from './contract-choice';
 export { foldOptionRow, OPTION_NO_VOLUME_TAG, type OptionMark, OPTION_VOLUME_TAG, optionOutcome, optionProfitPercent, optionStatus } from './row';
 export { applyOptionEvent, foldOptions, type OptionOpenedData, type OptionState, type RsiStatus, type SigmaSource } from './state';
 export { askOf, bidOf, bsmDelta, bsmPrice, modelValue, normCdf, yangZhang, type BsmInput, type ContractTerms } from './pricing';
