@@ -30,7 +30,9 @@ import { marketRoutes } from './features/market/market.routes';
 import { newsAnalysisRoutes } from './features/news/news-analysis.routes';
 import { NoPriceHistoryError } from './features/market/market.service';
 import { simulatedNewsRoutes } from './features/market/simulated-news.routes';
-import { scansRoutes } from './features/scans/scans.routes';
+import { dropScannerRoutes } from './features/drop-scanner/drop-scanner.routes';
+import { optionSignalsRoutes } from './features/option-signals/option-signals.routes';
+import { favoriteQuotesRoutes } from './features/watchlist/favorite-quotes.routes';
 import { supportRoutes } from './features/support/support.routes';
 import { savedAlertsRoutes } from './features/alerts/saved/saved.routes';
 import { phoneRoutes } from './features/alerts/phone/phone.routes';
@@ -248,7 +250,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await secured.register(docsRoutes, { endpoints });
       await secured.register(liveRoutes, { hub: liveHub });
       await secured.register(marketRoutes, { market: deps.market, service: services.marketService, imageOrigins: config.NEWS_IMAGE_ORIGINS });
-      await secured.register(scansRoutes, { scans: services.scans });
+      // The favourites' batch calls, in this order: the Drop Scanner, Option Signals, the WatchList's quotes.
+      await secured.register(dropScannerRoutes, { dropScanner: services.dropScanner });
+      await secured.register(optionSignalsRoutes, { optionSignals: services.optionSignals });
+      await secured.register(favoriteQuotesRoutes, { favoriteQuotes: services.favoriteQuotes });
       await secured.register(newsAnalysisRoutes, { service: services.newsAnalysis, limit: services.userLimits.analysis });
       await secured.register(dashboardRoutes, { repo: services.dashboardRepo, jobs: deps.queued ? { fillIfEmpty: deps.queued.fillDashboard } : dashboardJobs, market: deps.market, marketClock: deps.marketClock, imageOrigins: config.NEWS_IMAGE_ORIGINS });
       await secured.register(tradesRoutes, { engines: tradeJobs.engines, repo: services.tradesRepo, market: deps.market, marketClock: deps.marketClock, records: services.records });

@@ -22,6 +22,8 @@ import { createSessionUsers } from './features/auth/session-users';
 import { createUsersRepo } from './features/auth/users.repo';
 import { createDashboardJobs } from './features/dashboard/dashboard.jobs';
 import { createDashboardRepo } from './features/dashboard/dashboard.repo';
+import { createDropScannerService } from './features/drop-scanner/drop-scanner.service';
+import { createFavoriteQuotesService } from './features/watchlist/favorite-quotes.service';
 import { createFavoritesRepo } from './features/watchlist/watchlist.repo';
 import { createReadiness, defaultReadinessChecks, mergeChecks, type ReadinessCheck } from './features/health/readiness';
 import { createInProcessBus } from './features/live/live-bus';
@@ -30,8 +32,8 @@ import { createLiveQuotes } from './features/live/live-quotes';
 import { createMemoryRegistry, createRedisRegistry } from './features/live/live-registry';
 import { createMarketService } from './features/market/market.service';
 import { createNewsAnalysisService } from './features/news/news-analysis.service';
+import { createOptionSignalsService } from './features/option-signals/option-signals.service';
 import { createPhoneService } from './features/alerts/phone/phone.service';
-import { createScansService } from './features/scans/scans.service';
 import { SERVER_TRADE_ENGINES } from './features/trades/engines';
 import { createTradeJobs } from './features/trades/trades.jobs';
 import { createTrackRecords } from './features/trades/trades.record';
@@ -181,7 +183,10 @@ export function createContainer(deps: ContainerDeps, options: ContainerOptions) 
   const alertRules = createAlertRulesService({ repo: createAlertRulesRepo(db), sms, mailer, clock, log, testSends });
   const alertHistory = createAlertHistoryService({ repo: createAlertHistoryRepo(db) });
   const marketService = createMarketService(deps.market, deps.marketClock);
-  const scans = createScansService({ favorites, market: marketService, sentiment: deps.market, clock: deps.marketClock, log });
+  // The favourites' batch calls (packages/core/src/contract/scans.ts), each on the market service.
+  const dropScanner = createDropScannerService({ favorites, market: marketService, clock: deps.marketClock, log });
+  const optionSignals = createOptionSignalsService({ favorites, market: marketService, sentiment: deps.market, clock: deps.marketClock, log });
+  const favoriteQuotes = createFavoriteQuotesService({ favorites, market: marketService, log });
   const newsAnalysis = createNewsAnalysisService({ analyst, clock, ttlMs: config.AI_CACHE_TTL_SECONDS * 1000, store });
   const records = createTrackRecords({ repo: tradesRepo, market: deps.market, marketClock: deps.marketClock, ...(deps.tradeUniverse ? { universe: deps.tradeUniverse } : {}) });
 
@@ -224,7 +229,9 @@ export function createContainer(deps: ContainerDeps, options: ContainerOptions) 
     alertRules,
     alertHistory,
     marketService,
-    scans,
+    dropScanner,
+    optionSignals,
+    favoriteQuotes,
     newsAnalysis,
     records,
     /** Opens what listens: the account changes (a deactivated user's token stops at once). */

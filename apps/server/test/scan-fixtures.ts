@@ -1,7 +1,9 @@
 /**
  * A small dataset (MARKET_DATA=file, docs/market-data.md "Dataset format") whose scan results are
- * known exactly, for the scans' route tests. 140 weekday bars ending on MARKET_NOW's day; the
- * 1-month window is the last 21 bars (indices 119–139), the 6-month window the last 126 (14–139).
+ * known exactly, for the route tests of the favourites' batch calls (src/features/drop-scanner,
+ * src/features/option-signals, the favourite quotes of src/features/watchlist). 140 weekday bars
+ * ending on MARKET_NOW's day; the 1-month window is the last 21 bars (indices 119–139), the 6-month
+ * window the last 126 (14–139).
  * Base bars are flat at 100 (open = high = low = close); each symbol changes a few of them.
  */
 import fs from 'node:fs/promises';

@@ -1,2 +1,2 @@
 export * from './drop-scanner';
-export * from './option-scanner';
+export * from './option-signals';

@@ -1,6 +1,6 @@
 /**
- * The Options Scanner rule (spec §5, §9). For each of four windows (1-month high drop, 1-month low
- * increase, 6-month high drop, 6-month low increase):
+ * The Options Scanner rule (spec §5, §9), run by Option Signals (feature `option-signals`). For each
+ * of four windows (1-month high drop, 1-month low increase, 6-month high drop, 6-month low increase):
  *   CALL when it is a drop, 14-day RSI < 30, daily RSI < 40, the drop meets the window's threshold
  *        (10 % 1-month, 15 % 6-month), a volume-profile level lies within 5 % of the price, and
  *        bullish % > bearish %;

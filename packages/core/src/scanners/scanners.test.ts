@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { checkDrop, sortFlags } from './drop-scanner';
-import { scanOptionSignals, type OptionScanInput } from './option-scanner';
+import { scanOptionSignals, type OptionScanInput } from './option-signals';
 
 const metrics = { '1MonthHigh': 200, '1MonthLow': 150, '6MonthHigh': 250, '6MonthLow': 120 };
 

@@ -1,10 +1,10 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import type { DropScanResponse, FavoriteQuotesResponse } from '@signalboard/core';
+import type { DropScanResponse } from '@signalboard/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, userWithFavorites, type TestApp } from '../../../test/helpers';
-import { SCAN_NOW, SCAN_NOW_SECONDS, writeScanDataset } from './scans.fixtures';
+import { SCAN_NOW, SCAN_NOW_SECONDS, writeScanDataset } from '../../../test/scan-fixtures';
 
 type Headers = { authorization: string };
 
@@ -148,39 +148,12 @@ describe('POST api/scan/drops', () => {
   });
 });
 
-describe('GET api/favorites/quotes', () => {
-  it('answers the last price and day change of each favourite, in the favourites order, failures apart', async () => {
-    const response = await t.app.inject({ method: 'GET', url: '/api/favorites/quotes', headers: userA });
-    expect(response.statusCode, response.body).toBe(200);
-    expect(response.json<FavoriteQuotesResponse>()).toEqual({
-      quotes: [
-        { symbol: 'SMALL', current_price: 96, change: -4, percent_change: -4, timestamp: SCAN_NOW_SECONDS - 60, stale: false },
-        { symbol: 'DROP', current_price: 105, change: 5, percent_change: 5, timestamp: SCAN_NOW_SECONDS, stale: false },
-        { symbol: 'UP', current_price: 92, change: -8, percent_change: -8, timestamp: SCAN_NOW_SECONDS, stale: false },
-      ],
-      failed: FAILED_A,
-    });
-  });
-
-  it("answers only the signed-in user's favourites", async () => {
-    const response = await t.app.inject({ method: 'GET', url: '/api/favorites/quotes', headers: userB });
-    expect(response.json<FavoriteQuotesResponse>().quotes.map((quote) => quote.symbol)).toEqual(['UP']);
-    expect(response.json<FavoriteQuotesResponse>().failed).toEqual([]);
-  });
-});
-
-describe('the scans need the token', () => {
+describe('the drop scan needs the token', () => {
   it('answers 401 without it or with a bad one', async () => {
-    const calls = [
-      { method: 'POST' as const, url: '/api/scan/drops' },
-      { method: 'POST' as const, url: '/api/scan/options' },
-      { method: 'GET' as const, url: '/api/favorites/quotes' },
-    ];
-    for (const call of calls) {
-      const missing = await t.app.inject(call);
-      expect([missing.statusCode, missing.json()], call.url).toEqual([401, { msg: 'Auth token missing' }]);
-      const bad = await t.app.inject({ ...call, headers: { authorization: 'Bearer not-a-token' } });
-      expect([bad.statusCode, bad.json()], call.url).toEqual([401, { msg: 'Auth token invalid' }]);
-    }
+    const call = { method: 'POST' as const, url: '/api/scan/drops' };
+    const missing = await t.app.inject(call);
+    expect([missing.statusCode, missing.json()], call.url).toEqual([401, { msg: 'Auth token missing' }]);
+    const bad = await t.app.inject({ ...call, headers: { authorization: 'Bearer not-a-token' } });
+    expect([bad.statusCode, bad.json()], call.url).toEqual([401, { msg: 'Auth token invalid' }]);
   });
 });

@@ -18,8 +18,8 @@ import { loadConfig } from '../../config';
 import { createMailer } from '../../providers/mail';
 import { createMarket, marketClock } from '../../providers/market';
 import type { CachedMarket } from '../../providers/market/cached-market';
-import { SCAN_NOW, writeScanDataset } from './scans.fixtures';
-import { SCAN_CONCURRENCY } from './scans.service';
+import { SCAN_NOW, writeScanDataset } from '../../../test/scan-fixtures';
+import { SCAN_CONCURRENCY } from '../../lib/favorites-scan';
 
 const LINE_WAIT_MS = 5_000;
 

@@ -4,8 +4,8 @@ import path from 'node:path';
 import { optionScanEvent, type OptionScanEvent } from '@signalboard/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, userWithFavorites, type TestApp } from '../../../test/helpers';
-import { SCAN_NOW, SCAN_NOW_SECONDS, writeScanDataset } from './scans.fixtures';
-import { NDJSON_CONTENT_TYPE } from './scans.routes';
+import { SCAN_NOW, SCAN_NOW_SECONDS, writeScanDataset } from '../../../test/scan-fixtures';
+import { NDJSON_CONTENT_TYPE } from './option-signals.routes';
 
 type Headers = { authorization: string };
 
@@ -123,5 +123,15 @@ describe('POST api/scan/options', () => {
     expect(response.statusCode).toBe(400);
     expect(response.headers['content-type']).toMatch(/^application\/json/);
     expect(response.json()).toEqual({ msg: 'The request body must be a JSON object with the fields of this call.' });
+  });
+});
+
+describe('the option scan needs the token', () => {
+  it('answers 401 without it or with a bad one', async () => {
+    const call = { method: 'POST' as const, url: '/api/scan/options' };
+    const missing = await t.app.inject(call);
+    expect([missing.statusCode, missing.json()], call.url).toEqual([401, { msg: 'Auth token missing' }]);
+    const bad = await t.app.inject({ ...call, headers: { authorization: 'Bearer not-a-token' } });
+    expect([bad.statusCode, bad.json()], call.url).toEqual([401, { msg: 'Auth token invalid' }]);
   });
 });

@@ -1,17 +1,9 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
-import {
-  optionScanRequest,
-  dropScannerEndpoints,
-  optionSignalsEndpoints,
-  watchlistEndpoints,
-  type DropScanResponse,
-  type FavoriteQuotesResponse,
-  type OptionScanEvent,
-} from '@signalboard/core';
+import { optionScanRequest, optionSignalsEndpoints, type OptionScanEvent } from '@signalboard/core';
 import { route } from '../../lib/endpoint';
 import { parseInput } from '../../lib/errors';
-import type { ScansService } from './scans.service';
+import type { OptionSignalsService } from './option-signals.service';
 
 export const NDJSON_CONTENT_TYPE = 'application/x-ndjson; charset=utf-8';
 
@@ -20,24 +12,20 @@ async function* ndjson(events: AsyncIterable<OptionScanEvent>): AsyncGenerator<s
   for await (const event of events) yield `${JSON.stringify(event)}\n`;
 }
 
-/** The favourites scans (packages/core/src/contract/scans.ts). All behind the token; every read is the signed-in user's. */
-export async function scansRoutes(app: FastifyInstance, options: { scans: ScansService }) {
-  const { scans } = options;
-
-  route(app, dropScannerEndpoints.scanDrops, async (request, _reply, input): Promise<DropScanResponse> => {
-    return scans.dropScan(request.user.id, input);
-  });
+/** Option Signals over the favourites (packages/core/src/contract/scans.ts). Behind the token; the signed-in user's favourites. */
+export async function optionSignalsRoutes(app: FastifyInstance, options: { optionSignals: OptionSignalsService }) {
+  const { optionSignals } = options;
 
   // Documented without a body (it takes none); an object with unknown fields is still refused.
   route(app, optionSignalsEndpoints.scanOptions, async (request, reply) => {
     parseInput(optionScanRequest, request.body);
     // Read before the first byte goes out, so a failure here is still an ordinary JSON error.
-    const symbols = await scans.favoriteSymbols(request.user.id);
+    const symbols = await optionSignals.favoriteSymbols(request.user.id);
     const clientGone = new AbortController();
     reply.raw.once('close', () => {
       if (!reply.raw.writableEnded) clientGone.abort();
     });
-    const body = Readable.from(ndjson(scans.optionScan(symbols, clientGone.signal)));
+    const body = Readable.from(ndjson(optionSignals.optionScan(symbols, clientGone.signal)));
     return reply
       .header('content-type', NDJSON_CONTENT_TYPE)
       .header('cache-control', 'no-store')
@@ -45,6 +33,4 @@ export async function scansRoutes(app: FastifyInstance, options: { scans: ScansS
       .header('x-accel-buffering', 'no')
       .send(body);
   });
-
-  route(app, watchlistEndpoints.getFavoriteQuotes, async (request): Promise<FavoriteQuotesResponse> => scans.favoriteQuotes(request.user.id));
 }
