@@ -11,6 +11,7 @@ import {
   savedIdeaEventMessage,
   swingProgressMessage,
   type AlertChannel,
+  type EngineId,
 } from '@signalboard/core';
 import { hasSmsNumber, insertAlert, SAVED_OPTION_TRADE, SAVED_STOCK_SCANNER, type NewAlert } from './alert-store';
 import {
@@ -33,6 +34,29 @@ export const IDEA_ALERT_FRESH_MS = 6 * 60 * 60_000;
 /** Idea events read per pass. */
 const IDEA_EVENT_BATCH = 500;
 
+/**
+ * Which engine's events each idea alert type watches (docs/rules/alerts.md §3): the one table that
+ * ties an alert type to an engine, so the evaluation below never branches on an engine itself.
+ */
+export const IDEA_ALERT_WATCHES = {
+  OPTION_ALERT: { engine: 'options', events: ['opened'] },
+  STOCK_DROP_ALERTS: { engine: 'drop', events: ['opened'] },
+  ALLSTOCKS_PROGRESS_ALERT: { engine: 'swing', events: ['opened', 'target_hit'] },
+  BITCOIN: { engine: 'crypto', events: ['signal_changed'] },
+} as const satisfies Record<string, { engine: EngineId; events: readonly string[] }>;
+
+/** The engines whose ideas a user can save an alert on (the trade screens' Alert checkbox), and how that alert reads. */
+const SAVED_IDEA_ALERTS = {
+  options: { alertType: SAVED_OPTION_TRADE, screen: 'option', saved: 'option trade' },
+  drop: { alertType: SAVED_STOCK_SCANNER, screen: 'drop', saved: 'drop item' },
+} as const satisfies Partial<Record<EngineId, { alertType: string; screen: 'option' | 'drop'; saved: string }>>;
+
+const savedIdeaAlertOf = (engine: string) => (Object.hasOwn(SAVED_IDEA_ALERTS, engine) ? SAVED_IDEA_ALERTS[engine as keyof typeof SAVED_IDEA_ALERTS] : undefined);
+
+/** The events of `events` an alert type watches. */
+const watched = (events: readonly EventRow[], watch: { engine: EngineId; events: readonly string[] }) =>
+  events.filter((event) => event.engine === watch.engine && watch.events.includes(event.type));
+
 export interface IdeaEvaluator {
   /** One pass over the idea events after the cursor: the events read and whether more are waiting. */
   consumeOnce(): Promise<{ read: number; more: boolean }>;
@@ -51,7 +75,7 @@ export function createIdeaEvaluator(deps: EvaluatorDeps): IdeaEvaluator {
     const sourceOf = (event: EventRow) => ({ source, asOfMs: event.recordedAt.getTime() });
 
     // OPTION_ALERT: a new option trade on a chosen ticker.
-    const optionOpens = events.filter((event) => event.engine === 'options' && event.type === 'opened');
+    const optionOpens = watched(events, IDEA_ALERT_WATCHES.OPTION_ALERT);
     if (optionOpens.length > 0) {
       for (const rule of await rulesOfType(db, 'OPTION_ALERT')) {
         for (const event of optionOpens) {
@@ -72,33 +96,33 @@ export function createIdeaEvaluator(deps: EvaluatorDeps): IdeaEvaluator {
     }
 
     // STOCK_DROP_ALERTS: the drop engine's new items, one message per pass (per bar date in the batch).
-    const dropOpens = events.filter((event) => event.engine === 'drop' && event.type === 'opened');
+    const dropOpens = watched(events, IDEA_ALERT_WATCHES.STOCK_DROP_ALERTS);
     if (dropOpens.length > 0) {
       const byDate = groupBy(dropOpens, (event) => event.barDate);
       const rules = await rulesOfType(db, 'STOCK_DROP_ALERTS');
       for (const [barDate, group] of byDate) {
         const message = dropItemsMessage(group.map((event) => ({ symbol: event.symbol, tradeType: String(data(event).stockType ?? ''), ...(event.price !== null ? { entry: event.price } : {}) })), sourceOf(group[0]!));
         for (const rule of rules) {
-          alerts.push({ userId: rule.userId, alertType: 'STOCK_DROP_ALERTS', symbol: '*', triggerKey: `drop:${barDate}:${group[0]!.sequence}`, rule: ruleSnapshot(rule), data: { engine: 'drop', bar_date: barDate, items: group.map(recordedAs), source, asOf: group[0]!.recordedAt.toISOString() }, ...message, channels: channelsOf(rule), ...ideaAlertBase(now) });
+          alerts.push({ userId: rule.userId, alertType: 'STOCK_DROP_ALERTS', symbol: '*', triggerKey: `drop:${barDate}:${group[0]!.sequence}`, rule: ruleSnapshot(rule), data: { engine: IDEA_ALERT_WATCHES.STOCK_DROP_ALERTS.engine, bar_date: barDate, items: group.map(recordedAs), source, asOf: group[0]!.recordedAt.toISOString() }, ...message, channels: channelsOf(rule), ...ideaAlertBase(now) });
         }
       }
     }
 
     // ALLSTOCKS_PROGRESS_ALERT: the swing engine opens trades or one hits a target, one message per pass.
-    const swingProgress = events.filter((event) => event.engine === 'swing' && (event.type === 'opened' || event.type === 'target_hit'));
+    const swingProgress = watched(events, IDEA_ALERT_WATCHES.ALLSTOCKS_PROGRESS_ALERT);
     if (swingProgress.length > 0) {
       const byDate = groupBy(swingProgress, (event) => event.barDate);
       const rules = await rulesOfType(db, 'ALLSTOCKS_PROGRESS_ALERT');
       for (const [barDate, group] of byDate) {
         const message = swingProgressMessage(group.map((event) => ({ symbol: event.symbol, kind: event.type === 'opened' ? ('opened' as const) : ('target' as const), price: event.price ?? 0 })), sourceOf(group[0]!));
         for (const rule of rules) {
-          alerts.push({ userId: rule.userId, alertType: 'ALLSTOCKS_PROGRESS_ALERT', symbol: '*', triggerKey: `swing:${barDate}:${group[0]!.sequence}`, rule: ruleSnapshot(rule), data: { engine: 'swing', bar_date: barDate, items: group.map(recordedAs), source, asOf: group[0]!.recordedAt.toISOString() }, ...message, channels: channelsOf(rule), ...ideaAlertBase(now) });
+          alerts.push({ userId: rule.userId, alertType: 'ALLSTOCKS_PROGRESS_ALERT', symbol: '*', triggerKey: `swing:${barDate}:${group[0]!.sequence}`, rule: ruleSnapshot(rule), data: { engine: IDEA_ALERT_WATCHES.ALLSTOCKS_PROGRESS_ALERT.engine, bar_date: barDate, items: group.map(recordedAs), source, asOf: group[0]!.recordedAt.toISOString() }, ...message, channels: channelsOf(rule), ...ideaAlertBase(now) });
         }
       }
     }
 
     // BITCOIN: a chosen coin's crypto-scanner signal changed label.
-    const labelChanges = events.filter((event) => event.engine === 'crypto' && event.type === 'signal_changed');
+    const labelChanges = watched(events, IDEA_ALERT_WATCHES.BITCOIN);
     if (labelChanges.length > 0) {
       for (const rule of await rulesOfType(db, 'BITCOIN')) {
         for (const event of labelChanges) {
@@ -118,10 +142,11 @@ export function createIdeaEvaluator(deps: EvaluatorDeps): IdeaEvaluator {
     }
 
     // Saved alerts of the trade screens: their idea's target, stop, time exit or deactivation.
-    const closing = events.filter((event) => savedEventKind(event) !== null && (event.engine === 'options' || event.engine === 'drop'));
+    const closing = events.filter((event) => savedEventKind(event) !== null && savedIdeaAlertOf(event.engine) !== undefined);
     if (closing.length > 0) {
       const ids = [...new Set(closing.map((event) => event.ideaId))];
       const { optionSaves, dropSaves, labels } = await savesOfIdeas(db, ids);
+      const savesByScreen = { option: optionSaves.map((save) => ({ ...save, tradeType: null as string | null })), drop: dropSaves };
       const smsUsers = new Map<number, boolean>();
       const channelsFor = async (userId: number): Promise<AlertChannel[]> => {
         if (!smsUsers.has(userId)) smsUsers.set(userId, await hasSmsNumber(db, userId));
@@ -129,18 +154,18 @@ export function createIdeaEvaluator(deps: EvaluatorDeps): IdeaEvaluator {
       };
       for (const event of closing) {
         const kind = savedEventKind(event)!;
+        const { alertType, screen, saved } = savedIdeaAlertOf(event.engine)!;
         const row = labels.get(event.ideaId) ?? {};
-        const saves = event.engine === 'options' ? optionSaves.filter((save) => save.ideaId === event.ideaId).map((save) => ({ ...save, tradeType: null as string | null })) : dropSaves.filter((save) => save.ideaId === event.ideaId);
+        const saves = savesByScreen[screen].filter((save) => save.ideaId === event.ideaId);
         for (const save of saves) {
-          const screen = event.engine === 'options' ? ('option' as const) : ('drop' as const);
           const label = String(row.ContractName ?? row.Contract ?? row.Type ?? save.tradeType ?? event.symbol);
           const message = savedIdeaEventMessage({ kind, screen, symbol: event.symbol, label, price: event.price ?? 0, ...sourceOf(event) });
           alerts.push({
             userId: save.userId,
-            alertType: event.engine === 'options' ? SAVED_OPTION_TRADE : SAVED_STOCK_SCANNER,
+            alertType,
             symbol: event.symbol,
             triggerKey: `idea:${event.sequence}`,
-            rule: { saved: screen === 'option' ? 'option trade' : 'drop item', idea_id: event.ideaId, ...(save.tradeType ? { trade_type: save.tradeType } : {}) },
+            rule: { saved, idea_id: event.ideaId, ...(save.tradeType ? { trade_type: save.tradeType } : {}) },
             data: recordedAs(event),
             ...message,
             channels: await channelsFor(save.userId),
