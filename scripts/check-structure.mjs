@@ -14,11 +14,12 @@
 //      app.get/app.post/….route() itself (the few routes outside /api aside: NON_API_ROUTE_FILES);
 //   8. no declaration without a route: every declared operationId is named by a route() call in
 //      apps/server/src (`route(app, authEndpoints.login, …)`), or by an engine adapter's list
-//      (`endpoint: tradesEndpoints.getSwingTradeEntries`, which trades.routes.ts registers).
+//      (`endpoint: tradesEndpoints.getSwingTradeEntries`, which trades.routes.ts registers);
+//   9. the server's lower layers (lib/, providers/, db/) import no feature.
 // Checks 2 to 5 and 7 hold a baseline (scripts/structure-baseline.json) of what the code had when the check
 // was written: a violation it does not list fails, a listed file may not get worse (more lines, more
 // comparisons, more missing documents), and an entry that no longer occurs fails too until it is
-// removed, so the baseline only ever shrinks. Checks 1 and 8 have none: there is no cycle or unrouted declaration left.
+// removed, so the baseline only ever shrinks. Checks 1, 6, 8 and 9 have none: nothing of theirs is left.
 // `--update-baseline` rewrites the baseline to the violations of now (review its diff: it may only shrink).
 import fs from 'node:fs';
 import path from 'node:path';
@@ -277,6 +278,12 @@ const routed = new Set(
 );
 const unroutedDeclarations = declared.filter(({ id }) => !routed.has(id)).map(({ file, id }) => `${file}: ${id} is declared but no route( call in apps/server/src registers it (a declaration without a route)`);
 
+// The server's layers below the features (lib/, providers/, db/) serve every feature and import none.
+const LOWER_LAYER = /^apps\/server\/src\/(lib|providers|db)\//;
+const layerProblems = files
+  .filter((file) => LOWER_LAYER.test(file))
+  .flatMap((file) => graph.get(file).filter((target) => target.startsWith('apps/server/src/features/')).map((target) => `${file} imports a feature: ${target} (lib/, providers/ and db/ serve every feature and import none; move the shared part down)`));
+
 const now = { longFiles, featureImports, engineIdComparisons, missingDocs, undeclaredRoutes };
 
 if (process.argv.includes('--update-baseline')) {
@@ -290,6 +297,7 @@ const problems = [];
 for (const component of cycles()) problems.push(`import cycle: ${loopIn(component)}`);
 problems.push(...featureNameProblems);
 problems.push(...unroutedDeclarations);
+problems.push(...layerProblems);
 
 /** Compares one check's violations with its baseline; `worse(now, then)` says a listed file got worse. */
 function ratchet(key, describe, worse) {

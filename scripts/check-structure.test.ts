@@ -78,6 +78,14 @@ describe('check:structure', () => {
     expect(result.output).not.toContain('kit/replay.ts');
   });
 
+  it("fails on the server's lower layers importing a feature", () => {
+    const feature = { 'apps/server/src/features/market/errors.ts': 'export class Gone extends Error {}\n' };
+    expect(check({ ...feature, 'apps/server/src/features/scans/scan.ts': "import { Gone } from '../market/errors';\nexport const g = Gone;\n" }).code).toBe(0);
+    const result = check({ ...feature, 'apps/server/src/lib/scan-failure.ts': "import { Gone } from '../features/market/errors';\nexport const g = Gone;\n" });
+    expect(result.code).toBe(1);
+    expect(result.output).toContain('apps/server/src/lib/scan-failure.ts imports a feature: apps/server/src/features/market/errors.ts');
+  });
+
   it('fails on a comment citing a document that is not in the repository', () => {
     const source = '// The rules: docs/rules/swing.md §2 and ../shared/reference/strategies.md §3.\nexport const a = 1;\n';
     const result = check({ 'packages/core/src/a.ts': source, 'docs/rules/swing.md': '# Swing\n' });

@@ -28,7 +28,7 @@ import { metricsRoutes, recordRequestDurations } from './features/metrics/metric
 import { robotsRoutes } from './features/robots/robots.routes';
 import { marketRoutes } from './features/market/market.routes';
 import { newsAnalysisRoutes } from './features/news/news-analysis.routes';
-import { NoPriceHistoryError } from './features/market/market.service';
+import { NoPriceHistoryError } from './providers/market/types';
 import { simulatedNewsRoutes } from './features/market/simulated-news.routes';
 import { dropScannerRoutes } from './features/drop-scanner/drop-scanner.routes';
 import { optionSignalsRoutes } from './features/option-signals/option-signals.routes';

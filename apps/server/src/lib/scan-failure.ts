@@ -1,5 +1,5 @@
 import type { ScanFailure } from '@signalboard/core';
-import { NoPriceHistoryError } from '../features/market/market.service';
+import { NoPriceHistoryError } from '../providers/market/types';
 import { CapabilityUnavailableError, ProviderError, UnknownSymbolError } from '../providers/market/types';
 
 /**

@@ -17,7 +17,7 @@ import {
 import type { Clock } from '../../lib/clock';
 import type { Cached } from '../../providers/market/cache';
 import type { CachedMarket } from '../../providers/market/cached-market';
-import { CapabilityUnavailableError, ProviderError, UnknownSymbolError, type Bars, type Quote } from '../../providers/market/types';
+import { CapabilityUnavailableError, NoPriceHistoryError, ProviderError, UnknownSymbolError, type Bars, type Quote } from '../../providers/market/types';
 
 /**
  * Calendar days of daily history behind fetch_metrics and api/rsi (and api/rsi_td) without a range:
@@ -26,13 +26,6 @@ import { CapabilityUnavailableError, ProviderError, UnknownSymbolError, type Bar
  * One constant, so 14DayRSI and latest_rsi are the same number for the same symbol and time.
  */
 export const DAILY_HISTORY_DAYS = 200;
-
-/** The symbol is listed but has no daily bars (or no price) to compute from: answers 404. */
-export class NoPriceHistoryError extends Error {
-  constructor(readonly symbol: string) {
-    super(`No price history for ${symbol}`);
-  }
-}
 
 /** The bars, or NoPriceHistoryError when there are none. */
 function requireBars(bars: Cached<Bars>, symbol: string): Cached<Bars> {

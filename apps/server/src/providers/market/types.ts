@@ -224,6 +224,13 @@ export class UnknownSymbolError extends Error {
   }
 }
 
+/** The symbol is listed but has no daily bars (or no price) to compute from: answers 404. */
+export class NoPriceHistoryError extends Error {
+  constructor(readonly symbol: string) {
+    super(`No price history for ${symbol}`);
+  }
+}
+
 /** An upstream failure: HTTP error, timeout, rate limit or malformed body. */
 export class ProviderError extends Error {
   constructor(
