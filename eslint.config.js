@@ -3,6 +3,21 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
+// Colours come from the theme's tokens (theme.ts), which pass WCAG AA in both schemes; a shade
+// ('green.9', --mantine-color-red-9) or a literal colour may not.
+const WEB_COLOUR_SYNTAX = [
+  {
+    selector: 'JSXAttribute[name.name=/^(c|color|bg|bd)$/] Literal[value=/^[a-z]+\\.\\d$|^#|^rgba?\\(|^hsla?\\(/]',
+    message: 'Name a theme colour (TONE, changeColor, "dimmed"), not a shade or a literal colour: only the tokens are checked for contrast.',
+  },
+  {
+    selector: ':matches(Literal[value=/--mantine-color-[a-z]+-\\d\\b/], TemplateElement[value.raw=/--mantine-color-[a-z]+-\\d\\b/])',
+    message: 'Use a colour token (--mantine-color-{name}-text, -filled, -light-color, --mantine-color-dimmed), not a numbered shade.',
+  },
+];
+/** The web app's calls name their endpoint's declaration (apiCall in lib/client.ts), never a path of their own. */
+const WEB_API_CALL_MESSAGE = 'Call the server through the endpoint\'s declaration: apiCall(xEndpoints.y, input) or, for a stream or a download, apiCallResponse (lib/client.ts).';
+
 export default tseslint.config(
   // bench/.<name>.bench.ts.mjs: the bench runner's bundles while it runs.
   { ignores: ['**/dist/**', '**/node_modules/**', '.e2e-artifacts/**', 'data/**', 'coverage/**', 'bench/.*.mjs'] },
@@ -51,24 +66,26 @@ export default tseslint.config(
             { group: ['@signalboard/server', '../../../apps/server/*'], message: 'The web app talks to the server over HTTP only.' },
             {
               group: ['**/lib/client', './client', '../client'],
-              importNames: ['apiRequestUnchecked'],
-              message: "Parse the answer: apiRequest(schema, …). Only the signed-out pages' calls (lib/api/auth.ts, set-password's api/) skip the schema, to keep zod out of their chunks.",
+              importNames: ['apiRequestUnchecked', 'apiRequest', 'apiFetch'],
+              message: `${WEB_API_CALL_MESSAGE} Only the signed-out pages' calls (lib/api/auth.ts, set-password's api/) name a path and skip the schema, to keep zod out of their chunks.`,
             },
           ],
         },
       ],
-      // Colours come from the theme's tokens (theme.ts), which pass WCAG AA in both schemes; a shade
-      // ('green.9', --mantine-color-red-9) or a literal colour may not.
+      'no-restricted-syntax': ['error', ...WEB_COLOUR_SYNTAX],
+    },
+  },
+  {
+    // The app's own code (not its tests, which name the paths they expect): no request but through
+    // lib/client.ts, and no '/api/…' path written by hand (a request, a link, a URL).
+    files: ['apps/web/src/**/*.{ts,tsx}'],
+    ignores: ['apps/web/src/lib/client.ts', 'apps/web/src/**/*.test.{ts,tsx}', 'apps/web/src/test/**'],
+    rules: {
+      'no-restricted-globals': ['error', ...['fetch', 'XMLHttpRequest', 'EventSource'].map((name) => ({ name, message: WEB_API_CALL_MESSAGE }))],
       'no-restricted-syntax': [
         'error',
-        {
-          selector: 'JSXAttribute[name.name=/^(c|color|bg|bd)$/] Literal[value=/^[a-z]+\\.\\d$|^#|^rgba?\\(|^hsla?\\(/]',
-          message: 'Name a theme colour (TONE, changeColor, "dimmed"), not a shade or a literal colour: only the tokens are checked for contrast.',
-        },
-        {
-          selector: ':matches(Literal[value=/--mantine-color-[a-z]+-\\d\\b/], TemplateElement[value.raw=/--mantine-color-[a-z]+-\\d\\b/])',
-          message: 'Use a colour token (--mantine-color-{name}-text, -filled, -light-color, --mantine-color-dimmed), not a numbered shade.',
-        },
+        ...WEB_COLOUR_SYNTAX,
+        { selector: ':matches(Literal[value=/^\\/?api\\//], TemplateElement[value.raw=/^\\/?api\\//])', message: WEB_API_CALL_MESSAGE },
       ],
     },
   },

@@ -1,4 +1,5 @@
-import type { output, ZodType } from 'zod';
+import type { Endpoint } from '@signalboard/core';
+import type { input, output, ZodType } from 'zod';
 import { tokenStorage } from '../auth/token-storage';
 
 /** A failed call: `message` is the server's `msg`; `error` is its `error` field when it sent one. */
@@ -65,9 +66,10 @@ function afterFirstPaint(): Promise<void> {
 /**
  * The one way the web app talks to the server: attaches the token and answers the Response when it
  * is ok; otherwise throws ApiError with the server's `msg` (a 401 on a signed-in call also clears
- * the token and goes to the login screen).
+ * the token and goes to the login screen). Private: calls name their endpoint's declaration
+ * (apiCall, apiCallResponse); only the signed-out pages name a path (apiRequestUnchecked).
  */
-export async function apiFetch(path: string, options: RequestOptions = {}): Promise<Response> {
+async function apiFetch(path: string, options: RequestOptions = {}): Promise<Response> {
   const headers: Record<string, string> = { accept: options.accept ?? 'application/json' };
   const token = options.anonymous ? null : tokenStorage.get();
   if (token) headers.authorization = `Bearer ${token}`;
@@ -127,19 +129,111 @@ export function parseAnswer<S extends ZodType>(schema: S, path: string, answer: 
   throw new UnexpectedAnswerError(path, problems);
 }
 
+/** The schema a declaration gives for `key`, or never when it declares none. */
+type Declared<E, K extends 'params' | 'query' | 'body'> = E extends { [P in K]: infer S extends ZodType } ? S : never;
+
 /**
- * A call whose answer is JSON (or empty), parsed with the contract's response schema: the answer as
- * the schema gives it, or UnexpectedAnswerError when it is not in that shape.
+ * What a call sends, typed from its declaration (packages/core/src/endpoints): its path parameters,
+ * query and body as their schemas take them (z.input); none of them where the declaration has none.
+ * A query whose fields are all optional may be left out.
  */
-export async function apiRequest<S extends ZodType>(schema: S, path: string, options: RequestOptions = {}): Promise<output<S>> {
-  return parseAnswer(schema, path, await readJson(await apiFetch(path, options)));
+export type CallInput<E extends Endpoint> = ([Declared<E, 'params'>] extends [never] ? { params?: never } : { params: input<Declared<E, 'params'>> }) &
+  ([Declared<E, 'query'>] extends [never]
+    ? { query?: never }
+    : object extends input<Declared<E, 'query'>>
+      ? { query?: input<Declared<E, 'query'>> }
+      : { query: input<Declared<E, 'query'>> }) &
+  ([Declared<E, 'body'>] extends [never] ? { body?: never } : { body: input<Declared<E, 'body'>> }) & {
+    signal?: AbortSignal;
+  };
+
+/** The input argument: optional when the declaration asks for nothing that must be given. */
+type CallArgs<E extends Endpoint> = object extends CallInput<E> ? [input?: CallInput<E>] : [input: CallInput<E>];
+
+/** A declaration whose answer is JSON (a streamed, CSV, HTML or XML answer is read with apiCallResponse). */
+type JsonEndpoint<E extends Endpoint> = E extends { responseType: string } ? never : E;
+
+const API_PREFIX = '/api/';
+
+/**
+ * The declaration's path without the /api/ prefix (the form apiFetch, UnexpectedAnswerError and the
+ * tests' mock API name a call by), each `{name}` replaced with its parameter, URI-encoded.
+ */
+export function endpointPath(endpoint: Endpoint, params?: Record<string, unknown>): string {
+  const path = endpoint.path.startsWith(API_PREFIX) ? endpoint.path.slice(API_PREFIX.length) : endpoint.path;
+  return path.replace(/\{(\w+)\}/g, (_, name: string) => {
+    const value = params?.[name];
+    if (value === undefined || value === null) throw new Error(`${endpoint.operationId}: the path parameter ${name} is missing.`);
+    return encodeURIComponent(String(value));
+  });
+}
+
+/**
+ * The query as given, each value as text, in the order given; an undefined value is left out (the
+ * caller leaves out what it does not send). A query given, even empty, makes the URL end in `?…`, as
+ * apiFetch always did.
+ */
+function queryOf(query: Record<string, unknown> | undefined): Record<string, string> | undefined {
+  if (query === undefined) return undefined;
+  const text: Record<string, string> = {};
+  for (const [key, value] of Object.entries(query)) if (value !== undefined) text[key] = String(value);
+  return text;
+}
+
+/** A multipart body: each field given (files with their names), in the order given. */
+function formOf(fields: Record<string, unknown> | undefined): FormData {
+  const form = new FormData();
+  for (const [key, value] of Object.entries(fields ?? {})) {
+    if (value === undefined || value === null) continue;
+    if (value instanceof File) form.append(key, value, value.name);
+    else if (value instanceof Blob) form.append(key, value);
+    else form.append(key, String(value));
+  }
+  return form;
+}
+
+/**
+ * The request of a call, from its declaration: its method, its path (parameters filled in) and
+ * query, its body (JSON by default: the declared body, `{}` for a POST that declares none; a
+ * multipart form for `bodyType: 'multipart'`), and no token for an open endpoint.
+ */
+function requestOf(endpoint: Endpoint, call: { params?: unknown; query?: unknown; body?: unknown; signal?: AbortSignal } = {}, accept?: string): [string, RequestOptions] {
+  const options: RequestOptions = { method: endpoint.method === 'post' ? 'POST' : 'GET', signal: call.signal, anonymous: endpoint.open === true, accept };
+  const query = queryOf(call.query as Record<string, unknown> | undefined);
+  if (query) options.query = query;
+  if (endpoint.method === 'post') {
+    if (endpoint.bodyType === 'multipart') options.form = formOf(call.body as Record<string, unknown> | undefined);
+    else if (endpoint.bodyType === 'form') throw new Error(`${endpoint.operationId}: the web app sends no url-encoded forms.`);
+    else options.json = call.body ?? {};
+  }
+  return [endpointPath(endpoint, call.params as Record<string, unknown> | undefined), options];
+}
+
+/**
+ * A call through its declaration (packages/core/src/endpoints): the request built from it
+ * (requestOf) and the JSON answer parsed with its `response` schema: the answer as the schema gives
+ * it, UnexpectedAnswerError when it is not in that shape, ApiError when the server refused.
+ */
+export async function apiCall<E extends Endpoint>(endpoint: JsonEndpoint<E>, ...[call]: CallArgs<E>): Promise<output<E['response']>> {
+  const [path, options] = requestOf(endpoint, call);
+  return parseAnswer(endpoint.response as E['response'], path, await readJson(await apiFetch(path, options)));
+}
+
+/**
+ * The same request, answering the Response itself (ApiError when the server refused): for answers
+ * read their own way — a stream (NDJSON), a CSV download, a list whose next page is in a header.
+ * `accept`: the Accept header (JSON unless said otherwise).
+ */
+export async function apiCallResponse<E extends Endpoint>(endpoint: E, call: CallInput<E>, accept?: string): Promise<Response> {
+  const [path, options] = requestOf(endpoint, call, accept);
+  return apiFetch(path, options);
 }
 
 /**
  * A call whose answer is taken as it comes, unchecked: only for the calls of the signed-out pages
- * (/login, /set-password), whose script budget leaves no room for the schema library (parsing there
- * would move zod's parsers into the chunk every signed-out visitor loads: docs/design.md,
- * "Performance budgets"). Every other call goes through apiRequest.
+ * (/login, /set-password), whose script budget leaves no room for the schema library (parsing there,
+ * or only naming their declarations, would move zod into the chunk every signed-out visitor loads:
+ * docs/design.md, "Performance budgets"). Every other call goes through apiCall.
  */
 export async function apiRequestUnchecked<T>(path: string, options: RequestOptions = {}): Promise<T> {
   return (await readJson(await apiFetch(path, options))) as T;

@@ -1,5 +1,5 @@
-import { liveStreamEvent, type LiveStreamEvent } from '@signalboard/core';
-import { ApiError, apiFetch } from './client';
+import { liveEndpoints, liveStreamEvent, type LiveStreamEvent } from '@signalboard/core';
+import { ApiError, apiCallResponse } from './client';
 import { readLines } from './ndjson';
 
 /**
@@ -74,7 +74,7 @@ export function createLiveClient(options: LiveClientOptions): LiveClient {
     // A new stream shows nothing yet: an empty set needs no call there.
     if (key === '' && fresh) return;
     // The answer's body is read to its end (an unread body keeps the request open in the browser).
-    apiFetch('live_symbols', { json: { connection_id: id, symbols }, signal: controller?.signal })
+    apiCallResponse(liveEndpoints.setLiveSymbols, { body: { connection_id: id, symbols }, signal: controller?.signal })
       .then((response) => response.text())
       .catch(() => {
         // The stream is gone or going: the next hello sends the set again.
@@ -101,7 +101,7 @@ export function createLiveClient(options: LiveClientOptions): LiveClient {
       if (Number.isFinite(silentAfterMs)) silenceTimer = setTimeout(() => controller?.abort(), silentAfterMs);
     };
     try {
-      const response = await apiFetch('live', { accept: 'application/x-ndjson', signal });
+      const response = await apiCallResponse(liveEndpoints.openLiveStream, { signal }, 'application/x-ndjson');
       if (!response.body) throw new ApiError('The live-update stream sent no body.', response.status);
       for await (const text of readLines(response.body, signal)) {
         const line = parseLiveLine(text);
@@ -119,7 +119,7 @@ export function createLiveClient(options: LiveClientOptions): LiveClient {
         }
       }
     } catch (error) {
-      // A 401 has already sent the app to the login screen (apiFetch): nothing to reconnect.
+      // A 401 has already sent the app to the login screen (lib/client.ts): nothing to reconnect.
       if (error instanceof ApiError && error.status === 401) {
         running = false;
         setStatus('off');

@@ -1,3 +1,4 @@
+import { optionSignalsEndpoints } from '@signalboard/core';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ApiError } from './client';
 import { createLineSplitter, readLines, streamNdjson } from './ndjson';
@@ -94,7 +95,7 @@ describe('streamNdjson', () => {
     const fetchMock = vi.fn(async () => new Response(streamOf(['{"a":1}\n{"a"', ':2}\n']), { status: 200 }));
     vi.stubGlobal('fetch', fetchMock);
     const values: unknown[] = [];
-    for await (const value of streamNdjson('scan/options', { parse: (raw) => raw })) values.push(value);
+    for await (const value of streamNdjson(optionSignalsEndpoints.scanOptions, { parse: (raw) => raw })) values.push(value);
     expect(values).toEqual([{ a: 1 }, { a: 2 }]);
     expect(fetchMock).toHaveBeenCalledWith(
       '/api/scan/options',
@@ -106,7 +107,7 @@ describe('streamNdjson', () => {
     window.localStorage.setItem('access_token', 'expired');
     vi.stubGlobal('fetch', async () => new Response(JSON.stringify({ msg: 'Token expired' }), { status: 401 }));
     const run = async () => {
-      for await (const value of streamNdjson('scan/options', { parse: (raw) => raw })) void value;
+      for await (const value of streamNdjson(optionSignalsEndpoints.scanOptions, { parse: (raw) => raw })) void value;
     };
     const error = await run().catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ApiError);
@@ -118,7 +119,7 @@ describe('streamNdjson', () => {
     vi.stubGlobal('fetch', async () => new Response(streamOf(['{"a":1}\nnot json\n']), { status: 200 }));
     const seen: unknown[] = [];
     const run = async () => {
-      for await (const value of streamNdjson('scan/options', { parse: (raw) => raw })) seen.push(value);
+      for await (const value of streamNdjson(optionSignalsEndpoints.scanOptions, { parse: (raw) => raw })) seen.push(value);
     };
     await expect(run()).rejects.toThrow('The server sent an answer that could not be read. Please try again.');
     expect(seen).toEqual([{ a: 1 }]);

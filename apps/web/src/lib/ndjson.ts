@@ -1,10 +1,11 @@
-import { ApiError, apiFetch } from './client';
+import type { Endpoint } from '@signalboard/core';
+import { ApiError, apiCallResponse } from './client';
 
 /**
  * Streamed answers (NDJSON: one JSON value a line, `application/x-ndjson`), read as they arrive with
  * fetch + ReadableStream + TextDecoder. Same conventions as lib/client.ts: the token as a bearer
  * credential, error bodies turned into ApiError with the server's `msg`, and a 401 clearing the
- * token and going to the login screen (lib/client.ts apiFetch).
+ * token and going to the login screen (lib/client.ts apiCallResponse).
  */
 
 /**
@@ -63,16 +64,17 @@ export async function* readLines(body: ReadableStream<Uint8Array>, signal?: Abor
 }
 
 interface StreamOptions<T> {
-  /** The JSON body (an empty object when omitted). */
-  json?: unknown;
   signal?: AbortSignal;
   /** Checks each line's value (e.g. a zod schema's parse); throws on a value of the wrong shape. */
   parse: (value: unknown) => T;
 }
 
-/** POST api/{path} and yield each line's JSON value as it arrives. */
-export async function* streamNdjson<T>(path: string, options: StreamOptions<T>): AsyncGenerator<T, void, undefined> {
-  const response = await apiFetch(path, { json: options.json ?? {}, signal: options.signal, accept: 'application/x-ndjson, application/json' });
+/**
+ * Calls a streamed endpoint as its declaration says (method, path; a POST without a declared body
+ * sends `{}`) and yields each line's JSON value as it arrives.
+ */
+export async function* streamNdjson<T>(endpoint: Endpoint & { responseType: 'ndjson'; body?: undefined; params?: undefined }, options: StreamOptions<T>): AsyncGenerator<T, void, undefined> {
+  const response = await apiCallResponse(endpoint, { signal: options.signal }, 'application/x-ndjson, application/json');
   if (!response.body) throw new ApiError('The server sent an empty answer. Please try again.', response.status);
   for await (const line of readLines(response.body, options.signal)) {
     let value: unknown;

@@ -1,11 +1,11 @@
-import { getEmailResponse, healthResponse } from '@signalboard/core';
+import { authEndpoints, healthEndpoints } from '@signalboard/core';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { apiRequest } from './client';
+import { apiCall } from './client';
 
 export const currentUserQuery = () =>
   queryOptions({
     queryKey: ['current-user'],
-    queryFn: ({ signal }) => apiRequest(getEmailResponse, 'getemail', { signal }),
+    queryFn: ({ signal }) => apiCall(authEndpoints.getEmail, { signal }),
     staleTime: 5 * 60_000,
   });
 export const useCurrentUser = () => useQuery(currentUserQuery());
@@ -13,7 +13,7 @@ export const useCurrentUser = () => useQuery(currentUserQuery());
 export const healthQuery = () =>
   queryOptions({
     queryKey: ['health'],
-    queryFn: ({ signal }) => apiRequest(healthResponse, 'health', { anonymous: true, signal }),
+    queryFn: ({ signal }) => apiCall(healthEndpoints.getHealth, { signal }),
     staleTime: 60_000,
   });
 export const useHealth = () => useQuery(healthQuery());

@@ -1,11 +1,5 @@
-import {
-  getUserOptionAlertsResponse,
-  getUserStockScannerAlertsResponse,
-  saveUserOptionAlertsResponse,
-  saveUserStockScannerAlertsResponse,
-  type GetUserStockScannerAlertsResponse,
-} from '@signalboard/core';
-import { apiRequest } from '../client';
+import { alertsEndpoints, type GetUserStockScannerAlertsResponse } from '@signalboard/core';
+import { apiCall } from '../client';
 
 /**
  * The per-user saved alerts of the Option Scanner and the All Stocks Scanner (spec §3 "Saved option
@@ -23,21 +17,21 @@ export type StockScannerAlert = GetUserStockScannerAlertsResponse['alerts'][numb
 
 /** GET api/get_user_option_alerts → the saved option trade ids. */
 export async function getUserOptionAlerts(signal?: AbortSignal): Promise<string[]> {
-  return (await apiRequest(getUserOptionAlertsResponse, 'get_user_option_alerts', { signal })).option_chain_ids;
+  return (await apiCall(alertsEndpoints.getUserOptionAlerts, { signal })).option_chain_ids;
 }
 
 /** POST api/save_user_option_alerts { option_chain_ids }: the saved set becomes exactly these (the active ones). */
 export async function saveUserOptionAlerts(ids: string[]): Promise<SaveAlertsResult> {
-  return apiRequest(saveUserOptionAlertsResponse, 'save_user_option_alerts', { method: 'POST', json: { option_chain_ids: ids } });
+  return apiCall(alertsEndpoints.saveUserOptionAlerts, { body: { option_chain_ids: ids } });
 }
 
 /** GET api/get_user_stock_scanner_alerts → the saved drop items (id and type). */
 export async function getUserStockScannerAlerts(signal?: AbortSignal): Promise<StockScannerAlert[]> {
-  return (await apiRequest(getUserStockScannerAlertsResponse, 'get_user_stock_scanner_alerts', { signal })).alerts;
+  return (await apiCall(alertsEndpoints.getUserStockScannerAlerts, { signal })).alerts;
 }
 
 /** POST api/save_user_stock_scanner_alerts { alerts }: the saved set becomes these (the active ones), by id. */
 export async function saveUserStockScannerAlerts(alerts: StockScannerAlert[]): Promise<SaveAlertsResult> {
-  const answer = await apiRequest(saveUserStockScannerAlertsResponse, 'save_user_stock_scanner_alerts', { method: 'POST', json: { alerts } });
+  const answer = await apiCall(alertsEndpoints.saveUserStockScannerAlerts, { body: { alerts } });
   return { msg: answer.msg, saved: answer.saved.map((alert) => alert.stock_id), dropped: answer.dropped.map(({ id, reason }) => ({ id, reason })) };
 }

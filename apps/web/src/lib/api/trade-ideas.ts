@@ -1,11 +1,5 @@
 import {
-  dropItem,
-  ideaDetail,
-  optionTrade,
-  layeredTrade,
-  replayStatusResponse,
-  swingTrade,
-  trackRecord,
+  tradesEndpoints,
   type DropItem,
   type IdeaDetail,
   type IdeaListQuery,
@@ -15,7 +9,7 @@ import {
   type SwingTrade,
   type TrackRecord,
 } from '@signalboard/core';
-import { apiFetch, apiRequest, parseAnswer } from '../client';
+import { apiCall, apiCallResponse, endpointPath, parseAnswer } from '../client';
 
 /**
  * The trade-idea calls (issue 11; core contract/trades.ts): the spec's list calls with their optional
@@ -24,13 +18,13 @@ import { apiFetch, apiRequest, parseAnswer } from '../client';
  */
 
 /** The engines whose ideas the list screens show, and each one's list call (spec §7). */
-export const IDEA_LIST_PATHS = {
-  layered: 'all_stocks_scanner',
-  swing: 'get_swing_trade_entries',
-  options: 'get_combined_options_data',
-  drop: 'get_stock_scanner_data',
+export const IDEA_LIST_ENDPOINTS = {
+  layered: tradesEndpoints.getLayeredTrades,
+  swing: tradesEndpoints.getSwingTradeEntries,
+  options: tradesEndpoints.getCombinedOptionsData,
+  drop: tradesEndpoints.getStockScannerData,
 } as const;
-export type ListEngine = keyof typeof IDEA_LIST_PATHS;
+export type ListEngine = keyof typeof IDEA_LIST_ENDPOINTS;
 /** Every engine, crypto too (its own list call: features/crypto/api/crypto.ts). */
 export type TradeEngine = IdeaDetail['engine'];
 
@@ -40,8 +34,6 @@ export interface IdeaRowOf {
   options: OptionTrade;
   drop: DropItem;
 }
-
-const rowSchemas = { layered: layeredTrade.array(), swing: swingTrade.array(), options: optionTrade.array(), drop: dropItem.array() } as const;
 
 /** One page of a list: its rows (newest first) and the next page's cursor (X-Next-Cursor), if any. */
 export interface IdeaPage<E extends ListEngine> {
@@ -53,11 +45,13 @@ export interface IdeaPage<E extends ListEngine> {
 export const IDEA_PAGE_LIMIT = 500;
 
 export async function getIdeaPage<E extends ListEngine>(engine: E, query: IdeaListQuery, signal?: AbortSignal): Promise<IdeaPage<E>> {
-  const params: Record<string, string> = {};
-  for (const [key, value] of Object.entries(query)) if (value !== undefined && value !== '') params[key] = String(value);
-  const response = await apiFetch(IDEA_LIST_PATHS[engine], { query: params, signal });
+  const params: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(query)) if (value !== undefined && value !== '') params[key] = value;
+  const endpoint: (typeof IDEA_LIST_ENDPOINTS)[ListEngine] = IDEA_LIST_ENDPOINTS[engine];
+  // Read here rather than by apiCall: the next page's cursor is a header, and an empty answer is no rows.
+  const response = await apiCallResponse(endpoint, { query: params as IdeaListQuery, signal });
   const text = await response.text();
-  const rows = parseAnswer(rowSchemas[engine], IDEA_LIST_PATHS[engine], text ? JSON.parse(text) : []) as IdeaRowOf[E][];
+  const rows = parseAnswer(endpoint.response, endpointPath(endpoint), text ? JSON.parse(text) : []) as IdeaRowOf[E][];
   return { rows, nextCursor: response.headers.get('X-Next-Cursor') || null };
 }
 
@@ -80,7 +74,7 @@ export async function getRemainingPages<E extends ListEngine>(engine: E, query: 
 
 /** GET api/trade_ideas/{engine}/{id}: the row, its event log and the bars for its chart (crypto too: a coin's row). */
 export async function getIdeaDetail(engine: TradeEngine, id: string, signal?: AbortSignal): Promise<IdeaDetail> {
-  return apiRequest(ideaDetail, `trade_ideas/${engine}/${encodeURIComponent(id)}`, { signal });
+  return apiCall(tradesEndpoints.getIdeaDetail, { params: { engine, id }, signal });
 }
 
 export interface TrackRecordScope {
@@ -91,12 +85,12 @@ export interface TrackRecordScope {
 
 /** GET api/trade_ideas/{engine}/track_record?from&to&symbol */
 export async function getTrackRecord(engine: ListEngine, scope: TrackRecordScope, signal?: AbortSignal): Promise<TrackRecord> {
-  const query: Record<string, string> = {};
-  for (const [key, value] of Object.entries(scope)) if (value) query[key] = value;
-  return apiRequest(trackRecord, `trade_ideas/${engine}/track_record`, { query, signal });
+  const query: TrackRecordScope = {};
+  for (const key of Object.keys(scope) as (keyof TrackRecordScope)[]) if (scope[key]) query[key] = scope[key];
+  return apiCall(tradesEndpoints.getTrackRecord, { params: { engine }, query, signal });
 }
 
 /** GET api/trade_ideas/replay_status: one entry per engine (and rule version) being or been replayed. */
 export async function getReplayStatus(signal?: AbortSignal): Promise<ReplayStatus[]> {
-  return apiRequest(replayStatusResponse, 'trade_ideas/replay_status', { signal });
+  return apiCall(tradesEndpoints.getReplayStatus, { signal });
 }

@@ -1,27 +1,22 @@
 import {
-  resumeAlertEmailResponse,
+  alertsEndpoints,
   type ResumeAlertEmailResponse,
-  getAlertDeliverySettingsResponse,
-  getUserAlertRulesResponse,
-  saveAlertDeliverySettingsResponse,
-  sendTestAlertResponse,
   type AlertChannel,
   type AlertDeliverySettings,
   type SaveAlertDeliverySettingsRequest,
   type SaveAlertDeliverySettingsResponse,
   type SendTestAlertResponse,
-  saveAlertPreferencesResponse,
   type AlertRule,
   type AlertType,
   type SaveAlertPreferencesRequest,
   type SaveAlertPreferencesResponse,
 } from '@signalboard/core';
 import { queryOptions } from '@tanstack/react-query';
-import { apiRequest } from '../../../lib/client';
+import { apiCall } from '../../../lib/client';
 
 /** POST api/get_user_alert_rules { alert_type } → the user's rule of that type, or null. */
 export async function getUserAlertRule(type: AlertType, signal?: AbortSignal): Promise<AlertRule | null> {
-  return (await apiRequest(getUserAlertRulesResponse, 'get_user_alert_rules', { json: { alert_type: type }, signal })).data;
+  return (await apiCall(alertsEndpoints.getUserAlertRules, { body: { alert_type: type }, signal })).data;
 }
 
 export const alertRuleQuery = (type: AlertType) =>
@@ -29,12 +24,12 @@ export const alertRuleQuery = (type: AlertType) =>
 
 /** POST api/save_alert_preferences: the rule of its type becomes exactly this. */
 export async function saveAlertPreferences(body: SaveAlertPreferencesRequest): Promise<SaveAlertPreferencesResponse> {
-  return apiRequest(saveAlertPreferencesResponse, 'save_alert_preferences', { json: body });
+  return apiCall(alertsEndpoints.saveAlertPreferences, { body });
 }
 
 /** GET api/get_alert_delivery_settings: time zone, quiet hours, pause, each channel's last delivery. */
 export async function getAlertDeliverySettings(signal?: AbortSignal): Promise<AlertDeliverySettings> {
-  return apiRequest(getAlertDeliverySettingsResponse, 'get_alert_delivery_settings', { signal });
+  return apiCall(alertsEndpoints.getAlertDeliverySettings, { signal });
 }
 
 export const deliverySettingsQuery = () =>
@@ -42,15 +37,15 @@ export const deliverySettingsQuery = () =>
 
 /** POST api/save_alert_delivery_settings. */
 export async function saveAlertDeliverySettings(body: SaveAlertDeliverySettingsRequest): Promise<SaveAlertDeliverySettingsResponse> {
-  return apiRequest(saveAlertDeliverySettingsResponse, 'save_alert_delivery_settings', { json: body });
+  return apiCall(alertsEndpoints.saveAlertDeliverySettings, { body });
 }
 
 /** POST api/resume_alert_email: alert e-mails on again; answers the delivery settings. */
 export async function resumeAlertEmail(): Promise<ResumeAlertEmailResponse> {
-  return apiRequest(resumeAlertEmailResponse, 'resume_alert_email', { json: {} });
+  return apiCall(alertsEndpoints.resumeAlertEmail);
 }
 
 /** POST api/send_test_alert { channel }: one test message through the channel's provider. */
 export async function sendTestAlert(channel: AlertChannel): Promise<SendTestAlertResponse> {
-  return apiRequest(sendTestAlertResponse, 'send_test_alert', { json: { channel } });
+  return apiCall(alertsEndpoints.sendTestAlert, { body: { channel } });
 }

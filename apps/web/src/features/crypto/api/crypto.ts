@@ -1,5 +1,5 @@
-import { cryptoScorecardResponse, cryptoTradesResponse, type CryptoScorecard, type CryptoTrade } from '@signalboard/core';
-import { apiRequest } from '../../../lib/client';
+import { tradesEndpoints, type CryptoScorecard, type CryptoTrade } from '@signalboard/core';
+import { apiCall } from '../../../lib/client';
 
 /**
  * The Crypto Scanner's calls (issue 13; core contract/crypto-trades.ts). Every answer is parsed with
@@ -9,7 +9,7 @@ import { apiRequest } from '../../../lib/client';
 
 /** GET api/all_crypto_scanner: one row per coin, numbers rounded to the spec §9 formats. */
 export async function getCryptoTrades(signal?: AbortSignal): Promise<CryptoTrade[]> {
-  return apiRequest(cryptoTradesResponse, 'all_crypto_scanner', { signal });
+  return apiCall(tradesEndpoints.getCryptoScanner, { signal });
 }
 
 export interface CryptoScorecardScope {
@@ -23,7 +23,7 @@ export interface CryptoScorecardScope {
 
 /** GET api/crypto_scorecard?from&to&symbol: the signal scorecard (docs/rules/crypto.md §3.4). */
 export async function getCryptoScorecard(scope: CryptoScorecardScope, signal?: AbortSignal): Promise<CryptoScorecard> {
-  const query: Record<string, string> = {};
-  for (const [key, value] of Object.entries(scope)) if (value) query[key] = value;
-  return apiRequest(cryptoScorecardResponse, 'crypto_scorecard', { query, signal });
+  const query: CryptoScorecardScope = {};
+  for (const key of Object.keys(scope) as (keyof CryptoScorecardScope)[]) if (scope[key]) query[key] = scope[key];
+  return apiCall(tradesEndpoints.getCryptoScorecard, { query, signal });
 }

@@ -1,9 +1,6 @@
 import {
-  allOverallSentimentResponse,
-  earningsCalendarResponse,
-  economicIndicatorsResponse,
-  marketOverviewResponse,
-  sectorSentimentResponse,
+  dashboardEndpoints,
+  marketEndpoints,
   type EarningsRow,
   type EconomicIndicator,
   type MarketOverview,
@@ -11,7 +8,7 @@ import {
   type SectorSentiment,
 } from '@signalboard/core';
 import { queryOptions } from '@tanstack/react-query';
-import { apiRequest } from '../../../lib/client';
+import { apiCall } from '../../../lib/client';
 
 /**
  * The Market Dashboard's calls (spec §7 "Economic indicators", "Sector sentiment", "Overall
@@ -22,22 +19,22 @@ import { apiRequest } from '../../../lib/client';
 
 /** GET api/all_overall_sentiment: the overall summaries, newest first. */
 export async function getOverallSentiment(signal?: AbortSignal): Promise<OverallSentiment[]> {
-  return apiRequest(allOverallSentimentResponse, 'all_overall_sentiment', { signal });
+  return apiCall(dashboardEndpoints.getOverallSentiment, { signal });
 }
 
 /** GET api/sector_sentiment_scanner: one summary (and its news, as JSON text) per GICS sector. */
 export async function getSectorSentiments(signal?: AbortSignal): Promise<SectorSentiment[]> {
-  return apiRequest(sectorSentimentResponse, 'sector_sentiment_scanner', { signal });
+  return apiCall(dashboardEndpoints.getSectorSentiment, { signal });
 }
 
 /** GET api/top_economic_indicators: the key indicators (values as JSON text, newest first). */
 export async function getEconomicIndicators(signal?: AbortSignal): Promise<EconomicIndicator[]> {
-  return apiRequest(economicIndicatorsResponse, 'top_economic_indicators', { signal });
+  return apiCall(dashboardEndpoints.getEconomicIndicators, { signal });
 }
 
 /** GET api/market_overview: market status, the index strip and the sector heatmap. */
 export async function getMarketOverview(signal?: AbortSignal): Promise<MarketOverview> {
-  return apiRequest(marketOverviewResponse, 'market_overview', { signal });
+  return apiCall(dashboardEndpoints.getMarketOverview, { signal });
 }
 
 /**
@@ -45,7 +42,7 @@ export async function getMarketOverview(signal?: AbortSignal): Promise<MarketOve
  * start_date and end_date).
  */
 export async function getEarningsOfDay(day: string, signal?: AbortSignal): Promise<EarningsRow[]> {
-  return apiRequest(earningsCalendarResponse, 'earnings_calendar', { json: { start_date: day, end_date: day }, signal });
+  return apiCall(marketEndpoints.getEarningsCalendar, { body: { start_date: day, end_date: day }, signal });
 }
 
 /** The market overview's prices move through the day: refreshed this often while the screen is open. */

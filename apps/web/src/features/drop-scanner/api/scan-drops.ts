@@ -1,6 +1,6 @@
-import { dropScanResponse, type DropSelection } from '@signalboard/core';
+import { dropScannerEndpoints, type DropSelection } from '@signalboard/core';
 import { mutationOptions, useMutation } from '@tanstack/react-query';
-import { apiRequest } from '../../../lib/client';
+import { apiCall } from '../../../lib/client';
 
 /** POST api/scan/drops: the whole Drop and Recovery scan over the favourites in one request. */
 export interface DropScanParams {
@@ -9,7 +9,7 @@ export interface DropScanParams {
   selection: DropSelection;
 }
 
-export const scanDrops = (body: DropScanParams) => apiRequest(dropScanResponse, 'scan/drops', { json: body });
+export const scanDrops = (body: DropScanParams) => apiCall(dropScannerEndpoints.scanDrops, { body });
 
 /** Each Search is one scan; a failure is logged (spec §8) and shown by the screen with a retry. */
 export const scanDropsMutation = () =>

@@ -1,6 +1,6 @@
-import { earningsCalendarResponse, type EarningsRow } from '@signalboard/core';
+import { marketEndpoints, type EarningsRow } from '@signalboard/core';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { apiRequest } from '../../../lib/client';
+import { apiCall } from '../../../lib/client';
 
 export interface EarningsCalendarRequestBody {
   start_date: string;
@@ -17,7 +17,7 @@ export const NO_EARNINGS_LOG = 'No earnings data available.';
 export async function getEarningsCalendar(range: EarningsCalendarRequestBody, signal?: AbortSignal): Promise<EarningsRow[]> {
   let rows: EarningsRow[];
   try {
-    rows = await apiRequest(earningsCalendarResponse, 'earnings_calendar', { json: range, signal });
+    rows = await apiCall(marketEndpoints.getEarningsCalendar, { body: range, signal });
   } catch (error) {
     if ((error as Error).name !== 'AbortError') console.error(EARNINGS_FETCH_FAILED_LOG, error);
     throw error;

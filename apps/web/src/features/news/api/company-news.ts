@@ -1,6 +1,6 @@
-import { newsListResponse, type NewsArticleBody, type StockNewsInterval } from '@signalboard/core';
+import { newsEndpoints, type NewsArticleBody, type StockNewsInterval } from '@signalboard/core';
 import { mutationOptions, useMutation } from '@tanstack/react-query';
-import { apiRequest } from '../../../lib/client';
+import { apiCall } from '../../../lib/client';
 
 /** One News By Stock search: the symbol, the interval and the date range it was turned into. */
 export interface CompanyNewsParams {
@@ -17,7 +17,7 @@ export interface CompanyNewsResult extends CompanyNewsParams {
 /** GET api/company-news?symbol=&from=&to= (spec §7). */
 export async function getCompanyNews(params: CompanyNewsParams): Promise<CompanyNewsResult> {
   const { symbol, from, to } = params;
-  const articles = await apiRequest(newsListResponse, 'company-news', { query: { symbol, from, to } });
+  const articles = await apiCall(newsEndpoints.getCompanyNews, { query: { symbol, from, to } });
   return { ...params, articles };
 }
 

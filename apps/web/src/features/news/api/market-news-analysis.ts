@@ -1,10 +1,10 @@
-import { newsAnalysisResponse } from '@signalboard/core';
+import { newsEndpoints } from '@signalboard/core';
 import { mutationOptions, useMutation } from '@tanstack/react-query';
-import { apiRequest } from '../../../lib/client';
+import { apiCall } from '../../../lib/client';
 
 /** POST api/news-analysis {event_string} → {response} (spec §7). */
 export const analyzeNews = (eventString: string) =>
-  apiRequest(newsAnalysisResponse, 'news-analysis', { json: { event_string: eventString } });
+  apiCall(newsEndpoints.analyzeNews, { body: { event_string: eventString } });
 
 /** A failure is logged with the spec's text (§8) and shown by the screen with a Retry. */
 export const useNewsAnalysis = () =>

@@ -1,9 +1,9 @@
-import { newsListResponse } from '@signalboard/core';
+import { newsEndpoints } from '@signalboard/core';
 import { mutationOptions, useMutation } from '@tanstack/react-query';
-import { apiRequest } from '../../../lib/client';
+import { apiCall } from '../../../lib/client';
 
 /** GET api/market-news (spec §7): the general market news list. */
-export const fetchMarketNews = () => apiRequest(newsListResponse, 'market-news');
+export const fetchMarketNews = () => apiCall(newsEndpoints.getMarketNews);
 
 /** Each 'Get … News' press is one load; a failure is logged (spec §8) and shown with a Retry. */
 export const useMarketNews = () =>

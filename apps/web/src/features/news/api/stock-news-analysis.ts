@@ -1,10 +1,10 @@
-import { newsAnalysisResponse } from '@signalboard/core';
+import { newsEndpoints } from '@signalboard/core';
 import { mutationOptions, useMutation } from '@tanstack/react-query';
-import { apiRequest } from '../../../lib/client';
+import { apiCall } from '../../../lib/client';
 
 /** POST api/news-analysis {event_string} → {response} (spec §7). */
 export async function analyzeNews(eventString: string): Promise<string> {
-  return (await apiRequest(newsAnalysisResponse, 'news-analysis', { json: { event_string: eventString } })).response;
+  return (await apiCall(newsEndpoints.analyzeNews, { body: { event_string: eventString } })).response;
 }
 
 /** The analysis loading flag clears on success and on error (spec §4); failures are logged (§8). */

@@ -1,10 +1,10 @@
-import { newsAnalysisResponse } from '@signalboard/core';
+import { newsEndpoints } from '@signalboard/core';
 import { mutationOptions, useMutation } from '@tanstack/react-query';
-import { apiRequest } from '../../../lib/client';
+import { apiCall } from '../../../lib/client';
 
 /** POST api/analyze-trump-news {news_data} → {response} (spec §7). */
 export const analyzeTrumpNews = (newsData: string) =>
-  apiRequest(newsAnalysisResponse, 'analyze-trump-news', { json: { news_data: newsData } });
+  apiCall(newsEndpoints.analyzeTrumpNews, { body: { news_data: newsData } });
 
 export const useTrumpNewsAnalysis = () =>
   useMutation(

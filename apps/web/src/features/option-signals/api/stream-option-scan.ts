@@ -1,4 +1,4 @@
-import { optionScanEvent, type OptionScanEvent } from '@signalboard/core';
+import { optionScanEvent, optionSignalsEndpoints, type OptionScanEvent } from '@signalboard/core';
 import { streamNdjson } from '../../../lib/ndjson';
 
 /** Checks one streamed line against the fixed contract (packages/core/src/contract/scans.ts). */
@@ -9,4 +9,4 @@ function parseEvent(value: unknown): OptionScanEvent {
 }
 
 /** POST api/scan/options: the Options Scanner over the favourites, one event at a time as it streams. */
-export const streamOptionScan = (signal: AbortSignal) => streamNdjson('scan/options', { json: {}, signal, parse: parseEvent });
+export const streamOptionScan = (signal: AbortSignal) => streamNdjson(optionSignalsEndpoints.scanOptions, { signal, parse: parseEvent });

@@ -1,10 +1,7 @@
-import { msgBody } from '@signalboard/core';
-import { apiRequest } from '../../../lib/client';
+import { supportEndpoints } from '@signalboard/core';
+import { apiCall } from '../../../lib/client';
 
 export function contactSupport(values: { header: string; body: string; file: File | null }) {
-  const form = new FormData();
-  form.append('header', values.header);
-  form.append('body', values.body);
-  if (values.file) form.append('file', values.file, values.file.name);
-  return apiRequest(msgBody, 'contact-support', { form });
+  // A multipart form: header, body, then the file (with its name) when one is attached.
+  return apiCall(supportEndpoints.contactSupport, { body: { header: values.header, body: values.body, file: values.file ?? undefined } });
 }

@@ -1,13 +1,13 @@
-import { favoriteQuotesResponse, type FavoriteQuotesResponse } from '@signalboard/core';
+import { watchlistEndpoints, type FavoriteQuotesResponse } from '@signalboard/core';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { apiRequest } from '../../../lib/client';
+import { apiCall } from '../../../lib/client';
 import type { LiveQuote } from '../../../lib/live';
 
 /** WatchList prices refresh this often while the screen is open. */
 export const FAVORITE_QUOTES_REFRESH_MS = 30_000;
 
 /** GET api/favorites/quotes: last price and day change of each saved favourite. */
-export const getFavoriteQuotes = (signal?: AbortSignal) => apiRequest(favoriteQuotesResponse, 'favorites/quotes', { signal });
+export const getFavoriteQuotes = (signal?: AbortSignal) => apiCall(watchlistEndpoints.getFavoriteQuotes, { signal });
 
 /**
  * Under the favourites' key, so anything that invalidates the favourites (a save) refreshes the

@@ -1,10 +1,10 @@
-import { symbolLookupResponse } from '@signalboard/core';
+import { marketEndpoints } from '@signalboard/core';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { apiRequest } from '../../../lib/client';
+import { apiCall } from '../../../lib/client';
 
 /** GET api/symbol_lookup?q=&exchange=US|TO (spec §7). */
 export const getSymbolLookup = (q: string, exchange: 'US' | 'TO', signal?: AbortSignal) =>
-  apiRequest(symbolLookupResponse, 'symbol_lookup', { query: { q, exchange }, signal });
+  apiCall(marketEndpoints.lookupSymbol, { query: { q, exchange }, signal });
 
 /**
  * Keyed by the (debounced) term and the exchange: asking for the same term again is answered from

@@ -1,10 +1,10 @@
-import { symbolSearchResponse } from '@signalboard/core';
+import { marketEndpoints } from '@signalboard/core';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { apiRequest } from '../../../lib/client';
+import { apiCall } from '../../../lib/client';
 
 /** GET api/symbol_search?symbol= (spec §7). */
 export const getSymbolSearch = (symbol: string, signal?: AbortSignal) =>
-  apiRequest(symbolSearchResponse, 'symbol_search', { query: { symbol }, signal });
+  apiCall(marketEndpoints.searchSymbols, { query: { symbol }, signal });
 
 /** Runs on each input (spec §5), not debounced; a term asked before comes from the cache. */
 export const symbolSearchQuery = (symbol: string) =>
