@@ -206,8 +206,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const services = createContainer(deps, { log: app.log, foreground });
   const { alertDelivery, readiness, sessionUsers, alertEvaluation, tradeJobs, dashboardJobs, liveQuotes, liveHub } = services;
   app.decorate('alertDelivery', alertDelivery);
-  app.addHook('onClose', async () => alertDelivery.stop());
-  app.addHook('onClose', async () => readiness.close());
+  // Streams end before the server closes (an open stream would hold close() up); the rest of the
+  // container after it, in the container's one order (container.ts close), once background work is drained.
+  app.addHook('preClose', async () => services.closeStreams());
+  app.addHook('onClose', async () => services.close());
   // GET /metrics on this port only with METRICS_TOKEN (server.ts opens METRICS_PORT instead/as well).
   if (config.METRICS_TOKEN) await app.register(metricsRoutes, { token: config.METRICS_TOKEN });
 
@@ -224,19 +226,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   // Everything else under /api needs a valid token; the hook runs before any body is read.
   await services.start();
-  app.addHook('onClose', async () => sessionUsers.close());
   const authenticate = createAuthenticate(services.tokens, sessionUsers);
   app.decorate('dashboardJobs', dashboardJobs);
   app.decorate('tradeJobs', tradeJobs);
   app.decorate('jobs', services.jobs);
-  // A replay under way stops between two sessions (the next start runs it again).
-  app.addHook('onClose', async () => tradeJobs.stop());
   app.decorate('liveQuotes', liveQuotes);
-  // Streams end before the server closes (an open stream would hold close() up).
-  app.addHook('preClose', async () => services.closeStreams());
-  app.addHook('onClose', async () => services.closeLive());
   app.decorate('alertEvaluation', alertEvaluation);
-  app.addHook('onClose', async () => alertEvaluation.stop());
   await app.register(
     async (secured) => {
       secured.addHook('onRequest', authenticate);

@@ -190,10 +190,14 @@ export function createContainer(deps: ContainerDeps, options: ContainerOptions) 
   const newsAnalysis = createNewsAnalysisService({ analyst, clock, ttlMs: config.AI_CACHE_TTL_SECONDS * 1000, store });
   const records = createTrackRecords({ repo: tradesRepo, market: deps.market, marketClock: deps.marketClock, ...(deps.tradeUniverse ? { universe: deps.tradeUniverse } : {}) });
 
-  /** Ends the live streams (an open stream would hold an HTTP server's close up). */
-  async function closeStreams(): Promise<void> {
-    await liveQuotes.stop();
-    await liveHub.close();
+  /** Ends the live streams (an open stream would hold an HTTP server's close up); once, however often asked. */
+  let streamsClosed: Promise<void> | undefined;
+  function closeStreams(): Promise<void> {
+    streamsClosed ??= (async () => {
+      await liveQuotes.stop();
+      await liveHub.close();
+    })();
+    return streamsClosed;
   }
   /** The live registry, and the bus when it is this container's own (runtime.ts closes one it passed). */
   async function closeLive(): Promise<void> {
@@ -239,10 +243,10 @@ export function createContainer(deps: ContainerDeps, options: ContainerOptions) 
       await sessionUsers.start();
     },
     closeStreams,
-    closeLive,
     /**
-     * Everything, for a process without an HTTP app (the worker): the timers and the replays stop,
-     * then what holds connections. The HTTP app closes the same parts from its own close hooks.
+     * Everything, in one order for every process: the timers and the replays stop, then the streams
+     * (already ended when an HTTP app closed them before its server), then what holds connections.
+     * The worker calls it; the HTTP app calls it from its onClose hook (app.ts).
      */
     async close(): Promise<void> {
       await alertEvaluation.stop();
