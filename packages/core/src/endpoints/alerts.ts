@@ -1,27 +1,9 @@
-/** The Alert System: saved alerts, the phone number, rules and delivery settings, history, and alert delivery's open routes (Twilio callbacks, the e-mail unsubscribe link), each with its own check. */
+/** The Alert System: the phone number, rules and delivery settings, history, and alert delivery's open routes (Twilio callbacks, the e-mail unsubscribe link), each with its own check. */
 import { z } from 'zod';
-import { alertHistoryQuery, getAlertDeliverySettingsResponse, getAlertHistoryResponse, getUserAlertRulesRequest, getUserAlertRulesResponse, getUserOptionAlertsResponse, getUserPhoneNumberResponse, getUserStockScannerAlertsResponse, resumeAlertEmailResponse, saveAlertDeliverySettingsRequest, saveAlertDeliverySettingsResponse, saveAlertPreferencesRequest, saveAlertPreferencesResponse, saveUserOptionAlertsRequest, saveUserOptionAlertsResponse, saveUserStockScannerAlertsRequest, saveUserStockScannerAlertsResponse, sendTestAlertRequest, sendTestAlertResponse, sendVerificationCodeRequest, sendVerificationCodeResponse, twilioInboundMessage, twilioStatusCallback, unsubscribeOneClickBody, unsubscribeQuery, verifyCodeRequest, verifyCodeResponse } from '../contract/index';
+import { alertHistoryQuery, getAlertDeliverySettingsResponse, getAlertHistoryResponse, getUserAlertRulesRequest, getUserAlertRulesResponse, getUserPhoneNumberResponse, resumeAlertEmailResponse, saveAlertDeliverySettingsRequest, saveAlertDeliverySettingsResponse, saveAlertPreferencesRequest, saveAlertPreferencesResponse, sendTestAlertRequest, sendTestAlertResponse, sendVerificationCodeRequest, sendVerificationCodeResponse, twilioInboundMessage, twilioStatusCallback, unsubscribeOneClickBody, unsubscribeQuery, verifyCodeRequest, verifyCodeResponse } from '../contract/index';
 import { defineEndpoint, endpointGroup } from './define';
 
 export const alertsEndpoints = endpointGroup({
-  getUserOptionAlerts: defineEndpoint({ operationId: 'getUserOptionAlerts', method: 'get', path: '/api/get_user_option_alerts', summary: "The signed-in user's saved option alerts (option trade ids), oldest first", response: getUserOptionAlertsResponse }),
-  saveUserOptionAlerts: defineEndpoint({
-    operationId: 'saveUserOptionAlerts',
-    method: 'post',
-    path: '/api/save_user_option_alerts',
-    summary: "Replace the signed-in user's saved option alerts with these option trades (an empty list clears them); ids of unknown or closed trades are left out and listed in `dropped`",
-    body: saveUserOptionAlertsRequest,
-    response: saveUserOptionAlertsResponse,
-  }),
-  getUserStockScannerAlerts: defineEndpoint({ operationId: 'getUserStockScannerAlerts', method: 'get', path: '/api/get_user_stock_scanner_alerts', summary: "The signed-in user's saved drop alerts (stock_id, trade_type), oldest first", response: getUserStockScannerAlertsResponse }),
-  saveUserStockScannerAlerts: defineEndpoint({
-    operationId: 'saveUserStockScannerAlerts',
-    method: 'post',
-    path: '/api/save_user_stock_scanner_alerts',
-    summary: "Replace the signed-in user's saved drop alerts with these drop items (an empty list clears them); unknown or deactivated items, or a trade_type that is not the item's StockType, are left out and listed in `dropped`",
-    body: saveUserStockScannerAlertsRequest,
-    response: saveUserStockScannerAlertsResponse,
-  }),
   sendVerificationCode: defineEndpoint({
     operationId: 'sendVerificationCode',
     method: 'post',

@@ -10,12 +10,13 @@ import { liveEndpoints } from './live';
 import { marketEndpoints } from './market';
 import { newsEndpoints } from './news';
 import { optionSignalsEndpoints } from './option-signals';
+import { savedAlertsEndpoints } from './saved-alerts';
 import { supportEndpoints } from './support';
 import { tradesEndpoints } from './trades';
 import { watchlistEndpoints } from './watchlist';
 
 export { defineEndpoint, endpointGroup, type Endpoint, type ErrorStatus } from './define';
-export { alertsEndpoints, authEndpoints, dashboardEndpoints, docsEndpoints, healthEndpoints, liveEndpoints, marketEndpoints, newsEndpoints, optionSignalsEndpoints, dropScannerEndpoints, supportEndpoints, tradesEndpoints, watchlistEndpoints };
+export { alertsEndpoints, authEndpoints, dashboardEndpoints, docsEndpoints, healthEndpoints, liveEndpoints, marketEndpoints, newsEndpoints, optionSignalsEndpoints, dropScannerEndpoints, savedAlertsEndpoints, supportEndpoints, tradesEndpoints, watchlistEndpoints };
 
 /** Every declared endpoint; the server registers each exactly once (apps/server/src/features/docs/openapi.test.ts checks). */
 export const ALL_ENDPOINTS: readonly Endpoint[] = [
@@ -31,5 +32,6 @@ export const ALL_ENDPOINTS: readonly Endpoint[] = [
   liveEndpoints,
   dashboardEndpoints,
   tradesEndpoints,
+  savedAlertsEndpoints,
   alertsEndpoints,
 ].flatMap((group): Endpoint[] => Object.values(group));

@@ -1,4 +1,4 @@
-import { alertsEndpoints, type GetUserStockScannerAlertsResponse } from '@signalboard/core';
+import { savedAlertsEndpoints, type GetUserStockScannerAlertsResponse } from '@signalboard/core';
 import { apiCall } from '../client';
 
 /**
@@ -17,21 +17,21 @@ export type StockScannerAlert = GetUserStockScannerAlertsResponse['alerts'][numb
 
 /** GET api/get_user_option_alerts → the saved option trade ids. */
 export async function getUserOptionAlerts(signal?: AbortSignal): Promise<string[]> {
-  return (await apiCall(alertsEndpoints.getUserOptionAlerts, { signal })).option_chain_ids;
+  return (await apiCall(savedAlertsEndpoints.getUserOptionAlerts, { signal })).option_chain_ids;
 }
 
 /** POST api/save_user_option_alerts { option_chain_ids }: the saved set becomes exactly these (the active ones). */
 export async function saveUserOptionAlerts(ids: string[]): Promise<SaveAlertsResult> {
-  return apiCall(alertsEndpoints.saveUserOptionAlerts, { body: { option_chain_ids: ids } });
+  return apiCall(savedAlertsEndpoints.saveUserOptionAlerts, { body: { option_chain_ids: ids } });
 }
 
 /** GET api/get_user_stock_scanner_alerts → the saved drop items (id and type). */
 export async function getUserStockScannerAlerts(signal?: AbortSignal): Promise<StockScannerAlert[]> {
-  return (await apiCall(alertsEndpoints.getUserStockScannerAlerts, { signal })).alerts;
+  return (await apiCall(savedAlertsEndpoints.getUserStockScannerAlerts, { signal })).alerts;
 }
 
 /** POST api/save_user_stock_scanner_alerts { alerts }: the saved set becomes these (the active ones), by id. */
 export async function saveUserStockScannerAlerts(alerts: StockScannerAlert[]): Promise<SaveAlertsResult> {
-  const answer = await apiCall(alertsEndpoints.saveUserStockScannerAlerts, { body: { alerts } });
+  const answer = await apiCall(savedAlertsEndpoints.saveUserStockScannerAlerts, { body: { alerts } });
   return { msg: answer.msg, saved: answer.saved.map((alert) => alert.stock_id), dropped: answer.dropped.map(({ id, reason }) => ({ id, reason })) };
 }

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import {
-  alertsEndpoints,
+  savedAlertsEndpoints,
   type GetUserOptionAlertsResponse,
   type GetUserStockScannerAlertsResponse,
   type SaveUserOptionAlertsResponse,
@@ -23,20 +23,20 @@ function saveMessage(saved: number, dropped: number, kind: string): string {
 export async function savedAlertsRoutes(app: FastifyInstance, options: { db: Database }) {
   const repo = createSavedAlertsRepo(options.db);
 
-  route(app, alertsEndpoints.getUserOptionAlerts, async (request): Promise<GetUserOptionAlertsResponse> => ({
+  route(app, savedAlertsEndpoints.getUserOptionAlerts, async (request): Promise<GetUserOptionAlertsResponse> => ({
     option_chain_ids: await repo.optionAlerts(request.user.id),
   }));
 
-  route(app, alertsEndpoints.saveUserOptionAlerts, async (request, _reply, { option_chain_ids: ids }): Promise<SaveUserOptionAlertsResponse> => {
+  route(app, savedAlertsEndpoints.saveUserOptionAlerts, async (request, _reply, { option_chain_ids: ids }): Promise<SaveUserOptionAlertsResponse> => {
     const result = await repo.saveOptionAlerts(request.user.id, ids);
     return { msg: saveMessage(result.saved.length, result.dropped.length, 'option'), ...result };
   });
 
-  route(app, alertsEndpoints.getUserStockScannerAlerts, async (request): Promise<GetUserStockScannerAlertsResponse> => ({
+  route(app, savedAlertsEndpoints.getUserStockScannerAlerts, async (request): Promise<GetUserStockScannerAlertsResponse> => ({
     alerts: await repo.stockScannerAlerts(request.user.id),
   }));
 
-  route(app, alertsEndpoints.saveUserStockScannerAlerts, async (request, _reply, { alerts }): Promise<SaveUserStockScannerAlertsResponse> => {
+  route(app, savedAlertsEndpoints.saveUserStockScannerAlerts, async (request, _reply, { alerts }): Promise<SaveUserStockScannerAlertsResponse> => {
     const result = await repo.saveStockScannerAlerts(request.user.id, alerts);
     return { msg: saveMessage(result.saved.length, result.dropped.length, 'drop'), ...result };
   });
