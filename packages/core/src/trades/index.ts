@@ -6,7 +6,7 @@
  *   id 'layered' → engines/long-term/     id 'swing'   → engines/swing/
  *   id 'options' → engines/option-trades/ id 'drop'    → engines/drop-items/
  *   id 'crypto'  → engines/crypto/
- * Shared by all: kit/ (series, prices, selection, replay, times…) and track-record/.
+ * Shared by all: kit/ (series, prices, selection, replay, times, lifecycle…) and track-record/.
  */
 import { layeredEngine } from './engines/long-term/engine';
 import { swingEngine } from './engines/swing/engine';

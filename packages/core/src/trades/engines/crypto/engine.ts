@@ -1,5 +1,6 @@
 import type { CryptoTrade } from '../../../contract/crypto-trades';
 import { dayNumber, isoFromDayNumber } from '../../../market/trading-calendar';
+import { openOnly } from '../../kit/lifecycle';
 import { paramHash } from '../../kit/param-hash';
 import { compareCodePoints } from '../../kit/selection';
 import { viewThrough } from '../../kit/series';
@@ -122,10 +123,7 @@ export function createCryptoEngine(params: CryptoParams = CRYPTO_PARAMS): Engine
     // The longest scorecard horizon: a signal's forward returns are all known 90 days after it.
     maxHoldSessions: Math.max(...params.scorecardDays),
     runSession: runCryptoSession,
-    openState: (events) => {
-      const state = foldCrypto(events);
-      return state && !state.closed ? state : null;
-    },
+    openState: (events) => openOnly(foldCrypto(events)),
     fold: (events, mark, now) => foldCryptoRow(events, mark, now, params),
     cooldownKey: (item) => item.symbol,
     simulate: simulateCrypto,

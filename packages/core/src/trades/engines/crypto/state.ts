@@ -1,3 +1,4 @@
+import { foldWith } from '../../kit/lifecycle';
 import { engineEvent, type CloseReason, type EngineEvent, type IdeaEvent, type InstrumentMarket } from '../../types';
 import type { CryptoSnapshot } from './fields';
 import type { CryptoHorizon, CryptoLabel } from './series';
@@ -143,8 +144,4 @@ export function foldCrypto(events: readonly IdeaEvent[]): CryptoState | null {
 }
 
 /** The forward fold: applyCryptoEvent over every event in order (what foldCrypto must equal). */
-export function foldCryptoForward(events: readonly IdeaEvent[]): CryptoState | null {
-  let state: CryptoState | null = null;
-  for (const event of events) state = applyCryptoEvent(state, event);
-  return state;
-}
+export const foldCryptoForward = foldWith(applyCryptoEvent);

@@ -1,5 +1,6 @@
 import type { DropItem } from '../../../contract/drop-items';
 import { dayNumber, isoFromDayNumber } from '../../../market/trading-calendar';
+import { openOnly } from '../../kit/lifecycle';
 import { paramHash } from '../../kit/param-hash';
 import { viewThrough } from '../../kit/series';
 import type { DailySeries, EngineDefinition, IdeaEvent, SessionInput } from '../../types';
@@ -94,10 +95,7 @@ export function createDropEngine(options: DropEngineOptions = {}): EngineDefinit
     maxHoldSessions: Math.max(params.sTimeStopSessions, params.lTimeStopSessions, params.oTimeStopSessions),
     maxHoldSessionsOf: (type) => (type === 'S' ? params.sTimeStopSessions : type === 'L' ? params.lTimeStopSessions : type === 'O' ? params.oTimeStopSessions : Math.max(params.sTimeStopSessions, params.lTimeStopSessions, params.oTimeStopSessions)),
     runSession: (input) => runDropSession(pricer, input),
-    openState: (events) => {
-      const state = foldDrop(events);
-      return state && !state.closed ? state : null;
-    },
+    openState: (events) => openOnly(foldDrop(events)),
     fold: (events, mark, now) => foldDropRow(events, mark, now, params),
     cooldownKey: (event) => dropKey(event.symbol, typeOfIdeaId(event.ideaId)),
     simulate: (input) => simulateDrop(pricer, input),

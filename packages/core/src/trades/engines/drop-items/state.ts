@@ -1,4 +1,5 @@
 import { dayNumber } from '../../../market/trading-calendar';
+import { applyClosed, applyStopHit, applyVoided, foldWith, openLifecycle } from '../../kit/lifecycle';
 import { engineEvent, type CloseReason, type EngineEvent, type IdeaEvent, type NoData } from '../../types';
 
 /**
@@ -123,10 +124,7 @@ export function applyDropEvent(state: DropState | null, logged: IdeaEvent): Drop
     const data = event.data;
     return {
       ...data,
-      symbol: event.symbol,
-      signalDate: event.barDate,
-      signalPrice: event.price ?? 0,
-      entryPending: true,
+      ...openLifecycle(event),
       entryPrice: null,
       entryDay: null,
       target: null,
@@ -161,26 +159,14 @@ export function applyDropEvent(state: DropState | null, logged: IdeaEvent): Drop
       state.targetHit = true;
       break;
     case 'stop_hit':
-      state.exitPending = true;
+      applyStopHit(state);
       break;
-    case 'closed': {
-      const data = event.data;
-      state.closed = true;
-      state.closeReason = data.reason;
-      state.exitPrice = event.price;
-      state.underlyingExit = data.underlyingExit;
-      state.closedDay = day;
-      state.exitAt = data.exitAt;
-      state.exitPending = false;
-      state.sessionsHeld = data.sessionsHeld;
-      state.maxAdverseExcursion = data.maxAdverseExcursion;
+    case 'closed':
+      applyClosed(state, event, day);
+      state.underlyingExit = event.data.underlyingExit;
       break;
-    }
     case 'voided':
-      state.closed = true;
-      state.closeReason = 'void';
-      state.entryPending = false;
-      state.closedDay = day;
+      applyVoided(state, day);
       break;
     default:
       break;
@@ -188,8 +174,4 @@ export function applyDropEvent(state: DropState | null, logged: IdeaEvent): Drop
   return state;
 }
 
-export function foldDrop(events: readonly IdeaEvent[]): DropState | null {
-  let state: DropState | null = null;
-  for (const event of events) state = applyDropEvent(state, event);
-  return state;
-}
+export const foldDrop = foldWith(applyDropEvent);

@@ -1,4 +1,4 @@
-import { isoFromDayNumber } from '../../../market/trading-calendar';
+import { sessionEmitter } from '../../kit/lifecycle';
 import { roundCentDown, roundCentUp } from '../../kit/prices';
 import { indexOnOrBefore, viewThrough } from '../../kit/series';
 import type { CloseReason, DailySeries, EmitEvent, IdeaEvent, SessionExtras } from '../../types';
@@ -126,13 +126,7 @@ function updateOptionItem(params: DropParams, pricer: DropOptionPricer, state: D
 }
 
 export function sessionEvents(params: DropParams, pricer: DropOptionPricer | null, state: DropState, ideaId: string, series: DailySeries, removed: boolean, extras: SessionExtras): IdeaEvent[] {
-  const events: IdeaEvent[] = [];
-  const barDate = isoFromDayNumber(series.day[series.day.length - 1]!);
-  const emit: EmitEvent<DropEventData> = (type, level, price, data) => {
-    const event: IdeaEvent = { ideaId, engine: 'drop', market: series.market, symbol: series.symbol, type, level, barDate, price, data };
-    events.push(event);
-    applyDropEvent(state, event);
-  };
+  const { events, emit } = sessionEmitter<DropEventData, DropState>('drop', ideaId, series, state, applyDropEvent);
   if (state.stockType === 'O') {
     // Without the pricer an O item cannot be continued; it waits (the lead wires the pricer).
     if (pricer) updateOptionItem(params, pricer, state, series, extras, emit);

@@ -1,4 +1,5 @@
 import { isoFromDayNumber, dayNumber } from '../../../market/trading-calendar';
+import { openOnly, sessionEmitter } from '../../kit/lifecycle';
 import { paramHash } from '../../kit/param-hash';
 import { roundCentDown, roundCentUp } from '../../kit/prices';
 import { cooldownAllows, rankAndCap } from '../../kit/selection';
@@ -252,13 +253,8 @@ function updatePlan(params: LayeredParams, state: LayeredState, series: DailySer
 
 /** Runs one session for one open plan; answers its events (state is a working copy). */
 function sessionEvents(params: LayeredParams, state: LayeredState, ideaId: string, series: DailySeries, removed: boolean): IdeaEvent[] {
-  const events: IdeaEvent[] = [];
-  const barDate = isoFromDayNumber(series.day[series.day.length - 1]!);
-  updatePlan(params, state, series, removed, (type, level, price, data) => {
-    const event: IdeaEvent = { ideaId, engine: 'layered', market: series.market, symbol: series.symbol, type, level, barDate, price, data };
-    events.push(event);
-    applyLayeredEvent(state, event);
-  });
+  const { events, emit } = sessionEmitter<LayeredEventData, LayeredState>('layered', ideaId, series, state, applyLayeredEvent);
+  updatePlan(params, state, series, removed, emit);
   return events;
 }
 
@@ -320,10 +316,7 @@ export function createLayeredEngine(params: LayeredParams = LAYERED_PARAMS): Eng
     warmupBars: params.warmupBars,
     maxHoldSessions: params.timeStopSessions,
     runSession: runLayeredSession,
-    openState: (events) => {
-      const state = foldLayered(events);
-      return state && !state.closed ? state : null;
-    },
+    openState: (events) => openOnly(foldLayered(events)),
     fold: foldLayeredRow,
     cooldownKey: (event) => event.symbol,
     simulate: simulateLayered,

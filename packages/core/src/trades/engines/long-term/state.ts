@@ -1,4 +1,5 @@
 import { dayNumber } from '../../../market/trading-calendar';
+import { applyClosed, applyStopHit, applyVoided, foldWith } from '../../kit/lifecycle';
 import { engineEvent, type CloseReason, type EngineEvent, type IdeaEvent } from '../../types';
 
 /**
@@ -192,19 +193,20 @@ export function applyLayeredEvent(state: LayeredState | null, logged: IdeaEvent)
       break;
     }
     case 'stop_hit':
-      state.exitPending = true;
+      applyStopHit(state);
       break;
     case 'closed': {
       const data = event.data;
       if (data.shares > 0) sell(state, day, data);
-      closeState(state, data.reason, event.price, day, data.exitAt);
-      state.sessionsHeld = data.sessionsHeld;
-      state.maxAdverseExcursion = data.maxAdverseExcursion;
+      applyClosed(state, event, day);
       break;
     }
     case 'voided':
-      closeState(state, 'void', null, day, null);
-      state.entryPending = false;
+      applyVoided(state, day);
+      // The layered reducer also clears the exit on a void (as its closeState always did).
+      state.exitPrice = null;
+      state.exitAt = null;
+      state.exitPending = false;
       break;
     default:
       break;
@@ -225,21 +227,8 @@ function sell(state: LayeredState, day: number, data: { shares: number; amount: 
   state.fills.push({ day, shares: -data.shares, amount: data.amount });
 }
 
-function closeState(state: LayeredState, reason: CloseReason, price: number | null, day: number, exitAt: 'open' | 'close' | null): void {
-  state.closed = true;
-  state.closeReason = reason;
-  state.exitPrice = price;
-  state.closedDay = day;
-  state.exitAt = exitAt;
-  state.exitPending = false;
-}
-
 /** Folds an idea's events (oldest first) into its state; null when there is no `opened`. */
-export function foldLayered(events: readonly IdeaEvent[]): LayeredState | null {
-  let state: LayeredState | null = null;
-  for (const event of events) state = applyLayeredEvent(state, event);
-  return state;
-}
+export const foldLayered = foldWith(applyLayeredEvent);
 
 /** A deep copy (the engine works on a copy of an open idea's state). */
 export function cloneLayered(state: LayeredState): LayeredState {

@@ -1,5 +1,6 @@
 import type { OptionSide, OptionTrade } from '../../../contract/option-trades';
 import { dayNumber, isoFromDayNumber } from '../../../market/trading-calendar';
+import { openOnly } from '../../kit/lifecycle';
 import { paramHash } from '../../kit/param-hash';
 import { rankAndCap } from '../../kit/selection';
 import { viewThrough } from '../../kit/series';
@@ -8,7 +9,7 @@ import { contextAt, firingSide, openedData, openedEvent, optionAlertsAt, session
 import { OPTIONS_PARAMS, OPTIONS_RULE_VERSION, type OptionsParams } from './params';
 import { bidOf, modelValue } from './pricing';
 import { foldOptionRow, optionOutcome } from './row';
-import { applyOptionEvent, type OptionOpenedData, type OptionRepeatData, type OptionState } from './state';
+import { applyOptionEvent, foldOptions, type OptionOpenedData, type OptionRepeatData, type OptionState } from './state';
 import { quoteOf, sessionEvents, sigmaToday } from './update';
 
 /**
@@ -123,11 +124,7 @@ export function createOptionsEngine(params: OptionsParams = OPTIONS_PARAMS): Eng
     warmupBars: params.warmupBars,
     maxHoldSessions: params.timeStopSessions,
     runSession: runOptionsSession,
-    openState: (events) => {
-      let state: OptionState | null = null;
-      for (const event of events) state = applyOptionEvent(state, event);
-      return state && !state.closed ? state : null;
-    },
+    openState: (events) => openOnly(foldOptions(events)),
     fold: (events, mark, now) => foldOptionRow(events, mark, now, params),
     cooldownKey: (event) => event.symbol,
     simulate: simulateOptions,

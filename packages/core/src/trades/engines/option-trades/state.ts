@@ -1,5 +1,6 @@
 import type { OptionAlertKind, OptionSide } from '../../../contract/option-trades';
 import { dayNumber } from '../../../market/trading-calendar';
+import { applyVoided, closeLifecycle, foldWith, openLifecycle } from '../../kit/lifecycle';
 import { engineEvent, type CloseReason, type EngineEvent, type IdeaEvent } from '../../types';
 
 /**
@@ -109,11 +110,7 @@ export function applyOptionEvent(state: OptionState | null, logged: IdeaEvent): 
   if (event.type === 'opened') {
     const data = event.data;
     // Object.assign, not a spread: spreading the ~30 opened fields is the fold's hot spot (the live pass folds every idea).
-    return Object.assign({}, data, {
-      symbol: event.symbol,
-      signalDate: event.barDate,
-      signalPrice: event.price ?? 0,
-      entryPending: true,
+    return Object.assign({}, data, openLifecycle(event), {
       entryValue: null,
       entryDay: null,
       alertCount: 1,
@@ -150,21 +147,13 @@ export function applyOptionEvent(state: OptionState | null, logged: IdeaEvent): 
       break;
     case 'closed': {
       const data = event.data;
-      state.closed = true;
-      state.closeReason = data.reason;
+      closeLifecycle(state, data, day);
       state.exitValue = event.price;
-      state.closedDay = day;
-      state.exitAt = data.exitAt;
-      state.sessionsHeld = data.sessionsHeld;
-      state.maxAdverseExcursion = data.maxAdverseExcursion;
       state.lastMark = { ...state.lastMark, stockClose: data.stockPrice };
       break;
     }
     case 'voided':
-      state.closed = true;
-      state.closeReason = 'void';
-      state.entryPending = false;
-      state.closedDay = day;
+      applyVoided(state, day);
       break;
     default:
       break;
@@ -176,8 +165,4 @@ function markOf(mark: OptionMarkData): OptionMarkData {
   return { markValue: mark.markValue, stockClose: mark.stockClose, sigma: mark.sigma };
 }
 
-export function foldOptions(events: readonly IdeaEvent[]): OptionState | null {
-  let state: OptionState | null = null;
-  for (const event of events) state = applyOptionEvent(state, event);
-  return state;
-}
+export const foldOptions = foldWith(applyOptionEvent);

@@ -1,4 +1,5 @@
-import { dayNumber, isoFromDayNumber } from '../../../market/trading-calendar';
+import { dayNumber } from '../../../market/trading-calendar';
+import { sessionEmitter } from '../../kit/lifecycle';
 import { roundCentDown, roundCentUp } from '../../kit/prices';
 import { indexOnOrBefore } from '../../kit/series';
 import type { CloseReason, DailySeries, EmitEvent, IdeaEvent, OptionChainContract, SessionExtras } from '../../types';
@@ -102,12 +103,7 @@ function updateTrade(params: OptionsParams, state: OptionState, series: DailySer
 }
 
 export function sessionEvents(params: OptionsParams, state: OptionState, ideaId: string, series: DailySeries, extras: SessionExtras): IdeaEvent[] {
-  const events: IdeaEvent[] = [];
-  const barDate = isoFromDayNumber(series.day[series.day.length - 1]!);
-  updateTrade(params, state, series, extras, (type, level, price, data) => {
-    const event: IdeaEvent = { ideaId, engine: 'options', market: series.market, symbol: series.symbol, type, level, barDate, price, data };
-    events.push(event);
-    applyOptionEvent(state, event);
-  });
+  const { events, emit } = sessionEmitter<OptionEventData, OptionState>('options', ideaId, series, state, applyOptionEvent);
+  updateTrade(params, state, series, extras, emit);
   return events;
 }

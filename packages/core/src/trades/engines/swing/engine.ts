@@ -1,6 +1,7 @@
 import type { SwingTrade } from '../../../contract/trades';
 import { dayNumber, isoFromDayNumber } from '../../../market/trading-calendar';
 import { earningsWithin } from '../../kit/times';
+import { openOnly, sessionEmitter } from '../../kit/lifecycle';
 import { paramHash } from '../../kit/param-hash';
 import { roundCentDown, roundCentUp } from '../../kit/prices';
 import { cooldownAllows, rankAndCap } from '../../kit/selection';
@@ -215,13 +216,8 @@ function updateTrade(params: SwingParams, state: SwingState, series: DailySeries
 }
 
 function sessionEvents(params: SwingParams, state: SwingState, ideaId: string, series: DailySeries, removed: boolean): IdeaEvent[] {
-  const events: IdeaEvent[] = [];
-  const barDate = isoFromDayNumber(series.day[series.day.length - 1]!);
-  updateTrade(params, state, series, removed, (type, level, price, data) => {
-    const event: IdeaEvent = { ideaId, engine: 'swing', market: series.market, symbol: series.symbol, type, level, barDate, price, data };
-    events.push(event);
-    applySwingEvent(state, event);
-  });
+  const { events, emit } = sessionEmitter<SwingEventData, SwingState>('swing', ideaId, series, state, applySwingEvent);
+  updateTrade(params, state, series, removed, emit);
   return events;
 }
 
@@ -303,10 +299,7 @@ export function createSwingEngine(params: SwingParams = SWING_PARAMS): EngineDef
     warmupBars: params.warmupBars,
     maxHoldSessions: params.timeStopSessions,
     runSession: runSwingSession,
-    openState: (events) => {
-      const state = foldSwing(events);
-      return state && !state.closed ? state : null;
-    },
+    openState: (events) => openOnly(foldSwing(events)),
     fold: (events, mark, now) => foldSwingRow(events, mark, now, params),
     cooldownKey: (event) => event.symbol,
     simulate: simulateSwing,

@@ -1,4 +1,5 @@
 import { dayNumber } from '../../../market/trading-calendar';
+import { applyClosed, applyStopHit, applyVoided, foldWith, openLifecycle } from '../../kit/lifecycle';
 import { engineEvent, type CloseReason, type EngineEvent, type IdeaEvent, type NoData } from '../../types';
 
 /**
@@ -85,10 +86,7 @@ export function applySwingEvent(state: SwingState | null, logged: IdeaEvent): Sw
     const data = event.data;
     return {
       ...data,
-      symbol: event.symbol,
-      signalDate: event.barDate,
-      signalPrice: event.price ?? 0,
-      entryPending: true,
+      ...openLifecycle(event),
       entryPrice: null,
       entryDay: null,
       target1: null,
@@ -124,25 +122,13 @@ export function applySwingEvent(state: SwingState | null, logged: IdeaEvent): Sw
       else state.hit2Day = day;
       break;
     case 'stop_hit':
-      state.exitPending = true;
+      applyStopHit(state);
       break;
-    case 'closed': {
-      const data = event.data;
-      state.closed = true;
-      state.closeReason = data.reason;
-      state.exitPrice = event.price;
-      state.closedDay = day;
-      state.exitAt = data.exitAt;
-      state.exitPending = false;
-      state.sessionsHeld = data.sessionsHeld;
-      state.maxAdverseExcursion = data.maxAdverseExcursion;
+    case 'closed':
+      applyClosed(state, event, day);
       break;
-    }
     case 'voided':
-      state.closed = true;
-      state.closeReason = 'void';
-      state.entryPending = false;
-      state.closedDay = day;
+      applyVoided(state, day);
       break;
     default:
       break;
@@ -150,8 +136,4 @@ export function applySwingEvent(state: SwingState | null, logged: IdeaEvent): Sw
   return state;
 }
 
-export function foldSwing(events: readonly IdeaEvent[]): SwingState | null {
-  let state: SwingState | null = null;
-  for (const event of events) state = applySwingEvent(state, event);
-  return state;
-}
+export const foldSwing = foldWith(applySwingEvent);
