@@ -7,7 +7,7 @@ export * from './validation/text';
 export * from './contract/index';
 export * from './market/trading-calendar';
 export * from './market/earnings';
-export * from './calendar/earnings-events';
+export * from './earnings-calendar/earnings-events';
 export * from './indicators/index';
 export * from './scanners/index';
 export * from './news/sentiment';
