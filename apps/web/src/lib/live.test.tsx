@@ -1,10 +1,10 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { act, renderHook } from '@testing-library/react';
+import { act, render, renderHook } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { tokenStorage } from '../auth/token-storage';
 import { LiveProvider } from '../components/live/live-provider';
-import { useLiveQuotes, usePollingWhileDown } from '../components/live/use-live';
+import { useLiveEngine, useLiveQuotes, usePollingWhileDown } from '../components/live/use-live';
 import { mockApi } from '../test/mock-api';
 import { backoffDelayMs, createLiveClient, LIVE_BACKOFF_MAX_MS, parseLiveLine, type LiveEvent, type LiveStatus } from './live';
 
@@ -207,6 +207,41 @@ describe('fallback to polling', () => {
     streams[1]!.push(hello(ID_2));
     await settle();
     expect(result.current.polling).toBe(false);
+    unmount();
+  });
+});
+
+describe('engines registered by their screens', () => {
+  withFakeTimersAndToken();
+
+  const CRYPTO = { id: 'crypto', liveQueryKeys: [['crypto'], ['trade-ideas', 'crypto']] } as const;
+  function CryptoScreenStub() {
+    useLiveEngine(CRYPTO);
+    return null;
+  }
+
+  it("makes a registered engine's own query keys stale on its idea updates, after its screen closed too", async () => {
+    const stream = controlledStream();
+    mockApi({ 'GET live': () => ({ stream: stream.stream }), 'POST live_symbols': { body: { msg: 'ok' } } });
+    const queryClient = new QueryClient();
+    const app = (screen: boolean) => (
+      <QueryClientProvider client={queryClient}>
+        <LiveProvider>{screen ? <CryptoScreenStub /> : null}</LiveProvider>
+      </QueryClientProvider>
+    );
+    const { rerender, unmount } = render(app(true));
+    await settle();
+    stream.push(hello(ID_1));
+    await settle();
+    rerender(app(false));
+    queryClient.setQueryData(['crypto', 'list'], []);
+    queryClient.setQueryData(['trade-ideas', 'crypto', 'detail', 'c1'], {});
+    queryClient.setQueryData(['trade-ideas', 'swing', 'list', {}], { pages: [] });
+    stream.push('{"type":"ideas","engine":"crypto","at":1}\n');
+    await settle();
+    expect(queryClient.getQueryState(['crypto', 'list'])?.isInvalidated).toBe(true);
+    expect(queryClient.getQueryState(['trade-ideas', 'crypto', 'detail', 'c1'])?.isInvalidated).toBe(true);
+    expect(queryClient.getQueryState(['trade-ideas', 'swing', 'list', {}])?.isInvalidated).toBe(false);
     unmount();
   });
 });

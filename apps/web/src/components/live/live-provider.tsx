@@ -1,15 +1,13 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { createLiveClient, type LiveClient, type LiveEvent, type LiveStatus } from '../../lib/live';
-import { LiveContext, type LiveContextValue } from './live-context';
-
-/** Query keys an engine's idea update makes stale (the trade screens' lists, status and track record). */
-export const ideaQueryKeysOf = (engine: string): unknown[][] => (engine === 'crypto' ? [['crypto'], ['trade-ideas', 'crypto']] : [['trade-ideas', engine]]);
+import { defaultIdeaQueryKeys, LiveContext, type LiveContextValue } from './live-context';
 
 /**
  * One live-update stream for the signed-in app (mounted by the dashboard shell). Screens add the
  * symbols they show (the union is the stream's set) and listen to events; an engine's idea update
- * re-reads that engine's queries here, so every trade screen follows without polling.
+ * re-reads that engine's queries here, so every trade screen follows without polling: the keys its
+ * screen registered (useLiveEngine with its EngineView), or its trade-idea queries (defaultIdeaQueryKeys).
  */
 export function LiveProvider({ children }: { children: ReactNode }) {
   const queryClient = useQueryClient();
@@ -17,13 +15,15 @@ export function LiveProvider({ children }: { children: ReactNode }) {
   const listeners = useRef(new Set<(event: LiveEvent) => void>());
   const symbolCounts = useRef(new Map<string, number>());
   const client = useRef<LiveClient | null>(null);
+  // Engines whose screens registered their query keys: kept after the screen closes, as its cached queries are.
+  const engineKeys = useRef(new Map<string, readonly (readonly unknown[])[]>());
 
   useEffect(() => {
     const live = createLiveClient({
       onStatus: setStatus,
       onEvent: (event) => {
         if (event.type === 'ideas') {
-          for (const queryKey of ideaQueryKeysOf(event.engine)) void queryClient.invalidateQueries({ queryKey });
+          for (const queryKey of engineKeys.current.get(event.engine) ?? defaultIdeaQueryKeys(event.engine)) void queryClient.invalidateQueries({ queryKey });
         }
         for (const listener of [...listeners.current]) listener(event);
       },
@@ -57,6 +57,9 @@ export function LiveProvider({ children }: { children: ReactNode }) {
       subscribe(listener) {
         listeners.current.add(listener);
         return () => listeners.current.delete(listener);
+      },
+      addEngine(engine) {
+        engineKeys.current.set(engine.id, engine.liveQueryKeys);
       },
     };
   }, [status]);

@@ -1,6 +1,6 @@
 import { useContext, useEffect, useEffectEvent, useRef, useState } from 'react';
 import type { LiveEvent, LiveQuote, LiveStatus } from '../../lib/live';
-import { LiveContext } from './live-context';
+import { LiveContext, type LiveEngine } from './live-context';
 
 export function useLiveStatus(): LiveStatus {
   return useContext(LiveContext).status;
@@ -9,6 +9,15 @@ export function useLiveStatus(): LiveStatus {
 /** A query's refetchInterval: `intervalMs` only while the stream is not up (the fallback to polling). */
 export function usePollingWhileDown(intervalMs: number): number | false {
   return useLiveStatus() === 'live' ? false : intervalMs;
+}
+
+/**
+ * Registers a screen's engine with the live stream (LiveProvider): from then on its idea updates make
+ * its `liveQueryKeys` stale. Every trade screen calls it with its screen configuration (EngineView).
+ */
+export function useLiveEngine(engine: LiveEngine): void {
+  const { addEngine } = useContext(LiveContext);
+  useEffect(() => addEngine(engine), [addEngine, engine]);
 }
 
 /** Calls `listener` for each live event (the latest listener; no re-subscribe per render). */

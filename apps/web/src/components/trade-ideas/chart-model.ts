@@ -1,9 +1,10 @@
-import { formatCryptoNumber, type CryptoNumberField, type IdeaEventRow } from '@signalboard/core';
+import type { IdeaEventRow } from '@signalboard/core';
 
 /**
  * What an idea's price chart draws (docs/ui.md "Charts"): the levels its strategy uses as labelled
  * horizontal lines (entry, entry and exit levels, targets, stop, the 30-day high) and a marker on
- * the bar where each event of its log happened. Pure: the chart component only paints this.
+ * the bar where each event of its log happened. Pure: the chart component only paints this. Which
+ * levels an idea has is its engine's (EngineView.chartLines, in the engine's feature folder).
  */
 
 export type ChartTone = 'entry' | 'gain' | 'loss' | 'neutral';
@@ -26,52 +27,13 @@ export interface ChartMarker {
   shape: 'arrowUp' | 'arrowDown' | 'circle' | 'square';
 }
 
-const num = (value: unknown): number | null => (typeof value === 'number' && Number.isFinite(value) ? value : null);
+/** A finite number, or null (a row's level may be missing or null). */
+export const finiteNumber = (value: unknown): number | null => (typeof value === 'number' && Number.isFinite(value) ? value : null);
 
-function line(out: ChartLine[], title: string, value: unknown, tone: ChartTone, dashed = true) {
-  const price = num(value);
+/** Adds a line at `value` when it is a price (a positive number): an engine's chartLines (EngineView). */
+export function pushLine(out: ChartLine[], title: string, value: unknown, tone: ChartTone, dashed = true) {
+  const price = finiteNumber(value);
   if (price !== null && price > 0) out.push({ title, price, tone, dashed });
-}
-
-/** A crypto level with its spec §9 format (swing 4 decimals, highs 8). */
-function cryptoLine(out: ChartLine[], title: string, idea: Record<string, unknown>, field: CryptoNumberField, tone: ChartTone, dashed = true) {
-  const price = num(idea[field]);
-  if (price !== null && price > 0) out.push({ title, price, tone, dashed, text: formatCryptoNumber(field, price) });
-}
-
-/** The horizontal lines of an idea, from its row: a plan's levels, a trade's targets and stop, a coin's swing level and highs. */
-export function chartLines(engine: string, idea: Record<string, unknown>): ChartLine[] {
-  const out: ChartLine[] = [];
-  if (engine === 'crypto') {
-    const kind = idea.SwingKind === 'low' ? 'Swing low' : idea.SwingKind === 'high' ? 'Swing high' : 'Swing level';
-    cryptoLine(out, kind, idea, 'SwingLevel', 'entry', false);
-    cryptoLine(out, '1M high', idea, 'OneMonthHigh', 'neutral');
-    cryptoLine(out, '6M high', idea, 'SixMonthHigh', 'neutral');
-  } else if (engine === 'layered') {
-    line(out, 'Entry', idea.OriginalEntryPrice, 'entry', false);
-    for (let n = 2; n <= 5; n += 1) line(out, `ENL${n}`, idea[`ENL${n}`], 'entry');
-    for (let n = 1; n <= 5; n += 1) line(out, `EXL${n}`, idea[`EXL${n}`], 'gain');
-    line(out, 'Stop', idea.StopPrice, 'loss');
-    line(out, '30-day high at creation', idea.ThirtyDayHigh, 'neutral');
-  } else if (engine === 'options') {
-    // The strike and the option's values are not prices of the underlying: the chart is the
-    // underlying's, with its signal close and its price now; the option's values are in levelNotes.
-    line(out, 'Signal close', idea.SignalPrice, 'entry', false);
-    line(out, 'Underlying now', idea.CurrentPriceStock, 'neutral');
-  } else if (engine === 'drop') {
-    line(out, 'Entry', idea.StockEntryPrice, 'entry', false);
-    // An O item's TargetValue is the option's target (levelNotes), not a price of the stock.
-    if (idea.StockType !== 'O') line(out, 'Target', idea.TargetValue, 'gain');
-    line(out, 'Stop', idea.StopPrice, 'loss');
-    line(out, 'Current', idea.StockCurrentPrice, 'neutral');
-  } else {
-    line(out, 'Entry', idea.EntryPrice, 'entry', false);
-    line(out, 'Target 5%', idea.Target1Price, 'gain');
-    line(out, 'Target 10%', idea.Target2Price, 'gain');
-    line(out, 'Stop', idea.StopPrice, 'loss');
-    line(out, 'Support', idea.SupportLevel, 'neutral');
-  }
-  return out;
 }
 
 /** A level shown as text only (not on the chart): an option's values, which the underlying's chart cannot show. */
@@ -80,34 +42,10 @@ export interface LevelNote {
   value: number;
 }
 
-function note(out: LevelNote[], title: string, value: unknown) {
-  const price = num(value);
+/** Adds a note of `value` when it is a number: an engine's levelNotes (EngineView). */
+export function pushNote(out: LevelNote[], title: string, value: unknown) {
+  const price = finiteNumber(value);
   if (price !== null) out.push({ title, value: price });
-}
-
-/**
- * The levels an idea's chart cannot draw: for an option trade, the strike and the option's entry,
- * current, target (+30%) and stop (−50%) values (docs/rules/option-trades.md §4); for a drop O item, its option's.
- */
-export function levelNotes(engine: string, idea: Record<string, unknown>): LevelNote[] {
-  const out: LevelNote[] = [];
-  if (engine === 'options') {
-    note(out, 'Strike', idea.Strike);
-    note(out, 'Option entry', idea.EntryValue);
-    note(out, 'Option current', idea.Current_Value);
-    const entry = num(idea.EntryValue);
-    if (entry !== null && entry > 0) {
-      note(out, 'Option target (+30%)', Math.round(entry * 130) / 100);
-      note(out, 'Option stop (−50%)', Math.round(entry * 50) / 100);
-    }
-    note(out, 'Option exit', idea.ExitValue);
-  } else if (engine === 'drop' && idea.StockType === 'O') {
-    note(out, 'Option entry', idea.OptionEntryValue);
-    note(out, 'Option current', idea.OptionCurrentValue);
-    note(out, 'Option target', idea.TargetValue);
-    note(out, 'Option exit', idea.OptionExitValue);
-  }
-  return out;
 }
 
 /** Event types as a person reads them, for markers and the event log. */

@@ -3,10 +3,9 @@ import { Alert, Button, Group, Loader, Modal, ScrollArea, Stack, Table, Text, Ti
 import { useQuery } from '@tanstack/react-query';
 import { IconAlertTriangle, IconRefresh } from '@tabler/icons-react';
 import { lazy, Suspense, useMemo } from 'react';
-import { formatCryptoNumber } from '@signalboard/core';
 import { getIdeaDetail, type TradeEngine } from '../../lib/api/trade-ideas';
-import { formatPrice } from '../format';
-import { chartLines, chartMarkers, chartPrecision, eventText, levelNotes } from './chart-model';
+import { chartMarkers, eventText } from './chart-model';
+import type { EngineView } from './engine-view';
 import { formatInstant } from './idea-format';
 
 const PriceChart = lazy(() => import('./price-chart'));
@@ -19,23 +18,21 @@ export const ideaDetailQuery = (engine: TradeEngine, id: string) => ({
 /**
  * One idea in full: its price chart with every level drawn and a marker where each was hit, the
  * levels as a table (the chart's text alternative), and the event log the row is folded from.
+ * `view` is the idea's engine as its screen shows it (its lines, notes, price format, chart scale and name).
  */
-export function IdeaDetailModal({ engine, idea, onClose }: { engine: TradeEngine; idea: { id: string; symbol: string } | null; onClose: () => void }) {
+export function IdeaDetailModal({ view, idea, onClose }: { view: EngineView; idea: { id: string; symbol: string } | null; onClose: () => void }) {
   return (
-    <Modal opened={idea !== null} onClose={onClose} size="xl" title={idea ? `${idea.symbol} · ${engine === 'crypto' ? 'coin' : 'idea'} detail` : ''} closeButtonProps={{ 'aria-label': 'Close' }}>
-      {idea ? <IdeaDetailBody engine={engine} id={idea.id} symbol={idea.symbol} /> : null}
+    <Modal opened={idea !== null} onClose={onClose} size="xl" title={idea ? `${idea.symbol} · ${view.noun} detail` : ''} closeButtonProps={{ 'aria-label': 'Close' }}>
+      {idea ? <IdeaDetailBody view={view} id={idea.id} symbol={idea.symbol} /> : null}
     </Modal>
   );
 }
 
-/** A price in the log: crypto with its spec §9 price format (8 decimals), stocks and options to the cent. */
-const priceFormatOf = (engine: TradeEngine) => (engine === 'crypto' ? (value: number) => formatCryptoNumber('LastClose', value) : (value: number) => formatPrice(value));
-
-function IdeaDetailBody({ engine, id, symbol }: { engine: TradeEngine; id: string; symbol: string }) {
-  const query = useQuery(ideaDetailQuery(engine, id));
-  const lines = useMemo(() => (query.data ? chartLines(query.data.engine, query.data.idea) : []), [query.data]);
+function IdeaDetailBody({ view, id, symbol }: { view: EngineView; id: string; symbol: string }) {
+  const query = useQuery(ideaDetailQuery(view.id, id));
+  const lines = useMemo(() => (query.data ? view.chartLines(query.data.idea) : []), [query.data, view]);
   const markers = useMemo(() => (query.data ? chartMarkers(query.data.events) : []), [query.data]);
-  const notes = useMemo(() => (query.data ? levelNotes(query.data.engine, query.data.idea) : []), [query.data]);
+  const notes = useMemo(() => (query.data ? view.levelNotes(query.data.idea) : []), [query.data, view]);
 
   if (query.isPending) {
     return (
@@ -61,7 +58,8 @@ function IdeaDetailBody({ engine, id, symbol }: { engine: TradeEngine; id: strin
   // A coin's row is rewritten by every daily pass (`updated`): the log lists what changed it, and counts the rest.
   const events = query.data.events.filter((event) => event.type !== 'updated');
   const dailyUpdates = query.data.events.length - events.length;
-  const price = priceFormatOf(engine);
+  // A price in the levels and the log: a coin's in its spec §9 price format (8 decimals), stocks and options to the cent.
+  const price = view.formatPrice;
   const ruleVersion = typeof idea.RuleVersion === 'string' ? idea.RuleVersion : null;
   return (
     <Stack gap="md">
@@ -71,8 +69,8 @@ function IdeaDetailBody({ engine, id, symbol }: { engine: TradeEngine; id: strin
             bars={bars}
             lines={lines}
             markers={markers}
-            precision={engine === 'crypto' ? chartPrecision(bars.map((bar) => bar.close)) : 2}
-            label={engine === 'crypto' ? `${symbol} daily (UTC) candles with the swing level, highs and signal changes` : `${symbol} daily candles with the idea's levels and events`}
+            precision={view.chartPrecision(bars.map((bar) => bar.close))}
+            label={view.chartLabel(symbol)}
           />
         </Suspense>
       ) : (

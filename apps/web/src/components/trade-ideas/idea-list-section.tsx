@@ -2,6 +2,7 @@ import { Group, Text } from '@mantine/core';
 import { useState, type ReactNode } from 'react';
 import type { ListEngine } from '../../lib/api/trade-ideas';
 import type { CsvColumn } from './csv';
+import type { EngineView } from './engine-view';
 import { ExportCsvButton } from './export-csv-button';
 import { IdeaCardList } from './idea-card';
 import { IdeaDetailModal } from './idea-detail-modal';
@@ -27,8 +28,8 @@ export interface IdeaListTexts {
 }
 
 export interface IdeaListSectionProps<Row> {
-  /** The idea detail's engine (the chart and the event log). */
-  engine: ListEngine;
+  /** The list's engine as its screen shows it: the idea detail's (the chart, its levels and the event log). */
+  view: EngineView<ListEngine>;
   /** The list call's state (useIdeaList's answer). */
   list: ListQueryState;
   /** The rows shown, after the screen's filters and order. */
@@ -55,7 +56,7 @@ export interface IdeaListSectionProps<Row> {
  * (loading, a failed load with Retry, the replay's progress, the empty sentence, or the cards), and
  * the detail of the card whose Details was pressed.
  */
-export function IdeaListSection<Row>({ engine, list, rows, skipped, replay, texts, csv, exportRows, idea, renderCard, savedAlerts }: IdeaListSectionProps<Row>) {
+export function IdeaListSection<Row>({ view, list, rows, skipped, replay, texts, csv, exportRows, idea, renderCard, savedAlerts }: IdeaListSectionProps<Row>) {
   const [detail, setDetail] = useState<{ id: string; symbol: string } | null>(null);
   const count = (
     <>
@@ -98,7 +99,7 @@ export function IdeaListSection<Row>({ engine, list, rows, skipped, replay, text
           ))}
         </IdeaCardList>
       </IdeaListOutcome>
-      <IdeaDetailModal engine={engine} idea={detail} onClose={() => setDetail(null)} />
+      <IdeaDetailModal view={view} idea={detail} onClose={() => setDetail(null)} />
     </>
   );
 }

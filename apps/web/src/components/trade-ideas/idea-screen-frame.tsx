@@ -1,6 +1,7 @@
 import { Stack } from '@mantine/core';
 import type { ReactNode } from 'react';
 import type { ListEngine, TrackRecordScope } from '../../lib/api/trade-ideas';
+import type { EngineView } from './engine-view';
 import { ScreenHeader } from '../screen-header';
 import { TrackRecordPanel } from './track-record-panel';
 import { TradeFilterBar, type StatusGroup } from './trade-filter-bar';
@@ -25,7 +26,7 @@ export function IdeaScreenFrame<K extends string>({
   intro?: ReactNode;
   /** The filter bar's name ('Trade filters') and its status checkboxes. */
   filters: { label: string; groups: StatusGroup<K>[] };
-  screen: { filterBar: FilterBarState<K>; serverScope: TrackRecordScope; section: { engine: ListEngine } };
+  screen: { filterBar: FilterBarState<K>; serverScope: TrackRecordScope; section: { view: EngineView<ListEngine> } };
   /** The options record's nominal break-even beside the target-hit rate. */
   targetHitBreakEven?: number;
   children: ReactNode;
@@ -36,7 +37,7 @@ export function IdeaScreenFrame<K extends string>({
       <Stack gap="md">
         {intro}
         <TradeFilterBar label={filters.label} groups={filters.groups} {...screen.filterBar} />
-        <TrackRecordPanel engine={screen.section.engine} scope={screen.serverScope} targetHitBreakEven={targetHitBreakEven} />
+        <TrackRecordPanel engine={screen.section.view.id} scope={screen.serverScope} targetHitBreakEven={targetHitBreakEven} />
         {children}
       </Stack>
     </>

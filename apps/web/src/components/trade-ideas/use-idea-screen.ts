@@ -1,6 +1,8 @@
 import type { IdeaListQuery } from '@signalboard/core';
 import { useMemo } from 'react';
 import { getRemainingPages, type IdeaRowOf, type ListEngine } from '../../lib/api/trade-ideas';
+import { useLiveEngine } from '../live/use-live';
+import type { EngineView } from './engine-view';
 import type { DateSymbolFilter } from './filter-values';
 import { useIdeaList, useReplayStatus } from './use-idea-list';
 import { useTradeFilters } from './use-trade-filters';
@@ -14,7 +16,8 @@ export interface FilterBarState<K extends string> {
 }
 
 /**
- * A trade screen's filters → list call → shown rows, in one place: the status checkboxes, dates and
+ * A trade screen's filters → list call → shown rows, in one place, for the engine `view` shows (its
+ * screen configuration, registered with the live stream here): the status checkboxes, dates and
  * symbol (useTradeFilters); the part of them the server answers (`serverFilter`: the status and
  * type of the list call, or null when no box is ticked and there is nothing to ask for); the
  * engine's replay; the list; and the rows after the screen's own filter and order (`filterRows`).
@@ -23,16 +26,18 @@ export interface FilterBarState<K extends string> {
  * after them of the same call, through the same filter).
  */
 export function useIdeaScreen<E extends ListEngine, K extends string>({
-  engine,
+  view,
   initialStatuses,
   serverFilter,
   filterRows,
 }: {
-  engine: E;
+  view: EngineView<E>;
   initialStatuses: Record<K, boolean>;
   serverFilter: (statuses: Record<K, boolean>) => Pick<IdeaListQuery, 'status' | 'type'> | null;
   filterRows: (rows: readonly IdeaRowOf[E][], statuses: Record<K, boolean>, filter: DateSymbolFilter) => IdeaRowOf[E][];
 }) {
+  const engine = view.id;
+  useLiveEngine(view);
   const { statuses, setStatuses, filter, setFilter, serverScope } = useTradeFilters(initialStatuses);
   const server = serverFilter(statuses);
   const skipped = server === null;
@@ -51,6 +56,6 @@ export function useIdeaScreen<E extends ListEngine, K extends string>({
     replay,
     list,
     filterBar: { statuses, onStatusesChange: setStatuses, filter, onFilterChange: setFilter } satisfies FilterBarState<K>,
-    section: { engine, list, rows, skipped, replay, exportRows },
+    section: { view, list, rows, skipped, replay, exportRows },
   };
 }

@@ -16,9 +16,10 @@ import { SymbolSearchInput } from '../../components/trade-ideas/trade-filter-bar
 import { LIST_REFRESH_MS, REPLAY_POLL_MS, useReplayStatus } from '../../components/trade-ideas/use-idea-list';
 import { ScreenHeader } from '../../components/screen-header';
 import { CryptoCard } from './crypto-card';
+import { CRYPTO_VIEW } from './crypto-view';
 import { filterCrypto, HORIZON_OPTIONS, NO_CRYPTO_FILTER, SIGNAL_OPTIONS, type CryptoFilter, type HorizonChoice, type SignalChoice } from './crypto-filters';
 import { CryptoScorecardPanel } from './crypto-scorecard-panel';
-import { usePollingWhileDown } from '../../components/live/use-live';
+import { useLiveEngine, usePollingWhileDown } from '../../components/live/use-live';
 
 export const TITLE = SCREEN_TITLES.cryptoscanner;
 export const EMPTY_MESSAGE = 'No crypto trades found.';
@@ -38,6 +39,7 @@ export function CryptoScreen() {
   const [filter, setFilter] = useState<CryptoFilter>(NO_CRYPTO_FILTER);
   const [detail, setDetail] = useState<{ id: string; symbol: string } | null>(null);
   const replay = useReplayStatus('crypto');
+  useLiveEngine(CRYPTO_VIEW);
   // Live updates re-read the list when the engine wrote (LiveProvider); polled only while the stream is down.
   const listRefetchMs = usePollingWhileDown(LIST_REFRESH_MS);
   const refetchInterval = replay.running ? REPLAY_POLL_MS : listRefetchMs;
@@ -91,7 +93,7 @@ export function CryptoScreen() {
           </IdeaCardList>
         </IdeaListOutcome>
         <CryptoScorecardPanel scope={symbol ? { symbol } : {}} refetchInterval={refetchInterval} />
-        <IdeaDetailModal engine="crypto" idea={detail} onClose={() => setDetail(null)} />
+        <IdeaDetailModal view={CRYPTO_VIEW} idea={detail} onClose={() => setDetail(null)} />
       </Stack>
     </>
   );

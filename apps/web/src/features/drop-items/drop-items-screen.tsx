@@ -16,6 +16,7 @@ import { useIdeaList } from '../../components/trade-ideas/use-idea-list';
 import { useIdeaScreen } from '../../components/trade-ideas/use-idea-screen';
 import { useSavedAlerts } from '../../components/trade-ideas/use-saved-alerts';
 import { TONE } from '../../theme';
+import { DROP_VIEW } from './drop-items-view';
 
 export const TITLE = SCREEN_TITLES.drop;
 export const EMPTY_MESSAGE = 'No items match the selected filters.';
@@ -107,7 +108,7 @@ const ACTIVE_ITEMS: IdeaListQuery = { status: 'active' };
 
 /** All Stocks Scanner, the drop items with their saved alerts (spec §2 "Drop Scanner alerts screen", §4, §5; docs/rules/drop-items.md §5). */
 export function DropItemsScreen() {
-  const screen = useIdeaScreen({ engine: 'drop', initialStatuses: INITIAL_STATUSES, serverFilter: dropServerFilter, filterRows: filterDrops });
+  const screen = useIdeaScreen({ view: DROP_VIEW, initialStatuses: INITIAL_STATUSES, serverFilter: dropServerFilter, filterRows: filterDrops });
   // Every active item whatever the filters: which checked alerts are still active, and their types.
   const activeList = useIdeaList('drop', ACTIVE_ITEMS, screen.replay.running);
   const known = useMemo(() => {

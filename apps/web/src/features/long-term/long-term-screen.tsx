@@ -13,6 +13,7 @@ import { IdeaScreenFrame } from '../../components/trade-ideas/idea-screen-frame'
 import type { StatusGroup } from '../../components/trade-ideas/trade-filter-bar';
 import { useIdeaScreen } from '../../components/trade-ideas/use-idea-screen';
 import { PlanTable } from './plan-table';
+import { LAYERED_VIEW } from './long-term-view';
 
 export const TITLE = SCREEN_TITLES.allstockscanner;
 export const EMPTY_MESSAGE = 'No trades match the selected filters.';
@@ -70,7 +71,7 @@ export function layeredServerFilter(statuses: Record<StatusKey, boolean>): Pick<
 
 /** Stock Layered Entry & Exit Plan (spec §2 "Long-term layered plan screen", §4, §5; docs/rules/long-term.md §1). */
 export function LayeredScreen() {
-  const screen = useIdeaScreen({ engine: 'layered', initialStatuses: INITIAL_STATUSES, serverFilter: layeredServerFilter, filterRows: filterLayered });
+  const screen = useIdeaScreen({ view: LAYERED_VIEW, initialStatuses: INITIAL_STATUSES, serverFilter: layeredServerFilter, filterRows: filterLayered });
 
   return (
     <IdeaScreenFrame

@@ -17,6 +17,7 @@ import { useIdeaList } from '../../components/trade-ideas/use-idea-list';
 import { useIdeaScreen } from '../../components/trade-ideas/use-idea-screen';
 import { useSavedAlerts } from '../../components/trade-ideas/use-saved-alerts';
 import { TONE } from '../../theme';
+import { OPTIONS_VIEW } from './option-trades-view';
 
 export const TITLE = SCREEN_TITLES.options2;
 export const EMPTY_MESSAGE = 'No options match the selected filters.';
@@ -103,7 +104,7 @@ export const OPTIONS_CSV: CsvColumn<OptionTrade>[] = [
 
 /** Options Scanner, the option trades (spec §2 "Option trades screen", §4, §5; docs/rules/option-trades.md §4). */
 export function OptionTradesScreen() {
-  const screen = useIdeaScreen({ engine: 'options', initialStatuses: INITIAL_STATUSES, serverFilter: optionServerFilter, filterRows: filterOptions });
+  const screen = useIdeaScreen({ view: OPTIONS_VIEW, initialStatuses: INITIAL_STATUSES, serverFilter: optionServerFilter, filterRows: filterOptions });
   // The active trades whatever the filters (the same call as the default view): which checked alerts are still active.
   const activeList = useIdeaList('options', { status: 'active' }, screen.replay.running);
   const known = useMemo(() => {

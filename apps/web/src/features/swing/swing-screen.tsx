@@ -11,6 +11,7 @@ import { IdeaScreenFrame } from '../../components/trade-ideas/idea-screen-frame'
 import type { StatusGroup } from '../../components/trade-ideas/trade-filter-bar';
 import { useIdeaScreen } from '../../components/trade-ideas/use-idea-screen';
 import { TONE } from '../../theme';
+import { SWING_VIEW } from './swing-view';
 
 export const TITLE = SCREEN_TITLES.stockshort;
 export const EMPTY_MESSAGE = 'No trades match the selected filters.';
@@ -118,7 +119,7 @@ export const SWING_CSV: CsvColumn<SwingTrade>[] = [
 
 /** Stock Short-Term Trades (spec §2 "Short-term trades screen", §4; docs/rules/swing.md §2). */
 export function SwingScreen() {
-  const screen = useIdeaScreen({ engine: 'swing', initialStatuses: INITIAL_STATUSES, serverFilter: swingServerFilter, filterRows: filterSwing });
+  const screen = useIdeaScreen({ view: SWING_VIEW, initialStatuses: INITIAL_STATUSES, serverFilter: swingServerFilter, filterRows: filterSwing });
 
   return (
     <IdeaScreenFrame
