@@ -13,6 +13,7 @@ import { swingEngine } from './engines/swing/engine';
 import { optionsEngine } from './engines/option-trades/engine';
 import { dropEngine } from './engines/drop-items/engine';
 import { cryptoEngine } from './engines/crypto/engine';
+import type { EngineId, ExtrasOf } from './types';
 
 export * from './types';
 export { COST_BPS, COST_RATE, roundCentDown, roundCentUp, roundTo } from './kit/prices';
@@ -30,4 +31,21 @@ export * from './engines/crypto/index';
 
 /** Every implemented engine by id (the server's registry; a missing engine is a type error there). */
 export const TRADE_ENGINES = { layered: layeredEngine, swing: swingEngine, options: optionsEngine, drop: dropEngine, crypto: cryptoEngine } as const;
+
+/**
+ * Each engine's extras by id: the extras type X its definition declares (engines/<name>/extras.ts), what
+ * its server adapter builds (apps/server/src/features/trades/engine-adapter.ts EngineAdapter<Id>).
+ */
+export type EngineExtras = { [Id in EngineId]: ExtrasOf<(typeof TRADE_ENGINES)[Id]> };
+
+/**
+ * Every engine's extras fields at once (all optional, each declared by the engine that reads it): the
+ * type of code that serves every engine without knowing which (the server's runner and
+ * createExtrasFor, benches and tests that name no engine). An intersection, not a union: it is a value
+ * of each engine's extras (so it can be handed to whichever engine runs), each engine's extras are a
+ * value of it (every field is optional), and a field (the runner's `optionChains`) reads without
+ * narrowing. Engine code never uses it: it reads its own X.
+ */
+export type SessionExtras = EngineExtras['layered'] & EngineExtras['swing'] & EngineExtras['options'] & EngineExtras['drop'] & EngineExtras['crypto'];
+
 export * from './track-record/index';

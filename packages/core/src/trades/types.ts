@@ -155,7 +155,7 @@ export interface OpenIdea<S = unknown> {
 /** Per key (engine-specific: a symbol, or symbol + type), the bar date the key's last idea closed. */
 export type Cooldowns = ReadonlyMap<string, string>;
 
-export interface SessionInput<P, S = unknown> {
+export interface SessionInput<P, S = unknown, X extends CommonExtras = CommonExtras> {
   params: P;
   /** The session decided (YYYY-MM-DD) and the pass's time (ISO 8601 UTC; a replay uses 16:30 New York). */
   session: { date: string; now: string };
@@ -163,70 +163,30 @@ export interface SessionInput<P, S = unknown> {
   universe: readonly UniverseMember[];
   openIdeas: readonly OpenIdea<S>[];
   cooldowns: Cooldowns;
-  /** As-of-t extras: earnings dates, corporate actions, chains, news scores, rates. */
-  extras: SessionExtras;
+  /**
+   * As-of-t extras: the engine's own (X of its EngineDefinition, declared in engines/<name>/extras.ts:
+   * earnings dates, corporate actions, chains, news scores, rates…). `{}` is no extras.
+   */
+  extras: X;
 }
 
-export interface SessionExtras {
+/**
+ * What every engine's extras share (docs/rules/conventions.md §0.2 Universe): each engine's extras type
+ * (engines/<name>/extras.ts) extends it with the fields that engine reads, and only those. Every
+ * extras field is optional: an absent one is the engine's documented default.
+ */
+export interface CommonExtras {
+  /** Symbols that leave the universe on the session (index exits, delistings); every engine reads it. */
+  removals?: ReadonlySet<string>;
+}
+
+/**
+ * The earnings calendar, read by two engines: swing (EarningsSoon, docs/rules/swing.md §2.1) and options
+ * (EarningsInWindow, docs/rules/option-trades.md §4); their extras extend it.
+ */
+export interface EarningsExtras {
   /** Next earnings date (YYYY-MM-DD) per symbol, as known on the session. */
   earnings?: ReadonlyMap<string, string>;
-  /** Symbols that leave the universe on the session (index exits, delistings). */
-  removals?: ReadonlySet<string>;
-  // drop engine (docs/rules/drop-items.md §5): all optional; the other engines ignore them.
-  /** The S&P 500 members on the session ("Best of S&P 500" is built from them); absent: every universe member. */
-  dropIndexMembers?: ReadonlySet<string>;
-  /** The OPTION_ALERT underlyings (type O's universe); absent: none. */
-  dropOptionUnderlyings?: ReadonlySet<string>;
-  /** The source's company headlines per symbol, as known at the pass (StockNews, Sentiment, NewsTag). */
-  dropNews?: ReadonlyMap<string, readonly DropHeadline[]>;
-  /** GICS sector per symbol on the session (source profile); else the universe member's sector. */
-  sectors?: ReadonlyMap<string, string>;
-  /** The open swing trade's id per symbol (LinkedSwingTradeId). */
-  swingTradeIds?: ReadonlyMap<string, string>;
-  // options engine (docs/rules/option-trades.md §4): as-of-close chains, 30-day IV indexes, the rate, splits.
-  /** The option chain per underlying symbol, as quoted at the session's close. */
-  optionChains?: ReadonlyMap<string, OptionChainSnapshot>;
-  /** 30-day IV index closes in points (e.g. 'VIX' → 18.4, 'VXN' → 22.1). */
-  ivIndexes?: ReadonlyMap<string, number>;
-  /** The risk-free rate (DTB3) as a fraction (0.04 = 4 %); 0.04 when absent. */
-  riskFreeRate?: number;
-  /** Underlyings with a split or other adjustment effective on the session (open option ideas close). */
-  corporateActions?: ReadonlySet<string>;
-  // crypto engine (docs/rules/crypto.md §3): all optional; the other engines ignore them.
-  /** Each coin's scored headlines as known at the pass (the last 72 h are used; older ones are ignored). */
-  cryptoNews?: ReadonlyMap<string, readonly CryptoHeadline[]>;
-  /** Each coin's news summary by the configured analyst (server-side), over the same headlines. */
-  cryptoNewsSummaries?: ReadonlyMap<string, string>;
-  /** Which analyst scored the headlines ('lexicon', or the configured OpenAI-compatible model): the row's SentimentSource. */
-  cryptoSentimentSource?: string;
-  /** Coins whose candles carry only closes (no High/Low from the source): their range fields show defaults and say why. */
-  cryptoCloseOnly?: ReadonlySet<string>;
-  /** The unit of the candles' volume: 'usd' (the venue's quote volume, the default) or 'base' (coins; USD volume = volume × close). */
-  cryptoVolumeUnit?: 'usd' | 'base';
-}
-
-/** A coin's headline as the crypto engine receives it (docs/rules/crypto.md §3.2): scored by the configured analyst. */
-export interface CryptoHeadline {
-  url: string;
-  title: string;
-  /** ISO 8601 UTC publication time. */
-  publishedAt: string;
-  /** The analyst's score in [−1, 1] (values outside are clamped; a non-finite score drops the headline). */
-  score: number;
-  /** The publisher ('CoinDesk', …). */
-  source: string;
-}
-
-/** A company headline for the drop engine (spec §3 "News article" subset). */
-export interface DropHeadline {
-  /** ISO 8601 UTC publication time. */
-  datetime: string;
-  headline: string;
-  summary: string;
-  /** De-duplicates with the normalised headline (docs/rules/crypto.md §3.2). */
-  url?: string;
-  /** A score in [−1, 1] from the configured analyst; the local lexicon scores it when absent. */
-  score?: number;
 }
 
 /** One listed option contract in a chain snapshot (options engine). */
@@ -252,9 +212,10 @@ export interface OptionChainSnapshot {
 /**
  * One engine, as the platform runs it. `runSession` is the engine; `fold` is the projection from
  * the log to the API row (docs/rules/conventions.md §0.4 "Rows are exactly the fold of the events"); `mark`
- * refreshes the mark-to-market fields from a quote without events.
+ * refreshes the mark-to-market fields from a quote without events. `X`: the extras its sessions read
+ * (CommonExtras extended in engines/<name>/extras.ts); CommonExtras by default.
  */
-export interface EngineDefinition<P, S, Row> {
+export interface EngineDefinition<P, S, Row, X extends CommonExtras = CommonExtras> {
   id: EngineId;
   /** `<engine>@<semver>`, e.g. `layered@1.0.0`. */
   ruleVersion: string;
@@ -272,7 +233,8 @@ export interface EngineDefinition<P, S, Row> {
   maxHoldSessions: number;
   /** The longest hold of one of the engine's types, where they differ (drop: S 21, L 252, O 10). */
   maxHoldSessionsOf?(type: string): number;
-  runSession(input: SessionInput<P, S>): IdeaEvent[];
+  /** Decides one session; `input.extras` is the engine's own extras type X (engines/<name>/extras.ts). */
+  runSession(input: SessionInput<P, S, X>): IdeaEvent[];
   /** The open-idea state after these events (oldest first), or null once closed or voided. */
   openState(events: readonly StoredIdeaEvent[]): S | null;
   /** The API row: the fold of the idea's events (oldest first), marked at `mark` when given. */
@@ -296,6 +258,9 @@ export interface EngineDefinition<P, S, Row> {
   /** What the track record needs of an idea whose entry filled (null: pending or voided). */
   outcome(events: readonly StoredIdeaEvent[], row: Row): IdeaOutcome | null;
 }
+
+/** The extras type X an engine's definition declares (trades/index.ts EngineExtras: each engine's by id). */
+export type ExtrasOf<E> = E extends EngineDefinition<infer _P, infer _S, infer _R, infer X> ? X : never;
 
 /** An entered idea as the track record counts it (docs/rules/track-record.md §6). */
 export interface IdeaOutcome {

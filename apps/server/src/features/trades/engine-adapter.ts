@@ -71,13 +71,17 @@ export interface EngineRoutesContext {
   marketClock: Clock;
 }
 
-export interface EngineAdapter {
-  readonly id: EngineId;
+/** The adapter of engine `Id` (engines.ts ENGINE_ADAPTERS holds each one under its id); EngineAdapter: any engine's. */
+export interface EngineAdapter<Id extends EngineId = EngineId> {
+  readonly id: Id;
   /** The symbols the engine runs over; `survivorshipBiased` says the list is today's, not the session's (a replay). */
   universe(market: CachedMarket, survivorshipBiased: boolean): Promise<UniverseMember[]>;
   readonly calendar: EngineCalendar;
-  /** Its session extras for a run over `universe` (what it reads beyond bars: rates, chains, news, earnings…). */
-  extras(engine: AnyEngine, universe: readonly UniverseMember[], deps: ExtrasDeps): Promise<ExtrasFor>;
+  /**
+   * Its session extras for a run over `universe` (what it reads beyond bars: rates, chains, news,
+   * earnings…), of its engine's own extras type (EngineExtras[Id], packages/core engines/<name>/extras.ts).
+   */
+  extras(engine: AnyEngine, universe: readonly UniverseMember[], deps: ExtrasDeps): Promise<ExtrasFor<Id>>;
   /** Its marks beyond the quote; none: an open idea is folded at the quote as it is. */
   readonly marks?: EngineMarks;
   /** The list's `type` filter values a row matches (stored with the row: ideas.types). */

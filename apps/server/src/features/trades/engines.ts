@@ -13,8 +13,11 @@ import type { AnyEngine } from './trades.types';
 
 export const SERVER_TRADE_ENGINES: readonly AnyEngine[] = Object.values(TRADE_ENGINES);
 
-/** Each engine's adapter (in TRADE_ENGINES' order: the list calls are registered in it). */
-export const ENGINE_ADAPTERS: Readonly<Record<EngineId, EngineAdapter>> = {
+/**
+ * Each engine's adapter (in TRADE_ENGINES' order: the list calls are registered in it), typed by its
+ * id: the adapter under `drop` is an EngineAdapter<'drop'>, whose extras are the drop engine's.
+ */
+export const ENGINE_ADAPTERS: { readonly [Id in EngineId]: EngineAdapter<Id> } = {
   layered: longTermAdapter,
   swing: swingAdapter,
   options: optionTradesAdapter,

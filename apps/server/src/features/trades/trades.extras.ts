@@ -1,6 +1,7 @@
 /**
- * What each engine reads beyond bars (types.ts SessionExtras), its universe and its marks, as its
- * adapter (engines.ts ENGINE_ADAPTERS; engine-adapter.ts) says: the shared code asks here.
+ * What each engine reads beyond bars (its own extras type: packages/core engines/<name>/extras.ts),
+ * its universe and its marks, as its adapter (engines.ts ENGINE_ADAPTERS; engine-adapter.ts) says:
+ * the shared code asks here.
  * - Universe: layered and swing the S&P 500 members the source knows; options the OPTION_ALERT
  *   tickers the source knows; drop both; crypto the source's coins (engines/crypto.ts).
  * - Extras, per session: options its rate, IV indexes and chains (engines/option-trades.adapter.ts),
@@ -13,7 +14,7 @@ import type { EngineId, Mark, OptionChainSnapshot, OptionMark, StoredIdeaEvent, 
 import type { CachedMarket } from '../../providers/market/cached-market';
 import type { ExtrasDeps } from './engine-adapter';
 import { adapterOf } from './engines';
-import type { AnyEngine, ExtrasFor } from './trades.types';
+import type { AnyEngine, AnyExtrasFor } from './trades.types';
 
 export type { ExtrasDeps } from './engine-adapter';
 
@@ -24,9 +25,10 @@ export function engineUniverse(market: CachedMarket, engine: EngineId, survivors
 
 /**
  * The extras of `engine` for a run over `universe`, per session; `live` is true only for the session
- * a live pass decides (the one that gets today's chains from a source without past ones).
+ * a live pass decides (the one that gets today's chains from a source without past ones). The
+ * adapter builds the engine's own extras type; they are held here as SessionExtras (any engine's).
  */
-export function createExtrasFor(engine: AnyEngine, universe: readonly UniverseMember[], deps: ExtrasDeps): Promise<ExtrasFor> {
+export function createExtrasFor(engine: AnyEngine, universe: readonly UniverseMember[], deps: ExtrasDeps): Promise<AnyExtrasFor> {
   return adapterOf(engine).extras(engine, universe, deps);
 }
 

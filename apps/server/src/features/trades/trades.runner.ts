@@ -112,7 +112,11 @@ export interface RunnerOptions {
   resume?: boolean;
   universe: readonly UniverseMember[];
   series: ReadonlyMap<string, DailySeries>;
-  /** The session's extras (trades.extras.ts); none by default. `live`: the session a live pass decides. */
+  /**
+   * The session's extras (trades.extras.ts createExtrasFor: the engine's own, held as SessionExtras);
+   * none by default. `live`: the session a live pass decides. The marks read their `optionChains`
+   * (options' and drop's field; absent for the other engines).
+   */
   extrasFor?: (input: SessionInput<unknown, unknown>, options: { live: boolean; pace?: Pace }) => Promise<SessionExtras>;
   /**
    * Called between small pieces of a session's work (a symbol, an idea, a chunk of rows): gives way

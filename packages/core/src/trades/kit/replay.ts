@@ -1,11 +1,11 @@
 import { dayNumber } from '../../market/trading-calendar';
 import type {
+  CommonExtras,
   DailySeries,
   EngineDefinition,
   IdeaEvent,
   OpenIdea,
   Origin,
-  SessionExtras,
   StoredIdeaEvent,
   UniverseMember,
 } from '../types';
@@ -58,15 +58,15 @@ export function foldIntoLedger<P, S, R>(engine: EngineDefinition<P, S, R>, ledge
   }
 }
 
-export interface ReplayInput<P> {
+export interface ReplayInput<P, X extends CommonExtras = CommonExtras> {
   /** Every symbol's full history, oldest first (keyed by symbol). */
   series: ReadonlyMap<string, DailySeries>;
   /** The sessions to decide, ascending (YYYY-MM-DD). */
   sessions: readonly string[];
   /** The engine's universe on a session (point in time where the source knows it). */
   universeFor(date: string): readonly UniverseMember[];
-  /** As-of-session extras (earnings dates, removals); none by default. */
-  extras?(date: string): SessionExtras;
+  /** As-of-session extras, of the engine's own type X (engines/<name>/extras.ts); none by default. */
+  extras?(date: string): X;
   /** The pass time of a session; the engine's nominal pass by default (16:30 New York; crypto 00:05 UTC the next day). */
   nowFor?(date: string): string;
   origin: Origin;
@@ -83,7 +83,7 @@ export interface ReplayInput<P> {
  * Answers the new events, stamped (recordedAt = the session's pass time). Catch-up and the live
  * daily pass are the same call with one session and the stored log as `prior`.
  */
-export function replay<P, S, R>(engine: EngineDefinition<P, S, R>, input: ReplayInput<P>): StoredIdeaEvent[] {
+export function replay<P, S, R, X extends CommonExtras>(engine: EngineDefinition<P, S, R, X>, input: ReplayInput<P, X>): StoredIdeaEvent[] {
   const ledger = emptyLedger<S>();
   if (input.prior) foldIntoLedger(engine, ledger, input.prior);
   const params = input.params ?? engine.params;
@@ -110,7 +110,8 @@ export function replay<P, S, R>(engine: EngineDefinition<P, S, R>, input: Replay
       universe,
       openIdeas: [...ledger.open.values()],
       cooldowns: ledger.cooldowns,
-      extras: input.extras?.(date) ?? {},
+      // No extras: `{}` (every extras field is optional, so `{}` is a value of any engine's X).
+      extras: input.extras?.(date) ?? ({} as X),
     });
     const stamped = stampEvents(engine, events, input.origin, now);
     foldIntoLedger(engine, ledger, stamped);

@@ -11,7 +11,7 @@ import { cryptoRoutes, cryptoRowAt } from './crypto.routes';
 const DAY_MS = 86_400_000;
 const DAY_SECONDS = 86_400;
 
-export const cryptoAdapter: EngineAdapter = {
+export const cryptoAdapter: EngineAdapter<'crypto'> = {
   id: 'crypto',
   universe: cryptoUniverseOf,
   calendar: CRYPTO_CALENDAR,

@@ -34,9 +34,9 @@ import {
   dayNumber,
   isoFromDayNumber,
   sentimentScore,
+  type CryptoExtras,
   type CryptoHeadline,
   type DailySeries,
-  type SessionExtras,
   type UniverseMember,
 } from '@signalboard/core';
 import type { CachedMarket } from '../../../providers/market/cached-market';
@@ -157,8 +157,8 @@ export function createCryptoExtras(
   universe: readonly UniverseMember[],
   candles: { closeOnly: ReadonlySet<string>; volumeUnit: 'usd' | 'base' },
   options: { nowMs: () => number },
-): ExtrasFor {
-  const base: SessionExtras = { cryptoCloseOnly: candles.closeOnly, cryptoVolumeUnit: candles.volumeUnit, cryptoSentimentSource: CRYPTO_SENTIMENT_SOURCE };
+): ExtrasFor<'crypto'> {
+  const base: CryptoExtras = { cryptoCloseOnly: candles.closeOnly, cryptoVolumeUnit: candles.volumeUnit, cryptoSentimentSource: CRYPTO_SENTIMENT_SOURCE };
   const windowMs = CRYPTO_PARAMS.newsHours * HOUR_MS;
   /** `atMs`: the headline's publication time, parsed once (each session filters a coin's whole history by it). */
   type Scored = { article: NewsArticle; headline: CryptoHeadline; atMs: number };
@@ -195,7 +195,7 @@ export function createCryptoExtras(
     const fromMs = passMs - windowMs;
     return (await known).filter(({ atMs }) => atMs > fromMs && atMs <= passMs);
   };
-  return async (input, { pace }) => {
+  return async (input, { pace }): Promise<CryptoExtras> => {
     const passMs = Date.parse(input.session.now);
     if (market.source === 'live' && options.nowMs() - passMs > NEWS_PASSES_BACK_MS) return base;
     const news = new Map<string, CryptoHeadline[]>();

@@ -14,10 +14,10 @@ import {
   dropSignals,
   isoFromDayNumber,
   OPTIONS_PARAMS,
+  type DropExtras,
   type DropHeadline,
   type DropParams,
   type DropState,
-  type SessionExtras,
   type SessionInput,
   type UniverseMember,
   tradesEndpoints,
@@ -83,7 +83,7 @@ const chainPricedCall: ChainPricedContract = (engine, events, date) => {
   return state.stockType === 'O' && state.option?.pricing.priceSource === 'chain' && pastEntryBar(state, date) ? { side: 'CALL', expiry: state.option.expiry, strike: state.option.strike } : null;
 };
 
-export const dropItemsAdapter: EngineAdapter = {
+export const dropItemsAdapter: EngineAdapter<'drop'> = {
   id: 'drop',
   universe: dropUniverse,
   calendar: STOCK_CALENDAR,
@@ -107,8 +107,8 @@ export const dropItemsAdapter: EngineAdapter = {
     }
     // Swing trades (any version) with their open span: the one open on a session is linked.
     const swing = (await repo.ideasOf('swing')).rows.filter((row) => !row.isVoided);
-    const base: SessionExtras = { dropIndexMembers: members, dropOptionUnderlyings: underlyings, sectors };
-    return async (input, { live, pace }) => {
+    const base: DropExtras = { dropIndexMembers: members, dropOptionUnderlyings: underlyings, sectors };
+    return async (input, { live, pace }): Promise<DropExtras> => {
       const date = input.session.date;
       const swingTradeIds = new Map<string, string>();
       for (const row of swing) {
@@ -116,7 +116,7 @@ export const dropItemsAdapter: EngineAdapter = {
         const known = swingTradeIds.get(row.symbol);
         if (known === undefined || known < row.id) swingTradeIds.set(row.symbol, row.id);
       }
-      const extras: SessionExtras = { ...base, swingTradeIds };
+      const extras: DropExtras = { ...base, swingTradeIds };
       const dropInput = { ...(input as unknown as SessionInput<DropParams, DropState>), extras };
       await pace?.();
       const signals = dropSignals(dropInput, true);

@@ -10,7 +10,7 @@
  * from a chain, past its entry bar, is marked at the chain's bid when the chain quotes it (§4.3;
  * else the fold values it with the model at its σ).
  */
-import { optionChainNeeds, type OptionMark, type OptionsParams, type OptionState, type SessionExtras, type SessionInput, tradesEndpoints } from '@signalboard/core';
+import { optionChainNeeds, type OptionMark, type OptionsExtras, type OptionsParams, type OptionState, type SessionInput, tradesEndpoints } from '@signalboard/core';
 import type { EconomicSeries } from '../../../providers/market/types';
 import type { EngineAdapter } from '../engine-adapter';
 import { optionAlertUniverse, STOCK_CALENDAR } from '../trades.market';
@@ -34,7 +34,7 @@ const chainPricedTrade: ChainPricedContract = (engine, events, date) => {
   return state.priceSource === 'chain' && pastEntryBar(state, date) ? { side: state.side, expiry: state.expiry, strike: state.strike } : null;
 };
 
-export const optionTradesAdapter: EngineAdapter = {
+export const optionTradesAdapter: EngineAdapter<'options'> = {
   id: 'options',
   universe: optionAlertUniverse,
   calendar: STOCK_CALENDAR,
@@ -54,9 +54,9 @@ export const optionTradesAdapter: EngineAdapter = {
       const series = await fetchSeries(id);
       if (series) indexes.set(name, series);
     }
-    return async (input, { live, pace }) => {
+    return async (input, { live, pace }): Promise<OptionsExtras> => {
       const date = input.session.date;
-      const extras: { -readonly [K in keyof SessionExtras]: SessionExtras[K] } = {};
+      const extras: { -readonly [K in keyof OptionsExtras]: OptionsExtras[K] } = {};
       const dtb3 = valueAsOf(rate, date);
       if (dtb3 !== undefined) extras.riskFreeRate = dtb3 / 100;
       const iv = new Map<string, number>();

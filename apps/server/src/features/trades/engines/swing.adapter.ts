@@ -3,7 +3,7 @@
  * knows, the stock calendar, its extras (the earnings calendar) and its rows' types (TradeType:
  * trend, drop; NearSupport: level).
  */
-import { dayNumber, isoFromDayNumber, tradesEndpoints } from '@signalboard/core';
+import { dayNumber, isoFromDayNumber, tradesEndpoints, type SwingExtras } from '@signalboard/core';
 import type { CachedMarket } from '../../../providers/market/cached-market';
 import type { EarningsEvent } from '../../../providers/market/types';
 import type { EngineAdapter } from '../engine-adapter';
@@ -20,7 +20,7 @@ export const EARNINGS_LOOKAHEAD_DAYS = 45;
  * announced by then. Read a calendar month at a time, once per run; a month the source cannot
  * answer counts as no earnings (the tag stays off), never as a failed pass.
  */
-function swingEarnings(market: CachedMarket): ExtrasFor {
+function swingEarnings(market: CachedMarket): ExtrasFor<'swing'> {
   const months = new Map<string, Promise<EarningsEvent[]>>();
   const monthOf = (day: number) => isoFromDayNumber(day).slice(0, 7);
   const eventsOf = (month: string) => {
@@ -36,7 +36,7 @@ function swingEarnings(market: CachedMarket): ExtrasFor {
     }
     return events;
   };
-  return async (input) => {
+  return async (input): Promise<SwingExtras> => {
     const date = input.session.date;
     const today = dayNumber(date);
     const wanted = [...new Set([today, today + 31, today + EARNINGS_LOOKAHEAD_DAYS].map(monthOf))];
@@ -51,7 +51,7 @@ function swingEarnings(market: CachedMarket): ExtrasFor {
   };
 }
 
-export const swingAdapter: EngineAdapter = {
+export const swingAdapter: EngineAdapter<'swing'> = {
   id: 'swing',
   universe: stockUniverse,
   calendar: STOCK_CALENDAR,

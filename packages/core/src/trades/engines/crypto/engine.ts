@@ -5,7 +5,8 @@ import { paramHash } from '../../kit/param-hash';
 import { compareCodePoints } from '../../kit/selection';
 import { viewThrough } from '../../kit/series';
 import { cryptoPassTimeOf } from '../../kit/times';
-import { ideaIdOf, type DailySeries, type EngineDefinition, type IdeaEvent, type SessionExtras, type SessionInput } from '../../types';
+import { ideaIdOf, type DailySeries, type EngineDefinition, type IdeaEvent, type SessionInput } from '../../types';
+import type { CryptoExtras } from './extras';
 import { cryptoFieldsAt, type CryptoSnapshot } from './fields';
 import { CRYPTO_PARAMS, CRYPTO_RULE_VERSION, type CryptoParams } from './params';
 import { cryptoOutcome, foldCryptoRow } from './row';
@@ -46,7 +47,7 @@ function event<T extends keyof CryptoEventData>(series: DailySeries, ideaId: str
 }
 
 /** One coin's events on the last candle of `series` (a view ending at the session's candle). */
-function coinEvents(params: CryptoParams, state: CryptoState | null, ideaId: string, series: DailySeries, extras: SessionExtras, now: string, survivorshipBiased: boolean): IdeaEvent[] {
+function coinEvents(params: CryptoParams, state: CryptoState | null, ideaId: string, series: DailySeries, extras: CryptoExtras, now: string, survivorshipBiased: boolean): IdeaEvent[] {
   if (state && extras.removals?.has(series.symbol)) return [event(series, ideaId, 'closed', '', { reason: 'index_exit' })];
   const snapshot: CryptoSnapshot = cryptoFieldsAt(params, series, extras, Date.parse(now));
   if (!state) {
@@ -65,7 +66,7 @@ function coinEvents(params: CryptoParams, state: CryptoState | null, ideaId: str
   return out;
 }
 
-function runCryptoSession(input: SessionInput<CryptoParams, CryptoState>): IdeaEvent[] {
+function runCryptoSession(input: SessionInput<CryptoParams, CryptoState, CryptoExtras>): IdeaEvent[] {
   const { params, session, bars, universe, openIdeas, extras } = input;
   const day = dayNumber(session.date);
   const onSession = (symbol: string): DailySeries | null => {
@@ -112,7 +113,7 @@ function simulateCrypto(input: { params: CryptoParams; series: DailySeries; sign
   return events;
 }
 
-export function createCryptoEngine(params: CryptoParams = CRYPTO_PARAMS): EngineDefinition<CryptoParams, CryptoState, CryptoTrade> {
+export function createCryptoEngine(params: CryptoParams = CRYPTO_PARAMS): EngineDefinition<CryptoParams, CryptoState, CryptoTrade, CryptoExtras> {
   return {
     id: 'crypto',
     calendar: 'utc',

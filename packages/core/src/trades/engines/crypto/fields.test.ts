@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { cryptoTrade } from '../../../contract/crypto-trades';
 import type { Bar } from '../../kit/test-bars';
 import { stampEvents } from '../../kit/replay';
-import type { SessionExtras } from '../../types';
 import { cryptoEngine } from './engine';
+import type { CryptoExtras } from './extras';
 import { cryptoFieldsAt, trendOf, volumeLabelOf } from './fields';
 import { CRYPTO_PARAMS } from './params';
 import { candlesFromCloses, candlesOf } from './test-candles';
@@ -22,7 +22,7 @@ function wilderAtr(bars: readonly Bar[]): number {
 const flat = (n: number): Bar[] => Array.from({ length: n }, () => ({ o: 100, h: 101, l: 99, c: 100, v: 1_000_000 }));
 
 /** The fold's row of a coin whose `opened` event carries these candles' fields (rounded as the API answers). */
-function rowOf(bars: Bar[] | ReturnType<typeof candlesOf>, extras: SessionExtras = {}, mark: { price: number; at: string } | null = null) {
+function rowOf(bars: Bar[] | ReturnType<typeof candlesOf>, extras: CryptoExtras = {}, mark: { price: number; at: string } | null = null) {
   const series = Array.isArray(bars) ? candlesOf('TST', bars) : bars;
   const snapshot = cryptoFieldsAt(P, series, extras, NOW);
   const opened = { ideaId: 'crypto.TST.x', engine: 'crypto' as const, market: 'CRYPTO' as const, symbol: series.symbol, type: 'opened' as const, level: '', barDate: snapshot.candleDate, price: snapshot.close, data: { ...snapshot, createdAt: '2030-01-01T00:05:00.000Z', survivorshipBiased: false } };

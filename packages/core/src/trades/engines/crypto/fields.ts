@@ -1,5 +1,6 @@
 import { isoFromDayNumber } from '../../../market/trading-calendar';
-import type { DailySeries, SessionExtras } from '../../types';
+import type { DailySeries } from '../../types';
+import type { CryptoExtras } from './extras';
 import { NO_CRYPTO_NEWS, cryptoNewsSentiment, type CryptoSentiment } from './news';
 import type { CryptoParams } from './params';
 import { CRYPTO_HORIZONS, cryptoIndicatorsOf, labelOf, type CryptoHorizon, type CryptoLabel } from './series';
@@ -101,7 +102,7 @@ export function trendOf(adx: number, plusDi: number, minusDi: number, close: num
 }
 
 /** The coin's fields on the last candle of `series` at the pass `nowMs` (see the header). */
-export function cryptoFieldsAt(params: CryptoParams, series: DailySeries, extras: SessionExtras, nowMs: number): CryptoSnapshot {
+export function cryptoFieldsAt(params: CryptoParams, series: DailySeries, extras: CryptoExtras, nowMs: number): CryptoSnapshot {
   const t = series.close.length - 1;
   const candles = t + 1;
   const ind = cryptoIndicatorsOf(series, params);

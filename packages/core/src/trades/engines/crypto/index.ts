@@ -33,3 +33,4 @@ export {
   type CryptoSignalChange,
 } from './scorecard';
 export { ALWAYS_INCLUDED_CRYPTOS, BASE_ASSETS, cryptoExclusionReason, cryptoUniverse, isCryptoMember, STABLECOINS, WRAPPED_OR_STAKED, type CryptoListing } from './universe';
+export type { CryptoExtras, CryptoHeadline } from './extras';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { CryptoHeadline } from '../../types';
+import type { CryptoHeadline } from './extras';
 import { cryptoHeadlinesInWindow, cryptoNewsSentiment, cryptoSentimentLabel } from './news';
 import { CRYPTO_PARAMS } from './params';
 

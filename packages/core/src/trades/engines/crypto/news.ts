@@ -1,6 +1,6 @@
 import { normalisedTitle } from '../../kit/headlines';
 import { roundTo } from '../../kit/prices';
-import type { CryptoHeadline } from '../../types';
+import type { CryptoHeadline } from './extras';
 import type { CryptoParams } from './params';
 
 /**

@@ -6,8 +6,9 @@ import { replay } from '../../kit/replay';
 import { indexOnOrBefore, viewThrough } from '../../kit/series';
 import { seededRandom } from '../../kit/test-bars';
 import { cryptoPassTimeOf } from '../../kit/times';
-import { engineEvent, type CryptoHeadline, type DailySeries, type IdeaEvent, type SessionExtras, type StoredIdeaEvent, type UniverseMember } from '../../types';
+import { engineEvent, type DailySeries, type IdeaEvent, type StoredIdeaEvent, type UniverseMember } from '../../types';
 import { cryptoEngine } from './engine';
+import type { CryptoExtras, CryptoHeadline } from './extras';
 import { CRYPTO_PARAMS } from './params';
 import { CRYPTO_HORIZONS, cryptoIndicatorsOf, labelOf } from './series';
 import { foldCrypto, foldCryptoForward, type CryptoEventData } from './state';
@@ -33,7 +34,7 @@ const CLOSE_ONLY = new Set(['C008']);
 const NOW = '2030-01-01T00:00:00.000Z';
 
 /** Headlines per coin as known at the pass of `date`: a few a day, from 4 days back to 6 hours after the pass (not known yet). */
-function extrasFor(date: string): SessionExtras {
+function extrasFor(date: string): CryptoExtras {
   const passMs = Date.parse(cryptoPassTimeOf(date));
   const news = new Map<string, CryptoHeadline[]>();
   const summaries = new Map<string, string>();

@@ -7,8 +7,9 @@ import { risingBars, seriesOf, type Bar } from '../../kit/test-bars';
 import { chooseExpiry, modelExpiries } from '../option-trades/contracts';
 import { OPTIONS_PARAMS } from '../option-trades/params';
 import { modelValue, type ContractTerms } from '../option-trades/pricing';
-import type { OptionChainContract, SessionExtras, StoredIdeaEvent } from '../../types';
+import type { OptionChainContract, StoredIdeaEvent } from '../../types';
 import { dropEngine } from './engine';
+import type { DropExtras } from './extras';
 import { askValue, bidValue } from './option';
 import { dropMarkAt } from './option-pricer';
 import type { DropOptionContract } from './state';
@@ -48,7 +49,7 @@ const quote = (expiry: string, over: Partial<OptionChainContract> = {}): OptionC
  */
 function run(after: number, chainOn: (i: number, expiry: string) => OptionChainContract | null, contracts: (expiry: string) => OptionChainContract[] = () => []) {
   const { series, sessions, expiry, signalIndex } = setup(after);
-  const extras = (date: string): SessionExtras => {
+  const extras = (date: string): DropExtras => {
     const i = sessions.indexOf(date);
     const listed = i === 0 ? [quote(expiry)] : [chainOn(i, expiry), ...contracts(expiry)].filter((c): c is OptionChainContract => c !== null);
     return {
@@ -172,7 +173,7 @@ describe('drop O items chosen from a chain are valued at the chain’s bid (§4.
     const fromDay = tradingDayOnOrAfter(series.day[signalIndex]! + 1);
     const expiry = isoFromDayNumber(chooseExpiry(modelExpiries(fromDay, fromDay + 60), fromDay, OPTIONS_PARAMS)!);
     const gapQuote = quote(expiry, { iv: 0.9, bid: 6, ask: 6.2 });
-    const extras = (date: string): SessionExtras => ({
+    const extras = (date: string): DropExtras => ({
       dropIndexMembers: new Set<string>(),
       dropOptionUnderlyings: new Set(['AAA']),
       optionChains: new Map([['AAA', { underlying: 'AAA', contracts: [sessions.indexOf(date) === 0 ? quote(expiry) : gapQuote] }]]),

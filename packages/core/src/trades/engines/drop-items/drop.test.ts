@@ -4,8 +4,9 @@ import { isoFromDayNumber } from '../../../market/trading-calendar';
 import { indicatorsOf } from '../../kit/series';
 import { flatBars, risingBars, seriesOf, type Bar } from '../../kit/test-bars';
 import { passTimeOf } from '../../kit/times';
-import type { DailySeries, DropHeadline, IdeaEvent, OpenIdea, SessionExtras, StoredIdeaEvent, UniverseMember } from '../../types';
+import type { DailySeries, IdeaEvent, OpenIdea, StoredIdeaEvent, UniverseMember } from '../../types';
 import { createDropEngine, dropEngine } from './engine';
+import type { DropExtras, DropHeadline } from './extras';
 import { DROP_PARAMS } from './params';
 import { bestOfSp500, dropTriggerAt } from './signals';
 import type { DropState, DropType } from './state';
@@ -132,7 +133,7 @@ function dropSeries(symbol: string, close: number, step = 0.2, length = 300): Da
   return seriesOf(symbol, bars);
 }
 
-function session(list: DailySeries[], options: { extras?: SessionExtras; cooldowns?: Map<string, string>; openIdeas?: OpenIdea<DropState>[]; members?: UniverseMember[]; engine?: typeof dropEngine } = {}) {
+function session(list: DailySeries[], options: { extras?: DropExtras; cooldowns?: Map<string, string>; openIdeas?: OpenIdea<DropState>[]; members?: UniverseMember[]; engine?: typeof dropEngine } = {}) {
   const days = list[0]!.day;
   const date = isoFromDayNumber(days[days.length - 1]!);
   const engine = options.engine ?? dropEngine;
@@ -151,7 +152,7 @@ const opened = (events: readonly IdeaEvent[], type?: DropType) => ofType(events,
 describe('Best of S&P 500 (§5)', () => {
   const date = (s: DailySeries) => isoFromDayNumber(s.day[s.day.length - 1]!);
   const members = (list: DailySeries[]) => list.map((s): UniverseMember => ({ symbol: s.symbol, market: 'US', survivorshipBiased: false }));
-  const best = (list: DailySeries[], extras: SessionExtras = {}) => bestOfSp500(DROP_PARAMS, date(list[0]!), new Map(list.map((s) => [s.symbol, s])), members(list), extras);
+  const best = (list: DailySeries[], extras: DropExtras = {}) => bestOfSp500(DROP_PARAMS, date(list[0]!), new Map(list.map((s) => [s.symbol, s])), members(list), extras);
 
   it('ranks members with a rising SMA200 by 12-minus-1-month momentum and keeps the top ceil(n/2)', () => {
     const list = [0.2, 0.1, 0.3, 0.05, 0.15].map((step, i) => seriesOf(`R${i}`, risingBars(300, 50, step)));
@@ -259,7 +260,7 @@ describe('drop news, sentiment and sector (§5.2)', () => {
   // The 20-session high is bar 299's, the session before t.
   const highDate = isoFromDayNumber(series.day[t - 1]!);
   const at = (date: string, hour: number) => `${date}T${String(hour).padStart(2, '0')}:00:00.000Z`;
-  const withNews = (news: DropHeadline[], extras: SessionExtras = {}) => opened(session([series], { extras: { dropNews: new Map([['AAA', news]]), ...extras } }), 'S')[0]!;
+  const withNews = (news: DropHeadline[], extras: DropExtras = {}) => opened(session([series], { extras: { dropNews: new Map([['AAA', news]]), ...extras } }), 'S')[0]!;
 
   it('summarises the headlines from the reference high through the pass; none: No recent news.', () => {
     const item = withNews([

@@ -4,6 +4,7 @@ import { openOnly } from '../../kit/lifecycle';
 import { paramHash } from '../../kit/param-hash';
 import { viewThrough } from '../../kit/series';
 import type { DailySeries, EngineDefinition, IdeaEvent, SessionInput } from '../../types';
+import type { DropExtras } from './extras';
 import type { DropOptionPricer } from './option';
 import { dropOptionPricer } from './option-pricer';
 import { DROP_PARAMS, DROP_RULE_VERSION, type DropParams } from './params';
@@ -23,7 +24,7 @@ import { sessionEvents } from './update';
  * state.ts (the events), row.ts (the API row), option.ts / option-pricer.ts (O's contract).
  */
 
-function runDropSession(pricer: DropOptionPricer | null, input: SessionInput<DropParams, DropState>): IdeaEvent[] {
+function runDropSession(pricer: DropOptionPricer | null, input: SessionInput<DropParams, DropState, DropExtras>): IdeaEvent[] {
   const { params, session, bars, openIdeas, extras } = input;
   const day = dayNumber(session.date);
   const events: IdeaEvent[] = [];
@@ -82,7 +83,7 @@ export interface DropEngineOptions {
   optionPricer?: DropOptionPricer | null;
 }
 
-export function createDropEngine(options: DropEngineOptions = {}): EngineDefinition<DropParams, DropState, DropItem> {
+export function createDropEngine(options: DropEngineOptions = {}): EngineDefinition<DropParams, DropState, DropItem, DropExtras> {
   const params = options.params ?? DROP_PARAMS;
   const pricer = options.optionPricer ?? null;
   return {

@@ -7,3 +7,4 @@ export { askValue, bidValue, type DropOptionBar, type DropOptionPricer } from '.
 export { dropOutcome, dropProfitPercentage, dropStatus, foldDropRow, type DropMark } from './row';
 export { DROP_TYPES, type DropOptionContract, type DropSentiment, type DropState, type DropType, type NewsTag } from './state';
 export { createDropOptionPricer, dropChainNeeds, dropMarkAt, dropOptionPricer } from './option-pricer';
+export type { DropExtras, DropHeadline } from './extras';

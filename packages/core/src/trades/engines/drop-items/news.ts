@@ -1,7 +1,7 @@
 import { analyzeNewsItems } from '../../../news/local-analysis';
 import { sentimentScore } from '../../../news/sentiment';
 import { roundTo } from '../../kit/prices';
-import type { DropHeadline } from '../../types';
+import type { DropHeadline } from './extras';
 import type { DropSentiment, NewsTag } from './state';
 import { normalisedTitle } from '../../kit/headlines';
 

@@ -1,8 +1,10 @@
 import { dayNumber } from '../../../market/trading-calendar';
 import { chooseContract } from '../option-trades/contract-choice';
+import type { OptionPricingExtras } from '../option-trades/extras';
 import { OPTIONS_PARAMS, type OptionsParams } from '../option-trades/params';
 import { modelValue, type ContractTerms } from '../option-trades/pricing';
-import type { DailySeries, Mark, OptionChainContract, SessionExtras, SessionInput, StoredIdeaEvent } from '../../types';
+import type { DailySeries, Mark, OptionChainContract, SessionInput, StoredIdeaEvent } from '../../types';
+import type { DropExtras } from './extras';
 import { bidValue, type DropOptionBar, type DropOptionPricer } from './option';
 import type { DropMark } from './row';
 import { foldDrop, type DropOptionContract, type DropState } from './state';
@@ -49,13 +51,13 @@ function pricingOf(contract: DropOptionContract): DropPricing | null {
 }
 
 /** The session's quote of a contract chosen from a chain (the same expiry and strike, a CALL); a model-chosen one reads no chain. */
-function quoteOf(symbol: string, contract: DropOptionContract, pricing: DropPricing, extras: SessionExtras): OptionChainContract | undefined {
+function quoteOf(symbol: string, contract: DropOptionContract, pricing: DropPricing, extras: OptionPricingExtras): OptionChainContract | undefined {
   if (pricing.priceSource !== 'chain') return undefined;
   return extras.optionChains?.get(symbol)?.contracts.find((c) => c.side === 'CALL' && c.expiry === contract.expiry && Math.abs(c.strike - contract.strike) < 1e-9);
 }
 
 /** σ of a session: the chain's IV for the contract, else an index σ scaled by index(t) / index(entry), else the sticky σ. */
-function sigmaOn(pricing: DropPricing, quote: OptionChainContract | undefined, extras: SessionExtras): number {
+function sigmaOn(pricing: DropPricing, quote: OptionChainContract | undefined, extras: OptionPricingExtras): number {
   if (quote?.iv !== undefined && quote.iv > 0) return quote.iv;
   if (pricing.sigmaSource === 'index' && pricing.ivIndex !== null && pricing.ivIndexAtEntry) {
     const now = extras.ivIndexes?.get(pricing.ivIndex);
@@ -66,7 +68,7 @@ function sigmaOn(pricing: DropPricing, quote: OptionChainContract | undefined, e
 
 export function createDropOptionPricer(params: OptionsParams = OPTIONS_PARAMS): DropOptionPricer {
   return {
-    chooseCall({ series, extras }: { series: DailySeries; sessionDate: string; extras: SessionExtras }): DropOptionContract | null {
+    chooseCall({ series, extras }: { series: DailySeries; sessionDate: string; extras: OptionPricingExtras }): DropOptionContract | null {
       const t = series.close.length - 1;
       if (t < 1) return null;
       const choice = chooseContract(params, series, t, 'CALL', extras);
@@ -95,7 +97,7 @@ export function createDropOptionPricer(params: OptionsParams = OPTIONS_PARAMS): 
       };
     },
 
-    valueOn({ contract, series, extras, entryBar = false }: { contract: DropOptionContract; series: DailySeries; extras: SessionExtras; entryBar?: boolean }): DropOptionBar | null {
+    valueOn({ contract, series, extras, entryBar = false }: { contract: DropOptionContract; series: DailySeries; extras: OptionPricingExtras; entryBar?: boolean }): DropOptionBar | null {
       const pricing = pricingOf(contract);
       const t = series.close.length - 1;
       if (!pricing || t < 0) return null;
@@ -127,7 +129,7 @@ export function createDropOptionPricer(params: OptionsParams = OPTIONS_PARAMS): 
  * bar is valued at the entry's σ), and each O candidate of the day (`candidates`, from dropSignals:
  * its CALL is chosen from the chain).
  */
-export function dropChainNeeds(input: SessionInput<unknown, DropState>, candidates: readonly { symbol: string }[]): Map<string, string | null> {
+export function dropChainNeeds(input: SessionInput<unknown, DropState, DropExtras>, candidates: readonly { symbol: string }[]): Map<string, string | null> {
   const day = dayNumber(input.session.date);
   const needs = new Map<string, string | null>();
   for (const idea of input.openIdeas) {
@@ -151,7 +153,7 @@ export const dropOptionPricer = createDropOptionPricer();
  * entered on the mark's day —, else the chain's IV when the chain quotes the contract, else σ of
  * the choice). S and L items, and closed ones, are marked by the price alone.
  */
-export function dropMarkAt(events: readonly StoredIdeaEvent[], mark: Mark, pricer: DropOptionPricer = dropOptionPricer, extras: SessionExtras = {}): DropMark {
+export function dropMarkAt(events: readonly StoredIdeaEvent[], mark: Mark, pricer: DropOptionPricer = dropOptionPricer, extras: OptionPricingExtras = {}): DropMark {
   const state = foldDrop(events);
   if (!state || state.closed || state.stockType !== 'O' || !state.option) return mark;
   const day = Math.max(dayNumber(mark.at.slice(0, 10)), dayNumber(events[0]!.barDate));

@@ -1,5 +1,6 @@
 import { roundCentDown, roundCentUp } from '../../kit/prices';
-import type { DailySeries, SessionExtras } from '../../types';
+import type { DailySeries } from '../../types';
+import type { OptionPricingExtras } from '../option-trades/extras';
 import type { DropOptionContract } from './state';
 
 /**
@@ -36,14 +37,14 @@ export interface DropOptionPricer {
    * chains from `extras`): the CALL §4.2 chooses, with its fair value at close t and its half-spread,
    * or null when no contract qualifies (then no O item).
    */
-  chooseCall(input: { series: DailySeries; sessionDate: string; extras: SessionExtras }): DropOptionContract | null;
+  chooseCall(input: { series: DailySeries; sessionDate: string; extras: OptionPricingExtras }): DropOptionContract | null;
   /**
    * The contract's fair values on the last bar of `series` (a session after the signal), or null
    * when it cannot be priced that session. `extras` is the session's (empty in simulate()).
    * `entryBar`: the bar is the entry's own (the item entered at its open, or waiting to): every
    * value of it is at the entry's σ, and no chain is read (docs/strategies/option-sigma.md).
    */
-  valueOn(input: { contract: DropOptionContract; series: DailySeries; extras: SessionExtras; entryBar?: boolean }): DropOptionBar | null;
+  valueOn(input: { contract: DropOptionContract; series: DailySeries; extras: OptionPricingExtras; entryBar?: boolean }): DropOptionBar | null;
 }
 
 /** EntryValue = value × (1 + h), rounded up to the cent (§4.3). */

@@ -4,8 +4,9 @@ import { dayNumber, isoFromDayNumber } from '../../../market/trading-calendar';
 import { replay } from '../../kit/replay';
 import { indexOnOrBefore } from '../../kit/series';
 import { randomUniverse, truncatedCopy } from '../../kit/test-bars';
-import type { DailySeries, SessionExtras, StoredIdeaEvent, UniverseMember } from '../../types';
+import type { DailySeries, StoredIdeaEvent, UniverseMember } from '../../types';
 import { createDropEngine } from './engine';
+import type { DropExtras } from './extras';
 import { testPricer } from './test-pricer';
 
 /**
@@ -21,7 +22,7 @@ const MEMBERS: UniverseMember[] = [...SERIES.keys()].map((symbol, i) => ({ symbo
 const UNDERLYINGS = new Set([...SERIES.keys()].filter((_, i) => i % 4 === 0));
 const NOW = '2030-01-01T00:00:00.000Z';
 const engine = createDropEngine({ optionPricer: testPricer({ timeValue: 0.03, halfSpread: 0.03, dteDays: 35 }) });
-const extras = (): SessionExtras => ({ dropOptionUnderlyings: UNDERLYINGS });
+const extras = (): DropExtras => ({ dropOptionUnderlyings: UNDERLYINGS });
 
 function run(series: ReadonlyMap<string, DailySeries>, sessions: readonly string[], prior?: StoredIdeaEvent[], universeFor: (date: string) => readonly UniverseMember[] = () => MEMBERS) {
   return replay(engine, { series, sessions, universeFor, extras, origin: 'replayed', ...(prior ? { prior } : {}) });

@@ -2,7 +2,8 @@ import { dayNumber, isoFromDayNumber, newYorkInstantMs } from '../../../market/t
 import { roundTo, roundCentUp } from '../../kit/prices';
 import { cooldownAllows, compareCodePoints, rankAndCap } from '../../kit/selection';
 import { indicatorsOf } from '../../kit/series';
-import { ideaIdOf, type DailySeries, type IdeaEvent, type SessionExtras, type SessionInput, type UniverseMember } from '../../types';
+import { ideaIdOf, type DailySeries, type IdeaEvent, type SessionInput, type UniverseMember } from '../../types';
+import type { DropExtras } from './extras';
 import { dropNewsOf } from './news';
 import type { DropParams } from './params';
 import type { DropOpenedData, DropOptionContract, DropState, DropType } from './state';
@@ -40,7 +41,7 @@ const ceilShare = (n: number, fraction: number) => Math.ceil(n * fraction - 1e-9
  * on the session included) and SMA200(t) > SMA200(t − 21), ranked by close(t − 21)/close(t − 252) − 1,
  * the top ⌈n/2⌉, ties by ticker (code point).
  */
-export function bestOfSp500(params: DropParams, date: string, bars: ReadonlyMap<string, DailySeries>, universe: readonly UniverseMember[], extras: SessionExtras): string[] {
+export function bestOfSp500(params: DropParams, date: string, bars: ReadonlyMap<string, DailySeries>, universe: readonly UniverseMember[], extras: DropExtras): string[] {
   const day = dayNumber(date);
   const ranked: { symbol: string; momentum: number }[] = [];
   const seen = new Set<string>();
@@ -100,7 +101,7 @@ export function dropOpenedData(
   series: DailySeries,
   t: number,
   trigger: DropTrigger,
-  context: { now: string; extras: SessionExtras; member: UniverseMember | null; option: DropOptionContract | null },
+  context: { now: string; extras: DropExtras; member: UniverseMember | null; option: DropOptionContract | null },
 ): DropOpenedData {
   const ind = indicatorsOf(series);
   const close = series.close[t]!;
@@ -159,7 +160,7 @@ export interface DropCandidate {
 }
 
 /** The day's new signals per type, ranked and capped (before O's contract choice). Exported for the runner (news for new items). */
-export function dropSignals(input: SessionInput<DropParams, DropState>, withOptions: boolean): { S: DropCandidate[]; L: DropCandidate[]; O: DropCandidate[]; dropped: number } {
+export function dropSignals(input: SessionInput<DropParams, DropState, DropExtras>, withOptions: boolean): { S: DropCandidate[]; L: DropCandidate[]; O: DropCandidate[]; dropped: number } {
   const { params, session, bars, universe, openIdeas, cooldowns, extras } = input;
   const day = dayNumber(session.date);
   const open = new Set(openIdeas.map((idea) => dropKey(idea.symbol, idea.state.stockType)));

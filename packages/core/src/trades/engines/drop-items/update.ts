@@ -1,7 +1,8 @@
 import { sessionEmitter } from '../../kit/lifecycle';
 import { roundCentDown, roundCentUp } from '../../kit/prices';
 import { indexOnOrBefore, viewThrough } from '../../kit/series';
-import type { CloseReason, DailySeries, EmitEvent, IdeaEvent, SessionExtras } from '../../types';
+import type { CloseReason, DailySeries, EmitEvent, IdeaEvent } from '../../types';
+import type { DropExtras } from './extras';
 import { askValue, bidValue, type DropOptionPricer } from './option';
 import type { DropParams } from './params';
 import { applyDropEvent, type DropClosedData, type DropEntryData, type DropEventData, type DropState } from './state';
@@ -67,7 +68,7 @@ function updateStockItem(params: DropParams, state: DropState, series: DailySeri
  * close mark is the chain's bid when the session's chain quotes a contract chosen from a chain
  * (DropOptionBar.closeBid), else the model's value at the bid side.
  */
-function updateOptionItem(params: DropParams, pricer: DropOptionPricer, state: DropState, series: DailySeries, extras: SessionExtras, emit: EmitEvent<DropEventData>): void {
+function updateOptionItem(params: DropParams, pricer: DropOptionPricer, state: DropState, series: DailySeries, extras: DropExtras, emit: EmitEvent<DropEventData>): void {
   const t = series.close.length - 1;
   const contract = state.option!;
   const h = contract.halfSpread;
@@ -125,7 +126,7 @@ function updateOptionItem(params: DropParams, pricer: DropOptionPricer, state: D
   }
 }
 
-export function sessionEvents(params: DropParams, pricer: DropOptionPricer | null, state: DropState, ideaId: string, series: DailySeries, removed: boolean, extras: SessionExtras): IdeaEvent[] {
+export function sessionEvents(params: DropParams, pricer: DropOptionPricer | null, state: DropState, ideaId: string, series: DailySeries, removed: boolean, extras: DropExtras): IdeaEvent[] {
   const { events, emit } = sessionEmitter<DropEventData, DropState>('drop', ideaId, series, state, applyDropEvent);
   if (state.stockType === 'O') {
     // Without the pricer an O item cannot be continued; it waits (the lead wires the pricer).

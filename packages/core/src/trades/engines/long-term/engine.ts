@@ -19,6 +19,7 @@ import {
 import { foldLayeredRow, layeredOutcome } from './row';
 import type { LayeredTrade } from '../../../contract/trades';
 import { ideaIdOf, type CloseReason, type DailySeries, type EmitEvent, type EngineDefinition, type IdeaEvent, type SessionInput } from '../../types';
+import type { LayeredExtras } from './extras';
 
 /**
  * Engine `layered@1.0.0` (docs/rules/long-term.md §1): the long-term layered plan of screen allstockscanner.
@@ -258,7 +259,7 @@ function sessionEvents(params: LayeredParams, state: LayeredState, ideaId: strin
   return events;
 }
 
-function runLayeredSession(input: SessionInput<LayeredParams, LayeredState>): IdeaEvent[] {
+function runLayeredSession(input: SessionInput<LayeredParams, LayeredState, LayeredExtras>): IdeaEvent[] {
   const { params, session, bars, universe, openIdeas, cooldowns, extras } = input;
   const day = dayNumber(session.date);
   const events: IdeaEvent[] = [];
@@ -306,7 +307,7 @@ function simulateLayered(input: { params: LayeredParams; series: DailySeries; si
   return events;
 }
 
-export function createLayeredEngine(params: LayeredParams = LAYERED_PARAMS): EngineDefinition<LayeredParams, LayeredState, LayeredTrade> {
+export function createLayeredEngine(params: LayeredParams = LAYERED_PARAMS): EngineDefinition<LayeredParams, LayeredState, LayeredTrade, LayeredExtras> {
   return {
     id: 'layered',
     calendar: 'us',

@@ -2,3 +2,4 @@
 export { createLayeredEngine, layeredEngine, LAYERED_PARAMS, LAYERED_RULE_VERSION, type LayeredParams } from './engine';
 export { layeredDerivedFields, foldLayeredRow, layeredOutcome, type LayeredDerived, type LayeredPlanFields } from './row';
 export type { LayeredState } from './state';
+export type { LayeredExtras } from './extras';

@@ -4,8 +4,9 @@ import { dayNumber, isoFromDayNumber } from '../../../market/trading-calendar';
 import { cooldownAllows } from '../../kit/selection';
 import { averageBefore, highestPrior, indicatorsOf, lowestOver, type SeriesIndicators } from '../../kit/series';
 import { earningsWithin } from '../../kit/times';
-import type { DailySeries, IdeaEvent, SessionExtras, SessionInput } from '../../types';
+import type { DailySeries, IdeaEvent, SessionInput } from '../../types';
 import { chooseContract } from './contract-choice';
+import type { OptionsExtras } from './extras';
 import type { OptionsParams } from './params';
 import type { OptionOpenedData, OptionState, RsiStatus } from './state';
 import { optionStrengthScore } from './strength';
@@ -91,14 +92,14 @@ export function firingSide(alerts: { CALL: OptionAlertKind | null; PUT: OptionAl
 
 /** A new alert of the session (one side fires on a free, warmed-up underlying past its cooldown), before its contract is chosen. */
 export interface Alert {
-  member: SessionInput<OptionsParams, OptionState>['universe'][number];
+  member: SessionInput<OptionsParams, OptionState, OptionsExtras>['universe'][number];
   ctx: BarContext;
   side: OptionSide;
   kind: OptionAlertKind;
 }
 
 /** The session's new alerts (docs/rules/option-trades.md §4.1), before the contract choice and the capacity. */
-export function sessionAlerts(input: SessionInput<OptionsParams, OptionState>): Alert[] {
+export function sessionAlerts(input: SessionInput<OptionsParams, OptionState, OptionsExtras>): Alert[] {
   const { params, session, bars, universe, openIdeas, cooldowns, extras } = input;
   const day = dayNumber(session.date);
   const openSymbols = new Set(openIdeas.map((idea) => idea.symbol));
@@ -134,7 +135,7 @@ export function openedEvent(series: DailySeries, t: number, ideaId: string, data
 }
 
 /** The opened data of a side's idea on bar t, or null when no contract qualifies. */
-export function openedData(params: OptionsParams, ctx: BarContext, side: OptionSide, kind: OptionAlertKind, extras: SessionExtras, session: { date: string; now: string }, survivorshipBiased: boolean): OptionOpenedData | null {
+export function openedData(params: OptionsParams, ctx: BarContext, side: OptionSide, kind: OptionAlertKind, extras: OptionsExtras, session: { date: string; now: string }, survivorshipBiased: boolean): OptionOpenedData | null {
   const contract = chooseContract(params, ctx.series, ctx.t, side, extras);
   if (!contract) return null;
   const earnings = extras.earnings?.get(ctx.series.symbol);

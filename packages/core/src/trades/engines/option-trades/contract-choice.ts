@@ -1,6 +1,7 @@
 import type { OptionSide } from '../../../contract/option-trades';
 import { dayNumber, isoFromDayNumber, tradingDayOnOrAfter } from '../../../market/trading-calendar';
-import type { DailySeries, SessionExtras } from '../../types';
+import type { DailySeries } from '../../types';
+import type { OptionPricingExtras } from './extras';
 import { chooseExpiry, liquidEnough, modelExpiries, occName, rankStrikes, strikeStep, yearsBetween } from './contracts';
 import type { OptionsParams } from './params';
 import { askOf, bidOf, bsmDelta, modelValue, yangZhang } from './pricing';
@@ -12,7 +13,7 @@ import type { OptionOpenedData, SigmaSource } from './state';
  */
 
 /** σ when the chain gives none (docs/rules/option-trades.md §4.3): the IV index, else max(floor, premium × (½ YZ20 + ½ YZ60)). */
-export function fallbackSigma(params: OptionsParams, series: DailySeries, t: number, extras: SessionExtras): { sigma: number; source: SigmaSource; index: string | null; indexValue: number | null } {
+export function fallbackSigma(params: OptionsParams, series: DailySeries, t: number, extras: OptionPricingExtras): { sigma: number; source: SigmaSource; index: string | null; indexValue: number | null } {
   const index = params.ivIndexes[series.symbol];
   const value = index === undefined ? undefined : extras.ivIndexes?.get(index);
   if (index !== undefined && value !== undefined && value > 0) return { sigma: value / 100, source: 'index', index, indexValue: value };
@@ -34,7 +35,7 @@ type ContractChoice = Pick<
  * side (chain Δ, else BSM Δ with the contract's IV or the fallback σ; liquidity when known), else
  * from the model's Friday expiries and strike grid. Null when nothing qualifies.
  */
-export function chooseContract(params: OptionsParams, series: DailySeries, t: number, side: OptionSide, extras: SessionExtras): ContractChoice | null {
+export function chooseContract(params: OptionsParams, series: DailySeries, t: number, side: OptionSide, extras: OptionPricingExtras): ContractChoice | null {
   const symbol = series.symbol;
   const spot = series.close[t]!;
   const day = series.day[t]!;

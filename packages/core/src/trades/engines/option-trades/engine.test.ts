@@ -6,9 +6,10 @@ import { roundCentUp } from '../../kit/prices';
 import { viewThrough } from '../../kit/series';
 import { flatBars, seriesOf, truncatedCopy, type Bar } from '../../kit/test-bars';
 import { passTimeOf } from '../../kit/times';
-import { engineEvent, type Cooldowns, type DailySeries, type IdeaEvent, type OpenIdea, type SessionExtras, type StoredIdeaEvent } from '../../types';
+import { engineEvent, type Cooldowns, type DailySeries, type IdeaEvent, type OpenIdea, type StoredIdeaEvent } from '../../types';
 import { fallbackSigma } from './contract-choice';
 import { optionChainNeeds, optionsEngine } from './engine';
+import type { OptionsExtras } from './extras';
 import { OPTIONS_PARAMS, type OptionsParams } from './params';
 import { askOf, bidOf, modelValue, type ContractTerms } from './pricing';
 import type { OptionEventData, OptionOpenedData, OptionState } from './state';
@@ -53,7 +54,7 @@ function edge(test: (spot: number) => boolean, low: number, high: number): [numb
   return [lo, hi];
 }
 
-function runOn(list: DailySeries[], options: { openIdeas?: OpenIdea<OptionState>[]; cooldowns?: Cooldowns; extras?: SessionExtras; params?: OptionsParams } = {}): IdeaEvent[] {
+function runOn(list: DailySeries[], options: { openIdeas?: OpenIdea<OptionState>[]; cooldowns?: Cooldowns; extras?: OptionsExtras; params?: OptionsParams } = {}): IdeaEvent[] {
   const series = list[0]!;
   const date = dateAt(series, series.day.length - 1);
   return optionsEngine.runSession({
@@ -330,7 +331,7 @@ describe('chains, IV indexes and corporate actions (extras)', () => {
   });
 
   it('selects from the chain (its Δ, liquidity), enters pending at the ask, then enters and marks with the model at the chain’s IV of close t', () => {
-    const extras = (d: string): SessionExtras =>
+    const extras = (d: string): OptionsExtras =>
       d === date
         ? { optionChains: new Map([['AAA', chain()]]) }
         : { optionChains: new Map([['AAA', { underlying: 'AAA', contracts: [{ ...quote(100, 0.5, 3.1, 3.3) }] }]]) };
@@ -387,7 +388,7 @@ describe('chains, IV indexes and corporate actions (extras)', () => {
     // The session after the entry breaks out again: its alert_repeat carries that session's σ.
     const spy = seriesOf('SPY', [...BASE, BREAKOUT, b(101, 101.3, 100.95, 101), b(101, 101.3, 100.95, 101.2)]);
     const spyDate = dateAt(spy, t);
-    const vix = (d: string): SessionExtras => ({ ivIndexes: new Map([['VIX', d === spyDate ? 20 : 22]]), riskFreeRate: 0.05 });
+    const vix = (d: string): OptionsExtras => ({ ivIndexes: new Map([['VIX', d === spyDate ? 20 : 22]]), riskFreeRate: 0.05 });
     const sessions = [spyDate, dateAt(spy, t + 1), dateAt(spy, t + 2)];
     const events = replay(optionsEngine, { series: new Map([['SPY', spy]]), sessions: sessions.slice(0, 2), universeFor: () => [{ symbol: 'SPY', market: 'US', survivorshipBiased: false }], origin: 'replayed', extras: vix });
     expect(openedOf(events)).toMatchObject({ sigma: 0.2, sigmaSource: 'index', ivIndex: 'VIX', ivIndexAtEntry: 20, halfSpread: 0.015, rate: 0.05 });

@@ -6,6 +6,7 @@ import { rankAndCap } from '../../kit/selection';
 import { viewThrough } from '../../kit/series';
 import { ideaIdOf, type DailySeries, type EngineDefinition, type IdeaEvent, type SessionInput } from '../../types';
 import { contextAt, firingSide, openedData, openedEvent, optionAlertsAt, sessionAlerts, type BarContext } from './alerts';
+import type { OptionsExtras } from './extras';
 import { OPTIONS_PARAMS, OPTIONS_RULE_VERSION, type OptionsParams } from './params';
 import { bidOf, modelValue } from './pricing';
 import { foldOptionRow, optionOutcome } from './row';
@@ -43,7 +44,7 @@ interface Candidate {
  * each new alert (its contract is chosen from the chain). The runner asks the source for these
  * chains only (a chain request per open contract and per new signal).
  */
-export function optionChainNeeds(input: SessionInput<OptionsParams, OptionState>): Map<string, string | null> {
+export function optionChainNeeds(input: SessionInput<OptionsParams, OptionState, OptionsExtras>): Map<string, string | null> {
   const day = dayNumber(input.session.date);
   const needs = new Map<string, string | null>();
   for (const idea of input.openIdeas) {
@@ -55,7 +56,7 @@ export function optionChainNeeds(input: SessionInput<OptionsParams, OptionState>
   return needs;
 }
 
-function runOptionsSession(input: SessionInput<OptionsParams, OptionState>): IdeaEvent[] {
+function runOptionsSession(input: SessionInput<OptionsParams, OptionState, OptionsExtras>): IdeaEvent[] {
   const { params, session, bars, openIdeas, extras } = input;
   const day = dayNumber(session.date);
   const events: IdeaEvent[] = [];
@@ -114,7 +115,7 @@ function simulateOptions(input: { params: OptionsParams; series: DailySeries; si
   return events;
 }
 
-export function createOptionsEngine(params: OptionsParams = OPTIONS_PARAMS): EngineDefinition<OptionsParams, OptionState, OptionTrade> {
+export function createOptionsEngine(params: OptionsParams = OPTIONS_PARAMS): EngineDefinition<OptionsParams, OptionState, OptionTrade, OptionsExtras> {
   return {
     id: 'options',
     calendar: 'us',

@@ -3,6 +3,7 @@ export { createOptionsEngine, optionsEngine, optionChainNeeds } from './engine';
 export { OPTIONS_PARAMS, OPTIONS_RULE_VERSION, type OptionsParams } from './params';
 export { optionAlertsAt, optionStrengthInputsAt } from './alerts';
 export { chooseContract, fallbackSigma } from './contract-choice';
+export type { OptionPricingExtras, OptionsExtras } from './extras';
 export { foldOptionRow, OPTION_NO_VOLUME_TAG, type OptionMark, OPTION_VOLUME_TAG, optionOutcome, optionProfitPercent, optionStatus } from './row';
 export { applyOptionEvent, foldOptions, type OptionOpenedData, type OptionState, type RsiStatus, type SigmaSource } from './state';
 export { askOf, bidOf, bsmDelta, bsmPrice, modelValue, normCdf, yangZhang, type BsmInput, type ContractTerms } from './pricing';

@@ -2,7 +2,8 @@ import { dayNumber } from '../../../market/trading-calendar';
 import { sessionEmitter } from '../../kit/lifecycle';
 import { roundCentDown, roundCentUp } from '../../kit/prices';
 import { indexOnOrBefore } from '../../kit/series';
-import type { CloseReason, DailySeries, EmitEvent, IdeaEvent, OptionChainContract, SessionExtras } from '../../types';
+import type { CloseReason, DailySeries, EmitEvent, IdeaEvent, OptionChainContract } from '../../types';
+import type { OptionPricingExtras, OptionsExtras } from './extras';
 import type { OptionsParams } from './params';
 import { askOf, bidOf, modelValue, type ContractTerms } from './pricing';
 import { applyOptionEvent, type OptionClosedData, type OptionEventData, type OptionMarkData, type OptionState } from './state';
@@ -19,7 +20,7 @@ import { applyOptionEvent, type OptionClosedData, type OptionEventData, type Opt
  * had); after it the chain's IV for the contract, an index σ scaled by index(t)/index(entry), else
  * the sticky σ.
  */
-export function sigmaToday(state: OptionState, quote: OptionChainContract | undefined, extras: SessionExtras, entryBar: boolean): number {
+export function sigmaToday(state: OptionState, quote: OptionChainContract | undefined, extras: OptionPricingExtras, entryBar: boolean): number {
   if (entryBar) return state.sigma;
   if (quote?.iv !== undefined && quote.iv > 0) return quote.iv;
   if (state.sigmaSource === 'index' && state.ivIndex !== null && state.ivIndexAtEntry) {
@@ -30,7 +31,7 @@ export function sigmaToday(state: OptionState, quote: OptionChainContract | unde
 }
 
 /** The session chain's quote of a chain-priced trade's contract; none on the entry bar (its marks take the entry's σ). */
-export function quoteOf(state: OptionState, extras: SessionExtras, entryBar: boolean): OptionChainContract | undefined {
+export function quoteOf(state: OptionState, extras: OptionPricingExtras, entryBar: boolean): OptionChainContract | undefined {
   if (state.priceSource !== 'chain' || entryBar) return undefined;
   return extras.optionChains?.get(state.symbol)?.contracts.find((c) => c.side === state.side && c.expiry === state.expiry && Math.abs(c.strike - state.strike) < 1e-9);
 }
@@ -42,7 +43,7 @@ export function quoteOf(state: OptionState, extras: SessionExtras, entryBar: boo
  * beyond), then the target (fills at the target, also on a gap); (5) the close mark and the time
  * exit (session 10, or DTE ≤ 7).
  */
-function updateTrade(params: OptionsParams, state: OptionState, series: DailySeries, extras: SessionExtras, emit: EmitEvent<OptionEventData>): void {
+function updateTrade(params: OptionsParams, state: OptionState, series: DailySeries, extras: OptionsExtras, emit: EmitEvent<OptionEventData>): void {
   const t = series.close.length - 1;
   const day = series.day[t]!;
   const terms: ContractTerms = state;
@@ -102,7 +103,7 @@ function updateTrade(params: OptionsParams, state: OptionState, series: DailySer
   }
 }
 
-export function sessionEvents(params: OptionsParams, state: OptionState, ideaId: string, series: DailySeries, extras: SessionExtras): IdeaEvent[] {
+export function sessionEvents(params: OptionsParams, state: OptionState, ideaId: string, series: DailySeries, extras: OptionsExtras): IdeaEvent[] {
   const { events, emit } = sessionEmitter<OptionEventData, OptionState>('options', ideaId, series, state, applyOptionEvent);
   updateTrade(params, state, series, extras, emit);
   return events;

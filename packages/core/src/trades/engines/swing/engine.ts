@@ -19,6 +19,7 @@ import {
 import { foldSwingRow, swingOutcome } from './row';
 import { applySwingEvent, foldSwing, type SwingClosedData, type SwingEntryData, type SwingEventData, type SwingOpenedData, type SwingState, type SwingType } from './state';
 import { ideaIdOf, type CloseReason, type DailySeries, type EmitEvent, type EngineDefinition, type IdeaEvent, type SessionInput } from '../../types';
+import type { SwingExtras } from './extras';
 
 /**
  * Engine `swing@1.0.0` (docs/rules/swing.md §2): the short-term trades of screen stockshort. Two signals
@@ -229,7 +230,7 @@ interface Candidate {
   survivorshipBiased: boolean;
 }
 
-function runSwingSession(input: SessionInput<SwingParams, SwingState>): IdeaEvent[] {
+function runSwingSession(input: SessionInput<SwingParams, SwingState, SwingExtras>): IdeaEvent[] {
   const { params, session, bars, universe, openIdeas, cooldowns, extras } = input;
   const day = dayNumber(session.date);
   const events: IdeaEvent[] = [];
@@ -289,7 +290,7 @@ function simulateSwing(input: { params: SwingParams; series: DailySeries; signal
   return events;
 }
 
-export function createSwingEngine(params: SwingParams = SWING_PARAMS): EngineDefinition<SwingParams, SwingState, SwingTrade> {
+export function createSwingEngine(params: SwingParams = SWING_PARAMS): EngineDefinition<SwingParams, SwingState, SwingTrade, SwingExtras> {
   return {
     id: 'swing',
     calendar: 'us',
