@@ -10,6 +10,7 @@ export * from './market/earnings';
 export * from './earnings-calendar/earnings-events';
 export * from './indicators/index';
 export * from './scanners/index';
+export * from './custom-scans/index';
 export * from './news/sentiment';
 export * from './news/news-text';
 export * from './news/stock-news';

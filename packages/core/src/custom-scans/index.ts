@@ -1,0 +1,5 @@
+export * from './ast';
+export * from './fields';
+export * from './formula';
+export * from './field-series';
+export * from './evaluate';
