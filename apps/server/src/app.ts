@@ -20,6 +20,7 @@ import type { DashboardJobs } from './features/dashboard/dashboard.jobs';
 import type { TradeJobs } from './features/trades/trades.jobs';
 import { trackForeground } from './lib/foreground';
 import { tradesRoutes } from './features/trades/trades.routes';
+import { customScansRoutes } from './features/custom-scans/custom-scans.routes';
 import type { JobRegistry } from './jobs/registry';
 import { dashboardRoutes } from './features/dashboard/dashboard.routes';
 import { docsRoutes } from './features/docs/openapi';
@@ -252,6 +253,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await secured.register(newsAnalysisRoutes, { service: services.newsAnalysis, limit: services.userLimits.analysis });
       await secured.register(dashboardRoutes, { repo: services.dashboardRepo, jobs: deps.queued ? { fillIfEmpty: deps.queued.fillDashboard } : dashboardJobs, market: deps.market, marketClock: deps.marketClock, imageOrigins: config.NEWS_IMAGE_ORIGINS });
       await secured.register(tradesRoutes, { engines: tradeJobs.engines, repo: services.tradesRepo, market: deps.market, marketClock: deps.marketClock, records: services.records });
+      await secured.register(customScansRoutes);
     },
     { prefix: '/api' },
   );

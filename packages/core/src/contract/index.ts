@@ -4,6 +4,7 @@ export * from './watchlist';
 export * from './support';
 export * from './market';
 export * from './scans';
+export * from './custom-scans';
 export * from './news-analysis';
 export * from './dashboard';
 export * from './trades';

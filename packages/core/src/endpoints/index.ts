@@ -1,6 +1,7 @@
 /** Every API endpoint's declaration (define.ts), one file per feature. */
 import { alertsEndpoints } from './alerts';
 import { authEndpoints } from './auth';
+import { customScansEndpoints } from './custom-scans';
 import { dashboardEndpoints } from './dashboard';
 import type { Endpoint } from './define';
 import { docsEndpoints } from './docs';
@@ -16,7 +17,7 @@ import { tradesEndpoints } from './trades';
 import { watchlistEndpoints } from './watchlist';
 
 export { defineEndpoint, endpointGroup, type Endpoint, type ErrorStatus } from './define';
-export { alertsEndpoints, authEndpoints, dashboardEndpoints, docsEndpoints, healthEndpoints, liveEndpoints, marketEndpoints, newsEndpoints, optionSignalsEndpoints, dropScannerEndpoints, savedAlertsEndpoints, supportEndpoints, tradesEndpoints, watchlistEndpoints };
+export { alertsEndpoints, authEndpoints, customScansEndpoints, dashboardEndpoints, docsEndpoints, healthEndpoints, liveEndpoints, marketEndpoints, newsEndpoints, optionSignalsEndpoints, dropScannerEndpoints, savedAlertsEndpoints, supportEndpoints, tradesEndpoints, watchlistEndpoints };
 
 /** Every declared endpoint; the server registers each exactly once (apps/server/src/features/docs/openapi.test.ts checks). */
 export const ALL_ENDPOINTS: readonly Endpoint[] = [
@@ -34,4 +35,5 @@ export const ALL_ENDPOINTS: readonly Endpoint[] = [
   tradesEndpoints,
   savedAlertsEndpoints,
   alertsEndpoints,
+  customScansEndpoints,
 ].flatMap((group): Endpoint[] => Object.values(group));
