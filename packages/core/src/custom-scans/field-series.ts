@@ -181,8 +181,20 @@ function copy(series: Float64Array, from: number, end: number, out: Float64Array
   for (let i = from; i <= end; i += 1) out[i - from] = finite(series[i]!);
 }
 
+/**
+ * Buffers the full-series indicators write into, grown to the longest history seen and reused for
+ * every symbol: a scan over 8,000 symbols allocates no series per symbol. Safe to share because
+ * every kernel is synchronous and copies what it needs out before it returns.
+ */
+const scratch = { rsi: new Float64Array(0), plusDi: new Float64Array(0), minusDi: new Float64Array(0), adx: new Float64Array(0) };
+
+function scratchFor(name: keyof typeof scratch, length: number): Float64Array {
+  if (scratch[name].length < length) scratch[name] = new Float64Array(Math.max(length, 2 * scratch[name].length));
+  return scratch[name];
+}
+
 /** rsi(N): TA-Lib's RSI of the closes 0..end at i (`rsi` in indicators/rsi.ts). */
-const rsiKernel: Kernel = (b, n, from, end, out) => copy(rsi(upTo(b.close, end), n), from, end, out);
+const rsiKernel: Kernel = (b, n, from, end, out) => copy(rsi(upTo(b.close, end), n, scratchFor('rsi', end + 1)), from, end, out);
 
 /** ema(N): TA-Lib's EMA of the closes 0..end at i (`ema` in indicators/moving-averages.ts). */
 const emaKernel: Kernel = (b, n, from, end, out) => copy(ema(upTo(b.close, end), n), from, end, out);
@@ -205,8 +217,10 @@ const atrPctKernel: Kernel = (b, n, from, end, out) => {
 };
 
 /** adx(N): TA-Lib's ADX of the bars 0..end at i (`directionalMovement` in indicators/adx.ts). */
-const adxKernel: Kernel = (b, n, from, end, out) =>
-  copy(directionalMovement(upTo(b.high, end), upTo(b.low, end), upTo(b.close, end), n).adx, from, end, out);
+const adxKernel: Kernel = (b, n, from, end, out) => {
+  const into = { plusDi: scratchFor('plusDi', end + 1), minusDi: scratchFor('minusDi', end + 1), adx: scratchFor('adx', end + 1) };
+  copy(directionalMovement(upTo(b.high, end), upTo(b.low, end), upTo(b.close, end), n, into).adx, from, end, out);
+};
 
 /** The bars of the volume profile behind vp_distance_pct (volumeProfileLevels' default lookback). */
 const VOLUME_PROFILE_BARS = 120;

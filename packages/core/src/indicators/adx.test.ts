@@ -60,3 +60,17 @@ describe('directionalMovement: TA-Lib PLUS_DI, MINUS_DI, ADX', () => {
     expect(tiny.adx[39]).toBeCloseTo(normal.adx[39]!, 6);
   });
 });
+
+describe('directionalMovement into caller buffers', () => {
+  it('writes exactly what it answers otherwise into the first n values and leaves the rest alone', () => {
+    const into = { plusDi: new Float64Array(60).fill(-1), minusDi: new Float64Array(60).fill(-1), adx: new Float64Array(60).fill(-1) };
+    const written = directionalMovement(H, L, C, 14, into);
+    expect(written.adx).toBe(into.adx);
+    const fresh = directionalMovement(H, L, C, 14);
+    for (const name of ['plusDi', 'minusDi', 'adx'] as const) {
+      expect(Array.from(into[name].subarray(0, C.length))).toEqual(Array.from(fresh[name]));
+      expect(into[name].subarray(C.length).every((value) => value === -1)).toBe(true);
+    }
+    expect(() => directionalMovement(H, L, C, 14, { ...into, adx: new Float64Array(C.length - 1) })).toThrow(RangeError);
+  });
+});

@@ -21,14 +21,25 @@ export interface DirectionalMovement {
  *   ADX = (ADX · (period − 1) + DX) / period, left unchanged on a bar whose TR sum or DI sum is 0.
  * TA-Lib tests those sums against 1e-8 (TA_IS_ZERO); we test for exact 0, as rsi() does, so coins
  * priced in millionths keep a real ADX. Otherwise identical.
+ * `into`: buffers of at least close.length values to write into (and answer) instead of new
+ * arrays, for scans over thousands of symbols (custom-scans/field-series.ts); only their first
+ * close.length values are written.
  */
-export function directionalMovement(high: ArrayLike<number>, low: ArrayLike<number>, close: ArrayLike<number>, period = 14): DirectionalMovement {
+export function directionalMovement(
+  high: ArrayLike<number>,
+  low: ArrayLike<number>,
+  close: ArrayLike<number>,
+  period = 14,
+  into?: DirectionalMovement,
+): DirectionalMovement {
   assertPeriod('directionalMovement', period, 2);
   assertSameLength('directionalMovement', high, low, close);
   const n = close.length;
-  const plusDi = new Float64Array(n).fill(Number.NaN);
-  const minusDi = new Float64Array(n).fill(Number.NaN);
-  const adx = new Float64Array(n).fill(Number.NaN);
+  if (into && Math.min(into.plusDi.length, into.minusDi.length, into.adx.length) < n) throw new RangeError(`directionalMovement: the buffers hold fewer than the ${n} values needed`);
+  const series = (buffer: Float64Array | undefined) => (buffer ? buffer.fill(Number.NaN, 0, n) : new Float64Array(n).fill(Number.NaN));
+  const plusDi = series(into?.plusDi);
+  const minusDi = series(into?.minusDi);
+  const adx = series(into?.adx);
   let plusDm = 0;
   let minusDm = 0;
   let tr = 0;

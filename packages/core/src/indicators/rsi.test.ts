@@ -133,3 +133,18 @@ describe('rsi against technicalindicators (oracle)', () => {
     expect(roundedDiff).toBeGreaterThan(0); // it does round
   });
 });
+
+describe('rsi into a caller buffer', () => {
+  it('writes exactly what rsi() answers into the first n values and leaves the rest alone', () => {
+    const buffer = new Float64Array(400).fill(-1);
+    for (const [seed, length] of [[1, 300], [2, 10], [3, 15], [4, 16]] as const) {
+      const closes = randomWalk(seed, length);
+      buffer.fill(-1);
+      const written = rsi(closes, 14, buffer);
+      expect(written).toBe(buffer);
+      expect(Array.from(buffer.subarray(0, length))).toEqual(Array.from(rsi(closes, 14)));
+      expect(buffer.subarray(length).every((value) => value === -1)).toBe(true);
+    }
+    expect(() => rsi(randomWalk(5, 30), 14, new Float64Array(29))).toThrow(RangeError);
+  });
+});

@@ -37,12 +37,16 @@ function seedSums(closes: ArrayLike<number>, period: number): [number, number] {
  * - Then Wilder smoothing: avg = (avg · (period − 1) + today's gain or loss) / period.
  * - out[i] = 100 · avgGain / (avgGain + avgLoss) from index `period` (the period+1-th close) on,
  *   the bar at i included; NaN before. Flat prices give 0 (see rsiOf).
- * Full-length output; for only the newest value use `latestRsi`, which does not allocate.
+ * Full-length output; for only the newest value use `latestRsi`, which does not allocate. `into`:
+ * a buffer of at least closes.length values to write into (and answer) instead of a new array, for
+ * scans over thousands of symbols (custom-scans/field-series.ts); only its first closes.length
+ * values are written.
  */
-export function rsi(closes: ArrayLike<number>, period = 14): Float64Array {
+export function rsi(closes: ArrayLike<number>, period = 14, into?: Float64Array): Float64Array {
   assertPeriod('rsi', period, 2);
   const n = closes.length;
-  const out = new Float64Array(n).fill(Number.NaN);
+  if (into && into.length < n) throw new RangeError(`rsi: the buffer holds ${into.length} values, ${n} needed`);
+  const out = into ? into.fill(Number.NaN, 0, n) : new Float64Array(n).fill(Number.NaN);
   if (n <= period) return out;
   let [gain, loss] = seedAverages(closes, period);
   out[period] = rsiOf(gain, loss);
