@@ -3,3 +3,5 @@ export * from './fields';
 export * from './formula';
 export * from './field-series';
 export * from './evaluate';
+export * from './templates';
+export * from './backtest';

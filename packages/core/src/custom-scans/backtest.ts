@@ -1,0 +1,329 @@
+/**
+ * "Would this have worked?" (issue 26, docs/custom-scans.md "Backtest"): a scan replayed session by
+ * session with no look-ahead, its new entries' forward returns beside random entries and a benchmark.
+ *
+ * - Each replayed session d, the scan runs on every symbol with a bar dated d, as of that bar (bars
+ *   0..d only: evaluate.ts). A symbol that matches on d and did not on the session before (or had no
+ *   bar then) newly enters the results: an entry at the open of its next bar. The first replayed
+ *   session only sets who is in the results (its members are not new).
+ * - Forward return over h sessions (5, 21, 63): bought at the entry bar's open, sold at the close
+ *   of the h-th bar counting the entry bar as the first, net of 5 bps a side:
+ *   close·(1 − c) / (open·(1 + c)) − 1.
+ * - Mature cohorts only: an entry counts at horizon h when every entry of its month could have
+ *   held h sessions, i.e. the month's last replayed session is at least h sessions before the last
+ *   bar; so the tally never favours the entries that happened to come early in a month.
+ * - Random entries: for each entry, RANDOM_DRAWS symbols drawn from those with a bar that session
+ *   (a seeded xoshiro128**, so a rerun draws the same), entered and held the same way.
+ * - Benchmark (SPY, BTC for crypto): its return from the entry bar's open to the exit bar's close,
+ *   without costs, beside each entry's; the mean excess is entry minus benchmark.
+ * - Equity: every entry held 21 sessions, equal weight, the portfolio's daily return the mean of the
+ *   open positions' (0 on a day with none), compounded over the replay.
+ * The replay runs in steps (`step`), so a job can report progress between them and stop.
+ */
+import { cohortOf } from '../trades/track-record/cohorts';
+import { xoshiroFromSeedBytes } from '../trades/track-record/prng';
+import { bootstrapMeanInterval, entryWeekOf, mean, median, wilsonInterval, type RateWithInterval } from '../trades/track-record/stats';
+import { isoFromDayNumber } from '../market/trading-calendar';
+import type { CompiledScan, ScanBars, ScanFacts } from './evaluate';
+
+export const BACKTEST_HORIZONS = [5, 21, 63] as const;
+export type BacktestHorizon = (typeof BACKTEST_HORIZONS)[number];
+/** Cost per side, in basis points. */
+export const BACKTEST_COST_BPS = 5;
+/** Sessions each entry is held in the equity curve. */
+export const EQUITY_HOLD_SESSIONS = 21;
+/** Random entries drawn per real entry. */
+export const RANDOM_DRAWS = 20;
+/** Entries listed as the worst (by their 21-session return). */
+export const WORST_ENTRIES = 10;
+
+export interface BacktestSymbol {
+  symbol: string;
+  bars: ScanBars;
+  /** The day number (days since 1970-01-01) of each bar, ascending. */
+  day: Int32Array;
+  /** Facts as known today (sector, exchange): they do not change over the replay. */
+  facts: ScanFacts;
+}
+
+export interface BacktestBenchmark {
+  symbol: string;
+  day: Int32Array;
+  open: Float64Array;
+  close: Float64Array;
+}
+
+export interface BacktestInput {
+  compiled: CompiledScan;
+  symbols: readonly BacktestSymbol[];
+  /** The sessions to replay (day numbers, ascending); the last is "now". */
+  sessions: Int32Array;
+  benchmark: BacktestBenchmark | null;
+  /** Seeds the random entries and the bootstrap. */
+  seed: Uint8Array;
+}
+
+/** Forward returns at one horizon: n, mean with its bootstrap interval, median, share positive with its Wilson interval. */
+export interface HorizonStats {
+  n: number;
+  mean: number | null;
+  meanLow: number | null;
+  meanHigh: number | null;
+  median: number | null;
+  positive: RateWithInterval | null;
+}
+
+export interface HorizonResult {
+  horizon: BacktestHorizon;
+  scan: HorizonStats;
+  random: HorizonStats;
+  /** The benchmark over the same windows; null without a benchmark. */
+  benchmarkMean: number | null;
+  /** Mean of (entry − benchmark) over the entries with both. */
+  excessMean: number | null;
+  /** Entries not yet counted: their month is not mature at this horizon. */
+  immature: number;
+}
+
+export interface BacktestEntry {
+  symbol: string;
+  /** The entry bar's date (bought at its open). */
+  date: string;
+  return21: number;
+}
+
+export interface BacktestResult {
+  from: string;
+  to: string;
+  sessions: number;
+  symbols: number;
+  entries: number;
+  horizons: HorizonResult[];
+  equity: Array<{ date: string; value: number }>;
+  worst: BacktestEntry[];
+  benchmark: string | null;
+}
+
+export interface Backtest {
+  /** Sessions replayed so far, of `total`. */
+  readonly done: number;
+  readonly total: number;
+  /** Replays up to `sessions` more sessions; true once every session is replayed. */
+  step(sessions: number): boolean;
+  /** The result of a finished replay (throws before). */
+  result(): BacktestResult;
+}
+
+interface Entry {
+  symbol: number;
+  /** Index of the entry bar (bought at its open) in the symbol's bars. */
+  bar: number;
+  /** The replayed session index of the signal. */
+  session: number;
+  random: boolean;
+}
+
+const cost = BACKTEST_COST_BPS / 10_000;
+
+/** Index of the bar dated `day` in `days` from `from` on, or −1 (advancing a cursor). */
+function barOn(days: Int32Array, day: number, from: number): number {
+  let i = from;
+  while (i < days.length && days[i]! < day) i += 1;
+  return i < days.length && days[i] === day ? i : -1;
+}
+
+/** Last index whose day is ≤ day, or −1. */
+function lastAtOrBefore(days: Int32Array, day: number): number {
+  let lo = 0;
+  let hi = days.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (days[mid]! <= day) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo - 1;
+}
+
+function horizonStats(returns: number[], weeks: number[], seed: Uint8Array): HorizonStats {
+  const interval = bootstrapMeanInterval(returns, weeks, { seed });
+  return {
+    n: returns.length,
+    mean: mean(returns),
+    meanLow: interval?.low ?? null,
+    meanHigh: interval?.high ?? null,
+    median: median(returns),
+    positive: wilsonInterval(returns.filter((r) => r > 0).length, returns.length),
+  };
+}
+
+export function createBacktest(input: BacktestInput): Backtest {
+  const { compiled, symbols, sessions, benchmark, seed } = input;
+  const total = sessions.length;
+  const cursor = new Int32Array(symbols.length);
+  const wasIn = new Uint8Array(symbols.length);
+  const entries: Entry[] = [];
+  const rng = xoshiroFromSeedBytes(seed);
+  const present: number[] = [];
+  let done = 0;
+
+  const replay = (s: number) => {
+    const day = sessions[s]!;
+    present.length = 0;
+    const newcomers: Array<[number, number]> = [];
+    for (let i = 0; i < symbols.length; i += 1) {
+      const { bars, day: days, facts } = symbols[i]!;
+      const at = barOn(days, day, cursor[i]!);
+      if (at < 0) {
+        wasIn[i] = 0;
+        continue;
+      }
+      cursor[i] = at;
+      present.push(i);
+      const isIn = compiled.matches(bars, facts, at);
+      if (isIn && !wasIn[i] && s > 0) newcomers.push([i, at]);
+      wasIn[i] = isIn ? 1 : 0;
+    }
+    for (const [i, at] of newcomers) {
+      entries.push({ symbol: i, bar: at + 1, session: s, random: false });
+      for (let d = 0; d < RANDOM_DRAWS; d += 1) {
+        const pick = present[rng.nextInt(present.length)]!;
+        entries.push({ symbol: pick, bar: cursor[pick]! + 1, session: s, random: true });
+      }
+    }
+  };
+
+  const forward = (entry: Entry, h: number): number | null => {
+    const { bars } = symbols[entry.symbol]!;
+    const exit = entry.bar + h - 1;
+    if (exit >= symbols[entry.symbol]!.day.length || exit >= bars.close.length) return null;
+    const open = bars.open[entry.bar]!;
+    const close = bars.close[exit]!;
+    const r = (close * (1 - cost)) / (open * (1 + cost)) - 1;
+    return Number.isFinite(r) && open > 0 ? r : null;
+  };
+
+  const benchmarkReturn = (entry: Entry, h: number): number | null => {
+    if (!benchmark) return null;
+    const { day } = symbols[entry.symbol]!;
+    const entryDay = day[entry.bar]!;
+    const exitDay = day[entry.bar + h - 1]!;
+    const first = lastAtOrBefore(benchmark.day, entryDay - 1) + 1;
+    const last = lastAtOrBefore(benchmark.day, exitDay);
+    if (first >= benchmark.day.length || last < first) return null;
+    const r = benchmark.close[last]! / benchmark.open[first]! - 1;
+    return Number.isFinite(r) ? r : null;
+  };
+
+  const result = (): BacktestResult => {
+    if (done < total) throw new Error('The backtest has not finished');
+    const lastDay = sessions[total - 1] ?? 0;
+    // The last replayed session of each month: a month is mature at h when it is ≥ h sessions before the end.
+    const monthEnd = new Map<string, number>();
+    for (let s = 0; s < total; s += 1) monthEnd.set(cohortOf(isoFromDayNumber(sessions[s]!)), s);
+    const real = entries.filter((entry) => !entry.random);
+    const horizons = BACKTEST_HORIZONS.map((h): HorizonResult => {
+      const scanReturns: number[] = [];
+      const scanWeeks: number[] = [];
+      const randomReturns: number[] = [];
+      const randomWeeks: number[] = [];
+      const benchReturns: number[] = [];
+      const excess: number[] = [];
+      let immature = 0;
+      for (const entry of entries) {
+        const month = cohortOf(isoFromDayNumber(sessions[entry.session]!));
+        const mature = monthEnd.get(month)! + h <= total - 1;
+        if (!mature) {
+          if (!entry.random) immature += 1;
+          continue;
+        }
+        const r = forward(entry, h);
+        if (r === null) {
+          if (!entry.random) immature += 1;
+          continue;
+        }
+        const week = entryWeekOf(isoFromDayNumber(sessions[entry.session]!));
+        if (entry.random) {
+          randomReturns.push(r);
+          randomWeeks.push(week);
+          continue;
+        }
+        scanReturns.push(r);
+        scanWeeks.push(week);
+        const b = benchmarkReturn(entry, h);
+        if (b !== null) {
+          benchReturns.push(b);
+          excess.push(r - b);
+        }
+      }
+      return {
+        horizon: h,
+        scan: horizonStats(scanReturns, scanWeeks, seed),
+        random: horizonStats(randomReturns, randomWeeks, seed),
+        benchmarkMean: mean(benchReturns),
+        excessMean: mean(excess),
+        immature,
+      };
+    });
+    return {
+      from: total > 0 ? isoFromDayNumber(sessions[0]!) : '',
+      to: total > 0 ? isoFromDayNumber(lastDay) : '',
+      sessions: total,
+      symbols: symbols.length,
+      entries: real.length,
+      horizons,
+      equity: equityCurve(real),
+      worst: worstEntries(real),
+      benchmark: benchmark?.symbol ?? null,
+    };
+  };
+
+  /** Equal-weight entries held EQUITY_HOLD_SESSIONS sessions, compounded over the replayed sessions. */
+  const equityCurve = (real: Entry[]): BacktestResult['equity'] => {
+    const sum = new Map<number, number>();
+    const count = new Map<number, number>();
+    for (const entry of real) {
+      const { bars, day } = symbols[entry.symbol]!;
+      const last = Math.min(entry.bar + EQUITY_HOLD_SESSIONS - 1, day.length - 1);
+      for (let t = entry.bar; t <= last; t += 1) {
+        let r = t === entry.bar ? bars.close[t]! / (bars.open[t]! * (1 + cost)) - 1 : bars.close[t]! / bars.close[t - 1]! - 1;
+        if (t === entry.bar + EQUITY_HOLD_SESSIONS - 1) r = (1 + r) * (1 - cost) - 1;
+        if (!Number.isFinite(r)) continue;
+        sum.set(day[t]!, (sum.get(day[t]!) ?? 0) + r);
+        count.set(day[t]!, (count.get(day[t]!) ?? 0) + 1);
+      }
+    }
+    let value = 1;
+    const curve: BacktestResult['equity'] = [];
+    for (let s = 0; s < total; s += 1) {
+      const day = sessions[s]!;
+      const n = count.get(day);
+      if (n) value *= 1 + sum.get(day)! / n;
+      curve.push({ date: isoFromDayNumber(day), value });
+    }
+    return curve;
+  };
+
+  const worstEntries = (real: Entry[]): BacktestEntry[] =>
+    real
+      .map((entry) => ({ entry, r: forward(entry, EQUITY_HOLD_SESSIONS) }))
+      .filter((item): item is { entry: Entry; r: number } => item.r !== null)
+      .sort((a, b) => a.r - b.r)
+      .slice(0, WORST_ENTRIES)
+      .map(({ entry, r }) => ({ symbol: symbols[entry.symbol]!.symbol, date: isoFromDayNumber(symbols[entry.symbol]!.day[entry.bar]!), return21: r }));
+
+  return {
+    get done() {
+      return done;
+    },
+    total,
+    step(count) {
+      const until = Math.min(total, done + count);
+      while (done < until) {
+        replay(done);
+        done += 1;
+      }
+      return done >= total;
+    },
+    result,
+  };
+}
