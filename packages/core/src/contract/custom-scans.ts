@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { singleLineText } from '../validation/text';
+import { multiLineText, singleLineText } from '../validation/text';
 
 /**
  * Custom scans (issue 26, docs/custom-scans.md): the field catalogue the builder and the formula
@@ -81,7 +81,8 @@ export const scanGroups = z.object({ all: group('all'), any: group('any'), none:
 export type ScanGroupsInput = z.input<typeof scanGroups>;
 export type ScanGroupsOutput = z.output<typeof scanGroups>;
 
-const scanFormula = z.string({ error: 'formula must be text' }).max(4000, 'The formula is longer than 2000 characters');
+/** Checked in full by parseFormula (2,000 characters, with the position of each problem); this cap only bounds what is parsed. */
+const scanFormula = multiLineText('formula', { max: 4000, maxMessage: 'The formula is longer than 2000 characters' });
 
 /** A scan's conditions: `formula`, or `conditions` (the builder's groups); exactly one of them. */
 const scanDefinition = {
@@ -94,7 +95,7 @@ const oneDefinitionMessage = { message: 'Give the scan as formula or as conditio
 
 /** POST api/scans/run. `as_of`: run as of that session (the last one on or before it), with only the bars known then. */
 export const runScanRequest = z
-  .object({ ...scanDefinition, as_of: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'as_of must be a date, YYYY-MM-DD').optional() })
+  .object({ ...scanDefinition, as_of: singleLineText('as_of', { examples: ['2026-03-02'] }).regex(/^\d{4}-\d{2}-\d{2}$/, 'as_of must be a date, YYYY-MM-DD').optional() })
   .refine(oneDefinition, oneDefinitionMessage);
 export type RunScanRequest = z.input<typeof runScanRequest>;
 
