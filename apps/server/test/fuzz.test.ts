@@ -60,7 +60,7 @@ interface DocOperation {
   'x-streams-until-closed'?: boolean;
 }
 interface Call {
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   path: string;
   op: DocOperation;
 }
@@ -272,7 +272,7 @@ function requestFor(call: Call): fc.Arbitrary<RequestSpec> {
   return fc.record({
     method: fc.oneof({ weight: 12, arbitrary: fc.constant(call.method) }, { weight: 1, arbitrary: fc.constantFrom('GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS') }),
     query: queryFor(call),
-    body: call.method === 'GET' ? fc.oneof({ weight: 6, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: bodyFor(call) }) : bodyFor(call),
+    body: call.method === 'GET' || call.method === 'DELETE' ? fc.oneof({ weight: 6, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: bodyFor(call) }) : bodyFor(call),
     auth: fc.oneof<fc.WeightedArbitrary<Auth>[]>(
       { weight: 14, arbitrary: fc.constant({ kind: 'valid' }) },
       { weight: 1, arbitrary: fc.constant({ kind: 'none' }) },

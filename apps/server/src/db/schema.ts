@@ -10,3 +10,4 @@ export * from './tables/trades';
 export * from './tables/saved-alerts';
 export * from './tables/phone';
 export * from './tables/alerts';
+export * from './tables/custom-scans';

@@ -53,7 +53,7 @@ export function route(app: FastifyInstance, endpoint: Endpoint, ...rest: [Endpoi
   const url = endpoint.path.slice(prefix.length).replace(/\{(\w+)\}/g, ':$1');
   const call = handler as EndpointHandler<unknown>;
   const options: RouteOptions = {
-    method: endpoint.method === 'get' ? 'GET' : 'POST',
+    method: endpoint.method.toUpperCase() as 'GET' | 'POST' | 'PUT' | 'DELETE',
     url,
     config: { endpoint },
     handler: (call as RouteOptions['handler']),

@@ -21,7 +21,7 @@ export function setUnauthorizedHandler(handler: () => void): void {
 }
 
 interface RequestOptions {
-  method?: 'GET' | 'POST';
+  method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
   json?: unknown;
   form?: FormData;
   /** Calls made without a token (login, forgot-password, health). */
@@ -198,10 +198,10 @@ function formOf(fields: Record<string, unknown> | undefined): FormData {
  * multipart form for `bodyType: 'multipart'`), and no token for an open endpoint.
  */
 function requestOf(endpoint: Endpoint, call: { params?: unknown; query?: unknown; body?: unknown; signal?: AbortSignal } = {}, accept?: string): [string, RequestOptions] {
-  const options: RequestOptions = { method: endpoint.method === 'post' ? 'POST' : 'GET', signal: call.signal, anonymous: endpoint.open === true, accept };
+  const options: RequestOptions = { method: endpoint.method.toUpperCase() as RequestOptions['method'], signal: call.signal, anonymous: endpoint.open === true, accept };
   const query = queryOf(call.query as Record<string, unknown> | undefined);
   if (query) options.query = query;
-  if (endpoint.method === 'post') {
+  if (endpoint.method === 'post' || endpoint.method === 'put') {
     if (endpoint.bodyType === 'multipart') options.form = formOf(call.body as Record<string, unknown> | undefined);
     else if (endpoint.bodyType === 'form') throw new Error(`${endpoint.operationId}: the web app sends no url-encoded forms.`);
     else options.json = call.body ?? {};

@@ -1,7 +1,21 @@
-/** Custom scans (issue 26, docs/custom-scans.md): the field catalogue; saved scans, runs and backtests come next. */
-import { scanFieldsResponse } from '../contract/index';
-import { defineEndpoint, endpointGroup } from './define';
+/** Custom scans (issue 26, docs/custom-scans.md): the field catalogue, runs and saved scans. */
+import { listScansResponse, msgBody, runScanRequest, runScanResponse, saveScanRequest, saveScanResponse, scanFieldsResponse, scanIdParams, scanResponse } from '../contract/index';
+import { defineEndpoint, endpointGroup, MARKET_DATA } from './define';
 
 export const customScansEndpoints = endpointGroup({
   getScanFields: defineEndpoint({ operationId: 'getScanFields', method: 'get', path: '/api/scans/fields', summary: 'The fields a custom scan can test: names, parameters (defaults and ranges), units and what each is computed from', response: scanFieldsResponse }),
+  runScan: defineEndpoint({
+    operationId: 'runScan',
+    method: 'post',
+    path: '/api/scans/run',
+    summary: 'Runs a scan (a formula or the builder\'s conditions) over a universe, now or as of a past session, and answers the matching symbols with the value of every field it reads',
+    body: runScanRequest,
+    response: runScanResponse,
+    errors: MARKET_DATA,
+  }),
+  listScans: defineEndpoint({ operationId: 'listScans', method: 'get', path: '/api/scans', summary: "The signed-in user's saved scans (last changed first), the starter templates and the limit", response: listScansResponse }),
+  createScan: defineEndpoint({ operationId: 'createScan', method: 'post', path: '/api/scans', summary: 'Saves a new scan (at most 50 per user)', body: saveScanRequest, response: saveScanResponse }),
+  getScan: defineEndpoint({ operationId: 'getScan', method: 'get', path: '/api/scans/{id}', summary: 'One of the signed-in user\'s saved scans (404 for any other id)', params: scanIdParams, response: scanResponse, errors: [404] }),
+  updateScan: defineEndpoint({ operationId: 'updateScan', method: 'put', path: '/api/scans/{id}', summary: 'Replaces a saved scan: name, universe and conditions (its version goes up when the universe or the conditions change)', params: scanIdParams, body: saveScanRequest, response: saveScanResponse, errors: [404] }),
+  deleteScan: defineEndpoint({ operationId: 'deleteScan', method: 'delete', path: '/api/scans/{id}', summary: 'Deletes a saved scan', params: scanIdParams, response: msgBody, errors: [404] }),
 });

@@ -12,7 +12,7 @@ export type ErrorStatus = 400 | 401 | 403 | 404 | 413 | 415 | 429 | 502 | 503;
 export interface Endpoint {
   /** The call's name for generated clients: lowerCamelCase, unique (e.g. `getFavoriteStocks`). */
   operationId: string;
-  method: 'get' | 'post';
+  method: 'get' | 'post' | 'put' | 'delete';
   /** The full path, `/api/...`, with `{name}` for a path parameter. */
   path: string;
   summary: string;

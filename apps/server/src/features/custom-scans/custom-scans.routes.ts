@@ -1,10 +1,25 @@
 /**
- * Custom scans (issue 26, docs/custom-scans.md): `GET api/scans/fields`, the field catalogue the
- * web's builder and formula editor read (packages/core/src/custom-scans/fields.ts).
+ * Custom scans (issue 26, docs/custom-scans.md): the field catalogue (`GET api/scans/fields`), runs
+ * (scan-run.routes.ts) and the user's saved scans (saved-scans.routes.ts).
  */
 import type { FastifyInstance } from 'fastify';
 import { customScansEndpoints, SCAN_FIELDS, type ScanFieldsResponse } from '@signalboard/core';
+import type { Database } from '../../db/client';
+import type { Clock } from '../../lib/clock';
 import { route } from '../../lib/endpoint';
+import type { CachedMarket } from '../../providers/market/cached-market';
+import type { FavoritesRepo } from '../watchlist/watchlist.repo';
+import { savedScansRoutes } from './saved-scans.routes';
+import { scanRunRoutes } from './scan-run.routes';
+
+/** What the custom-scan calls read: the database (saved scans), the market, its clock and the user's favourites. */
+export interface CustomScansDeps {
+  db: Database;
+  market: CachedMarket;
+  /** The market's clock: "now" of a run without `as_of`. */
+  marketClock: Clock;
+  favorites: FavoritesRepo;
+}
 
 /** The catalogue never changes while the process runs: one answer object, built once. */
 const FIELDS_ANSWER: ScanFieldsResponse = {
@@ -14,6 +29,8 @@ const FIELDS_ANSWER: ScanFieldsResponse = {
   })),
 };
 
-export async function customScansRoutes(app: FastifyInstance) {
+export async function customScansRoutes(app: FastifyInstance, deps: CustomScansDeps) {
   route(app, customScansEndpoints.getScanFields, async (): Promise<ScanFieldsResponse> => FIELDS_ANSWER);
+  await scanRunRoutes(app, deps);
+  await savedScansRoutes(app, deps);
 }

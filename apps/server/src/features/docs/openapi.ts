@@ -25,9 +25,10 @@ const ERROR_DESCRIPTIONS: Record<ErrorStatus, string> = {
 /** Every error status `op` can answer, ascending: its kind's, plus its own. */
 export function errorStatuses(op: Endpoint): ErrorStatus[] {
   const statuses = new Set<ErrorStatus>(op.errors ?? []);
-  if (op.query || op.params || op.body || op.method === 'post') statuses.add(400); // a POST may carry a malformed body
+  const carriesBody = op.method === 'post' || op.method === 'put';
+  if (op.query || op.params || op.body || carriesBody) statuses.add(400); // a POST or PUT may carry a malformed body
   if (!op.open) statuses.add(401);
-  if (op.method === 'post') {
+  if (carriesBody) {
     statuses.add(413);
     statuses.add(415);
   }
