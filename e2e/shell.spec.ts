@@ -3,7 +3,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { SCREEN_TITLES, screenDocumentTitle, type DashboardChildPath } from '@signalboard/core';
 import { newContext, screenshot, signedInUser, useBrowserPage } from './support/browser';
 
-// Spec §2: the eleven menu entries in order, each with its route.
+// Spec §2: the eleven menu entries in order, each with its route, and Custom Scans (issue 26) after All Stocks Scanner.
 const MENU = [
   ['Main Dashboard', '/dashboard/main'],
   ['WatchList', '/dashboard/symbollookup'],
@@ -13,6 +13,7 @@ const MENU = [
   ['Long Term Scanner', '/dashboard/allstockscanner'],
   ['Swing Trade Scanner', '/dashboard/stockshort'],
   ['All Stocks Scanner', '/dashboard/drop'],
+  ['Custom Scans', '/dashboard/scans'],
   ['Earnings Calendar', '/dashboard/calendar'],
   ['Contact Support', '/dashboard/support'],
   ['Alert System', '/dashboard/alert'],
@@ -27,7 +28,7 @@ const MORE = [
 
 const CHILD_PATHS: DashboardChildPath[] = [
   'main', 'dropscanner', 'symbollookup', 'calendar', 'generalnews', 'stocknews', 'trumpnews', 'options',
-  'support', 'options2', 'allstockscanner', 'stockshort', 'cryptoscanner', 'alert', 'drop',
+  'support', 'options2', 'allstockscanner', 'stockshort', 'cryptoscanner', 'alert', 'drop', 'scans',
 ];
 
 let page: Page;
@@ -116,7 +117,7 @@ describe('dashboard shell', () => {
     }
   });
 
-  it('has all fifteen child routes, each with its title as h1 and document title', async () => {
+  it('has all sixteen child routes, each with its title as h1 and document title', async () => {
     for (const path of CHILD_PATHS) {
       await page.goto(`/dashboard/${path}`);
       await page.getByRole('heading', { name: SCREEN_TITLES[path], level: 1 }).waitFor();

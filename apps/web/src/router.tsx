@@ -23,6 +23,7 @@ const BUILT_SCREENS: Partial<Record<DashboardChildPath, RouteObject['lazy']>> = 
   drop: () => import('./features/drop-items/drop-items-screen'),
   cryptoscanner: () => import('./features/crypto/crypto-screen'),
   alert: () => import('./features/alerts/alert-settings-screen'),
+  scans: () => import('./features/custom-scans/custom-scans-screen'),
 };
 
 /** What a route gives its page: the document title. */

@@ -1,6 +1,7 @@
 /**
- * The dashboard's routes (spec §2). The menu lists eleven entries in the spec's order;
- * the other child routes exist but have no menu entry.
+ * The dashboard's routes (spec §2, and `scans` of issue 26). The menu lists the spec's eleven
+ * entries in the spec's order, with Custom Scans (issue 26) after All Stocks Scanner; the other
+ * child routes exist and are reached through the second group.
  */
 export const DASHBOARD_CHILD_PATHS = [
   'main',
@@ -18,6 +19,7 @@ export const DASHBOARD_CHILD_PATHS = [
   'cryptoscanner',
   'alert',
   'drop',
+  'scans',
 ] as const;
 
 export type DashboardChildPath = (typeof DASHBOARD_CHILD_PATHS)[number];
@@ -36,13 +38,14 @@ export const MENU_ENTRIES: readonly MenuEntry[] = [
   { name: 'Long Term Scanner', link: '/dashboard/allstockscanner' },
   { name: 'Swing Trade Scanner', link: '/dashboard/stockshort' },
   { name: 'All Stocks Scanner', link: '/dashboard/drop' },
+  { name: 'Custom Scans', link: '/dashboard/scans' },
   { name: 'Earnings Calendar', link: '/dashboard/calendar' },
   { name: 'Contact Support', link: '/dashboard/support' },
   { name: 'Alert System', link: '/dashboard/alert' },
 ];
 
 /**
- * A second menu group, below the spec's eleven entries (which keep their order), so every screen
+ * A second menu group, below the first group (the spec's entries keep their order), so every screen
  * is reachable: the spec's menu has no entry for options, generalnews, stocknews or trumpnews.
  */
 export const MENU_SECONDARY_TITLE = 'More screens';
@@ -72,6 +75,7 @@ export const SCREEN_TITLES: Readonly<Record<DashboardChildPath, string>> = {
   cryptoscanner: 'Crypto Scanner',
   alert: 'Alert System Settings',
   drop: 'Drop Scanner Alerts',
+  scans: 'Custom Scans',
 };
 
 /**
@@ -96,6 +100,7 @@ export const FEATURE_OF_SCREEN = {
   generalnews: 'news',
   stocknews: 'news',
   trumpnews: 'news',
+  scans: 'custom-scans',
 } as const satisfies Record<DashboardChildPath, string>;
 
 export type FeatureName = (typeof FEATURE_OF_SCREEN)[DashboardChildPath];
