@@ -54,6 +54,7 @@ export interface BacktestBenchmark {
 }
 
 export interface BacktestInput {
+  /** Compiled with `{ memoize: true }` (evaluate.ts): the recursive indicators are then computed once per symbol, not once per session. */
   compiled: CompiledScan;
   symbols: readonly BacktestSymbol[];
   /** The sessions to replay (day numbers, ascending); the last is "now". */

@@ -331,3 +331,24 @@ describe('random scans', () => {
     expect(expected.length).toBeGreaterThan(30);
   });
 });
+
+describe('compileScan with memoize', () => {
+  it('answers what a plain compiled scan answers at every bar index, over several symbols and fields', () => {
+    const expr = and(compare(f('rsi', 14), '<', 60), cross(f('ema', 10), 'above', f('sma', 30), 3), compare(f('adx', 14), '>', 10), compare(f('atr_pct', 14), '<', f('pct_from_ema', 20)));
+    const plain = compileScan(expr);
+    const memoized = compileScan(expr, { memoize: true });
+    for (const seed of [3, 4, 5]) {
+      const b: ScanBars = randomBars(seed, 160);
+      for (let end = 0; end < 160; end += 1) {
+        expect(memoized.evaluateSymbol(b, {}, end), `seed ${seed}, end ${end}`).toEqual(plain.evaluateSymbol(b, {}, end));
+      }
+    }
+  });
+
+  it('reads nothing after the run index: the same answers as the bars cut after it', () => {
+    const expr = and(compare(f('rsi', 14), '<', 55), compare(f('adx', 14), '>', 5));
+    const memoized = compileScan(expr, { memoize: true });
+    const b: ScanBars = randomBars(9, 120);
+    for (let end = 30; end < 120; end += 7) expect(memoized.evaluateSymbol(b, {}, end)).toEqual(compileScan(expr).evaluateSymbol(cut(b, end), {}));
+  });
+});

@@ -19,7 +19,7 @@
  * scan serves one run at a time on one thread.
  */
 import { fieldKey, fieldsOf, type Comparison, type Condition, type FieldRef, type ScanExpr } from './ast';
-import { barCount, resolveField, type ResolvedField, type ScanBars, type ScanFacts } from './field-series';
+import { barCount, fieldSeries, resolveField, type ResolvedField, type ScanBars, type ScanFacts } from './field-series';
 
 export type { ScanBars, ScanFacts } from './field-series';
 
@@ -97,6 +97,17 @@ const TEXT_MEMO_SIZE = 1024;
 const NO_BARS: ScanBars = { open: new Float64Array(0), high: new Float64Array(0), low: new Float64Array(0), close: new Float64Array(0), volume: new Float64Array(0) };
 const NO_FACTS: ScanFacts = Object.freeze({});
 
+export interface CompileOptions {
+  /**
+   * Keep each symbol's whole series of the recursive indicators (RSI, EMA, ATR, ADX and the fields
+   * made from them) for as long as its bars object lives, keyed by that object: a replay that
+   * evaluates the same bars as of every session computes them once instead of once per session.
+   * Same values (the value at i reads bars 0..i only); memory: 8 bytes per bar per such field.
+   * The bars must not change while memoized.
+   */
+  memoize?: boolean;
+}
+
 /** A comparison that is false when either side is NaN (`!=` included). */
 function comparer(op: Comparison): (a: number, b: number) => boolean {
   switch (op) {
@@ -127,8 +138,10 @@ function eachCondition(expr: ScanExpr, visit: (condition: Condition) => void): v
  * parser never produces: an unknown field or refused parameters, a text field in a comparison or a
  * cross, a number field in `in`, a `within` that is not a whole number of at least 1.
  */
-export function compileScan(expr: ScanExpr): CompiledScan {
+export function compileScan(expr: ScanExpr, options: CompileOptions = {}): CompiledScan {
   const fields = fieldsOf(expr);
+  /** Per field key: each symbol's whole series of a `whole` field, when memoized (backtests). */
+  const memo = options.memoize ? new Map<string, WeakMap<ScanBars, Float64Array>>() : null;
   const slots = new Map<string, Slot>();
   for (const ref of fields) {
     const field = resolveField(ref);
@@ -171,7 +184,16 @@ export function compileScan(expr: ScanExpr): CompiledScan {
     if (slot.stamp !== generation) {
       const count = Math.min(slot.trailing, end + 1);
       if (slot.buffer.length < count) slot.buffer = new Float64Array(Math.min(slot.trailing, Math.max(count, 2 * slot.buffer.length)));
-      slot.field.fill(bars, facts, end - count + 1, end, slot.buffer);
+      if (memo && slot.field.whole) {
+        // The value at i reads bars 0..i only (field-series.ts): the whole series, computed once, answers every `end`.
+        let bySymbol = memo.get(slot.field.key);
+        if (!bySymbol) memo.set(slot.field.key, (bySymbol = new WeakMap()));
+        let series = bySymbol.get(bars);
+        if (!series) bySymbol.set(bars, (series = fieldSeries(slot.field.ref, bars, barCount(bars) - 1, facts)));
+        slot.buffer.set(series.subarray(end - count + 1, end + 1));
+      } else {
+        slot.field.fill(bars, facts, end - count + 1, end, slot.buffer);
+      }
       slot.count = count;
       slot.stamp = generation;
     }

@@ -60,6 +60,11 @@ export interface ResolvedField {
   text(facts: ScanFacts): string | null;
   /** A rough cost of computing `count` trailing values over `bars` bars, to try cheap conditions first. */
   cost(count: number, bars: number): number;
+  /**
+   * The field walks every bar from the first whatever values are asked for (the recursive TA-Lib
+   * indicators): a replay over many sessions computes it once per symbol (evaluate.ts `memoize`).
+   */
+  whole: boolean;
 }
 
 /** The number itself when finite, else NaN (a zero divisor's ±Infinity, bad data's NaN). */
@@ -306,6 +311,7 @@ export function resolveField(ref: FieldRef): ResolvedField {
         return typeof value === 'string' ? value : null;
       },
       cost: () => 0,
+      whole: false,
     };
   }
   const number = NUMBER_FIELDS[spec.name];
@@ -318,6 +324,7 @@ export function resolveField(ref: FieldRef): ResolvedField {
     fill: (bars, facts, from, end, out) => kernel(bars, p, from, end, out, facts),
     text: () => null,
     cost: (count, bars) => cost(p) * (whole ? bars : count),
+    whole,
   };
 }
 
