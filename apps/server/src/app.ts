@@ -18,6 +18,7 @@ import { protectedAuthRoutes, publicAuthRoutes } from './features/auth/auth.rout
 import { favoritesRoutes } from './features/watchlist/watchlist.routes';
 import type { DashboardJobs } from './features/dashboard/dashboard.jobs';
 import type { TradeJobs } from './features/trades/trades.jobs';
+import type { ScanBacktests } from './features/custom-scans/backtest.job';
 import { trackForeground } from './lib/foreground';
 import { tradesRoutes } from './features/trades/trades.routes';
 import { customScansRoutes } from './features/custom-scans/custom-scans.routes';
@@ -77,6 +78,8 @@ declare module 'fastify' {
     alertDelivery: AlertDelivery;
     /** The live-quote publisher: a timer in one process (server.ts), a worker's schedule with Redis. */
     liveQuotes: LiveQuotes;
+    /** The saved scans' backtests: in the background of this process, or enqueued for the workers with Redis. */
+    scanBacktests: ScanBacktests;
   }
 }
 
@@ -233,6 +236,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.decorate('jobs', services.jobs);
   app.decorate('liveQuotes', liveQuotes);
   app.decorate('alertEvaluation', alertEvaluation);
+  app.decorate('scanBacktests', services.scanBacktests);
   await app.register(
     async (secured) => {
       secured.addHook('onRequest', authenticate);
@@ -253,7 +257,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await secured.register(newsAnalysisRoutes, { service: services.newsAnalysis, limit: services.userLimits.analysis });
       await secured.register(dashboardRoutes, { repo: services.dashboardRepo, jobs: deps.queued ? { fillIfEmpty: deps.queued.fillDashboard } : dashboardJobs, market: deps.market, marketClock: deps.marketClock, imageOrigins: config.NEWS_IMAGE_ORIGINS });
       await secured.register(tradesRoutes, { engines: tradeJobs.engines, repo: services.tradesRepo, market: deps.market, marketClock: deps.marketClock, records: services.records });
-      await secured.register(customScansRoutes, { db, market: deps.market, marketClock: deps.marketClock, favorites: services.favorites });
+      await secured.register(customScansRoutes, { db, market: deps.market, marketClock: deps.marketClock, favorites: services.favorites, backtests: services.scanBacktests });
     },
     { prefix: '/api' },
   );

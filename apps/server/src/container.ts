@@ -12,7 +12,8 @@ import type { EngineId, UniverseMember } from '@signalboard/core';
 import type { Config } from './config';
 import type { Database } from './db/client';
 import { createAlertDelivery } from './features/alerts/delivery/delivery';
-import { createAlertEvaluation } from './features/alerts/evaluation/evaluation';
+import { createAlertEvaluation, SOURCE_LABELS } from './features/alerts/evaluation/evaluation';
+import { createScanAlertJobs } from './features/alerts/evaluation/scan.evaluator';
 import { createAlertHistoryRepo } from './features/alerts/history/history.repo';
 import { createAlertHistoryService } from './features/alerts/history/history.service';
 import { createAlertRulesRepo } from './features/alerts/rules/rules.repo';
@@ -22,6 +23,9 @@ import { createSessionUsers } from './features/auth/session-users';
 import { createUsersRepo } from './features/auth/users.repo';
 import { createDashboardJobs } from './features/dashboard/dashboard.jobs';
 import { createDashboardRepo } from './features/dashboard/dashboard.repo';
+import { createScanBacktests } from './features/custom-scans/backtest.job';
+import { createBacktestRepo } from './features/custom-scans/backtest.repo';
+import { createScanRunService } from './features/custom-scans/scan-run.service';
 import { createDropScannerService } from './features/drop-scanner/drop-scanner.service';
 import { createFavoriteQuotesService } from './features/watchlist/favorite-quotes.service';
 import { createFavoritesRepo } from './features/watchlist/watchlist.repo';
@@ -160,7 +164,6 @@ export function createContainer(deps: ContainerDeps, options: ContainerOptions) 
     ...(deps.holdJob ? { hold: deps.holdJob } : {}),
     foreground: options.foreground ?? NO_FOREGROUND,
   });
-  const jobs = createJobRegistry([dashboardJobs, tradeJobs]);
   // Live updates (features/live): the streams this process holds, fed by the bus.
   const liveRegistry = config.REDIS_URL ? createRedisRegistry({ url: config.REDIS_URL, prefix: config.REDIS_PREFIX }, clock) : createMemoryRegistry(clock);
   const liveHub = createLiveHub({ bus, registry: liveRegistry, clock, log: jobLog, users: sessionUsers });
@@ -176,6 +179,21 @@ export function createContainer(deps: ContainerDeps, options: ContainerOptions) 
       void bus.publish({ type: 'alert', userId: alert.userId, alertType: alert.alertType, symbol: alert.symbol === '*' ? null : alert.symbol, message: alert.smsText, at: alert.firedAt.getTime() }),
     log: jobLog,
   });
+  // Custom Scan alerts: after each daily pass, the new matches of the saved scans rules watch.
+  const scanAlertJobs = createScanAlertJobs({
+    db,
+    runScan: createScanRunService({ market: deps.market, marketClock: deps.marketClock, favorites }).run,
+    marketClock: deps.marketClock,
+    clock,
+    source: SOURCE_LABELS[deps.market.source],
+    runs,
+    log: jobLog,
+    delivery: deps.queued ? { kick: deps.queued.kickDelivery } : alertDelivery,
+    alertCommitted: (alert) =>
+      void bus.publish({ type: 'alert', userId: alert.userId, alertType: alert.alertType, symbol: alert.symbol, message: alert.smsText, at: alert.firedAt.getTime() }),
+    ...(deps.holdJob ? { hold: deps.holdJob } : {}),
+  });
+  const jobs = createJobRegistry([dashboardJobs, tradeJobs, scanAlertJobs]);
 
   const phone = createPhoneService({ db, sms, clock, log, limits: { perAddressPerDay: config.VERIFICATION_MAX_PER_ADDRESS_PER_DAY, perDay: config.VERIFICATION_MAX_PER_DAY } });
   // Test sends per user and channel per hour, counted in the database (shared by every process).
@@ -188,6 +206,16 @@ export function createContainer(deps: ContainerDeps, options: ContainerOptions) 
   const optionSignals = createOptionSignalsService({ favorites, market: marketService, sentiment: deps.market, clock: deps.marketClock, log });
   const favoriteQuotes = createFavoriteQuotesService({ favorites, market: marketService, log });
   const newsAnalysis = createNewsAnalysisService({ analyst, clock, ttlMs: config.AI_CACHE_TTL_SECONDS * 1000, store });
+  // The saved scans' backtests (features/custom-scans/backtest.job.ts): in this process's background, or on a worker with REDIS_URL.
+  const scanBacktests = createScanBacktests({
+    repo: createBacktestRepo(db),
+    market: deps.market,
+    marketClock: deps.marketClock,
+    favorites,
+    log,
+    foreground: options.foreground ?? NO_FOREGROUND,
+    ...(deps.queued ? { enqueue: deps.queued.backtest } : {}),
+  });
   const records = createTrackRecords({ repo: tradesRepo, market: deps.market, marketClock: deps.marketClock, ...(deps.tradeUniverse ? { universe: deps.tradeUniverse } : {}) });
 
   /** Ends the live streams (an open stream would hold an HTTP server's close up); once, however often asked. */
@@ -238,6 +266,7 @@ export function createContainer(deps: ContainerDeps, options: ContainerOptions) 
     favoriteQuotes,
     newsAnalysis,
     records,
+    scanBacktests,
     /** Opens what listens: the account changes (a deactivated user's token stops at once). */
     async start(): Promise<void> {
       await sessionUsers.start();
@@ -251,6 +280,7 @@ export function createContainer(deps: ContainerDeps, options: ContainerOptions) 
     async close(): Promise<void> {
       await alertEvaluation.stop();
       await tradeJobs.stop();
+      await scanBacktests.stop();
       await closeStreams();
       await alertDelivery.stop();
       await readiness.close();

@@ -59,8 +59,8 @@ async function main(): Promise<void> {
       // No new jobs; those under way get drainMs to finish and record their job_runs rows before the
       // queue's connections and the pool close (past it they are left to another worker's stalled
       // check). The engines' replays stop at their next session boundary rather than hold the drain:
-      // the job fails and another worker retries it.
-      await Promise.all([workers.close(drainMs), settledWithin(drainMs, [services.tradeJobs.stop()])]);
+      // the job fails and another worker retries it. The backtests stop at their next slice, marked failed.
+      await Promise.all([workers.close(drainMs), settledWithin(drainMs, [services.tradeJobs.stop(), services.scanBacktests.stop()])]);
       if (metricsServer) await stopMetricsServer(metricsServer);
       await services.close();
       // An embedded PostgreSQL the API process started stays up.

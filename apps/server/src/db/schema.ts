@@ -11,3 +11,5 @@ export * from './tables/saved-alerts';
 export * from './tables/phone';
 export * from './tables/alerts';
 export * from './tables/custom-scans';
+export * from './tables/custom-scan-alerts';
+export * from './tables/custom-scan-backtests';

@@ -34,6 +34,7 @@ function fakeDeps(symbols: string[] = [], nowMs = 1_700_000_000_000) {
         return replayOutcome;
       },
     },
+    scanBacktests: { run: async () => 'done' },
     clock: { nowMs: () => nowMs },
   };
   return { deps, polled, replays, setReplayOutcome: (outcome: typeof replayOutcome) => (replayOutcome = outcome), setDeliveryBatches: (batches: number[]) => (deliveryBatches = batches) };

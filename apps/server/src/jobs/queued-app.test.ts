@@ -19,6 +19,7 @@ const queued: QueuedWork = {
   kickDelivery: () => void calls.push('kick'),
   fillDashboard: async (requestId) => void calls.push(`fill ${requestId ?? '-'}`),
   replay: async (ruleVersion) => void calls.push(`replay ${ruleVersion}`),
+  backtest: async (job) => void calls.push(`backtest ${job.scanId}`),
   alertsEvaluatedAtMs: () => 1_795_000_000_000,
   close: () => undefined,
 };

@@ -19,12 +19,16 @@
  *   history replay, minutes long, in the workers' long-job slots. A worker that dies holding it loses
  *   its lock; another takes it up (redelivered) and the job_runs claim over, and goes on from the last
  *   stored session. A failed attempt is retried by BullMQ (REPLAY_ATTEMPTS, from 30 s, doubling).
+ * - `scan-backtest` (a long job, enqueued by POST api/scans/{id}/backtest: jobId per scan, version
+ *   and start): a saved scan's backtest (features/custom-scans/backtest.job.ts), seconds long. Not
+ *   retried: a failure is in the backtest's row; one redelivered after its worker died starts again.
  * One more periodic task: its service in TaskDeps and taskDepsOf, and one entry in `periodicTasks`.
  */
 import type { FastifyInstance } from 'fastify';
 import type { AlertEvaluation } from '../features/alerts/evaluation/evaluation';
 import { DEFAULT_POLL_MS, DELIVERY_BATCH, type AlertDelivery } from '../features/alerts/delivery/delivery';
 import { LIVE_QUOTES_INTERVAL_MS, type LiveQuotes } from '../features/live/live-quotes';
+import type { BacktestJob, ScanBacktests } from '../features/custom-scans/backtest.job';
 import type { TradeJobs } from '../features/trades/trades.jobs';
 import type { Clock } from '../lib/clock';
 import type { JobQueue, PeriodicTask, TaskContext, TaskHandler } from './queue';
@@ -39,6 +43,7 @@ export const TASKS = {
   delivery: 'alert-delivery',
   liveQuotes: 'live-quotes',
   replay: 'trades-replay',
+  scanBacktest: 'scan-backtest',
 } as const;
 
 /** A replay's attempts before the job is dropped (the next tick enqueues it again), and the first retry's delay. */
@@ -58,13 +63,15 @@ export interface TaskDeps {
   liveQuotes: Pick<LiveQuotes, 'runOnce'>;
   /** The engines' replays (the `trades-replay` jobs). */
   trades: Pick<TradeJobs, 'runReplay'>;
+  /** The saved scans' backtests (the `scan-backtest` jobs). */
+  scanBacktests: Pick<ScanBacktests, 'run'>;
   /** Wall time: the poll slots. */
   clock: Clock;
 }
 
 /** The tasks' dependencies from the built app (server.ts) or the container (worker.ts); a new task's service is one more line here. */
-export function taskDepsOf(app: Pick<FastifyInstance, 'jobs' | 'alertEvaluation' | 'alertDelivery' | 'liveQuotes' | 'tradeJobs'>, clock: Clock): TaskDeps {
-  return { jobs: app.jobs, alertEvaluation: app.alertEvaluation, alertDelivery: app.alertDelivery, liveQuotes: app.liveQuotes, trades: app.tradeJobs, clock };
+export function taskDepsOf(app: Pick<FastifyInstance, 'jobs' | 'alertEvaluation' | 'alertDelivery' | 'liveQuotes' | 'tradeJobs' | 'scanBacktests'>, clock: Clock): TaskDeps {
+  return { jobs: app.jobs, alertEvaluation: app.alertEvaluation, alertDelivery: app.alertDelivery, liveQuotes: app.liveQuotes, trades: app.tradeJobs, scanBacktests: app.scanBacktests, clock };
 }
 
 export function chunksOf<T>(items: readonly T[], size: number): T[][] {
@@ -116,6 +123,7 @@ export function taskHandlers(deps: TaskDeps): Record<string, TaskHandler> {
   const handlers: Record<string, TaskHandler> = Object.fromEntries(periodicTasks(deps).map((task) => [task.name, task.run]));
   handlers[TASKS.alertEvaluate] = (context) => evaluateShare(deps, context);
   handlers[TASKS.replay] = (context) => replayJob(deps, context);
+  handlers[TASKS.scanBacktest] = (context) => scanBacktestJob(deps, context);
   return handlers;
 }
 
@@ -131,6 +139,19 @@ async function replayJob(deps: TaskDeps, { data, redelivered, jobId, attempt, lo
   if (outcome === 'failed') throw new Error(`the ${ruleVersion} replay failed; retried`);
   if (outcome === 'done') log.info(`Trade ideas: ${ruleVersion} replayed${redelivered ? ' (taken over from an earlier start)' : ''}`);
   return outcome;
+}
+
+/** A saved scan's backtest, started by a call: one job per start (a start is one version's, its attempt unique). */
+export function enqueueScanBacktest(queue: Pick<JobQueue, 'enqueue'>, job: BacktestJob): Promise<void> {
+  const jobId = `${TASKS.scanBacktest}-${job.scanId}-${job.version}-${job.attempt}`;
+  return queue.enqueue(TASKS.scanBacktest, { scanId: job.scanId, version: job.version, attempt: job.attempt }, { jobId, long: true, removeWhenDone: true });
+}
+
+async function scanBacktestJob(deps: TaskDeps, { data }: TaskContext) {
+  const [scanId, version, attempt] = [data.scanId, data.version, data.attempt];
+  if (typeof scanId !== 'number' || typeof version !== 'number' || typeof attempt !== 'number') return 'skipped';
+  // Its outcome is in the backtest's row (and logged by the job); a failed backtest is no failed job.
+  return deps.scanBacktests.run({ scanId, version, attempt });
 }
 
 /** The delivery kick (after an alert commit): one waiting pass however many kicks. */
@@ -149,6 +170,8 @@ export interface QueuedWork {
   fillDashboard(requestId?: string): Promise<void>;
   /** An engine's replay is due (a worker's tick): one long job per rule version. */
   replay(ruleVersion: string): Promise<void>;
+  /** A saved scan's backtest was started: one long job per start (rejects when Redis does not take it within ENQUEUE_TIMEOUT_MS). */
+  backtest(job: BacktestJob): Promise<void>;
   /** When a worker last finished an alert evaluation (wall ms; refreshed every few seconds), null before the first. */
   alertsEvaluatedAtMs(): number | null;
   /** Stops refreshing it. */
@@ -175,6 +198,7 @@ export function queuedWork(queue: Pick<JobQueue, 'enqueue' | 'waitFor' | 'note'>
       kickDelivery(queue).catch((error: unknown) => log.warn(`Delivery kick failed: ${errorText(error)}`));
     },
     replay: (ruleVersion) => enqueueReplay(queue, ruleVersion),
+    backtest: (job) => withTimeout(enqueueScanBacktest(queue, job), ENQUEUE_TIMEOUT_MS, 'Redis did not answer'),
     async fillDashboard(requestId) {
       const jobId = `${TASKS.jobsTick}-fill-${Math.floor(clock.nowMs() / 60_000)}`;
       try {

@@ -1,5 +1,5 @@
 /**
- * The price-alert evaluator (docs/rules/alerts.md §1 "Semantics shared by every type", "The ten types"):
+ * The price-alert evaluator (docs/rules/alerts.md §1 "Semantics shared by every type", "The eleven types"):
  * PERCENT_DROP, CURRENT_PRICE, BITCOIN and LEVEL_SYSTEM, one (rule, symbol) watch at a time. Pure.
  *
  * The rules, and what this file decided where docs/rules/alerts.md is silent:

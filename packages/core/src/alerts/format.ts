@@ -1,5 +1,5 @@
 /**
- * How alert messages write numbers, times and the SMS length limit (docs/rules/alerts.md "The ten
+ * How alert messages write numbers, times and the SMS length limit (docs/rules/alerts.md "The eleven
  * types": "AAPL −5.3% to 212.40 (prev close 224.30) · 14:05 ET", "BTC crossed below 96,000.00").
  */
 import { newYorkTime } from '../market/trading-calendar';

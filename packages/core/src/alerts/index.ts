@@ -3,3 +3,4 @@ export * from './format';
 export * from './evaluate';
 export * from './tick';
 export * from './messages';
+export * from './scan-membership';

@@ -1,12 +1,13 @@
 /**
- * The messages of the event-driven alert types (docs/rules/alerts.md §2 "The ten types"): a new option
- * trade, a daily pass of new drop items, a pass of swing-trade progress, a saved idea's event, a
- * crypto signal's label change and a news batch. Pure: the server passes plain data. Every message
- * names the price, the source and the as-of time where the input has them; each SMS is ≤ 160
- * characters (cut with "…", the source and time kept whole).
+ * The messages of the event-driven alert types (docs/rules/alerts.md §2 "The eleven types"): a new
+ * option trade, a daily pass of new drop items, a pass of swing-trade progress, a saved idea's event,
+ * a crypto signal's label change, a news batch and a saved scan's new matches. Pure: the server
+ * passes plain data. Every message names the price, the source and the as-of time where the input
+ * has them; each SMS is ≤ 160 characters (cut with "…", the source and time kept whole).
  */
 import { ALERT_TYPE_NAMES } from '../contract/alert-rules';
-import { asOfLine, fitSms, formatAlertPrice, sourceSuffix, truncateText } from './format';
+import { SCAN_UNIVERSE_LABELS, type ScanUniverse } from '../contract/custom-scans';
+import { ALERT_SMS_MAX_CHARS, asOfLine, fitSms, formatAlertPercent, formatAlertPrice, sourceSuffix, truncateText } from './format';
 
 /** A message for both channels. */
 export interface AlertMessage {
@@ -208,5 +209,68 @@ export function newsBatchMessage(
       '',
       ...sourceLines(batch),
     ].join('\n').trimEnd(),
+  };
+}
+
+/** A symbol that newly matches a saved scan: its close, change and the values of the fields the scan reads. */
+export interface ScanEntry {
+  symbol: string;
+  price: number | null;
+  changePct?: number | null;
+  /** The scan's columns at the run bar (`RSI(14)`, `% below high (21)`), in the scan's order. */
+  values?: ReadonlyArray<{ label: string; value: number | string | null }>;
+}
+
+/** How many characters of a scan's name and formula an SMS keeps when the whole does not fit (the symbols get the rest). */
+const SMS_SCAN_NAME_MAX = 20;
+const SMS_FORMULA_MAX = 40;
+
+const formatScanValue = (value: number | string | null) =>
+  value === null ? 'n/a' : typeof value === 'string' ? value : Number.isInteger(value) ? String(value) : (Math.round(value * 100) / 100).toFixed(2);
+
+/**
+ * CUSTOM_SCAN (docs/custom-scans.md "Custom Scan alerts"): the symbols that newly match a saved scan
+ * after a daily pass, one message per scan and session: 'New in "Oversold": AAPL 212.40, MSFT 498.20
+ * +1 more | rsi(14) < 30 and close > sma(200) · Simulated market 2026-12-03 close'. The SMS is
+ * whole when it fits; else the name is cut to 20 characters and the conditions (the scan's formula)
+ * to 40, and it lists as many symbols as fit, then "+N more". The e-mail has the formula whole and
+ * each symbol's values of the fields the scan reads. `session` is the date of the bars the scan ran
+ * on (YYYY-MM-DD). Throws on no entries.
+ */
+export function customScanEntriesMessage(input: {
+  scanName: string;
+  formula: string;
+  universe: ScanUniverse;
+  session: string;
+  entries: readonly ScanEntry[];
+  source?: string;
+}): AlertMessage {
+  requireSome(input.entries, 'customScanEntriesMessage');
+  const name = oneLine(input.scanName);
+  const formula = oneLine(input.formula);
+  const source = input.source?.trim() ? truncateText(input.source.trim(), 40) : '';
+  const asOf = `${source === '' ? '' : `${source} `}${input.session} close`;
+  const parts = input.entries.map((entry) => (entry.price === null ? entry.symbol : `${entry.symbol} ${formatAlertPrice(entry.price)}`));
+  const count = input.entries.length;
+  const title = `${count} new in "${name}"`;
+  const whole = `New in "${name}": ${parts.join(', ')} | ${formula} · ${asOf}`;
+  const lines = input.entries.map((entry, index) => {
+    const change = entry.changePct === undefined || entry.changePct === null ? '' : ` (${formatAlertPercent(entry.changePct)})`;
+    const values = (entry.values ?? []).map(({ label, value }) => `${label} ${formatScanValue(value)}`).join(', ');
+    return `- ${parts[index]}${change}${values === '' ? '' : `: ${values}`}`;
+  });
+  return {
+    smsText: whole.length <= ALERT_SMS_MAX_CHARS ? whole : listSms(`New in "${truncateText(name, SMS_SCAN_NAME_MAX)}": `, parts, ` | ${truncateText(formula, SMS_FORMULA_MAX)} · ${asOf}`),
+    emailSubject: subject(title, ALERT_TYPE_NAMES.CUSTOM_SCAN),
+    emailText: [
+      `${count} symbol${count === 1 ? '' : 's'} newly match${count === 1 ? 'es' : ''} your saved scan "${name}" at the close of ${input.session}:`,
+      '',
+      ...lines,
+      '',
+      `Conditions: ${formula}`,
+      `Universe: ${SCAN_UNIVERSE_LABELS[input.universe]}`,
+      ...(source === '' ? [] : [`Source: ${source}`]),
+      `As of: the close of ${input.session} (that session's daily bars)`,
+    ].join('\n'),
   };
 }

@@ -1,6 +1,6 @@
 /**
  * The alert evaluator's contract (issue 15; docs/rules/alerts.md §1 "Semantics shared by every type",
- * "The ten types"). Pure: no clock, no I/O. The server's evaluation service feeds it quotes and
+ * "The eleven types"). Pure: no clock, no I/O. The server's evaluation service feeds it quotes and
  * stored per-symbol states and writes what it answers (new state, and an alert when one fires) in one
  * transaction.
  */

@@ -15,7 +15,7 @@ import { ALERT_TYPE_NAMES, ALERT_TYPES } from './alert-rules';
  */
 
 /**
- * Every alert_type an alert event can carry: the ten rule types, the two saved-idea kinds, and the
+ * Every alert_type an alert event can carry: the eleven rule types, the two saved-idea kinds, and the
  * digests the delivery worker sends (quiet hours over, SMS cap freed: symbol = the channel).
  */
 export const ALERT_HISTORY_TYPES = [...ALERT_TYPES, 'SAVED_OPTION_TRADE', 'SAVED_STOCK_SCANNER', 'DIGEST'] as const;

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import {
   ALERT_CRYPTO_MAX_MESSAGE,
+  ALERT_SCANS_MAX_MESSAGE,
+  ALERT_SCANS_REQUIRED_MESSAGE,
   ALERT_SYMBOLS_MAX_MESSAGE,
   ALERT_SYMBOLS_REQUIRED_MESSAGE,
   ALERT_TARGET_PRICE_MESSAGE,
@@ -8,7 +10,9 @@ import {
   ALERT_TYPE_MESSAGE,
   ALERT_TYPES,
   ALERT_TYPE_NAMES,
+  ALERT_TYPE_SYMBOL_SOURCE,
   OPTION_ALERT_TICKERS,
+  alertFixedSymbols,
   alertPreferencesProblem,
   alertSavedMessage,
   alertSymbolNotAllowedMessage,
@@ -27,8 +31,10 @@ const symbols = (count: number) => Array.from({ length: count }, (_, i) => `S${i
 const delivery = { time_zone: 'Europe/Berlin', sms_quiet_hours: { enabled: true, start: '21:00', end: '08:00' }, email_quiet_hours: { enabled: false, start: '22:00', end: '07:00' }, paused: false };
 
 describe('alert rules contract (spec §5, §9; docs/rules/alerts.md)', () => {
-  it('has the ten types with the spec names, and about 57 option tickers', () => {
-    expect(ALERT_TYPES).toHaveLength(10);
+  it('has the spec\'s ten types with their names, then Custom Scan, and about 57 option tickers', () => {
+    expect(ALERT_TYPES).toHaveLength(11);
+    expect(ALERT_TYPES.at(-1)).toBe('CUSTOM_SCAN');
+    expect(ALERT_TYPE_NAMES.CUSTOM_SCAN).toBe('Custom Scan');
     expect(alertSavedMessage('BITCOIN')).toBe('Cryptocurrency alert preferences saved successfully!');
     expect(ALERT_TYPE_NAMES['NEWS+TRUMP+MAG7+GNEWS']).toBe('TRUMP & MAGNIFICENT 7 BY GNEWS');
     expect(OPTION_ALERT_TICKERS).toHaveLength(57);
@@ -59,6 +65,22 @@ describe('alert rules contract (spec §5, §9; docs/rules/alerts.md)', () => {
     expect(alertPreferencesProblem({ alert_type: 'GENERAL_NEWS', stock_symbols: ['economy macro'] }, ['Economy Macro'])).toBeNull();
     expect(normalizeAlertSymbol('GENERAL_NEWS', ' financial MARKETS ')).toBe('Financial Markets');
     expect(alertSymbolNotAllowedMessage('LEVEL_SYSTEM', 'X')).toMatch(/favorite/);
+  });
+
+  it('takes the user\'s saved scans for Custom Scan: ids as text, ten at most, only the given ones', () => {
+    expect(ALERT_TYPE_SYMBOL_SOURCE.CUSTOM_SCAN).toBe('saved_scans');
+    expect(alertFixedSymbols('saved_scans')).toBeNull();
+    expect(normalizeAlertSymbol('CUSTOM_SCAN', ' 012 ')).toBe('12');
+    expect(normalizeAlertSymbol('CUSTOM_SCAN', '0')).toBe('0');
+    expect(msgOf(saveAlertPreferencesRequest, { alert_type: 'CUSTOM_SCAN', stock_symbols: [] })).toBe(ALERT_SCANS_REQUIRED_MESSAGE);
+    expect(msgOf(saveAlertPreferencesRequest, { alert_type: 'CUSTOM_SCAN', stock_symbols: Array.from({ length: 11 }, (_, i) => String(i + 1)) })).toBe(ALERT_SCANS_MAX_MESSAGE);
+    // The same id twice is one scan.
+    expect(msgOf(saveAlertPreferencesRequest, { alert_type: 'CUSTOM_SCAN', stock_symbols: [...Array.from({ length: 10 }, (_, i) => String(i + 1)), '01'] })).toBeUndefined();
+    expect(alertPreferencesProblem({ alert_type: 'CUSTOM_SCAN', stock_symbols: ['12', '7'] }, ['7', '12'])).toBeNull();
+    expect(alertPreferencesProblem({ alert_type: 'CUSTOM_SCAN', stock_symbols: ['12', '99'] }, ['7', '12'])).toBe(
+      'Scan 99 is not one of your saved scans: Custom Scan alerts watch your own scans only.',
+    );
+    expect(alertSymbolNotAllowedMessage('CUSTOM_SCAN', 'abc')).toBe('Scan abc is not one of your saved scans: Custom Scan alerts watch your own scans only.');
   });
 
   it('validates delivery settings', () => {

@@ -3,12 +3,15 @@ import { singleLineText } from '../validation/text';
 
 /**
  * Alert preferences and delivery settings (issue 14; spec §2 "Alert System Settings", §5 "Alert
- * preferences save", §7, §8 "Alert preferences", §9 "Alert types"; docs/rules/alerts.md "The ten
+ * preferences save", §7, §8 "Alert preferences", §9 "Alert types"; docs/rules/alerts.md "The eleven
  * types", "The rule as stored and exchanged", "Delivery"). One rule per (user, alert_type). The
  * screen and the server validate with the same functions below, so they say the same words.
  */
 
-/** The ten alert types (spec §9), in the spec's order. */
+/**
+ * The alert types: the spec's ten (§9), in the spec's order, then CUSTOM_SCAN (issue 26: new matches
+ * of the user's saved scans, docs/custom-scans.md "Custom Scan alerts").
+ */
 export const ALERT_TYPES = [
   'PERCENT_DROP',
   'CURRENT_PRICE',
@@ -20,10 +23,11 @@ export const ALERT_TYPES = [
   'LEVEL_SYSTEM',
   'STOCK_DROP_ALERTS',
   'ALLSTOCKS_PROGRESS_ALERT',
+  'CUSTOM_SCAN',
 ] as const;
 export type AlertType = (typeof ALERT_TYPES)[number];
 
-/** Each type's name, as spec §9 writes it (used in '<type name> alert preferences saved successfully!'). */
+/** Each type's name, as spec §9 writes it (used in '<type name> alert preferences saved successfully!'); Custom Scan is ours. */
 export const ALERT_TYPE_NAMES: Readonly<Record<AlertType, string>> = {
   PERCENT_DROP: 'Percent Drop',
   CURRENT_PRICE: 'Current Price',
@@ -35,13 +39,15 @@ export const ALERT_TYPE_NAMES: Readonly<Record<AlertType, string>> = {
   LEVEL_SYSTEM: 'Level System',
   STOCK_DROP_ALERTS: 'Stock Drop Best of S&P 500',
   ALLSTOCKS_PROGRESS_ALERT: 'Stock Drop Alerts Swing Trade Scanner',
+  CUSTOM_SCAN: 'Custom Scan',
 };
 
 /**
  * Where a type's symbols come from: the user's favourites, the six coins, the option tickers, the four
- * news categories, the eight Trump/Mag 7 keywords, or none (no symbol selection).
+ * news categories, the eight Trump/Mag 7 keywords, the user's saved scans (`stock_symbols` then holds
+ * scan ids as text, e.g. "12"), or none (no symbol selection).
  */
-export type AlertSymbolSource = 'favorites' | 'crypto' | 'option_tickers' | 'news_categories' | 'news_keywords' | 'none';
+export type AlertSymbolSource = 'favorites' | 'crypto' | 'option_tickers' | 'news_categories' | 'news_keywords' | 'saved_scans' | 'none';
 
 export const ALERT_TYPE_SYMBOL_SOURCE: Readonly<Record<AlertType, AlertSymbolSource>> = {
   PERCENT_DROP: 'favorites',
@@ -54,6 +60,7 @@ export const ALERT_TYPE_SYMBOL_SOURCE: Readonly<Record<AlertType, AlertSymbolSou
   LEVEL_SYSTEM: 'favorites',
   STOCK_DROP_ALERTS: 'none',
   ALLSTOCKS_PROGRESS_ALERT: 'none',
+  CUSTOM_SCAN: 'saved_scans',
 };
 
 /** The coins of the Cryptocurrency type (spec §9). */
@@ -78,7 +85,7 @@ export const ALERT_NEWS_CATEGORIES: readonly string[] = ['Economy Monetary', 'Ec
 /** The keywords of the two Trump & Magnificent 7 news types (spec §9). */
 export const ALERT_NEWS_KEYWORDS: readonly string[] = ['TRUMP', 'NVDA', 'TSLA', 'MSFT', 'AMZN', 'GOOGL', 'META', 'AAPL'];
 
-/** The fixed choice of a source; null for favourites (per user) and for none. */
+/** The fixed choice of a source; null for favourites and saved scans (per user) and for none. */
 export function alertFixedSymbols(source: AlertSymbolSource): readonly string[] | null {
   switch (source) {
     case 'crypto':
@@ -112,6 +119,9 @@ export const alertTypeHasSymbols = (type: AlertType) => ALERT_TYPE_SYMBOL_SOURCE
 export const ALERT_SYMBOLS_REQUIRED_MESSAGE = 'Please select at least one symbol for alerts.';
 export const ALERT_SYMBOLS_MAX_MESSAGE = 'You can select up to 10 symbols for alerts.';
 export const ALERT_CRYPTO_MAX_MESSAGE = 'You can select up to 10 cryptocurrencies for alerts.';
+export const ALERT_SCANS_REQUIRED_MESSAGE = 'Please select at least one saved scan for alerts.';
+export const ALERT_SCANS_MAX_MESSAGE = 'You can select up to 10 saved scans for alerts.';
+export const ALERT_SCANS_LOAD_FAILED_MESSAGE = 'Could not load your saved scans for alert selection.';
 export const ALERT_THRESHOLD_MESSAGE = 'Please enter a valid Drop Percentage (1-100).';
 export const ALERT_TARGET_PRICE_MESSAGE = 'Please enter a valid target price (greater than 0, up to 1,000,000).';
 export const ALERT_SMS_NEEDS_PHONE_MESSAGE = 'Please verify a phone number to receive SMS alerts.';
@@ -127,23 +137,36 @@ export const alertLoadFailedMessage = (type: AlertType) => `Could not load ${ALE
 export const alertTargetMissingMessage = (symbol: string) => `Please enter a target price for ${symbol}.`;
 /** A chosen symbol outside the type's source. */
 export function alertSymbolNotAllowedMessage(type: AlertType, symbol: string): string {
-  return ALERT_TYPE_SYMBOL_SOURCE[type] === 'favorites'
-    ? `${symbol} is not one of your favorite stocks. Add it to your favorites first.`
-    : `${symbol} is not a choice of ${ALERT_TYPE_NAMES[type]} alerts.`;
+  switch (ALERT_TYPE_SYMBOL_SOURCE[type]) {
+    case 'favorites':
+      return `${symbol} is not one of your favorite stocks. Add it to your favorites first.`;
+    case 'saved_scans':
+      return `Scan ${symbol} is not one of your saved scans: ${ALERT_TYPE_NAMES[type]} alerts watch your own scans only.`;
+    default:
+      return `${symbol} is not a choice of ${ALERT_TYPE_NAMES[type]} alerts.`;
+  }
 }
 
-/** The ten-symbol message of a type (cryptocurrencies wording for the crypto type). */
-export const alertSymbolsMaxMessage = (type: AlertType) => (type === 'BITCOIN' ? ALERT_CRYPTO_MAX_MESSAGE : ALERT_SYMBOLS_MAX_MESSAGE);
+/** The ten-symbol message of a type (cryptocurrencies wording for the crypto type, saved scans for Custom Scan). */
+export function alertSymbolsMaxMessage(type: AlertType): string {
+  if (type === 'BITCOIN') return ALERT_CRYPTO_MAX_MESSAGE;
+  return ALERT_TYPE_SYMBOL_SOURCE[type] === 'saved_scans' ? ALERT_SCANS_MAX_MESSAGE : ALERT_SYMBOLS_MAX_MESSAGE;
+}
+
+/** The nothing-chosen message of a type (saved scans for Custom Scan). */
+export const alertSymbolsRequiredMessage = (type: AlertType) => (ALERT_TYPE_SYMBOL_SOURCE[type] === 'saved_scans' ? ALERT_SCANS_REQUIRED_MESSAGE : ALERT_SYMBOLS_REQUIRED_MESSAGE);
 
 /**
  * A symbol as stored: upper-case, except the news categories, which keep their spec spelling (matched
- * case-insensitively).
+ * case-insensitively), and scan ids, written without leading zeros ("012" is scan 12).
  */
 export function normalizeAlertSymbol(type: AlertType, symbol: string): string {
   const trimmed = symbol.trim();
-  if (ALERT_TYPE_SYMBOL_SOURCE[type] === 'news_categories') {
+  const source = ALERT_TYPE_SYMBOL_SOURCE[type];
+  if (source === 'news_categories') {
     return ALERT_NEWS_CATEGORIES.find((category) => category.toLowerCase() === trimmed.toLowerCase()) ?? trimmed;
   }
+  if (source === 'saved_scans' && /^\d+$/.test(trimmed)) return trimmed.replace(/^0+(?=\d)/, '');
   return trimmed.toUpperCase();
 }
 
@@ -169,13 +192,14 @@ export interface AlertPreferencesInput {
 /**
  * The first problem of a save, in the order the screen checks them (symbols required, ten at most,
  * the threshold, each target), or null. `allowed` is the type's choice (the user's favourites for the
- * favourites types); when given, a symbol outside it is refused. Symbols are compared normalized.
+ * favourites types, the ids of the user's saved scans for Custom Scan); when given, a symbol outside
+ * it is refused. Symbols are compared normalized.
  */
 export function alertPreferencesProblem(input: AlertPreferencesInput, allowed?: readonly string[] | null): string | null {
   const type = input.alert_type;
   const symbols = [...new Set(input.stock_symbols.map((symbol) => normalizeAlertSymbol(type, symbol)))];
   if (alertTypeHasSymbols(type)) {
-    if (symbols.length === 0) return ALERT_SYMBOLS_REQUIRED_MESSAGE;
+    if (symbols.length === 0) return alertSymbolsRequiredMessage(type);
     if (symbols.length > ALERT_MAX_SYMBOLS) return alertSymbolsMaxMessage(type);
   }
   if (alertTypeHasThreshold(type)) {
@@ -206,7 +230,8 @@ export const isValidAlertTargetPrice = (price: number) => Number.isFinite(price)
 export const alertType = z.enum(ALERT_TYPES, { error: ALERT_TYPE_MESSAGE });
 
 /**
- * POST api/save_alert_preferences. stock_symbols is empty for the two types without symbols;
+ * POST api/save_alert_preferences. stock_symbols is empty for the two types without symbols and
+ * holds saved-scan ids for CUSTOM_SCAN (["12", "15"]);
  * threshold_value is the Percent Drop threshold (null, or left out, for other types: stored null);
  * targets one per chosen symbol for CURRENT_PRICE and BITCOIN (ignored, stored empty, for others).
  * The shared check runs here, so a bad save answers 400 with the screen's message.
@@ -241,7 +266,7 @@ export const alertRule = z.object({
   enable_email: z.boolean(),
   enable_sms: z.boolean(),
   targets: z.array(z.object({ symbol: z.string(), price: z.number(), direction: alertTargetDirection })),
-  /** The rule's symbols no longer in its source (a deleted favourite); they stay saved but do not fire. */
+  /** The rule's symbols no longer in its source (a deleted favourite, a deleted saved scan); they stay saved until the next save. */
   unavailable_symbols: z.array(z.string()),
   updated_at: z.string(),
   /** When the rule was paused for firing more than 15 times in 3 minutes (ISO); null otherwise. A save clears it. */

@@ -1,5 +1,5 @@
 /** Custom scans (issue 26, docs/custom-scans.md): the field catalogue, runs and saved scans. */
-import { listScansResponse, msgBody, runScanRequest, runScanResponse, saveScanRequest, saveScanResponse, scanFieldsResponse, scanIdParams, scanResponse } from '../contract/index';
+import { listScansResponse, scanBacktestResponse, msgBody, runScanRequest, runScanResponse, saveScanRequest, saveScanResponse, scanFieldsResponse, scanIdParams, scanResponse } from '../contract/index';
 import { defineEndpoint, endpointGroup, MARKET_DATA } from './define';
 
 export const customScansEndpoints = endpointGroup({
@@ -17,5 +17,8 @@ export const customScansEndpoints = endpointGroup({
   createScan: defineEndpoint({ operationId: 'createScan', method: 'post', path: '/api/scans', summary: 'Saves a new scan (at most 50 per user)', body: saveScanRequest, response: saveScanResponse }),
   getScan: defineEndpoint({ operationId: 'getScan', method: 'get', path: '/api/scans/{id}', summary: 'One of the signed-in user\'s saved scans (404 for any other id)', params: scanIdParams, response: scanResponse, errors: [404] }),
   updateScan: defineEndpoint({ operationId: 'updateScan', method: 'put', path: '/api/scans/{id}', summary: 'Replaces a saved scan: name, universe and conditions (its version goes up when the universe or the conditions change)', params: scanIdParams, body: saveScanRequest, response: saveScanResponse, errors: [404] }),
+  startScanBacktest: defineEndpoint({ operationId: 'startScanBacktest', method: 'post', path: '/api/scans/{id}/backtest', summary: 'Starts the backtest of a saved scan\'s current version over the last two years, as a job (answers the stored result at once when that version has one)', params: scanIdParams, response: scanBacktestResponse, errors: [404, 429] }),
+  getScanBacktest: defineEndpoint({ operationId: 'getScanBacktest', method: 'get', path: '/api/scans/{id}/backtest', summary: 'The backtest of a saved scan: its progress while it runs, its result once done (404 when it has none)', params: scanIdParams, response: scanBacktestResponse, errors: [404] }),
+  cancelScanBacktest: defineEndpoint({ operationId: 'cancelScanBacktest', method: 'delete', path: '/api/scans/{id}/backtest', summary: 'Cancels the running backtest of a saved scan', params: scanIdParams, response: msgBody, errors: [404] }),
   deleteScan: defineEndpoint({ operationId: 'deleteScan', method: 'delete', path: '/api/scans/{id}', summary: 'Deletes a saved scan', params: scanIdParams, response: msgBody, errors: [404] }),
 });

@@ -103,7 +103,7 @@ export const alertSymbolState = pgTable(
  * Every alert that fired (issue 15): the rule as it was, the data that fired it (price, source, as
  * of), the messages. `trigger_key` is the trigger window (e.g. the session for PERCENT_DROP, the fire
  * time for a target crossing, the idea event's sequence): the unique key (user, alert_type, symbol,
- * trigger_key) makes a second insert of the same alert a no-op. alert_type is one of the ten rule
+ * trigger_key) makes a second insert of the same alert a no-op. alert_type is one of the eleven rule
  * types, or SAVED_OPTION_TRADE / SAVED_STOCK_SCANNER for the trade screens' saved alerts.
  */
 export const alertEvents = pgTable(

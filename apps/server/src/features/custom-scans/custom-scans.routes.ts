@@ -1,6 +1,7 @@
 /**
  * Custom scans (issue 26, docs/custom-scans.md): the field catalogue (`GET api/scans/fields`), runs
- * (scan-run.routes.ts) and the user's saved scans (saved-scans.routes.ts).
+ * (scan-run.routes.ts), the user's saved scans (saved-scans.routes.ts) and their backtests
+ * (backtest.routes.ts).
  */
 import type { FastifyInstance } from 'fastify';
 import { customScansEndpoints, SCAN_FIELDS, type ScanFieldsResponse } from '@signalboard/core';
@@ -9,16 +10,20 @@ import type { Clock } from '../../lib/clock';
 import { route } from '../../lib/endpoint';
 import type { CachedMarket } from '../../providers/market/cached-market';
 import type { FavoritesRepo } from '../watchlist/watchlist.repo';
+import type { ScanBacktests } from './backtest.job';
+import { backtestRoutes } from './backtest.routes';
 import { savedScansRoutes } from './saved-scans.routes';
 import { scanRunRoutes } from './scan-run.routes';
 
-/** What the custom-scan calls read: the database (saved scans), the market, its clock and the user's favourites. */
+/** What the custom-scan calls read: the database (saved scans), the market, its clock, the user's favourites and the backtest jobs. */
 export interface CustomScansDeps {
   db: Database;
   market: CachedMarket;
   /** The market's clock: "now" of a run without `as_of`. */
   marketClock: Clock;
   favorites: FavoritesRepo;
+  /** The backtests' jobs (the container's): a start runs in the background or on a worker. */
+  backtests: Pick<ScanBacktests, 'start'>;
 }
 
 /** The catalogue never changes while the process runs: one answer object, built once. */
@@ -33,4 +38,5 @@ export async function customScansRoutes(app: FastifyInstance, deps: CustomScansD
   route(app, customScansEndpoints.getScanFields, async (): Promise<ScanFieldsResponse> => FIELDS_ANSWER);
   await scanRunRoutes(app, deps);
   await savedScansRoutes(app, deps);
+  await backtestRoutes(app, deps);
 }

@@ -23,12 +23,12 @@ import {
   type ScanResultRow,
 } from '@signalboard/core';
 import type { Clock } from '../../lib/clock';
-import { settleInCompletionOrder } from '../../lib/completion-order';
 import { badRequest } from '../../lib/errors';
 import { failureReason, type ScanLog } from '../../lib/scan-failure';
 import type { CachedMarket } from '../../providers/market/cached-market';
-import { NoPriceHistoryError, UnknownSymbolError, type Bars } from '../../providers/market/types';
+import type { Bars } from '../../providers/market/types';
 import type { FavoritesRepo } from '../watchlist/watchlist.repo';
+import { loadScanBars, scanConcurrency } from './scan-bars';
 import { scanDefinitionOf } from './scan-definition';
 import { factSourcesOf, readScanFacts } from './scan-facts';
 import { scanUniverseMembers, type ScanMember } from './scan-universe';
@@ -91,32 +91,9 @@ function runLimitDay(asOf: string | undefined, todayDay: number): number {
 
 const finiteOrNull = (value: number | undefined): number | null => (value !== undefined && Number.isFinite(value) ? value : null);
 
-/** What reading the universe's bars gave: each symbol's bars in the window (possibly none), and the failures. */
-interface LoadedBars {
-  bars: Map<string, Bars>;
-  /** How many symbols' bars failed for another reason than an unknown symbol or one without history (a provider problem, a bug). */
-  failed: number;
-  /** The first of those errors. */
-  firstError: unknown;
-}
-
 export function createScanRunService(deps: ScanRunDeps) {
   const { market, marketClock, favorites } = deps;
-  const concurrency = deps.concurrency ?? (market.source === 'live' ? 1 : 8);
-
-  /** Every member's daily bars in [fromDay, toDay] through the cache; an unknown symbol or one without history has none. */
-  async function loadBars(members: readonly ScanMember[], fromDay: number, toDay: number): Promise<LoadedBars> {
-    const out: LoadedBars = { bars: new Map(), failed: 0, firstError: undefined };
-    const read = async ({ symbol }: ScanMember) => (await market.getDailyBars(symbol, fromDay * DAY_SECONDS, toDay * DAY_SECONDS)).value;
-    for await (const outcome of settleInCompletionOrder(members, concurrency, read)) {
-      if (outcome.ok) out.bars.set(outcome.item.symbol, outcome.value);
-      else if (!(outcome.error instanceof UnknownSymbolError || outcome.error instanceof NoPriceHistoryError)) {
-        out.failed += 1;
-        out.firstError ??= outcome.error;
-      }
-    }
-    return out;
-  }
+  const concurrency = deps.concurrency ?? scanConcurrency(market);
 
   return {
     /** Runs the scan for the user (whose favourites are the `favorites` universe); 400 for a scan or a date that cannot run. */
@@ -134,7 +111,7 @@ export function createScanRunService(deps: ScanRunDeps) {
       const limitDay = runLimitDay(input.as_of, todayDay);
 
       const members = await scanUniverseMembers(input.universe, { market, favorites }, userId);
-      const loaded = await loadBars(members, limitDay - lookbackDays(compiled), limitDay);
+      const loaded = await loadScanBars(market, members, limitDay - lookbackDays(compiled), limitDay, { concurrency });
 
       const evaluated: Array<{ member: ScanMember; bars: Bars; end: number }> = [];
       const missing: string[] = [];

@@ -69,7 +69,10 @@ export function firingFacts(data: Record<string, unknown>): Array<[string, strin
 export function ruleSummary(rule: Record<string, unknown>): string {
   const parts: string[] = [];
   const symbols = Array.isArray(rule.stock_symbols) ? rule.stock_symbols.filter((symbol): symbol is string => typeof symbol === 'string') : [];
-  if (symbols.length > 0) parts.push(`symbols ${symbols.join(', ')}`);
+  // A Custom Scan alert names the saved scan that fired (its rule's symbols are scan ids).
+  const scan = typeof rule.scan === 'object' && rule.scan !== null ? (rule.scan as Record<string, unknown>) : null;
+  if (scan && str(scan.name)) parts.push(`scan "${str(scan.name)}"${str(scan.formula) ? `: ${str(scan.formula)}` : ''}`);
+  else if (symbols.length > 0) parts.push(`symbols ${symbols.join(', ')}`);
   const threshold = num(rule.threshold_value);
   if (threshold !== null) parts.push(`threshold ${threshold}%`);
   if (Array.isArray(rule.targets)) {

@@ -127,6 +127,24 @@ describe('Alert History', () => {
     expect(screen.getAllByRole('heading', { level: 1 })).toHaveLength(1);
   });
 
+  it('names the saved scan a Custom Scan alert fired for, not its id', async () => {
+    const scanAlert: AlertHistoryItem = {
+      ...DROP,
+      id: 9,
+      alert_type: 'CUSTOM_SCAN',
+      type_name: 'Custom Scan',
+      symbol: 'NVDA, AMD',
+      message: 'New in "Oversold": NVDA 180.20, AMD 150.10 | rsi(14) < 30 · Simulated market 2026-11-02 close',
+      rule: { stock_symbols: ['12'], enable_sms: false, enable_email: true, is_active: true, scan: { id: 12, name: 'Oversold', formula: 'rsi(14) < 30' } },
+      data: { scan_id: 12, session: '2026-11-02', source: 'Simulated market', asOf: '2026-11-02T21:00:00.000Z' },
+      deliveries: [],
+    };
+    setup(page([scanAlert]));
+    const card = within(await screen.findByRole('article', { name: 'Custom Scan alert for NVDA, AMD' }));
+    expect(card.getByText(scanAlert.message)).toBeInTheDocument();
+    expect(card.getByText(/scan "Oversold": rsi\(14\) < 30 · SMS off · e-mail on/)).toBeInTheDocument();
+  });
+
   it('lists each alert with its message, data, rule and each channel status, reason and timeline', async () => {
     setup(page([SAVED, DROP]));
     const drop = await screen.findByRole('article', { name: 'Percent Drop alert for AAPL' });

@@ -72,13 +72,13 @@ describe('Alert Preferences card', () => {
   });
 
 
-  it('offers the ten types by name and each type’s symbols', async () => {
+  it('offers the spec’s ten types by name, then Custom Scan, and each type’s symbols', async () => {
     setup();
     const options = within(typeSelect()).getAllByRole('option').map((option) => option.textContent);
     expect(options).toEqual([
       'Percent Drop', 'Current Price', 'Cryptocurrency', 'Alert New Options', 'General Market News',
       'TRUMP & MAGNIFICENT 7 BY ALPHA NEWS', 'TRUMP & MAGNIFICENT 7 BY GNEWS', 'Level System',
-      'Stock Drop Best of S&P 500', 'Stock Drop Alerts Swing Trade Scanner',
+      'Stock Drop Best of S&P 500', 'Stock Drop Alerts Swing Trade Scanner', 'Custom Scan',
     ]);
     await symbolBox('AAPL');
     expect(screen.getByRole('checkbox', { name: 'MSFT' })).toBeInTheDocument();
@@ -208,5 +208,66 @@ describe('Alert Preferences card', () => {
     expect(screen.getByRole('button', { name: 'Saving...' })).toBeDisabled();
     release();
     await statusIs('Error: The server answered 500.', 'danger');
+  });
+
+  describe('Custom Scan', () => {
+    const scan = (id: number, name: string, formula: string, universe = 'sp500') => ({
+      id,
+      name,
+      universe,
+      formula,
+      conditions: null,
+      version: 1,
+      created_at: '2026-11-20T10:00:00.000Z',
+      updated_at: '2026-11-20T10:00:00.000Z',
+    });
+    const SCANS = [scan(12, 'Oversold in an uptrend', 'rsi(14) < 30 and close > sma(200)'), scan(15, 'Crypto movers', 'change_pct(1) > 5', 'crypto')];
+    const scansRoute = (scans: unknown[]) => ({ 'GET scans': { body: { scans, templates: [], limit: 50 } } });
+
+    it('offers the user’s saved scans by name and saves their ids', async () => {
+      const api = setup(scansRoute(SCANS));
+      choose('CUSTOM_SCAN');
+      const oversold = await symbolBox('Oversold in an uptrend');
+      expect(screen.getByRole('group', { name: 'Saved scans' })).toBeInTheDocument();
+      expect(screen.getByText('S&P 500 · rsi(14) < 30 and close > sma(200)')).toBeInTheDocument();
+      expect(screen.getByText('Crypto · change_pct(1) > 5')).toBeInTheDocument();
+      await save();
+      await statusIs('Please select at least one saved scan for alerts.', 'danger');
+      fireEvent.click(oversold);
+      fireEvent.click(screen.getByRole('checkbox', { name: 'Crypto movers' }));
+      await userEvent.click(screen.getByRole('switch', { name: 'E-mail alerts' }));
+      await userEvent.click(screen.getByRole('switch', { name: 'Enabled' }));
+      await save();
+      await statusIs('Custom Scan alert preferences saved successfully!', 'success');
+      expect(api.saved).toEqual([{ alert_type: 'CUSTOM_SCAN', stock_symbols: ['12', '15'], threshold_value: null, enable_sms: false, enable_email: true, is_active: true }]);
+      expect(api.unhandled).toEqual([]);
+    });
+
+    it('keeps a deleted scan of the rule visible as no longer available, so it can be unticked', async () => {
+      setup(scansRoute(SCANS), { CUSTOM_SCAN: rule({ alert_type: 'CUSTOM_SCAN', stock_symbols: ['12', '99'], unavailable_symbols: ['99'] }) });
+      choose('CUSTOM_SCAN');
+      await waitFor(() => expect(screen.getByRole('checkbox', { name: 'Oversold in an uptrend' })).toBeChecked());
+      const gone = screen.getByRole('checkbox', { name: 'Scan 99' });
+      expect(gone).toBeChecked();
+      expect(screen.getByText('No longer available')).toBeInTheDocument();
+      await save();
+      await statusIs('Scan 99 is not one of your saved scans: Custom Scan alerts watch your own scans only.', 'danger');
+    });
+
+    it('links to the Custom Scans screen when the user has no saved scan', async () => {
+      setup(scansRoute([]));
+      choose('CUSTOM_SCAN');
+      const link = await screen.findByRole('link', { name: 'Build and save one on the Custom Scans screen' });
+      expect(link).toHaveAttribute('href', '/dashboard/scans');
+      expect(screen.queryByRole('checkbox')).toBeNull();
+      await userEvent.click(link);
+      expect(await screen.findByText('elsewhere')).toBeInTheDocument();
+    });
+
+    it('says when the saved scans cannot be loaded', async () => {
+      setup({ 'GET scans': { status: 500, body: { msg: 'down' } } });
+      choose('CUSTOM_SCAN');
+      await statusIs('Could not load your saved scans for alert selection.', 'danger');
+    });
   });
 });

@@ -1,6 +1,7 @@
-import { Box, Button, Checkbox, Group, NativeSelect, NumberInput, Paper, Skeleton, Stack, Switch, Text, Title } from '@mantine/core';
+import { Anchor, Box, Button, Checkbox, Group, NativeSelect, NumberInput, Paper, Skeleton, Stack, Switch, Text, Title } from '@mantine/core';
 import {
   ALERT_AUTO_PAUSED_MESSAGE,
+  ALERT_SCANS_LOAD_FAILED_MESSAGE,
   ALERT_FAVORITES_LOAD_FAILED_MESSAGE,
   ALERT_MAX_SYMBOLS,
   ALERT_SAVE_FAILED_MESSAGE,
@@ -19,15 +20,18 @@ import {
   alertTypeHasSymbols,
   alertTypeHasTargets,
   alertTypeHasThreshold,
+  SCAN_UNIVERSE_LABELS,
   type AlertRule,
   type AlertTargetDirection,
   type AlertType,
 } from '@signalboard/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
+import { Link } from 'react-router';
 import { alertRuleQuery, saveAlertPreferences } from './api/alert-rules';
 import { favoritesQuery } from '../../lib/api/favorites';
 import { phoneOnFileQuery } from './api/phone';
+import { savedScansQuery } from './api/saved-scans';
 import { TONE } from '../../theme';
 import { StatusLine, type StatusMessage } from './status-message';
 
@@ -38,9 +42,16 @@ export function saveFailure(error: unknown): StatusMessage {
 }
 
 interface Choice {
+  /** What is stored: the symbol, the category, or a saved scan's id. */
   symbol: string;
+  /** What the box says when it is not the symbol (a saved scan's name). */
+  label?: string;
   description?: string;
 }
+
+/** A saved scan's formula as a choice's description: its universe and its first 80 characters. */
+const scanDescription = (universe: keyof typeof SCAN_UNIVERSE_LABELS, formula: string) =>
+  `${SCAN_UNIVERSE_LABELS[universe]} · ${formula.length > 80 ? `${formula.slice(0, 79)}…` : formula}`;
 
 /**
  * The Alert Preferences card (spec §2, §5 "Alert preferences save", §8, §9; docs/rules/alerts.md): one rule per
@@ -54,19 +65,26 @@ export function AlertPreferencesCard() {
   const rule = useQuery(alertRuleQuery(type));
   const favoritesNeeded = ALERT_TYPE_SYMBOL_SOURCE[type] === 'favorites';
   const favorites = useQuery({ ...favoritesQuery(), enabled: favoritesNeeded });
+  // Custom Scan: the user's saved scans, by name; stored by id.
+  const scansNeeded = ALERT_TYPE_SYMBOL_SOURCE[type] === 'saved_scans';
+  const scans = useQuery({ ...savedScansQuery(), enabled: scansNeeded });
 
   const fixed = alertFixedSymbols(ALERT_TYPE_SYMBOL_SOURCE[type]);
   const choices: Choice[] | null = fixed
     ? fixed.map((symbol) => ({ symbol }))
     : favoritesNeeded
       ? (favorites.data?.map((stock) => ({ symbol: stock.symbol, description: stock.description })) ?? null)
-      : [];
+      : scansNeeded
+        ? (scans.data?.scans.map((scan) => ({ symbol: String(scan.id), label: scan.name, description: scanDescription(scan.universe, scan.formula) })) ?? null)
+        : [];
 
   const loadStatus: StatusMessage | null = rule.isError
     ? { text: alertLoadFailedMessage(type), tone: 'danger' }
     : favoritesNeeded && favorites.isError
       ? { text: ALERT_FAVORITES_LOAD_FAILED_MESSAGE, tone: 'danger' }
-      : null;
+      : scansNeeded && scans.isError
+        ? { text: ALERT_SCANS_LOAD_FAILED_MESSAGE, tone: 'danger' }
+        : null;
 
   return (
     <Paper withBorder p="lg" radius="lg" component="section" aria-labelledby="alert-preferences-title">
@@ -84,7 +102,7 @@ export function AlertPreferencesCard() {
           }}
           data={ALERT_TYPES.map((value) => ({ value, label: ALERT_TYPE_NAMES[value] }))}
         />
-        {rule.isPending || (favoritesNeeded && favorites.isPending) ? (
+        {rule.isPending || (favoritesNeeded && favorites.isPending) || (scansNeeded && scans.isPending) ? (
           <Stack gap="sm" aria-busy="true" aria-label={`Loading ${ALERT_TYPE_NAMES[type]} alert settings`}>
             <Skeleton height={120} />
             <Skeleton height={36} />
@@ -145,8 +163,10 @@ function PreferencesForm({ type, rule, choices, allowed, onStatus, onNotices }: 
   const [saving, setSaving] = useState(false);
   const name = ALERT_TYPE_NAMES[type];
 
-  // A saved symbol no longer offered (a favourite removed since) stays visible, so it can be unticked.
-  const offered = [...choices, ...symbols.filter((symbol) => !choices.some((choice) => choice.symbol === symbol)).map((symbol) => ({ symbol, description: 'No longer available' }))];
+  const scansSource = ALERT_TYPE_SYMBOL_SOURCE[type] === 'saved_scans';
+  // A saved symbol no longer offered (a favourite or a saved scan deleted since) stays visible, so it can be unticked.
+  const gone = symbols.filter((symbol) => !choices.some((choice) => choice.symbol === symbol));
+  const offered: Choice[] = [...choices, ...gone.map((symbol) => ({ symbol, ...(scansSource ? { label: `Scan ${symbol}` } : {}), description: 'No longer available' }))];
   const target = (symbol: string): TargetDraft => targets[symbol] ?? { price: '', direction: 'above' };
   const setTarget = (symbol: string, change: Partial<TargetDraft>) => setTargets((current) => ({ ...current, [symbol]: { ...target(symbol), ...change } }));
 
@@ -202,7 +222,7 @@ function PreferencesForm({ type, rule, choices, allowed, onStatus, onNotices }: 
         )}
         {alertTypeHasSymbols(type) ? (
           <Checkbox.Group
-            label="Symbols"
+            label={scansSource ? 'Saved scans' : 'Symbols'}
             description={`Up to ${ALERT_MAX_SYMBOLS}; ${symbols.length} chosen.`}
             value={symbols}
             onChange={setSymbols}
@@ -214,13 +234,23 @@ function PreferencesForm({ type, rule, choices, allowed, onStatus, onNotices }: 
               data-testid="alert-symbol-list"
             >
               {offered.length === 0 ? (
-                <Text size="sm" c="dimmed">
-                  No favorite stocks yet. Add some on the WatchList screen.
-                </Text>
+                scansSource ? (
+                  <Text size="sm" c="dimmed">
+                    No saved scans yet.{' '}
+                    <Anchor component={Link} to="/dashboard/scans" inherit>
+                      Build and save one on the Custom Scans screen
+                    </Anchor>
+                    , then choose it here.
+                  </Text>
+                ) : (
+                  <Text size="sm" c="dimmed">
+                    No favorite stocks yet. Add some on the WatchList screen.
+                  </Text>
+                )
               ) : (
                 <Stack gap={8}>
                   {offered.map((choice) => (
-                    <Checkbox key={choice.symbol} value={choice.symbol} label={choice.symbol} description={choice.description} />
+                    <Checkbox key={choice.symbol} value={choice.symbol} label={choice.label ?? choice.symbol} description={choice.description} />
                   ))}
                 </Stack>
               )}

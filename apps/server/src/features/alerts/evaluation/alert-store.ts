@@ -15,7 +15,7 @@ export type Executor = Database | Transaction;
 
 export interface NewAlert {
   userId: number;
-  /** One of the ten rule types, or SAVED_OPTION_TRADE / SAVED_STOCK_SCANNER. */
+  /** One of the eleven rule types (ALERT_TYPES), or SAVED_OPTION_TRADE / SAVED_STOCK_SCANNER. */
   alertType: string;
   symbol: string;
   triggerKey: string;

@@ -32,7 +32,8 @@ export const LOCAL_POLL_MS = 15_000;
 /** Live data: at most this many quote calls a minute for alerts (Finnhub allows 60, shared with users' requests). */
 export const LIVE_QUOTE_CALLS_PER_MINUTE = 30;
 
-const SOURCE_LABELS: Record<CachedMarket['source'], string> = { simulated: 'Simulated market', file: 'Dataset', live: 'Live market data' };
+/** How alert messages name the market-data source. */
+export const SOURCE_LABELS: Record<CachedMarket['source'], string> = { simulated: 'Simulated market', file: 'Dataset', live: 'Live market data' };
 
 export function createAlertEvaluation(deps: AlertEvaluationDeps): AlertEvaluation {
   const { market, log } = deps;

@@ -1,5 +1,5 @@
 /**
- * The news alert types (docs/rules/alerts.md §2 "The ten types"): GENERAL_NEWS (new market news of a chosen
+ * The news alert types (docs/rules/alerts.md §2 "The eleven types"): GENERAL_NEWS (new market news of a chosen
  * category) and NEWS+TRUMP+MAG7+ALPHA / NEWS+TRUMP+MAG7+GNEWS (new news mentioning a chosen keyword),
  * one message per batch: the count, the top 3 headlines and the local analyst's one-line gist.
  *

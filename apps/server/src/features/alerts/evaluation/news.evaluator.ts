@@ -1,5 +1,5 @@
 /**
- * News batches (issue 15; docs/rules/alerts.md §2 "The ten types"): the market news that arrived since
+ * News batches (issue 15; docs/rules/alerts.md §2 "The eleven types"): the market news that arrived since
  * the last batch (alert_cursors) becomes one alert per rule of GENERAL_NEWS (a chosen category) and
  * NEWS+TRUMP+MAG7+ALPHA / NEWS+TRUMP+MAG7+GNEWS (a chosen keyword); the categories, keywords and
  * gist are news-alerts.ts.

@@ -3,9 +3,10 @@
  * Every query is scoped by the signed-in user's id.
  */
 import { and, asc, eq } from 'drizzle-orm';
-import type { AlertChannel, AlertType } from '@signalboard/core';
+import { ALERT_TYPE_SYMBOL_SOURCE, type AlertChannel, type AlertType } from '@signalboard/core';
 import type { Database } from '../../../db/client';
-import { alertChannelDeliveries, alertChannelStatus, alertDeliverySettings, alertRules, favoriteStocks, userPhones } from '../../../db/schema';
+import { alertChannelDeliveries, alertChannelStatus, alertDeliverySettings, alertRules, customScans, favoriteStocks, userPhones } from '../../../db/schema';
+import { forgetUnwatchedScans, scanIdsOf } from '../evaluation/scan-members.repo';
 
 export type AlertRuleRow = typeof alertRules.$inferSelect;
 export type AlertDeliverySettingsRow = typeof alertDeliverySettings.$inferSelect;
@@ -15,6 +16,12 @@ export function createAlertRulesRepo(db: Database) {
     async favoriteSymbols(userId: number): Promise<string[]> {
       const rows = await db.select({ symbol: favoriteStocks.symbol }).from(favoriteStocks).where(eq(favoriteStocks.userId, userId)).orderBy(asc(favoriteStocks.id));
       return rows.map((row) => row.symbol);
+    },
+
+    /** The ids of the user's saved scans, as text (the Custom Scan rule's choice). */
+    async savedScanIds(userId: number): Promise<string[]> {
+      const rows = await db.select({ id: customScans.id }).from(customScans).where(eq(customScans.userId, userId)).orderBy(asc(customScans.id));
+      return rows.map((row) => String(row.id));
     },
 
     /** The user's verified number, when SMS are enabled for it. */
@@ -31,15 +38,22 @@ export function createAlertRulesRepo(db: Database) {
       return row;
     },
 
-    /** Inserts or replaces the user's rule of that type (created_at kept on replace). */
+    /**
+     * Inserts or replaces the user's rule of that type (created_at kept on replace). A saved-scans
+     * rule also drops, in the same transaction, what the scans it no longer watches recorded (all of
+     * them when it is off): a scan watched again starts by recording (docs/custom-scans.md "Custom Scan alerts").
+     */
     async saveRule(row: Omit<AlertRuleRow, 'createdAt'>, now: Date): Promise<AlertRuleRow> {
       const { userId: _userId, alertType: _alertType, ...changes } = row;
-      const [saved] = await db
-        .insert(alertRules)
-        .values({ ...row, createdAt: now })
-        .onConflictDoUpdate({ target: [alertRules.userId, alertRules.alertType], set: changes })
-        .returning();
-      return saved!;
+      return db.transaction(async (tx) => {
+        const [saved] = await tx
+          .insert(alertRules)
+          .values({ ...row, createdAt: now })
+          .onConflictDoUpdate({ target: [alertRules.userId, alertRules.alertType], set: changes })
+          .returning();
+        if (ALERT_TYPE_SYMBOL_SOURCE[row.alertType as AlertType] === 'saved_scans') await forgetUnwatchedScans(tx, row.userId, row.isActive ? scanIdsOf(row.symbols) : []);
+        return saved!;
+      });
     },
 
     async deliverySettings(userId: number): Promise<AlertDeliverySettingsRow | undefined> {

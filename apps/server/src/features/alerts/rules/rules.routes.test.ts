@@ -3,6 +3,8 @@ import path from 'node:path';
 import {
   ALERT_CRYPTO_MAX_MESSAGE,
   ALERT_NEWS_KEYWORDS,
+  ALERT_SCANS_MAX_MESSAGE,
+  ALERT_SCANS_REQUIRED_MESSAGE,
   ALERT_SMS_NEEDS_PHONE_MESSAGE,
   ALERT_SYMBOLS_MAX_MESSAGE,
   ALERT_SYMBOLS_REQUIRED_MESSAGE,
@@ -79,6 +81,8 @@ const VALID: Record<AlertType, SaveAlertPreferencesRequest> = {
   LEVEL_SYSTEM: { alert_type: 'LEVEL_SYSTEM', stock_symbols: ['TSLA'], enable_sms: false, enable_email: true, is_active: true },
   STOCK_DROP_ALERTS: { alert_type: 'STOCK_DROP_ALERTS', stock_symbols: [], enable_sms: false, enable_email: true, is_active: true },
   ALLSTOCKS_PROGRESS_ALERT: { alert_type: 'ALLSTOCKS_PROGRESS_ALERT', stock_symbols: [], threshold_value: 50, enable_sms: false, enable_email: true, is_active: true },
+  // SCAN: the id of a scan the test saved for the user (withScan).
+  CUSTOM_SCAN: { alert_type: 'CUSTOM_SCAN', stock_symbols: ['SCAN'], enable_sms: false, enable_email: true, is_active: true },
 };
 
 /** What a get answers after saving VALID[type]. */
@@ -103,7 +107,20 @@ const STORED: Record<AlertType, { stock_symbols: string[]; threshold_value: numb
   LEVEL_SYSTEM: { stock_symbols: ['TSLA'], threshold_value: null, targets: [], is_active: true, enable_email: true, enable_sms: false },
   STOCK_DROP_ALERTS: { stock_symbols: [], threshold_value: null, targets: [], is_active: true, enable_email: true, enable_sms: false },
   ALLSTOCKS_PROGRESS_ALERT: { stock_symbols: [], threshold_value: null, targets: [], is_active: true, enable_email: true, enable_sms: false },
+  CUSTOM_SCAN: { stock_symbols: ['SCAN'], threshold_value: null, targets: [], is_active: true, enable_email: true, enable_sms: false },
 };
+
+/** `value` with the placeholder scan id SCAN replaced by `scanId`. */
+function withScan<T extends { stock_symbols?: string[] }>(value: T, scanId: number): T {
+  return value.stock_symbols ? { ...value, stock_symbols: value.stock_symbols.map((symbol) => (symbol === 'SCAN' ? String(scanId) : symbol)) } : value;
+}
+
+/** Saves a scan for the user through POST api/scans; answers its id. */
+async function saveScan(t: TestApp, headers: Headers, name: string): Promise<number> {
+  const response = await call(t, 'POST', 'scans', headers, { name, universe: 'sp500', formula: 'rsi(14) < 30' });
+  expect(response.statusCode, response.body).toBe(200);
+  return response.json<{ scan: { id: number } }>().scan.id;
+}
 
 /** Verifies `number` for the user through the real calls, reading the code from the SMS outbox. */
 async function verifyPhone(t: TestApp, headers: Headers, number: string): Promise<void> {
@@ -157,14 +174,15 @@ describe('alert preferences and delivery settings (issue 14)', () => {
 
   it('saves and reads back a rule of every type (upper-cased, news categories in their spelling)', async () => {
     const headers = await userWithFavorites(t, 'round-trip', FAVORITES);
+    const scanId = await saveScan(t, headers, 'Oversold');
     for (const type of ALERT_TYPES) {
       expect((await rule(t, headers, type)).json()).toEqual({ data: null });
-      const saved = await save(t, headers, VALID[type]);
+      const saved = await save(t, headers, withScan(VALID[type], scanId));
       expect({ type, status: saved.statusCode }).toEqual({ type, status: 200 });
-      expect(saved.json()).toMatchObject({ msg: alertSavedMessage(type), data: { alert_type: type, ...STORED[type], unavailable_symbols: [] } });
+      expect(saved.json()).toMatchObject({ msg: alertSavedMessage(type), data: { alert_type: type, ...withScan(STORED[type], scanId), unavailable_symbols: [] } });
       const read = await rule(t, headers, type);
       expect(read.statusCode).toBe(200);
-      expect(read.json()).toEqual({ data: { alert_type: type, ...STORED[type], unavailable_symbols: [], updated_at: expect.any(String), auto_paused_at: null } });
+      expect(read.json()).toEqual({ data: { alert_type: type, ...withScan(STORED[type], scanId), unavailable_symbols: [], updated_at: expect.any(String), auto_paused_at: null } });
     }
     // A second save replaces the rule of that type, not the others.
     const again = await save(t, headers, { ...VALID.PERCENT_DROP, stock_symbols: ['NVDA'], threshold_value: 100, is_active: false });
@@ -236,6 +254,42 @@ describe('alert preferences and delivery settings (issue 14)', () => {
     expect((await save(t, headers, VALID.PERCENT_DROP)).statusCode).toBe(200);
     expect((await call(t, 'POST', 'delete_favorite_stocks', headers, { symbols: ['MSFT'] })).statusCode).toBe(200);
     expect((await rule(t, headers, 'PERCENT_DROP')).json().data).toMatchObject({ stock_symbols: ['AAPL', 'MSFT'], unavailable_symbols: ['MSFT'] });
+  });
+
+  it('Custom Scan takes only the user\'s own saved scans, ten at most, and lists a deleted one as unavailable', async () => {
+    const mine = await userWithFavorites(t, 'scans-mine', FAVORITES);
+    const other = await userWithFavorites(t, 'scans-other', FAVORITES);
+    const ids: number[] = [];
+    for (let n = 1; n <= 11; n += 1) ids.push(await saveScan(t, mine, `Scan ${n}`));
+    const theirs = await saveScan(t, other, 'Theirs');
+    const custom = (stock_symbols: unknown[]) => save(t, mine, { ...VALID.CUSTOM_SCAN, stock_symbols });
+    const refusals: Array<[unknown[], string]> = [
+      [[], ALERT_SCANS_REQUIRED_MESSAGE],
+      [ids.map(String), ALERT_SCANS_MAX_MESSAGE],
+      // Another user's scan, one that does not exist, and no id at all name the rule in the same words.
+      [[String(ids[0]), String(theirs)], alertSymbolNotAllowedMessage('CUSTOM_SCAN', String(theirs))],
+      [['999999'], 'Scan 999999 is not one of your saved scans: Custom Scan alerts watch your own scans only.'],
+      [['oversold'], alertSymbolNotAllowedMessage('CUSTOM_SCAN', 'OVERSOLD')],
+    ];
+    for (const [symbols, msg] of refusals) {
+      const response = await custom(symbols);
+      expect({ symbols, status: response.statusCode, body: response.json() }).toEqual({ symbols, status: 400, body: { msg } });
+    }
+    expect((await rule(t, mine, 'CUSTOM_SCAN')).json()).toEqual({ data: null });
+
+    // Ten of the user's own (an id written with a leading zero is the same scan).
+    const ten = ids.slice(0, 10).map(String);
+    const saved = await custom([...ten, `0${ten[0]}`]);
+    expect(saved.statusCode, saved.body).toBe(200);
+    expect(saved.json()).toMatchObject({ msg: 'Custom Scan alert preferences saved successfully!', data: { alert_type: 'CUSTOM_SCAN', stock_symbols: ten, unavailable_symbols: [] } });
+    // The other user cannot watch them.
+    expect((await save(t, other, { ...VALID.CUSTOM_SCAN, stock_symbols: [ten[1]] })).json()).toEqual({ msg: alertSymbolNotAllowedMessage('CUSTOM_SCAN', ten[1]!) });
+
+    // A deleted scan stays on the rule, listed as unavailable, until a save leaves it out.
+    expect((await t.app.inject({ method: 'DELETE', url: `/api/scans/${ids[0]}`, headers: mine })).statusCode).toBe(200);
+    expect((await rule(t, mine, 'CUSTOM_SCAN')).json().data).toMatchObject({ stock_symbols: ten, unavailable_symbols: [ten[0]] });
+    expect((await custom(ten)).json()).toEqual({ msg: alertSymbolNotAllowedMessage('CUSTOM_SCAN', ten[0]!) });
+    expect((await custom(ten.slice(1))).statusCode).toBe(200);
   });
 
   it('keeps rules, delivery settings and test sends strictly per user', async () => {

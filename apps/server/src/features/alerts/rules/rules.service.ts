@@ -1,7 +1,8 @@
 /**
  * Alert preferences and delivery settings (issue 14; docs/rules/alerts.md "The rule as stored and
  * exchanged", "Delivery"). Every check of the contract runs again here with the user's own data:
- * the favourites types take only the user's favourites, SMS needs the user's verified number.
+ * the favourites types take only the user's favourites, Custom Scan only the user's saved scans, SMS
+ * needs the user's verified number.
  */
 import {
   ALERT_DEFAULT_TIME_ZONE,
@@ -48,10 +49,11 @@ export interface AlertRulesServiceDeps {
 const iso = (date: Date | null) => (date ? date.toISOString() : null);
 
 export function createAlertRulesService({ repo, sms, mailer, clock, log, testSends }: AlertRulesServiceDeps) {
-  /** The type's choice for this user: favourites, a fixed list, or none. */
+  /** The type's choice for this user: favourites, saved scans (their ids), a fixed list, or none. */
   async function choiceOf(userId: number, type: AlertType): Promise<readonly string[] | null> {
     const source = ALERT_TYPE_SYMBOL_SOURCE[type];
     if (source === 'favorites') return repo.favoriteSymbols(userId);
+    if (source === 'saved_scans') return repo.savedScanIds(userId);
     return alertFixedSymbols(source);
   }
 

@@ -1,0 +1,31 @@
+/** Custom Scan alerts (issue 26, docs/custom-scans.md "Custom Scan alerts"): what each watched scan matched. */
+import { date, integer, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+import { customScans } from './custom-scans';
+
+/**
+ * The members of a saved scan's results after a daily pass: one row per (scan, session), written in
+ * the transaction of the alert it causes (features/alerts/evaluation/scan.evaluator.ts). Its primary
+ * key makes the pass of a session happen once per scan, however often the slot is retried and in
+ * however many processes; the next session's new symbols are those not in the previous row. A row
+ * compares only with one of the same `scan_version` (an edited scan starts again). Rows go with their
+ * scan; the rules' save drops those of scans the rule no longer watches, so a scan chosen again starts
+ * again; each pass keeps only the scan's latest two sessions.
+ */
+export const customScanMembers = pgTable(
+  'custom_scan_members',
+  {
+    scanId: integer('scan_id')
+      .notNull()
+      .references(() => customScans.id, { onDelete: 'cascade' }),
+    /** The New York session the scan ran as of (YYYY-MM-DD). */
+    session: date('session', { mode: 'string' }).notNull(),
+    /** custom_scans.version when it ran. */
+    scanVersion: integer('scan_version').notNull(),
+    /** The symbols in the results (sorted), plus those of the previous row the run could not read (kept, not left). */
+    symbols: text('symbols').array().notNull(),
+    /** The symbols this pass alerted on (empty on a first pass, which only records). */
+    entered: text('entered').array().notNull(),
+    recordedAt: timestamp('recorded_at', { withTimezone: true }).notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.scanId, table.session] })],
+);

@@ -1,0 +1,88 @@
+/**
+ * The calls on a saved scan's backtest (docs/custom-scans.md "Backtest jobs"): start, read, cancel.
+ * Another user's scan and an unknown id are the same 404 as the saved-scan calls'. A start answers at
+ * once; the job (backtest.job.ts) runs in the background or on a worker.
+ */
+import type { ScanBacktestResponse } from '@signalboard/core';
+import { badRequest, HttpError } from '../../lib/errors';
+import { compiledScanOf, unreplayableProblem } from './backtest-input';
+import type { ScanBacktests } from './backtest.job';
+import { STALE_QUEUED_SECONDS, type BacktestRepo, type BacktestRow } from './backtest.repo';
+
+export const NO_SUCH_SCAN = 'No such scan.';
+export const NO_BACKTEST = 'No backtest of this scan yet.';
+export const NOT_RUNNING = 'No backtest of this scan is running.';
+/** What a stale row (backtest.repo.ts) says: it is shown as failed, and the next start runs it again. */
+export const STALE_MESSAGES = {
+  running: 'The backtest stopped answering: the process running it ended. Start it again.',
+  queued: `No worker took the backtest up within ${STALE_QUEUED_SECONDS / 60} minutes (is \`npm run worker\` running?). Start it again.`,
+} as const;
+/** A second backtest while one runs is refused for this long at least. */
+const BUSY_RETRY_SECONDS = 10;
+
+export interface BacktestServiceDeps {
+  repo: Pick<BacktestRepo, 'scanOf' | 'begin' | 'cancel'>;
+  jobs: Pick<ScanBacktests, 'start'>;
+}
+
+/** The row as the calls answer it; a stale one (its process died) as failed, saying so. */
+export function backtestAnswer(row: BacktestRow, scanVersion: number): ScanBacktestResponse {
+  const stale = row.stale && (row.status === 'queued' || row.status === 'running');
+  return {
+    scan_id: row.scanId,
+    version: row.version,
+    current: row.version === scanVersion,
+    status: stale ? 'failed' : row.status,
+    done: row.done,
+    total: row.total,
+    started_at: row.startedAt.toISOString(),
+    finished_at: row.finishedAt?.toISOString() ?? null,
+    error: stale ? STALE_MESSAGES[row.status as 'queued' | 'running'] : row.error,
+    result: row.result,
+  };
+}
+
+export function createBacktestService({ repo, jobs }: BacktestServiceDeps) {
+  return {
+    /**
+     * POST: the backtest of the scan's current version. Done or under way: answered as it is. Else
+     * started (status queued), unless the scan reads what cannot be replayed (400) or another of the
+     * user's backtests is under way (429, naming its scan).
+     */
+    async start(userId: number, scanId: number): Promise<ScanBacktestResponse> {
+      const found = await repo.scanOf(userId, scanId);
+      if (!found) throw new HttpError(404, NO_SUCH_SCAN);
+      const problem = unreplayableProblem(compiledScanOf(found.scan.formula));
+      if (problem) throw badRequest(problem);
+      const begun = await repo.begin(userId, scanId);
+      if ('missing' in begun) throw new HttpError(404, NO_SUCH_SCAN);
+      if ('busy' in begun) {
+        throw new HttpError(429, `Your backtest of "${begun.busy}" is still running, and one runs at a time. Wait for it to finish or cancel it, then start this one.`, {
+          headers: { 'retry-after': String(BUSY_RETRY_SECONDS) },
+        });
+      }
+      const answer = backtestAnswer(begun.row, begun.scanVersion);
+      if (!begun.started) return answer;
+      const refused = await jobs.start({ scanId, attempt: begun.row.attempt, version: begun.row.version });
+      return refused === null ? answer : { ...answer, status: 'failed', error: refused };
+    },
+
+    /** GET: the scan's backtest, running or finished. */
+    async get(userId: number, scanId: number): Promise<ScanBacktestResponse> {
+      const found = await repo.scanOf(userId, scanId);
+      if (!found) throw new HttpError(404, NO_SUCH_SCAN);
+      if (!found.backtest) throw new HttpError(404, NO_BACKTEST);
+      return backtestAnswer(found.backtest, found.scan.version);
+    },
+
+    /** DELETE: cancels the scan's backtest under way; the job stops at its next write, without a result. */
+    async cancel(userId: number, scanId: number): Promise<{ msg: string }> {
+      const found = await repo.scanOf(userId, scanId);
+      if (!found) throw new HttpError(404, NO_SUCH_SCAN);
+      if (!(await repo.cancel(userId, scanId))) throw new HttpError(404, NOT_RUNNING);
+      return { msg: `Cancelled the backtest of "${found.scan.name}".` };
+    },
+  };
+}
+
+export type BacktestService = ReturnType<typeof createBacktestService>;
