@@ -28,7 +28,7 @@ export interface RuleRow {
 }
 
 /** The columns of a rule the evaluation reads. */
-const RULE_COLUMNS = {
+export const RULE_COLUMNS = {
   userId: alertRules.userId,
   alertType: alertRules.alertType,
   symbols: alertRules.symbols,

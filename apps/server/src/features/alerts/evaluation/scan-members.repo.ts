@@ -8,7 +8,7 @@ import type { ScanUniverse } from '@signalboard/core';
 import type { Database } from '../../../db/client';
 import { alertRules, customScanMembers, customScans } from '../../../db/schema';
 import type { Executor } from './alert-store';
-import type { RuleRow } from './evaluation.repo';
+import { RULE_COLUMNS, type RuleRow } from './evaluation.repo';
 
 export const CUSTOM_SCAN_TYPE = 'CUSTOM_SCAN';
 
@@ -58,17 +58,7 @@ export async function sessionRecorded(db: Database, scanId: number, session: str
  */
 export async function lockScanRule(tx: Executor, userId: number): Promise<RuleRow | undefined> {
   const [rule] = await tx
-    .select({
-      userId: alertRules.userId,
-      alertType: alertRules.alertType,
-      symbols: alertRules.symbols,
-      thresholdValue: alertRules.thresholdValue,
-      targets: alertRules.targets,
-      enableSms: alertRules.enableSms,
-      enableEmail: alertRules.enableEmail,
-      isActive: alertRules.isActive,
-      updatedAt: alertRules.updatedAt,
-    })
+    .select(RULE_COLUMNS)
     .from(alertRules)
     .where(and(eq(alertRules.userId, userId), eq(alertRules.alertType, CUSTOM_SCAN_TYPE)))
     .for('share');
