@@ -1,14 +1,15 @@
 /**
  * Custom Scans (/dashboard/scans, issue 26) on the pinned market (MARKET_DATA=file): the builder and
  * the formula round-trip, a run's table is the API's answer for the same request, a saved scan is
- * listed after a reload, a run as of a past session, and axe in light, dark and at phone width.
+ * listed after a reload, a run as of a past session, a saved scan's backtest (progress, its tables
+ * against the API's, shown again on reopening; cancelled), and axe in light, dark and at phone width.
  */
 import fs from 'node:fs/promises';
 import type { Locator, Page } from 'playwright-core';
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { ListScansResponse, RunScanRequest, RunScanResponse } from '@signalboard/core';
+import type { ListScansResponse, RunScanRequest, RunScanResponse, SaveScanResponse, ScanBacktestResponse } from '@signalboard/core';
 import { blocking, describeFindings, runAxe } from './support/axe';
-import { api, newContext, screenshot, signedInUser, useBrowserPage } from './support/browser';
+import { api, newContext, screenshot, serverBaseUrl, signedInUser, useBrowserPage } from './support/browser';
 
 let page: Page;
 let token: string;
@@ -222,6 +223,117 @@ describe('Custom Scans (/dashboard/scans)', () => {
   });
 });
 
+const backtestPanel = (target: Page = page) => target.getByRole('region', { name: 'Would this have worked?' });
+
+/** A call to the saved scan's backtest (POST starts, GET reads, DELETE cancels). */
+const backtestCall = (method: string, id: number) => (response: { url(): string; request(): { method(): string } }) =>
+  new URL(response.url()).pathname === `/api/scans/${id}/backtest` && response.request().method() === method;
+
+/** Types the formula and the name, presses Save and answers the scan the server saved. */
+async function saveScan(name: string, formula: string, target: Page = page) {
+  await useFormula(formula, target);
+  await target.getByRole('textbox', { name: 'Name' }).fill(name);
+  const [response] = await Promise.all([
+    target.waitForResponse((candidate) => new URL(candidate.url()).pathname === '/api/scans' && candidate.request().method() === 'POST'),
+    target.getByRole('button', { name: 'Save', exact: true }).click(),
+  ]);
+  const answer = (await response.json()) as SaveScanResponse;
+  expect(response.status(), JSON.stringify(answer)).toBe(200);
+  return answer.scan;
+}
+
+/** The verdict the screen must write, from the API's two intervals: above, below, or overlapping. */
+function expectedVerdict({ scan, random }: NonNullable<ScanBacktestResponse['result']>['horizons'][number]): string {
+  if (scan.n === 0 || random.n === 0 || scan.mean_low === null || scan.mean_high === null || random.mean_low === null || random.mean_high === null) return 'No mature entries to judge yet';
+  if (scan.mean_low > random.mean_high) return 'Beats random entries';
+  if (scan.mean_high < random.mean_low) return 'Worse than random entries';
+  return 'Not distinguishable from random entries';
+}
+
+describe('Custom Scans: backtest ("Would this have worked?")', () => {
+  it("runs a saved scan's backtest: progress, then per horizon N and the verdict as the API's; reopened it shows at once; changed, it is of an earlier version", async () => {
+    const name = 'Backtest dip';
+    await openScans();
+    const panel = backtestPanel();
+    await panel.getByText('Save the scan to backtest it: a backtest replays a saved scan.', { exact: true }).waitFor();
+    const scan = await saveScan(name, 'rsi(14) < 40');
+    await panel.getByText('No backtest of this scan yet.', { exact: true }).waitFor();
+
+    const [started] = await Promise.all([page.waitForResponse(backtestCall('POST', scan.id)), panel.getByRole('button', { name: 'Run backtest' }).click()]);
+    expect(started.status()).toBe(200);
+    expect(((await started.json()) as ScanBacktestResponse).status).toBe('queued');
+    // The start's answer (queued) shows until the first read, a second later.
+    await panel.getByRole('progressbar', { name: 'Backtest progress' }).waitFor();
+    await panel.getByRole('button', { name: 'Cancel backtest' }).waitFor();
+
+    await panel.getByRole('table', { name: 'Returns after 21 sessions' }).waitFor({ timeout: 60_000 });
+    const stored = await api<ScanBacktestResponse>(`scans/${scan.id}/backtest`, { token, server: 'market' });
+    expect(stored.body).toMatchObject({ status: 'done', current: true, error: null });
+    const result = stored.body.result!;
+    expect(result.horizons.map((horizon) => horizon.horizon)).toEqual([5, 21, 63]);
+    expect(result.entries).toBeGreaterThan(0);
+    await panel.getByText(`${result.sessions} sessions · ${result.symbols} symbols · ${result.entries} entries`, { exact: false }).waitFor();
+    await panel.getByText(result.survivorship, { exact: true }).waitFor();
+    for (const horizon of result.horizons) {
+      const table = panel.getByRole('table', { name: `Returns after ${horizon.horizon} sessions` });
+      const nOf = (row: RegExp) => table.getByRole('row').filter({ has: page.getByRole('rowheader', { name: row }) }).getByRole('cell').first().innerText();
+      expect(await nOf(/^This scan$/)).toBe(String(horizon.scan.n));
+      expect(await nOf(/^Random entries/)).toBe(String(horizon.random.n));
+      await panel.getByRole('region', { name: `Held ${horizon.horizon} sessions` }).getByText(expectedVerdict(horizon), { exact: true }).waitFor();
+    }
+    expect(await panel.getByRole('table', { name: 'Worst entries' }).locator('tbody tr').count()).toBe(result.worst.length);
+    await panel.getByRole('img', { name: /^Equal-weight entries held 21 sessions/ }).waitFor();
+    await screenshot(page, 'custom-scans-backtest');
+
+    // Reopened after a reload: the stored result from one read, nothing started again.
+    const starts: string[] = [];
+    page.on('request', (request) => void (request.method() === 'POST' && request.url().endsWith('/backtest') && starts.push(request.url())));
+    await page.reload();
+    await page.getByRole('list', { name: 'Saved scans' }).getByRole('button', { name: `Open ${name}` }).click();
+    await panel.getByRole('table', { name: 'Returns after 21 sessions' }).waitFor();
+    expect(starts).toEqual([]);
+
+    // New conditions saved: the stored result is of the earlier version, and Run again is offered.
+    await useFormula('rsi(14) < 45');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await panel.getByText('This result is of an earlier version of the scan.', { exact: true }).waitFor();
+    await panel.getByRole('button', { name: 'Run again' }).waitFor();
+  });
+
+  it('shows a cancelled backtest as cancelled, and Run again replays it to a result', async () => {
+    await openScans();
+    const panel = backtestPanel();
+    const scan = await saveScan('Backtest cancel', 'change_pct(1) > 0');
+    await panel.getByText('No backtest of this scan yet.', { exact: true }).waitFor();
+    // The job replays here in 0.1–0.3 s; the cancel goes out as soon as the start is answered, a few ms
+    // later. Should the job still win, the scan gets a new version and both go out again.
+    const call = (method: 'PUT' | 'DELETE', json?: unknown) =>
+      fetch(`${serverBaseUrl('market')}/api/scans/${scan.id}${method === 'DELETE' ? '/backtest' : ''}`, {
+        method,
+        headers: { authorization: `Bearer ${token}`, ...(json ? { 'content-type': 'application/json' } : {}) },
+        body: json ? JSON.stringify(json) : undefined,
+      });
+    let cancelled = false;
+    for (let attempt = 0; attempt < 3 && !cancelled; attempt += 1) {
+      if (attempt > 0) expect((await call('PUT', { name: scan.name, universe: scan.universe, formula: `change_pct(1) > ${attempt / 10}` })).status).toBe(200);
+      const started = await api<ScanBacktestResponse>(`scans/${scan.id}/backtest`, { token, json: {}, server: 'market' });
+      expect(started.body.status).toBe('queued');
+      cancelled = (await call('DELETE')).status === 200;
+    }
+    expect(cancelled, 'a backtest cancelled while it ran').toBe(true);
+    const stored = await api<ScanBacktestResponse>(`scans/${scan.id}/backtest`, { token, server: 'market' });
+    expect(stored.body).toMatchObject({ status: 'cancelled', result: null });
+
+    await page.reload();
+    await page.getByRole('list', { name: 'Saved scans' }).getByRole('button', { name: `Open ${scan.name}` }).click();
+    await panel.getByText('Backtest cancelled.', { exact: true }).waitFor();
+    const [restarted] = await Promise.all([page.waitForResponse(backtestCall('POST', scan.id)), panel.getByRole('button', { name: 'Run again' }).click()]);
+    expect(((await restarted.json()) as ScanBacktestResponse).status).toBe('queued');
+    await panel.getByRole('table', { name: 'Returns after 5 sessions' }).waitFor({ timeout: 60_000 });
+    expect(await panel.getByText('Backtest cancelled.', { exact: true }).count()).toBe(0);
+  });
+});
+
 const SCHEMES = {
   light: { colorScheme: 'light', width: 1366, height: 860 },
   dark: { colorScheme: 'dark', width: 1366, height: 860 },
@@ -229,7 +341,7 @@ const SCHEMES = {
 } as const;
 
 describe('Custom Scans: axe', () => {
-  it.each(Object.keys(SCHEMES) as Array<keyof typeof SCHEMES>)('%s: no serious or critical violation, loaded, in formula mode and with results', async (scheme) => {
+  it.each(Object.keys(SCHEMES) as Array<keyof typeof SCHEMES>)('%s: no serious or critical violation, loaded, in formula mode, with results and with a backtest', async (scheme) => {
     const context = await newContext(session.browser, { ...SCHEMES[scheme], server: 'market' });
     try {
       await signedInUser(context, `scans-a11y-${scheme}`, { server: 'market' });
@@ -267,6 +379,14 @@ describe('Custom Scans: axe', () => {
       await audit('results');
       await target.evaluate(() => window.scrollTo(0, 0));
       await screenshot(target, `custom-scans-${scheme}`);
+      // The scan saved and backtested: the result's tables (cards on a phone), verdicts and chart.
+      await target.getByRole('textbox', { name: 'Name' }).fill(`Axe ${scheme}`);
+      await target.getByRole('button', { name: 'Save', exact: true }).click();
+      const panel = backtestPanel(target);
+      await panel.getByRole('button', { name: 'Run backtest' }).click();
+      await panel.getByRole(scheme === 'phone' ? 'list' : 'table', { name: 'Returns after 21 sessions' }).waitFor({ timeout: 60_000 });
+      await panel.getByRole('img', { name: /^Equal-weight entries held 21 sessions/ }).waitFor();
+      await audit('backtest result');
       expect(failures.join('\n\n'), 'serious or critical axe violations').toBe('');
     } finally {
       await context.close();

@@ -26,6 +26,7 @@ import { useScanFields } from './api/get-scan-fields';
 import { useScansList } from './api/list-scans';
 import { useRunScan } from './api/run-scan';
 import { useSaveScan, type SaveScanInput } from './api/save-scan';
+import { BacktestPanel } from './backtest-panel';
 import type { CatalogField } from './builder-model';
 import { RenameScanModal } from './rename-scan-modal';
 import { SaveScanBar, SCAN_NAME_MAX } from './save-scan-bar';
@@ -158,6 +159,7 @@ function CustomScansWorkspace({ catalog }: { catalog: readonly CatalogField[] })
             }
           />
           <ScanResults run={run} onRetry={() => run.variables && run.mutate(run.variables)} />
+          <BacktestPanel scan={openScan} opening={editor.openScanId !== null && openScan === null && list.isFetching} />
         </Stack>
       </Grid.Col>
       <Grid.Col span={{ base: 12, lg: 4 }}>

@@ -85,9 +85,15 @@ configure({ asyncUtilTimeout: 5_000 });
 
 type Route = MockAnswer | ((url: URL, init: RequestInit | undefined) => MockAnswer | Promise<MockAnswer>);
 
-/** The screen on a mock API that answers the catalogue and the list (unless given) and the routes given. */
+/** What GET api/scans/{id}/backtest answers for a scan without a backtest. */
+export const NO_BACKTEST: MockAnswer = { status: 404, body: { msg: 'No backtest of this scan yet.' } };
+
+/**
+ * The screen on a mock API that answers the catalogue, the list and the saved scans' backtests (none
+ * yet) unless given, and the routes given.
+ */
 export function renderScans(routes: Record<string, Route> = {}) {
-  const api = mockApi({ 'GET scans/fields': { body: FIELDS }, 'GET scans': { body: LIST }, ...routes });
+  const api = mockApi({ 'GET scans/fields': { body: FIELDS }, 'GET scans': { body: LIST }, 'GET scans/7/backtest': NO_BACKTEST, 'GET scans/8/backtest': NO_BACKTEST, ...routes });
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   renderScreen(
     <QueryClientProvider client={client}>
