@@ -44,7 +44,7 @@ export const SCAN_UNIVERSE_LABELS: Readonly<Record<ScanUniverse, string>> = {
   us: 'All US stocks',
   tsx: 'Canadian (TSX) stocks',
   crypto: 'Crypto',
-  favorites: 'My favourites',
+  favorites: 'My favorites',
 };
 
 /** Most saved scans one user may keep. */

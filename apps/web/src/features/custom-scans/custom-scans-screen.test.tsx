@@ -205,7 +205,7 @@ describe('Custom Scans: runs', () => {
   it('sends the chosen universe, and points at the WatchList when the favourites are empty', async () => {
     const api = renderScans({ 'POST scans/run': { body: { ...RUN_ANSWER, universe: 'favorites', as_of: null, universe_size: 0, evaluated: 0, missing: [], matches: 0, rows: [] } } });
     await screen.findByRole('group', { name: 'All of (AND), condition 1' }, FIRST_RENDER);
-    await choose(document.body, 'Universe', 'My favourites');
+    await choose(document.body, 'Universe', 'My favorites');
     await userEvent.click(runButton());
     expect(await screen.findByText('No symbol of this universe had daily bars to scan.')).toBeInTheDocument();
     expect(screen.getByText('0 matches of 0 symbols')).toBeInTheDocument();

@@ -1,8 +1,8 @@
-import { Alert, Anchor, Button, Group, Loader, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { Alert, Button, Group, Loader, Skeleton, Stack, Text, Title } from '@mantine/core';
 import type { RunScanResponse } from '@signalboard/core';
 import { IconAlertTriangle, IconDownload, IconFilterSearch } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
-import { Link } from 'react-router';
+import { EmptyFavoritesHint } from '../../components/empty-favorites-hint';
 import { downloadText } from '../../components/trade-ideas/csv';
 import { TONE } from '../../theme';
 import type { useRunScan } from './api/run-scan';
@@ -69,13 +69,7 @@ function Answer({ response }: { response: RunScanResponse }) {
             {noMatchesMessage(response.as_of)}
           </Text>
           {response.universe === 'favorites' && response.universe_size === 0 ? (
-            <Text size="sm" c="dimmed" ta="center">
-              Your favourites list is empty: add stocks on the{' '}
-              <Anchor component={Link} to="/dashboard/symbollookup" inherit>
-                WatchList
-              </Anchor>{' '}
-              first.
-            </Text>
+            <EmptyFavoritesHint />
           ) : (
             <Text size="sm" c="dimmed" ta="center">
               Loosen a condition, try another universe or run as of another date.

@@ -1,12 +1,11 @@
 // Mantine stylesheets of what this route renders beyond main.tsx's (mantine-styles.test.ts checks them).
-import '@mantine/core/styles/Anchor.layer.css';
 import '@mantine/core/styles/Combobox.layer.css';
 import '@mantine/core/styles/Badge.layer.css';
 import '@mantine/core/styles/NumberInput.layer.css';
 import '@mantine/core/styles/SimpleGrid.layer.css';
 import '@mantine/core/styles/Skeleton.layer.css';
 import '@mantine/core/styles/Table.layer.css';
-import { Alert, Anchor, Badge, Button, Group, Loader, NumberInput, Paper, Select, Skeleton, Stack, Text } from '@mantine/core';
+import { Alert, Badge, Button, Group, Loader, NumberInput, Paper, Select, Skeleton, Stack, Text } from '@mantine/core';
 import {
   DEFAULT_DROP_SELECTION,
   DEFAULT_DROP_THRESHOLD_PERCENT,
@@ -17,7 +16,7 @@ import {
 } from '@signalboard/core';
 import { IconAlertTriangle, IconChartArrowsVertical, IconSearch } from '@tabler/icons-react';
 import { useState, type FormEvent } from 'react';
-import { Link } from 'react-router';
+import { EmptyFavoritesHint } from '../../components/empty-favorites-hint';
 import { formatTime } from '../../components/format';
 import { ScreenHeader } from '../../components/screen-header';
 import { useScanDrops, type DropScanParams } from './api/scan-drops';
@@ -196,13 +195,7 @@ function ScanResults({ response, params }: { response: DropScanResponse; params:
         <Stack align="center" gap={4} py="xl">
           <Text fw={500}>{NO_RESULTS}</Text>
           {scanned === 0 && failed.length === 0 ? (
-            <Text size="sm" c="dimmed" ta="center">
-              Your favorites list is empty: add stocks on the{' '}
-              <Anchor component={Link} to="/dashboard/symbollookup" inherit>
-                WatchList
-              </Anchor>{' '}
-              first.
-            </Text>
+            <EmptyFavoritesHint />
           ) : (
             <Text size="sm" c="dimmed" ta="center">
               Try a lower threshold or another selection.
