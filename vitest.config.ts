@@ -21,8 +21,10 @@ const projects: TestProjectInlineConfiguration[] = [
   // testTimeout: the property tests replay seeded universes session by session (up to ~7 s of CPU each);
   // beside a second worker and the server suite's PostgreSQL, vitest's 5 s default failed them.
   { test: { name: 'core', root: 'packages/core', include: ['src/**/*.test.ts'], isolate: false, testTimeout: 30_000 } },
-  // The repository's own scripts (check-structure.mjs on small fixture trees).
-  { test: { name: 'scripts', root: 'scripts', include: ['**/*.test.ts'] } },
+  // The repository's own scripts (check-structure.mjs on small fixture trees). testTimeout: a test runs
+  // the check up to five times; beside the server suite and a browser build on 2 shared cores one took
+  // 7.4 s against vitest's 5 s default (clean-clone CI, 2026-12-03).
+  { test: { name: 'scripts', root: 'scripts', include: ['**/*.test.ts'], testTimeout: 30_000 } },
   serverProject('server', 'embedded'),
   // testTimeout: a screen test renders in jsdom beside the server suite's workers; the slowest (eleven
   // clicks on the Alert Preferences card, the crypto screen's reload) take ~5 s on 2 shared cores, which

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { ADVERSARIAL_FORMULAS } from './adversarial-formulas';
 import { COMPARISONS, type Condition, type FieldRef, type Operand, type ScanExpr, type ScanGroups, exprToGroups, groupsToExpr } from './ast';
 import { SCAN_FIELDS } from './fields';
 import { FormulaError, MAX_FORMULA_DEPTH, MAX_FORMULA_LENGTH, parseFormula, printFormula } from './formula';
@@ -328,21 +329,12 @@ const tokenText = (separator: string) => fc.array(fc.constantFrom(...TOKENS), { 
 const mutated = fc
   .tuple(exprArb.map(printFormula), fc.nat(), fc.nat({ max: 20 }), fc.constantFrom('', ...TOKENS))
   .map(([text, at, drop, insert]) => text.slice(0, at % (text.length + 1)) + insert + text.slice((at % (text.length + 1)) + drop));
-/** The worst cases for a lexer or a recursive parser, each near the length limit. */
-const ADVERSARIAL = [
-  'a'.repeat(2000), 'rsi'.repeat(666), `"${'x'.repeat(1998)}"`, `"${'\\"'.repeat(666)}`, '('.repeat(2000), ')'.repeat(2000), 'not '.repeat(500),
-  'rsi<3 and '.repeat(199), `sector in (${'"a",'.repeat(495)}"b")`, ' '.repeat(2000), '1'.repeat(2000), '-'.repeat(2000), `rsi(${'1,'.repeat(995)}`,
-  `${'(not '.repeat(399)}`, `close > ${'9'.repeat(400)}`, 'rsi between 1 and '.repeat(111),
-];
 const nested = fc
   .tuple(fc.integer({ min: 0, max: 1100 }), fc.constantFrom('(', 'not ', 'not (', '(not '), fc.boolean())
   .map(([n, open, closed]) => `${open.repeat(n)}rsi < 30${closed ? ')'.repeat(n) : ''}`);
 
-// core's TypeScript has no DOM or Node types; vitest runs on Node, where performance is a global.
-const { performance } = globalThis as unknown as { performance: { now(): number } };
-
+/** The formula parses (and prints back to itself) or answers a FormulaError with a position inside it; its speed is the bench's (none may take 50 ms). */
 function parsesOrRefuses(text: string): void {
-  const start = performance.now();
   let expr: ScanExpr | null = null;
   try {
     expr = parseFormula(text);
@@ -351,7 +343,6 @@ function parsesOrRefuses(text: string): void {
     const position = (error as FormulaError).position;
     expect(Number.isInteger(position) && position >= 0 && position <= text.length).toBe(true);
   }
-  expect(performance.now() - start).toBeLessThan(50);
   if (expr) {
     const printed = printFormula(expr);
     expect(printFormula(parseFormula(printed))).toBe(printed);
@@ -359,11 +350,11 @@ function parsesOrRefuses(text: string): void {
 }
 
 describe('fuzz', () => {
-  it('any string parses or is refused with a FormulaError, each in under 50 ms', () => {
+  it('any string parses or is refused with a FormulaError (how fast: the bench)', () => {
     fc.assert(fc.property(fc.oneof(fc.string({ maxLength: 300 }), fc.string({ unit: 'binary', maxLength: 2100 })), parsesOrRefuses), { numRuns: 400 });
   });
 
-  it.each(ADVERSARIAL.map((text) => [text.slice(0, 24), text]))('%j…, at the worst, too', (_, text) => {
+  it.each(ADVERSARIAL_FORMULAS.map((text) => [text.slice(0, 24), text]))('%j…, at the worst, too', (_, text) => {
     for (let i = 0; i < 5; i += 1) parsesOrRefuses(text);
   });
 
