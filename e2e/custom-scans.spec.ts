@@ -1,13 +1,13 @@
 /**
  * Custom Scans (/dashboard/scans, issue 26) on the pinned market (MARKET_DATA=file): the builder and
  * the formula round-trip, a run's table is the API's answer for the same request, a saved scan is
- * listed after a reload, a run as of a past session, a saved scan's backtest (progress, its tables
+ * listed after a reload, a run as of a past session and a row's Details chart, a saved scan's backtest (progress, its tables
  * against the API's, shown again on reopening; cancelled), and axe in light, dark and at phone width.
  */
 import fs from 'node:fs/promises';
 import type { Locator, Page } from 'playwright-core';
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { ListScansResponse, RunScanRequest, RunScanResponse, SaveScanResponse, ScanBacktestResponse } from '@signalboard/core';
+import type { ListScansResponse, RunScanRequest, RunScanResponse, SaveScanResponse, ScanBacktestResponse, ScanChartResponse } from '@signalboard/core';
 import { blocking, describeFindings, runAxe } from './support/axe';
 import { api, newContext, screenshot, serverBaseUrl, signedInUser, useBrowserPage } from './support/browser';
 
@@ -74,7 +74,7 @@ const shownNumber = (text: string) => (text === 'N/A' ? null : Number(text.repla
 
 /** Every cell of the table equals the answer's row, in the answer's order (numbers to their shown decimals). */
 function expectTableIs(shown: { headers: string[]; rows: string[][] }, answer: RunScanResponse, symbols = answer.rows.map((row) => row.symbol)) {
-  expect(shown.headers).toEqual(['Symbol', 'Name', 'Price', 'Change %', ...answer.columns.map((column) => column.label)]);
+  expect(shown.headers).toEqual(['Symbol', 'Name', 'Price', 'Change %', ...answer.columns.map((column) => column.label), 'Chart']);
   expect(shown.rows.map((row) => row[0])).toEqual(symbols);
   for (const cells of shown.rows) {
     const row = answer.rows.find((candidate) => candidate.symbol === cells[0])!;
@@ -221,6 +221,31 @@ describe('Custom Scans (/dashboard/scans)', () => {
     await page.getByText('No symbol matches these conditions as of Oct 16, 2026.', { exact: true }).waitFor();
     expect(await table().count()).toBe(0);
   });
+
+  it("opens a row's Details: the chart of its bars through the run's session, with the scan's levels at the row's values", async () => {
+    await openScans();
+    await useFormula('close > sma(50) and pct_below_high(21) >= 0');
+    await page.getByLabel('Run as of (optional)').fill('2026-10-17');
+    const { answer } = await run();
+    const row = answer.rows[0]!;
+    await table().getByRole('button', { name: `Details of ${row.symbol}` }).click();
+    const dialog = page.getByRole('dialog', { name: `${row.symbol} · Details` });
+    await dialog.getByRole('img', { name: `${row.symbol} daily candles through Oct 16, 2026 with the scan's levels` }).waitFor();
+    const bars = await api<ScanChartResponse>(`scans/chart?symbol=${row.symbol}&as_of=2026-10-16`, { token, server: 'market' });
+    expect(bars.status).toBe(200);
+    expect(bars.body.as_of).toBe('2026-10-16');
+    expect(bars.body.bars.at(-1)!.close).toBe(row.price);
+    // The columns are close, sma(50), pct_below_high(21): the SMA is the row's value, the high is close / (1 − p / 100).
+    const price = (value: number) => value.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+    const levels = dialog.getByRole('region', { name: 'Levels' });
+    await levels.getByText(`SMA(50): ${price(row.values[1] as number)}`, { exact: true }).waitFor();
+    await levels.getByText(`21-session high: ${price(row.price! / (1 - (row.values[2] as number) / 100))}`, { exact: true }).waitFor();
+    const high = Math.max(...bars.body.bars.slice(-21).map((bar) => bar.high));
+    expect(Math.abs(row.price! / (1 - (row.values[2] as number) / 100) - high)).toBeLessThan(1e-6);
+    await screenshot(page, 'custom-scans-details');
+    await dialog.getByRole('button', { name: 'Close' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+  });
 });
 
 const backtestPanel = (target: Page = page) => target.getByRole('region', { name: 'Would this have worked?' });
@@ -339,6 +364,34 @@ const SCHEMES = {
   dark: { colorScheme: 'dark', width: 1366, height: 860 },
   phone: { colorScheme: 'light', width: 390, height: 844 },
 } as const;
+
+describe('Custom Scans: the Custom Scan alert type', () => {
+  it('offers the saved scan by name in the Alert System, saves its id, shows it chosen after a reload; axe clean', async () => {
+    const name = 'Alert dip';
+    await openScans();
+    const scan = await saveScan(name, 'rsi(14) < 45');
+    await page.goto('/dashboard/alert');
+    const alertType = page.getByRole('combobox', { name: 'Alert type' });
+    await alertType.selectOption('Custom Scan');
+    const box = page.getByRole('group', { name: 'Saved scans' }).getByRole('checkbox', { name, exact: true });
+    await box.check();
+    await page.getByText('S&P 500 · rsi(14) < 45', { exact: true }).waitFor();
+    await page.getByRole('switch', { name: 'E-mail alerts' }).check();
+    await page.getByRole('switch', { name: 'Enabled' }).check();
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    const status = page.getByRole('status', { name: 'Alert preferences status' });
+    await expect.poll(() => status.textContent(), { timeout: 15_000 }).toBe('Custom Scan alert preferences saved successfully!');
+    const rule = await api<{ data: { stock_symbols: string[]; is_active: boolean } | null }>('get_user_alert_rules', { token, json: { alert_type: 'CUSTOM_SCAN' }, server: 'market' });
+    expect(rule.body.data).toMatchObject({ stock_symbols: [String(scan.id)], is_active: true });
+    const fatal = blocking(await runAxe(page));
+    expect(describeFindings(fatal), 'serious or critical axe violations').toBe('');
+    await screenshot(page, 'custom-scans-alert-rule');
+
+    await page.reload();
+    await alertType.selectOption('Custom Scan');
+    await expect.poll(() => page.getByRole('group', { name: 'Saved scans' }).getByRole('checkbox', { name, exact: true }).isChecked(), { timeout: 15_000 }).toBe(true);
+  });
+});
 
 describe('Custom Scans: axe', () => {
   it.each(Object.keys(SCHEMES) as Array<keyof typeof SCHEMES>)('%s: no serious or critical violation, loaded, in formula mode, with results and with a backtest', async (scheme) => {

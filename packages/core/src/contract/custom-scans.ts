@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { multiLineText, singleLineText } from '../validation/text';
+import { dailyBarRow } from './trades';
+import { symbolText } from './watchlist';
 
 /**
  * Custom scans (issue 26, docs/custom-scans.md): the field catalogue the builder and the formula
@@ -93,9 +95,11 @@ const scanDefinition = {
 const oneDefinition = (value: { formula?: string | undefined; conditions?: unknown }) => (value.formula === undefined) !== (value.conditions === undefined);
 const oneDefinitionMessage = { message: 'Give the scan as formula or as conditions (one of them)' };
 
+const asOfDate = singleLineText('as_of', { examples: ['2026-03-02'] }).regex(/^\d{4}-\d{2}-\d{2}$/, 'as_of must be a date, YYYY-MM-DD');
+
 /** POST api/scans/run. `as_of`: run as of that session (the last one on or before it), with only the bars known then. */
 export const runScanRequest = z
-  .object({ ...scanDefinition, as_of: singleLineText('as_of', { examples: ['2026-03-02'] }).regex(/^\d{4}-\d{2}-\d{2}$/, 'as_of must be a date, YYYY-MM-DD').optional() })
+  .object({ ...scanDefinition, as_of: asOfDate.optional() })
   .refine(oneDefinition, oneDefinitionMessage);
 export type RunScanRequest = z.input<typeof runScanRequest>;
 
@@ -144,6 +148,22 @@ export const runScanResponse = z.object({
   rows: z.array(scanResultRow),
 });
 export type RunScanResponse = z.infer<typeof runScanResponse>;
+
+/** GET api/scans/chart: a result row's "Details" chart, the symbol's daily bars through the run date. */
+export const scanChartQuery = z.object({
+  symbol: symbolText((input) => (input === undefined ? 'symbol is required' : 'symbol must be text')),
+  as_of: asOfDate.optional(),
+});
+export const scanChartResponse = z.object({
+  symbol: z.string(),
+  /** The market data source the bars came from. */
+  source: z.string(),
+  /** The last bar's date (on or before `as_of`), YYYY-MM-DD. */
+  as_of: z.string(),
+  /** About a year of daily bars (at most 260), oldest first, none after `as_of`. */
+  bars: z.array(dailyBarRow),
+});
+export type ScanChartResponse = z.infer<typeof scanChartResponse>;
 
 /** A saved scan, as the user's list and the calls that change one answer it. */
 export const savedScan = z.object({

@@ -5,3 +5,4 @@ export * from './field-series';
 export * from './evaluate';
 export * from './templates';
 export * from './backtest';
+export * from './chart-levels';

@@ -1,6 +1,6 @@
 /** Custom scans (issue 26, docs/custom-scans.md): the field catalogue, runs and saved scans. */
-import { listScansResponse, scanBacktestResponse, msgBody, runScanRequest, runScanResponse, saveScanRequest, saveScanResponse, scanFieldsResponse, scanIdParams, scanResponse } from '../contract/index';
-import { defineEndpoint, endpointGroup, MARKET_DATA } from './define';
+import { listScansResponse, scanBacktestResponse, msgBody, runScanRequest, runScanResponse, saveScanRequest, saveScanResponse, scanChartQuery, scanChartResponse, scanFieldsResponse, scanIdParams, scanResponse } from '../contract/index';
+import { defineEndpoint, endpointGroup, MARKET_DATA, SYMBOL_DATA } from './define';
 
 export const customScansEndpoints = endpointGroup({
   getScanFields: defineEndpoint({ operationId: 'getScanFields', method: 'get', path: '/api/scans/fields', summary: 'The fields a custom scan can test: names, parameters (defaults and ranges), units and what each is computed from', response: scanFieldsResponse }),
@@ -13,6 +13,7 @@ export const customScansEndpoints = endpointGroup({
     response: runScanResponse,
     errors: MARKET_DATA,
   }),
+  getScanChart: defineEndpoint({ operationId: 'getScanChart', method: 'get', path: '/api/scans/chart', summary: "A result row's Details chart: the symbol's daily bars (about a year, at most 260) through as_of (default: the market's last session), nothing after it", query: scanChartQuery, response: scanChartResponse, errors: SYMBOL_DATA }),
   listScans: defineEndpoint({ operationId: 'listScans', method: 'get', path: '/api/scans', summary: "The signed-in user's saved scans (last changed first), the starter templates and the limit", response: listScansResponse }),
   createScan: defineEndpoint({ operationId: 'createScan', method: 'post', path: '/api/scans', summary: 'Saves a new scan (at most 50 per user)', body: saveScanRequest, response: saveScanResponse }),
   getScan: defineEndpoint({ operationId: 'getScan', method: 'get', path: '/api/scans/{id}', summary: 'One of the signed-in user\'s saved scans (404 for any other id)', params: scanIdParams, response: scanResponse, errors: [404] }),

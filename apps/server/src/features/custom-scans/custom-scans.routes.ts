@@ -1,7 +1,7 @@
 /**
  * Custom scans (issue 26, docs/custom-scans.md): the field catalogue (`GET api/scans/fields`), runs
- * (scan-run.routes.ts), the user's saved scans (saved-scans.routes.ts) and their backtests
- * (backtest.routes.ts).
+ * (scan-run.routes.ts), a result row's chart (scan-chart.routes.ts), the user's saved scans
+ * (saved-scans.routes.ts) and their backtests (backtest.routes.ts).
  */
 import type { FastifyInstance } from 'fastify';
 import { customScansEndpoints, SCAN_FIELDS, type ScanFieldsResponse } from '@signalboard/core';
@@ -13,6 +13,7 @@ import type { FavoritesRepo } from '../watchlist/watchlist.repo';
 import type { ScanBacktests } from './backtest.job';
 import { backtestRoutes } from './backtest.routes';
 import { savedScansRoutes } from './saved-scans.routes';
+import { scanChartRoutes } from './scan-chart.routes';
 import { scanRunRoutes } from './scan-run.routes';
 
 /** What the custom-scan calls read: the database (saved scans), the market, its clock, the user's favourites and the backtest jobs. */
@@ -37,6 +38,7 @@ const FIELDS_ANSWER: ScanFieldsResponse = {
 export async function customScansRoutes(app: FastifyInstance, deps: CustomScansDeps) {
   route(app, customScansEndpoints.getScanFields, async (): Promise<ScanFieldsResponse> => FIELDS_ANSWER);
   await scanRunRoutes(app, deps);
+  await scanChartRoutes(app, deps);
   await savedScansRoutes(app, deps);
   await backtestRoutes(app, deps);
 }

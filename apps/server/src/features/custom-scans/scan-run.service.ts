@@ -81,7 +81,7 @@ export function columnLabel(spec: Pick<FieldSpec, 'label'>, params: readonly num
 }
 
 /** The day (days since 1970-01-01) the scan runs as of: `as_of`, or today on the market's clock; 400 for a date that cannot be. */
-function runLimitDay(asOf: string | undefined, todayDay: number): number {
+export function runLimitDay(asOf: string | undefined, todayDay: number): number {
   if (asOf === undefined) return todayDay;
   if (!isIsoDate(asOf)) throw badRequest(`as_of must be a calendar date (YYYY-MM-DD), got ${asOf}`);
   const day = dayNumber(asOf);

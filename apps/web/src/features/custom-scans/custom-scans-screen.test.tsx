@@ -116,11 +116,11 @@ describe('Custom Scans: runs', () => {
         .getAllByRole('row')
         .slice(1)
         .map((row) => within(row).getAllByRole('cell').map((cell) => cell.textContent));
-    expect(within(table).getAllByRole('columnheader').map((th) => th.textContent)).toEqual(['Symbol', 'Name', 'Price', 'Change %', 'RSI(14)']);
+    expect(within(table).getAllByRole('columnheader').map((th) => th.textContent)).toEqual(['Symbol', 'Name', 'Price', 'Change %', 'RSI(14)', 'Chart']);
     expect(rows()).toEqual([
-      ['MSFT', 'Microsoft Corporation', '400.00', '+0.50%', '25.10'],
-      ['AAPL', 'Apple Inc.', '175.00', '−1.25%', '28.44'],
-      ['NVDA', 'NVIDIA Corporation', '180.00', 'N/A', 'N/A'],
+      ['MSFT', 'Microsoft Corporation', '400.00', '+0.50%', '25.10', 'Details'],
+      ['AAPL', 'Apple Inc.', '175.00', '−1.25%', '28.44', 'Details'],
+      ['NVDA', 'NVIDIA Corporation', '180.00', 'N/A', 'N/A', 'Details'],
     ]);
 
     const priceHeader = within(table).getByRole('columnheader', { name: 'Price' });

@@ -1,7 +1,7 @@
-import { Group, Paper, Select, SimpleGrid, Stack, Table, Text, UnstyledButton } from '@mantine/core';
+import { Button, Group, Paper, Select, SimpleGrid, Stack, Table, Text, UnstyledButton } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import type { ScanResultRow } from '@signalboard/core';
-import { IconArrowsSort, IconSortAscending, IconSortDescending } from '@tabler/icons-react';
+import { IconArrowsSort, IconChartCandle, IconSortAscending, IconSortDescending } from '@tabler/icons-react';
 import { changeColor } from '../../components/format';
 import { formatCell, type ResultColumn, type SortState } from './results-model';
 
@@ -16,6 +16,15 @@ function Cell({ column, row }: { column: ResultColumn; row: ScanResultRow }) {
     <Text span inherit c={color} fw={column.id === 'symbol' ? 700 : undefined}>
       {text}
     </Text>
+  );
+}
+
+/** Opens the row's Details chart; its name says which row ("Details of AAPL"). */
+function DetailsButton({ row, onDetails }: { row: ScanResultRow; onDetails: (row: ScanResultRow) => void }) {
+  return (
+    <Button variant="light" size="compact-sm" leftSection={<IconChartCandle size={14} aria-hidden />} aria-label={`Details of ${row.symbol}`} onClick={() => onDetails(row)}>
+      Details
+    </Button>
   );
 }
 
@@ -37,7 +46,8 @@ function sortOptions(columns: readonly ResultColumn[]) {
 
 /**
  * The matching symbols: a dense table sortable by every header (aria-sort) on wide screens, cards
- * with a "Sort by" choice on a phone (docs/ui.md "Layout"). `rows` are already in the chosen order.
+ * with a "Sort by" choice on a phone (docs/ui.md "Layout"). `rows` are already in the chosen order;
+ * each row has a "Details" button (its chart).
  */
 export function ResultsTable({
   columns,
@@ -45,12 +55,14 @@ export function ResultsTable({
   sort,
   onSortColumn,
   onSort,
+  onDetails,
 }: {
   columns: readonly ResultColumn[];
   rows: readonly ScanResultRow[];
   sort: SortState | null;
   onSortColumn: (column: string) => void;
   onSort: (sort: SortState | null) => void;
+  onDetails: (row: ScanResultRow) => void;
 }) {
   const wide = useMediaQuery('(min-width: 48em)', true, { getInitialValueInEffect: false });
 
@@ -104,6 +116,9 @@ export function ResultsTable({
                   ))}
                 </SimpleGrid>
               )}
+              <Group justify="flex-end" mt="xs">
+                <DetailsButton row={row} onDetails={onDetails} />
+              </Group>
             </Paper>
           ))}
         </Stack>
@@ -133,6 +148,11 @@ export function ResultsTable({
                   </Table.Th>
                 );
               })}
+              <Table.Th>
+                <Text span fw={600} fz="sm">
+                  Chart
+                </Text>
+              </Table.Th>
             </Table.Tr>
           </Table.Thead>
           <Table.Tbody>
@@ -143,6 +163,9 @@ export function ResultsTable({
                     <Cell column={column} row={row} />
                   </Table.Td>
                 ))}
+                <Table.Td>
+                  <DetailsButton row={row} onDetails={onDetails} />
+                </Table.Td>
               </Table.Tr>
             ))}
           </Table.Tbody>

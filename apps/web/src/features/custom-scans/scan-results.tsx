@@ -1,5 +1,5 @@
 import { Alert, Button, Group, Loader, Skeleton, Stack, Text, Title } from '@mantine/core';
-import type { RunScanResponse } from '@signalboard/core';
+import type { RunScanResponse, ScanResultRow } from '@signalboard/core';
 import { IconAlertTriangle, IconDownload, IconFilterSearch } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
 import { EmptyFavoritesHint } from '../../components/empty-favorites-hint';
@@ -8,6 +8,7 @@ import { TONE } from '../../theme';
 import type { useRunScan } from './api/run-scan';
 import { csvFileName, formatSessionDate, matchesSummary, nextSort, noMatchesMessage, resultColumns, resultsCsv, sortRows, type SortState } from './results-model';
 import { ResultsTable } from './results-table';
+import { ScanRowDetail } from './scan-row-detail';
 
 export const RUNNING = 'Running the scan...';
 export const NOT_RUN = 'Build your conditions, then press Run scan to see the symbols that match.';
@@ -34,9 +35,10 @@ function Missing({ symbols }: { symbols: string[] }) {
   );
 }
 
-/** One answer: the count, "as of", missing symbols, CSV export, then the table (or the empty sentence). */
+/** One answer: the count, "as of", missing symbols, CSV export, then the table (or the empty sentence) and a row's Details. */
 function Answer({ response }: { response: RunScanResponse }) {
   const [sort, setSort] = useState<SortState | null>(null);
+  const [detail, setDetail] = useState<ScanResultRow | null>(null);
   const columns = useMemo(() => resultColumns(response), [response]);
   const rows = useMemo(() => sortRows(response.rows, columns, sort), [response, columns, sort]);
   return (
@@ -62,7 +64,7 @@ function Answer({ response }: { response: RunScanResponse }) {
       </Group>
       {response.missing.length > 0 && <Missing symbols={response.missing} />}
       {rows.length > 0 ? (
-        <ResultsTable columns={columns} rows={rows} sort={sort} onSortColumn={(column) => setSort((current) => nextSort(current, column))} onSort={setSort} />
+        <ResultsTable columns={columns} rows={rows} sort={sort} onSortColumn={(column) => setSort((current) => nextSort(current, column))} onSort={setSort} onDetails={setDetail} />
       ) : (
         <Stack align="center" gap={4} py="xl">
           <Text fw={500} ta="center">
@@ -77,6 +79,7 @@ function Answer({ response }: { response: RunScanResponse }) {
           )}
         </Stack>
       )}
+      <ScanRowDetail response={response} row={detail} onClose={() => setDetail(null)} />
     </Stack>
   );
 }
