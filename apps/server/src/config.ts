@@ -162,6 +162,12 @@ const envSchema = z.object({
   TEST_CONTROL_FILE: z.string().min(1).optional(),
   /** How often the alert quote poller reads the watched symbols (default: 15 s for simulated/file data; live: within the provider limits). */
   ALERT_POLL_SECONDS: z.coerce.number().int().min(1).max(3600).optional(),
+  // Custom scans' abuse limits (docs/custom-scans.md "Running a scan", "Backtest jobs").
+  /** Per user: scan runs (POST api/scans/run) in each window; the Custom Scan alerts' own runs are not counted. */
+  SCAN_RUN_MAX_PER_USER: positiveInt.default(60),
+  SCAN_RUN_WINDOW_SECONDS: positiveInt.default(60),
+  /** Backtests one process runs at once (the API's without REDIS_URL, each worker's with it); more wait, queued, for a slot. */
+  SCAN_BACKTEST_MAX_CONCURRENT: positiveInt.max(16).default(1),
 });
 
 /** MARKET_NOW with MARKET_DATA=live: live providers serve today's data, and the rate limits and cache run on real time. */

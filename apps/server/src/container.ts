@@ -8,11 +8,13 @@
 import { createHmac } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type pg from 'pg';
-import type { EngineId, UniverseMember } from '@signalboard/core';
+import { ALERT_STALE_REFRESHES, type EngineId, type UniverseMember } from '@signalboard/core';
 import type { Config } from './config';
 import type { Database } from './db/client';
 import { createAlertDelivery } from './features/alerts/delivery/delivery';
-import { createAlertEvaluation, SOURCE_LABELS } from './features/alerts/evaluation/evaluation';
+import type { NewAlert } from './features/alerts/evaluation/alert-store';
+import { createAlertEvaluation, LOCAL_POLL_MS, SOURCE_LABELS } from './features/alerts/evaluation/evaluation';
+import { createIntradayScanAlerts } from './features/alerts/evaluation/scan-intraday.evaluator';
 import { createScanAlertJobs } from './features/alerts/evaluation/scan.evaluator';
 import { createAlertHistoryRepo } from './features/alerts/history/history.repo';
 import { createAlertHistoryService } from './features/alerts/history/history.service';
@@ -26,6 +28,7 @@ import { createDashboardRepo } from './features/dashboard/dashboard.repo';
 import { createScanBacktests } from './features/custom-scans/backtest.job';
 import { createBacktestRepo } from './features/custom-scans/backtest.repo';
 import { createScanRunService } from './features/custom-scans/scan-run.service';
+import { scanUniverseMembers } from './features/custom-scans/scan-universe';
 import { createDropScannerService } from './features/drop-scanner/drop-scanner.service';
 import { createFavoriteQuotesService } from './features/watchlist/favorite-quotes.service';
 import { createFavoritesRepo } from './features/watchlist/watchlist.repo';
@@ -168,6 +171,22 @@ export function createContainer(deps: ContainerDeps, options: ContainerOptions) 
   const liveRegistry = config.REDIS_URL ? createRedisRegistry({ url: config.REDIS_URL, prefix: config.REDIS_PREFIX }, clock) : createMemoryRegistry(clock);
   const liveHub = createLiveHub({ bus, registry: liveRegistry, clock, log: jobLog, users: sessionUsers });
   const liveQuotes = createLiveQuotes({ market: deps.market, bus, registry: liveRegistry, log: jobLog });
+  const publishAlert = (alert: NewAlert) =>
+    void bus.publish({ type: 'alert', userId: alert.userId, alertType: alert.alertType, symbol: alert.symbol === '*' ? null : alert.symbol, message: alert.smsText, at: alert.firedAt.getTime() });
+  // Custom Scan alerts during the session: the price-only scans on the quote poller's cadence (docs/custom-scans.md).
+  const intradayScans = createIntradayScanAlerts({
+    db,
+    market: deps.market,
+    universe: (universe, userId) => scanUniverseMembers(universe, { market: deps.market, favorites }, userId),
+    marketClock: deps.marketClock,
+    clock,
+    source: SOURCE_LABELS[deps.market.source],
+    // Stale as a price rule's quote is: older than two polls (docs/rules/alerts.md §1.6).
+    maxQuoteAgeMs: ALERT_STALE_REFRESHES * (config.ALERT_POLL_SECONDS ? config.ALERT_POLL_SECONDS * 1000 : LOCAL_POLL_MS),
+    log: jobLog,
+    delivery: deps.queued ? { kick: deps.queued.kickDelivery } : alertDelivery,
+    alertCommitted: publishAlert,
+  });
   const alertEvaluation = createAlertEvaluation({
     db,
     market: deps.market,
@@ -175,8 +194,8 @@ export function createContainer(deps: ContainerDeps, options: ContainerOptions) 
     clock,
     ...(config.ALERT_POLL_SECONDS ? { pollSeconds: config.ALERT_POLL_SECONDS } : {}),
     delivery: deps.queued ? { kick: deps.queued.kickDelivery } : alertDelivery,
-    alertCommitted: (alert) =>
-      void bus.publish({ type: 'alert', userId: alert.userId, alertType: alert.alertType, symbol: alert.symbol === '*' ? null : alert.symbol, message: alert.smsText, at: alert.firedAt.getTime() }),
+    alertCommitted: publishAlert,
+    intradayScans,
     log: jobLog,
   });
   // Custom Scan alerts: after each daily pass, the new matches of the saved scans rules watch.
@@ -214,6 +233,8 @@ export function createContainer(deps: ContainerDeps, options: ContainerOptions) 
     favorites,
     log,
     foreground: options.foreground ?? NO_FOREGROUND,
+    // At most this many at once in this process (the API's without REDIS_URL; a worker's takes as many from the queue).
+    maxConcurrent: config.SCAN_BACKTEST_MAX_CONCURRENT,
     ...(deps.queued ? { enqueue: deps.queued.backtest } : {}),
   });
   const records = createTrackRecords({ repo: tradesRepo, market: deps.market, marketClock: deps.marketClock, ...(deps.tradeUniverse ? { universe: deps.tradeUniverse } : {}) });

@@ -11,6 +11,8 @@ export * from './earnings-calendar/earnings-events';
 export * from './indicators/index';
 export * from './scanners/index';
 export * from './custom-scans/index';
+// Custom Scan alerts during the session (docs/custom-scans.md "Custom Scan alerts").
+export * from './custom-scans/intraday';
 export * from './news/sentiment';
 export * from './news/news-text';
 export * from './news/stock-news';

@@ -25,6 +25,7 @@ function fakeDeps(symbols: string[] = [], nowMs = 1_700_000_000_000) {
       },
       consumeIdeaEvents: async () => 0,
       consumeNews: async () => 0,
+      scanIntraday: async () => ({ scans: 0, symbols: 0, fired: 0, failed: [] }),
     },
     alertDelivery: { runOnce: async () => deliveryBatches.shift() ?? 0 },
     liveQuotes: { runOnce: async () => ({ symbols: 0, published: 0, failed: [] }) },
@@ -62,6 +63,7 @@ describe('the tasks', () => {
       { name: 'alert-poll', everyMs: 15_000, pattern: undefined },
       { name: 'alert-idea-events', everyMs: 15_000, pattern: undefined },
       { name: 'alert-news', everyMs: 15_000, pattern: undefined },
+      { name: 'alert-custom-scans', everyMs: 15_000, pattern: undefined },
       { name: 'alert-delivery', everyMs: 2_000, pattern: undefined },
       { name: 'live-quotes', everyMs: 5_000, pattern: undefined },
     ]);
@@ -223,11 +225,11 @@ describe.skipIf(!testRedisUrl())('jobs on BullMQ', () => {
     const five = Array.from({ length: 5 }, () => queue());
     await Promise.all(five.map((each) => scheduleTasks(each, deps)));
     const schedulers = await five[0]!.queue.getJobSchedulers(0, -1);
-    expect(schedulers.map((scheduler) => scheduler.key).sort()).toEqual(['alert-delivery', 'alert-idea-events', 'alert-news', 'alert-poll', 'jobs-tick', 'live-quotes']);
+    expect(schedulers.map((scheduler) => scheduler.key).sort()).toEqual(['alert-custom-scans', 'alert-delivery', 'alert-idea-events', 'alert-news', 'alert-poll', 'jobs-tick', 'live-quotes']);
     // One next job per scheduler (an `every` task's first is due at once), plus the first registry pass at start: one for the five.
     const pending = await five[0]!.queue.getJobs(['waiting', 'delayed', 'prioritized']);
     const perTask = Object.fromEntries(periodicTasks(deps).map((task) => [task.name, pending.filter((job) => job.name === task.name).length]));
-    expect(perTask).toEqual({ 'jobs-tick': 2, 'alert-poll': 1, 'alert-idea-events': 1, 'alert-news': 1, 'alert-delivery': 1, 'live-quotes': 1 });
+    expect(perTask).toEqual({ 'jobs-tick': 2, 'alert-poll': 1, 'alert-idea-events': 1, 'alert-news': 1, 'alert-custom-scans': 1, 'alert-delivery': 1, 'live-quotes': 1 });
     expect(pending.filter((job) => job.id?.startsWith('jobs-tick-start-'))).toHaveLength(1);
     // A task dropped from the list loses its scheduler.
     await five[1]!.upsertSchedules(periodicTasks(deps).filter((task) => task.name !== TASKS.news));

@@ -20,6 +20,14 @@ export const JOBS_QUEUE = 'jobs';
 export const LONG_JOBS_QUEUE = 'long-jobs';
 /** A worker process runs at most this many long jobs at once (each is CPU-bound in bursts). */
 export const LONG_WORKER_CONCURRENCY = 2;
+/**
+ * The saved scans' backtests (seconds each, CPU-bound, started by users) have a queue of their own:
+ * a worker process runs SCAN_BACKTEST_MAX_CONCURRENT of them at once (`backtestConcurrency`), the
+ * rest wait in the queue for any worker, and they never take the engines' replays' slots.
+ */
+export const BACKTEST_JOBS_QUEUE = 'backtest-jobs';
+/** A worker's backtest slots unless told (SCAN_BACKTEST_MAX_CONCURRENT's default). */
+export const BACKTEST_WORKER_CONCURRENCY = 1;
 
 /** A killed worker's job is taken up by another within about lockDuration + stalledInterval (~30 s). */
 export const WORKER_LOCK_MS = 20_000;
@@ -80,6 +88,8 @@ export interface EnqueueOptions {
   backoffMs?: number;
   /** A long job (LONG_JOBS_QUEUE): run in the workers' long-job slots. */
   long?: boolean;
+  /** A saved scan's backtest (BACKTEST_JOBS_QUEUE): run in the workers' backtest slots. */
+  backtest?: boolean;
 }
 
 /** How often waitFor looks at a job's state. */
@@ -95,7 +105,7 @@ const RETENTION: Pick<JobsOptions, 'removeOnComplete' | 'removeOnFail'> = {
 export interface JobQueue {
   /** The queue of the periodic and short jobs. */
   queue: Queue;
-  /** Every queue (the short jobs' and the long jobs'): readiness and depth. */
+  /** Every queue (the short jobs', the long jobs', the backtests'): readiness and depth. */
   queues: readonly Queue[];
   /** Creates or updates one scheduler per task (idempotent) and removes schedulers of tasks no longer listed. */
   upsertSchedules(tasks: readonly Pick<PeriodicTask, 'name' | 'everyMs' | 'pattern'>[]): Promise<void>;
@@ -115,7 +125,8 @@ export function createJobQueue(settings: RedisSettings, options: { log?: JobLog 
   const connection = createRedisConnection(settings, { name: 'bullmq-queue' });
   const queue = new Queue(JOBS_QUEUE, { connection, prefix: settings.prefix, defaultJobOptions: { ...RETENTION, attempts: 1 } });
   const longQueue = new Queue(LONG_JOBS_QUEUE, { connection, prefix: settings.prefix, defaultJobOptions: { ...RETENTION, attempts: 1 } });
-  for (const each of [queue, longQueue]) {
+  const backtestQueue = new Queue(BACKTEST_JOBS_QUEUE, { connection, prefix: settings.prefix, defaultJobOptions: { ...RETENTION, attempts: 1 } });
+  for (const each of [queue, longQueue, backtestQueue]) {
     const errors = outageLogger((message) => options.log?.warn(`Job queue ${each.name}: ${message}`));
     each.on('error', errors.onError);
     connection.on('ready', errors.reset);
@@ -143,11 +154,11 @@ export function createJobQueue(settings: RedisSettings, options: { log?: JobLog 
   }
   return {
     queue,
-    queues: [queue, longQueue],
+    queues: [queue, longQueue, backtestQueue],
     upsertSchedules,
     async enqueue(name, data = {}, enqueueOptions = {}) {
-      const { jobId, requestId, removeWhenDone, attempts, backoffMs, long } = enqueueOptions;
-      await (long ? longQueue : queue).add(name, requestId ? { ...data, requestId } : data, {
+      const { jobId, requestId, removeWhenDone, attempts, backoffMs, long, backtest } = enqueueOptions;
+      await (backtest ? backtestQueue : long ? longQueue : queue).add(name, requestId ? { ...data, requestId } : data, {
         ...(jobId ? { jobId } : {}),
         ...(removeWhenDone ? { removeOnComplete: true, removeOnFail: true } : {}),
         ...(attempts ? { attempts, backoff: { type: 'exponential', delay: backoffMs ?? 1_000 } } : {}),
@@ -168,13 +179,13 @@ export function createJobQueue(settings: RedisSettings, options: { log?: JobLog 
       }
     },
     async depth() {
-      const [counts] = await Promise.all([recordDepth(queue), recordDepth(longQueue)]);
+      const [counts] = await Promise.all([recordDepth(queue), recordDepth(longQueue), recordDepth(backtestQueue)]);
       return counts;
     },
     async close() {
       // A connection that never came up is dropped first: BullMQ's close would wait for it.
       if (connection.status !== 'ready') connection.disconnect();
-      await Promise.all([queue.close().catch(() => undefined), longQueue.close().catch(() => undefined)]);
+      await Promise.all([queue, longQueue, backtestQueue].map((each) => each.close().catch(() => undefined)));
       await closeRedis(connection);
     },
   };
@@ -199,13 +210,18 @@ export interface JobWorkersOptions {
   queue: JobQueue;
   log: JobLog & { child(bindings: Record<string, unknown>): JobLog };
   concurrency?: number;
+  /** Backtests run at once (SCAN_BACKTEST_MAX_CONCURRENT; default BACKTEST_WORKER_CONCURRENCY). */
+  backtestConcurrency?: number;
   lockDurationMs?: number;
   stalledIntervalMs?: number;
   /** How often the queue depth metric is refreshed (default 15 s; 0: never). */
   depthEveryMs?: number;
 }
 
-/** Runs the queues' jobs in this process until close(): the short ones `concurrency` at a time, the long ones LONG_WORKER_CONCURRENCY at a time. */
+/**
+ * Runs the queues' jobs in this process until close(): the short ones `concurrency` at a time, the
+ * long ones LONG_WORKER_CONCURRENCY at a time, the backtests `backtestConcurrency` at a time.
+ */
 export function startJobWorkers(settings: RedisSettings, options: JobWorkersOptions): JobWorkers {
   const { handlers, log } = options;
   const processor = async (job: BullJob<JobData>) => {
@@ -256,7 +272,11 @@ export function startJobWorkers(settings: RedisSettings, options: JobWorkersOpti
     worker.on('stalled', (jobId) => log.warn(`Job ${jobId} stalled (its worker stopped); it runs again`));
     return { worker, connection };
   };
-  const workers = [workerOn(JOBS_QUEUE, options.concurrency ?? WORKER_CONCURRENCY), workerOn(LONG_JOBS_QUEUE, LONG_WORKER_CONCURRENCY)];
+  const workers = [
+    workerOn(JOBS_QUEUE, options.concurrency ?? WORKER_CONCURRENCY),
+    workerOn(LONG_JOBS_QUEUE, LONG_WORKER_CONCURRENCY),
+    workerOn(BACKTEST_JOBS_QUEUE, options.backtestConcurrency ?? BACKTEST_WORKER_CONCURRENCY),
+  ];
   const depthEveryMs = options.depthEveryMs ?? 15_000;
   const depthTimer = depthEveryMs > 0 ? setInterval(() => void options.queue.depth().catch(() => undefined), depthEveryMs) : undefined;
   depthTimer?.unref();

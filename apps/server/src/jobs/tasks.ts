@@ -11,6 +11,9 @@
  *   over chunks of them, with jobIds per poll slot and chunk, so workers share the quotes and a
  *   retried poll adds nothing twice. Evaluation stays idempotent on the per-symbol state.
  * - `alert-idea-events`, `alert-news`: the engines' events and the market news into alerts (cursors).
+ * - `alert-custom-scans` (every poll interval): the price-only Custom Scans on live quotes while the
+ *   session is open (features/alerts/evaluation/scan-intraday.evaluator.ts); each entry is written
+ *   once per symbol, scan and session whichever worker sees it.
  * - `alert-delivery` (every 2 s, and kicked after a commit that queued deliveries: jobId
  *   `alert-delivery-kick`, so a burst of kicks is one pass). Deliveries are leased rows.
  * - `live-quotes` (every 5 s): the quotes of the symbols the open live streams show, published on the
@@ -19,9 +22,10 @@
  *   history replay, minutes long, in the workers' long-job slots. A worker that dies holding it loses
  *   its lock; another takes it up (redelivered) and the job_runs claim over, and goes on from the last
  *   stored session. A failed attempt is retried by BullMQ (REPLAY_ATTEMPTS, from 30 s, doubling).
- * - `scan-backtest` (a long job, enqueued by POST api/scans/{id}/backtest: jobId per scan, version
- *   and start): a saved scan's backtest (features/custom-scans/backtest.job.ts), seconds long. Not
- *   retried: a failure is in the backtest's row; one redelivered after its worker died starts again.
+ * - `scan-backtest` (enqueued by POST api/scans/{id}/backtest: jobId per scan, version and start): a
+ *   saved scan's backtest (features/custom-scans/backtest.job.ts), seconds long, on the backtests'
+ *   queue (SCAN_BACKTEST_MAX_CONCURRENT at once per worker). Not retried: a failure is in the
+ *   backtest's row; one redelivered after its worker died starts again.
  * One more periodic task: its service in TaskDeps and taskDepsOf, and one entry in `periodicTasks`.
  */
 import type { FastifyInstance } from 'fastify';
@@ -40,6 +44,7 @@ export const TASKS = {
   alertEvaluate: 'alert-evaluate',
   ideaEvents: 'alert-idea-events',
   news: 'alert-news',
+  scanIntraday: 'alert-custom-scans',
   delivery: 'alert-delivery',
   liveQuotes: 'live-quotes',
   replay: 'trades-replay',
@@ -57,7 +62,7 @@ const DELIVERY_BATCHES_PER_PASS = 20;
 
 export interface TaskDeps {
   jobs: Pick<JobRegistry, 'tick'>;
-  alertEvaluation: Pick<AlertEvaluation, 'pollIntervalMs' | 'watchedSymbols' | 'pollQuotes' | 'consumeIdeaEvents' | 'consumeNews'>;
+  alertEvaluation: Pick<AlertEvaluation, 'pollIntervalMs' | 'watchedSymbols' | 'pollQuotes' | 'consumeIdeaEvents' | 'consumeNews' | 'scanIntraday'>;
   alertDelivery: Pick<AlertDelivery, 'runOnce'>;
   /** The live-quote publisher: the quotes of the symbols open streams show, to every API replica. */
   liveQuotes: Pick<LiveQuotes, 'runOnce'>;
@@ -90,6 +95,7 @@ export function periodicTasks(deps: TaskDeps): PeriodicTask[] {
     { name: TASKS.alertPoll, everyMs: alertEveryMs, run: (context) => fanOutPoll(deps, context) },
     { name: TASKS.ideaEvents, everyMs: alertEveryMs, run: () => alertEvaluation.consumeIdeaEvents() },
     { name: TASKS.news, everyMs: alertEveryMs, run: () => alertEvaluation.consumeNews() },
+    { name: TASKS.scanIntraday, everyMs: alertEveryMs, run: () => alertEvaluation.scanIntraday() },
     { name: TASKS.delivery, everyMs: DEFAULT_POLL_MS, run: () => deliveryPass(deps) },
     { name: TASKS.liveQuotes, everyMs: LIVE_QUOTES_INTERVAL_MS, run: () => deps.liveQuotes.runOnce() },
   ];
@@ -144,7 +150,7 @@ async function replayJob(deps: TaskDeps, { data, redelivered, jobId, attempt, lo
 /** A saved scan's backtest, started by a call: one job per start (a start is one version's, its attempt unique). */
 export function enqueueScanBacktest(queue: Pick<JobQueue, 'enqueue'>, job: BacktestJob): Promise<void> {
   const jobId = `${TASKS.scanBacktest}-${job.scanId}-${job.version}-${job.attempt}`;
-  return queue.enqueue(TASKS.scanBacktest, { scanId: job.scanId, version: job.version, attempt: job.attempt }, { jobId, long: true, removeWhenDone: true });
+  return queue.enqueue(TASKS.scanBacktest, { scanId: job.scanId, version: job.version, attempt: job.attempt }, { jobId, backtest: true, removeWhenDone: true });
 }
 
 async function scanBacktestJob(deps: TaskDeps, { data }: TaskContext) {

@@ -46,6 +46,8 @@ export interface CostlyCallLimits {
   support: UserLimit;
   /** Password changes (each well-formed attempt). */
   passwordChange: UserLimit;
+  /** Custom scan runs (POST api/scans/run, each well-formed call; the Custom Scan alerts' runs are no call and not counted). */
+  scanRun: UserLimit;
 }
 
 type LimitSettings = Pick<
@@ -56,6 +58,8 @@ type LimitSettings = Pick<
   | 'SUPPORT_WINDOW_SECONDS'
   | 'PASSWORD_CHANGE_MAX_PER_USER'
   | 'PASSWORD_CHANGE_WINDOW_SECONDS'
+  | 'SCAN_RUN_MAX_PER_USER'
+  | 'SCAN_RUN_WINDOW_SECONDS'
 >;
 
 /** The per-user limits of the calls that cost money, mail or CPU (README "Configuration"). */
@@ -71,5 +75,6 @@ export function createCostlyCallLimits(config: LimitSettings, clock: Clock, stor
       clock,
       store,
     }),
+    scanRun: createUserLimit({ name: 'scan-run-user', what: 'scan runs', max: config.SCAN_RUN_MAX_PER_USER, windowSeconds: config.SCAN_RUN_WINDOW_SECONDS, clock, store }),
   };
 }

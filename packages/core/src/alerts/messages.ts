@@ -228,6 +228,17 @@ const SMS_FORMULA_MAX = 40;
 const formatScanValue = (value: number | string | null) =>
   value === null ? 'n/a' : typeof value === 'string' ? value : Number.isInteger(value) ? String(value) : (Math.round(value * 100) / 100).toFixed(2);
 
+/** "NVDA 180.20" (or "NVDA" without a price): a scan entry as the SMS lists it. */
+const scanEntryParts = (entries: readonly ScanEntry[]) => entries.map((entry) => (entry.price === null ? entry.symbol : `${entry.symbol} ${formatAlertPrice(entry.price)}`));
+
+/** "- NVDA 180.20 (+1.2%): RSI(14) 27.35, SMA(200) 198.20": a scan entry as the e-mail lists it. */
+const scanEntryLines = (entries: readonly ScanEntry[], parts: readonly string[]) =>
+  entries.map((entry, index) => {
+    const change = entry.changePct === undefined || entry.changePct === null ? '' : ` (${formatAlertPercent(entry.changePct)})`;
+    const values = (entry.values ?? []).map(({ label, value }) => `${label} ${formatScanValue(value)}`).join(', ');
+    return `- ${parts[index]}${change}${values === '' ? '' : `: ${values}`}`;
+  });
+
 /**
  * CUSTOM_SCAN (docs/custom-scans.md "Custom Scan alerts"): the symbols that newly match a saved scan
  * after a daily pass, one message per scan and session: 'New in "Oversold": AAPL 212.40, MSFT 498.20
@@ -250,15 +261,11 @@ export function customScanEntriesMessage(input: {
   const formula = oneLine(input.formula);
   const source = input.source?.trim() ? truncateText(input.source.trim(), 40) : '';
   const asOf = `${source === '' ? '' : `${source} `}${input.session} close`;
-  const parts = input.entries.map((entry) => (entry.price === null ? entry.symbol : `${entry.symbol} ${formatAlertPrice(entry.price)}`));
+  const parts = scanEntryParts(input.entries);
   const count = input.entries.length;
   const title = `${count} new in "${name}"`;
   const whole = `New in "${name}": ${parts.join(', ')} | ${formula} · ${asOf}`;
-  const lines = input.entries.map((entry, index) => {
-    const change = entry.changePct === undefined || entry.changePct === null ? '' : ` (${formatAlertPercent(entry.changePct)})`;
-    const values = (entry.values ?? []).map(({ label, value }) => `${label} ${formatScanValue(value)}`).join(', ');
-    return `- ${parts[index]}${change}${values === '' ? '' : `: ${values}`}`;
-  });
+  const lines = scanEntryLines(input.entries, parts);
   return {
     smsText: whole.length <= ALERT_SMS_MAX_CHARS ? whole : listSms(`New in "${truncateText(name, SMS_SCAN_NAME_MAX)}": `, parts, ` | ${truncateText(formula, SMS_FORMULA_MAX)} · ${asOf}`),
     emailSubject: subject(title, ALERT_TYPE_NAMES.CUSTOM_SCAN),
@@ -271,6 +278,48 @@ export function customScanEntriesMessage(input: {
       `Universe: ${SCAN_UNIVERSE_LABELS[input.universe]}`,
       ...(source === '' ? [] : [`Source: ${source}`]),
       `As of: the close of ${input.session} (that session's daily bars)`,
+    ].join('\n'),
+  };
+}
+
+/**
+ * CUSTOM_SCAN during the session (docs/custom-scans.md "Custom Scan alerts", "During the session"):
+ * the symbols that newly match a saved scan on their live price, one message per scan and poll:
+ * 'Intraday new in "Oversold": NVDA 180.20 | rsi(14) < 30 and close > sma(200) · Simulated market
+ * 11:05 ET'. The SMS is cut as customScanEntriesMessage's (the name to 20 characters, the conditions
+ * to 40, then the symbols that fit and "+N more"), the source and the time kept whole. `asOfMs` is
+ * when the prices were quoted; `session` the session under way (YYYY-MM-DD). Throws on no entries.
+ */
+export function customScanIntradayMessage(input: {
+  scanName: string;
+  formula: string;
+  universe: ScanUniverse;
+  session: string;
+  asOfMs: number;
+  entries: readonly ScanEntry[];
+  source?: string;
+}): AlertMessage {
+  requireSome(input.entries, 'customScanIntradayMessage');
+  const name = oneLine(input.scanName);
+  const formula = oneLine(input.formula);
+  const suffix = sourceSuffix(input.source, input.asOfMs);
+  const parts = scanEntryParts(input.entries);
+  const count = input.entries.length;
+  const whole = `Intraday new in "${name}": ${parts.join(', ')} | ${formula}${suffix}`;
+  const source = input.source?.trim() ?? '';
+  return {
+    smsText: whole.length <= ALERT_SMS_MAX_CHARS ? whole : listSms(`Intraday new in "${truncateText(name, SMS_SCAN_NAME_MAX)}": `, parts, ` | ${truncateText(formula, SMS_FORMULA_MAX)}${suffix}`),
+    emailSubject: subject(`${count} new intraday in "${name}"`, ALERT_TYPE_NAMES.CUSTOM_SCAN),
+    emailText: [
+      `${count} symbol${count === 1 ? '' : 's'} newly match${count === 1 ? 'es' : ''} your saved scan "${name}" during the session of ${input.session}, on the live price:`,
+      '',
+      ...scanEntryLines(input.entries, parts),
+      '',
+      `Conditions: ${formula}`,
+      `Universe: ${SCAN_UNIVERSE_LABELS[input.universe]}`,
+      ...(source === '' ? [] : [`Source: ${source}`]),
+      ...(Number.isFinite(input.asOfMs) ? [`As of: ${asOfLine(input.asOfMs)}, the live price as the session's close so far, after the daily bars of the sessions before`] : []),
+      'The session is not over: its close may leave these symbols out of the scan. The pass after the close does not alert them again.',
     ].join('\n'),
   };
 }

@@ -18,7 +18,8 @@
  *   without costs, beside each entry's; the mean excess is entry minus benchmark.
  * - Equity: every entry held 21 sessions, equal weight, the portfolio's daily return the mean of the
  *   open positions' (0 on a day with none), compounded over the replay.
- * The replay runs in steps (`step`), so a job can report progress between them and stop.
+ * The replay runs in steps (`step`), so a job can report progress between them and stop; its statistics
+ * too (`resultSteps`), so a job can give way to other work between them.
  */
 import { cohortOf } from '../trades/track-record/cohorts';
 import { xoshiroFromSeedBytes } from '../trades/track-record/prng';
@@ -113,6 +114,11 @@ export interface Backtest {
   step(sessions: number): boolean;
   /** The result of a finished replay (throws before). */
   result(): BacktestResult;
+  /**
+   * The same result worked out in pieces (each horizon's returns, each bootstrap, the equity curve):
+   * the generator yields between them, so a job can give way to other work; it returns result()'s value.
+   */
+  resultSteps(): Generator<void, BacktestResult, void>;
 }
 
 interface Entry {
@@ -145,8 +151,13 @@ function lastAtOrBefore(days: Int32Array, day: number): number {
   return lo - 1;
 }
 
-function horizonStats(returns: number[], weeks: number[], seed: Uint8Array): HorizonStats {
+/** Entries looked at between two yields of resultSteps (some tens of ms). */
+const ENTRIES_PER_STEP = 1 << 16;
+
+/** A horizon's statistics; yields between the bootstrap (over the weeks' sums) and the rest (the median sorts all n returns). */
+function* horizonStats(returns: number[], weeks: number[], seed: Uint8Array): Generator<void, HorizonStats, void> {
   const interval = bootstrapMeanInterval(returns, weeks, { seed });
+  yield;
   return {
     n: returns.length,
     mean: mean(returns),
@@ -215,14 +226,19 @@ export function createBacktest(input: BacktestInput): Backtest {
     return Number.isFinite(r) ? r : null;
   };
 
-  const result = (): BacktestResult => {
+  function* resultSteps(): Generator<void, BacktestResult, void> {
     if (done < total) throw new Error('The backtest has not finished');
     const lastDay = sessions[total - 1] ?? 0;
-    // The last replayed session of each month: a month is mature at h when it is ≥ h sessions before the end.
+    // Per replayed session, once (not per entry): the last replayed session of its month (a month is
+    // mature at h when it is ≥ h sessions before the end) and its entry week (the bootstrap's block).
+    const months = Array.from(sessions, (day) => cohortOf(isoFromDayNumber(day)));
     const monthEnd = new Map<string, number>();
-    for (let s = 0; s < total; s += 1) monthEnd.set(cohortOf(isoFromDayNumber(sessions[s]!)), s);
+    months.forEach((month, s) => monthEnd.set(month, s));
+    const monthLast = Int32Array.from(months, (month) => monthEnd.get(month)!);
+    const weekOf = Array.from(sessions, (day) => entryWeekOf(isoFromDayNumber(day)));
     const real = entries.filter((entry) => !entry.random);
-    const horizons = BACKTEST_HORIZONS.map((h): HorizonResult => {
+    const horizons: HorizonResult[] = [];
+    for (const h of BACKTEST_HORIZONS) {
       const scanReturns: number[] = [];
       const scanWeeks: number[] = [];
       const randomReturns: number[] = [];
@@ -230,9 +246,10 @@ export function createBacktest(input: BacktestInput): Backtest {
       const benchReturns: number[] = [];
       const excess: number[] = [];
       let immature = 0;
-      for (const entry of entries) {
-        const month = cohortOf(isoFromDayNumber(sessions[entry.session]!));
-        const mature = monthEnd.get(month)! + h <= total - 1;
+      for (let index = 0; index < entries.length; index += 1) {
+        if (index % ENTRIES_PER_STEP === ENTRIES_PER_STEP - 1) yield;
+        const entry = entries[index]!;
+        const mature = monthLast[entry.session]! + h <= total - 1;
         if (!mature) {
           if (!entry.random) immature += 1;
           continue;
@@ -242,7 +259,7 @@ export function createBacktest(input: BacktestInput): Backtest {
           if (!entry.random) immature += 1;
           continue;
         }
-        const week = entryWeekOf(isoFromDayNumber(sessions[entry.session]!));
+        const week = weekOf[entry.session]!;
         if (entry.random) {
           randomReturns.push(r);
           randomWeeks.push(week);
@@ -256,15 +273,15 @@ export function createBacktest(input: BacktestInput): Backtest {
           excess.push(r - b);
         }
       }
-      return {
-        horizon: h,
-        scan: horizonStats(scanReturns, scanWeeks, seed),
-        random: horizonStats(randomReturns, randomWeeks, seed),
-        benchmarkMean: mean(benchReturns),
-        excessMean: mean(excess),
-        immature,
-      };
-    });
+      yield;
+      const scan = yield* horizonStats(scanReturns, scanWeeks, seed);
+      yield;
+      const random = yield* horizonStats(randomReturns, randomWeeks, seed);
+      yield;
+      horizons.push({ horizon: h, scan, random, benchmarkMean: mean(benchReturns), excessMean: mean(excess), immature });
+    }
+    const equity = yield* equityCurve(real);
+    yield;
     return {
       from: total > 0 ? isoFromDayNumber(sessions[0]!) : '',
       to: total > 0 ? isoFromDayNumber(lastDay) : '',
@@ -272,17 +289,21 @@ export function createBacktest(input: BacktestInput): Backtest {
       symbols: symbols.length,
       entries: real.length,
       horizons,
-      equity: equityCurve(real),
+      equity,
       worst: worstEntries(real),
       benchmark: benchmark?.symbol ?? null,
     };
-  };
+  }
 
   /** Equal-weight entries held EQUITY_HOLD_SESSIONS sessions, compounded over the replayed sessions. */
-  const equityCurve = (real: Entry[]): BacktestResult['equity'] => {
+  const equityCurve = function* (real: Entry[]): Generator<void, BacktestResult['equity'], void> {
     const sum = new Map<number, number>();
     const count = new Map<number, number>();
-    for (const entry of real) {
+    // Each entry adds up to EQUITY_HOLD_SESSIONS days: about ENTRIES_PER_STEP days between two yields.
+    const perStep = Math.ceil(ENTRIES_PER_STEP / EQUITY_HOLD_SESSIONS);
+    for (let index = 0; index < real.length; index += 1) {
+      if (index % perStep === perStep - 1) yield;
+      const entry = real[index]!;
       const { bars, day } = symbols[entry.symbol]!;
       const last = Math.min(entry.bar + EQUITY_HOLD_SESSIONS - 1, day.length - 1);
       for (let t = entry.bar; t <= last; t += 1) {
@@ -325,6 +346,13 @@ export function createBacktest(input: BacktestInput): Backtest {
       }
       return done >= total;
     },
-    result,
+    result() {
+      const steps = resultSteps();
+      for (;;) {
+        const next = steps.next();
+        if (next.done) return next.value;
+      }
+    },
+    resultSteps,
   };
 }

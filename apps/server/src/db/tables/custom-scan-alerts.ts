@@ -1,5 +1,5 @@
 /** Custom Scan alerts (issue 26, docs/custom-scans.md "Custom Scan alerts"): what each watched scan matched. */
-import { date, integer, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+import { date, doublePrecision, integer, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
 import { customScans } from './custom-scans';
 
 /**
@@ -28,4 +28,31 @@ export const customScanMembers = pgTable(
     recordedAt: timestamp('recorded_at', { withTimezone: true }).notNull(),
   },
   (table) => [primaryKey({ columns: [table.scanId, table.session] })],
+);
+
+/**
+ * The symbols that entered a saved scan's results during a session, on the quote poller's cadence
+ * (features/alerts/evaluation/scan-intraday.evaluator.ts; docs/custom-scans.md "Custom Scan alerts",
+ * "During the session"): one row per (scan, session, symbol), written in the transaction of the alert
+ * it causes. Its primary key makes a symbol alert at most once per scan and session however many
+ * polls and processes see it enter, and the daily pass of that session leaves out the symbols it
+ * holds. Rows go with their scan, with the rule's members when it stops watching the scan, and with
+ * the next sessions' daily passes.
+ */
+export const customScanIntradayEntries = pgTable(
+  'custom_scan_intraday_entries',
+  {
+    scanId: integer('scan_id')
+      .notNull()
+      .references(() => customScans.id, { onDelete: 'cascade' }),
+    /** The New York session under way (YYYY-MM-DD). */
+    session: date('session', { mode: 'string' }).notNull(),
+    symbol: text('symbol').notNull(),
+    /** custom_scans.version when it entered. */
+    scanVersion: integer('scan_version').notNull(),
+    /** The live price it entered at. */
+    price: doublePrecision('price').notNull(),
+    firedAt: timestamp('fired_at', { withTimezone: true }).notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.scanId, table.session, table.symbol] })],
 );

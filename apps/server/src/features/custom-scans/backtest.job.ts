@@ -7,21 +7,30 @@
  * longer its own (cancelled, restarted, the scan deleted) stops it without a result.
  *
  * Where it runs: without REDIS_URL in this process's background (`start` answers at once); with it,
- * `start` enqueues it (jobs/tasks.ts `scan-backtest`) and a worker runs `run`. A process that stops
+ * `start` enqueues it (jobs/tasks.ts `scan-backtest`) and a worker runs `run`. Either way a process
+ * runs at most `maxConcurrent` at once (SCAN_BACKTEST_MAX_CONCURRENT, backtest-slots.ts): the others
+ * wait in this process, queued, touching their row so it is not given up as stale. The statistics
+ * (core's resultSteps) are worked out in steps that give way too. A process that stops
  * stops its jobs at their next slice and marks them failed; one that dies leaves a 'running' row that
  * goes stale (backtest.repo.ts) and is started again by the next start.
  */
-import { createBacktest } from '@signalboard/core';
+import { createBacktest, type Backtest, type BacktestResult } from '@signalboard/core';
 import { createPacer, NO_FOREGROUND, type Foreground } from '../../lib/foreground';
 import { failureReason, type ScanLog } from '../../lib/scan-failure';
 import { BacktestError, loadBacktestInput, type BacktestInputDeps } from './backtest-input';
+import { createBacktestSlots } from './backtest-slots';
 import type { BacktestRepo, JobRef } from './backtest.repo';
 import { backtestResultBody } from './backtest-result';
 
 /** Progress is written at most this often (each write also tells whether the job may go on). */
 export const PROGRESS_EVERY_MS = 500;
-/** While a read is slow (a live source's rate limits), the row is still touched this often: far below STALE_RUNNING_SECONDS. */
+/**
+ * While a read is slow (a live source's rate limits), the row is still touched this often: far below
+ * STALE_RUNNING_SECONDS; a start waiting for a slot touches its queued row as often (STALE_QUEUED_SECONDS).
+ */
 export const HEARTBEAT_MS = 30_000;
+/** Backtests a process runs at once unless told (SCAN_BACKTEST_MAX_CONCURRENT's default). */
+export const DEFAULT_MAX_CONCURRENT = 1;
 
 export const SHUTDOWN_MESSAGE = 'The server stopped during the backtest. Start it again.';
 const UNEXPECTED_MESSAGE = 'The backtest failed on our side. Please try again.';
@@ -37,12 +46,17 @@ export type BacktestOutcome = 'done' | 'failed' | 'stopped' | 'skipped';
 export type BacktestLog = ScanLog & { info(context: object, msg: string): void };
 
 export interface ScanBacktestsDeps extends Omit<BacktestInputDeps, 'log'> {
-  repo: Pick<BacktestRepo, 'claim' | 'progress' | 'finish' | 'fail'>;
+  repo: Pick<BacktestRepo, 'claim' | 'touchQueued' | 'progress' | 'finish' | 'fail'>;
   log: BacktestLog;
   /** REDIS_URL: a start is handed to the queue (a worker runs it) instead of run in this process. */
   enqueue?: (job: BacktestJob) => Promise<void>;
   /** This process's requests, which the replay gives way to (none in a worker). */
   foreground?: Foreground;
+  /** Backtests this process runs at once (SCAN_BACKTEST_MAX_CONCURRENT; default DEFAULT_MAX_CONCURRENT); more wait for a slot. */
+  maxConcurrent?: number;
+  /** Tests: the heartbeats' interval (default HEARTBEAT_MS) and the slices' length (default lib/foreground.ts SLICE_MS). */
+  heartbeatMs?: number;
+  sliceMs?: number;
 }
 
 /** Why a job stopped before its end: its start was cancelled or replaced, or this process stops. */
@@ -55,8 +69,10 @@ class JobStopped extends Error {
 export function createScanBacktests(deps: ScanBacktestsDeps) {
   const { repo, log } = deps;
   const foreground = deps.foreground ?? NO_FOREGROUND;
-  /** The runs under way in this process, by start. */
+  /** The runs under way in this process, by start (those waiting for a slot too). */
   const runs = new Map<string, Promise<BacktestOutcome>>();
+  const slots = createBacktestSlots(deps.maxConcurrent ?? DEFAULT_MAX_CONCURRENT);
+  const heartbeatMs = deps.heartbeatMs ?? HEARTBEAT_MS;
   const aborts = new Set<AbortController>();
   let stopping = false;
 
@@ -87,12 +103,12 @@ export function createScanBacktests(deps: ScanBacktestsDeps) {
       if (!(await repo.progress(job, progress.done, progress.total))) abort.abort(new JobStopped('cancelled'));
     };
     const writeQuietly = () => void write().catch((error: unknown) => log.warn({ err: error, scanId: job.scanId }, 'custom scan backtest: progress not written'));
-    const heartbeat = setInterval(writeQuietly, HEARTBEAT_MS);
+    const heartbeat = setInterval(writeQuietly, heartbeatMs);
     heartbeat.unref();
     try {
       if (claimed.version !== claimed.scan.version) throw new BacktestError('The scan changed before its backtest began. Start it again.');
       // Reading (a simulated history is generated synchronously) and replaying both give way to requests.
-      const pace = createPacer(foreground);
+      const pace = createPacer(foreground, deps.sliceMs === undefined ? {} : { sliceMs: deps.sliceMs });
       const onSymbol = async () => {
         if (performance.now() - progress.writtenAt >= PROGRESS_EVERY_MS) writeQuietly();
         await pace();
@@ -109,8 +125,8 @@ export function createScanBacktests(deps: ScanBacktestsDeps) {
         await pace();
         if (!finished && performance.now() - progress.writtenAt >= PROGRESS_EVERY_MS) await write();
       }
-      abort.signal.throwIfAborted();
-      return (await repo.finish(job, backtestResultBody(backtest.result(), claimed.scan.universe))) ? 'done' : 'stopped';
+      const result = await statistics(backtest, pace, abort.signal);
+      return (await repo.finish(job, backtestResultBody(result, claimed.scan.universe))) ? 'done' : 'stopped';
     } catch (error) {
       if (error instanceof JobStopped) {
         if (error.why === 'cancelled') return 'stopped';
@@ -125,12 +141,40 @@ export function createScanBacktests(deps: ScanBacktestsDeps) {
     }
   }
 
-  /** Runs the start to its end here; a second call for a start this process runs waits for it. Never rejects on the job's own failure. */
+  /**
+   * The start waits for a slot (at once while one is free), its row kept queued and touched every
+   * heartbeat; the wait ends when the row is no longer its queued start (cancelled, restarted: the
+   * claim would fail too), and at a stop (replay then marks it failed). Then it replays.
+   */
+  async function inTurn(job: BacktestJob): Promise<BacktestOutcome> {
+    const wait = slots.take();
+    const touch = () =>
+      void repo
+        .touchQueued(job)
+        .then((mine) => (mine ? undefined : wait.abandon()))
+        .catch((error: unknown) => log.warn({ err: error, scanId: job.scanId }, 'custom scan backtest: its queued row was not touched'));
+    const heartbeat = setInterval(touch, heartbeatMs);
+    heartbeat.unref();
+    let release: (() => void) | null;
+    try {
+      release = await wait.slot;
+    } finally {
+      clearInterval(heartbeat);
+    }
+    if (release === null) return stopping ? replay(job) : 'skipped';
+    try {
+      return await replay(job);
+    } finally {
+      release();
+    }
+  }
+
+  /** Runs the start to its end here (after its turn); a second call for a start this process runs waits for it. Never rejects on the job's own failure. */
   function run(job: BacktestJob): Promise<BacktestOutcome> {
     const key = `${job.scanId}#${job.attempt}`;
     const underWay = runs.get(key);
     if (underWay) return underWay.then(() => 'skipped');
-    const running = replay(job)
+    const running = inTurn(job)
       .then((outcome) => {
         log.info({ scanId: job.scanId, version: job.version, outcome }, `custom scan backtest ${outcome}`);
         return outcome;
@@ -161,6 +205,10 @@ export function createScanBacktests(deps: ScanBacktestsDeps) {
         return text;
       }
     },
+    /** Starts waiting for a slot in this process, and backtests running in it. */
+    load(): { waiting: number; running: number } {
+      return { waiting: slots.waiting, running: slots.running };
+    },
     /** Waits for the runs under way in this process (tests). */
     async idle(): Promise<void> {
       while (runs.size > 0) await Promise.allSettled([...runs.values()]);
@@ -168,6 +216,7 @@ export function createScanBacktests(deps: ScanBacktestsDeps) {
     /** Stops the runs under way at their next slice (each marked failed: SHUTDOWN_MESSAGE) and waits for them. */
     async stop(): Promise<void> {
       stopping = true;
+      slots.closeAll();
       for (const abort of aborts) abort.abort(new JobStopped('shutdown'));
       await Promise.allSettled([...runs.values()]);
     },
@@ -175,3 +224,17 @@ export function createScanBacktests(deps: ScanBacktestsDeps) {
 }
 
 export type ScanBacktests = ReturnType<typeof createScanBacktests>;
+
+/**
+ * The replay's statistics (core's resultSteps), giving way between its steps: with thousands of
+ * entries they held the event loop for seconds in one piece; each step is now tens of ms at most.
+ */
+async function statistics(backtest: Pick<Backtest, 'resultSteps'>, pace: () => Promise<void>, signal: AbortSignal): Promise<BacktestResult> {
+  const steps = backtest.resultSteps();
+  for (;;) {
+    signal.throwIfAborted();
+    const next = steps.next();
+    if (next.done) return next.value;
+    await pace();
+  }
+}

@@ -2,9 +2,10 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { saveScanResponse, scanBacktestResponse, type ScanBacktestResponse } from '@signalboard/core';
 import { createContainer } from '../../container';
-import { createJobQueue, startJobWorkers, type JobQueue, type JobWorkers } from '../../jobs/queue';
+import { BACKTEST_JOBS_QUEUE, createJobQueue, startJobWorkers, type JobQueue, type JobWorkers } from '../../jobs/queue';
 import { queuedWork, taskDepsOf, taskHandlers, TASKS, type QueuedWork } from '../../jobs/tasks';
 import { marketClock } from '../../providers/market';
+import type { CachedMarket } from '../../providers/market/cached-market';
 import { createTestApp, TEST_JWT_SECRET, userWithFavorites, type TestApp } from '../../../test/helpers';
 import { testRedisSettings, testRedisUrl } from '../../../test/redis';
 import { createFavoritesRepo } from '../watchlist/watchlist.repo';
@@ -119,6 +120,10 @@ describe.skipIf(!testRedisUrl())('a start with the job queue on Redis', () => {
   let workers: JobWorkers;
   let headers: Headers;
   const quiet = { info: () => undefined, warn: () => undefined };
+  /** The worker's reads of JPM wait while this is held. */
+  let held: Promise<void> | null = null;
+  let release = () => undefined as void;
+  const backtestQueue = () => queue.queues.find((each) => each.name === BACKTEST_JOBS_QUEUE)!;
 
   beforeAll(async () => {
     settings = testRedisSettings('backtest');
@@ -126,14 +131,29 @@ describe.skipIf(!testRedisUrl())('a start with the job queue on Redis', () => {
     work = queuedWork(queue, quiet, { nowMs: () => Date.now() });
     t = await createTestApp({}, { queued: work });
     // A worker process's services (worker.ts) on the same database and market, with no HTTP app.
+    const market: CachedMarket = {
+      ...t.market,
+      async getDailyBars(symbol, from, to) {
+        if (symbol === 'JPM') await held;
+        return t.market.getDailyBars(symbol, from, to);
+      },
+    };
     worker = createContainer(
-      { config: t.config, db: t.db, pool: t.pool, mailer: t.mailer, market: t.market, marketClock: marketClock(t.config, t.clock), jwtSecret: TEST_JWT_SECRET, clock: t.clock },
+      { config: t.config, db: t.db, pool: t.pool, mailer: t.mailer, market, marketClock: marketClock(t.config, t.clock), jwtSecret: TEST_JWT_SECRET, clock: t.clock },
       { log: pino({ level: 'silent' }) },
     );
-    workers = startJobWorkers(settings, { handlers: taskHandlers(taskDepsOf(worker, t.clock)), queue, log: { ...quiet, child: () => quiet }, depthEveryMs: 0 });
+    // As worker.ts starts them: SCAN_BACKTEST_MAX_CONCURRENT backtests at once (here the default, 1).
+    workers = startJobWorkers(settings, {
+      handlers: taskHandlers(taskDepsOf(worker, t.clock)),
+      queue,
+      log: { ...quiet, child: () => quiet },
+      depthEveryMs: 0,
+      backtestConcurrency: t.config.SCAN_BACKTEST_MAX_CONCURRENT,
+    });
     headers = await userWithFavorites(t, 'backtest-redis', ['AAPL', 'MSFT', 'NVDA']);
   });
   afterAll(async () => {
+    release();
     await workers?.close();
     await worker?.close();
     work?.close();
@@ -154,7 +174,23 @@ describe.skipIf(!testRedisUrl())('a start with the job queue on Redis', () => {
       { timeout: 60_000, interval: 25 },
     );
     expect(done.result).toMatchObject({ symbols: 3, benchmark: 'SPY' });
-    // The job was the queue's (the long jobs' queue), removed once the worker finished it.
-    await vi.waitFor(async () => expect(await queue.queues[1]!.getJob(`${TASKS.scanBacktest}-${id}-1-1`)).toBeUndefined(), { timeout: 15_000, interval: 25 });
+    // The job was the backtests' queue's, removed once the worker finished it.
+    await vi.waitFor(async () => expect(await backtestQueue().getJob(`${TASKS.scanBacktest}-${id}-1-1`)).toBeUndefined(), { timeout: 15_000, interval: 25 });
+  });
+
+  it("runs SCAN_BACKTEST_MAX_CONCURRENT at once on a worker: another user's start waits in the queue, queued at 0 of 0, then runs", async () => {
+    expect(t.config.SCAN_BACKTEST_MAX_CONCURRENT).toBe(1);
+    const [first, second] = [await userWithFavorites(t, 'backtest-redis-first', ['JPM']), await userWithFavorites(t, 'backtest-redis-second', ['XOM'])];
+    held = new Promise<void>((resolve) => (release = resolve));
+    const one = await startOn(t, first, 'Held on a worker');
+    await vi.waitFor(async () => expect((await readOn(t, first, one.id)).status).toBe('running'), { timeout: 30_000, interval: 25 });
+    const two = await startOn(t, second, 'Waits for the slot');
+    expect(two.answer.status).toBe('queued');
+    await vi.waitFor(async () => expect(await backtestQueue().getJobCounts('waiting', 'active')).toEqual({ waiting: 1, active: 1 }), { timeout: 15_000, interval: 25 });
+    expect(await readOn(t, second, two.id)).toMatchObject({ status: 'queued', done: 0, total: 0 });
+    release();
+    for (const [headers, id] of [[first, one.id], [second, two.id]] as const) {
+      await vi.waitFor(async () => expect((await readOn(t, headers, id)).status).toBe('done'), { timeout: 60_000, interval: 25 });
+    }
   });
 });

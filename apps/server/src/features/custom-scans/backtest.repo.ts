@@ -161,6 +161,20 @@ export function createBacktestRepo(db: Database) {
       return row;
     },
 
+    /**
+     * A start waiting in this process for a free slot (backtest-slots.ts) keeps its row queued and
+     * fresh, so it is not given up as stale; false when the row is not its queued start any more
+     * (cancelled, restarted, the scan deleted): the wait ends.
+     */
+    async touchQueued(job: JobRef): Promise<boolean> {
+      const rows = await db
+        .update(backtests)
+        .set({ updatedAt: sql`now()` })
+        .where(and(eq(backtests.scanId, job.scanId), eq(backtests.attempt, job.attempt), eq(backtests.status, 'queued')))
+        .returning({ scanId: backtests.scanId });
+      return rows.length > 0;
+    },
+
     /** The job's progress (and its heartbeat); false when the row is not its own any more: stop. */
     async progress(job: JobRef, done: number, total: number): Promise<boolean> {
       const rows = await db.update(backtests).set({ done, total, updatedAt: sql`now()` }).where(fenced(job)).returning({ scanId: backtests.scanId });

@@ -8,6 +8,7 @@ import { customScansEndpoints, SCAN_FIELDS, type ScanFieldsResponse } from '@sig
 import type { Database } from '../../db/client';
 import type { Clock } from '../../lib/clock';
 import { route } from '../../lib/endpoint';
+import type { UserLimit } from '../../lib/user-limit';
 import type { CachedMarket } from '../../providers/market/cached-market';
 import type { FavoritesRepo } from '../watchlist/watchlist.repo';
 import type { ScanBacktests } from './backtest.job';
@@ -25,6 +26,8 @@ export interface CustomScansDeps {
   favorites: FavoritesRepo;
   /** The backtests' jobs (the container's): a start runs in the background or on a worker. */
   backtests: Pick<ScanBacktests, 'start'>;
+  /** Scan runs per user (SCAN_RUN_MAX_PER_USER every SCAN_RUN_WINDOW_SECONDS; the container's userLimits.scanRun). */
+  runLimit: UserLimit;
 }
 
 /** The catalogue never changes while the process runs: one answer object, built once. */

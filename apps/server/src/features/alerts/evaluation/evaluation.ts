@@ -12,6 +12,9 @@
  *   the last sequence handled (alert_cursors), live events only (ideas.evaluator.ts).
  * - News batches (GENERAL_NEWS and the two keyword types): the market news since the last batch
  *   (news.evaluator.ts).
+ * - Custom Scans on price only (CUSTOM_SCAN), on the same cadence while the session is open: the
+ *   symbols that enter a watched scan's results on their quotes (scan-intraday.evaluator.ts; the
+ *   daily pass is scan.evaluator.ts, a job of the registry).
  * Every state change is written with the alert it causes (alert-store.ts) in one transaction, with a
  * version check, so a restart or a second process evaluating the same tick changes nothing. The
  * delivery worker is kicked after a commit that queued deliveries. The reads are evaluation.repo.ts;
@@ -20,6 +23,7 @@
 import type { CachedMarket } from '../../../providers/market/cached-market';
 import { PRICE_ALERT_TYPES } from './evaluation.repo';
 import type { AlertEvaluation, AlertEvaluationDeps, PollReport } from './evaluation.types';
+import type { IntradayScanReport } from './scan-intraday.evaluator';
 import { createIdeaEvaluator, IDEA_ALERT_FRESH_MS } from './ideas.evaluator';
 import { createNewsEvaluator, NEWS_ALERT_FRESH_MS } from './news.evaluator';
 import { createPriceEvaluator, PRICE_ALERT_FRESH_MS } from './price.evaluator';
@@ -41,10 +45,12 @@ export function createAlertEvaluation(deps: AlertEvaluationDeps): AlertEvaluatio
   let polling: Promise<PollReport> | undefined;
   let consuming: Promise<number> | undefined;
   let newsing: Promise<number> | undefined;
+  let scanning: Promise<IntradayScanReport> | undefined;
   let timer: NodeJS.Timeout | undefined;
   let stopped = false;
   let loop: Promise<void> | undefined;
   let lastFailed = '';
+  let lastScanFailed = '';
 
   const pollIntervalMs = (symbolCount: number) => {
     if (deps.pollSeconds) return deps.pollSeconds * 1000;
@@ -87,6 +93,12 @@ export function createAlertEvaluation(deps: AlertEvaluationDeps): AlertEvaluatio
       });
       return newsing;
     },
+    scanIntraday() {
+      scanning ??= (deps.intradayScans ? deps.intradayScans.passOnce() : Promise.resolve<IntradayScanReport>({ scans: 0, symbols: 0, fired: 0, failed: [] })).finally(() => {
+        scanning = undefined;
+      });
+      return scanning;
+    },
     ruleSaved: (userId, type) => prices.ruleSaved(userId, type),
     start() {
       stopped = false;
@@ -113,6 +125,15 @@ export function createAlertEvaluation(deps: AlertEvaluationDeps): AlertEvaluatio
           await service.consumeNews();
         } catch (error) {
           log.warn(`Alert news failed: ${(error as Error).message}`);
+        }
+        try {
+          const report = await service.scanIntraday();
+          if (report.fired > 0) log.info(`Custom Scan alerts: ${report.fired} fired during the session from ${report.symbols} symbols`);
+          const failed = report.failed.slice(0, 5).join('; ');
+          if (failed !== lastScanFailed && failed !== '') log.warn(`Custom Scan intraday: ${failed}`);
+          lastScanFailed = failed;
+        } catch (error) {
+          log.warn(`Custom Scan intraday failed: ${(error as Error).message}`);
         }
         if (!stopped) timer = setTimeout(() => (loop = cycle()), pollIntervalMs(symbols));
       };

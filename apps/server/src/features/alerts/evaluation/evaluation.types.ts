@@ -8,6 +8,7 @@ import type { Database } from '../../../db/client';
 import type { Clock } from '../../../lib/clock';
 import type { CachedMarket } from '../../../providers/market/cached-market';
 import type { NewAlert } from './alert-store';
+import type { IntradayScanAlerts, IntradayScanReport } from './scan-intraday.evaluator';
 
 export interface AlertEvaluationDeps {
   db: Database;
@@ -22,6 +23,8 @@ export interface AlertEvaluationDeps {
   alertCommitted?: (alert: NewAlert) => void;
   /** ALERT_POLL_SECONDS, when set. */
   pollSeconds?: number;
+  /** Custom Scan alerts during the session, run on the poller's cadence (scan-intraday.evaluator.ts); none: not run. */
+  intradayScans?: IntradayScanAlerts;
   log: { info(message: string): void; warn(message: string): void };
 }
 
@@ -62,6 +65,8 @@ export interface AlertEvaluation {
   consumeIdeaEvents(): Promise<number>;
   /** Turns the market news that arrived since the last batch into the news types' alerts; answers how many articles were new. */
   consumeNews(): Promise<number>;
+  /** One poll of the price-only Custom Scans during the session (scan-intraday.evaluator.ts): the symbols that entered alert. */
+  scanIntraday(): Promise<IntradayScanReport>;
   /**
    * After a rule was saved: each symbol's state starts from its current quote (a condition already
    * true waits for a new crossing); answers the screen's notices for those already true.

@@ -1,12 +1,13 @@
 /**
  * The SQL of Custom Scan alerts (docs/custom-scans.md "Custom Scan alerts"): the scans a rule
- * watches, the members each recorded per session (custom_scan_members), and the locks that make a
- * session's write agree with the rule and the scan as they are when it commits.
+ * watches, the members each recorded per session (custom_scan_members), the symbols that entered
+ * during a session (custom_scan_intraday_entries), and the locks that make a session's write agree
+ * with the rule and the scan as they are when it commits.
  */
 import { and, desc, eq, inArray, lt, notInArray, sql } from 'drizzle-orm';
 import type { ScanUniverse } from '@signalboard/core';
 import type { Database } from '../../../db/client';
-import { alertRules, customScanMembers, customScans } from '../../../db/schema';
+import { alertRules, customScanIntradayEntries, customScanMembers, customScans } from '../../../db/schema';
 import type { Executor } from './alert-store';
 import { RULE_COLUMNS, type RuleRow } from './evaluation.repo';
 
@@ -43,7 +44,7 @@ export async function watchedScans(db: Database, userId: number, ids: readonly n
 }
 
 /** Whether the scan's members of `session` are recorded already (that session's pass of the scan is done). */
-export async function sessionRecorded(db: Database, scanId: number, session: string): Promise<boolean> {
+export async function sessionRecorded(db: Executor, scanId: number, session: string): Promise<boolean> {
   const [row] = await db
     .select({ scanId: customScanMembers.scanId })
     .from(customScanMembers)
@@ -75,6 +76,34 @@ export async function lockScanVersion(tx: Executor, userId: number, scanId: numb
   return row?.version;
 }
 
+/**
+ * Serializes the writes of one scan's session: the daily pass and the intraday polls take it after
+ * the rule and the scan rows (the same order everywhere), so a symbol that entered during the session
+ * is seen by the pass that records the session, and no poll writes after that pass.
+ */
+export async function lockScanSession(tx: Executor, scanId: number): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtext('custom-scan-session'), ${scanId})`);
+}
+
+/** The symbols that entered the scan during `session` (they alerted then). */
+export async function intradayEntered(tx: Executor, scanId: number, session: string): Promise<Set<string>> {
+  const rows = await tx
+    .select({ symbol: customScanIntradayEntries.symbol })
+    .from(customScanIntradayEntries)
+    .where(and(eq(customScanIntradayEntries.scanId, scanId), eq(customScanIntradayEntries.session, session)));
+  return new Set(rows.map((row) => row.symbol));
+}
+
+/** Records symbols that entered during a session; answers those not recorded before (the ones to alert on). */
+export async function recordIntradayEntries(
+  tx: Executor,
+  rows: ReadonlyArray<{ scanId: number; session: string; symbol: string; scanVersion: number; price: number; firedAt: Date }>,
+): Promise<string[]> {
+  if (rows.length === 0) return [];
+  const inserted = await tx.insert(customScanIntradayEntries).values([...rows]).onConflictDoNothing().returning({ symbol: customScanIntradayEntries.symbol });
+  return inserted.map((row) => row.symbol);
+}
+
 /** The scan's latest recorded members before `session`. */
 export async function previousMembers(tx: Executor, scanId: number, session: string): Promise<MembersRow | undefined> {
   const [row] = await tx
@@ -98,6 +127,8 @@ export async function recordMembers(
   const inserted = await tx.insert(customScanMembers).values(row).onConflictDoNothing().returning({ scanId: customScanMembers.scanId });
   if (inserted.length === 0) return false;
   if (keepFrom !== undefined) await tx.delete(customScanMembers).where(and(eq(customScanMembers.scanId, row.scanId), lt(customScanMembers.session, keepFrom)));
+  // The entries of earlier sessions have done their work (this session's are kept with its record).
+  await tx.delete(customScanIntradayEntries).where(and(eq(customScanIntradayEntries.scanId, row.scanId), lt(customScanIntradayEntries.session, row.session)));
   return true;
 }
 
@@ -111,4 +142,7 @@ export async function forgetUnwatchedScans(tx: Executor, userId: number, watched
   await tx
     .delete(customScanMembers)
     .where(and(inArray(customScanMembers.scanId, ownScans), ...(watchedIds.length > 0 ? [notInArray(customScanMembers.scanId, [...watchedIds])] : [])));
+  await tx
+    .delete(customScanIntradayEntries)
+    .where(and(inArray(customScanIntradayEntries.scanId, ownScans), ...(watchedIds.length > 0 ? [notInArray(customScanIntradayEntries.scanId, [...watchedIds])] : [])));
 }

@@ -6,7 +6,8 @@
  * A scan's session is written once: its members row (primary key scan and session), the pruning of
  * older rows and its alert commit in one transaction, so a retried slot or a second process writes
  * nothing twice, and a scan whose run failed writes nothing and fails the slot (the registry retries
- * it; the scans already done are not run again).
+ * it; the scans already done are not run again). Symbols that entered during the session on live
+ * quotes (scan-intraday.evaluator.ts) alerted then: the session's alert leaves them out.
  */
 import { customScanEntriesMessage, isoFromDayNumber, newYorkInstantMs, nextScanMembership, tradingDayOnOrAfter, type RunScanResponse, type ScanUniverse } from '@signalboard/core';
 import type { Clock } from '../../../lib/clock';
@@ -19,7 +20,9 @@ import { rulesOfType, type RuleRow } from './evaluation.repo';
 import { channelsOf, ruleSnapshot } from './rule-snapshot';
 import {
   CUSTOM_SCAN_TYPE,
+  intradayEntered,
   lockScanRule,
+  lockScanSession,
   lockScanVersion,
   previousMembers,
   recordMembers,
@@ -69,7 +72,7 @@ const errorText = (error: unknown) => (error instanceof Error ? error.message : 
 const NO_HEARTBEAT: RunContext = { heartbeat: async () => undefined };
 
 /** "AAPL, MSFT +3 more": the alert's `symbol`. */
-const symbolsLabel = (symbols: readonly string[]) =>
+export const symbolsLabel = (symbols: readonly string[]) =>
   symbols.slice(0, SYMBOLS_NAMED).join(', ') + (symbols.length > SYMBOLS_NAMED ? ` +${symbols.length - SYMBOLS_NAMED} more` : '');
 
 export function createScanAlertJobs(deps: ScanAlertDeps): ScanAlertJobs {
@@ -137,12 +140,17 @@ export function createScanAlertJobs(deps: ScanAlertDeps): ScanAlertJobs {
       if (!current?.isActive || !scanIdsOf(current.symbols).includes(scan.id)) return null;
       // Deleted since (or edited: the pass of its new version starts by recording).
       if ((await lockScanVersion(tx, rule.userId, scan.id)) !== scan.version) return null;
+      // The session's intraday polls (scan-intraday.evaluator.ts) wait for this, or this sees what they wrote.
+      await lockScanSession(tx, scan.id);
       const previous = await previousMembers(tx, scan.id, session);
       const membership = nextScanMembership({ previous, session, scanVersion: scan.version, matches: answer.rows.map((row) => row.symbol), missing: answer.missing });
-      const recorded = await recordMembers(tx, { scanId: scan.id, session, scanVersion: scan.version, symbols: membership.symbols, entered: membership.entered, recordedAt: firedAt }, previous?.session);
+      // A symbol that entered during the session alerted then: once per symbol, scan and session.
+      const alertedIntraday = await intradayEntered(tx, scan.id, session);
+      const entered = membership.entered.filter((symbol) => !alertedIntraday.has(symbol));
+      const recorded = await recordMembers(tx, { scanId: scan.id, session, scanVersion: scan.version, symbols: membership.symbols, entered, recordedAt: firedAt }, previous?.session);
       // Another process (or an earlier attempt) recorded this session: its alert stands.
-      if (!recorded || membership.entered.length === 0) return null;
-      const alert = alertOf(current, scan, answer, session, day, membership.entered, previous?.session, firedAt);
+      if (!recorded || entered.length === 0) return null;
+      const alert = alertOf(current, scan, answer, session, day, entered, previous?.session, firedAt);
       return (await insertAlert(tx, alert)) === null ? null : alert;
     });
   }
