@@ -232,7 +232,7 @@ export const backtestHorizon = z.object({
   /** Sessions held: 5, 21 or 63. */
   horizon: z.number(),
   scan: backtestStats,
-  /** As many random entries (20 per entry) from the same universe on the same days. */
+  /** Random entries (20 per entry) from the same universe on the same days, of the entry's ATR% tercile that day. */
   random: backtestStats,
   /** The benchmark (SPY; BTC for crypto) over the same windows; null without one. */
   benchmark_mean: z.number().nullable(),

@@ -64,13 +64,32 @@ describe('createBacktest', () => {
     expect(long.immature).toBeGreaterThanOrEqual(1);
   });
 
-  it('draws the same random entries for the same seed, RANDOM_DRAWS for each entry', () => {
-    const symbols = [stepUp, flat, symbolOf('RISE', (i) => 50 + i), symbolOf('FALL', (i) => 300 - i)];
+  it("draws RANDOM_DRAWS other symbols of the entry's ATR% tercile that session, the same for the same seed", () => {
+    /** Bars around `closes` with a daily range of ± `range` of the close (ATR% about 2 × range); open = the close before. */
+    const ranged = (symbol: string, closes: (i: number) => number, range: number): BacktestSymbol => {
+      const close = Float64Array.from({ length: LENGTH }, (_, i) => closes(i));
+      const open = Float64Array.from({ length: LENGTH }, (_, i) => close[Math.max(0, i - 1)]!);
+      const high = Float64Array.from({ length: LENGTH }, (_, i) => Math.max(open[i]!, close[i]!) * (1 + range));
+      const low = Float64Array.from({ length: LENGTH }, (_, i) => Math.min(open[i]!, close[i]!) * (1 - range));
+      return { symbol, bars: { open, high, low, close, volume: new Float64Array(LENGTH).fill(1000) }, day: Int32Array.from({ length: LENGTH }, (_, i) => START + i), facts: {} };
+    };
+    // The entry is the most volatile; 20 others are volatile and rise 0.2 % a session (every 5-session
+    // hold gains), 41 are calm and flat (every hold loses its costs). The top tercile is the entry and
+    // the 20: drawn from it, every random entry gains; drawn from all, most would lose.
+    const entry = ranged('UP', (i) => ((i >= 50 && i < 60) || i >= 80 ? 110 + i * 0.1 : 90), 0.06);
+    const volatile = Array.from({ length: 20 }, (_, k) => ranged(`V${k}`, (i) => 50 * 1.002 ** i, 0.04 + k * 0.0005));
+    const calm = Array.from({ length: 41 }, (_, k) => ranged(`C${k}`, () => 60, 0.001 + k * 0.00001));
+    const symbols = [entry, ...calm, ...volatile];
     const one = run('close > 100', symbols);
-    const two = run('close > 100', symbols);
-    expect(one.horizons).toEqual(two.horizons);
+    expect(one.horizons).toEqual(run('close > 100', symbols).horizons);
     const five = one.horizons.find((h) => h.horizon === 5)!;
+    expect(five.scan.n).toBe(2);
     expect(five.random.n).toBe(five.scan.n * RANDOM_DRAWS);
+    expect(five.random.positive!.rate).toBe(1);
+    // With fewer others in the tercile than RANDOM_DRAWS, each of them once.
+    const few = run('close > 100', [entry, ...calm, ...volatile.slice(0, 5)]).horizons.find((h) => h.horizon === 5)!;
+    expect(few.random.n).toBeLessThan(few.scan.n * RANDOM_DRAWS);
+    expect(few.random.n).toBeGreaterThan(0);
   });
 
   it('compares with the benchmark over the same windows and compounds the equity of 21-session holds', () => {

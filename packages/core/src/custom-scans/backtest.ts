@@ -12,8 +12,12 @@
  * - Mature cohorts only: an entry counts at horizon h when every entry of its month could have
  *   held h sessions, i.e. the month's last replayed session is at least h sessions before the last
  *   bar; so the tally never favours the entries that happened to come early in a month.
- * - Random entries: for each entry, RANDOM_DRAWS symbols drawn from those with a bar that session
- *   (a seeded xoshiro128**, so a rerun draws the same), entered and held the same way.
+ * - Random entries: for each entry, RANDOM_DRAWS other symbols with a bar that session and of the
+ *   entry's ATR% tercile that session (the trade screens' baseline, trades/track-record/baseline.ts:
+ *   ATR(14) / close on the signal bar, cut at the 1/3 and 2/3 quantiles of the symbols that traded),
+ *   drawn without replacement (all of them when the tercile holds fewer) by a seeded xoshiro128**,
+ *   so a rerun draws the same; entered and held the same way. A scan that picks volatile stocks is
+ *   so compared with volatile stocks, not credited with their wider swings.
  * - Benchmark (SPY, BTC for crypto): its return from the entry bar's open to the exit bar's close,
  *   without costs, beside each entry's; the mean excess is entry minus benchmark.
  * - Equity: every entry held 21 sessions, equal weight, the portfolio's daily return the mean of the
@@ -22,6 +26,8 @@
  * too (`resultSteps`), so a job can give way to other work between them.
  */
 import { cohortOf } from '../trades/track-record/cohorts';
+import { atr } from '../indicators/atr';
+import { tercileCuts, tercileOf } from '../trades/track-record/baseline';
 import { xoshiroFromSeedBytes } from '../trades/track-record/prng';
 import { bootstrapMeanInterval, entryWeekOf, mean, median, wilsonInterval, type RateWithInterval } from '../trades/track-record/stats';
 import { isoFromDayNumber } from '../market/trading-calendar';
@@ -33,8 +39,10 @@ export type BacktestHorizon = (typeof BACKTEST_HORIZONS)[number];
 export const BACKTEST_COST_BPS = 5;
 /** Sessions each entry is held in the equity curve. */
 export const EQUITY_HOLD_SESSIONS = 21;
-/** Random entries drawn per real entry. */
+/** Random entries drawn per real entry (fewer when the entry's tercile holds fewer other symbols). */
 export const RANDOM_DRAWS = 20;
+/** The ATR period of the random entries' volatility terciles (the trade screens' baseline's). */
+const TERCILE_ATR_PERIOD = 14;
 /** Entries listed as the worst (by their 21-session return). */
 export const WORST_ENTRIES = 10;
 
@@ -195,13 +203,46 @@ export function createBacktest(input: BacktestInput): Backtest {
       if (isIn && !wasIn[i] && s > 0) newcomers.push([i, at]);
       wasIn[i] = isIn ? 1 : 0;
     }
+    if (newcomers.length === 0) return;
+    const terciles = tercilesOf(present);
     for (const [i, at] of newcomers) {
       entries.push({ symbol: i, bar: at + 1, session: s, random: false });
-      for (let d = 0; d < RANDOM_DRAWS; d += 1) {
-        const pick = present[rng.nextInt(present.length)]!;
+      // An entry without an ATR% yet (too few bars) draws from every symbol that traded.
+      const own = atrPct(i, at);
+      const pool = (Number.isNaN(own) ? terciles.all : terciles.pools[tercileOf(own, terciles.cuts)]).filter((j) => j !== i);
+      const count = Math.min(RANDOM_DRAWS, pool.length);
+      // A partial Fisher–Yates shuffle: the first `count` places get distinct random members.
+      for (let d = 0; d < count; d += 1) {
+        const j = d + rng.nextInt(pool.length - d);
+        const pick = pool[j]!;
+        pool[j] = pool[d]!;
+        pool[d] = pick;
         entries.push({ symbol: pick, bar: cursor[pick]! + 1, session: s, random: true });
       }
     }
+  };
+
+  /** ATR(14) / close of each symbol's bars, computed on first use. */
+  const atrPctColumns: Array<Float64Array | undefined> = [];
+  const atrPct = (i: number, bar: number): number => {
+    let column = atrPctColumns[i];
+    if (!column) {
+      const { high, low, close } = symbols[i]!.bars;
+      column = atr(high, low, close, TERCILE_ATR_PERIOD);
+      for (let k = 0; k < column.length; k += 1) column[k] = column[k]! / close[k]!;
+      atrPctColumns[i] = column;
+    }
+    const value = column[bar]!;
+    return Number.isFinite(value) && value > 0 ? value : Number.NaN;
+  };
+
+  /** The symbols that traded this session (`all`), and those with an ATR% split into its terciles. */
+  const tercilesOf = (traded: readonly number[]) => {
+    const known = traded.filter((i) => !Number.isNaN(atrPct(i, cursor[i]!)));
+    const cuts = tercileCuts(Float64Array.from(known, (i) => atrPct(i, cursor[i]!)).sort());
+    const pools: [number[], number[], number[]] = [[], [], []];
+    for (const i of known) pools[tercileOf(atrPct(i, cursor[i]!), cuts)].push(i);
+    return { cuts, pools, all: [...traded] };
   };
 
   const forward = (entry: Entry, h: number): number | null => {

@@ -162,7 +162,7 @@ function HorizonCards({ rows, horizon }: { rows: Row[]; horizon: number }) {
 export function HorizonSection({ horizon, benchmark, wide }: { horizon: BacktestHorizon; benchmark: string | null; wide: boolean }) {
   const verdict = verdictOf(horizon);
   const { color, Icon } = VERDICT_LOOK[verdict];
-  const rows: Row[] = [statsRow('This scan', horizon.scan), statsRow('Random entries', horizon.random, 'same universe, same days')];
+  const rows: Row[] = [statsRow('This scan', horizon.scan), statsRow('Random entries', horizon.random, 'same universe, days and volatility')];
   if (benchmark) {
     rows.push({ label: benchmark, note: "each entry's own window", n: '—', mean: horizon.benchmark_mean, interval: '—', median: null, positive: '—', positiveInterval: '—' });
   }

@@ -79,7 +79,7 @@ describe('Custom Scans: backtest ("Would this have worked?")', () => {
     await inPanel().findByRole('table', { name: 'Returns after 5 sessions' });
     expect(tableRows(5)).toEqual([
       ['This scan', '140', '+2.10%+1.20% to +3.00%', '+1.80%', '62.0%54.0%–70.0%'],
-      ['Random entriessame universe, same days', '2800', '+0.20%−0.10% to +0.50%', '+0.10%', '51.0%49.0%–53.0%'],
+      ['Random entriessame universe, days and volatility', '2800', '+0.20%−0.10% to +0.50%', '+0.10%', '51.0%49.0%–53.0%'],
       ["SPYeach entry's own window", '—', '+0.30%', '—', '—'],
     ]);
     const section = (horizon: number) => within(inPanel().getByRole('region', { name: `Held ${horizon} sessions` }));

@@ -142,7 +142,7 @@ function ScanBacktest({ scan }: { scan: SavedScan }) {
     <Stack gap="sm">
       <Text size="sm" c="dimmed">
         Replays “{scan.name}” as last saved over the source's last two years, with no look-ahead: each symbol that newly enters the results is bought at the next
-        session's open, and compared with random entries on the same days and with {benchmarkName(scan.universe)}.
+        session's open, and compared with random entries of the same volatility on the same days and with {benchmarkName(scan.universe)}.
       </Text>
       {refused && (
         <Alert

@@ -52,6 +52,18 @@ export interface WarmUniverse {
   terciles: [WarmSymbol[], WarmSymbol[], WarmSymbol[]];
 }
 
+/** The 1/3 and 2/3 quantiles (linear between neighbours) of ascending values; NaN for none. */
+export function tercileCuts(sorted: Float64Array): [number, number] {
+  const cut = (q: number) => {
+    if (sorted.length === 0) return Number.NaN;
+    const position = (sorted.length - 1) * q;
+    const below = Math.floor(position);
+    const above = Math.min(sorted.length - 1, below + 1);
+    return sorted[below]! + (sorted[above]! - sorted[below]!) * (position - below);
+  };
+  return [cut(1 / 3), cut(2 / 3)];
+}
+
 /** 0, 1 or 2: the ATR% tercile of a value given the cut points (a value on a cut goes to the lower one). */
 export function tercileOf(atrPct: number, cuts: readonly [number, number]): 0 | 1 | 2 {
   if (atrPct <= cuts[0]) return 0;
@@ -117,15 +129,7 @@ export function createBaseline<P, S, Row>(context: BaselineContext<P, S, Row>) {
       const atrPct = atrPctColumn(symbol, s)[signalIndex]!;
       if (Number.isFinite(atrPct) && atrPct > 0) warm.push({ symbol, signalIndex, atrPct });
     }
-    const sorted = Float64Array.from(warm, (w) => w.atrPct).sort();
-    const cut = (q: number) => {
-      if (sorted.length === 0) return Number.NaN;
-      const position = (sorted.length - 1) * q;
-      const below = Math.floor(position);
-      const above = Math.min(sorted.length - 1, below + 1);
-      return sorted[below]! + (sorted[above]! - sorted[below]!) * (position - below);
-    };
-    const cuts: [number, number] = [cut(1 / 3), cut(2 / 3)];
+    const cuts = tercileCuts(Float64Array.from(warm, (w) => w.atrPct).sort());
     const terciles: WarmUniverse['terciles'] = [[], [], []];
     warm.sort((a, b) => (a.symbol < b.symbol ? -1 : a.symbol > b.symbol ? 1 : 0));
     for (const w of warm) terciles[tercileOf(w.atrPct, cuts)].push(w);
