@@ -1,7 +1,8 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { randomBars, seeded } from '../indicators/test-series';
 import { fieldsOf, type Comparison, type Condition, type FieldRef, type ScanExpr } from './ast';
 import { compileScan, runScan, type ScanValue } from './evaluate';
+import * as fieldSeriesModule from './field-series';
 import { fieldSeries, type ScanBars, type ScanFacts } from './field-series';
 
 // docs/custom-scans.md, "Conditions" and "Runs as of a date".
@@ -350,5 +351,29 @@ describe('compileScan with memoize', () => {
     const memoized = compileScan(expr, { memoize: true });
     const b: ScanBars = randomBars(9, 120);
     for (let end = 30; end < 120; end += 7) expect(memoized.evaluateSymbol(b, {}, end)).toEqual(compileScan(expr).evaluateSymbol(cut(b, end), {}));
+  });
+});
+
+describe('rsi and adx in one pass', () => {
+  // evaluate.ts `Pair`: once most symbols read both fields, a compiled scan computes them together
+  // (field-series.ts fillRsiAdx); the answers are those of a fresh compiled scan for each symbol.
+  const universe = Array.from({ length: 120 }, (_, s) => randomBars(100 + s, s % 10 === 0 ? 20 + s / 10 : 90));
+
+  it.each([
+    ['both read for every symbol', and(compare(f('rsi', 14), '<', 101), cross(f('rsi', 14), 'above', f('adx', 10), 5)), true],
+    ['adx read only when the rsi passes', and(compare(f('rsi', 7), '<', 50), compare(f('adx', 14), '>', 20)), undefined],
+    ['adx first, rsi behind an or', or(compare(f('adx', 14), '>', 25), between(f('rsi', 14), 40, 60), compare(f('close'), '>', f('ema', 20))), undefined],
+  ])('%s: the same answers and values as a fresh compiled scan', (_, expr, fuses) => {
+    const fused = vi.spyOn(fieldSeriesModule, 'fillRsiAdx');
+    try {
+      const shared = compileScan(expr);
+      for (const [s, b] of universe.entries()) {
+        const end = s % 3 === 0 ? b.close.length - 1 - (s % 7) : undefined;
+        expect(shared.evaluateSymbol(b, {}, end), `symbol ${s}`).toEqual(compileScan(expr).evaluateSymbol(b, {}, end));
+      }
+      if (fuses) expect(fused).toHaveBeenCalled();
+    } finally {
+      fused.mockRestore();
+    }
   });
 });

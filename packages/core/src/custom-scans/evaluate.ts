@@ -19,7 +19,7 @@
  * scan serves one run at a time on one thread.
  */
 import { fieldKey, fieldsOf, type Comparison, type Condition, type FieldRef, type ScanExpr } from './ast';
-import { barCount, fieldSeries, resolveField, type ResolvedField, type ScanBars, type ScanFacts } from './field-series';
+import { barCount, fieldSeries, fillRsiAdx, resolveField, type ResolvedField, type ScanBars, type ScanFacts } from './field-series';
 
 export type { ScanBars, ScanFacts } from './field-series';
 
@@ -82,7 +82,26 @@ interface Slot {
   text: TextValue;
   /** The evaluation these values belong to. */
   stamp: number;
+  /** The last evaluation that read the values (computed then or before, by a fused pass). */
+  asked: number;
 }
+
+/**
+ * The scan's rsi and adx fields, computed in one pass (field-series.ts `fillRsiAdx`) for a symbol
+ * where either is read while most recent symbols read both (`fuse`): the pass costs little more
+ * than the ADX alone, but it is wasted on a symbol that stops before the second condition.
+ */
+interface Pair {
+  rsi: Slot;
+  adx: Slot;
+  /** Of the recent symbols that read either field (halved as it reaches PAIR_WINDOW), those that read both. */
+  either: number;
+  both: number;
+  fuse: boolean;
+}
+
+/** Symbols over which a Pair counts how often both fields are read. */
+const PAIR_WINDOW = 256;
 
 interface Compiled {
   test: () => boolean;
@@ -145,7 +164,7 @@ export function compileScan(expr: ScanExpr, options: CompileOptions = {}): Compi
   const slots = new Map<string, Slot>();
   for (const ref of fields) {
     const field = resolveField(ref);
-    slots.set(field.key, { field, trailing: 1, buffer: new Float64Array(0), count: 0, text: MISSING_TEXT, stamp: 0 });
+    slots.set(field.key, { field, trailing: 1, buffer: new Float64Array(0), count: 0, text: MISSING_TEXT, stamp: 0, asked: -1 });
   }
   const slotOf = (ref: FieldRef, kind: 'number' | 'text'): Slot => {
     const slot = slots.get(fieldKey(ref))!;
@@ -171,6 +190,9 @@ export function compileScan(expr: ScanExpr, options: CompileOptions = {}): Compi
   });
   const ordered = fields.map((ref) => slots.get(fieldKey(ref))!);
   for (const slot of ordered) slot.buffer = new Float64Array(Math.min(slot.trailing, 64));
+  const named = (name: string) => (memo ? undefined : ordered.find((slot) => slot.field.ref.field.toLowerCase() === name));
+  const [rsiSlot, adxSlot] = [named('rsi'), named('adx')];
+  const pair: Pair | null = rsiSlot && adxSlot ? { rsi: rsiSlot, adx: adxSlot, either: 0, both: 0, fuse: false } : null;
 
   // The symbol being evaluated; `generation` tells the slots' values of this one from older ones.
   let bars = NO_BARS;
@@ -179,23 +201,30 @@ export function compileScan(expr: ScanExpr, options: CompileOptions = {}): Compi
   let generation = 0;
   const textMemo = new Map<string, TextValue>();
 
+  /** Makes room for the slot's trailing values as of `end` and marks them this symbol's; answers their first index. */
+  const claim = (slot: Slot): number => {
+    const count = Math.min(slot.trailing, end + 1);
+    if (slot.buffer.length < count) slot.buffer = new Float64Array(Math.min(slot.trailing, Math.max(count, 2 * slot.buffer.length)));
+    slot.count = count;
+    slot.stamp = generation;
+    return end - count + 1;
+  };
   /** The slot's trailing values as of `end`, computed on first use for this symbol. */
   const numbers = (slot: Slot): Float64Array => {
-    if (slot.stamp !== generation) {
-      const count = Math.min(slot.trailing, end + 1);
-      if (slot.buffer.length < count) slot.buffer = new Float64Array(Math.min(slot.trailing, Math.max(count, 2 * slot.buffer.length)));
-      if (memo && slot.field.whole) {
-        // The value at i reads bars 0..i only (field-series.ts): the whole series, computed once, answers every `end`.
-        let bySymbol = memo.get(slot.field.key);
-        if (!bySymbol) memo.set(slot.field.key, (bySymbol = new WeakMap()));
-        let series = bySymbol.get(bars);
-        if (!series) bySymbol.set(bars, (series = fieldSeries(slot.field.ref, bars, barCount(bars) - 1, facts)));
-        slot.buffer.set(series.subarray(end - count + 1, end + 1));
-      } else {
-        slot.field.fill(bars, facts, end - count + 1, end, slot.buffer);
-      }
-      slot.count = count;
-      slot.stamp = generation;
+    slot.asked = generation;
+    if (slot.stamp === generation) return slot.buffer;
+    if (pair !== null && pair.fuse && (slot === pair.rsi || slot === pair.adx)) {
+      fillRsiAdx(bars, pair.rsi.field, claim(pair.rsi), pair.rsi.buffer, pair.adx.field, claim(pair.adx), pair.adx.buffer, end);
+    } else if (memo && slot.field.whole) {
+      const from = claim(slot);
+      // The value at i reads bars 0..i only (field-series.ts): the whole series, computed once, answers every `end`.
+      let bySymbol = memo.get(slot.field.key);
+      if (!bySymbol) memo.set(slot.field.key, (bySymbol = new WeakMap()));
+      let series = bySymbol.get(bars);
+      if (!series) bySymbol.set(bars, (series = fieldSeries(slot.field.ref, bars, barCount(bars) - 1, facts)));
+      slot.buffer.set(series.subarray(from, end + 1));
+    } else {
+      slot.field.fill(bars, facts, claim(slot), end, slot.buffer);
     }
     return slot.buffer;
   };
@@ -296,6 +325,16 @@ export function compileScan(expr: ScanExpr, options: CompileOptions = {}): Compi
 
   /** Starts the evaluation of a symbol; false when `at` is no bar index of the bars. */
   const begin = (symbolBars: ScanBars, symbolFacts: ScanFacts, at: number | undefined): boolean => {
+    if (pair !== null && (pair.rsi.asked === generation || pair.adx.asked === generation)) {
+      // The symbol before read one or both: fuse while three in four of the recent ones read both.
+      pair.either += 1;
+      if (pair.rsi.asked === pair.adx.asked) pair.both += 1;
+      if (pair.either >= PAIR_WINDOW) {
+        pair.either >>= 1;
+        pair.both >>= 1;
+      }
+      pair.fuse = pair.either >= 16 && 4 * pair.both >= 3 * pair.either;
+    }
     generation += 1;
     bars = symbolBars;
     facts = symbolFacts;

@@ -7,12 +7,14 @@
  * A value that is not there (too little history, a zero divisor, a bar that is not a finite number)
  * is NaN, never a throw. The cheap fields are computed here without allocating, index by index, each
  * value from its own window (so a value is the same bit for bit however many bars around it are
- * computed); the TA-Lib fields (rsi, ema, atr, adx) come from the core indicators run over the bars
- * 0..end, whose value at an index never depends on later bars.
+ * computed); the TA-Lib fields (rsi, ema, atr, adx) are the core indicators run over the bars
+ * 0..end (whose value at an index never depends on later bars), computed by wilder-kernels.ts in one
+ * pass that writes only the values asked for.
  */
-import { atr, directionalMovement, ema, nearestLevelWithin, rsi, volumeProfileLevels } from '../indicators/index';
+import { nearestLevelWithin, volumeProfileLevels } from '../indicators/index';
 import { fieldKey, type FieldRef } from './ast';
 import { paramProblem, scanField, withDefaults } from './fields';
+import { adxTail, atrTail, emaTail, rsiAdxTail, rsiTail } from './wilder-kernels';
 
 /** The daily bars of one symbol, oldest first, in parallel arrays (the shortest one sets the length). */
 export interface ScanBars {
@@ -54,6 +56,8 @@ export interface ResolvedField {
   /** `fieldKey(ref)`: the results table's column and the per-symbol cache's key. */
   key: string;
   kind: 'number' | 'text';
+  /** The field's one parameter as bound (its default when left out; 0 for a field without). */
+  param: number;
   /** A number field's values at from..end into out[0..end − from] (see Kernel); NaN for a text field. */
   fill(bars: ScanBars, facts: ScanFacts, from: number, end: number, out: Float64Array): void;
   /** A text field's value as the facts give it (not trimmed; null when not a string); null for a number field. */
@@ -105,9 +109,6 @@ function windowMin(values: Float64Array, first: number, last: number): number {
   }
   return min + poison;
 }
-
-/** `values` cut after `end` (itself when nothing is cut, to spare a view). */
-const upTo = (values: Float64Array, end: number): Float64Array => (end === values.length - 1 ? values : values.subarray(0, end + 1));
 
 /** close[i]. */
 const closeKernel: Kernel = (b, _p, from, end, out) => {
@@ -181,51 +182,56 @@ const gapKernel: Kernel = (b, _p, from, end, out) => {
   for (let i = from; i <= end; i += 1) out[i - from] = i < 1 ? Number.NaN : finite((b.open[i]! / b.close[i - 1]! - 1) * 100);
 };
 
-/** Copies series[from..end] (the core indicators' output) into out, NaN for what is not finite. */
-function copy(series: Float64Array, from: number, end: number, out: Float64Array): void {
-  for (let i = from; i <= end; i += 1) out[i - from] = finite(series[i]!);
+/** out[0..end − from] with NaN for each value that is not finite (the TA-Lib kernels' values). */
+function keepFinite(out: Float64Array, from: number, end: number): void {
+  for (let k = 0; k <= end - from; k += 1) out[k] = finite(out[k]!);
 }
 
-/**
- * Buffers the full-series indicators write into, grown to the longest history seen and reused for
- * every symbol: a scan over 8,000 symbols allocates no series per symbol. Safe to share because
- * every kernel is synchronous and copies what it needs out before it returns.
- */
-const scratch = { rsi: new Float64Array(0), plusDi: new Float64Array(0), minusDi: new Float64Array(0), adx: new Float64Array(0) };
+/** rsi(N): TA-Lib's RSI of the closes 0..end at i (`rsi` in indicators/rsi.ts; wilder-kernels.ts). */
+const rsiKernel: Kernel = (b, n, from, end, out) => {
+  rsiTail(b.close, n, from, end, out);
+  keepFinite(out, from, end);
+};
 
-function scratchFor(name: keyof typeof scratch, length: number): Float64Array {
-  if (scratch[name].length < length) scratch[name] = new Float64Array(Math.max(length, 2 * scratch[name].length));
-  return scratch[name];
-}
-
-/** rsi(N): TA-Lib's RSI of the closes 0..end at i (`rsi` in indicators/rsi.ts). */
-const rsiKernel: Kernel = (b, n, from, end, out) => copy(rsi(upTo(b.close, end), n, scratchFor('rsi', end + 1)), from, end, out);
-
-/** ema(N): TA-Lib's EMA of the closes 0..end at i (`ema` in indicators/moving-averages.ts). */
-const emaKernel: Kernel = (b, n, from, end, out) => copy(ema(upTo(b.close, end), n), from, end, out);
+/** ema(N): TA-Lib's EMA of the closes 0..end at i (`ema` in indicators/moving-averages.ts; wilder-kernels.ts). */
+const emaKernel: Kernel = (b, n, from, end, out) => {
+  emaTail(b.close, n, from, end, out);
+  keepFinite(out, from, end);
+};
 
 /** pct_from_ema(N) = (close[i] / ema(N)[i] − 1) · 100. */
 const fromEmaKernel: Kernel = (b, n, from, end, out) => {
-  const average = ema(upTo(b.close, end), n);
-  for (let i = from; i <= end; i += 1) out[i - from] = finite((b.close[i]! / average[i]! - 1) * 100);
+  emaTail(b.close, n, from, end, out);
+  for (let i = from; i <= end; i += 1) out[i - from] = finite((b.close[i]! / out[i - from]! - 1) * 100);
 };
 
-const atrOf = (b: ScanBars, n: number, end: number) => atr(upTo(b.high, end), upTo(b.low, end), upTo(b.close, end), n);
-
-/** atr(N): TA-Lib's ATR of the bars 0..end at i (`atr` in indicators/atr.ts). */
-const atrKernel: Kernel = (b, n, from, end, out) => copy(atrOf(b, n, end), from, end, out);
+/** atr(N): TA-Lib's ATR of the bars 0..end at i (`atr` in indicators/atr.ts; wilder-kernels.ts). */
+const atrKernel: Kernel = (b, n, from, end, out) => {
+  atrTail(b.high, b.low, b.close, n, from, end, out);
+  keepFinite(out, from, end);
+};
 
 /** atr_pct(N) = atr(N)[i] / close[i] · 100. */
 const atrPctKernel: Kernel = (b, n, from, end, out) => {
-  const range = atrOf(b, n, end);
-  for (let i = from; i <= end; i += 1) out[i - from] = finite((range[i]! / b.close[i]!) * 100);
+  atrTail(b.high, b.low, b.close, n, from, end, out);
+  for (let i = from; i <= end; i += 1) out[i - from] = finite((out[i - from]! / b.close[i]!) * 100);
 };
 
-/** adx(N): TA-Lib's ADX of the bars 0..end at i (`directionalMovement` in indicators/adx.ts). */
+/** adx(N): TA-Lib's ADX of the bars 0..end at i (`directionalMovement` in indicators/adx.ts; wilder-kernels.ts). */
 const adxKernel: Kernel = (b, n, from, end, out) => {
-  const into = { plusDi: scratchFor('plusDi', end + 1), minusDi: scratchFor('minusDi', end + 1), adx: scratchFor('adx', end + 1) };
-  copy(directionalMovement(upTo(b.high, end), upTo(b.low, end), upTo(b.close, end), n, into).adx, from, end, out);
+  adxTail(b.high, b.low, b.close, n, from, end, out);
+  keepFinite(out, from, end);
 };
+
+/**
+ * An rsi(N) field's values at rsiFrom..end into rsiOut and an adx(M) field's at adxFrom..end into
+ * adxOut, as their `fill`s give them, in one pass over the bars (wilder-kernels.ts `rsiAdxTail`).
+ */
+export function fillRsiAdx(bars: ScanBars, rsi: ResolvedField, rsiFrom: number, rsiOut: Float64Array, adx: ResolvedField, adxFrom: number, adxOut: Float64Array, end: number): void {
+  rsiAdxTail(bars.high, bars.low, bars.close, end, rsi.param, rsiFrom, rsiOut, adx.param, adxFrom, adxOut);
+  keepFinite(rsiOut, rsiFrom, end);
+  keepFinite(adxOut, adxFrom, end);
+}
 
 /** The bars of the volume profile behind vp_distance_pct (volumeProfileLevels' default lookback). */
 const VOLUME_PROFILE_BARS = 120;
@@ -305,6 +311,7 @@ export function resolveField(ref: FieldRef): ResolvedField {
       ref,
       key,
       kind: 'text',
+      param: p,
       fill: (_bars, _facts, from, end, out) => out.fill(Number.NaN, 0, end - from + 1),
       text: (facts) => {
         const value = readText(facts);
@@ -321,6 +328,7 @@ export function resolveField(ref: FieldRef): ResolvedField {
     ref,
     key,
     kind: 'number',
+    param: p,
     fill: (bars, facts, from, end, out) => kernel(bars, p, from, end, out, facts),
     text: () => null,
     cost: (count, bars) => cost(p) * (whole ? bars : count),
