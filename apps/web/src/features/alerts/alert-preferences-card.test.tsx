@@ -5,7 +5,7 @@ import type { AlertRule } from '@signalboard/core';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { mockApi } from '../../test/mock-api';
 import { renderScreen } from '../../test/render';
-import { AlertPreferencesCard } from './alert-preferences-card';
+import { AlertPreferencesCard, CUSTOM_SCAN_TIMING } from './alert-preferences-card';
 
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -228,7 +228,7 @@ describe('Alert Preferences card', () => {
       const api = setup(scansRoute(SCANS));
       choose('CUSTOM_SCAN');
       const oversold = await symbolBox('Oversold in an uptrend');
-      expect(screen.getByRole('group', { name: 'Saved scans' })).toBeInTheDocument();
+      expect(screen.getByRole('group', { name: 'Saved scans' })).toHaveAccessibleDescription(`Up to 10; 0 chosen. ${CUSTOM_SCAN_TIMING}`);
       expect(screen.getByText('S&P 500 · rsi(14) < 30 and close > sma(200)')).toBeInTheDocument();
       expect(screen.getByText('Crypto · change_pct(1) > 5')).toBeInTheDocument();
       await save();

@@ -148,6 +148,10 @@ interface TargetDraft {
   direction: AlertTargetDirection;
 }
 
+/** When a Custom Scan alert fires (docs/custom-scans.md "Custom Scan alerts"). */
+export const CUSTOM_SCAN_TIMING =
+  "New matches are sent after each session's close, and during the session for S&P 500 or favorites scans whose conditions read prices only (no volume, earnings or news).";
+
 function PreferencesForm({ type, rule, choices, allowed, onStatus, onNotices }: FormProps) {
   const queryClient = useQueryClient();
   const phone = useQuery(phoneOnFileQuery());
@@ -223,7 +227,7 @@ function PreferencesForm({ type, rule, choices, allowed, onStatus, onNotices }: 
         {alertTypeHasSymbols(type) ? (
           <Checkbox.Group
             label={scansSource ? 'Saved scans' : 'Symbols'}
-            description={`Up to ${ALERT_MAX_SYMBOLS}; ${symbols.length} chosen.`}
+            description={`Up to ${ALERT_MAX_SYMBOLS}; ${symbols.length} chosen.${scansSource ? ` ${CUSTOM_SCAN_TIMING}` : ''}`}
             value={symbols}
             onChange={setSymbols}
           >
