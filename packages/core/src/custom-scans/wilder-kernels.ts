@@ -2,10 +2,15 @@
  * The recursive TA-Lib indicators of the custom-scan fields (rsi, ema, atr, adx), computed as of bar
  * `end` in one pass over the bars 0..end and written only at the indexes asked for (from..end), with
  * no allocation: a scan over 8,000 symbols reads one or a few trailing values per symbol
- * (docs/custom-scans.md, "Evaluation"). Each is bit for bit the core indicator (indicators/rsi.ts,
- * adx.ts, atr.ts, moving-averages.ts) run over the bars 0..end: the same operations on the same
- * numbers in the same order (wilder-kernels.test.ts checks it on random, TA-Lib, flat, short and
- * non-finite series). Their recursions are seeded from the first bar, so no history is skipped.
+ * (docs/custom-scans.md, "Evaluation"). EMA and ATR are bit for bit the core indicators
+ * (moving-averages.ts, atr.ts) run over the bars 0..end: the same operations on the same numbers
+ * in the same order. RSI and ADX (rsi.ts, adx.ts) are the same recursions with the divisions by the
+ * period made multiplications by 1 / period and the DX taken from the DM sums (the DIs' TR cancels):
+ * one division a bar instead of nine, the divider being what set the pace; they agree with the
+ * indicators to 1e-9 on their 0–100 scale (wilder-kernels.test.ts checks all of it on random,
+ * TA-Lib, flat, short, non-finite and arbitrary series). rsiAdxTail is bit for bit rsiTail and
+ * adxTail, so a value never depends on which pass computed it. The recursions are seeded from the
+ * first bar, so no history is skipped.
  *
  * Every function writes `out[i − from]` for i in from..end (0 ≤ from ≤ end < the arrays' lengths),
  * the indicator's value at i, NaN where it has none, and never reads past `end`.
@@ -58,6 +63,9 @@ function rsiFromAverages(out: Float64Array, from: number, end: number, first: nu
   for (let k = Math.max(first, from) - from; k <= end - from; k += 1) out[k] = rsiOf(out[k]!, losses[k]!);
 }
 
+/** Running DM and TR sums above this fall back to adx.ts (its 100 · DM / TR overflows near Number.MAX_VALUE; prices never come near). */
+const PEAK_LIMIT = 1e300;
+
 /** Whether x is a finite number (x − x is NaN for ±∞ and NaN). */
 const finiteNumber = (x: number): boolean => x - x === 0;
 
@@ -73,7 +81,7 @@ function rsiFallback(close: Float64Array, period: number, from: number, end: num
   for (let i = from; i <= end; i += 1) out[i - from] = series[i]!;
 }
 
-/** directionalMovement() itself (indicators/adx.ts) over the bars 0..end: highs or lows that are not all finite. */
+/** directionalMovement() itself (indicators/adx.ts) over the bars 0..end: bars that are not all finite, or sums beyond PEAK_LIMIT. */
 function adxFallback(high: Float64Array, low: Float64Array, close: Float64Array, period: number, from: number, end: number, out: Float64Array): void {
   const n = end + 1;
   const into = scratchFor(n);
@@ -82,7 +90,8 @@ function adxFallback(high: Float64Array, low: Float64Array, close: Float64Array,
 }
 
 /**
- * rsi(close[0..end], period)[i] for i in from..end (indicators/rsi.ts). A change c gives
+ * rsi(close[0..end], period)[i] for i in from..end (indicators/rsi.ts, to 1e-9: the averages are
+ * multiplied by 1 / period where rsi() divides by the period). A change c gives
  * gain = (c + |c|) · 0.5, exactly c or +0, and loss = |c| − gain, exactly −c or +0: the very terms
  * rsi() adds (adding +0 to a sum ≥ +0 changes nothing), while c + |c| is finite.
  */
@@ -90,6 +99,7 @@ export function rsiTail(close: Float64Array, period: number, from: number, end: 
   fillNaN(out, from, end, period);
   if (end < period) return;
   const keep = period - 1;
+  const inverse = 1 / period;
   const lossAt = lossesFor(end - from + 1);
   let gain = 0;
   let loss = 0;
@@ -101,8 +111,8 @@ export function rsiTail(close: Float64Array, period: number, from: number, end: 
     const size = Math.abs(change);
     const up = (change + size) * 0.5;
     if (i > period) {
-      gain = (gain * keep + up) / period;
-      loss = (loss * keep + (size - up)) / period;
+      gain = (gain * keep + up) * inverse;
+      loss = (loss * keep + (size - up)) * inverse;
     } else {
       gain += up;
       loss += size - up;
@@ -151,7 +161,8 @@ export function atrTail(high: Float64Array, low: Float64Array, close: Float64Arr
 
 /**
  * directionalMovement(high, low, close cut after end, period).adx[i] for i in from..end
- * (indicators/adx.ts): the same running sums, DIs and DX, kept in locals instead of three series.
+ * (indicators/adx.ts, to 1e-9): the same running sums, decayed by (1 − 1 / period), and the DX
+ * from them, kept in locals instead of three series.
  * A bar's +DM is up when up > 0 and up > down, its −DM down when down > 0 and down > up: adx.ts's
  * if / else if for finite moves, taken by multiplying the move by 0 or 1 (adding ±0 to a sum ≥ +0
  * changes nothing). rsiAdxTail repeats these steps beside the RSI's: one function for both, with
@@ -163,11 +174,15 @@ export function adxTail(high: Float64Array, low: Float64Array, close: Float64Arr
   fillNaN(out, from, end, first);
   if (end < first) return;
   const keep = period - 1;
+  const inverse = 1 / period;
+  const decay = 1 - inverse;
   let plusDm = 0;
   let minusDm = 0;
   let tr = 0;
   let sumDx = 0;
   let value = 0;
+  // The largest running sum: beyond PEAK_LIMIT the DIs adx.ts computes overflow where the DX here does not.
+  let peak = 0;
   let previousHigh = high[0]!;
   let previousLow = low[0]!;
   let previousClose = close[0]!;
@@ -177,38 +192,38 @@ export function adxTail(high: Float64Array, low: Float64Array, close: Float64Arr
     const up = h - previousHigh;
     const down = previousLow - l;
     if (i >= period) {
-      plusDm -= plusDm / period;
-      minusDm -= minusDm / period;
-      tr -= tr / period;
+      plusDm *= decay;
+      minusDm *= decay;
+      tr *= decay;
     }
     plusDm += up * (+(up > down) & +(up > 0));
     minusDm += down * (+(down > up) & +(down > 0));
     tr += Math.max(h - l, Math.abs(h - previousClose), Math.abs(l - previousClose));
+    peak = Math.max(peak, tr, plusDm, minusDm);
     previousHigh = h;
     previousLow = l;
     previousClose = close[i]!;
     if (i < period) continue;
-    const plus = tr === 0 ? 0 : (100 * plusDm) / tr;
-    const minus = tr === 0 ? 0 : (100 * minusDm) / tr;
-    const sum = plus + minus;
-    // adx.ts's DX, or its null (not counted) when the TR sum or the DI sum is 0
+    // adx.ts's DX (100 · |−DI − +DI| / (+DI + −DI), the DIs' TR cancelling), or its null (not counted) when the TR sum or the DI sum is 0
+    const sum = plusDm + minusDm;
     const counted = tr !== 0 && sum !== 0;
-    const dx = counted ? (100 * Math.abs(minus - plus)) / sum : 0;
+    const dx = counted ? 100 * (Math.abs(minusDm - plusDm) / sum) : 0;
     if (i < first) {
       sumDx += dx;
       continue;
     }
     if (i === first) value = (sumDx + dx) / period;
-    else if (counted) value = (value * keep + dx) / period;
+    else if (counted) value = (value * keep + dx) * inverse;
     if (i >= from) out[i - from] = value;
   }
-  if (!(finiteNumber(plusDm) && finiteNumber(minusDm))) adxFallback(high, low, close, period, from, end, out);
+  // A sum that is not finite (NaN or ∞ stay to the end, so `peak` is not ≤ anything) or huge: adx.ts itself.
+  if (!(peak <= PEAK_LIMIT)) adxFallback(high, low, close, period, from, end, out);
 }
 
 /**
  * rsiTail(close, rsiPeriod, rsiFrom, end, rsiOut) and adxTail(high, low, close, adxPeriod, adxFrom,
- * end, adxOut) in one pass over the bars: each recursion waits on its own divisions, and the two
- * interleaved run in little more time than the ADX alone (the divisions, nine a bar, set the pace).
+ * end, adxOut) in one pass over the bars, the same operations in the same order: the two interleaved
+ * run in little more time than the ADX alone.
  */
 export function rsiAdxTail(
   high: Float64Array,
@@ -226,7 +241,10 @@ export function rsiAdxTail(
   fillNaN(rsiOut, rsiFrom, end, rsiPeriod);
   fillNaN(adxOut, adxFrom, end, first);
   const rsiKeep = rsiPeriod - 1;
+  const rsiInverse = 1 / rsiPeriod;
   const adxKeep = adxPeriod - 1;
+  const adxInverse = 1 / adxPeriod;
+  const adxDecay = 1 - adxInverse;
   const lossAt = lossesFor(end - rsiFrom + 1);
   let gain = 0;
   let loss = 0;
@@ -235,6 +253,8 @@ export function rsiAdxTail(
   let tr = 0;
   let sumDx = 0;
   let value = 0;
+  // The largest running sum: beyond PEAK_LIMIT the DIs adx.ts computes overflow where the DX here does not.
+  let peak = 0;
   let previousHigh = high[0]!;
   let previousLow = low[0]!;
   let previousClose = close[0]!;
@@ -246,8 +266,8 @@ export function rsiAdxTail(
     const size = Math.abs(change);
     const rise = (change + size) * 0.5;
     if (i > rsiPeriod) {
-      gain = (gain * rsiKeep + rise) / rsiPeriod;
-      loss = (loss * rsiKeep + (size - rise)) / rsiPeriod;
+      gain = (gain * rsiKeep + rise) * rsiInverse;
+      loss = (loss * rsiKeep + (size - rise)) * rsiInverse;
     } else {
       gain += rise;
       loss += size - rise;
@@ -263,32 +283,31 @@ export function rsiAdxTail(
     const up = h - previousHigh;
     const down = previousLow - l;
     if (i >= adxPeriod) {
-      plusDm -= plusDm / adxPeriod;
-      minusDm -= minusDm / adxPeriod;
-      tr -= tr / adxPeriod;
+      plusDm *= adxDecay;
+      minusDm *= adxDecay;
+      tr *= adxDecay;
     }
     plusDm += up * (+(up > down) & +(up > 0));
     minusDm += down * (+(down > up) & +(down > 0));
     tr += Math.max(h - l, Math.abs(h - previousClose), Math.abs(l - previousClose));
+    peak = Math.max(peak, tr, plusDm, minusDm);
     previousHigh = h;
     previousLow = l;
     previousClose = c;
     if (i < adxPeriod) continue;
-    const plus = tr === 0 ? 0 : (100 * plusDm) / tr;
-    const minus = tr === 0 ? 0 : (100 * minusDm) / tr;
-    const sum = plus + minus;
-    // adx.ts's DX, or its null (not counted) when the TR sum or the DI sum is 0
+    // As adxTail: the DX from the DM sums, one division.
+    const sum = plusDm + minusDm;
     const counted = tr !== 0 && sum !== 0;
-    const dx = counted ? (100 * Math.abs(minus - plus)) / sum : 0;
+    const dx = counted ? 100 * (Math.abs(minusDm - plusDm) / sum) : 0;
     if (i < first) {
       sumDx += dx;
       continue;
     }
     if (i === first) value = (sumDx + dx) / adxPeriod;
-    else if (counted) value = (value * adxKeep + dx) / adxPeriod;
+    else if (counted) value = (value * adxKeep + dx) * adxInverse;
     if (i >= adxFrom) adxOut[i - adxFrom] = value;
   }
   rsiFromAverages(rsiOut, rsiFrom, end, rsiPeriod);
   if (end >= rsiPeriod && !(finiteNumber(gain) && finiteNumber(loss))) rsiFallback(close, rsiPeriod, rsiFrom, end, rsiOut);
-  if (end >= first && !(finiteNumber(plusDm) && finiteNumber(minusDm))) adxFallback(high, low, close, adxPeriod, adxFrom, end, adxOut);
+  if (end >= first && !(peak <= PEAK_LIMIT)) adxFallback(high, low, close, adxPeriod, adxFrom, end, adxOut);
 }
