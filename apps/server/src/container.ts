@@ -184,6 +184,7 @@ export function createContainer(deps: ContainerDeps, options: ContainerOptions) 
     // Stale as a price rule's quote is: older than two polls (docs/rules/alerts.md §1.6).
     maxQuoteAgeMs: ALERT_STALE_REFRESHES * (config.ALERT_POLL_SECONDS ? config.ALERT_POLL_SECONDS * 1000 : LOCAL_POLL_MS),
     log: jobLog,
+    foreground: options.foreground ?? NO_FOREGROUND,
     delivery: deps.queued ? { kick: deps.queued.kickDelivery } : alertDelivery,
     alertCommitted: publishAlert,
   });

@@ -23,6 +23,7 @@ import {
   type ScanResultRow,
 } from '@signalboard/core';
 import type { Clock } from '../../lib/clock';
+import { createPacer, NO_FOREGROUND } from '../../lib/foreground';
 import { badRequest } from '../../lib/errors';
 import { failureReason, type ScanLog } from '../../lib/scan-failure';
 import type { CachedMarket } from '../../providers/market/cached-market';
@@ -111,7 +112,8 @@ export function createScanRunService(deps: ScanRunDeps) {
       const limitDay = runLimitDay(input.as_of, todayDay);
 
       const members = await scanUniverseMembers(input.universe, { market, favorites }, userId);
-      const loaded = await loadScanBars(market, members, limitDay - lookbackDays(compiled), limitDay, { concurrency });
+      // A cold read generates simulated histories synchronously: a yield per slice lets other requests in meanwhile.
+      const loaded = await loadScanBars(market, members, limitDay - lookbackDays(compiled), limitDay, { concurrency, onSymbol: createPacer(NO_FOREGROUND) });
 
       const evaluated: Array<{ member: ScanMember; bars: Bars; end: number }> = [];
       const missing: string[] = [];

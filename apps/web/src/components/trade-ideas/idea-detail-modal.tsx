@@ -7,6 +7,7 @@ import { getIdeaDetail, type TradeEngine } from '../../lib/api/trade-ideas';
 import { chartMarkers, eventText } from './chart-model';
 import type { EngineView } from './engine-view';
 import { formatInstant } from './idea-format';
+import { LevelText } from './level-text';
 
 const PriceChart = lazy(() => import('./price-chart'));
 
@@ -85,20 +86,10 @@ function IdeaDetailBody({ view, id, symbol }: { view: EngineView; id: string; sy
           </Title>
           <Group gap="lg" wrap="wrap">
             {lines.map((level) => (
-              <Text key={level.title} size="sm">
-                <Text span c="dimmed" size="sm">
-                  {level.title}:
-                </Text>{' '}
-                {level.text ?? price(level.price)}
-              </Text>
+              <LevelText key={level.title} title={level.title} value={level.text ?? price(level.price)} />
             ))}
             {notes.map((level) => (
-              <Text key={level.title} size="sm">
-                <Text span c="dimmed" size="sm">
-                  {level.title}:
-                </Text>{' '}
-                {price(level.value)}
-              </Text>
+              <LevelText key={level.title} title={level.title} value={price(level.value)} />
             ))}
           </Group>
         </section>

@@ -5,6 +5,7 @@ import { useQuery } from '@tanstack/react-query';
 import { IconAlertTriangle, IconRefresh } from '@tabler/icons-react';
 import { lazy, Suspense, useMemo } from 'react';
 import { chartPrecision, type ChartLine, type ChartMarker } from '../../components/trade-ideas/chart-model';
+import { LevelText } from '../../components/trade-ideas/level-text';
 import { formatPrice } from '../../components/format';
 import { TONE } from '../../theme';
 import { scanChartQuery } from './api/get-scan-chart';
@@ -81,12 +82,7 @@ function DetailBody({ response, row }: { response: RunScanResponse; row: ScanRes
         {lines.length > 0 ? (
           <Group gap="lg" wrap="wrap">
             {lines.map((level) => (
-              <Text key={level.title} size="sm">
-                <Text span c="dimmed" size="sm">
-                  {level.title}:
-                </Text>{' '}
-                {formatPrice(level.price, precision)}
-              </Text>
+              <LevelText key={level.title} title={level.title} value={formatPrice(level.price, precision)} />
             ))}
           </Group>
         ) : (

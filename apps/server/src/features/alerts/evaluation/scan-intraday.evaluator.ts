@@ -34,6 +34,7 @@ import {
 import type { Database } from '../../../db/client';
 import { settleInCompletionOrder } from '../../../lib/completion-order';
 import type { Clock } from '../../../lib/clock';
+import { createPacer, NO_FOREGROUND, type Foreground } from '../../../lib/foreground';
 import type { ScanLog } from '../../../lib/scan-failure';
 import type { CachedMarket } from '../../../providers/market/cached-market';
 import type { Bars } from '../../../providers/market/types';
@@ -74,6 +75,8 @@ export interface IntradayScanDeps {
   /** Symbols read a poll (default: INTRADAY_SYMBOLS_PER_POLL for the source). */
   symbolsPerPoll?: number;
   log: { info(message: string): void; warn(message: string): void };
+  /** Requests first: reading the bars (a simulated history is generated synchronously) gives way to them between symbols (default: a yield per slice). */
+  foreground?: Foreground;
   delivery?: { kick(): void };
   alertCommitted?: (alert: NewAlert) => void;
 }
@@ -188,7 +191,7 @@ export function createIntradayScanAlerts(deps: IntradayScanDeps): IntradayScanAl
     const members = item.candidates.filter((member) => quotes.has(member.symbol));
     if (members.length === 0) return [];
     const previousDay = sessionDay - 1;
-    const loaded = await loadScanBars(market, members, sessionDay - lookbackDays(item.compiled), previousDay, { concurrency });
+    const loaded = await loadScanBars(market, members, sessionDay - lookbackDays(item.compiled), previousDay, { concurrency, onSymbol: createPacer(deps.foreground ?? NO_FOREGROUND) });
     if (loaded.failed > 0) failed.push(`scan ${item.scan.id}: ${loaded.failed} symbols' bars: ${errorText(loaded.firstError)}`);
     const sources = factSourcesOf(item.compiled.fields);
     const facts = sources.size === 0 ? new Map<string, ScanFacts>() : await readScanFacts(sources, { market, members, runDay: sessionDay, concurrency, log: scanLog });
