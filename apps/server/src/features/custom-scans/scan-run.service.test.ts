@@ -117,6 +117,33 @@ describe('the bars window', () => {
   });
 });
 
+describe('giving way', () => {
+  it('lets other work in while it reads bars that take CPU (a cold simulated history is generated synchronously)', async () => {
+    // Each read spins 6 ms before it answers (3 symbols: past the 10 ms slice): without a yield the run holds the event loop throughout.
+    const { market } = fakeMarket({
+      bars: async (symbol, from, to) => {
+        const until = performance.now() + 6;
+        while (performance.now() < until);
+        return slice(history(symbol), from, to);
+      },
+    });
+    let runDone = false;
+    let otherRanFirst = false;
+    const other = new Promise<void>((resolve) =>
+      setImmediate(() => {
+        otherRanFirst = !runDone;
+        resolve();
+      }),
+    );
+    const answer = runWith(market, { universe: 'us', formula: 'close > 0' }).then((value) => {
+      runDone = true;
+      return value;
+    });
+    await Promise.all([answer, other]);
+    expect(otherRanFirst).toBe(true);
+  });
+});
+
 describe('column labels', () => {
   it('puts the parameters right after an acronym and after a space otherwise', () => {
     const label = (name: string, ...params: number[]) => columnLabel(scanField(name)!, params);
