@@ -42,7 +42,8 @@ export default function PriceChart({ bars, lines, markers, label, precision = 2 
       layout: { background: { type: ColorType.Solid, color: 'transparent' }, textColor: color('--mantine-color-text'), attributionLogo: false },
       grid: { vertLines: { color: color('--mantine-color-default-border') }, horzLines: { color: color('--mantine-color-default-border') } },
       rightPriceScale: { borderColor: color('--mantine-color-default-border') },
-      timeScale: { borderColor: color('--mantine-color-default-border') },
+      // Room right of the last bar for its marker's text ("Matched", "Signal").
+      timeScale: { borderColor: color('--mantine-color-default-border'), rightOffsetPixels: 48 },
       crosshair: { mode: CrosshairMode.Normal },
     });
     const up = tone('gain');
