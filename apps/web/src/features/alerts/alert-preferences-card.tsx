@@ -150,7 +150,7 @@ interface TargetDraft {
 
 /** When a Custom Scan alert fires (docs/custom-scans.md "Custom Scan alerts"). */
 export const CUSTOM_SCAN_TIMING =
-  "New matches are sent after each session's close, and during the session for S&P 500 or favorites scans whose conditions read prices only (no volume, earnings or news).";
+  "New matches are sent after each session's close, and during the session (9:30 a.m.–4:00 p.m. New York) for scans whose conditions read prices only (no volume, earnings or news).";
 
 function PreferencesForm({ type, rule, choices, allowed, onStatus, onNotices }: FormProps) {
   const queryClient = useQueryClient();

@@ -43,7 +43,9 @@ let quoteTimeMs: (() => number) | null = null;
 const FIRST_BAR_DAY = dayNumber('2025-06-02');
 function flatBars(symbol: string, from: number, to: number): Bars {
   const days: number[] = [];
-  for (let day = tradingDayOnOrAfter(Math.max(FIRST_BAR_DAY, Math.ceil(from / 86_400))); day <= Math.min(MONDAY, Math.floor(to / 86_400)); day = tradingDayOnOrAfter(day + 1)) days.push(day);
+  // A coin ("BTC…") trades every calendar day; a stock on trading days.
+  const next = (day: number) => (symbol.startsWith('BTC') ? day : tradingDayOnOrAfter(day));
+  for (let day = next(Math.max(FIRST_BAR_DAY, Math.ceil(from / 86_400))); day <= Math.min(MONDAY, Math.floor(to / 86_400)); day = next(day + 1)) days.push(day);
   const closes = days.map((day) => (day === MONDAY ? 1000 : 100));
   const array = (values: number[]) => Float64Array.from(values);
   return { symbol, time: array(days.map((day) => day * 86_400)), open: array(closes), high: array(closes), low: array(closes), close: array(closes), volume: array(closes.map(() => 1_000_000)) };
@@ -69,7 +71,7 @@ const fakeMarket: IntradayScanDeps['market'] = {
 /** Each user's favourites (the scans' universe in these tests), so the tests' scans never share symbols. */
 const favoritesOf = new Map<number, string[]>();
 const member = (symbol: string): ScanMember => ({ symbol, name: `${symbol} Inc.`, sector: null, exchange: null, listed: true });
-const universeOf = async (universe: ScanUniverse, userId: number) => (universe === 'favorites' ? (favoritesOf.get(userId) ?? []) : ['ZZZ']).map(member);
+const universeOf = async (universe: ScanUniverse, userId: number) => (universe === 'favorites' ? (favoritesOf.get(userId) ?? []) : universe === 'crypto' ? ['BTC9'] : ['ZZZ']).map(member);
 
 const committed: NewAlert[] = [];
 let kicks = 0;
@@ -226,7 +228,7 @@ describe('Custom Scan alerts during the session', () => {
     expect(await alertsOf(user.id)).toEqual([['2026-11-23', 'intraday', ['A2']]]);
   });
 
-  it('leaves out scans that are not on price only, over another universe, or without a previous record; reads no quote for them', async () => {
+  it('leaves out scans that are not on price only or without a previous record; reads no quote for them', async () => {
     const user = await newUser('intraday-scope', ['A3', 'B3']);
     const volume = await saveScan(user, 'Volume', 'close > 110 and not (rvol > 5)');
     const wide = await saveScan(user, 'Wide', 'close > 111', 'us');
@@ -247,6 +249,21 @@ describe('Custom Scan alerts during the session', () => {
     await t.db.insert(customScanMembers).values({ scanId: price.id, session: '2026-11-20', scanVersion: price.version, symbols: [], entered: [], recordedAt: new Date() });
     await pollsWith().passOnce();
     expect(await alertsOf(user.id)).toEqual([['2026-11-23', 'intraday', ['A3', 'B3']]]);
+  });
+
+  it("evaluates a crypto scan too, on its coins' bars through the calendar day before (Sunday's, on a Monday)", async () => {
+    const user = await newUser('intraday-crypto', []);
+    const scan = await saveScan(user, 'Coins', 'close > 110 and change_pct(1) > 5', 'crypto');
+    await saveRule(user, [scan.id]);
+    await daily().runSession(FRIDAY);
+    marketNow = MONDAY_1105;
+    prices.set('BTC9', 120);
+    // (The report counts every user's scans: the earlier tests' may fire on this poll too.)
+    expect((await pollsWith().passOnce()).failed).toEqual([]);
+    expect(await alertsOf(user.id)).toEqual([['2026-11-23', 'intraday', ['BTC9']]]);
+    // The change is against Sunday's close (100), the bar before today's on a coin's calendar.
+    const [event] = await eventsOf(user.id);
+    expect(event!.data).toMatchObject({ entered: [{ symbol: 'BTC9', price: 120, values: [120, expect.closeTo(20, 10)] }] });
   });
 
   it('two processes polling at once write one alert and one entry per symbol', async () => {

@@ -47,8 +47,18 @@ import { rulesOfType, type RuleRow } from './evaluation.repo';
 import { CUSTOM_SCAN_TYPE, intradayEntered, previousMembers, scanIdsOf, sessionRecorded, watchedScans, type MembersRow, type WatchedScan } from './scan-members.repo';
 import { writeIntradayEntries, type IntradayRow } from './scan-intraday.write';
 
-/** The universes evaluated during the session: the user's favourites and the S&P 500 (the others alert after the daily pass only). */
-export const INTRADAY_UNIVERSES: readonly ScanUniverse[] = ['favorites', 'sp500'];
+/** The universes evaluated during the session: every one (the S&P 500 and all US stocks, TSX, crypto, the favourites). */
+export const INTRADAY_UNIVERSES: readonly ScanUniverse[] = ['favorites', 'sp500', 'us', 'tsx', 'crypto'];
+
+/**
+ * The bar a universe's history must end on before the session: the trading session before it for
+ * stocks (TSX read on the NYSE calendar, as the daily pass reads it: a quote of a TSX holiday is an
+ * earlier day's and is not used), the calendar day before for crypto, whose daily bars are UTC days,
+ * weekends included (the regular session's hours fall within one UTC day).
+ */
+export function previousBarOf(universe: ScanUniverse, sessionDay: number): string {
+  return isoFromDayNumber(universe === 'crypto' ? sessionDay - 1 : tradingDayOnOrBefore(sessionDay - 1));
+}
 
 /**
  * The most symbols a poll reads (a quote and the daily bars each) across every scan: the simulated and
@@ -200,7 +210,7 @@ export function createIntradayScanAlerts(deps: IntradayScanDeps): IntradayScanAl
       const bars = loaded.bars.get(member.symbol);
       const quote = quotes.get(member.symbol)!;
       if (!bars) continue;
-      const result = evaluateWithQuote(item.compiled, scanBarsOf(bars), facts.get(member.symbol) ?? {}, quote, at);
+      const result = evaluateWithQuote(item.compiled, scanBarsOf(bars), facts.get(member.symbol) ?? {}, quote, { ...at, previousSession: previousBarOf(item.scan.universe, sessionDay) });
       if (result.skipped !== null || !result.matched) continue;
       const previousClose = bars.close[Math.min(bars.close.length, bars.time.length) - 1];
       const change = previousClose !== undefined && previousClose > 0 ? (quote.price / previousClose - 1) * 100 : null;
