@@ -99,7 +99,9 @@ describe('dashboard shell', () => {
     await page.keyboard.press('Enter');
     expect(await page.evaluate(() => document.activeElement?.tagName)).toBe('MAIN');
     expect(new URL(page.url()).pathname).toBe('/dashboard/main');
-    // The next tab stop is in the content, not the header or the menu.
+    // The next tab stop is in the content, not the header or the menu: once the content has a control
+    // (the sector tiles come with the dashboard's data; before them, the content has none to focus).
+    await page.getByRole('main').getByRole('button', { name: / News tone: / }).first().waitFor();
     await page.keyboard.press('Tab');
     expect(await page.evaluate(() => document.activeElement?.closest('main') !== null)).toBe(true);
   });
