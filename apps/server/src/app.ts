@@ -40,6 +40,7 @@ import { savedAlertsRoutes } from './features/alerts/saved/saved.routes';
 import { phoneRoutes } from './features/alerts/phone/phone.routes';
 import { alertRulesRoutes } from './features/alerts/rules/rules.routes';
 import { alertHistoryRoutes } from './features/alerts/history/history.routes';
+import { webhooksRoutes } from './features/alerts/channels/webhooks.routes';
 import type { AlertEvaluation } from './features/alerts/evaluation/evaluation';
 import type { AlertDelivery } from './features/alerts/delivery/delivery';
 import { alertDeliveryRoutes } from './features/alerts/delivery/delivery.routes';
@@ -246,6 +247,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await secured.register(phoneRoutes, { service: services.phone });
       await secured.register(alertRulesRoutes, { service: services.alertRules, ruleSaved: (userId, type) => alertEvaluation.ruleSaved(userId, type) });
       await secured.register(alertHistoryRoutes, { service: services.alertHistory, clock });
+      await secured.register(webhooksRoutes, { service: services.webhooks });
       await secured.register(supportRoutes, { mailer, supportEmail: config.SUPPORT_EMAIL, limit: services.userLimits.support, maxConcurrentUploads: config.SUPPORT_MAX_CONCURRENT_UPLOADS, uploadTimeoutMs: config.UPLOAD_TIMEOUT_SECONDS * 1000 });
       await secured.register(docsRoutes, { endpoints });
       await secured.register(liveRoutes, { hub: liveHub });

@@ -63,6 +63,17 @@ const envSchema = z.object({
     }),
   /** Test alerts (POST /api/send_test_alert) per user and channel per hour. */
   TEST_ALERT_MAX_PER_HOUR: positiveInt.default(3),
+  /**
+   * Outgoing URLs a user gives (webhooks, ntfy servers; lib/outbound/url-guard.ts): http:// too (default
+   * https only), and the hosts that may be on loopback, private, link-local or multicast addresses.
+   */
+  WEBHOOK_ALLOW_HTTP: booleanFlag.default(false),
+  WEBHOOK_ALLOW_HOSTS: z
+    .string()
+    .default('')
+    .transform((value) => value.split(',').map((entry) => entry.trim()).filter((entry) => entry !== '')),
+  /** The key that seals stored channel secrets (64 hex digits or base64 of 32 bytes); else DATA_DIR/encryption-key, made once. */
+  ENCRYPTION_KEY: z.string().min(1).optional(),
   /** Verification codes per client address per 24 hours, and for the whole installation per 24 hours. */
   VERIFICATION_MAX_PER_ADDRESS_PER_DAY: positiveInt.default(20),
   VERIFICATION_MAX_PER_DAY: positiveInt.default(100),

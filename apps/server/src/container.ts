@@ -11,6 +11,9 @@ import type pg from 'pg';
 import { ALERT_STALE_REFRESHES, type EngineId, type UniverseMember } from '@signalboard/core';
 import type { Config } from './config';
 import type { Database } from './db/client';
+import { createWebhookLane } from './features/alerts/channels/webhook-lane';
+import { createWebhooksRepo } from './features/alerts/channels/webhooks.repo';
+import { createWebhooksService } from './features/alerts/channels/webhooks.service';
 import { createAlertDelivery } from './features/alerts/delivery/delivery';
 import type { NewAlert } from './features/alerts/evaluation/alert-store';
 import { createAlertEvaluation, LOCAL_POLL_MS, SOURCE_LABELS } from './features/alerts/evaluation/evaluation';
@@ -56,6 +59,8 @@ import type { LiveBus } from './lib/live-bus';
 import { RateLimiter } from './lib/rate-limiter';
 import { createDbRateLimiter, createUsageCounters } from './lib/usage-counter';
 import { createCostlyCallLimits } from './lib/user-limit';
+import type { Resolver } from './lib/outbound/url-guard';
+import { createSecretBox } from './lib/secret-box';
 import { createTokens } from './lib/tokens';
 import { createAnalyst, type Analyst } from './providers/ai';
 import type { Mailer } from './providers/mail';
@@ -81,6 +86,13 @@ export interface ContainerDeps {
   /** The news analyst (createAnalyst); default: the one AI_PROVIDER names. */
   analyst?: Analyst;
   jwtSecret: string;
+  /**
+   * Seals stored channel secrets (lib/secret-box.ts): runtime.ts passes ENCRYPTION_KEY or DATA_DIR/encryption-key;
+   * default (tests, tools) a key derived from jwtSecret.
+   */
+  encryptionKey?: Buffer;
+  /** DNS for the URLs users give (webhooks); tests pass their own. */
+  outboundResolver?: Resolver;
   clock?: Clock;
   /** The trade engines (default: SERVER_TRADE_ENGINES); tests pass their own. */
   tradeEngines?: readonly AnyEngine[];
@@ -130,7 +142,12 @@ export function createContainer(deps: ContainerDeps, options: ContainerOptions) 
   const provider = deps.sms ?? createSms(config, db, clock, createHmac('sha256', deps.jwtSecret).update('signalboard sms verification codes').digest('hex'));
   // Every SMS passes the allowed countries and the installation's daily budget (providers/sms/guard.ts).
   const sms = guardSms(provider, { db, clock, dailyLimit: config.SMS_DAILY_LIMIT, allowedCountries: config.SMS_ALLOWED_COUNTRIES, log: { warn: (message) => log.warn(message) } });
-  const alertDelivery = createAlertDelivery({ db, sms, mailer, clock, config, log: jobLog, jwtSecret: deps.jwtSecret });
+  // Channel secrets sealed at rest; webhooks go out on a lane of their own beside SMS and e-mail.
+  const box = createSecretBox(deps.encryptionKey ?? createHmac('sha256', deps.jwtSecret).update('signalboard channel secrets').digest());
+  const resolver = deps.outboundResolver ? { resolve: deps.outboundResolver } : {};
+  const webhookLane = createWebhookLane({ db, box, mailer, clock, config, log: jobLog, ...resolver });
+  const alertDelivery = createAlertDelivery({ db, sms, mailer, clock, config, log: jobLog, jwtSecret: deps.jwtSecret, webhooks: webhookLane });
+  const webhooks = createWebhooksService({ repo: createWebhooksRepo(db), box, clock, store, config, ...resolver });
 
   const defaultChecks = defaultReadinessChecks({ config, pool: deps.pool, mailKind: mailer.kind, smsKind: sms.kind, smsBudget: () => sms.budgetState() });
   const readiness = createReadiness(mergeChecks(defaultChecks.checks, deps.readinessChecks ?? []), { onClose: defaultChecks.close });
@@ -282,6 +299,7 @@ export function createContainer(deps: ContainerDeps, options: ContainerOptions) 
     phone,
     alertRules,
     alertHistory,
+    webhooks,
     marketService,
     dropScanner,
     optionSignals,

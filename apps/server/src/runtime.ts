@@ -14,6 +14,7 @@ import { createRedisStore } from './lib/cache-store.redis';
 import { systemClock, type Clock } from './lib/clock';
 import { applyHeapGrowth } from './lib/heap-growth';
 import { resolveJwtSecret } from './lib/jwt-secret';
+import { resolveEncryptionKey } from './lib/secret-box';
 import type { LiveBus } from './lib/live-bus';
 import { controlledMarketClock, createTestControl, holdWhileControlled, offsetClock } from './lib/test-control';
 import { createAnalyst } from './providers/ai';
@@ -93,6 +94,7 @@ export async function openRuntime(config: Config, log: RuntimeLog, options: Runt
         store,
         analyst: createAnalyst(config),
         jwtSecret: await resolveJwtSecret(config),
+        encryptionKey: await resolveEncryptionKey(config),
         clock,
         ...(bus ? { bus } : {}),
         ...(jobQueue ? { queued: queuedWork(jobQueue, log, clock) } : {}),

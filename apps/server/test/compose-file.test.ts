@@ -65,7 +65,7 @@ function interpolate<T>(value: T, env: Record<string, string>): T {
 }
 
 /** The secrets docker-compose.yml requires, as an operator exports them. */
-const SECRETS = { JWT_SECRET: 'j'.repeat(64), POSTGRES_PASSWORD: '0123abcd'.repeat(3), REDIS_PASSWORD: 'feed4567'.repeat(3) };
+const SECRETS = { JWT_SECRET: 'j'.repeat(64), ENCRYPTION_KEY: 'e'.repeat(64), POSTGRES_PASSWORD: '0123abcd'.repeat(3), REDIS_PASSWORD: 'feed4567'.repeat(3) };
 
 /** The compose network's fixed subnet and its range for containers without a fixed address. */
 function composeNetwork(file: ComposeFile) {
@@ -133,6 +133,7 @@ describe('docker-compose.yml', () => {
       expect(service.environment!.REDIS_URL).toMatch(/^redis:\/\/:\$\{REDIS_PASSWORD:\?.+\}@redis:6379$/);
       expect(service.environment!.DATABASE_URL).toMatch(/^postgres:\/\/signalboard:.*@postgres:5432\/signalboard$/);
       expect(service.environment!.JWT_SECRET).toMatch(/^\$\{JWT_SECRET:\?/); // required from the environment, never a default
+      expect(service.environment!.ENCRYPTION_KEY).toMatch(/^\$\{ENCRYPTION_KEY:\?/); // one key for every process that opens stored secrets
       expect(service.environment!.PUBLIC_URL).toBeTruthy();
       expect(service.depends_on).toEqual({ postgres: { condition: 'service_healthy' }, redis: { condition: 'service_healthy' } });
     }
@@ -149,7 +150,7 @@ describe('docker-compose.yml', () => {
 });
 
 describe('docker-compose.yml secrets', () => {
-  it('starts only with POSTGRES_PASSWORD, REDIS_PASSWORD and JWT_SECRET set, naming the one missing (no default password)', () => {
+  it('starts only with POSTGRES_PASSWORD, REDIS_PASSWORD, JWT_SECRET and ENCRYPTION_KEY set, naming the one missing (no default password)', () => {
     const compose = loadCompose();
     expect(() => interpolate(compose, SECRETS)).not.toThrow();
     for (const name of Object.keys(SECRETS) as Array<keyof typeof SECRETS>) {

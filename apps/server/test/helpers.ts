@@ -1,3 +1,4 @@
+import type { Resolver } from '../src/lib/outbound/url-guard';
 import { createHmac, randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import os from 'node:os';
@@ -114,6 +115,8 @@ export interface TestAppOptions {
   queued?: QueuedWork;
   /** The live-update bus (default: the app's in-process one); the caller closes it. */
   bus?: LiveBus;
+  /** DNS for the URLs users give (webhooks): e.g. a name that resolves to loopback. */
+  outboundResolver?: Resolver;
 }
 
 /** buildApp on a fresh database, with the outbox mailer in a temporary DATA_DIR and a fake clock. */
@@ -145,6 +148,7 @@ export async function createTestApp(env: Record<string, string> = {}, options: T
     ...(options.readinessChecks ? { readinessChecks: options.readinessChecks } : {}),
     ...(options.queued ? { queued: options.queued } : {}),
     ...(options.bus ? { bus: options.bus } : {}),
+    ...(options.outboundResolver ? { outboundResolver: options.outboundResolver } : {}),
     jwtSecret: TEST_JWT_SECRET,
     clock,
     logger: options.logger ?? false,

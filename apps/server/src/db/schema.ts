@@ -10,6 +10,7 @@ export * from './tables/trades';
 export * from './tables/saved-alerts';
 export * from './tables/phone';
 export * from './tables/alerts';
+export * from './tables/alert-channels';
 export * from './tables/custom-scans';
 export * from './tables/custom-scan-alerts';
 export * from './tables/custom-scan-backtests';

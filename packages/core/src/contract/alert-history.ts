@@ -189,7 +189,9 @@ export type AlertDeliveryStep = z.infer<typeof alertDeliveryStep>;
 
 /** One channel's delivery of an alert, with its status timeline. */
 export const alertHistoryDelivery = z.object({
-  channel: alertChannel,
+  /** 'sms' | 'email', or 'webhook' (issue 27): one delivery per endpoint, `endpoint` its name (null once deleted). */
+  channel: z.union([alertChannel, z.literal('webhook')]),
+  endpoint: z.string().nullable(),
   status: z.string(),
   reason: z.string().nullable(),
   attempts: z.number().int(),

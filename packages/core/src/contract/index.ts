@@ -17,4 +17,5 @@ export * from './alert-rules';
 export * from './alert-delivery-settings';
 export * from './alert-history';
 export * from './alert-delivery';
+export * from './alert-channels';
 export * from './live';

@@ -1,6 +1,6 @@
 /** The Alert System: the phone number, rules and delivery settings, history, and alert delivery's open routes (Twilio callbacks, the e-mail unsubscribe link), each with its own check. */
 import { z } from 'zod';
-import { alertHistoryQuery, getAlertDeliverySettingsResponse, getAlertHistoryResponse, getUserAlertRulesRequest, getUserAlertRulesResponse, getUserPhoneNumberResponse, resumeAlertEmailResponse, saveAlertDeliverySettingsRequest, saveAlertDeliverySettingsResponse, saveAlertPreferencesRequest, saveAlertPreferencesResponse, sendTestAlertRequest, sendTestAlertResponse, sendVerificationCodeRequest, sendVerificationCodeResponse, twilioInboundMessage, twilioStatusCallback, unsubscribeOneClickBody, unsubscribeQuery, verifyCodeRequest, verifyCodeResponse } from '../contract/index';
+import { alertHistoryQuery, createWebhookRequest, listWebhooksResponse, msgBody, testWebhookResponse, updateWebhookRequest, webhookIdParams, webhookWithSecretResponse, getAlertDeliverySettingsResponse, getAlertHistoryResponse, getUserAlertRulesRequest, getUserAlertRulesResponse, getUserPhoneNumberResponse, resumeAlertEmailResponse, saveAlertDeliverySettingsRequest, saveAlertDeliverySettingsResponse, saveAlertPreferencesRequest, saveAlertPreferencesResponse, sendTestAlertRequest, sendTestAlertResponse, sendVerificationCodeRequest, sendVerificationCodeResponse, twilioInboundMessage, twilioStatusCallback, unsubscribeOneClickBody, unsubscribeQuery, verifyCodeRequest, verifyCodeResponse } from '../contract/index';
 import { defineEndpoint, endpointGroup } from './define';
 
 export const alertsEndpoints = endpointGroup({
@@ -64,6 +64,28 @@ export const alertsEndpoints = endpointGroup({
     query: alertHistoryQuery,
     response: z.string(),
     responseType: 'csv',
+  }),
+  listWebhooks: defineEndpoint({ operationId: 'listWebhooks', method: 'get', path: '/api/alert_channels/webhooks', summary: "The signed-in user's webhook endpoints (never their secrets): state, last success, last answer", response: listWebhooksResponse }),
+  createWebhook: defineEndpoint({
+    operationId: 'createWebhook',
+    method: 'post',
+    path: '/api/alert_channels/webhooks',
+    summary:
+      "Add a webhook endpoint (at most 5): a name, an https URL (http only with WEBHOOK_ALLOW_HTTP=true; never a loopback, link-local, private or multicast address after DNS resolution unless WEBHOOK_ALLOW_HOSTS lists the host) and the alert types it gets; answers its signing secret (whsec_…) once",
+    body: createWebhookRequest,
+    response: webhookWithSecretResponse,
+  }),
+  updateWebhook: defineEndpoint({ operationId: 'updateWebhook', method: 'put', path: '/api/alert_channels/webhooks/{id}', summary: 'Change a webhook endpoint\'s name, URL (checked as when added), alert types, or turn it off and on (on again clears a failure)', params: webhookIdParams, body: updateWebhookRequest, response: webhookWithSecretResponse, errors: [404] }),
+  deleteWebhook: defineEndpoint({ operationId: 'deleteWebhook', method: 'delete', path: '/api/alert_channels/webhooks/{id}', summary: 'Delete a webhook endpoint; its queued deliveries are not sent', params: webhookIdParams, response: msgBody, errors: [404] }),
+  rotateWebhookSecret: defineEndpoint({ operationId: 'rotateWebhookSecret', method: 'post', path: '/api/alert_channels/webhooks/{id}/rotate_secret', summary: 'Replace a webhook endpoint\'s signing secret; answers the new one once', params: webhookIdParams, response: webhookWithSecretResponse, errors: [404] }),
+  testWebhook: defineEndpoint({
+    operationId: 'testWebhook',
+    method: 'post',
+    path: '/api/alert_channels/webhooks/{id}/test',
+    summary: 'Send a signed test delivery (type alert.test) to a webhook endpoint now and answer the request and the answer (5 s timeout, redirects not followed); at most 3 per endpoint per hour (429 beyond)',
+    params: webhookIdParams,
+    response: testWebhookResponse,
+    errors: [404, 429],
   }),
   receiveTwilioStatus: defineEndpoint({ operationId: 'receiveTwilioStatus', method: 'post', path: '/api/twilio/status', summary: "Twilio's status callback (X-Twilio-Signature over PUBLIC_URL + path; 403 when it does not match, 404 without TWILIO_AUTH_TOKEN): sent → delivered | failed", open: true, body: twilioStatusCallback, bodyType: 'form', response: z.string(), responseType: 'xml', errors: [403, 404] }),
   receiveTwilioInbound: defineEndpoint({ operationId: 'receiveTwilioInbound', method: 'post', path: '/api/twilio/inbound', summary: "Twilio's inbound SMS webhook (signed as above): STOP opts out of SMS alerts, START back in, HELP answers how; answers TwiML", open: true, body: twilioInboundMessage, bodyType: 'form', response: z.string(), responseType: 'xml', errors: [403, 404] }),

@@ -134,7 +134,7 @@ export const alertEvents = pgTable(
 
 /**
  * One row per channel of an alert event, written in the event's transaction (docs/rules/alerts.md "Durable
- * outbox"); unique (event, channel). Status: queued → sent → delivered | failed | expired |
+ * outbox"); unique (event, channel, endpoint). Status: queued → sent → delivered | failed | expired |
  * suppressed. The delivery worker claims queued rows whose next_attempt_at is due (claimed_until is
  * its lease), sends, and records the provider's id; status callbacks move sent → delivered | failed.
  */
@@ -149,6 +149,11 @@ export const alertDeliveries = pgTable(
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
     channel: text('channel').notNull(),
+    /**
+     * The webhook endpoint (alert_webhooks.id) of a 'webhook' delivery, 0 for SMS and e-mail: one delivery
+     * per (event, channel, endpoint). Not a foreign key: a deleted endpoint's deliveries stay in the history.
+     */
+    endpointId: bigint('endpoint_id', { mode: 'number' }).notNull().default(0),
     status: text('status').notNull(),
     /** Why it failed, expired or was suppressed (said to the user). */
     reason: text('reason'),
@@ -166,11 +171,11 @@ export const alertDeliveries = pgTable(
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
   },
   (table) => [
-    uniqueIndex('alert_deliveries_event_channel_unique').on(table.eventId, table.channel),
+    uniqueIndex('alert_deliveries_event_channel_endpoint_unique').on(table.eventId, table.channel, table.endpointId),
     index('alert_deliveries_due').on(table.nextAttemptAt).where(sql`${table.status} = 'queued'`),
     index('alert_deliveries_provider').on(table.providerId),
     index('alert_deliveries_user_created').on(table.userId, table.createdAt),
-    check('alert_deliveries_channel', sql`${table.channel} in ('sms', 'email')`),
+    check('alert_deliveries_channel', sql`${table.channel} in ('sms', 'email', 'webhook')`),
     check('alert_deliveries_status', sql`${table.status} in ('queued', 'sending', 'sent', 'delivered', 'failed', 'expired', 'suppressed')`),
   ],
 );

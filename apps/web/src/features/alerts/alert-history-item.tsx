@@ -25,6 +25,12 @@ const STATUS_COLOR: Record<AlertDeliveryStatus, BadgeProps['color']> = {
 };
 
 const CHANNEL_NAMES = { sms: 'SMS', email: 'E-mail' } as const;
+
+/** A delivery's channel as the history names it: "SMS", "E-mail", "Webhook · <endpoint>" or "Webhook (deleted)". */
+export function deliveryChannelName(delivery: Pick<AlertHistoryDelivery, 'channel' | 'endpoint'>): string {
+  if (delivery.channel !== 'webhook') return CHANNEL_NAMES[delivery.channel];
+  return delivery.endpoint ? `Webhook · ${delivery.endpoint}` : 'Webhook (deleted)';
+}
 const NEW_YORK = 'America/New_York';
 
 const localZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone;
@@ -98,7 +104,7 @@ function DeliveryRow({ delivery }: { delivery: AlertHistoryDelivery }) {
   const timelineId = useId();
   const status = delivery.status as AlertDeliveryStatus;
   const reason = alertDeliveryReasonText(delivery.reason);
-  const channel = CHANNEL_NAMES[delivery.channel];
+  const channel = deliveryChannelName(delivery);
   return (
     <Stack gap={4}>
       <Group gap="xs" wrap="wrap">
@@ -191,10 +197,11 @@ export function AlertHistoryCard({ item }: { item: AlertHistoryItem }) {
         <Stack gap={6} pt={4}>
           {item.deliveries.length === 0 ? (
             <Text size="sm" c="dimmed">
-              No delivery recorded: neither SMS nor e-mail was sent for this alert.
+              No delivery recorded: no SMS, e-mail or webhook was sent for this alert.
             </Text>
           ) : (
-            item.deliveries.map((delivery) => <DeliveryRow key={delivery.channel} delivery={delivery} />)
+            // One delivery per channel, and per endpoint for webhooks (two deleted endpoints' deliveries share a name).
+            item.deliveries.map((delivery, index) => <DeliveryRow key={`${delivery.channel}-${delivery.endpoint ?? ''}-${index}`} delivery={delivery} />)
           )}
         </Stack>
       </Stack>

@@ -28,6 +28,7 @@ const DROP: AlertHistoryItem = {
   deliveries: [
     {
       channel: 'sms',
+      endpoint: null,
       status: 'delivered',
       reason: null,
       attempts: 2,
@@ -39,7 +40,7 @@ const DROP: AlertHistoryItem = {
         { status: 'delivered', reason: null, at: '2026-11-02T19:05:03.000Z' },
       ],
     },
-    { channel: 'email', status: 'suppressed', reason: 'quiet_hours', attempts: 0, possibly_duplicate: false, updated_at: '2026-11-02T19:05:00.000Z', steps: [] },
+    { channel: 'email', endpoint: null, status: 'suppressed', reason: 'quiet_hours', attempts: 0, possibly_duplicate: false, updated_at: '2026-11-02T19:05:00.000Z', steps: [] },
   ],
 };
 const SAVED: AlertHistoryItem = {
@@ -52,7 +53,7 @@ const SAVED: AlertHistoryItem = {
   message: 'NVDA 2026-12-19 150C hit its target',
   rule: { option_chain_id: 'opt.NVDA.1' },
   data: { price: 5.33, source: 'Simulated market', asOf: '2026-11-03T15:00:00.000Z' },
-  deliveries: [{ channel: 'email', status: 'failed', reason: 'hard_bounce', attempts: 1, possibly_duplicate: false, updated_at: '2026-11-03T15:00:01.000Z', steps: [] }],
+  deliveries: [{ channel: 'email', endpoint: null, status: 'failed', reason: 'hard_bounce', attempts: 1, possibly_duplicate: false, updated_at: '2026-11-03T15:00:01.000Z', steps: [] }],
 };
 
 const page = (items: AlertHistoryItem[], extra: Record<string, unknown> = {}) => ({ body: { data: { items, total: items.length, page: 1, limit: 20, ...extra } } });
@@ -65,6 +66,7 @@ function setup(history: Routes[string], path = '/dashboard/alert?tab=history', r
     'GET get_user_phone_number': { body: {} },
     'POST get_user_alert_rules': { body: { data: null } },
     'GET get_favorite_stocks': { body: [] },
+    'GET alert_channels/webhooks': { body: { webhooks: [], max: 5 } },
     'GET get_alert_delivery_settings': {
       body: {
         time_zone: 'America/New_York',
@@ -100,7 +102,7 @@ describe('Alert System: tabs', () => {
   it('opens on Settings, and the Alert History tab puts ?tab=history in the URL', async () => {
     const { api, router } = setup(page([]), '/dashboard/alert');
     expect(screen.getByRole('tab', { name: 'Settings' })).toHaveAttribute('aria-selected', 'true');
-    expect(screen.getAllByRole('heading', { level: 2 }).map((heading) => heading.textContent)).toEqual(['SMS Verification', 'Alert Preferences', 'Delivery Settings']);
+    expect(screen.getAllByRole('heading', { level: 2 }).map((heading) => heading.textContent)).toEqual(['SMS Verification', 'Alert Preferences', 'Delivery Settings', 'Channels']);
     expect(api.callsTo('get_alert_history')).toHaveLength(0);
     await userEvent.click(screen.getByRole('tab', { name: 'Alert History' }));
     expect(router.state.location.search).toBe('?tab=history');
@@ -181,6 +183,39 @@ describe('Alert History', () => {
     expect(saved.getByText('Failed: the e-mail address bounced')).toBeInTheDocument();
     expect(saved.getByText(/option_chain_id opt\.NVDA\.1/)).toBeInTheDocument();
     expect(screen.getByText('Showing 1–2 of 2 alerts')).toBeInTheDocument();
+  });
+
+  it('names a webhook delivery by its endpoint, or as deleted, beside the SMS and e-mail ones', async () => {
+    const webhookAlert: AlertHistoryItem = {
+      ...DROP,
+      id: 10,
+      deliveries: [
+        { channel: 'sms', endpoint: null, status: 'delivered', reason: null, attempts: 1, possibly_duplicate: false, updated_at: '2026-11-02T19:05:03.000Z', steps: [] },
+        {
+          channel: 'webhook',
+          endpoint: 'Home automation',
+          status: 'delivered',
+          reason: null,
+          attempts: 2,
+          possibly_duplicate: false,
+          updated_at: '2026-11-02T19:05:04.000Z',
+          steps: [
+            { status: 'queued', reason: null, at: '2026-11-02T19:05:00.000Z' },
+            { status: 'delivered', reason: null, at: '2026-11-02T19:05:04.000Z' },
+          ],
+        },
+        { channel: 'webhook', endpoint: null, status: 'failed', reason: 'retries_exhausted', attempts: 5, possibly_duplicate: false, updated_at: '2026-11-02T20:05:00.000Z', steps: [] },
+      ],
+    };
+    setup(page([webhookAlert]));
+    const card = within(await screen.findByRole('article', { name: 'Percent Drop alert for AAPL' }));
+    expect(card.getByText('SMS')).toBeInTheDocument();
+    expect(card.getByText('Webhook · Home automation')).toBeInTheDocument();
+    expect(card.getByText('Webhook (deleted)')).toBeInTheDocument();
+    expect(card.getByText('2 attempts')).toBeInTheDocument();
+    expect(card.getByText('Failed: no answer after 5 tries')).toBeInTheDocument();
+    await userEvent.click(card.getByRole('button', { name: 'Show timeline of the Webhook · Home automation delivery' }));
+    expect(within(card.getByRole('list', { name: 'Webhook · Home automation delivery timeline' })).getAllByRole('listitem')).toHaveLength(2);
   });
 
   it('sends the filters, says when nothing matches, and refuses a reversed range', async () => {

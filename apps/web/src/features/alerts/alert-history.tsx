@@ -88,7 +88,7 @@ export function AlertHistory() {
             Alert History
           </Title>
           <Text size="sm" c="dimmed">
-            Every alert that fired for you, what fired it, and what happened to each SMS and e-mail.
+            Every alert that fired for you, what fired it, and what happened to each SMS, e-mail and webhook.
           </Text>
         </div>
         <Button variant="default" size="sm" leftSection={<IconDownload size={16} aria-hidden />} onClick={() => void exportCsv()} loading={exporting} disabled={exporting || Boolean(rangeError)}>

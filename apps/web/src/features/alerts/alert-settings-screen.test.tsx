@@ -30,6 +30,7 @@ function setup(routes: Routes = {}) {
     'POST get_user_alert_rules': { body: { data: null } },
     'GET get_favorite_stocks': { body: FAVORITES },
     'GET get_alert_delivery_settings': { body: DEFAULT_DELIVERY },
+    'GET alert_channels/webhooks': { body: { webhooks: [], max: 5 } },
     ...routes,
   });
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
@@ -63,7 +64,7 @@ describe('Alert System Settings: SMS Verification', () => {
     const api = setup();
     expect(screen.getAllByRole('heading', { level: 1 })).toHaveLength(1);
     expect(screen.getByRole('heading', { level: 1, name: 'Alert System Settings' })).toBeInTheDocument();
-    expect(screen.getAllByRole('heading', { level: 2 }).map((heading) => heading.textContent)).toEqual(['SMS Verification', 'Alert Preferences', 'Delivery Settings']);
+    expect(screen.getAllByRole('heading', { level: 2 }).map((heading) => heading.textContent)).toEqual(['SMS Verification', 'Alert Preferences', 'Delivery Settings', 'Channels']);
     await statusIs('No phone number on file. Please enter one to enable SMS alerts.', 'info');
     expect(phoneField()).toHaveValue('');
     expect(codeField()).toBeNull();

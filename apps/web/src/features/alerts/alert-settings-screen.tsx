@@ -15,6 +15,7 @@ import { AlertHistory } from './alert-history';
 import { AlertPreferencesCard } from './alert-preferences-card';
 import { DeliverySettingsCard } from './delivery-settings-card';
 import { SmsVerificationCard } from './sms-verification-card';
+import { WebhooksCard } from './webhooks-card';
 
 /** The screen's tabs; `?tab=history` opens the history (a link can point at it). */
 export type AlertScreenTab = 'settings' | 'history';
@@ -47,6 +48,7 @@ export function AlertSettingsScreen() {
             <SmsVerificationCard />
             <AlertPreferencesCard />
             <DeliverySettingsCard />
+            <WebhooksCard />
           </Stack>
         </Tabs.Panel>
         <Tabs.Panel value="history">

@@ -24,6 +24,9 @@ export type DeliveryRow = typeof alertDeliveries.$inferSelect;
 export type EventRow = typeof alertEvents.$inferSelect;
 export type DeliveryStatus = 'queued' | 'sending' | 'sent' | 'delivered' | 'failed' | 'expired' | 'suppressed';
 
+/** Who claims a delivery: the SMS and e-mail worker, or the webhook lane (channels/webhook-lane.ts). */
+export type DeliveryLane = 'messages' | 'webhook';
+
 /** The alert_type of a digest's event (delivery.digest.ts). */
 export const DIGEST_ALERT_TYPE = 'DIGEST';
 
@@ -31,17 +34,19 @@ export function createAlertDeliveryRepo(db: Database) {
   return {
     /**
      * Leases up to `limit` deliveries: queued ones that are due, and 'sending' ones whose lease ran out
-     * (their worker died between committing 'sending' and recording the provider's answer). Rows other
-     * workers hold are skipped, so several processes can run passes at once.
+     * (their worker died between committing 'sending' and recording the provider's answer), of the
+     * lane's channels. Rows other workers hold are skipped, so several processes can run passes at once.
      */
-    async claim(now: Date, leaseUntil: Date, limit: number): Promise<DeliveryRow[]> {
+    async claim(now: Date, leaseUntil: Date, limit: number, lane: DeliveryLane = 'messages'): Promise<DeliveryRow[]> {
+      // Each lane claims its own channels: a slow webhook never holds up an SMS or an e-mail.
+      const channels = lane === 'webhook' ? sql`${alertDeliveries.channel} = 'webhook'` : sql`${alertDeliveries.channel} in ('sms', 'email')`;
       return db.transaction(async (tx) => {
         const due = await tx
           .select({ id: alertDeliveries.id })
           .from(alertDeliveries)
           .where(
             sql`((${alertDeliveries.status} = 'queued' and ${alertDeliveries.nextAttemptAt} <= ${now}) or ${alertDeliveries.status} = 'sending')
-                and (${alertDeliveries.claimedUntil} is null or ${alertDeliveries.claimedUntil} < ${now})`,
+                and (${alertDeliveries.claimedUntil} is null or ${alertDeliveries.claimedUntil} < ${now}) and ${channels}`,
           )
           .orderBy(alertDeliveries.nextAttemptAt, alertDeliveries.id)
           .limit(limit)

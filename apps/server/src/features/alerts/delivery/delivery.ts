@@ -15,6 +15,7 @@
  *
  * Every status change writes a step (the history's timeline). Several processes may run passes at
  * once: claims skip locked rows and hold a lease; each SMS decision of a user runs under a lock.
+ * Webhooks (issue 27) are a lane of their own (channels/webhook-lane.ts), passed in `webhooks`.
  */
 import {
   ALERT_DEFAULT_TIME_ZONE,
@@ -38,7 +39,9 @@ import { MailError, type Mailer, type MailMessage } from '../../../providers/mai
 import { SmsError, type Sms } from '../../../providers/sms';
 import { attachToDigest, digestTexts, SMS_CAP_PER_DAY, SMS_CAP_PER_HOUR, type DigestData } from './delivery.digest';
 import { createAlertDeliveryRepo, DIGEST_ALERT_TYPE, type DeliveryRow, type DeliveryStatus, type EventRow } from './delivery.repo';
+import { deliveryLane } from './delivery-lane';
 import { unsubscribeKeyOf, unsubscribeLink } from './unsubscribe-token';
+import { WEBHOOK_MAX_IN_FLIGHT, type WebhookLane } from '../channels/webhook-lane';
 
 export { autoPauseIfRunaway } from './auto-pause';
 
@@ -82,6 +85,8 @@ export interface AlertDeliveryDeps {
   jwtSecret?: string;
   /** Jitter source (tests pin it). */
   random?: () => number;
+  /** The webhook lane (channels/webhook-lane.ts), run beside SMS and e-mail with its own claims. */
+  webhooks?: WebhookLane;
 }
 
 export interface AlertDelivery {
@@ -333,35 +338,23 @@ export function createAlertDelivery(deps: AlertDeliveryDeps): AlertDelivery {
   }
 
   let timer: NodeJS.Timeout | undefined;
-  let running: Promise<void> | undefined;
-  let again = false;
+  const webhooks = deps.webhooks;
+  const going = () => timer !== undefined;
+  const lanes = [
+    deliveryLane({ name: 'sms and e-mail', once: runOnce, batch: DELIVERY_BATCH, going, log }),
+    ...(webhooks ? [deliveryLane({ name: 'webhooks', once: webhooks.runOnce, batch: WEBHOOK_MAX_IN_FLIGHT, going, log })] : []),
+  ];
   const pass = () => {
-    if (running) {
-      again = true;
-      return;
-    }
-    running = (async () => {
-      do {
-        again = false;
-        try {
-          // A full batch means more may be due: go on at once.
-          while ((await runOnce()) === DELIVERY_BATCH && timer) {
-            /* next batch */
-          }
-        } catch (error) {
-          log.warn(`alert delivery pass failed: ${(error as Error).message}`);
-        }
-      } while (again && timer);
-    })().finally(() => {
-      running = undefined;
-    });
+    for (const each of lanes) each.pass();
   };
 
   return {
     kick() {
       if (timer) setImmediate(pass);
     },
-    runOnce,
+    async runOnce() {
+      return (await runOnce()) + (webhooks ? await webhooks.runOnce() : 0);
+    },
     start(pollMs = DEFAULT_POLL_MS) {
       if (timer) return;
       timer = setInterval(pass, pollMs);
@@ -371,7 +364,7 @@ export function createAlertDelivery(deps: AlertDeliveryDeps): AlertDelivery {
     async stop() {
       if (timer) clearInterval(timer);
       timer = undefined;
-      await running;
+      await Promise.all(lanes.map((each) => each.idle()));
     },
   };
 }

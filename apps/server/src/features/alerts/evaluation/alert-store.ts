@@ -2,13 +2,14 @@
  * The write side of alert evaluation (issue 15; docs/rules/alerts.md §4.1 "Durable outbox"): a fired alert is one
  * alert_events row plus one alert_deliveries row (and its first 'queued' step) per channel, written
  * in the transaction of the state change that caused it. The unique key (user, alert_type, symbol,
- * trigger_key) of alert_events makes a second insert of the same alert a no-op, and (event, channel)
- * of alert_deliveries a second delivery; so evaluating twice, or in two processes, never sends twice.
+ * trigger_key) of alert_events makes a second insert of the same alert a no-op, and (event, channel,
+ * endpoint) of alert_deliveries a second delivery; so evaluating twice, or in two processes, never
+ * sends twice. Each webhook endpoint that takes the alert's type gets a delivery of its own.
  */
 import { and, eq, sql } from 'drizzle-orm';
-import type { AlertChannel } from '@signalboard/core';
+import { WEBHOOK_RETRY_WINDOW_HOURS, type AlertChannel } from '@signalboard/core';
 import type { Database } from '../../../db/client';
-import { alertDeliveries, alertDeliverySteps, alertEvents, alertSymbolState, userPhones } from '../../../db/schema';
+import { alertDeliveries, alertDeliverySteps, alertEvents, alertSymbolState, alertWebhooks, userPhones } from '../../../db/schema';
 
 export type Transaction = Parameters<Parameters<Database['transaction']>[0]>[0];
 export type Executor = Database | Transaction;
@@ -64,6 +65,29 @@ export async function insertAlert(tx: Executor, alert: NewAlert): Promise<number
         status: 'queued',
         nextAttemptAt: alert.firedAt,
         expiresAt: alert.expiresAt,
+        createdAt: alert.firedAt,
+        updatedAt: alert.firedAt,
+      })
+      .onConflictDoNothing()
+      .returning({ id: alertDeliveries.id });
+    if (delivery) await tx.insert(alertDeliverySteps).values({ deliveryId: delivery.id, status: 'queued', reason: null, at: alert.firedAt });
+  }
+  // One delivery per webhook endpoint that takes this type (issue 27), retried for a day: a receiver gets `fired_at`.
+  const endpoints = await tx
+    .select({ id: alertWebhooks.id })
+    .from(alertWebhooks)
+    .where(and(eq(alertWebhooks.userId, alert.userId), eq(alertWebhooks.enabled, true), sql`${alertWebhooks.alertTypes} @> ${JSON.stringify([alert.alertType])}::jsonb`));
+  for (const endpoint of endpoints) {
+    const [delivery] = await tx
+      .insert(alertDeliveries)
+      .values({
+        eventId: event.id,
+        userId: alert.userId,
+        channel: 'webhook',
+        endpointId: endpoint.id,
+        status: 'queued',
+        nextAttemptAt: alert.firedAt,
+        expiresAt: new Date(alert.firedAt.getTime() + WEBHOOK_RETRY_WINDOW_HOURS * 3_600_000),
         createdAt: alert.firedAt,
         updatedAt: alert.firedAt,
       })

@@ -4,7 +4,7 @@
  */
 import { and, asc, desc, eq, gte, inArray, lt, sql, type SQL } from 'drizzle-orm';
 import type { Database } from '../../../db/client';
-import { alertDeliveries, alertDeliverySteps, alertEvents } from '../../../db/schema';
+import { alertDeliveries, alertDeliverySteps, alertEvents, alertWebhooks } from '../../../db/schema';
 
 export type AlertEventRow = typeof alertEvents.$inferSelect;
 export type AlertDeliveryRow = typeof alertDeliveries.$inferSelect;
@@ -44,14 +44,16 @@ export function createAlertHistoryRepo(db: Database) {
       return row?.n ?? 0;
     },
 
-    /** The user's deliveries of these events, SMS before e-mail. */
-    async deliveries(userId: number, eventIds: readonly number[]): Promise<AlertDeliveryRow[]> {
+    /** The user's deliveries of these events, SMS before e-mail before the webhooks (with their names; null once deleted). */
+    async deliveries(userId: number, eventIds: readonly number[]): Promise<Array<AlertDeliveryRow & { endpointName: string | null }>> {
       if (eventIds.length === 0) return [];
-      return db
-        .select()
+      const rows = await db
+        .select({ delivery: alertDeliveries, endpointName: alertWebhooks.name })
         .from(alertDeliveries)
+        .leftJoin(alertWebhooks, and(eq(alertDeliveries.channel, 'webhook'), eq(alertWebhooks.id, alertDeliveries.endpointId)))
         .where(and(eq(alertDeliveries.userId, userId), inArray(alertDeliveries.eventId, [...eventIds])))
-        .orderBy(asc(alertDeliveries.eventId), desc(alertDeliveries.channel));
+        .orderBy(asc(alertDeliveries.eventId), sql`case ${alertDeliveries.channel} when 'sms' then 0 when 'email' then 1 else 2 end`, asc(alertDeliveries.endpointId));
+      return rows.map((row) => ({ ...row.delivery, endpointName: row.endpointName }));
     },
 
     /** The steps of these deliveries (already the user's), oldest first. */

@@ -55,7 +55,8 @@ export function createAlertHistoryService(deps: { repo: Pick<AlertHistoryRepo, '
     for (const delivery of deliveries) {
       const list = deliveriesOf.get(delivery.eventId) ?? [];
       list.push({
-        channel: delivery.channel === 'email' ? 'email' : 'sms',
+        channel: delivery.channel === 'email' ? 'email' : delivery.channel === 'webhook' ? 'webhook' : 'sms',
+        endpoint: delivery.channel === 'webhook' ? delivery.endpointName : null,
         status: delivery.status,
         reason: delivery.reason,
         attempts: delivery.attempts,
@@ -108,7 +109,7 @@ export function createAlertHistoryService(deps: { repo: Pick<AlertHistoryRepo, '
           for (const delivery of item.deliveries) {
             rows.push({
               ...common,
-              channel: delivery.channel,
+              channel: delivery.channel === 'webhook' ? `webhook: ${delivery.endpoint ?? '(deleted)'}` : delivery.channel,
               status: delivery.status,
               status_text: alertDeliveryStatusText(delivery.status),
               reason: delivery.reason,

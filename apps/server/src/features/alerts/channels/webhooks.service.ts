@@ -1,0 +1,171 @@
+/**
+ * The user's webhook endpoints (issue 27; docs/rules/alerts.md §4.9 "Webhooks"): add (at most five), change,
+ * delete, rotate the signing secret, send a test. A URL is checked by the outbound rules when saved
+ * (and again at every send); the secret is sealed at rest and answered only by create and rotate.
+ */
+import {
+  WEBHOOK_MAX_PER_USER,
+  WEBHOOK_NOT_FOUND_MESSAGE,
+  webhookCreatedMessage,
+  webhookDeletedMessage,
+  webhookLimitMessage,
+  webhookSavedMessage,
+  webhookSecretRotatedMessage,
+  type CreateWebhookRequest,
+  type ListWebhooksResponse,
+  type TestWebhookResponse,
+  type UpdateWebhookRequest,
+  type Webhook,
+  type WebhookAlertType,
+  type WebhookWithSecretResponse,
+} from '@signalboard/core';
+import type { Config } from '../../../config';
+import type { CacheStore } from '../../../lib/cache-store';
+import type { Clock } from '../../../lib/clock';
+import { HttpError } from '../../../lib/errors';
+import { checkOutboundUrl, OutboundUrlError, type Resolver } from '../../../lib/outbound/url-guard';
+import { RateLimiter } from '../../../lib/rate-limiter';
+import type { SecretBox } from '../../../lib/secret-box';
+import { waitText } from '../../../lib/user-limit';
+import { webhookPayload } from './webhook-payload';
+import { generateWebhookSecret } from './webhook-signature';
+import { sendWebhook } from './webhook-send';
+import type { WebhookRow, WebhooksRepo } from './webhooks.repo';
+
+/** Test sends per endpoint per hour. */
+export const WEBHOOK_TEST_MAX_PER_HOUR = 3;
+
+export const webhookTestLimitMessage = (name: string, wait: string) =>
+  `You have sent ${WEBHOOK_TEST_MAX_PER_HOUR} tests to "${name}" in the last hour, the most allowed. Please try again in ${wait}.`;
+
+export interface WebhooksServiceDeps {
+  repo: WebhooksRepo;
+  box: SecretBox;
+  clock: Clock;
+  store: CacheStore;
+  config: Pick<Config, 'PUBLIC_URL' | 'WEBHOOK_ALLOW_HTTP' | 'WEBHOOK_ALLOW_HOSTS'>;
+  resolve?: Resolver;
+}
+
+const iso = (date: Date | null) => (date ? date.toISOString() : null);
+
+export function toWebhook(row: WebhookRow): Webhook {
+  return {
+    id: row.id,
+    name: row.name,
+    url: row.url,
+    alert_types: row.alertTypes as WebhookAlertType[],
+    enabled: row.enabled,
+    state: !row.enabled ? 'disabled' : row.failingSince ? 'failing' : 'active',
+    disabled_reason: row.enabled ? null : row.disabledReason,
+    failing_since: iso(row.failingSince),
+    last_success_at: iso(row.lastSuccessAt),
+    last_answer: row.lastAnswer,
+    created_at: row.createdAt.toISOString(),
+  };
+}
+
+export function createWebhooksService(deps: WebhooksServiceDeps) {
+  const { repo, box, clock, config } = deps;
+  const rules = { allowHttp: config.WEBHOOK_ALLOW_HTTP, allowHosts: config.WEBHOOK_ALLOW_HOSTS };
+  const tests = new RateLimiter(WEBHOOK_TEST_MAX_PER_HOUR, 3_600_000, clock, { store: deps.store, name: 'webhook-test' });
+  const now = () => new Date(clock.nowMs());
+
+  /** The URL as the rules accept it (400 with the rule's msg otherwise). */
+  async function checkedUrl(url: string): Promise<string> {
+    try {
+      return (await checkOutboundUrl(url.trim(), rules, deps.resolve)).url.href;
+    } catch (error) {
+      if (error instanceof OutboundUrlError) throw new HttpError(400, error.message);
+      throw error;
+    }
+  }
+
+  async function owned(userId: number, id: number): Promise<WebhookRow> {
+    const row = await repo.get(userId, id);
+    if (!row) throw new HttpError(404, WEBHOOK_NOT_FOUND_MESSAGE);
+    return row;
+  }
+
+  return {
+    async list(userId: number): Promise<ListWebhooksResponse> {
+      return { webhooks: (await repo.list(userId)).map(toWebhook), max: WEBHOOK_MAX_PER_USER };
+    },
+
+    async create(userId: number, input: CreateWebhookRequest & { alert_types: WebhookAlertType[] }): Promise<WebhookWithSecretResponse> {
+      if ((await repo.list(userId)).length >= WEBHOOK_MAX_PER_USER) throw new HttpError(400, webhookLimitMessage(WEBHOOK_MAX_PER_USER));
+      const url = await checkedUrl(input.url);
+      const secret = generateWebhookSecret();
+      const at = now();
+      const row = await repo.insert(
+        { userId, name: input.name.trim(), url, alertTypes: input.alert_types, secretSealed: box.seal(secret), enabled: true, createdAt: at, updatedAt: at },
+        WEBHOOK_MAX_PER_USER,
+      );
+      if (!row) throw new HttpError(400, webhookLimitMessage(WEBHOOK_MAX_PER_USER));
+      return { msg: webhookCreatedMessage(row.name), webhook: toWebhook(row), secret };
+    },
+
+    async update(userId: number, id: number, input: Omit<UpdateWebhookRequest, 'alert_types'> & { alert_types?: WebhookAlertType[] | undefined }): Promise<WebhookWithSecretResponse> {
+      const current = await owned(userId, id);
+      const at = now();
+      const set: Parameters<WebhooksRepo['update']>[2] = { updatedAt: at };
+      if (input.name !== undefined) set.name = input.name.trim();
+      if (input.url !== undefined && input.url.trim() !== current.url) set.url = await checkedUrl(input.url);
+      if (input.alert_types !== undefined) set.alertTypes = input.alert_types;
+      if (input.enabled === true && !current.enabled) Object.assign(set, { enabled: true, disabledReason: null, failingSince: null });
+      if (input.enabled === false && current.enabled) Object.assign(set, { enabled: false, disabledReason: 'Turned off by you.' });
+      const row = await repo.update(userId, id, set);
+      if (!row) throw new HttpError(404, WEBHOOK_NOT_FOUND_MESSAGE);
+      return { msg: webhookSavedMessage(row.name), webhook: toWebhook(row) };
+    },
+
+    async remove(userId: number, id: number): Promise<{ msg: string }> {
+      const row = await repo.remove(userId, id);
+      if (!row) throw new HttpError(404, WEBHOOK_NOT_FOUND_MESSAGE);
+      return { msg: webhookDeletedMessage(row.name) };
+    },
+
+    async rotate(userId: number, id: number): Promise<WebhookWithSecretResponse> {
+      await owned(userId, id);
+      const secret = generateWebhookSecret();
+      const row = await repo.update(userId, id, { secretSealed: box.seal(secret), updatedAt: now() });
+      if (!row) throw new HttpError(404, WEBHOOK_NOT_FOUND_MESSAGE);
+      return { msg: webhookSecretRotatedMessage(row.name), webhook: toWebhook(row), secret };
+    },
+
+    /** A signed 'alert.test' delivery now; the endpoint keeps the answer (a success also clears a failure). */
+    async test(userId: number, id: number): Promise<TestWebhookResponse> {
+      const row = await owned(userId, id);
+      const verdict = await tests.hit(`${userId}:${id}`);
+      if (!verdict.allowed) {
+        throw new HttpError(429, webhookTestLimitMessage(row.name, waitText(verdict.retryAfterSeconds)), { headers: { 'retry-after': String(verdict.retryAfterSeconds) } });
+      }
+      const at = now();
+      const event = {
+        id: 0,
+        alertType: 'CURRENT_PRICE',
+        symbol: 'TEST',
+        smsText: 'Signalboard test alert: your webhook works.',
+        emailSubject: 'Signalboard test alert',
+        emailText: `This is a test delivery to your webhook "${row.name}". Real alerts have the same shape, with type alert.fired.`,
+        data: { test: true },
+        firedAt: at,
+      };
+      const payload = webhookPayload(event, `test_${id}_${at.getTime()}`, config.PUBLIC_URL, 'alert.test', at);
+      const { request, outcome } = await sendWebhook({ url: row.url, secret: box.open(row.secretSealed) }, payload, { rules, ...(deps.resolve ? { resolve: deps.resolve } : {}) }, at);
+      const done = now();
+      if (outcome.kind === 'delivered') await repo.update(userId, id, { lastSuccessAt: done, failingSince: null, lastAnswer: outcome.answer, updatedAt: done });
+      else await repo.update(userId, id, { lastAnswer: outcome.answer, updatedAt: done });
+      const ok = outcome.kind === 'delivered';
+      return {
+        msg: ok ? `Test delivered to "${row.name}": ${outcome.answer}.` : `Test to "${row.name}" failed: ${outcome.answer}.`,
+        ok,
+        request,
+        response: outcome.response ? { status: outcome.response.status, headers: outcome.response.headers, body: outcome.response.body, duration_ms: Math.round(outcome.response.durationMs) } : null,
+        error: ok ? null : outcome.answer,
+      };
+    },
+  };
+}
+
+export type WebhooksService = ReturnType<typeof createWebhooksService>;

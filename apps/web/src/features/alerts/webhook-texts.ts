@@ -1,0 +1,67 @@
+import { WEBHOOK_ALERT_TYPE_NAMES, WEBHOOK_ALERT_TYPES, type TestWebhookResponse, type Webhook, type WebhookAlertType } from '@signalboard/core';
+import { dateAndTime, formatDecimal } from '../../components/en-us-format';
+import { TONE } from '../../theme';
+
+/** The intro line of the Webhooks section. */
+export const WEBHOOKS_INTRO = 'Each alert is POSTed as JSON, signed with the Standard Webhooks scheme (webhook-id, webhook-timestamp, webhook-signature).';
+export const WEBHOOKS_EMPTY_MESSAGE = 'No webhooks yet.';
+export const WEBHOOKS_EMPTY_HINT = 'Add one to send your alerts to your own service (a home automation, a chat bot, a trading journal).';
+export const WEBHOOKS_LOADING_MESSAGE = 'Loading webhooks...';
+export const WEBHOOKS_LOAD_FAILED_TITLE = 'Could not load your webhooks.';
+export const WEBHOOK_URL_PLACEHOLDER = 'https://example.com/hooks/signalboard';
+
+/** "Nov 2, 2026, 2:05 PM" in the user's zone. */
+export const webhookTime = (iso: string) => dateAndTime(new Date(iso));
+
+/** "84 ms", "1,234 ms". */
+export const durationText = (ms: number) => `${formatDecimal(ms, { min: 0, max: 0 })} ms`;
+
+/** The alert types in the contract's order, their names joined. */
+export function alertTypeNames(types: readonly WebhookAlertType[]): string {
+  return WEBHOOK_ALERT_TYPES.filter((type) => types.includes(type))
+    .map((type) => WEBHOOK_ALERT_TYPE_NAMES[type])
+    .join(', ');
+}
+
+/**
+ * What the list shows of an endpoint's alert types: "All alert types", up to two names, else a count
+ * ("5 alert types") with the names as `details` (a tooltip, and read out by screen readers).
+ */
+export function alertTypesSummary(types: readonly WebhookAlertType[]): { short: string; details: string | null } {
+  const chosen = WEBHOOK_ALERT_TYPES.filter((type) => types.includes(type));
+  if (chosen.length === WEBHOOK_ALERT_TYPES.length) return { short: 'All alert types', details: null };
+  if (chosen.length <= 2) return { short: alertTypeNames(chosen), details: null };
+  return { short: `${chosen.length} alert types`, details: alertTypeNames(chosen) };
+}
+
+/** The state badge: Active (green), Failing since <time> (yellow), Disabled (grey). */
+export function webhookStateBadge(webhook: Webhook): { label: string; color: string } {
+  if (webhook.state === 'disabled') return { label: 'Disabled', color: TONE.neutral };
+  if (webhook.state === 'failing') return { label: webhook.failing_since ? `Failing since ${webhookTime(webhook.failing_since)}` : 'Failing', color: TONE.middling };
+  return { label: 'Active', color: TONE.success };
+}
+
+/** "Last success <time>", or "No delivery yet". */
+export const lastSuccessText = (webhook: Webhook) => (webhook.last_success_at ? `Last success ${webhookTime(webhook.last_success_at)}` : 'No delivery yet');
+
+/** A test's outcome in one line: "Delivered: 200 in 84 ms", "Refused: 500 in 84 ms", or "Not delivered: <error>". */
+export function testOutcome(result: TestWebhookResponse): string {
+  if (result.response) return `${result.ok ? 'Delivered' : 'Refused'}: ${result.response.status} in ${durationText(result.response.duration_ms)}`;
+  return `Not delivered: ${result.error ?? result.msg}`;
+}
+
+/** A body as sent or received: JSON pretty-printed, other text as it is, "(empty)" when there is none. */
+export function bodyText(body: string): string {
+  if (body.trim() === '') return '(empty)';
+  try {
+    return JSON.stringify(JSON.parse(body), null, 2);
+  } catch {
+    return body;
+  }
+}
+
+/** Headers one per line, "name: value". */
+export const headersText = (headers: Record<string, string>) =>
+  Object.entries(headers)
+    .map(([name, value]) => `${name}: ${value}`)
+    .join('\n');

@@ -1,0 +1,181 @@
+import { Button, Group, Loader, Paper, Stack, Text, Title } from '@mantine/core';
+import { webhookLimitMessage, type CreateWebhookRequest, type Webhook } from '@signalboard/core';
+import { IconPlus } from '@tabler/icons-react';
+import { useQuery } from '@tanstack/react-query';
+import { useId, useState } from 'react';
+import { ConfirmDialog } from '../../components/confirm-dialog';
+import { ListError } from '../../components/trade-ideas/list-states';
+import { useCreateWebhook, useDeleteWebhook, useRotateWebhookSecret, useTestWebhook, useUpdateWebhook, webhooksQuery } from './api/webhooks';
+import { StatusLine, type StatusMessage } from './status-message';
+import { WebhookFormModal } from './webhook-form-modal';
+import { WebhookRow, type WebhookAction } from './webhook-row';
+import { WebhookSecretModal, type ShownSecret } from './webhook-secret-modal';
+import { WebhookTestModal, type TestShown } from './webhook-test-modal';
+import { WEBHOOKS_EMPTY_HINT, WEBHOOKS_EMPTY_MESSAGE, WEBHOOKS_INTRO, WEBHOOKS_LOAD_FAILED_TITLE, WEBHOOKS_LOADING_MESSAGE } from './webhook-texts';
+
+const messageOf = (error: unknown) => (error instanceof Error && error.message.trim() ? error.message.trim() : 'please try again later.');
+
+type Confirming = { action: 'delete' | 'rotate'; webhook: Webhook };
+const QUESTIONS: Record<Confirming['action'], (name: string) => string> = {
+  delete: (name) => `Delete the webhook "${name}"? Alerts still queued for it will not be sent.`,
+  rotate: (name) => `Make a new signing secret for "${name}"? The old one stops signing at once: give your receiver the new one.`,
+};
+
+/**
+ * The Channels card (issue 27): the user's signed webhook endpoints — list with state, last success and
+ * last answer; add, edit, turn off and on, rotate the secret, delete, and send a test that shows the
+ * signed request and the answer. A new secret is shown once, from this card's state only.
+ */
+export function WebhooksCard() {
+  const list = useQuery(webhooksQuery());
+  const create = useCreateWebhook();
+  const update = useUpdateWebhook();
+  const remove = useDeleteWebhook();
+  const rotate = useRotateWebhookSecret();
+  const test = useTestWebhook();
+  const [status, setStatus] = useState<StatusMessage | null>(null);
+  const [editing, setEditing] = useState<{ webhook: Webhook | null } | null>(null);
+  const [secret, setSecret] = useState<ShownSecret | null>(null);
+  const [tested, setTested] = useState<TestShown | null>(null);
+  const [confirming, setConfirming] = useState<Confirming | null>(null);
+  const [busy, setBusy] = useState<{ id: number; action: WebhookAction } | null>(null);
+  const limitId = useId();
+
+  /** The form's Save: null when saved, else the server's msg (shown under the form, which stays open). */
+  async function save(values: CreateWebhookRequest): Promise<string | null> {
+    const target = editing?.webhook ?? null;
+    try {
+      if (target) {
+        const answer = await update.mutateAsync({ id: target.id, body: values });
+        setStatus({ text: answer.msg, tone: 'success' });
+      } else {
+        const answer = await create.mutateAsync(values);
+        create.reset();
+        setStatus(null);
+        if (answer.secret) setSecret({ name: answer.webhook.name, secret: answer.secret, msg: answer.msg });
+      }
+      setEditing(null);
+      return null;
+    } catch (error) {
+      return messageOf(error);
+    }
+  }
+
+  async function run(webhook: Webhook, action: WebhookAction, call: () => Promise<void>) {
+    setBusy({ id: webhook.id, action });
+    try {
+      await call();
+    } catch (error) {
+      if (action === 'test') setTested({ name: webhook.name, refusal: messageOf(error) });
+      else setStatus({ text: `Error: ${messageOf(error)}`, tone: 'danger' });
+    } finally {
+      setBusy(null);
+    }
+  }
+
+  function onAction(webhook: Webhook, action: WebhookAction) {
+    if (action === 'edit') setEditing({ webhook });
+    else if (action === 'delete' || action === 'rotate') setConfirming({ action, webhook });
+    else if (action === 'toggle')
+      void run(webhook, action, async () => {
+        const answer = await update.mutateAsync({ id: webhook.id, body: { enabled: !webhook.enabled } });
+        setStatus({ text: answer.msg, tone: 'success' });
+      });
+    else
+      void run(webhook, action, async () => {
+        setTested({ name: webhook.name, result: await test.mutateAsync(webhook.id) });
+      });
+  }
+
+  function onConfirm() {
+    if (!confirming) return;
+    const { action, webhook } = confirming;
+    setConfirming(null);
+    if (action === 'delete')
+      void run(webhook, action, async () => {
+        const answer = await remove.mutateAsync(webhook.id);
+        setStatus({ text: answer.msg, tone: 'success' });
+      });
+    else
+      void run(webhook, action, async () => {
+        const answer = await rotate.mutateAsync(webhook.id);
+        rotate.reset();
+        if (answer.secret) setSecret({ name: answer.webhook.name, secret: answer.secret, msg: answer.msg });
+      });
+  }
+
+  const data = list.data;
+  const full = data ? data.webhooks.length >= data.max : false;
+
+  return (
+    <Paper withBorder p="lg" radius="lg" component="section" aria-labelledby="channels-title">
+      <Stack gap="md">
+        <Title order={2} size="h4" id="channels-title">
+          Channels
+        </Title>
+        <Stack gap="sm" component="section" aria-labelledby="webhooks-title">
+          <Title order={3} size="h5" id="webhooks-title">
+            Webhooks
+          </Title>
+          <Text size="sm" c="dimmed">
+            {WEBHOOKS_INTRO}
+          </Text>
+          {list.isPending ? (
+            <Group gap="sm" role="status">
+              <Loader size="sm" />
+              <Text size="sm">{WEBHOOKS_LOADING_MESSAGE}</Text>
+            </Group>
+          ) : list.isError ? (
+            <ListError title={WEBHOOKS_LOAD_FAILED_TITLE} message={messageOf(list.error)} onRetry={() => void list.refetch()} retrying={list.isFetching} />
+          ) : (
+            <>
+              {data!.webhooks.length === 0 ? (
+                <Stack gap={2} py="sm">
+                  <Text fw={600}>{WEBHOOKS_EMPTY_MESSAGE}</Text>
+                  <Text size="sm" c="dimmed">
+                    {WEBHOOKS_EMPTY_HINT}
+                  </Text>
+                </Stack>
+              ) : (
+                <Stack component="ul" gap="sm" aria-label="Webhooks" style={{ listStyle: 'none', margin: 0, padding: 0 }}>
+                  {data!.webhooks.map((webhook) => (
+                    <WebhookRow key={webhook.id} webhook={webhook} busy={busy?.id === webhook.id ? busy.action : null} locked={busy !== null} onAction={(action) => onAction(webhook, action)} />
+                  ))}
+                </Stack>
+              )}
+              <Group gap="sm" wrap="wrap">
+                <Button
+                  leftSection={<IconPlus size={16} aria-hidden />}
+                  disabled={full || busy !== null}
+                  aria-describedby={full ? limitId : undefined}
+                  onClick={() => {
+                    setStatus(null);
+                    setEditing({ webhook: null });
+                  }}
+                >
+                  Add webhook
+                </Button>
+                {full ? (
+                  <Text size="sm" id={limitId}>
+                    {webhookLimitMessage(data!.max)}
+                  </Text>
+                ) : null}
+              </Group>
+            </>
+          )}
+          <StatusLine status={status} label="Webhooks status" />
+        </Stack>
+      </Stack>
+      {editing ? <WebhookFormModal webhook={editing.webhook} onSave={save} onClose={() => setEditing(null)} /> : null}
+      {secret ? <WebhookSecretModal shown={secret} onDone={() => setSecret(null)} /> : null}
+      {tested ? <WebhookTestModal shown={tested} onClose={() => setTested(null)} /> : null}
+      <ConfirmDialog
+        opened={confirming !== null}
+        question={confirming ? QUESTIONS[confirming.action](confirming.webhook.name) : ''}
+        confirmLabel={confirming?.action === 'rotate' ? 'Rotate secret' : 'Delete'}
+        onConfirm={onConfirm}
+        onCancel={() => setConfirming(null)}
+      />
+    </Paper>
+  );
+}
