@@ -56,7 +56,10 @@ async function startServers(project: TestProject, finish: () => Promise<void>) {
     // The dataset's one outside news image loads only from a listed origin (the CSP and the news answers follow NEWS_IMAGE_ORIGINS).
     startServer(marketDataDir, { env: { MARKET_DATA: 'file', DATASET_DIR: datasetDir, MARKET_NOW, NEWS_IMAGE_ORIGINS: new URL(MARKET_NEWS_IMAGE_URL).origin } }),
     // The alert tests move this server's quotes and clocks (TEST_CONTROL_FILE), so it is theirs alone.
-    startServer(alertsDataDir, { env: { MARKET_DATA: 'file', DATASET_DIR: datasetDir, MARKET_NOW, NODE_ENV: 'test', TEST_CONTROL_FILE: controlFile, ALERT_POLL_SECONDS: '1' } }),
+    // Webhooks may reach the tests' receivers on loopback (alert-channels.spec.ts).
+    startServer(alertsDataDir, {
+      env: { MARKET_DATA: 'file', DATASET_DIR: datasetDir, MARKET_NOW, NODE_ENV: 'test', TEST_CONTROL_FILE: controlFile, ALERT_POLL_SECONDS: '1', WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOW_HOSTS: '127.0.0.1' },
+    }),
   ]);
   project.provide('baseUrl', server.baseUrl);
   project.provide('dataDir', dataDir);
