@@ -1,8 +1,8 @@
 /**
  * The webhook lane of the delivery worker (issue 27; docs/rules/alerts.md §4.9 "Webhooks"). The evaluator
  * commits one 'webhook' delivery per endpoint that takes the alert's type (alert-store.ts); this lane
- * claims them apart from SMS and e-mail (a slow endpoint never holds those up) and sends up to
- * WEBHOOK_MAX_IN_FLIGHT at once:
+ * claims them apart from SMS and e-mail (a slow endpoint never holds those up) and keeps up to
+ * WEBHOOK_MAX_IN_FLIGHT requests going at once, claiming another row as each one ends:
  *
  * - checks: account deactivated, alerts paused, rule off, endpoint deleted or off, type no longer
  *   taken → suppressed. Quiet hours do not apply: a receiver is a program, and it gets `fired_at`.
@@ -16,7 +16,7 @@ import { ALERT_TYPES, WEBHOOK_DISABLE_AFTER_DAYS, type AlertType } from '@signal
 import { and, eq } from 'drizzle-orm';
 import type { Config } from '../../../config';
 import type { Database } from '../../../db/client';
-import { alertDeliverySettings, alertEvents, alertRules, users } from '../../../db/schema';
+import { alertDeliverySettings, alertEvents, alertRules, alertWebhooks, users } from '../../../db/schema';
 import type { Clock } from '../../../lib/clock';
 import type { Resolver } from '../../../lib/outbound/url-guard';
 import type { SecretBox } from '../../../lib/secret-box';
@@ -28,6 +28,8 @@ import { createWebhooksRepo } from './webhooks.repo';
 
 /** Requests in flight at once per process (the issue's bound). */
 export const WEBHOOK_MAX_IN_FLIGHT = 50;
+/** Rows one pass takes at most (a stop waits for the pass under way: about four timeouts at worst). */
+const PASS_MAX = 200;
 /** A lane's hold on a row while it sends: far past the 5 s timeout. */
 export const WEBHOOK_LEASE_MS = 60_000;
 /** Backoff before attempt n+1: 30 s × 2^(n−1), at most an hour, with jitter (half fixed, half random). */
@@ -76,13 +78,17 @@ export function createWebhookLane(deps: WebhookLaneDeps) {
   const now = () => new Date(clock.nowMs());
   const settle = (row: DeliveryRow, status: DeliveryStatus, reason: string) => repo.move(db, row.id, ['queued', 'sending'], status, reason, now(), { claimedUntil: null });
 
+  /** Everything the checks need, in one read. */
   async function context(row: DeliveryRow) {
-    const [event] = await db.select().from(alertEvents).where(eq(alertEvents.id, row.eventId));
-    const [user] = await db.select({ email: users.email, isActive: users.isActive }).from(users).where(eq(users.id, row.userId));
-    const [settings] = await db.select({ paused: alertDeliverySettings.paused }).from(alertDeliverySettings).where(eq(alertDeliverySettings.userId, row.userId));
-    const [rule] = event ? await db.select({ isActive: alertRules.isActive }).from(alertRules).where(and(eq(alertRules.userId, row.userId), eq(alertRules.alertType, event.alertType))) : [];
-    const endpoint = await webhooks.get(row.userId, row.endpointId);
-    return { event, user, settings, rule, endpoint };
+    const [found] = await db
+      .select({ event: alertEvents, email: users.email, isActive: users.isActive, paused: alertDeliverySettings.paused, ruleActive: alertRules.isActive, endpoint: alertWebhooks })
+      .from(alertEvents)
+      .innerJoin(users, eq(users.id, alertEvents.userId))
+      .leftJoin(alertDeliverySettings, eq(alertDeliverySettings.userId, alertEvents.userId))
+      .leftJoin(alertRules, and(eq(alertRules.userId, alertEvents.userId), eq(alertRules.alertType, alertEvents.alertType)))
+      .leftJoin(alertWebhooks, and(eq(alertWebhooks.id, row.endpointId), eq(alertWebhooks.userId, alertEvents.userId)))
+      .where(eq(alertEvents.id, row.eventId));
+    return found;
   }
 
   /** Tells the user once that an endpoint was turned off; a mail failure is logged, the endpoint stays off. */
@@ -110,20 +116,24 @@ export function createWebhookLane(deps: WebhookLaneDeps) {
       await settle(row, 'expired', recovering ? WEBHOOK_REASONS.staleAfterCrash : WEBHOOK_REASONS.stale);
       return;
     }
-    const { event, user, settings, rule, endpoint } = await context(row);
-    if (!event) return;
-    if (!user || !user.isActive) return void (await settle(row, 'suppressed', WEBHOOK_REASONS.userInactive));
-    if (settings?.paused) return void (await settle(row, 'suppressed', WEBHOOK_REASONS.paused));
-    if (isRuleType(event.alertType) && !rule?.isActive) return void (await settle(row, 'suppressed', WEBHOOK_REASONS.ruleOff));
+    const found = await context(row);
+    if (!found) return;
+    const { event, endpoint } = found;
+    if (!found.isActive) return void (await settle(row, 'suppressed', WEBHOOK_REASONS.userInactive));
+    if (found.paused) return void (await settle(row, 'suppressed', WEBHOOK_REASONS.paused));
+    if (isRuleType(event.alertType) && !found.ruleActive) return void (await settle(row, 'suppressed', WEBHOOK_REASONS.ruleOff));
     if (!endpoint) return void (await settle(row, 'suppressed', WEBHOOK_REASONS.deleted));
     if (!endpoint.enabled) return void (await settle(row, 'suppressed', endpoint.disabledReason ?? WEBHOOK_REASONS.off));
     if (!endpoint.alertTypes.includes(event.alertType)) return void (await settle(row, 'suppressed', WEBHOOK_REASONS.typeOff));
 
-    const moved = await repo.move(db, row.id, [row.status as DeliveryStatus], 'sending', recovering ? WEBHOOK_REASONS.possiblyDuplicate : null, started, {
-      attempts: row.attempts + 1,
-      claimedUntil: new Date(started.getTime() + WEBHOOK_LEASE_MS),
-      ...(recovering ? { possiblyDuplicate: true } : {}),
-    });
+    // Each status change and its step commit together (one commit before the request, one after).
+    const moved = await db.transaction((tx) =>
+      repo.move(tx, row.id, [row.status as DeliveryStatus], 'sending', recovering ? WEBHOOK_REASONS.possiblyDuplicate : null, started, {
+        attempts: row.attempts + 1,
+        claimedUntil: new Date(started.getTime() + WEBHOOK_LEASE_MS),
+        ...(recovering ? { possiblyDuplicate: true } : {}),
+      }),
+    );
     if (!moved) return;
 
     const id = webhookEventId(event.id, endpoint.id);
@@ -131,41 +141,59 @@ export function createWebhookLane(deps: WebhookLaneDeps) {
     const { outcome } = await sendWebhook({ url: endpoint.url, secret: box.open(endpoint.secretSealed) }, payload, { rules, ...(deps.resolve ? { resolve: deps.resolve } : {}) }, started);
     const at = now();
     if (outcome.kind === 'delivered') {
-      await repo.move(db, row.id, ['sending'], 'delivered', null, at, { providerId: outcome.answer, claimedUntil: null });
-      await webhooks.succeeded(endpoint.id, at, outcome.answer);
+      await db.transaction(async (tx) => {
+        if (await repo.move(tx, row.id, ['sending'], 'delivered', null, at, { providerId: outcome.answer, claimedUntil: null })) await webhooks.succeeded(tx, endpoint.id, at, outcome.answer);
+      });
       return;
     }
-    const failingSince = await webhooks.failed(endpoint.id, at, outcome.answer);
-    if (outcome.kind === 'retry') {
-      const next = new Date(at.getTime() + Math.max(webhookRetryDelayMs(row.attempts + 1, random), outcome.retryAfterMs ?? 0));
-      if (next.getTime() >= row.expiresAt.getTime()) await repo.move(db, row.id, ['sending'], 'expired', `${WEBHOOK_REASONS.stale} (${outcome.answer})`, at, { claimedUntil: null });
-      else await repo.move(db, row.id, ['sending'], 'queued', `attempt ${row.attempts + 1} failed: ${outcome.answer}`, at, { nextAttemptAt: next, claimedUntil: null });
-    } else {
-      await repo.move(db, row.id, ['sending'], 'failed', outcome.answer, at, { claimedUntil: null });
-    }
+    const failingSince = await db.transaction(async (tx) => {
+      if (outcome.kind === 'retry') {
+        const next = new Date(at.getTime() + Math.max(webhookRetryDelayMs(row.attempts + 1, random), outcome.retryAfterMs ?? 0));
+        if (next.getTime() >= row.expiresAt.getTime()) await repo.move(tx, row.id, ['sending'], 'expired', `${WEBHOOK_REASONS.stale} (${outcome.answer})`, at, { claimedUntil: null });
+        else await repo.move(tx, row.id, ['sending'], 'queued', `attempt ${row.attempts + 1} failed: ${outcome.answer}`, at, { nextAttemptAt: next, claimedUntil: null });
+      } else {
+        await repo.move(tx, row.id, ['sending'], 'failed', outcome.answer, at, { claimedUntil: null });
+      }
+      return webhooks.failed(tx, endpoint.id, at, outcome.answer);
+    });
     if (failingSince && at.getTime() - failingSince.getTime() >= WEBHOOK_DISABLE_AFTER_DAYS * 86_400_000) {
       if (await webhooks.disable(endpoint.id, webhookDisabledReason(WEBHOOK_DISABLE_AFTER_DAYS), at)) {
         log.warn(`webhook ${endpoint.id} of user ${row.userId} turned off after ${WEBHOOK_DISABLE_AFTER_DAYS} days of failures`);
-        await tellDisabled(user.email, endpoint.name, endpoint.url, outcome.answer);
+        await tellDisabled(found.email, endpoint.name, endpoint.url, outcome.answer);
       }
     }
   }
 
-  /** One pass: claims up to WEBHOOK_MAX_IN_FLIGHT due deliveries and sends them concurrently; answers how many. */
+  /**
+   * One pass: keeps up to WEBHOOK_MAX_IN_FLIGHT sends going, claiming as many due rows as slots free
+   * up (a slow endpoint holds one slot, not a batch), until nothing is due or PASS_MAX rows were
+   * taken; answers how many it handled (the worker runs another pass at once when that is
+   * WEBHOOK_MAX_IN_FLIGHT or more).
+   */
   async function runOnce(): Promise<number> {
-    const at = now();
-    const claimed = await repo.claim(at, new Date(at.getTime() + WEBHOOK_LEASE_MS), WEBHOOK_MAX_IN_FLIGHT, 'webhook');
-    await Promise.all(
-      claimed.map(async (row) => {
-        try {
-          await handle(row);
-        } catch (error) {
-          // The lease runs out and a later pass tries again.
-          log.warn(`webhook delivery ${row.id} failed in the worker: ${(error as Error).message}`);
+    const inFlight = new Set<Promise<void>>();
+    let handled = 0;
+    for (;;) {
+      const free = Math.min(WEBHOOK_MAX_IN_FLIGHT - inFlight.size, PASS_MAX - handled);
+      if (free > 0) {
+        const at = now();
+        const claimed = await repo.claim(at, new Date(at.getTime() + WEBHOOK_LEASE_MS), free, 'webhook');
+        handled += claimed.length;
+        for (const row of claimed) {
+          const sending: Promise<void> = handle(row)
+            // The lease runs out and a later pass tries again.
+            .catch((error: unknown) => log.warn(`webhook delivery ${row.id} failed in the worker: ${(error as Error).message}`))
+            .finally(() => inFlight.delete(sending));
+          inFlight.add(sending);
         }
-      }),
-    );
-    return claimed.length;
+        if (claimed.length < free) break;
+      } else if (inFlight.size === 0) {
+        break;
+      }
+      await Promise.race(inFlight);
+    }
+    await Promise.all(inFlight);
+    return handled;
   }
 
   return { runOnce };

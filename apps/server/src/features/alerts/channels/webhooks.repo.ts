@@ -58,13 +58,13 @@ export function createWebhooksRepo(db: Database) {
     },
 
     /** A 2xx: the endpoint is healthy again. */
-    async succeeded(id: number, at: Date, answer: string) {
-      await db.update(alertWebhooks).set({ lastSuccessAt: at, failingSince: null, lastAnswer: answer, updatedAt: at }).where(eq(alertWebhooks.id, id));
+    async succeeded(tx: Db, id: number, at: Date, answer: string) {
+      await tx.update(alertWebhooks).set({ lastSuccessAt: at, failingSince: null, lastAnswer: answer, updatedAt: at }).where(eq(alertWebhooks.id, id));
     },
 
     /** A failed attempt: answers when the endpoint started failing (this attempt when it was healthy). */
-    async failed(id: number, at: Date, answer: string): Promise<Date | null> {
-      const [row] = await db
+    async failed(tx: Db, id: number, at: Date, answer: string): Promise<Date | null> {
+      const [row] = await tx
         .update(alertWebhooks)
         .set({ failingSince: sql`coalesce(${alertWebhooks.failingSince}, ${at})`, lastAnswer: answer, updatedAt: at })
         .where(eq(alertWebhooks.id, id))

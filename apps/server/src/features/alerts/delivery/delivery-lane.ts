@@ -1,11 +1,11 @@
 /**
  * A lane of the delivery worker (delivery.ts): its passes run one at a time, a kick during one asks for
- * another after it, and a full batch means more may be due, so it goes on at once. SMS and e-mail are
+ * another after it, and a full batch (or more) means more may be due, so it goes on at once. SMS and e-mail are
  * one lane, webhooks another (issue 27), so a slow endpoint never holds an SMS up.
  */
 export interface DeliveryLaneOptions {
   name: string;
-  /** One pass: answers how many deliveries it handled. */
+  /** One pass: answers how many deliveries it handled (`batch` or more: more may be due). */
   once: () => Promise<number>;
   batch: number;
   /** Whether the worker is still started (a stop ends the loop after the pass under way). */
@@ -27,7 +27,7 @@ export function deliveryLane(options: DeliveryLaneOptions) {
         do {
           again = false;
           try {
-            while ((await once()) === batch && going()) {
+            while ((await once()) >= batch && going()) {
               /* next batch */
             }
           } catch (error) {
