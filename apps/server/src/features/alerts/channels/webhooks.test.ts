@@ -286,6 +286,42 @@ describe('webhook deliveries', () => {
     expect(hook.received).toHaveLength(1);
   });
 
+  it('a delivery whose worker died mid-send is sent again once, marked possibly sent twice, with the same id', async () => {
+    const { webhook } = (await create({ url: receiverUrl() })).json();
+    const eventId = await fire('ORCL');
+    // A worker claimed it and committed 'sending', then died before recording the answer.
+    const [row] = await deliveriesOf(eventId);
+    await t.db.update(alertDeliveries).set({ status: 'sending', attempts: 1, claimedUntil: new Date(t.clock.nowMs() + 60_000) }).where(eq(alertDeliveries.id, row!.id));
+    await lane.runOnce();
+    expect(hook.received).toHaveLength(0); // the lease still holds it
+    t.clock.advance(61_000);
+    await lane.runOnce();
+    await lane.runOnce();
+    expect((await deliveriesOf(eventId))[0]).toMatchObject({ status: 'delivered', attempts: 2, possiblyDuplicate: true });
+    expect(hook.received.map((request) => request.headers['webhook-id'])).toEqual([`alert_${eventId}_${webhook.id}`]);
+  });
+
+  it('a receiver that was down for a while gets every alert once it is back', async () => {
+    const down = receiver();
+    await new Promise<void>((resolve) => down.server.listen(0, '127.0.0.1', resolve));
+    const port = down.port();
+    await create({ url: `http://receiver.test:${port}/hook` });
+    await new Promise((resolve) => down.server.close(resolve));
+    const events = [await fire('CSCO'), await fire('QCOM'), await fire('TXN')];
+    await lane.runOnce();
+    for (const eventId of events) expect((await deliveriesOf(eventId))[0]).toMatchObject({ status: 'queued', reason: expect.stringMatching(/^attempt 1 failed: connection refused/) });
+    // Back on the same port an hour later.
+    t.clock.advance(3_600_000);
+    await new Promise<void>((resolve) => down.server.listen(port, '127.0.0.1', resolve));
+    try {
+      for (const eventId of events) await drain(eventId);
+      for (const eventId of events) expect((await deliveriesOf(eventId))[0]).toMatchObject({ status: 'delivered', attempts: 2 });
+      expect(down.received).toHaveLength(3);
+    } finally {
+      await new Promise((resolve) => down.server.close(resolve));
+    }
+  });
+
   it('turns off an endpoint that failed for three days and tells its user once by e-mail', async () => {
     const { webhook } = (await create({ name: 'Flaky', url: receiverUrl() })).json();
     hook.answer(() => ({ status: 503 }));
