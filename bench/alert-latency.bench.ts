@@ -5,13 +5,8 @@
 // (claim, checks, 'sending', provider, 'sent'). Timed from the tick's start to the provider's send
 // call. The outbox SMS provider writes each message to the database and a file, as in the embedded
 // mode. PostgreSQL: DATABASE_URL when set, else the embedded server in a temporary directory.
-import fs from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import { loadConfig } from '../apps/server/src/config';
-import { createDatabase, createPool, migrateDatabase } from '../apps/server/src/db/client';
-import { ensureEmbeddedPostgres } from '../apps/server/src/db/embedded-postgres';
 import { alertRules, userPhones } from '../apps/server/src/db/schema';
 import { createAlertDelivery } from '../apps/server/src/features/alerts/delivery/delivery';
 import { createAlertEvaluation } from '../apps/server/src/features/alerts/evaluation/evaluation';
@@ -21,6 +16,7 @@ import { createCachedMarket } from '../apps/server/src/providers/market/cached-m
 import { createSimulatedMarket } from '../apps/server/src/providers/market/simulated/simulated-market';
 import { US_STOCKS } from '../apps/server/src/providers/market/universe';
 import { createSms } from '../apps/server/src/providers/sms';
+import { withBenchDatabase } from './bench-database';
 
 const USERS = 200;
 const BUDGET_P99_MS = 1_000;
@@ -30,22 +26,8 @@ const MARKET_NOW_MS = Date.parse('2026-11-20T15:30:00Z');
 const percentile = (times: number[], p: number) => [...times].sort((a, b) => a - b)[Math.min(times.length - 1, Math.floor((p / 100) * times.length))]!;
 
 export async function run(): Promise<string[][]> {
-  const root = process.cwd();
-  const temp = await fs.mkdtemp(path.join(os.tmpdir(), 'sb-alert-bench-'));
-  await fs.chmod(temp, 0o755);
-  const quiet = { info: () => undefined, warn: () => undefined };
-  const embedded = process.env.DATABASE_URL ? undefined : await ensureEmbeddedPostgres(path.join(temp, 'data'), quiet);
-  const adminUrl = process.env.DATABASE_URL ?? embedded!.adminUrl;
-  const name = `sb_alert_bench_${process.pid}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  const pool = createPool(url.toString(), 10);
-  try {
-    await migrateDatabase(pool, path.join(root, 'apps/server/src/db/migrations'));
-    const db = createDatabase(pool);
+  return withBenchDatabase('alert', { poolSize: 10 }, async ({ db, temp }) => {
+    const quiet = { info: () => undefined, warn: () => undefined };
     const config = loadConfig({ DATA_DIR: path.join(temp, 'app'), LOG_LEVEL: 'silent', JWT_SECRET: 'bench-secret-bench-secret-bench-secret-01' });
     const clock = { nowMs: () => Date.now() };
     const marketClock = { nowMs: () => MARKET_NOW_MS };
@@ -95,11 +77,5 @@ export async function run(): Promise<string[][]> {
       await evaluation.stop();
       mailer.close();
     }
-  } finally {
-    await pool.end();
-    await admin.query(`drop database if exists ${name} with (force)`);
-    await admin.end();
-    if (embedded) await embedded.stop();
-    await fs.rm(temp, { recursive: true, force: true });
-  }
+  });
 }

@@ -3,15 +3,10 @@
 // process through app.inject: the token check, the query's validation, the keyset query on the
 // ideas table and the rows' JSON as stored. PostgreSQL: DATABASE_URL when set, else the embedded
 // server in a temporary directory. Budget (issue 11): p99 < 25 ms per page.
-import fs from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import { ideaIdOf, isoFromDayNumber, type StoredIdeaEvent } from '@signalboard/core';
 import { buildApp } from '../apps/server/src/app';
 import { loadConfig } from '../apps/server/src/config';
-import { createDatabase, createPool, migrateDatabase } from '../apps/server/src/db/client';
-import { ensureEmbeddedPostgres } from '../apps/server/src/db/embedded-postgres';
 import { createUsersRepo } from '../apps/server/src/features/auth/users.repo';
 import { createTradesRepo } from '../apps/server/src/features/trades/trades.repo';
 import { recordOf } from '../apps/server/src/features/trades/trades.runner';
@@ -20,6 +15,7 @@ import { createMailer } from '../apps/server/src/providers/mail';
 import { createCachedMarket } from '../apps/server/src/providers/market/cached-market';
 import { createSimulatedMarket } from '../apps/server/src/providers/market/simulated/simulated-market';
 import { createFakeEngine } from '../apps/server/test/fake-engine';
+import { withBenchDatabase } from './bench-database';
 
 const IDEAS = 5_000;
 const REQUESTS = 400;
@@ -28,22 +24,7 @@ const BUDGET_P99_MS = 25;
 const percentile = (times: number[], p: number) => [...times].sort((a, b) => a - b)[Math.min(times.length - 1, Math.floor((p / 100) * times.length))]!;
 
 export async function run(): Promise<string[][]> {
-  const root = process.cwd();
-  const temp = await fs.mkdtemp(path.join(os.tmpdir(), 'sb-ideas-bench-'));
-  await fs.chmod(temp, 0o755);
-  const quiet = { info: () => undefined, warn: () => undefined };
-  const embedded = process.env.DATABASE_URL ? undefined : await ensureEmbeddedPostgres(path.join(temp, 'data'), quiet);
-  const adminUrl = process.env.DATABASE_URL ?? embedded!.adminUrl;
-  const name = `sb_ideas_bench_${process.pid}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  const pool = createPool(url.toString(), 10);
-  try {
-    await migrateDatabase(pool, path.join(root, 'apps/server/src/db/migrations'));
-    const db = createDatabase(pool);
+  return withBenchDatabase('ideas', { poolSize: 10 }, async ({ db, pool, temp }) => {
 
     // 5,000 layered ideas over two years, each the fold of its events (the platform's test engine).
     const engine = createFakeEngine({ id: 'layered' });
@@ -105,11 +86,5 @@ export async function run(): Promise<string[][]> {
     } finally {
       await app.close();
     }
-  } finally {
-    await pool.end();
-    await admin.query(`drop database if exists ${name} with (force)`);
-    await admin.end();
-    if (embedded) await embedded.stop();
-    await fs.rm(temp, { recursive: true, force: true });
-  }
+  });
 }
