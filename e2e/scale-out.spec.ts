@@ -27,7 +27,7 @@ const REDIS_URL = process.env.REDIS_URL;
 const PASSWORD = 'correct horse battery staple';
 const WORKER_READY = /Signalboard worker is running/;
 /** The periodic tasks every process upserts (apps/server/src/jobs/tasks.ts). */
-const PERIODIC_TASKS = ['alert-delivery', 'alert-idea-events', 'alert-news', 'alert-poll', 'jobs-tick', 'live-quotes'];
+const PERIODIC_TASKS = ['alert-delivery', 'alert-idea-events', 'alert-news', 'alert-poll', 'alert-webhooks', 'jobs-tick', 'live-quotes'];
 
 interface FakeFinnhub {
   baseUrl: string;

@@ -27,7 +27,7 @@ function fakeDeps(symbols: string[] = [], nowMs = 1_700_000_000_000) {
       consumeNews: async () => 0,
       scanIntraday: async () => ({ scans: 0, symbols: 0, fired: 0, failed: [] }),
     },
-    alertDelivery: { runOnce: async () => deliveryBatches.shift() ?? 0 },
+    alertDelivery: { runLane: async (lane: string) => (lane === 'messages' ? (deliveryBatches.shift() ?? 0) : 0) },
     liveQuotes: { runOnce: async () => ({ symbols: 0, published: 0, failed: [] }) },
     trades: {
       runReplay: async (ruleVersion, { queued } = {}) => {
@@ -65,6 +65,7 @@ describe('the tasks', () => {
       { name: 'alert-news', everyMs: 15_000, pattern: undefined },
       { name: 'alert-custom-scans', everyMs: 15_000, pattern: undefined },
       { name: 'alert-delivery', everyMs: 2_000, pattern: undefined },
+      { name: 'alert-webhooks', everyMs: 2_000, pattern: undefined },
       { name: 'live-quotes', everyMs: 5_000, pattern: undefined },
     ]);
   });
@@ -225,11 +226,11 @@ describe.skipIf(!testRedisUrl())('jobs on BullMQ', () => {
     const five = Array.from({ length: 5 }, () => queue());
     await Promise.all(five.map((each) => scheduleTasks(each, deps)));
     const schedulers = await five[0]!.queue.getJobSchedulers(0, -1);
-    expect(schedulers.map((scheduler) => scheduler.key).sort()).toEqual(['alert-custom-scans', 'alert-delivery', 'alert-idea-events', 'alert-news', 'alert-poll', 'jobs-tick', 'live-quotes']);
+    expect(schedulers.map((scheduler) => scheduler.key).sort()).toEqual(['alert-custom-scans', 'alert-delivery', 'alert-idea-events', 'alert-news', 'alert-poll', 'alert-webhooks', 'jobs-tick', 'live-quotes']);
     // One next job per scheduler (an `every` task's first is due at once), plus the first registry pass at start: one for the five.
     const pending = await five[0]!.queue.getJobs(['waiting', 'delayed', 'prioritized']);
     const perTask = Object.fromEntries(periodicTasks(deps).map((task) => [task.name, pending.filter((job) => job.name === task.name).length]));
-    expect(perTask).toEqual({ 'jobs-tick': 2, 'alert-poll': 1, 'alert-idea-events': 1, 'alert-news': 1, 'alert-custom-scans': 1, 'alert-delivery': 1, 'live-quotes': 1 });
+    expect(perTask).toEqual({ 'jobs-tick': 2, 'alert-poll': 1, 'alert-idea-events': 1, 'alert-news': 1, 'alert-custom-scans': 1, 'alert-delivery': 1, 'alert-webhooks': 1, 'live-quotes': 1 });
     expect(pending.filter((job) => job.id?.startsWith('jobs-tick-start-'))).toHaveLength(1);
     // A task dropped from the list loses its scheduler.
     await five[1]!.upsertSchedules(periodicTasks(deps).filter((task) => task.name !== TASKS.news));
@@ -327,17 +328,20 @@ describe.skipIf(!testRedisUrl())('jobs on BullMQ', () => {
     expect(shares.every((share) => share.watched === 60 && share.requestId === 'req-1')).toBe(true);
   });
 
-  it('kicks collapse into one waiting delivery pass, and the next kick after it ran adds another', async () => {
+  it('kicks collapse into one waiting pass of each delivery lane, and the next kick after they ran adds another', async () => {
     const { queue, worker } = setup('kick');
     const producer = queue();
     await Promise.all([kickDelivery(producer), kickDelivery(producer), kickDelivery(producer, 'req-2')]);
-    expect(await producer.queue.getWaitingCount()).toBe(1);
+    // One for SMS and e-mail, one for webhooks.
+    expect(await producer.queue.getWaitingCount()).toBe(2);
     let passes = 0;
-    worker({ [TASKS.delivery]: async () => void (passes += 1) });
-    await vi.waitFor(() => expect(passes).toBe(1), WAIT);
+    let webhookPasses = 0;
+    worker({ [TASKS.delivery]: async () => void (passes += 1), [TASKS.webhooks]: async () => void (webhookPasses += 1) });
+    await vi.waitFor(() => expect([passes, webhookPasses]).toEqual([1, 1]), WAIT);
     await vi.waitFor(async () => expect(await producer.queue.getJobState('alert-delivery-kick')).toBe('unknown'), WAIT);
+    await vi.waitFor(async () => expect(await producer.queue.getJobState('alert-webhooks-kick')).toBe('unknown'), WAIT);
     await kickDelivery(producer);
-    await vi.waitFor(() => expect(passes).toBe(2), WAIT);
+    await vi.waitFor(() => expect([passes, webhookPasses]).toEqual([2, 2]), WAIT);
   });
 
   it('a dashboard read that found its part empty waits for a registry pass on a worker, with its request id', async () => {

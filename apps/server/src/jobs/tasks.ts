@@ -16,6 +16,8 @@
  *   once per symbol, scan and session whichever worker sees it.
  * - `alert-delivery` (every 2 s, and kicked after a commit that queued deliveries: jobId
  *   `alert-delivery-kick`, so a burst of kicks is one pass). Deliveries are leased rows.
+ * - `alert-webhooks`: the same for the webhook lane (issue 27), a job of its own so that a slow
+ *   receiver never holds up an SMS (kicked with `alert-delivery`).
  * - `live-quotes` (every 5 s): the quotes of the symbols the open live streams show, published on the
  *   Redis bus to every API replica (features/live/live-quotes.ts).
  * - `trades-replay` (a long job, enqueued by the engines' tick: jobId per rule version): an engine's
@@ -46,6 +48,7 @@ export const TASKS = {
   news: 'alert-news',
   scanIntraday: 'alert-custom-scans',
   delivery: 'alert-delivery',
+  webhooks: 'alert-webhooks',
   liveQuotes: 'live-quotes',
   replay: 'trades-replay',
   scanBacktest: 'scan-backtest',
@@ -63,7 +66,7 @@ const DELIVERY_BATCHES_PER_PASS = 20;
 export interface TaskDeps {
   jobs: Pick<JobRegistry, 'tick'>;
   alertEvaluation: Pick<AlertEvaluation, 'pollIntervalMs' | 'watchedSymbols' | 'pollQuotes' | 'consumeIdeaEvents' | 'consumeNews' | 'scanIntraday'>;
-  alertDelivery: Pick<AlertDelivery, 'runOnce'>;
+  alertDelivery: Pick<AlertDelivery, 'runLane'>;
   /** The live-quote publisher: the quotes of the symbols open streams show, to every API replica. */
   liveQuotes: Pick<LiveQuotes, 'runOnce'>;
   /** The engines' replays (the `trades-replay` jobs). */
@@ -97,6 +100,8 @@ export function periodicTasks(deps: TaskDeps): PeriodicTask[] {
     { name: TASKS.news, everyMs: alertEveryMs, run: () => alertEvaluation.consumeNews() },
     { name: TASKS.scanIntraday, everyMs: alertEveryMs, run: () => alertEvaluation.scanIntraday() },
     { name: TASKS.delivery, everyMs: DEFAULT_POLL_MS, run: () => deliveryPass(deps) },
+    // Webhooks in a job of their own: a slow receiver never holds up the SMS and e-mail pass.
+    { name: TASKS.webhooks, everyMs: DEFAULT_POLL_MS, run: () => deps.alertDelivery.runLane('webhook') },
     { name: TASKS.liveQuotes, everyMs: LIVE_QUOTES_INTERVAL_MS, run: () => deps.liveQuotes.runOnce() },
   ];
   return tasks.map((task) => ({ ...task, run: notOverlapped(task.run) }));
@@ -161,8 +166,8 @@ async function scanBacktestJob(deps: TaskDeps, { data }: TaskContext) {
 }
 
 /** The delivery kick (after an alert commit): one waiting pass however many kicks. */
-export function kickDelivery(queue: Pick<JobQueue, 'enqueue'>, requestId?: string): Promise<void> {
-  return queue.enqueue(TASKS.delivery, {}, { jobId: `${TASKS.delivery}-kick`, removeWhenDone: true, ...(requestId ? { requestId } : {}) });
+export async function kickDelivery(queue: Pick<JobQueue, 'enqueue'>, requestId?: string): Promise<void> {
+  for (const task of [TASKS.delivery, TASKS.webhooks]) await queue.enqueue(task, {}, { jobId: `${task}-kick`, removeWhenDone: true, ...(requestId ? { requestId } : {}) });
 }
 
 /** How long a dashboard read that found its part empty waits for the fill on a worker. */
@@ -287,7 +292,7 @@ async function evaluateShare(deps: TaskDeps, { data, log, note }: TaskContext) {
 async function deliveryPass(deps: TaskDeps) {
   let handled = 0;
   for (let batch = 0; batch < DELIVERY_BATCHES_PER_PASS; batch += 1) {
-    const count = await deps.alertDelivery.runOnce();
+    const count = await deps.alertDelivery.runLane('messages');
     handled += count;
     if (count < DELIVERY_BATCH) break;
   }

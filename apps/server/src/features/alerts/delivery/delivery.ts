@@ -38,7 +38,7 @@ import type { Clock } from '../../../lib/clock';
 import { MailError, type Mailer, type MailMessage } from '../../../providers/mail';
 import { SmsError, type Sms } from '../../../providers/sms';
 import { attachToDigest, digestTexts, SMS_CAP_PER_DAY, SMS_CAP_PER_HOUR, type DigestData } from './delivery.digest';
-import { createAlertDeliveryRepo, DIGEST_ALERT_TYPE, type DeliveryRow, type DeliveryStatus, type EventRow } from './delivery.repo';
+import { createAlertDeliveryRepo, DIGEST_ALERT_TYPE, type DeliveryLane, type DeliveryRow, type DeliveryStatus, type EventRow } from './delivery.repo';
 import { deliveryLane } from './delivery-lane';
 import { unsubscribeKeyOf, unsubscribeLink } from './unsubscribe-token';
 import { WEBHOOK_MAX_IN_FLIGHT, type WebhookLane } from '../channels/webhook-lane';
@@ -92,8 +92,10 @@ export interface AlertDeliveryDeps {
 export interface AlertDelivery {
   /** Runs a pass soon (the evaluator calls it after a commit); only once start() was called. */
   kick(): void;
-  /** One pass: the deliveries handled. */
+  /** One pass of each lane (SMS and e-mail, then webhooks): the deliveries handled. */
   runOnce(): Promise<number>;
+  /** One pass of one lane (the workers' jobs run each lane as a job of its own, so neither waits for the other). */
+  runLane(lane: DeliveryLane): Promise<number>;
   /** Passes every `pollMs` (default 2 s); several processes may run it. */
   start(pollMs?: number): void;
   stop(): Promise<void>;
@@ -354,6 +356,10 @@ export function createAlertDelivery(deps: AlertDeliveryDeps): AlertDelivery {
     },
     async runOnce() {
       return (await runOnce()) + (webhooks ? await webhooks.runOnce() : 0);
+    },
+    async runLane(lane) {
+      if (lane === 'messages') return runOnce();
+      return webhooks ? webhooks.runOnce() : 0;
     },
     start(pollMs = DEFAULT_POLL_MS) {
       if (timer) return;
