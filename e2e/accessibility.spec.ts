@@ -156,8 +156,8 @@ const INTERACTIONS: Partial<Record<DashboardChildPath, Step[]>> = {
       state: 'channels: a webhook to a loopback address refused in the form',
       run: async (page) => {
         await page.getByRole('tab', { name: 'Settings' }).click();
-        await page.getByRole('region', { name: 'Channels' }).getByRole('button', { name: 'Add webhook' }).click();
-        const form = page.getByRole('dialog', { name: 'Add webhook' });
+        await page.getByRole('region', { name: 'Channels' }).getByRole('button', { name: 'Add channel' }).click();
+        const form = page.getByRole('dialog', { name: 'Add channel' });
         await form.getByRole('textbox', { name: 'Name' }).fill('Home automation');
         await form.getByRole('textbox', { name: 'URL' }).fill('https://127.0.0.1/hooks/signalboard');
         await form.getByRole('checkbox', { name: 'Percent Drop' }).check();

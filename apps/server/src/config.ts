@@ -72,6 +72,8 @@ const envSchema = z.object({
     .string()
     .default('')
     .transform((value) => value.split(',').map((entry) => entry.trim()).filter((entry) => entry !== '')),
+  /** Sends Discord webhook requests to this server instead of Discord's (tests, proxies); unset in production. */
+  DISCORD_BASE_URL: z.string().url().optional(),
   /** The key that seals stored channel secrets (64 hex digits or base64 of 32 bytes); else DATA_DIR/encryption-key, made once. */
   ENCRYPTION_KEY: z.string().min(1).optional(),
   /** Verification codes per client address per 24 hours, and for the whole installation per 24 hours. */

@@ -7,6 +7,24 @@ import { z } from 'zod';
 import { singleLineText } from '../validation/text';
 import { ALERT_TYPE_NAMES, ALERT_TYPES } from './alert-rules';
 
+/**
+ * The kinds of endpoint: a signed webhook of the user's own, a Discord channel's webhook (an embed per
+ * alert), an ntfy topic (a push notification on the user's phone through ntfy.sh or their own server).
+ */
+export const WEBHOOK_KINDS = ['webhook', 'discord', 'ntfy'] as const;
+export type WebhookKind = (typeof WEBHOOK_KINDS)[number];
+export const WEBHOOK_KIND_NAMES: Readonly<Record<WebhookKind, string>> = { webhook: 'Webhook', discord: 'Discord', ntfy: 'ntfy' };
+/** The ntfy server a new ntfy endpoint starts with. */
+export const NTFY_DEFAULT_SERVER = 'https://ntfy.sh';
+/** A Discord channel webhook: https://discord.com/api/webhooks/<id>/<token> (discordapp.com, ptb. and canary. too). */
+export const DISCORD_WEBHOOK_PATTERN = /^https:\/\/(?:(?:ptb|canary)\.)?discord(?:app)?\.com\/api(?:\/v\d+)?\/webhooks\/\d{5,25}\/[A-Za-z0-9_-]{20,200}\/?$/;
+export const DISCORD_URL_MESSAGE = 'Enter the Discord channel webhook URL (channel settings → Integrations → Webhooks → Copy Webhook URL), e.g. https://discord.com/api/webhooks/123456789012345678/abc…';
+/** An ntfy topic: what ntfy accepts in a topic name. */
+export const NTFY_TOPIC_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
+export const NTFY_TOPIC_MESSAGE = 'Enter the ntfy topic: 1 to 64 letters, digits, - or _ (anyone who knows a topic on a public server can read it: pick a long, unguessable one).';
+/** Only a signed webhook has a secret to rotate. */
+export const WEBHOOK_NO_SECRET_MESSAGE = 'Only a webhook of kind Webhook has a signing secret.';
+
 /** At most this many webhook endpoints per user. */
 export const WEBHOOK_MAX_PER_USER = 5;
 /** A delivery's request waits at most this long for the answer. */
@@ -49,8 +67,22 @@ export const webhookIdParams = z.object({
   id: z.coerce.number({ error: 'id must be a webhook id' }).int('id must be a webhook id').positive('id must be a webhook id').max(2_147_483_647, 'id must be a webhook id'),
 });
 
-/** POST api/alert_channels/webhooks. */
-export const createWebhookRequest = z.object({ name: webhookName, url: webhookUrl, alert_types: webhookAlertTypes });
+const webhookKind = z.enum(WEBHOOK_KINDS, { error: `kind must be one of: ${WEBHOOK_KINDS.join(', ')}` });
+const ntfyTopic = singleLineText('topic', { max: 64, examples: ['signalboard-7f3k9q2m'] });
+/** An ntfy access token (tk_…), sealed at rest like a webhook secret and never read back. */
+const ntfyToken = singleLineText('token', { max: 200, examples: ['tk_AgQdq7mVBoFD37zQVN29RhuMzNIz2'] });
+
+/**
+ * POST api/alert_channels/webhooks. `kind` (default 'webhook'); a Discord endpoint's `url` is the
+ * channel webhook URL; an ntfy endpoint's `url` is the server (NTFY_DEFAULT_SERVER) and it needs a
+ * `topic`, with an optional access `token`.
+ */
+export const createWebhookRequest = z
+  .object({ kind: webhookKind.default('webhook'), name: webhookName, url: webhookUrl, alert_types: webhookAlertTypes, topic: ntfyTopic.optional(), token: ntfyToken.optional() })
+  .superRefine((value, context) => {
+    if (value.kind === 'discord' && value.url.trim() !== '' && !DISCORD_WEBHOOK_PATTERN.test(value.url.trim())) context.addIssue({ code: 'custom', path: ['url'], message: DISCORD_URL_MESSAGE });
+    if (value.kind === 'ntfy' && !NTFY_TOPIC_PATTERN.test((value.topic ?? '').trim())) context.addIssue({ code: 'custom', path: ['topic'], message: NTFY_TOPIC_MESSAGE });
+  });
 export type CreateWebhookRequest = z.input<typeof createWebhookRequest>;
 
 /** PUT api/alert_channels/webhooks/{id}: what changes; `enabled: true` turns a disabled endpoint on again. */
@@ -59,6 +91,9 @@ export const updateWebhookRequest = z.object({
   url: webhookUrl.optional(),
   alert_types: webhookAlertTypes.optional(),
   enabled: z.boolean({ error: 'enabled must be true or false' }).optional(),
+  /** ntfy only: the topic, and the access token ('' removes it). */
+  topic: ntfyTopic.optional(),
+  token: ntfyToken.optional(),
 });
 export type UpdateWebhookRequest = z.input<typeof updateWebhookRequest>;
 
@@ -68,8 +103,14 @@ export type UpdateWebhookRequest = z.input<typeof updateWebhookRequest>;
  */
 export const webhook = z.object({
   id: z.number().int(),
+  kind: z.enum(WEBHOOK_KINDS),
   name: z.string(),
+  /** A Discord URL's token is masked (the whole URL is sealed at rest); an ntfy endpoint's server. */
   url: z.string(),
+  /** ntfy: the topic (else null). */
+  topic: z.string().nullable(),
+  /** ntfy: whether an access token is on file (never the token). */
+  has_token: z.boolean(),
   alert_types: z.array(z.enum(WEBHOOK_ALERT_TYPES)),
   enabled: z.boolean(),
   state: z.enum(['active', 'failing', 'disabled']),

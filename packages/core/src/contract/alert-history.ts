@@ -192,6 +192,8 @@ export const alertHistoryDelivery = z.object({
   /** 'sms' | 'email', or 'webhook' (issue 27): one delivery per endpoint, `endpoint` its name (null once deleted). */
   channel: z.union([alertChannel, z.literal('webhook')]),
   endpoint: z.string().nullable(),
+  /** The endpoint's kind ('webhook' | 'discord' | 'ntfy'); null for SMS and e-mail and once deleted. */
+  endpoint_kind: z.enum(['webhook', 'discord', 'ntfy']).nullable(),
   status: z.string(),
   reason: z.string().nullable(),
   attempts: z.number().int(),

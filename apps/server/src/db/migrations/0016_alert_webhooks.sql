@@ -1,8 +1,10 @@
 CREATE TABLE "alert_webhooks" (
 	"id" bigserial PRIMARY KEY NOT NULL,
 	"user_id" integer NOT NULL,
+	"kind" text DEFAULT 'webhook' NOT NULL,
 	"name" text NOT NULL,
 	"url" text NOT NULL,
+	"topic" text,
 	"alert_types" jsonb NOT NULL,
 	"secret_sealed" text NOT NULL,
 	"enabled" boolean NOT NULL,
@@ -11,7 +13,8 @@ CREATE TABLE "alert_webhooks" (
 	"last_success_at" timestamp with time zone,
 	"last_answer" text,
 	"created_at" timestamp with time zone NOT NULL,
-	"updated_at" timestamp with time zone NOT NULL
+	"updated_at" timestamp with time zone NOT NULL,
+	CONSTRAINT "alert_webhooks_kind" CHECK ("alert_webhooks"."kind" in ('webhook', 'discord', 'ntfy'))
 );
 --> statement-breakpoint
 ALTER TABLE "alert_deliveries" DROP CONSTRAINT "alert_deliveries_channel";--> statement-breakpoint

@@ -1,8 +1,10 @@
 /**
- * Alert channels beyond SMS and e-mail (issue 27; docs/rules/alerts.md §4.9 "Webhooks"): a user's webhook
- * endpoints. The signing secret is stored sealed (lib/secret-box.ts) and never read back by the API.
+ * Alert channels beyond SMS and e-mail (issue 27; docs/rules/alerts.md §4.8 "Webhooks"): a user's endpoints
+ * (signed webhooks, Discord channels, ntfy topics). Secrets are stored sealed (lib/secret-box.ts) and
+ * never read back by the API.
  */
-import { bigserial, boolean, index, integer, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
+import { bigserial, boolean, check, index, integer, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
 import { users } from './users';
 
 export const alertWebhooks = pgTable(
@@ -12,12 +14,22 @@ export const alertWebhooks = pgTable(
     userId: integer('user_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
+    /** 'webhook' (signed JSON), 'discord' (a channel webhook's embed) or 'ntfy' (a topic's notification). */
+    kind: text('kind').notNull().default('webhook'),
     name: text('name').notNull(),
-    /** Checked when saved and again at each send (lib/outbound/url-guard.ts). */
+    /**
+     * Checked when saved and again at each send (lib/outbound/url-guard.ts). A webhook's URL; an ntfy
+     * server; a Discord URL with its token masked (the real one is sealed in secret_sealed).
+     */
     url: text('url').notNull(),
+    /** ntfy: the topic. */
+    topic: text('topic'),
     /** The alert types sent to it (WEBHOOK_ALERT_TYPES). */
     alertTypes: jsonb('alert_types').$type<string[]>().notNull(),
-    /** The `whsec_…` secret, sealed with the installation's encryption key. */
+    /**
+     * Sealed with the installation's encryption key: a webhook's `whsec_…` secret, a Discord webhook's
+     * whole URL (it carries the token), an ntfy access token ('' when none).
+     */
     secretSealed: text('secret_sealed').notNull(),
     enabled: boolean('enabled').notNull(),
     /** Why it is off: the user's choice, or three days of failures (then the user was e-mailed). */
@@ -30,5 +42,5 @@ export const alertWebhooks = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
   },
-  (table) => [index('alert_webhooks_user').on(table.userId)],
+  (table) => [index('alert_webhooks_user').on(table.userId), check('alert_webhooks_kind', sql`${table.kind} in ('webhook', 'discord', 'ntfy')`)],
 );

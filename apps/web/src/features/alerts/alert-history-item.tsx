@@ -2,6 +2,7 @@ import { Badge, Button, Group, Paper, Stack, Text, type BadgeProps } from '@mant
 import {
   ALERT_DELIVERY_STATUS_HINTS,
   POSSIBLY_DUPLICATE_TEXT,
+  WEBHOOK_KIND_NAMES,
   alertDeliveryReasonText,
   alertDeliveryStatusText,
   type AlertDeliveryStatus,
@@ -26,10 +27,14 @@ const STATUS_COLOR: Record<AlertDeliveryStatus, BadgeProps['color']> = {
 
 const CHANNEL_NAMES = { sms: 'SMS', email: 'E-mail' } as const;
 
-/** A delivery's channel as the history names it: "SMS", "E-mail", "Webhook · <endpoint>" or "Webhook (deleted)". */
-export function deliveryChannelName(delivery: Pick<AlertHistoryDelivery, 'channel' | 'endpoint'>): string {
+/**
+ * A delivery's channel as the history names it: "SMS", "E-mail", "<kind> · <endpoint>" ("Webhook · Trading
+ * bot", "Discord · Team chat", "ntfy · Phone") or, once the endpoint is deleted, "Webhook (deleted)".
+ */
+export function deliveryChannelName(delivery: Pick<AlertHistoryDelivery, 'channel' | 'endpoint' | 'endpoint_kind'>): string {
   if (delivery.channel !== 'webhook') return CHANNEL_NAMES[delivery.channel];
-  return delivery.endpoint ? `Webhook · ${delivery.endpoint}` : 'Webhook (deleted)';
+  const kind = WEBHOOK_KIND_NAMES[delivery.endpoint_kind ?? 'webhook'];
+  return delivery.endpoint ? `${kind} · ${delivery.endpoint}` : `${kind} (deleted)`;
 }
 const NEW_YORK = 'America/New_York';
 

@@ -29,6 +29,7 @@ const DROP: AlertHistoryItem = {
     {
       channel: 'sms',
       endpoint: null,
+      endpoint_kind: null,
       status: 'delivered',
       reason: null,
       attempts: 2,
@@ -40,7 +41,7 @@ const DROP: AlertHistoryItem = {
         { status: 'delivered', reason: null, at: '2026-11-02T19:05:03.000Z' },
       ],
     },
-    { channel: 'email', endpoint: null, status: 'suppressed', reason: 'quiet_hours', attempts: 0, possibly_duplicate: false, updated_at: '2026-11-02T19:05:00.000Z', steps: [] },
+    { channel: 'email', endpoint: null, endpoint_kind: null, status: 'suppressed', reason: 'quiet_hours', attempts: 0, possibly_duplicate: false, updated_at: '2026-11-02T19:05:00.000Z', steps: [] },
   ],
 };
 const SAVED: AlertHistoryItem = {
@@ -53,7 +54,7 @@ const SAVED: AlertHistoryItem = {
   message: 'NVDA 2026-12-19 150C hit its target',
   rule: { option_chain_id: 'opt.NVDA.1' },
   data: { price: 5.33, source: 'Simulated market', asOf: '2026-11-03T15:00:00.000Z' },
-  deliveries: [{ channel: 'email', endpoint: null, status: 'failed', reason: 'hard_bounce', attempts: 1, possibly_duplicate: false, updated_at: '2026-11-03T15:00:01.000Z', steps: [] }],
+  deliveries: [{ channel: 'email', endpoint: null, endpoint_kind: null, status: 'failed', reason: 'hard_bounce', attempts: 1, possibly_duplicate: false, updated_at: '2026-11-03T15:00:01.000Z', steps: [] }],
 };
 
 const page = (items: AlertHistoryItem[], extra: Record<string, unknown> = {}) => ({ body: { data: { items, total: items.length, page: 1, limit: 20, ...extra } } });
@@ -185,15 +186,16 @@ describe('Alert History', () => {
     expect(screen.getByText('Showing 1–2 of 2 alerts')).toBeInTheDocument();
   });
 
-  it('names a webhook delivery by its endpoint, or as deleted, beside the SMS and e-mail ones', async () => {
+  it('names a webhook, Discord or ntfy delivery by its kind and endpoint, or as deleted, beside the SMS and e-mail ones', async () => {
     const webhookAlert: AlertHistoryItem = {
       ...DROP,
       id: 10,
       deliveries: [
-        { channel: 'sms', endpoint: null, status: 'delivered', reason: null, attempts: 1, possibly_duplicate: false, updated_at: '2026-11-02T19:05:03.000Z', steps: [] },
+        { channel: 'sms', endpoint: null, endpoint_kind: null, status: 'delivered', reason: null, attempts: 1, possibly_duplicate: false, updated_at: '2026-11-02T19:05:03.000Z', steps: [] },
         {
           channel: 'webhook',
           endpoint: 'Home automation',
+          endpoint_kind: 'webhook',
           status: 'delivered',
           reason: null,
           attempts: 2,
@@ -204,7 +206,9 @@ describe('Alert History', () => {
             { status: 'delivered', reason: null, at: '2026-11-02T19:05:04.000Z' },
           ],
         },
-        { channel: 'webhook', endpoint: null, status: 'failed', reason: 'retries_exhausted', attempts: 5, possibly_duplicate: false, updated_at: '2026-11-02T20:05:00.000Z', steps: [] },
+        { channel: 'webhook', endpoint: null, endpoint_kind: null, status: 'failed', reason: 'retries_exhausted', attempts: 5, possibly_duplicate: false, updated_at: '2026-11-02T20:05:00.000Z', steps: [] },
+        { channel: 'webhook', endpoint: 'Team chat', endpoint_kind: 'discord', status: 'delivered', reason: null, attempts: 1, possibly_duplicate: false, updated_at: '2026-11-02T19:05:02.000Z', steps: [] },
+        { channel: 'webhook', endpoint: 'Phone', endpoint_kind: 'ntfy', status: 'delivered', reason: null, attempts: 1, possibly_duplicate: false, updated_at: '2026-11-02T19:05:02.000Z', steps: [] },
       ],
     };
     setup(page([webhookAlert]));
@@ -212,6 +216,8 @@ describe('Alert History', () => {
     expect(card.getByText('SMS')).toBeInTheDocument();
     expect(card.getByText('Webhook · Home automation')).toBeInTheDocument();
     expect(card.getByText('Webhook (deleted)')).toBeInTheDocument();
+    expect(card.getByText('Discord · Team chat')).toBeInTheDocument();
+    expect(card.getByText('ntfy · Phone')).toBeInTheDocument();
     expect(card.getByText('2 attempts')).toBeInTheDocument();
     expect(card.getByText('Failed: no answer after 5 tries')).toBeInTheDocument();
     await userEvent.click(card.getByRole('button', { name: 'Show timeline of the Webhook · Home automation delivery' }));

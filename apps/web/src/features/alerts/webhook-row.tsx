@@ -1,7 +1,7 @@
 import '@mantine/core/styles/Badge.layer.css';
 import '@mantine/core/styles/Tooltip.layer.css';
 import { Badge, Button, Group, Paper, Stack, Text, Tooltip, VisuallyHidden } from '@mantine/core';
-import type { Webhook } from '@signalboard/core';
+import { WEBHOOK_KIND_NAMES, type Webhook } from '@signalboard/core';
 import { TONE } from '../../theme';
 import { alertTypesSummary, lastSuccessText, webhookStateBadge } from './webhook-texts';
 
@@ -28,8 +28,9 @@ function AlertTypes({ webhook }: { webhook: Webhook }) {
 }
 
 /**
- * One endpoint: its name, URL, alert types, state (Active, Failing since, Disabled with the reason),
- * last success and last answer, and its actions, each named with the endpoint ("Send test to Home
+ * One endpoint: its name and kind, URL (a Discord one masked, an ntfy one's server; ntfy's topic and
+ * whether an access token is on file), alert types, state (Active, Failing since, Disabled with the reason),
+ * last success and last answer, and its actions (Rotate secret for a webhook only), each named with the endpoint ("Send test to Home
  * automation"). `busy`: the action under way on this endpoint; `locked`: some call is under way.
  */
 export function WebhookRow({ webhook, busy, locked, onAction }: { webhook: Webhook; busy: WebhookAction | null; locked: boolean; onAction: (action: WebhookAction) => void }) {
@@ -43,7 +44,12 @@ export function WebhookRow({ webhook, busy, locked, onAction }: { webhook: Webho
     <Paper component="li" withBorder radius="md" p="md" aria-label={webhook.name}>
       <Stack gap={6}>
         <Group justify="space-between" gap="xs" wrap="wrap">
-          <Text fw={600}>{webhook.name}</Text>
+          <Group gap="xs" wrap="wrap">
+            <Text fw={600}>{webhook.name}</Text>
+            <Badge variant="outline" radius="sm" size="sm" color={TONE.neutral} tt="none">
+              {WEBHOOK_KIND_NAMES[webhook.kind]}
+            </Badge>
+          </Group>
           <Badge variant="light" radius="sm" color={badge.color} tt="none">
             {badge.label}
           </Badge>
@@ -51,6 +57,14 @@ export function WebhookRow({ webhook, busy, locked, onAction }: { webhook: Webho
         <Text size="sm" ff="monospace" style={{ overflowWrap: 'anywhere' }}>
           {webhook.url}
         </Text>
+        {webhook.kind === 'ntfy' ? (
+          <Group gap="md" wrap="wrap" style={{ rowGap: 0 }}>
+            <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
+              Topic: {webhook.topic ?? ''}
+            </Text>
+            {webhook.has_token ? <Text size="sm">Access token on file</Text> : null}
+          </Group>
+        ) : null}
         <AlertTypes webhook={webhook} />
         {webhook.state === 'disabled' && webhook.disabled_reason ? (
           <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
@@ -64,7 +78,7 @@ export function WebhookRow({ webhook, busy, locked, onAction }: { webhook: Webho
         <Group gap="xs" wrap="wrap" pt={4}>
           {button('test', 'Send test', `Send test to ${webhook.name}`)}
           {button('edit', 'Edit', `Edit ${webhook.name}`)}
-          {button('rotate', 'Rotate secret', `Rotate secret of ${webhook.name}`)}
+          {webhook.kind === 'webhook' ? button('rotate', 'Rotate secret', `Rotate secret of ${webhook.name}`) : null}
           {webhook.enabled ? button('toggle', 'Turn off', `Turn off ${webhook.name}`) : button('toggle', 'Turn on', `Turn on ${webhook.name}`)}
           {button('delete', 'Delete', `Delete ${webhook.name}`, { color: TONE.failure, variant: 'subtle' })}
         </Group>

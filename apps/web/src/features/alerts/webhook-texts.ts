@@ -2,13 +2,15 @@ import { WEBHOOK_ALERT_TYPE_NAMES, WEBHOOK_ALERT_TYPES, type TestWebhookResponse
 import { dateAndTime, formatDecimal } from '../../components/en-us-format';
 import { TONE } from '../../theme';
 
-/** The intro line of the Webhooks section. */
-export const WEBHOOKS_INTRO = 'Each alert is POSTed as JSON, signed with the Standard Webhooks scheme (webhook-id, webhook-timestamp, webhook-signature).';
-export const WEBHOOKS_EMPTY_MESSAGE = 'No webhooks yet.';
-export const WEBHOOKS_EMPTY_HINT = 'Add one to send your alerts to your own service (a home automation, a chat bot, a trading journal).';
-export const WEBHOOKS_LOADING_MESSAGE = 'Loading webhooks...';
-export const WEBHOOKS_LOAD_FAILED_TITLE = 'Could not load your webhooks.';
+/** The intro line of the Endpoints section. */
+export const WEBHOOKS_INTRO =
+  'Each alert goes to your endpoints: a webhook of your own (a JSON POST signed with the Standard Webhooks scheme: webhook-id, webhook-timestamp, webhook-signature), a Discord channel, or an ntfy topic (push notifications on your phone).';
+export const WEBHOOKS_EMPTY_MESSAGE = 'No endpoints yet.';
+export const WEBHOOKS_EMPTY_HINT = 'Add one to send your alerts to your own service (a home automation, a trading journal), a Discord channel or your phone.';
+export const WEBHOOKS_LOADING_MESSAGE = 'Loading endpoints...';
+export const WEBHOOKS_LOAD_FAILED_TITLE = 'Could not load your endpoints.';
 export const WEBHOOK_URL_PLACEHOLDER = 'https://example.com/hooks/signalboard';
+export const DISCORD_URL_PLACEHOLDER = 'https://discord.com/api/webhooks/…';
 
 /** "Nov 2, 2026, 2:05 PM" in the user's zone. */
 export const webhookTime = (iso: string) => dateAndTime(new Date(iso));

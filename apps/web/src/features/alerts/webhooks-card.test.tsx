@@ -1,4 +1,4 @@
-import { WEBHOOK_ALERT_TYPES, webhookLimitMessage, type TestWebhookResponse, type Webhook } from '@signalboard/core';
+import { DISCORD_URL_MESSAGE, NTFY_TOPIC_MESSAGE, WEBHOOK_ALERT_TYPES, webhookLimitMessage, type TestWebhookResponse, type Webhook } from '@signalboard/core';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
@@ -13,8 +13,11 @@ afterEach(() => {
 
 const HOME: Webhook = {
   id: 1,
+  kind: 'webhook',
   name: 'Home automation',
   url: 'https://example.com/hooks/signalboard',
+  topic: null,
+  has_token: false,
   alert_types: ['PERCENT_DROP', 'CURRENT_PRICE', 'CUSTOM_SCAN'],
   enabled: true,
   state: 'active',
@@ -24,6 +27,11 @@ const HOME: Webhook = {
   last_answer: '200 OK in 84 ms',
   created_at: '2026-11-01T10:00:00.000Z',
 };
+/** A Discord endpoint as read back: its URL's token masked. */
+const TEAM: Webhook = { ...HOME, id: 4, kind: 'discord', name: 'Team chat', url: 'https://discord.com/api/webhooks/123456789012345678/••••', alert_types: ['BITCOIN'] };
+/** An ntfy endpoint: its URL is the server; the token is never read back. */
+const PHONE: Webhook = { ...HOME, id: 5, kind: 'ntfy', name: 'Phone', url: 'https://ntfy.sh', topic: 'signalboard-7f3k9q2m', has_token: true, alert_types: ['PERCENT_DROP'] };
+const DISCORD_URL = 'https://discord.com/api/webhooks/123456789012345678/AbCdEfGhIjKlMnOpQrStUvWxYz_0123456789-abc';
 const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
 const LOOPBACK = "The URL's host 127.0.0.1 is on a loopback address; webhooks are not sent to this server's own network.";
 
@@ -46,18 +54,22 @@ function setup({ hooks = [] as Webhook[], max = 5, routes = {} as Routes } = {})
   return { ...api, state, client };
 }
 
-const status = () => screen.getByRole('status', { name: 'Webhooks status' });
+const status = () => screen.getByRole('status', { name: 'Endpoints status' });
 const row = async (name: string) => within(await screen.findByRole('listitem', { name }));
 
-describe('Channels card: webhooks', () => {
+describe('Channels card: endpoints', () => {
   it('shows the intro, the empty state and an enabled Add button', async () => {
     const api = setup();
     expect(screen.getByRole('heading', { level: 2, name: 'Channels' })).toBeInTheDocument();
-    expect(screen.getByRole('heading', { level: 3, name: 'Webhooks' })).toBeInTheDocument();
-    expect(screen.getByText('Each alert is POSTed as JSON, signed with the Standard Webhooks scheme (webhook-id, webhook-timestamp, webhook-signature).')).toBeInTheDocument();
-    expect(screen.getByText('Loading webhooks...')).toBeInTheDocument();
-    expect(await screen.findByText('No webhooks yet.')).toBeInTheDocument();
-    expect(screen.getByRole('button', { name: 'Add webhook' })).toBeEnabled();
+    expect(screen.getByRole('heading', { level: 3, name: 'Endpoints' })).toBeInTheDocument();
+    expect(
+      screen.getByText(
+        'Each alert goes to your endpoints: a webhook of your own (a JSON POST signed with the Standard Webhooks scheme: webhook-id, webhook-timestamp, webhook-signature), a Discord channel, or an ntfy topic (push notifications on your phone).',
+      ),
+    ).toBeInTheDocument();
+    expect(screen.getByText('Loading endpoints...')).toBeInTheDocument();
+    expect(await screen.findByText('No endpoints yet.')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Add channel' })).toBeEnabled();
     expect(api.unhandled).toEqual([]);
   });
 
@@ -95,8 +107,10 @@ describe('Channels card: webhooks', () => {
         },
       },
     });
-    await userEvent.click(await screen.findByRole('button', { name: 'Add webhook' }));
-    const form = within(await screen.findByRole('dialog', { name: 'Add webhook' }));
+    await userEvent.click(await screen.findByRole('button', { name: 'Add channel' }));
+    const form = within(await screen.findByRole('dialog', { name: 'Add channel' }));
+    expect(form.getByRole('radiogroup', { name: 'Kind' })).toBeInTheDocument();
+    expect(form.getByRole('radio', { name: 'Webhook' })).toBeChecked();
     expect(form.getByRole('textbox', { name: 'URL' })).toHaveAttribute('placeholder', 'https://example.com/hooks/signalboard');
     await userEvent.click(form.getByRole('button', { name: 'Save' }));
     expect(await form.findByText('Please enter a name for the webhook.')).toBeInTheDocument();
@@ -120,7 +134,7 @@ describe('Channels card: webhooks', () => {
     expect(shown.getByRole('button', { name: 'Copy' })).toBeInTheDocument();
     const posted = callsTo('alert_channels/webhooks').filter((call) => call.method === 'POST');
     expect(posted.map((call) => call.body)).toEqual([
-      { name: 'Home automation', url: 'https://ha.example.net/api/webhook/sb', alert_types: WEBHOOK_ALERT_TYPES.filter((type) => type !== 'SAVED_STOCK_SCANNER') },
+      { kind: 'webhook', name: 'Home automation', url: 'https://ha.example.net/api/webhook/sb', alert_types: WEBHOOK_ALERT_TYPES.filter((type) => type !== 'SAVED_STOCK_SCANNER') },
     ]);
     // Only the card's state holds the secret: not the query cache, nor the finished mutation.
     expect(JSON.stringify(client.getQueryCache().getAll().map((query) => query.state.data))).not.toContain(SECRET);
@@ -134,8 +148,8 @@ describe('Channels card: webhooks', () => {
 
   it("shows the server's refusal under the form and keeps what was typed", async () => {
     setup({ routes: { 'POST alert_channels/webhooks': { status: 400, body: { msg: LOOPBACK } } } });
-    await userEvent.click(await screen.findByRole('button', { name: 'Add webhook' }));
-    const form = within(await screen.findByRole('dialog', { name: 'Add webhook' }));
+    await userEvent.click(await screen.findByRole('button', { name: 'Add channel' }));
+    const form = within(await screen.findByRole('dialog', { name: 'Add channel' }));
     await userEvent.type(form.getByRole('textbox', { name: 'Name' }), 'Local');
     await userEvent.type(form.getByRole('textbox', { name: 'URL' }), 'https://127.0.0.1/hook');
     await userEvent.click(form.getByRole('checkbox', { name: 'Percent Drop' }));
@@ -145,6 +159,178 @@ describe('Channels card: webhooks', () => {
     expect(form.getByRole('textbox', { name: 'URL' })).toHaveValue('https://127.0.0.1/hook');
     expect(form.getByRole('checkbox', { name: 'Percent Drop' })).toBeChecked();
     expect(form.getByRole('button', { name: 'Save' })).toBeEnabled();
+  });
+
+  it('shows each kind in its row: a badge, the topic and token of an ntfy endpoint, Rotate secret for a webhook only', async () => {
+    setup({ hooks: [HOME, TEAM, PHONE] });
+    const home = await row('Home automation');
+    expect(home.getByText('Webhook')).toBeInTheDocument();
+    expect(home.getByRole('button', { name: 'Rotate secret of Home automation' })).toBeInTheDocument();
+    const team = await row('Team chat');
+    expect(team.getByText('Discord')).toBeInTheDocument();
+    expect(team.getByText(TEAM.url)).toBeInTheDocument();
+    expect(team.queryByText(/^Topic:/)).toBeNull();
+    expect(team.queryByRole('button', { name: /^Rotate secret/ })).toBeNull();
+    for (const name of ['Send test to Team chat', 'Edit Team chat', 'Turn off Team chat', 'Delete Team chat']) expect(team.getByRole('button', { name })).toBeEnabled();
+    const phone = await row('Phone');
+    expect(phone.getByText('ntfy')).toBeInTheDocument();
+    expect(phone.getByText('https://ntfy.sh')).toBeInTheDocument();
+    expect(phone.getByText('Topic: signalboard-7f3k9q2m')).toBeInTheDocument();
+    expect(phone.getByText('Access token on file')).toBeInTheDocument();
+    expect(phone.queryByRole('button', { name: /^Rotate secret/ })).toBeNull();
+    expect(phone.getByRole('button', { name: 'Send test to Phone' })).toBeEnabled();
+  });
+
+  it("adds a Discord channel: the contract's message for a wrong URL, then no secret to show", async () => {
+    const { callsTo, state } = setup({
+      routes: {
+        'POST alert_channels/webhooks': (_url, init) => {
+          const body = bodyOf(init);
+          const created: Webhook = { ...TEAM, id: 9, name: String(body.name), alert_types: body.alert_types as Webhook['alert_types'], last_success_at: null, last_answer: null };
+          state.hooks.push(created);
+          return { body: { msg: `Webhook "${created.name}" added.`, webhook: created } };
+        },
+      },
+    });
+    await userEvent.click(await screen.findByRole('button', { name: 'Add channel' }));
+    const form = within(await screen.findByRole('dialog', { name: 'Add channel' }));
+    await userEvent.click(form.getByRole('radio', { name: 'Discord' }));
+    expect(form.queryByRole('textbox', { name: 'URL' })).toBeNull();
+    const url = form.getByRole('textbox', { name: 'Discord webhook URL' });
+    expect(url).toHaveAttribute('placeholder', 'https://discord.com/api/webhooks/…');
+    expect(url).toHaveAccessibleDescription('In Discord: channel settings → Integrations → Webhooks → Copy Webhook URL.');
+    expect(form.getByRole('textbox', { name: 'Name' })).toHaveAttribute('placeholder', 'Team chat');
+    await userEvent.type(form.getByRole('textbox', { name: 'Name' }), 'Team chat');
+    await userEvent.type(url, 'https://example.com/hooks/signalboard');
+    await userEvent.click(form.getByRole('checkbox', { name: 'Cryptocurrency' }));
+    await userEvent.click(form.getByRole('button', { name: 'Save' }));
+    expect(await form.findByText(DISCORD_URL_MESSAGE)).toBeInTheDocument();
+    expect(callsTo('alert_channels/webhooks').filter((call) => call.method === 'POST')).toHaveLength(0);
+
+    await userEvent.clear(url);
+    await userEvent.type(url, DISCORD_URL);
+    expect(form.queryByText(DISCORD_URL_MESSAGE)).toBeNull();
+    await userEvent.click(form.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(status()).toHaveTextContent('Webhook "Team chat" added.'));
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(callsTo('alert_channels/webhooks').filter((call) => call.method === 'POST').map((call) => call.body)).toEqual([{ kind: 'discord', name: 'Team chat', url: DISCORD_URL, alert_types: ['BITCOIN'] }]);
+    expect((await row('Team chat')).getByText('Discord')).toBeInTheDocument();
+  });
+
+  it('adds an ntfy topic: the server starts as ntfy.sh, the topic is required, the token is sent', async () => {
+    const { callsTo, state } = setup({
+      routes: {
+        'POST alert_channels/webhooks': (_url, init) => {
+          const body = bodyOf(init);
+          const created: Webhook = { ...PHONE, id: 9, name: String(body.name), url: String(body.url), topic: String(body.topic), has_token: Boolean(body.token), alert_types: body.alert_types as Webhook['alert_types'] };
+          state.hooks.push(created);
+          return { body: { msg: `Webhook "${created.name}" added.`, webhook: created } };
+        },
+      },
+    });
+    await userEvent.click(await screen.findByRole('button', { name: 'Add channel' }));
+    const form = within(await screen.findByRole('dialog', { name: 'Add channel' }));
+    await userEvent.click(form.getByRole('radio', { name: 'ntfy' }));
+    expect(form.getByRole('textbox', { name: 'Server' })).toHaveValue('https://ntfy.sh');
+    expect(form.getByRole('textbox', { name: 'Server' })).toHaveAccessibleDescription('ntfy.sh or your own ntfy server');
+    expect(form.getByRole('textbox', { name: 'Topic' })).toHaveAccessibleDescription(
+      'Subscribe to this topic in the ntfy app. On a public server anyone who knows the topic can read it: pick a long, unguessable name.',
+    );
+    const token = form.getByLabelText('Access token');
+    expect(token).toHaveAttribute('type', 'password');
+    expect(token).toHaveAccessibleDescription('Only for a protected topic. Stored encrypted; never shown again.');
+    expect(form.queryByRole('checkbox', { name: 'Remove the access token' })).toBeNull();
+    await userEvent.type(form.getByRole('textbox', { name: 'Name' }), 'Phone');
+    await userEvent.click(form.getByRole('checkbox', { name: 'Percent Drop' }));
+    await userEvent.click(form.getByRole('button', { name: 'Save' }));
+    expect(await form.findByText(NTFY_TOPIC_MESSAGE)).toBeInTheDocument();
+    expect(callsTo('alert_channels/webhooks').filter((call) => call.method === 'POST')).toHaveLength(0);
+
+    await userEvent.type(form.getByRole('textbox', { name: 'Topic' }), 'signalboard-7f3k9q2m');
+    await userEvent.type(token, 'tk_AgQdq7mVBoFD37zQVN29RhuMzNIz2');
+    await userEvent.click(form.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(status()).toHaveTextContent('Webhook "Phone" added.'));
+    expect(screen.queryByRole('dialog', { name: 'Signing secret' })).toBeNull();
+    expect(callsTo('alert_channels/webhooks').filter((call) => call.method === 'POST').map((call) => call.body)).toEqual([
+      { kind: 'ntfy', name: 'Phone', url: 'https://ntfy.sh', alert_types: ['PERCENT_DROP'], topic: 'signalboard-7f3k9q2m', token: 'tk_AgQdq7mVBoFD37zQVN29RhuMzNIz2' },
+    ]);
+    expect((await row('Phone')).getByText('Access token on file')).toBeInTheDocument();
+  });
+
+  it('edits a Discord endpoint without its URL when the field is left empty, and with it when typed', async () => {
+    const puts: Record<string, unknown>[] = [];
+    const { state } = setup({
+      hooks: [TEAM],
+      routes: {
+        'PUT alert_channels/webhooks/4': (_url, init) => {
+          const body = bodyOf(init);
+          puts.push(body);
+          const { url: _url2, ...rest } = body;
+          const saved: Webhook = { ...state.hooks[0]!, ...rest };
+          state.hooks = [saved];
+          return { body: { msg: `Webhook "${saved.name}" saved.`, webhook: saved } };
+        },
+      },
+    });
+    await userEvent.click((await row('Team chat')).getByRole('button', { name: 'Edit Team chat' }));
+    let form = within(await screen.findByRole('dialog', { name: 'Edit "Team chat"' }));
+    expect(form.getByText('Kind:').parentElement).toHaveTextContent('Kind: Discord');
+    expect(form.queryByRole('radiogroup', { name: 'Kind' })).toBeNull();
+    const url = form.getByRole('textbox', { name: 'Discord webhook URL' });
+    expect(url).toHaveValue('');
+    expect(url).toHaveAccessibleDescription('Leave empty to keep the current URL.');
+    await userEvent.clear(form.getByRole('textbox', { name: 'Name' }));
+    await userEvent.type(form.getByRole('textbox', { name: 'Name' }), 'Team');
+    await userEvent.click(form.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(status()).toHaveTextContent('Webhook "Team" saved.'));
+    expect(puts[0]).toEqual({ name: 'Team', alert_types: ['BITCOIN'] });
+
+    await userEvent.click((await row('Team')).getByRole('button', { name: 'Edit Team' }));
+    form = within(await screen.findByRole('dialog', { name: 'Edit "Team"' }));
+    await userEvent.type(form.getByRole('textbox', { name: 'Discord webhook URL' }), 'https://discord.com/api/webhooks/1/x');
+    await userEvent.click(form.getByRole('button', { name: 'Save' }));
+    expect(await form.findByText(DISCORD_URL_MESSAGE)).toBeInTheDocument();
+    await userEvent.clear(form.getByRole('textbox', { name: 'Discord webhook URL' }));
+    await userEvent.type(form.getByRole('textbox', { name: 'Discord webhook URL' }), DISCORD_URL);
+    await userEvent.click(form.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(puts).toHaveLength(2));
+    expect(puts[1]).toEqual({ name: 'Team', url: DISCORD_URL, alert_types: ['BITCOIN'] });
+  });
+
+  it('edits an ntfy endpoint: its token kept when left empty, or removed', async () => {
+    const puts: Record<string, unknown>[] = [];
+    const { state } = setup({
+      hooks: [PHONE],
+      routes: {
+        'PUT alert_channels/webhooks/5': (_url, init) => {
+          const body = bodyOf(init);
+          puts.push(body);
+          const { token, ...rest } = body;
+          const saved: Webhook = { ...state.hooks[0]!, ...rest, ...(token === '' ? { has_token: false } : {}) };
+          state.hooks = [saved];
+          return { body: { msg: `Webhook "${saved.name}" saved.`, webhook: saved } };
+        },
+      },
+    });
+    await userEvent.click((await row('Phone')).getByRole('button', { name: 'Edit Phone' }));
+    let form = within(await screen.findByRole('dialog', { name: 'Edit "Phone"' }));
+    expect(form.getByText('Kind:').parentElement).toHaveTextContent('Kind: ntfy');
+    expect(form.getByRole('textbox', { name: 'Server' })).toHaveValue('https://ntfy.sh');
+    expect(form.getByRole('textbox', { name: 'Topic' })).toHaveValue('signalboard-7f3k9q2m');
+    expect(form.getByLabelText('Access token')).toHaveValue('');
+    expect(form.getByLabelText('Access token')).toHaveAttribute('placeholder', '•••••• (on file; leave empty to keep)');
+    await userEvent.click(form.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(puts).toHaveLength(1));
+    expect(puts[0]).toEqual({ name: 'Phone', url: 'https://ntfy.sh', alert_types: ['PERCENT_DROP'], topic: 'signalboard-7f3k9q2m' });
+
+    await userEvent.click((await row('Phone')).getByRole('button', { name: 'Edit Phone' }));
+    form = within(await screen.findByRole('dialog', { name: 'Edit "Phone"' }));
+    await userEvent.click(form.getByRole('checkbox', { name: 'Remove the access token' }));
+    expect(form.getByLabelText('Access token')).toBeDisabled();
+    await userEvent.click(form.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(puts).toHaveLength(2));
+    expect(puts[1]).toEqual({ name: 'Phone', url: 'https://ntfy.sh', alert_types: ['PERCENT_DROP'], topic: 'signalboard-7f3k9q2m', token: '' });
+    await waitFor(async () => expect((await row('Phone')).queryByText('Access token on file')).toBeNull());
   });
 
   it('edits an endpoint with its values filled in, and turns it off', async () => {
@@ -162,7 +348,9 @@ describe('Channels card: webhooks', () => {
       },
     });
     await userEvent.click((await row('Home automation')).getByRole('button', { name: 'Edit Home automation' }));
-    const form = within(await screen.findByRole('dialog', { name: 'Edit webhook "Home automation"' }));
+    const form = within(await screen.findByRole('dialog', { name: 'Edit "Home automation"' }));
+    expect(form.getByText('Kind:').parentElement).toHaveTextContent('Kind: Webhook');
+    expect(form.queryByRole('radiogroup', { name: 'Kind' })).toBeNull();
     expect(form.getByRole('textbox', { name: 'URL' })).toHaveValue(HOME.url);
     expect(form.getByRole('checkbox', { name: 'Custom Scan' })).toBeChecked();
     await userEvent.clear(form.getByRole('textbox', { name: 'Name' }));
@@ -221,7 +409,7 @@ describe('Channels card: webhooks', () => {
     });
     await userEvent.click((await row('Home automation')).getByRole('button', { name: 'Delete Home automation' }));
     const confirm = within(await screen.findByRole('dialog', { name: 'Please confirm' }));
-    expect(confirm.getByText('Delete the webhook "Home automation"? Alerts still queued for it will not be sent.')).toBeInTheDocument();
+    expect(confirm.getByText('Delete the endpoint "Home automation"? Alerts still queued for it will not be sent.')).toBeInTheDocument();
     await userEvent.click(confirm.getByRole('button', { name: 'Cancel' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     expect(callsTo('alert_channels/webhooks/1')).toHaveLength(0);
@@ -230,7 +418,7 @@ describe('Channels card: webhooks', () => {
     await userEvent.click(within(await screen.findByRole('dialog', { name: 'Please confirm' })).getByRole('button', { name: 'Delete' }));
     await waitFor(() => expect(status()).toHaveTextContent('Webhook "Home automation" deleted.'));
     expect(status()).toHaveAttribute('data-tone', 'success');
-    expect(await screen.findByText('No webhooks yet.')).toBeInTheDocument();
+    expect(await screen.findByText('No endpoints yet.')).toBeInTheDocument();
     expect(callsTo('alert_channels/webhooks/1').map((call) => call.method)).toEqual(['DELETE']);
   });
 
@@ -252,10 +440,10 @@ describe('Channels card: webhooks', () => {
     await waitFor(() => expect(screen.queryByText(SECRET)).toBeNull());
   });
 
-  it('disables Add with the limit note when the most webhooks are there', async () => {
+  it('disables Add with the limit note when the most endpoints are there', async () => {
     setup({ hooks: [HOME, { ...HOME, id: 2, name: 'Chat bot' }], max: 2 });
     await screen.findByRole('listitem', { name: 'Chat bot' });
-    const add = screen.getByRole('button', { name: 'Add webhook' });
+    const add = screen.getByRole('button', { name: 'Add channel' });
     expect(add).toBeDisabled();
     expect(screen.getByText(webhookLimitMessage(2))).toBeInTheDocument();
     expect(add).toHaveAccessibleDescription(webhookLimitMessage(2));
@@ -264,7 +452,7 @@ describe('Channels card: webhooks', () => {
   it("shows the msg when the list cannot be loaded, and retries", async () => {
     let fail = true;
     setup({ routes: { 'GET alert_channels/webhooks': () => (fail ? { status: 500, body: { msg: 'The database is not answering.' } } : { body: { webhooks: [HOME], max: 5 } }) } });
-    expect(await screen.findByText('Could not load your webhooks.')).toBeInTheDocument();
+    expect(await screen.findByText('Could not load your endpoints.')).toBeInTheDocument();
     expect(screen.getByText('The database is not answering.')).toBeInTheDocument();
     fail = false;
     await userEvent.click(screen.getByRole('button', { name: 'Retry' }));

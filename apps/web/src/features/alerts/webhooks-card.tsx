@@ -1,5 +1,5 @@
 import { Button, Group, Loader, Paper, Stack, Text, Title } from '@mantine/core';
-import { webhookLimitMessage, type CreateWebhookRequest, type Webhook } from '@signalboard/core';
+import { webhookLimitMessage, type Webhook } from '@signalboard/core';
 import { IconPlus } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useId, useState } from 'react';
@@ -7,7 +7,7 @@ import { ConfirmDialog } from '../../components/confirm-dialog';
 import { ListError } from '../../components/trade-ideas/list-states';
 import { useCreateWebhook, useDeleteWebhook, useRotateWebhookSecret, useTestWebhook, useUpdateWebhook, webhooksQuery } from './api/webhooks';
 import { StatusLine, type StatusMessage } from './status-message';
-import { WebhookFormModal } from './webhook-form-modal';
+import { WebhookFormModal, type WebhookFormSave } from './webhook-form-modal';
 import { WebhookRow, type WebhookAction } from './webhook-row';
 import { WebhookSecretModal, type ShownSecret } from './webhook-secret-modal';
 import { WebhookTestModal, type TestShown } from './webhook-test-modal';
@@ -17,14 +17,15 @@ const messageOf = (error: unknown) => (error instanceof Error && error.message.t
 
 type Confirming = { action: 'delete' | 'rotate'; webhook: Webhook };
 const QUESTIONS: Record<Confirming['action'], (name: string) => string> = {
-  delete: (name) => `Delete the webhook "${name}"? Alerts still queued for it will not be sent.`,
+  delete: (name) => `Delete the endpoint "${name}"? Alerts still queued for it will not be sent.`,
   rotate: (name) => `Make a new signing secret for "${name}"? The old one stops signing at once: give your receiver the new one.`,
 };
 
 /**
- * The Channels card (issue 27): the user's signed webhook endpoints — list with state, last success and
- * last answer; add, edit, turn off and on, rotate the secret, delete, and send a test that shows the
- * signed request and the answer. A new secret is shown once, from this card's state only.
+ * The Channels card (issue 27): the user's endpoints — signed webhooks, Discord channels and ntfy
+ * topics — listed with kind, state, last success and last answer; add, edit, turn off and on, rotate
+ * a webhook's secret, delete, and send a test that shows the request and the answer. A new secret
+ * (a webhook's only) is shown once, from this card's state only.
  */
 export function WebhooksCard() {
   const list = useQuery(webhooksQuery());
@@ -42,17 +43,21 @@ export function WebhooksCard() {
   const limitId = useId();
 
   /** The form's Save: null when saved, else the server's msg (shown under the form, which stays open). */
-  async function save(values: CreateWebhookRequest): Promise<string | null> {
+  async function save(saved: WebhookFormSave): Promise<string | null> {
     const target = editing?.webhook ?? null;
     try {
-      if (target) {
-        const answer = await update.mutateAsync({ id: target.id, body: values });
+      if (saved.mode === 'update') {
+        if (!target) return null;
+        const answer = await update.mutateAsync({ id: target.id, body: saved.body });
         setStatus({ text: answer.msg, tone: 'success' });
       } else {
-        const answer = await create.mutateAsync(values);
+        const answer = await create.mutateAsync(saved.body);
         create.reset();
-        setStatus(null);
-        if (answer.secret) setSecret({ name: answer.webhook.name, secret: answer.secret, msg: answer.msg });
+        // A webhook's secret is shown once (its msg with it); the other kinds have none.
+        if (answer.secret) {
+          setStatus(null);
+          setSecret({ name: answer.webhook.name, secret: answer.secret, msg: answer.msg });
+        } else setStatus({ text: answer.msg, tone: 'success' });
       }
       setEditing(null);
       return null;
@@ -113,9 +118,9 @@ export function WebhooksCard() {
         <Title order={2} size="h4" id="channels-title">
           Channels
         </Title>
-        <Stack gap="sm" component="section" aria-labelledby="webhooks-title">
-          <Title order={3} size="h5" id="webhooks-title">
-            Webhooks
+        <Stack gap="sm" component="section" aria-labelledby="endpoints-title">
+          <Title order={3} size="h5" id="endpoints-title">
+            Endpoints
           </Title>
           <Text size="sm" c="dimmed">
             {WEBHOOKS_INTRO}
@@ -137,7 +142,7 @@ export function WebhooksCard() {
                   </Text>
                 </Stack>
               ) : (
-                <Stack component="ul" gap="sm" aria-label="Webhooks" style={{ listStyle: 'none', margin: 0, padding: 0 }}>
+                <Stack component="ul" gap="sm" aria-label="Endpoints" style={{ listStyle: 'none', margin: 0, padding: 0 }}>
                   {data!.webhooks.map((webhook) => (
                     <WebhookRow key={webhook.id} webhook={webhook} busy={busy?.id === webhook.id ? busy.action : null} locked={busy !== null} onAction={(action) => onAction(webhook, action)} />
                   ))}
@@ -153,7 +158,7 @@ export function WebhooksCard() {
                     setEditing({ webhook: null });
                   }}
                 >
-                  Add webhook
+                  Add channel
                 </Button>
                 {full ? (
                   <Text size="sm" id={limitId}>
@@ -163,7 +168,7 @@ export function WebhooksCard() {
               </Group>
             </>
           )}
-          <StatusLine status={status} label="Webhooks status" />
+          <StatusLine status={status} label="Endpoints status" />
         </Stack>
       </Stack>
       {editing ? <WebhookFormModal webhook={editing.webhook} onSave={save} onClose={() => setEditing(null)} /> : null}

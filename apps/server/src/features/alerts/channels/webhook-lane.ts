@@ -23,7 +23,7 @@ import type { SecretBox } from '../../../lib/secret-box';
 import type { Mailer } from '../../../providers/mail';
 import { createAlertDeliveryRepo, type DeliveryRow, type DeliveryStatus } from '../delivery/delivery.repo';
 import { webhookEventId, webhookPayload } from './webhook-payload';
-import { sendWebhook } from './webhook-send';
+import { sendWebhook, targetOf } from './webhook-send';
 import { createWebhooksRepo } from './webhooks.repo';
 
 /** Requests in flight at once per process (the bound). */
@@ -55,7 +55,7 @@ export interface WebhookLaneDeps {
   box: SecretBox;
   mailer: Mailer;
   clock: Clock;
-  config: Pick<Config, 'PUBLIC_URL' | 'WEBHOOK_ALLOW_HTTP' | 'WEBHOOK_ALLOW_HOSTS'>;
+  config: Pick<Config, 'PUBLIC_URL' | 'WEBHOOK_ALLOW_HTTP' | 'WEBHOOK_ALLOW_HOSTS' | 'DISCORD_BASE_URL'>;
   log: { info(message: string): void; warn(message: string): void };
   random?: () => number;
   /** DNS (tests pass their own). */
@@ -138,7 +138,7 @@ export function createWebhookLane(deps: WebhookLaneDeps) {
 
     const id = webhookEventId(event.id, endpoint.id);
     const payload = webhookPayload(event, id, config.PUBLIC_URL, 'alert.fired', started);
-    const { outcome } = await sendWebhook({ url: endpoint.url, secret: box.open(endpoint.secretSealed) }, payload, { rules, ...(deps.resolve ? { resolve: deps.resolve } : {}) }, started);
+    const { outcome } = await sendWebhook(targetOf(endpoint, box), payload, { rules, discordBaseUrl: config.DISCORD_BASE_URL, ...(deps.resolve ? { resolve: deps.resolve } : {}) }, started);
     const at = now();
     if (outcome.kind === 'delivered') {
       await db.transaction(async (tx) => {

@@ -1,20 +1,35 @@
 /**
- * One signed POST to a webhook endpoint (issue 27; docs/rules/alerts.md §4.9 "Webhooks"), shared by the
- * delivery lane and "Send test": the URL is checked again at send time and the request goes to the
- * address that check resolved (lib/outbound), never following a redirect; the answer is classified.
+ * One POST to an endpoint (issue 27; docs/rules/alerts.md §4.8 "Webhooks"), shared by the delivery lane and
+ * "Send test": a webhook's signed JSON, a Discord embed, an ntfy notification. The URL is checked again
+ * at send time and the request goes to the address that check resolved (lib/outbound), never
+ * following a redirect; the answer is classified.
  */
-import { WEBHOOK_TIMEOUT_MS, type WebhookPayload } from '@signalboard/core';
+import { WEBHOOK_TIMEOUT_MS, type WebhookKind, type WebhookPayload } from '@signalboard/core';
 import { checkOutboundUrl, OutboundUrlError, type OutboundUrlRules, type Resolver } from '../../../lib/outbound/url-guard';
 import { OutboundNetworkError, postPinned, type OutboundResponse } from '../../../lib/outbound/post-pinned';
+import type { SecretBox } from '../../../lib/secret-box';
 import { webhookHeaders } from './webhook-signature';
 
+/** An endpoint as the sender needs it: its kind, its stored URL and topic, its opened secret. */
 export interface WebhookTarget {
+  kind: WebhookKind;
+  /** webhook: the URL; ntfy: the server; discord: unused (the URL is the secret). */
   url: string;
+  topic?: string | null;
+  /** webhook: the whsec_ secret; discord: the whole webhook URL; ntfy: the access token ('' when none). */
   secret: string;
+}
+
+/** A stored endpoint as a target: its secret opened. */
+export function targetOf(row: { kind: string; url: string; topic: string | null; secretSealed: string }, box: SecretBox): WebhookTarget {
+  const kind: WebhookKind = row.kind === 'discord' || row.kind === 'ntfy' ? row.kind : 'webhook';
+  return { kind, url: row.url, topic: row.topic, secret: box.open(row.secretSealed) };
 }
 
 export interface WebhookSendOptions {
   rules: OutboundUrlRules;
+  /** DISCORD_BASE_URL: Discord's requests go to this origin instead (tests). */
+  discordBaseUrl?: string | undefined;
   /** DNS (tests pass their own). */
   resolve?: Resolver;
   timeoutMs?: number;
@@ -58,14 +73,66 @@ export function classifyAnswer(response: OutboundResponse, now: number): Webhook
   return { kind: 'failed', answer, response };
 }
 
-/** Signs `payload` with the endpoint's secret and POSTs it; never throws for the peer's faults. */
-export async function sendWebhook(target: WebhookTarget, payload: WebhookPayload, options: WebhookSendOptions, now: Date): Promise<WebhookAttempt> {
+/** A Discord webhook URL with its token masked, as the API shows it. */
+export const maskDiscordUrl = (url: string) => url.replace(/\/webhooks\/(\d+)\/[^/?#]+/, '/webhooks/$1/••••');
+
+/** ntfy's priority of each kind of alert: price crossings and trade events high (4), the rest default (3). */
+const NTFY_HIGH = new Set(['PERCENT_DROP', 'CURRENT_PRICE', 'BITCOIN', 'LEVEL_SYSTEM', 'OPTION_ALERT', 'SAVED_OPTION_TRADE', 'SAVED_STOCK_SCANNER']);
+/** Discord embed colours: drops red, the rest the app's blue. */
+const DISCORD_RED = 0xe03131;
+const DISCORD_BLUE = 0x4263eb;
+const cut = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
+
+/** The request an endpoint gets for `payload`, and the same as shown to its user (no token in it). */
+export function endpointRequest(target: WebhookTarget, payload: WebhookPayload, now: Date, discordBaseUrl?: string) {
+  const { data } = payload;
+  if (target.kind === 'discord') {
+    const real = discordBaseUrl ? `${discordBaseUrl.replace(/\/$/, '')}${new URL(target.secret).pathname}` : target.secret;
+    const url = `${real}${real.includes('?') ? '&' : '?'}wait=true`;
+    const drop = /DROP/.test(data.alert_type);
+    const body = JSON.stringify({
+      username: 'Signalboard',
+      allowed_mentions: { parse: [] },
+      embeds: [
+        {
+          title: cut(data.subject, 256),
+          description: cut(data.text, 4000),
+          ...(data.links.screen ?? data.links.history ? { url: data.links.screen ?? data.links.history } : {}),
+          color: drop ? DISCORD_RED : DISCORD_BLUE,
+          timestamp: data.fired_at,
+          footer: { text: cut(`${data.type_name} · Signalboard`, 2048) },
+        },
+      ],
+    });
+    const headers = { 'content-type': 'application/json' };
+    return { url, headers, body, shown: { url: maskDiscordUrl(target.secret), headers } };
+  }
+  if (target.kind === 'ntfy') {
+    // Published as JSON to the server's root (ntfy's JSON publishing): no header encoding of the texts.
+    const url = `${target.url.replace(/\/$/, '')}/`;
+    const body = JSON.stringify({
+      topic: target.topic ?? '',
+      title: cut(data.subject, 250),
+      message: cut(data.text, 4000),
+      priority: NTFY_HIGH.has(data.alert_type) ? 4 : 3,
+      tags: ['chart_with_upwards_trend'],
+      ...(data.links.screen ?? data.links.history ? { click: data.links.screen ?? data.links.history } : {}),
+    });
+    const headers: Record<string, string> = { 'content-type': 'application/json', ...(target.secret ? { authorization: `Bearer ${target.secret}` } : {}) };
+    return { url, headers, body, shown: { url, headers: target.secret ? { ...headers, authorization: 'Bearer ••••' } : headers } };
+  }
   const body = JSON.stringify(payload);
   const headers = webhookHeaders(target.secret, payload.id, Math.floor(now.getTime() / 1000), body);
-  const request = { method: 'POST' as const, url: target.url, headers: { ...headers }, body };
+  return { url: target.url, headers: { ...headers }, body, shown: { url: target.url, headers: { ...headers } } };
+}
+
+/** Sends `payload` to the endpoint as its kind wants it (a webhook signed); never throws for the peer's faults. */
+export async function sendWebhook(target: WebhookTarget, payload: WebhookPayload, options: WebhookSendOptions, now: Date): Promise<WebhookAttempt> {
+  const built = endpointRequest(target, payload, now, options.discordBaseUrl);
+  const request = { method: 'POST' as const, url: built.shown.url, headers: built.shown.headers, body: built.body };
   let checked;
   try {
-    checked = await checkOutboundUrl(target.url, options.rules, options.resolve);
+    checked = await checkOutboundUrl(built.url, options.rules, options.resolve);
   } catch (error) {
     if (error instanceof OutboundUrlError) {
       // A host that does not resolve now may later (DNS down); a refused address or scheme will not.
@@ -75,7 +142,7 @@ export async function sendWebhook(target: WebhookTarget, payload: WebhookPayload
     throw error;
   }
   try {
-    const response = await postPinned(checked, body, headers, { timeoutMs: options.timeoutMs ?? WEBHOOK_TIMEOUT_MS });
+    const response = await postPinned(checked, built.body, built.headers, { timeoutMs: options.timeoutMs ?? WEBHOOK_TIMEOUT_MS });
     return { request, outcome: classifyAnswer(response, Date.now()) };
   } catch (error) {
     if (error instanceof OutboundNetworkError) return { request, outcome: { kind: 'retry', answer: error.message, response: null, retryAfterMs: null } };

@@ -4,7 +4,12 @@
  * (and again at every send); the secret is sealed at rest and answered only by create and rotate.
  */
 import {
+  DISCORD_URL_MESSAGE,
+  DISCORD_WEBHOOK_PATTERN,
+  NTFY_TOPIC_MESSAGE,
+  NTFY_TOPIC_PATTERN,
   WEBHOOK_MAX_PER_USER,
+  WEBHOOK_NO_SECRET_MESSAGE,
   WEBHOOK_NOT_FOUND_MESSAGE,
   webhookCreatedMessage,
   webhookDeletedMessage,
@@ -17,6 +22,7 @@ import {
   type UpdateWebhookRequest,
   type Webhook,
   type WebhookAlertType,
+  type WebhookKind,
   type WebhookWithSecretResponse,
 } from '@signalboard/core';
 import type { Config } from '../../../config';
@@ -29,7 +35,7 @@ import type { SecretBox } from '../../../lib/secret-box';
 import { waitText } from '../../../lib/user-limit';
 import { webhookPayload } from './webhook-payload';
 import { generateWebhookSecret } from './webhook-signature';
-import { sendWebhook } from './webhook-send';
+import { maskDiscordUrl, sendWebhook, targetOf } from './webhook-send';
 import type { WebhookRow, WebhooksRepo } from './webhooks.repo';
 
 /** Test sends per endpoint per hour. */
@@ -43,17 +49,34 @@ export interface WebhooksServiceDeps {
   box: SecretBox;
   clock: Clock;
   store: CacheStore;
-  config: Pick<Config, 'PUBLIC_URL' | 'WEBHOOK_ALLOW_HTTP' | 'WEBHOOK_ALLOW_HOSTS'>;
+  config: Pick<Config, 'PUBLIC_URL' | 'WEBHOOK_ALLOW_HTTP' | 'WEBHOOK_ALLOW_HOSTS' | 'DISCORD_BASE_URL'>;
   resolve?: Resolver;
 }
 
 const iso = (date: Date | null) => (date ? date.toISOString() : null);
 
-export function toWebhook(row: WebhookRow): Webhook {
+/** An ntfy server as stored: the checked URL without a trailing slash. */
+const ntfyServer = (url: string) => url.replace(/\/+$/, '');
+
+/** An ntfy topic (400 with the contract's message when it is not one). */
+function ntfyTopic(raw: string | undefined): string {
+  const topic = (raw ?? '').trim();
+  if (!NTFY_TOPIC_PATTERN.test(topic)) throw new HttpError(400, NTFY_TOPIC_MESSAGE);
+  return topic;
+}
+
+type CreateWebhookInput = Omit<CreateWebhookRequest, 'alert_types' | 'kind'> & { kind?: WebhookKind | undefined; alert_types: WebhookAlertType[] };
+type UpdateWebhookInput = Omit<UpdateWebhookRequest, 'alert_types'> & { alert_types?: WebhookAlertType[] | undefined };
+
+export function toWebhook(row: WebhookRow, box: SecretBox): Webhook {
+  const kind = targetOf(row, box).kind;
   return {
     id: row.id,
+    kind,
     name: row.name,
     url: row.url,
+    topic: kind === 'ntfy' ? row.topic : null,
+    has_token: kind === 'ntfy' && box.open(row.secretSealed) !== '',
     alert_types: row.alertTypes as WebhookAlertType[],
     enabled: row.enabled,
     state: !row.enabled ? 'disabled' : row.failingSince ? 'failing' : 'active',
@@ -81,6 +104,14 @@ export function createWebhooksService(deps: WebhooksServiceDeps) {
     }
   }
 
+  /** A Discord channel webhook URL (its pattern), checked by the rules as any URL (DISCORD_BASE_URL's in tests). */
+  async function discordUrl(raw: string): Promise<string> {
+    const url = raw.trim();
+    if (!DISCORD_WEBHOOK_PATTERN.test(url)) throw new HttpError(400, DISCORD_URL_MESSAGE);
+    await checkedUrl(config.DISCORD_BASE_URL ? `${config.DISCORD_BASE_URL.replace(/\/$/, '')}${new URL(url).pathname}` : url);
+    return url.replace(/\/$/, '');
+  }
+
   async function owned(userId: number, id: number): Promise<WebhookRow> {
     const row = await repo.get(userId, id);
     if (!row) throw new HttpError(404, WEBHOOK_NOT_FOUND_MESSAGE);
@@ -89,34 +120,56 @@ export function createWebhooksService(deps: WebhooksServiceDeps) {
 
   return {
     async list(userId: number): Promise<ListWebhooksResponse> {
-      return { webhooks: (await repo.list(userId)).map(toWebhook), max: WEBHOOK_MAX_PER_USER };
+      return { webhooks: (await repo.list(userId)).map((row) => toWebhook(row, box)), max: WEBHOOK_MAX_PER_USER };
     },
 
-    async create(userId: number, input: CreateWebhookRequest & { alert_types: WebhookAlertType[] }): Promise<WebhookWithSecretResponse> {
+    async create(userId: number, input: CreateWebhookInput): Promise<WebhookWithSecretResponse> {
       if ((await repo.list(userId)).length >= WEBHOOK_MAX_PER_USER) throw new HttpError(400, webhookLimitMessage(WEBHOOK_MAX_PER_USER));
-      const url = await checkedUrl(input.url);
-      const secret = generateWebhookSecret();
+      const kind = input.kind ?? 'webhook';
       const at = now();
+      let stored: { url: string; topic: string | null; sealed: string; secret?: string };
+      if (kind === 'discord') {
+        const url = await discordUrl(input.url);
+        stored = { url: maskDiscordUrl(url), topic: null, sealed: box.seal(url) };
+      } else if (kind === 'ntfy') {
+        stored = { url: ntfyServer(await checkedUrl(input.url)), topic: ntfyTopic(input.topic), sealed: box.seal(input.token?.trim() ?? '') };
+      } else {
+        const secret = generateWebhookSecret();
+        stored = { url: await checkedUrl(input.url), topic: null, sealed: box.seal(secret), secret };
+      }
       const row = await repo.insert(
-        { userId, name: input.name.trim(), url, alertTypes: input.alert_types, secretSealed: box.seal(secret), enabled: true, createdAt: at, updatedAt: at },
+        { userId, kind, name: input.name.trim(), url: stored.url, topic: stored.topic, alertTypes: input.alert_types, secretSealed: stored.sealed, enabled: true, createdAt: at, updatedAt: at },
         WEBHOOK_MAX_PER_USER,
       );
       if (!row) throw new HttpError(400, webhookLimitMessage(WEBHOOK_MAX_PER_USER));
-      return { msg: webhookCreatedMessage(row.name), webhook: toWebhook(row), secret };
+      if (stored.secret === undefined) return { msg: webhookSavedMessage(row.name), webhook: toWebhook(row, box) };
+      return { msg: webhookCreatedMessage(row.name), webhook: toWebhook(row, box), secret: stored.secret };
     },
 
-    async update(userId: number, id: number, input: Omit<UpdateWebhookRequest, 'alert_types'> & { alert_types?: WebhookAlertType[] | undefined }): Promise<WebhookWithSecretResponse> {
+    async update(userId: number, id: number, input: UpdateWebhookInput): Promise<WebhookWithSecretResponse> {
       const current = await owned(userId, id);
+      const kind = targetOf(current, box).kind;
       const at = now();
       const set: Parameters<WebhooksRepo['update']>[2] = { updatedAt: at };
       if (input.name !== undefined) set.name = input.name.trim();
-      if (input.url !== undefined && input.url.trim() !== current.url) set.url = await checkedUrl(input.url);
+      if (input.url !== undefined && input.url.trim() !== '') {
+        if (kind === 'discord') {
+          const url = await discordUrl(input.url);
+          Object.assign(set, { url: maskDiscordUrl(url), secretSealed: box.seal(url) });
+        } else if (kind === 'ntfy') {
+          set.url = ntfyServer(await checkedUrl(input.url));
+        } else if (input.url.trim() !== current.url) {
+          set.url = await checkedUrl(input.url);
+        }
+      }
+      if (kind === 'ntfy' && input.topic !== undefined) set.topic = ntfyTopic(input.topic);
+      if (kind === 'ntfy' && input.token !== undefined) set.secretSealed = box.seal(input.token.trim());
       if (input.alert_types !== undefined) set.alertTypes = input.alert_types;
       if (input.enabled === true && !current.enabled) Object.assign(set, { enabled: true, disabledReason: null, failingSince: null });
       if (input.enabled === false && current.enabled) Object.assign(set, { enabled: false, disabledReason: 'Turned off by you.' });
       const row = await repo.update(userId, id, set);
       if (!row) throw new HttpError(404, WEBHOOK_NOT_FOUND_MESSAGE);
-      return { msg: webhookSavedMessage(row.name), webhook: toWebhook(row) };
+      return { msg: webhookSavedMessage(row.name), webhook: toWebhook(row, box) };
     },
 
     async remove(userId: number, id: number): Promise<{ msg: string }> {
@@ -126,11 +179,12 @@ export function createWebhooksService(deps: WebhooksServiceDeps) {
     },
 
     async rotate(userId: number, id: number): Promise<WebhookWithSecretResponse> {
-      await owned(userId, id);
+      const current = await owned(userId, id);
+      if (targetOf(current, box).kind !== 'webhook') throw new HttpError(400, WEBHOOK_NO_SECRET_MESSAGE);
       const secret = generateWebhookSecret();
       const row = await repo.update(userId, id, { secretSealed: box.seal(secret), updatedAt: now() });
       if (!row) throw new HttpError(404, WEBHOOK_NOT_FOUND_MESSAGE);
-      return { msg: webhookSecretRotatedMessage(row.name), webhook: toWebhook(row), secret };
+      return { msg: webhookSecretRotatedMessage(row.name), webhook: toWebhook(row, box), secret };
     },
 
     /** A signed 'alert.test' delivery now; the endpoint keeps the answer (a success also clears a failure). */
@@ -152,7 +206,7 @@ export function createWebhooksService(deps: WebhooksServiceDeps) {
         firedAt: at,
       };
       const payload = webhookPayload(event, `test_${id}_${at.getTime()}`, config.PUBLIC_URL, 'alert.test', at);
-      const { request, outcome } = await sendWebhook({ url: row.url, secret: box.open(row.secretSealed) }, payload, { rules, ...(deps.resolve ? { resolve: deps.resolve } : {}) }, at);
+      const { request, outcome } = await sendWebhook(targetOf(row, box), payload, { rules, discordBaseUrl: config.DISCORD_BASE_URL, ...(deps.resolve ? { resolve: deps.resolve } : {}) }, at);
       const done = now();
       if (outcome.kind === 'delivered') await repo.update(userId, id, { lastSuccessAt: done, failingSince: null, lastAnswer: outcome.answer, updatedAt: done });
       else await repo.update(userId, id, { lastAnswer: outcome.answer, updatedAt: done });

@@ -4,46 +4,17 @@
  * verifies with the Standard Webhooks reference library, retried on 5xx with one event id.
  */
 import { createHmac } from 'node:crypto';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { and, eq } from 'drizzle-orm';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { alertDeliveries, alertRules, alertWebhooks, outboxEmails } from '../../../db/schema';
 import { createSecretBox } from '../../../lib/secret-box';
+import { receiver, type Received } from '../../../../test/http-receiver';
 import { createTestApp, createUser, login, TEST_JWT_SECRET, uniqueEmail, type TestApp } from '../../../../test/helpers';
 import { insertAlert } from '../evaluation/alert-store';
 import { createWebhookLane, webhookDisabledReason, type WebhookLane } from './webhook-lane';
 
 type Headers = { authorization: string };
-interface Received {
-  headers: http.IncomingHttpHeaders;
-  body: string;
-}
-
-/** A local receiver: records each request and answers what `answer` says (default 200). */
-function receiver() {
-  const received: Received[] = [];
-  let answer: (index: number) => { status: number; headers?: Record<string, string> } = () => ({ status: 200 });
-  const server = http.createServer((request, response) => {
-    let body = '';
-    request.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
-    request.on('end', () => {
-      received.push({ headers: request.headers, body });
-      const { status, headers } = answer(received.length - 1);
-      response.writeHead(status, { 'content-type': 'text/plain', ...headers }).end(status < 300 ? 'thanks' : 'nope');
-    });
-  });
-  return {
-    received,
-    server,
-    answer: (next: typeof answer) => {
-      answer = next;
-    },
-    port: () => (server.address() as AddressInfo).port,
-  };
-}
-
 /**
  * Verifies as a receiver would, with the reference library, at the time the request was signed (the
  * library compares the timestamp with its own clock; the app runs on the test's clock).
@@ -72,8 +43,8 @@ const resolver = async (hostname: string) => (!dnsDown && (hostname === 'receive
 const receiverUrl = (path = '/hook') => `http://receiver.test:${hook.port()}${path}`;
 
 beforeAll(async () => {
-  await new Promise<void>((resolve) => hook.server.listen(0, '127.0.0.1', resolve));
-  await new Promise<void>((resolve) => other.server.listen(0, '127.0.0.1', resolve));
+  await hook.listen();
+  await other.listen();
   t = await createTestApp({ PUBLIC_URL: 'https://signalboard.example', WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOW_HOSTS: 'receiver.test' }, { outboundResolver: resolver });
   // The container's key when none is given (container.ts): the lane must open what the API sealed.
   const box = createSecretBox(createHmac('sha256', TEST_JWT_SECRET).update('signalboard channel secrets').digest());
@@ -82,8 +53,8 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await t.close();
-  hook.server.close();
-  other.server.close();
+  await hook.close();
+  await other.close();
 });
 
 beforeEach(async () => {
@@ -303,10 +274,10 @@ describe('webhook deliveries', () => {
 
   it('a receiver that was down for a while gets every alert once it is back', async () => {
     const down = receiver();
-    await new Promise<void>((resolve) => down.server.listen(0, '127.0.0.1', resolve));
+    await down.listen();
     const port = down.port();
     await create({ url: `http://receiver.test:${port}/hook` });
-    await new Promise((resolve) => down.server.close(resolve));
+    await down.close();
     const events = [await fire('CSCO'), await fire('QCOM'), await fire('TXN')];
     await lane.runOnce();
     for (const eventId of events) expect((await deliveriesOf(eventId))[0]).toMatchObject({ status: 'queued', reason: expect.stringMatching(/^attempt 1 failed: connection refused/) });
@@ -318,7 +289,7 @@ describe('webhook deliveries', () => {
       for (const eventId of events) expect((await deliveriesOf(eventId))[0]).toMatchObject({ status: 'delivered', attempts: 2 });
       expect(down.received).toHaveLength(3);
     } finally {
-      await new Promise((resolve) => down.server.close(resolve));
+      await down.close();
     }
   });
 

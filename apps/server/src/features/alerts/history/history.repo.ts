@@ -45,15 +45,15 @@ export function createAlertHistoryRepo(db: Database) {
     },
 
     /** The user's deliveries of these events, SMS before e-mail before the webhooks (with their names; null once deleted). */
-    async deliveries(userId: number, eventIds: readonly number[]): Promise<Array<AlertDeliveryRow & { endpointName: string | null }>> {
+    async deliveries(userId: number, eventIds: readonly number[]): Promise<Array<AlertDeliveryRow & { endpointName: string | null; endpointKind: string | null }>> {
       if (eventIds.length === 0) return [];
       const rows = await db
-        .select({ delivery: alertDeliveries, endpointName: alertWebhooks.name })
+        .select({ delivery: alertDeliveries, endpointName: alertWebhooks.name, endpointKind: alertWebhooks.kind })
         .from(alertDeliveries)
         .leftJoin(alertWebhooks, and(eq(alertDeliveries.channel, 'webhook'), eq(alertWebhooks.id, alertDeliveries.endpointId)))
         .where(and(eq(alertDeliveries.userId, userId), inArray(alertDeliveries.eventId, [...eventIds])))
         .orderBy(asc(alertDeliveries.eventId), sql`case ${alertDeliveries.channel} when 'sms' then 0 when 'email' then 1 else 2 end`, asc(alertDeliveries.endpointId));
-      return rows.map((row) => ({ ...row.delivery, endpointName: row.endpointName }));
+      return rows.map((row) => ({ ...row.delivery, endpointName: row.endpointName, endpointKind: row.endpointKind }));
     },
 
     /** The steps of these deliveries (already the user's), oldest first. */

@@ -57,6 +57,7 @@ export function createAlertHistoryService(deps: { repo: Pick<AlertHistoryRepo, '
       list.push({
         channel: delivery.channel === 'email' ? 'email' : delivery.channel === 'webhook' ? 'webhook' : 'sms',
         endpoint: delivery.channel === 'webhook' ? delivery.endpointName : null,
+        endpoint_kind: delivery.channel === 'webhook' && (delivery.endpointKind === 'webhook' || delivery.endpointKind === 'discord' || delivery.endpointKind === 'ntfy') ? delivery.endpointKind : null,
         status: delivery.status,
         reason: delivery.reason,
         attempts: delivery.attempts,
@@ -109,7 +110,7 @@ export function createAlertHistoryService(deps: { repo: Pick<AlertHistoryRepo, '
           for (const delivery of item.deliveries) {
             rows.push({
               ...common,
-              channel: delivery.channel === 'webhook' ? `webhook: ${delivery.endpoint ?? '(deleted)'}` : delivery.channel,
+              channel: delivery.channel === 'webhook' ? `${delivery.endpoint_kind ?? 'webhook'}: ${delivery.endpoint ?? '(deleted)'}` : delivery.channel,
               status: delivery.status,
               status_text: alertDeliveryStatusText(delivery.status),
               reason: delivery.reason,

@@ -7,7 +7,7 @@ export const listWebhooks = (signal?: AbortSignal) => apiCall(alertsEndpoints.li
 
 export const webhooksQuery = () => queryOptions({ queryKey: ['alert-channels', 'webhooks'], queryFn: ({ signal }) => listWebhooks(signal), retry: false, staleTime: 30_000 });
 
-/** POST api/alert_channels/webhooks: answers the new endpoint and its signing secret (once). */
+/** POST api/alert_channels/webhooks: answers the new endpoint and, for a webhook (the only kind with one), its signing secret (once). */
 export const createWebhook = (body: CreateWebhookRequest) => apiCall(alertsEndpoints.createWebhook, { body });
 
 /** PUT api/alert_channels/webhooks/{id}: a change of name, URL, alert types, or turning it off and on. */
