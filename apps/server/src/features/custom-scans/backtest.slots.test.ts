@@ -159,8 +159,12 @@ describe('a process running backtests (its own runner: heartbeats and slices set
     expect(backtests.load()).toEqual({ waiting: 1, running: 1 });
 
     // As if it had waited eleven minutes without a word: it is answered as failed, until its heartbeat.
-    await t.db.update(customScanBacktests).set({ updatedAt: sql`now() - interval '11 minutes'` }).where(eq(customScanBacktests.scanId, secondId));
-    expect(await readOn(t, second, secondId)).toMatchObject({ status: 'failed', error: STALE_MESSAGES.queued });
+    // The heartbeat (every 20 ms) may land between the write and the read: write again and read until
+    // one read comes first (a stale row that never reads as failed times this out).
+    await vi.waitFor(async () => {
+      await t.db.update(customScanBacktests).set({ updatedAt: sql`now() - interval '11 minutes'` }).where(eq(customScanBacktests.scanId, secondId));
+      expect(await readOn(t, second, secondId)).toMatchObject({ status: 'failed', error: STALE_MESSAGES.queued });
+    });
     await waitOn(t, second, secondId, (answer) => answer.status === 'queued');
 
     const stopped = backtests.stop();
