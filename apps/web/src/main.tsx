@@ -17,6 +17,8 @@ import '@mantine/core/styles/CloseButton.layer.css';
 import '@mantine/core/styles/Group.layer.css';
 import '@mantine/core/styles/ModalBase.layer.css';
 import '@mantine/core/styles/Input.layer.css';
+// SegmentedControl (the Channels card's Kind) builds on it.
+import '@mantine/core/styles/FloatingIndicator.layer.css';
 import '@mantine/core/styles/Alert.layer.css';
 import '@mantine/core/styles/Text.layer.css';
 import '@mantine/core/styles/InlineInput.layer.css';
