@@ -65,7 +65,7 @@ function flatHeaders(response: IncomingMessage): Record<string, string> {
 }
 
 /** The caller's headers with lower-case names; Host and Content-Length are the request's own. */
-function requestHeaders(given: Record<string, string>, body: string): Record<string, string | number> {
+function requestHeaders(given: Record<string, string>, body: string | Buffer): Record<string, string | number> {
   const headers: Record<string, string | number> = { 'user-agent': USER_AGENT };
   for (const [name, value] of Object.entries(given)) {
     const key = name.toLowerCase();
@@ -77,13 +77,14 @@ function requestHeaders(given: Record<string, string>, body: string): Record<str
 
 /**
  * POSTs `body` to a checked URL, connecting to its pinned address (a second DNS answer cannot move
- * the request: DNS rebinding) while the Host header and TLS SNI name the URL's host. A 3xx is an
- * answer like any other (a redirect could lead anywhere). Any failure to get an answer within
- * `timeoutMs` (default 5 s, reading the answer included) is an OutboundNetworkError.
+ * the request: DNS rebinding) while the Host header and TLS SNI name the URL's host. A string body
+ * is sent as UTF-8, a Buffer as its bytes (an encrypted Web Push message). A 3xx is an answer like
+ * any other (a redirect could lead anywhere). Any failure to get an answer within `timeoutMs`
+ * (default 5 s, reading the answer included) is an OutboundNetworkError.
  */
 export function postPinned(
   target: CheckedUrl,
-  body: string,
+  body: string | Buffer,
   headers: Record<string, string>,
   options: { timeoutMs?: number } = {},
 ): Promise<OutboundResponse> {
