@@ -36,6 +36,7 @@ import { Notifications } from '@mantine/notifications';
 import { StrictMode, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router';
+import { registerServiceWorker } from './lib/push/register';
 import { createRouter } from './router';
 import { cssVariablesResolver, theme } from './theme';
 
@@ -55,3 +56,6 @@ startTransition(() =>
     </StrictMode>,
   ),
 );
+
+// Browser push's service worker (issue 27): it caches nothing and intercepts no request (public/sw.js).
+void registerServiceWorker();

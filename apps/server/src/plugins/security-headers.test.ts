@@ -41,6 +41,19 @@ describe('the CSP img-src', () => {
   });
 });
 
+describe('the CSP for the installable app (issue 27)', () => {
+  const directive = (headers: Record<string, unknown>, name: string) => new RegExp(`(?:^|;)${name} ([^;]*)`).exec(String(headers['content-security-policy']))?.[1];
+
+  it("lets the app register its own service worker and load its own manifest, nothing else's", () => {
+    const headers = computeSecurityHeaders({ imageOrigins: ['https://images.example.com'] });
+    expect(directive(headers, 'worker-src')).toBe("'self'");
+    expect(directive(headers, 'manifest-src')).toBe("'self'");
+    // Still nothing from elsewhere for scripts and requests (a worker's own imports and fetches included).
+    expect(directive(headers, 'script-src')).toBe("'self'");
+    expect(directive(headers, 'connect-src')).toBe("'self'");
+  });
+});
+
 describe('news images the API hands the page', () => {
   it('keeps only our own paths and images on NEWS_IMAGE_ORIGINS, under a CSP that allows exactly those', async () => {
     const t = await createTestApp(

@@ -18,6 +18,9 @@ const helmetOptions: NonNullable<Parameters<typeof helmet>[0]> = {
       imgSrc: ["'self'"],
       fontSrc: ["'self'", 'data:'],
       connectSrc: ["'self'"],
+      // The app's own service worker (/sw.js, browser push) and its web app manifest (issue 27).
+      workerSrc: ["'self'"],
+      manifestSrc: ["'self'"],
       objectSrc: ["'none'"],
       baseUri: ["'self'"],
       formAction: ["'self'"],
