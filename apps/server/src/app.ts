@@ -40,7 +40,8 @@ import { savedAlertsRoutes } from './features/alerts/saved/saved.routes';
 import { phoneRoutes } from './features/alerts/phone/phone.routes';
 import { alertRulesRoutes } from './features/alerts/rules/rules.routes';
 import { alertHistoryRoutes } from './features/alerts/history/history.routes';
-import { webhooksRoutes } from './features/alerts/channels/webhooks.routes';
+import type { TelegramService } from './features/alerts/channels/telegram/telegram.service';
+import { telegramWebhookRoutes, webhooksRoutes } from './features/alerts/channels/webhooks.routes';
 import type { AlertEvaluation } from './features/alerts/evaluation/evaluation';
 import type { AlertDelivery } from './features/alerts/delivery/delivery';
 import { alertDeliveryRoutes } from './features/alerts/delivery/delivery.routes';
@@ -77,6 +78,8 @@ declare module 'fastify' {
     alertEvaluation: AlertEvaluation;
     /** The alert delivery worker; the server entry starts it (tests run passes with runOnce()). */
     alertDelivery: AlertDelivery;
+    /** Telegram's updates (/start, /stop): the server entry starts them where the jobs run. */
+    telegram: TelegramService;
     /** The live-quote publisher: a timer in one process (server.ts), a worker's schedule with Redis. */
     liveQuotes: LiveQuotes;
     /** The saved scans' backtests: in the background of this process, or enqueued for the workers with Redis. */
@@ -225,6 +228,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await open.register(publicAuthRoutes, { auth: services.auth, tokens: services.tokens, limiters: services.limiters, runInBackground });
       // Twilio's callbacks (X-Twilio-Signature) and the e-mail unsubscribe link (a signed token).
       await open.register(alertDeliveryRoutes, { db, config, clock, linkKey: unsubscribeKeyOf(deps.jwtSecret) });
+      // Telegram's update webhook (its secret-token header).
+      await open.register(telegramWebhookRoutes, { telegram: services.telegram });
     },
     { prefix: '/api' },
   );
@@ -237,6 +242,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.decorate('jobs', services.jobs);
   app.decorate('liveQuotes', liveQuotes);
   app.decorate('alertEvaluation', alertEvaluation);
+  app.decorate('telegram', services.telegram);
   app.decorate('scanBacktests', services.scanBacktests);
   await app.register(
     async (secured) => {
@@ -247,7 +253,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await secured.register(phoneRoutes, { service: services.phone });
       await secured.register(alertRulesRoutes, { service: services.alertRules, ruleSaved: (userId, type) => alertEvaluation.ruleSaved(userId, type) });
       await secured.register(alertHistoryRoutes, { service: services.alertHistory, clock });
-      await secured.register(webhooksRoutes, { service: services.webhooks });
+      await secured.register(webhooksRoutes, { service: services.webhooks, telegram: services.telegram });
       await secured.register(supportRoutes, { mailer, supportEmail: config.SUPPORT_EMAIL, limit: services.userLimits.support, maxConcurrentUploads: config.SUPPORT_MAX_CONCURRENT_UPLOADS, uploadTimeoutMs: config.UPLOAD_TIMEOUT_SECONDS * 1000 });
       await secured.register(docsRoutes, { endpoints });
       await secured.register(liveRoutes, { hub: liveHub });

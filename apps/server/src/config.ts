@@ -74,6 +74,20 @@ const envSchema = z.object({
     .transform((value) => value.split(',').map((entry) => entry.trim()).filter((entry) => entry !== '')),
   /** Sends Discord webhook requests to this server instead of Discord's (tests, proxies); unset in production. */
   DISCORD_BASE_URL: z.string().url().optional(),
+  /** Telegram alerts: the bot's token from @BotFather (unset: no Telegram channel). */
+  TELEGRAM_BOT_TOKEN: z.string().regex(/^\d{3,20}:[A-Za-z0-9_-]{30,100}$/, 'TELEGRAM_BOT_TOKEN must be the token @BotFather gives, e.g. 123456789:AAE…').optional(),
+  /**
+   * How the bot hears /start and /stop: `polling` (default; getUpdates from the process that runs the
+   * alert jobs) or `webhook` (Telegram posts to PUBLIC_URL/api/telegram/webhook, which must be https).
+   */
+  TELEGRAM_UPDATES: z.enum(['polling', 'webhook']).default('polling'),
+  /** Telegram's Bot API origin (tests and proxies; default https://api.telegram.org). */
+  TELEGRAM_API_BASE: z.string().url().default('https://api.telegram.org'),
+  /** Browser push: the VAPID key pair (base64url); unset, one is made once in DATA_DIR/vapid-keys.json. */
+  VAPID_PUBLIC_KEY: z.string().min(1).optional(),
+  VAPID_PRIVATE_KEY: z.string().min(1).optional(),
+  /** Browser push: the contact push services may use (mailto: or https:); default the PUBLIC_URL when https, else mailto:MAIL_FROM's address. */
+  VAPID_SUBJECT: z.string().regex(/^(mailto:|https:\/\/)\S+$/, 'VAPID_SUBJECT must be a mailto: or https:// URL').optional(),
   /** The key that seals stored channel secrets (64 hex digits or base64 of 32 bytes); else DATA_DIR/encryption-key, made once. */
   ENCRYPTION_KEY: z.string().min(1).optional(),
   /** Verification codes per client address per 24 hours, and for the whole installation per 24 hours. */

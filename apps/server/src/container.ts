@@ -60,7 +60,11 @@ import { RateLimiter } from './lib/rate-limiter';
 import { createDbRateLimiter, createUsageCounters } from './lib/usage-counter';
 import { createCostlyCallLimits } from './lib/user-limit';
 import type { Resolver } from './lib/outbound/url-guard';
-import { createSecretBox } from './lib/secret-box';
+import { createSecretBox, derivedSecretBoxKey } from './lib/secret-box';
+import { vapidSubject } from './lib/webpush/subject';
+import { generateVapidKeys, type VapidKeys } from './lib/webpush/vapid';
+import type { TelegramBotApi } from './features/alerts/channels/telegram/bot-api';
+import { createTelegramService } from './features/alerts/channels/telegram/telegram.service';
 import { createTokens } from './lib/tokens';
 import { createAnalyst, type Analyst } from './providers/ai';
 import type { Mailer } from './providers/mail';
@@ -93,6 +97,10 @@ export interface ContainerDeps {
   encryptionKey?: Buffer;
   /** DNS for the URLs users give (webhooks); tests pass their own. */
   outboundResolver?: Resolver;
+  /** Browser push: runtime.ts passes VAPID_PUBLIC_KEY/VAPID_PRIVATE_KEY or DATA_DIR/vapid-keys.json; default (tests, tools) a pair made for this container. */
+  vapidKeys?: VapidKeys;
+  /** Telegram's Bot API (tests pass the fake's client); default one for TELEGRAM_BOT_TOKEN, none without it. */
+  telegramApi?: TelegramBotApi;
   clock?: Clock;
   /** The trade engines (default: SERVER_TRADE_ENGINES); tests pass their own. */
   tradeEngines?: readonly AnyEngine[];
@@ -143,11 +151,15 @@ export function createContainer(deps: ContainerDeps, options: ContainerOptions) 
   // Every SMS passes the allowed countries and the installation's daily budget (providers/sms/guard.ts).
   const sms = guardSms(provider, { db, clock, dailyLimit: config.SMS_DAILY_LIMIT, allowedCountries: config.SMS_ALLOWED_COUNTRIES, log: { warn: (message) => log.warn(message) } });
   // Channel secrets sealed at rest; webhooks go out on a lane of their own beside SMS and e-mail.
-  const box = createSecretBox(deps.encryptionKey ?? createHmac('sha256', deps.jwtSecret).update('signalboard channel secrets').digest());
+  const box = createSecretBox(deps.encryptionKey ?? derivedSecretBoxKey(deps.jwtSecret));
   const resolver = deps.outboundResolver ? { resolve: deps.outboundResolver } : {};
-  const webhookLane = createWebhookLane({ db, box, mailer, clock, config, log: jobLog, ...resolver });
+  // Telegram (the admin's bot) and browser push (the installation's VAPID keys) go out on the same lane.
+  const telegram = createTelegramService({ db, box, clock, config, log: jobLog, ...(deps.telegramApi ? { api: deps.telegramApi } : {}) });
+  const push = { vapid: deps.vapidKeys ?? generateVapidKeys(), subject: vapidSubject(config) };
+  const channels = { telegram: telegram.api, push, ...resolver };
+  const webhookLane = createWebhookLane({ db, box, mailer, clock, config, log: jobLog, ...channels });
   const alertDelivery = createAlertDelivery({ db, sms, mailer, clock, config, log: jobLog, jwtSecret: deps.jwtSecret, webhooks: webhookLane });
-  const webhooks = createWebhooksService({ repo: createWebhooksRepo(db), box, clock, store, config, ...resolver });
+  const webhooks = createWebhooksService({ repo: createWebhooksRepo(db), box, clock, store, config, ...channels });
 
   const defaultChecks = defaultReadinessChecks({ config, pool: deps.pool, mailKind: mailer.kind, smsKind: sms.kind, smsBudget: () => sms.budgetState() });
   const readiness = createReadiness(mergeChecks(defaultChecks.checks, deps.readinessChecks ?? []), { onClose: defaultChecks.close });
@@ -300,6 +312,7 @@ export function createContainer(deps: ContainerDeps, options: ContainerOptions) 
     alertRules,
     alertHistory,
     webhooks,
+    telegram,
     marketService,
     dropScanner,
     optionSignals,
@@ -318,6 +331,7 @@ export function createContainer(deps: ContainerDeps, options: ContainerOptions) 
      * The worker calls it; the HTTP app calls it from its onClose hook (app.ts).
      */
     async close(): Promise<void> {
+      await telegram.stop();
       await alertEvaluation.stop();
       await tradeJobs.stop();
       await scanBacktests.stop();

@@ -15,6 +15,7 @@ import { systemClock, type Clock } from './lib/clock';
 import { applyHeapGrowth } from './lib/heap-growth';
 import { resolveJwtSecret } from './lib/jwt-secret';
 import { resolveEncryptionKey } from './lib/secret-box';
+import { loadVapidKeys } from './lib/webpush/vapid';
 import type { LiveBus } from './lib/live-bus';
 import { controlledMarketClock, createTestControl, holdWhileControlled, offsetClock } from './lib/test-control';
 import { createAnalyst } from './providers/ai';
@@ -95,6 +96,7 @@ export async function openRuntime(config: Config, log: RuntimeLog, options: Runt
         analyst: createAnalyst(config),
         jwtSecret: await resolveJwtSecret(config),
         encryptionKey: await resolveEncryptionKey(config),
+        vapidKeys: await loadVapidKeys({ dataDir: config.DATA_DIR, publicKey: config.VAPID_PUBLIC_KEY, privateKey: config.VAPID_PRIVATE_KEY }),
         clock,
         ...(bus ? { bus } : {}),
         ...(jobQueue ? { queued: queuedWork(jobQueue, log, clock) } : {}),

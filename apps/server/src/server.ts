@@ -48,7 +48,7 @@ async function main(): Promise<void> {
       // 1. No new ticks; the pass under way, the replays (they stop at their next session) and the
       // alert evaluation get drainMs to finish and record their job_runs rows while the pool is
       // still open. Requests are still answered meanwhile.
-      const drained = await settledWithin(drainMs, [running.scheduler?.stop(drainMs), app.tradeJobs.stop(), app.alertEvaluation.stop()]);
+      const drained = await settledWithin(drainMs, [running.scheduler?.stop(drainMs), app.tradeJobs.stop(), app.alertEvaluation.stop(), app.telegram.stop()]);
       if (!drained) consoleLog.warn(`Jobs still running after ${config.SHUTDOWN_DRAIN_SECONDS} s: they are cut short (their claims are taken over once stale)`);
       if (running.metricsServer) await stopMetricsServer(running.metricsServer);
       // 2. HTTP: stop accepting, end the live streams, give the requests in flight drainMs; then the services stop.
@@ -96,6 +96,8 @@ async function main(): Promise<void> {
     app.alertDelivery.start();
     // Live quotes of the symbols open streams show (with Redis a worker publishes them).
     app.liveQuotes.start();
+    // Telegram's /start and /stop (TELEGRAM_BOT_TOKEN): polled here, or the webhook set (with Redis a worker does it).
+    void app.telegram.start();
   }
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.PORT;

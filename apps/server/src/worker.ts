@@ -39,6 +39,8 @@ async function main(): Promise<void> {
   const log = { ...asJobLog(logger), child: (bindings: Record<string, unknown>) => asJobLog(logger.child(bindings)) };
   // Workers upsert the schedule too (idempotent): a worker started before any API process still runs it.
   await scheduleTasks(queue, deps);
+  // Telegram's /start and /stop: one worker polls (a second one gets 409 from Telegram and keeps retrying slowly), or the webhook is set.
+  await services.telegram.start();
   const workers = startJobWorkers(settings, { handlers: taskHandlers(deps), queue, log, backtestConcurrency: config.SCAN_BACKTEST_MAX_CONCURRENT });
   // Prometheus (METRICS_PORT; a worker serves no API, so no token route): job durations, failures, queue depth.
   if (config.METRICS_PORT) collectProcessMetrics('worker');

@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHmac, randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 
@@ -6,7 +6,16 @@ import path from 'node:path';
 export interface SecretBox {
   seal(plain: string): string;
   open(sealed: string): string;
+  /**
+   * A keyed hash (HMAC-SHA256, base64url) of `text` for `purpose`: the same text hashes the same, so a
+   * sealed value can be found by it (a Telegram chat's /stop), and a copy of the database gives no
+   * way to test guesses without the key.
+   */
+  digest(purpose: string, text: string): string;
 }
+
+/** The key a container seals with when none is given (tests, tools): derived from the JWT secret, never the secret itself. */
+export const derivedSecretBoxKey = (jwtSecret: string) => createHmac('sha256', jwtSecret).update('signalboard channel secrets').digest();
 
 const VERSION = 'v1.';
 const KEY_BYTES = 32;
@@ -39,6 +48,9 @@ export function createSecretBox(key: Buffer): SecretBox {
       } catch (error) {
         throw new Error(CANNOT_DECRYPT_MSG, { cause: error });
       }
+    },
+    digest(purpose, text) {
+      return createHmac('sha256', key).update(`${purpose}\0${text}`).digest('base64url');
     },
   };
 }

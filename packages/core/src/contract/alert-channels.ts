@@ -4,16 +4,26 @@
  * endpoint's secret (`whsec_…`), which is shown once (at creation and at each rotation) and never again.
  */
 import { z } from 'zod';
-import { singleLineText } from '../validation/text';
+import { multiLineText, singleLineText } from '../validation/text';
 import { ALERT_TYPE_NAMES, ALERT_TYPES } from './alert-rules';
 
 /**
  * The kinds of endpoint: a signed webhook of the user's own, a Discord channel's webhook (an embed per
  * alert), an ntfy topic (a push notification on the user's phone through ntfy.sh or their own server).
  */
-export const WEBHOOK_KINDS = ['webhook', 'discord', 'ntfy'] as const;
+export const WEBHOOK_KINDS = ['webhook', 'discord', 'ntfy', 'telegram', 'push'] as const;
 export type WebhookKind = (typeof WEBHOOK_KINDS)[number];
-export const WEBHOOK_KIND_NAMES: Readonly<Record<WebhookKind, string>> = { webhook: 'Webhook', discord: 'Discord', ntfy: 'ntfy' };
+/** The kinds a user adds with a URL (create_webhook); a Telegram chat is bound through the bot, a push device by its browser. */
+export const ADDED_WEBHOOK_KINDS = ['webhook', 'discord', 'ntfy'] as const;
+export type AddedWebhookKind = (typeof ADDED_WEBHOOK_KINDS)[number];
+export const WEBHOOK_KIND_NAMES: Readonly<Record<WebhookKind, string>> = { webhook: 'Webhook', discord: 'Discord', ntfy: 'ntfy', telegram: 'Telegram', push: 'Browser push' };
+/** The kinds that may be sent during the user's quiet hours too (a person reads them, and may want them at night). */
+export const QUIET_HOURS_KINDS: readonly WebhookKind[] = ['telegram', 'push'];
+/** At most this many Telegram chats and push devices per user. */
+export const TELEGRAM_MAX_CHATS = 3;
+export const PUSH_MAX_DEVICES = 10;
+/** A "Connect Telegram" link is valid this long. */
+export const TELEGRAM_LINK_MINUTES = 10;
 /** The ntfy server a new ntfy endpoint starts with. */
 export const NTFY_DEFAULT_SERVER = 'https://ntfy.sh';
 /** A Discord channel webhook: https://discord.com/api/webhooks/<id>/<token> (discordapp.com, ptb. and canary. too). */
@@ -48,6 +58,8 @@ export const WEBHOOK_URL_REQUIRED_MESSAGE = 'Please enter the webhook URL.';
 export const WEBHOOK_TYPES_REQUIRED_MESSAGE = 'Choose at least one alert type for the webhook.';
 export const WEBHOOK_TYPES_MESSAGE = `alert_types must be a list of: ${WEBHOOK_ALERT_TYPES.join(', ')}`;
 export const webhookLimitMessage = (max: number) => `You can add at most ${max} webhooks. Delete one to add another.`;
+export const telegramLimitMessage = (max: number) => `You can connect at most ${max} Telegram chats. Disconnect one to connect another.`;
+export const pushLimitMessage = (max: number) => `You can enable notifications on at most ${max} devices. Remove one to add another.`;
 export const WEBHOOK_NOT_FOUND_MESSAGE = 'Webhook not found.';
 export const webhookCreatedMessage = (name: string) => `Webhook "${name}" added. Copy its signing secret now: it is shown only once.`;
 export const webhookSecretRotatedMessage = (name: string) => `New signing secret for "${name}". Copy it now: it is shown only once; the old one no longer signs.`;
@@ -67,7 +79,7 @@ export const webhookIdParams = z.object({
   id: z.coerce.number({ error: 'id must be a webhook id' }).int('id must be a webhook id').positive('id must be a webhook id').max(2_147_483_647, 'id must be a webhook id'),
 });
 
-const webhookKind = z.enum(WEBHOOK_KINDS, { error: `kind must be one of: ${WEBHOOK_KINDS.join(', ')}` });
+const webhookKind = z.enum(ADDED_WEBHOOK_KINDS, { error: `kind must be one of: ${ADDED_WEBHOOK_KINDS.join(', ')}` });
 const ntfyTopic = singleLineText('topic', { max: 64, examples: ['signalboard-7f3k9q2m'] });
 /** An ntfy access token (tk_…), sealed at rest like a webhook secret and never read back. */
 const ntfyToken = singleLineText('token', { max: 200, examples: ['tk_AgQdq7mVBoFD37zQVN29RhuMzNIz2'] });
@@ -94,6 +106,8 @@ export const updateWebhookRequest = z.object({
   /** ntfy only: the topic, and the access token ('' removes it). */
   topic: ntfyTopic.optional(),
   token: ntfyToken.optional(),
+  /** telegram and push only: sent during quiet hours too. */
+  also_quiet_hours: z.boolean({ error: 'also_quiet_hours must be true or false' }).optional(),
 });
 export type UpdateWebhookRequest = z.input<typeof updateWebhookRequest>;
 
@@ -107,7 +121,7 @@ export const webhook = z.object({
   name: z.string(),
   /** A Discord URL's token is masked (the whole URL is sealed at rest); an ntfy endpoint's server. */
   url: z.string(),
-  /** ntfy: the topic (else null). */
+  /** ntfy: the topic; telegram: the chat's name (else null). */
   topic: z.string().nullable(),
   /** ntfy: whether an access token is on file (never the token). */
   has_token: z.boolean(),
@@ -119,6 +133,10 @@ export const webhook = z.object({
   last_success_at: z.string().nullable(),
   /** The last answer of a delivery or a test: e.g. '200 OK in 84 ms', 'timed out after 5 s'. */
   last_answer: z.string().nullable(),
+  /** telegram and push: sent during the user's quiet hours too (else held until they end); false for the rest. */
+  also_quiet_hours: z.boolean(),
+  /** push: a hash of the subscription's endpoint, so a browser can tell which device is itself (else null). */
+  device_key: z.string().nullable(),
   created_at: z.string(),
 });
 export type Webhook = z.infer<typeof webhook>;
@@ -160,3 +178,53 @@ export interface WebhookPayload {
     links: { history: string; screen: string | null };
   };
 }
+
+// ---------------------------------------------------------------------------------------------
+// Telegram (issue 27): the admin's bot (TELEGRAM_BOT_TOKEN); a user binds a chat with a one-time link.
+
+/** GET api/alert_channels/telegram: whether the installation has a bot, and its name. */
+export const telegramStatusResponse = z.object({ available: z.boolean(), bot_username: z.string().nullable(), link_minutes: z.number().int() });
+export type TelegramStatusResponse = z.infer<typeof telegramStatusResponse>;
+export const TELEGRAM_NOT_CONFIGURED_MESSAGE = 'Telegram is not set up on this installation: the admin sets TELEGRAM_BOT_TOKEN.';
+export const TELEGRAM_UNREACHABLE_MESSAGE = 'Telegram did not answer. Please try again in a minute.';
+
+/** POST api/alert_channels/telegram/connect: a single-use link to open in Telegram (valid TELEGRAM_LINK_MINUTES). */
+export const telegramConnectResponse = z.object({ msg: z.string(), link: z.string(), expires_at: z.string() });
+export type TelegramConnectResponse = z.infer<typeof telegramConnectResponse>;
+export const telegramConnectMessage = (bot: string) => `Open the link in Telegram and press Start: @${bot} will connect that chat to your alerts. The link works once, for ${TELEGRAM_LINK_MINUTES} minutes.`;
+
+/** A Telegram Update as the bot receives it (only what binding and /stop read; the rest is ignored). */
+const chatText = (name: string) => singleLineText(name, { max: 256 }).optional();
+export const telegramUpdate = z.looseObject({
+  update_id: z.number().int(),
+  message: z
+    .looseObject({
+      text: multiLineText('text', { max: 4096, examples: ['/start Xk3…'] }).optional(),
+      chat: z.looseObject({ id: z.number().int(), type: singleLineText('type', { max: 32, examples: ['private'] }), title: chatText('title'), username: chatText('username'), first_name: chatText('first_name') }),
+    })
+    .optional(),
+});
+export type TelegramUpdate = z.infer<typeof telegramUpdate>;
+
+// ---------------------------------------------------------------------------------------------
+// Browser push (issue 27): Web Push to a browser's subscription, signed with the installation's VAPID key.
+
+/** GET api/alert_channels/push/key: the VAPID public key a browser subscribes with. */
+export const pushKeyResponse = z.object({ public_key: z.string() });
+export type PushKeyResponse = z.infer<typeof pushKeyResponse>;
+
+/** How many bytes a base64url text (padded or not) stands for. */
+const base64Bytes = (text: string) => Math.floor((text.replace(/=+$/, '').length * 3) / 4);
+const base64url = (name: string, bytes: number) =>
+  singleLineText(name, { max: 200, typeError: 'must be base64url text, as the browser gives it' }).refine((value) => /^[A-Za-z0-9_-]+={0,2}$/.test(value) && base64Bytes(value) === bytes, `must be ${bytes} bytes of base64url, as the browser gives it`);
+
+export const PUSH_ENDPOINT_MESSAGE = 'endpoint must be the https URL of a push service, as the browser gives it.';
+
+/** POST api/alert_channels/push: this browser's subscription (PushSubscription.toJSON()) and its name. */
+export const createPushSubscriptionRequest = z.object({
+  endpoint: singleLineText('endpoint', { max: 2048, maxMessage: PUSH_ENDPOINT_MESSAGE, typeError: PUSH_ENDPOINT_MESSAGE, examples: ['https://fcm.googleapis.com/fcm/send/dX3…'] }).refine((value) => /^https?:\/\/[^\s]+$/.test(value), PUSH_ENDPOINT_MESSAGE),
+  keys: z.object({ p256dh: base64url('p256dh', 65), auth: base64url('auth', 16) }, { error: 'keys must have p256dh and auth' }),
+  name: singleLineText('name', { max: 60, examples: ['Chrome on Android'] }).optional(),
+});
+export type CreatePushSubscriptionRequest = z.input<typeof createPushSubscriptionRequest>;
+export const pushDeviceAddedMessage = (name: string) => `Notifications are on for ${name}.`;

@@ -1,6 +1,6 @@
 /** The Alert System: the phone number, rules and delivery settings, history, and alert delivery's open routes (Twilio callbacks, the e-mail unsubscribe link), each with its own check. */
 import { z } from 'zod';
-import { alertHistoryQuery, createWebhookRequest, listWebhooksResponse, msgBody, testWebhookResponse, updateWebhookRequest, webhookIdParams, webhookWithSecretResponse, getAlertDeliverySettingsResponse, getAlertHistoryResponse, getUserAlertRulesRequest, getUserAlertRulesResponse, getUserPhoneNumberResponse, resumeAlertEmailResponse, saveAlertDeliverySettingsRequest, saveAlertDeliverySettingsResponse, saveAlertPreferencesRequest, saveAlertPreferencesResponse, sendTestAlertRequest, sendTestAlertResponse, sendVerificationCodeRequest, sendVerificationCodeResponse, twilioInboundMessage, twilioStatusCallback, unsubscribeOneClickBody, unsubscribeQuery, verifyCodeRequest, verifyCodeResponse } from '../contract/index';
+import { alertHistoryQuery, createPushSubscriptionRequest, pushKeyResponse, telegramConnectResponse, telegramStatusResponse, telegramUpdate, createWebhookRequest, listWebhooksResponse, msgBody, testWebhookResponse, updateWebhookRequest, webhookIdParams, webhookWithSecretResponse, getAlertDeliverySettingsResponse, getAlertHistoryResponse, getUserAlertRulesRequest, getUserAlertRulesResponse, getUserPhoneNumberResponse, resumeAlertEmailResponse, saveAlertDeliverySettingsRequest, saveAlertDeliverySettingsResponse, saveAlertPreferencesRequest, saveAlertPreferencesResponse, sendTestAlertRequest, sendTestAlertResponse, sendVerificationCodeRequest, sendVerificationCodeResponse, twilioInboundMessage, twilioStatusCallback, unsubscribeOneClickBody, unsubscribeQuery, verifyCodeRequest, verifyCodeResponse } from '../contract/index';
 import { defineEndpoint, endpointGroup } from './define';
 
 export const alertsEndpoints = endpointGroup({
@@ -86,6 +86,25 @@ export const alertsEndpoints = endpointGroup({
     params: webhookIdParams,
     response: testWebhookResponse,
     errors: [404, 429],
+  }),
+  getTelegramStatus: defineEndpoint({ operationId: 'getTelegramStatus', method: 'get', path: '/api/alert_channels/telegram', summary: "Whether the installation has a Telegram bot (TELEGRAM_BOT_TOKEN) and its @username; the user's connected chats are endpoints of kind telegram in list_webhooks", response: telegramStatusResponse }),
+  connectTelegram: defineEndpoint({
+    operationId: 'connectTelegram',
+    method: 'post',
+    path: '/api/alert_channels/telegram/connect',
+    summary: 'A single-use link https://t.me/<bot>?start=<code>, valid 10 minutes: pressing Start in that chat connects it (a chat of kind telegram, every alert type); /stop in the chat disconnects it. 400 when the installation has no bot; at most 3 chats',
+    response: telegramConnectResponse,
+    errors: [503],
+  }),
+  receiveTelegramUpdate: defineEndpoint({ operationId: 'receiveTelegramUpdate', method: 'post', path: '/api/telegram/webhook', summary: "Telegram's update webhook (TELEGRAM_UPDATES=webhook: set at PUBLIC_URL on start): the X-Telegram-Bot-Api-Secret-Token header must match (403 otherwise; 404 when updates are polled instead); /start <code> binds the chat, /stop unbinds it", open: true, body: telegramUpdate, response: z.object({ ok: z.boolean() }), errors: [403, 404] }),
+  getPushKey: defineEndpoint({ operationId: 'getPushKey', method: 'get', path: '/api/alert_channels/push/key', summary: "The installation's VAPID public key (base64url), which a browser subscribes with", response: pushKeyResponse }),
+  addPushDevice: defineEndpoint({
+    operationId: 'addPushDevice',
+    method: 'post',
+    path: '/api/alert_channels/push',
+    summary: "Turn on alerts as notifications on this browser: its push subscription (endpoint, keys.p256dh, keys.auth; the endpoint's URL is checked by the same rules as a webhook's) and a name; the same subscription again updates its device; at most 10 devices. A 404/410 from the push service later removes the device",
+    body: createPushSubscriptionRequest,
+    response: webhookWithSecretResponse,
   }),
   receiveTwilioStatus: defineEndpoint({ operationId: 'receiveTwilioStatus', method: 'post', path: '/api/twilio/status', summary: "Twilio's status callback (X-Twilio-Signature over PUBLIC_URL + path; 403 when it does not match, 404 without TWILIO_AUTH_TOKEN): sent → delivered | failed", open: true, body: twilioStatusCallback, bodyType: 'form', response: z.string(), responseType: 'xml', errors: [403, 404] }),
   receiveTwilioInbound: defineEndpoint({ operationId: 'receiveTwilioInbound', method: 'post', path: '/api/twilio/inbound', summary: "Twilio's inbound SMS webhook (signed as above): STOP opts out of SMS alerts, START back in, HELP answers how; answers TwiML", open: true, body: twilioInboundMessage, bodyType: 'form', response: z.string(), responseType: 'xml', errors: [403, 404] }),

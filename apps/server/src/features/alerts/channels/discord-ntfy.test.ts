@@ -3,12 +3,11 @@
  * sends Discord's requests to it) and an ntfy server, both reached through the URL rules like any
  * endpoint. The Discord URL's token and the ntfy access token are sealed and never shown.
  */
-import { createHmac } from 'node:crypto';
 import { DISCORD_URL_MESSAGE, NTFY_TOPIC_MESSAGE, WEBHOOK_NO_SECRET_MESSAGE } from '@signalboard/core';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { alertDeliveries, alertRules, alertWebhooks } from '../../../db/schema';
-import { createSecretBox } from '../../../lib/secret-box';
+import { createSecretBox, derivedSecretBoxKey } from '../../../lib/secret-box';
 import { receiver } from '../../../../test/http-receiver';
 import { createTestApp, createUser, login, TEST_JWT_SECRET, uniqueEmail, type TestApp } from '../../../../test/helpers';
 import { insertAlert } from '../evaluation/alert-store';
@@ -31,7 +30,7 @@ beforeAll(async () => {
     { PUBLIC_URL: 'https://signalboard.example', WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOW_HOSTS: 'discord.test,ntfy.test', DISCORD_BASE_URL: `http://discord.test:${discord.port()}` },
     { outboundResolver: resolver },
   );
-  const box = createSecretBox(createHmac('sha256', TEST_JWT_SECRET).update('signalboard channel secrets').digest());
+  const box = createSecretBox(derivedSecretBoxKey(TEST_JWT_SECRET));
   lane = createWebhookLane({ db: t.db, box, mailer: t.mailer, clock: t.clock, config: t.config, log: { info: () => undefined, warn: () => undefined }, random: () => 0.5, resolve: resolver });
 });
 

@@ -12,7 +12,7 @@
  * - the endpoint keeps its last answer; one that failed for WEBHOOK_DISABLE_AFTER_DAYS without a
  *   success is turned off and its user told by e-mail.
  */
-import { ALERT_TYPES, WEBHOOK_DISABLE_AFTER_DAYS, type AlertType } from '@signalboard/core';
+import { ALERT_DEFAULT_TIME_ZONE, ALERT_TYPES, QUIET_HOURS_KINDS, SMS_QUIET_HOURS_DEFAULT, WEBHOOK_DISABLE_AFTER_DAYS, inQuietHours, localTimeIn, type AlertType, type WebhookKind } from '@signalboard/core';
 import { and, eq } from 'drizzle-orm';
 import type { Config } from '../../../config';
 import type { Database } from '../../../db/client';
@@ -21,7 +21,10 @@ import type { Clock } from '../../../lib/clock';
 import type { Resolver } from '../../../lib/outbound/url-guard';
 import type { SecretBox } from '../../../lib/secret-box';
 import type { Mailer } from '../../../providers/mail';
+import { quietHoursEnd } from '../delivery/quiet-hours';
 import { createAlertDeliveryRepo, type DeliveryRow, type DeliveryStatus } from '../delivery/delivery.repo';
+import type { VapidKeys } from '../../../lib/webpush/vapid';
+import type { TelegramBotApi } from './telegram/bot-api';
 import { webhookEventId, webhookPayload } from './webhook-payload';
 import { sendWebhook, targetOf } from './webhook-send';
 import { createWebhooksRepo } from './webhooks.repo';
@@ -43,6 +46,7 @@ export const WEBHOOK_REASONS = {
   deleted: 'webhook deleted',
   off: 'webhook turned off',
   typeOff: 'alert type not sent to this webhook',
+  gone: 'removed: the chat or device is gone',
   stale: 'not delivered within 24 hours',
   staleAfterCrash: 'not confirmed before a crash and now stale (possibly sent)',
   possiblyDuplicate: 'possibly sent twice',
@@ -60,6 +64,10 @@ export interface WebhookLaneDeps {
   random?: () => number;
   /** DNS (tests pass their own). */
   resolve?: Resolver;
+  /** The bot Telegram messages go out through (null: none configured). */
+  telegram?: TelegramBotApi | null;
+  /** Browser push: the installation's VAPID keys and contact (null: push not set up). */
+  push?: { vapid: VapidKeys; subject: string } | null;
 }
 
 export function webhookRetryDelayMs(attempt: number, random: () => number = Math.random): number {
@@ -76,12 +84,13 @@ export function createWebhookLane(deps: WebhookLaneDeps) {
   const webhooks = createWebhooksRepo(db);
   const rules = { allowHttp: config.WEBHOOK_ALLOW_HTTP, allowHosts: config.WEBHOOK_ALLOW_HOSTS };
   const now = () => new Date(clock.nowMs());
+  const sendOptions = { rules, discordBaseUrl: config.DISCORD_BASE_URL, telegram: deps.telegram ?? null, push: deps.push ?? null, ...(deps.resolve ? { resolve: deps.resolve } : {}) };
   const settle = (row: DeliveryRow, status: DeliveryStatus, reason: string) => repo.move(db, row.id, ['queued', 'sending'], status, reason, now(), { claimedUntil: null });
 
   /** Everything the checks need, in one read. */
   async function context(row: DeliveryRow) {
     const [found] = await db
-      .select({ event: alertEvents, email: users.email, isActive: users.isActive, paused: alertDeliverySettings.paused, ruleActive: alertRules.isActive, endpoint: alertWebhooks })
+      .select({ event: alertEvents, email: users.email, isActive: users.isActive, settings: alertDeliverySettings, ruleActive: alertRules.isActive, endpoint: alertWebhooks })
       .from(alertEvents)
       .innerJoin(users, eq(users.id, alertEvents.userId))
       .leftJoin(alertDeliverySettings, eq(alertDeliverySettings.userId, alertEvents.userId))
@@ -120,11 +129,22 @@ export function createWebhookLane(deps: WebhookLaneDeps) {
     if (!found) return;
     const { event, endpoint } = found;
     if (!found.isActive) return void (await settle(row, 'suppressed', WEBHOOK_REASONS.userInactive));
-    if (found.paused) return void (await settle(row, 'suppressed', WEBHOOK_REASONS.paused));
+    if (found.settings?.paused) return void (await settle(row, 'suppressed', WEBHOOK_REASONS.paused));
     if (isRuleType(event.alertType) && !found.ruleActive) return void (await settle(row, 'suppressed', WEBHOOK_REASONS.ruleOff));
     if (!endpoint) return void (await settle(row, 'suppressed', WEBHOOK_REASONS.deleted));
     if (!endpoint.enabled) return void (await settle(row, 'suppressed', endpoint.disabledReason ?? WEBHOOK_REASONS.off));
     if (!endpoint.alertTypes.includes(event.alertType)) return void (await settle(row, 'suppressed', WEBHOOK_REASONS.typeOff));
+    // Telegram and push reach a person: held through the SMS quiet hours unless the user wants them then too.
+    if (!recovering && QUIET_HOURS_KINDS.includes(endpoint.kind as WebhookKind) && !endpoint.alsoQuietHours) {
+      const timeZone = found.settings?.timeZone ?? ALERT_DEFAULT_TIME_ZONE;
+      const hours = found.settings ? { enabled: found.settings.smsQuietEnabled, start: found.settings.smsQuietStart, end: found.settings.smsQuietEnd } : SMS_QUIET_HOURS_DEFAULT;
+      if (hours.enabled && inQuietHours(hours, localTimeIn(started, timeZone))) {
+        const end = quietHoursEnd(hours, timeZone, started);
+        if (end.getTime() >= row.expiresAt.getTime()) return void (await settle(row, 'expired', WEBHOOK_REASONS.stale));
+        await db.transaction((tx) => repo.move(tx, row.id, ['queued'], 'queued', `held: quiet hours until ${localTimeIn(end, timeZone)}`, started, { nextAttemptAt: end, claimedUntil: null }));
+        return;
+      }
+    }
 
     // Each status change and its step commit together (one commit before the request, one after).
     const moved = await db.transaction((tx) =>
@@ -138,7 +158,7 @@ export function createWebhookLane(deps: WebhookLaneDeps) {
 
     const id = webhookEventId(event.id, endpoint.id);
     const payload = webhookPayload(event, id, config.PUBLIC_URL, 'alert.fired', started);
-    const { outcome } = await sendWebhook(targetOf(endpoint, box), payload, { rules, discordBaseUrl: config.DISCORD_BASE_URL, ...(deps.resolve ? { resolve: deps.resolve } : {}) }, started);
+    const { outcome } = await sendWebhook(targetOf(endpoint, box), payload, sendOptions, started);
     const at = now();
     if (outcome.kind === 'delivered') {
       await db.transaction(async (tx) => {
@@ -156,6 +176,12 @@ export function createWebhookLane(deps: WebhookLaneDeps) {
       }
       return webhooks.failed(tx, endpoint.id, at, outcome.answer);
     });
+    if (outcome.kind === 'failed' && outcome.gone) {
+      // A blocked bot or a chat that is gone (Telegram), an expired subscription (push 404/410): removed.
+      await webhooks.removeById(endpoint.id);
+      log.info(`${endpoint.kind} endpoint ${endpoint.id} of user ${row.userId} removed: ${outcome.answer}`);
+      return;
+    }
     if (failingSince && at.getTime() - failingSince.getTime() >= WEBHOOK_DISABLE_AFTER_DAYS * 86_400_000) {
       if (await webhooks.disable(endpoint.id, webhookDisabledReason(WEBHOOK_DISABLE_AFTER_DAYS), at)) {
         log.warn(`webhook ${endpoint.id} of user ${row.userId} turned off after ${WEBHOOK_DISABLE_AFTER_DAYS} days of failures`);

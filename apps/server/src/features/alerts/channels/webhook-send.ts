@@ -4,7 +4,11 @@
  * at send time and the request goes to the address that check resolved (lib/outbound), never
  * following a redirect; the answer is classified.
  */
-import { WEBHOOK_TIMEOUT_MS, type WebhookKind, type WebhookPayload } from '@signalboard/core';
+import { WEBHOOK_KINDS, WEBHOOK_TIMEOUT_MS, type WebhookKind, type WebhookPayload } from '@signalboard/core';
+import { pushRequest, type PushSubscriptionJson } from '../../../lib/webpush/encrypt';
+import type { VapidKeys } from '../../../lib/webpush/vapid';
+import { TelegramNetworkError, type TelegramBotApi } from './telegram/bot-api';
+import { telegramAlertHtml } from './telegram/telegram-text';
 import { checkOutboundUrl, OutboundUrlError, type OutboundUrlRules, type Resolver } from '../../../lib/outbound/url-guard';
 import { OutboundNetworkError, postPinned, type OutboundResponse } from '../../../lib/outbound/post-pinned';
 import type { SecretBox } from '../../../lib/secret-box';
@@ -16,13 +20,16 @@ export interface WebhookTarget {
   /** webhook: the URL; ntfy: the server; discord: unused (the URL is the secret). */
   url: string;
   topic?: string | null;
-  /** webhook: the whsec_ secret; discord: the whole webhook URL; ntfy: the access token ('' when none). */
+  /**
+   * webhook: the whsec_ secret; discord: the whole webhook URL; ntfy: the access token ('' when none);
+   * telegram: the chat id; push: the subscription as JSON ({ endpoint, keys: { p256dh, auth } }).
+   */
   secret: string;
 }
 
 /** A stored endpoint as a target: its secret opened. */
 export function targetOf(row: { kind: string; url: string; topic: string | null; secretSealed: string }, box: SecretBox): WebhookTarget {
-  const kind: WebhookKind = row.kind === 'discord' || row.kind === 'ntfy' ? row.kind : 'webhook';
+  const kind: WebhookKind = (WEBHOOK_KINDS as readonly string[]).includes(row.kind) ? (row.kind as WebhookKind) : 'webhook';
   return { kind, url: row.url, topic: row.topic, secret: box.open(row.secretSealed) };
 }
 
@@ -33,6 +40,10 @@ export interface WebhookSendOptions {
   /** DNS (tests pass their own). */
   resolve?: Resolver;
   timeoutMs?: number;
+  /** The bot Telegram messages go out through (null: the installation has none). */
+  telegram?: TelegramBotApi | null;
+  /** The installation's VAPID keys and contact, for browser push. */
+  push?: { vapid: VapidKeys; subject: string } | null;
 }
 
 /**
@@ -43,7 +54,7 @@ export interface WebhookSendOptions {
 export type WebhookOutcome =
   | { kind: 'delivered'; answer: string; response: OutboundResponse }
   | { kind: 'retry'; answer: string; response: OutboundResponse | null; retryAfterMs: number | null }
-  | { kind: 'failed'; answer: string; response: OutboundResponse | null };
+  | { kind: 'failed'; answer: string; response: OutboundResponse | null; gone?: boolean };
 
 export interface WebhookAttempt {
   request: { method: 'POST'; url: string; headers: Record<string, string>; body: string };
@@ -126,8 +137,66 @@ export function endpointRequest(target: WebhookTarget, payload: WebhookPayload, 
   return { url: target.url, headers: { ...headers }, body, shown: { url: target.url, headers: { ...headers } } };
 }
 
+/** What a push notification carries to the service worker (apps/web/public/sw.js): small, and a same-origin path to open. */
+export function pushMessage(payload: WebhookPayload): string {
+  const { data } = payload;
+  const link = data.links.screen ?? data.links.history;
+  const url = new URL(link, 'http://localhost');
+  return JSON.stringify({ title: cut(data.subject, 120), body: cut(data.text, 1_500), url: `${url.pathname}${url.search}`, tag: payload.id, type: data.alert_type });
+}
+
+/** A Telegram sendMessage: delivered, retried after a 429's retry_after or a 5xx, or a chat that is gone (403, chat not found). */
+async function sendTelegram(target: WebhookTarget, payload: WebhookPayload, api: TelegramBotApi | null | undefined): Promise<WebhookAttempt> {
+  const text = telegramAlertHtml(payload);
+  const request = { method: 'POST' as const, url: 'https://api.telegram.org/bot••••/sendMessage', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ chat_id: '••••', text, parse_mode: 'HTML' }) };
+  if (!api) return { request, outcome: { kind: 'failed', answer: 'Telegram is not set up on this installation (TELEGRAM_BOT_TOKEN)', response: null } };
+  let answer;
+  try {
+    answer = await api.call('sendMessage', { chat_id: target.secret, text, parse_mode: 'HTML', link_preview_options: { is_disabled: true } }, { timeoutMs: WEBHOOK_TIMEOUT_MS });
+  } catch (error) {
+    if (error instanceof TelegramNetworkError) return { request, outcome: { kind: 'retry', answer: error.message, response: null, retryAfterMs: null } };
+    throw error;
+  }
+  const response: OutboundResponse = { status: answer.status, headers: {}, body: JSON.stringify({ ok: answer.ok, description: answer.description }), durationMs: answer.durationMs };
+  const said = `${answerText(response)}${answer.description ? ` (${answer.description})` : ''}`;
+  if (answer.ok) return { request, outcome: { kind: 'delivered', answer: answerText(response), response } };
+  if (answer.status === 429 || answer.status >= 500) return { request, outcome: { kind: 'retry', answer: said, response, retryAfterMs: answer.retryAfterSeconds === null ? null : answer.retryAfterSeconds * 1000 } };
+  // The bot was blocked or removed, or the chat is gone: the chat is disconnected.
+  const gone = answer.status === 403 || /chat not found|user is deactivated|bot was kicked/i.test(answer.description ?? '');
+  return { request, outcome: { kind: 'failed', answer: said, response, gone } };
+}
+
+/** A Web Push message, encrypted for the subscription and signed with the VAPID key; a 404/410 means the subscription is gone. */
+async function sendPush(target: WebhookTarget, payload: WebhookPayload, options: WebhookSendOptions): Promise<WebhookAttempt> {
+  const subscription = JSON.parse(target.secret) as PushSubscriptionJson;
+  const message = pushMessage(payload);
+  const origin = new URL(subscription.endpoint).origin;
+  const shown = { method: 'POST' as const, url: `${origin}/••••`, headers: { 'content-encoding': 'aes128gcm', ttl: '86400' }, body: message };
+  if (!options.push) return { request: shown, outcome: { kind: 'failed', answer: 'Browser push is not set up on this installation', response: null } };
+  // The JWT's expiry is checked by the push service against its own clock: the wall clock's time, not the jobs'.
+  const built = pushRequest(subscription, message, options.push.vapid, options.push.subject, new Date(), { urgency: 'high' });
+  let checked;
+  try {
+    checked = await checkOutboundUrl(built.url, options.rules, options.resolve);
+  } catch (error) {
+    if (error instanceof OutboundUrlError) return { request: shown, outcome: error.transient ? { kind: 'retry', answer: error.message, response: null, retryAfterMs: null } : { kind: 'failed', answer: error.message, response: null } };
+    throw error;
+  }
+  try {
+    const response = await postPinned(checked, built.body, built.headers, { timeoutMs: options.timeoutMs ?? WEBHOOK_TIMEOUT_MS });
+    const outcome = classifyAnswer(response, Date.now());
+    if (outcome.kind === 'failed' && (response.status === 404 || response.status === 410)) return { request: shown, outcome: { ...outcome, gone: true } };
+    return { request: shown, outcome };
+  } catch (error) {
+    if (error instanceof OutboundNetworkError) return { request: shown, outcome: { kind: 'retry', answer: error.message, response: null, retryAfterMs: null } };
+    throw error;
+  }
+}
+
 /** Sends `payload` to the endpoint as its kind wants it (a webhook signed); never throws for the peer's faults. */
 export async function sendWebhook(target: WebhookTarget, payload: WebhookPayload, options: WebhookSendOptions, now: Date): Promise<WebhookAttempt> {
+  if (target.kind === 'telegram') return sendTelegram(target, payload, options.telegram);
+  if (target.kind === 'push') return sendPush(target, payload, options);
   const built = endpointRequest(target, payload, now, options.discordBaseUrl);
   const request = { method: 'POST' as const, url: built.shown.url, headers: built.shown.headers, body: built.body };
   let checked;

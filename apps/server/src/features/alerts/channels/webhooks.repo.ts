@@ -2,7 +2,7 @@
  * SQL of the webhook endpoints (issue 27; docs/rules/alerts.md §4.9 "Webhooks"): a user's endpoints, their
  * sealed secrets, and the state deliveries leave on them (last success, failing since, disabled).
  */
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Database } from '../../../db/client';
 import { alertWebhooks } from '../../../db/schema';
 
@@ -20,11 +20,14 @@ export function createWebhooksRepo(db: Database) {
       return row;
     },
 
-    /** Adds an endpoint unless the user has `max` already (counted under a lock on the user's endpoints). */
-    async insert(values: Omit<typeof alertWebhooks.$inferInsert, 'id'>, max: number): Promise<WebhookRow | null> {
+    /** Adds an endpoint unless the user has `max` of `kinds` already (counted under a lock on the user's endpoints). */
+    async insert(values: Omit<typeof alertWebhooks.$inferInsert, 'id'>, max: number, kinds: readonly string[]): Promise<WebhookRow | null> {
       return db.transaction(async (tx) => {
         await tx.execute(sql`select pg_advisory_xact_lock(hashtext('alert-webhooks'), ${values.userId})`);
-        const [{ n } = { n: 0 }] = await tx.select({ n: sql<number>`count(*)::int` }).from(alertWebhooks).where(eq(alertWebhooks.userId, values.userId));
+        const [{ n } = { n: 0 }] = await tx
+          .select({ n: sql<number>`count(*)::int` })
+          .from(alertWebhooks)
+          .where(and(eq(alertWebhooks.userId, values.userId), inArray(alertWebhooks.kind, [...kinds])));
         if (n >= max) return null;
         const [row] = await tx.insert(alertWebhooks).values(values).returning();
         return row!;
@@ -80,6 +83,16 @@ export function createWebhooksRepo(db: Database) {
         .where(and(eq(alertWebhooks.id, id), eq(alertWebhooks.enabled, true)))
         .returning({ id: alertWebhooks.id });
       return rows.length > 0;
+    },
+
+    /** A user's endpoint by its lookup hash (a push device's endpoint). */
+    async byLookup(userId: number, lookupHash: string): Promise<WebhookRow | undefined> {
+      const [row] = await db.select().from(alertWebhooks).where(and(eq(alertWebhooks.userId, userId), eq(alertWebhooks.lookupHash, lookupHash)));
+      return row;
+    },
+
+    async removeById(id: number): Promise<void> {
+      await db.delete(alertWebhooks).where(eq(alertWebhooks.id, id));
     },
 
     async byId(id: number): Promise<WebhookRow | undefined> {

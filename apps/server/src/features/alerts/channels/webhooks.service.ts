@@ -3,7 +3,16 @@
  * delete, rotate the signing secret, send a test. A URL is checked by the outbound rules when saved
  * (and again at every send); the secret is sealed at rest and answered only by create and rotate.
  */
+import { createHash } from 'node:crypto';
 import {
+  ADDED_WEBHOOK_KINDS,
+  WEBHOOK_KIND_NAMES,
+  PUSH_MAX_DEVICES,
+  QUIET_HOURS_KINDS,
+  pushDeviceAddedMessage,
+  pushLimitMessage,
+  WEBHOOK_ALERT_TYPES,
+  type CreatePushSubscriptionRequest,
   DISCORD_URL_MESSAGE,
   DISCORD_WEBHOOK_PATTERN,
   NTFY_TOPIC_MESSAGE,
@@ -35,7 +44,9 @@ import type { SecretBox } from '../../../lib/secret-box';
 import { waitText } from '../../../lib/user-limit';
 import { webhookPayload } from './webhook-payload';
 import { generateWebhookSecret } from './webhook-signature';
-import { maskDiscordUrl, sendWebhook, targetOf } from './webhook-send';
+import { maskDiscordUrl, sendWebhook, targetOf, type WebhookSendOptions } from './webhook-send';
+import type { TelegramBotApi } from './telegram/bot-api';
+import type { VapidKeys } from '../../../lib/webpush/vapid';
 import type { WebhookRow, WebhooksRepo } from './webhooks.repo';
 
 /** Test sends per endpoint per hour. */
@@ -51,7 +62,14 @@ export interface WebhooksServiceDeps {
   store: CacheStore;
   config: Pick<Config, 'PUBLIC_URL' | 'WEBHOOK_ALLOW_HTTP' | 'WEBHOOK_ALLOW_HOSTS' | 'DISCORD_BASE_URL'>;
   resolve?: Resolver;
+  /** The bot Telegram messages go out through (null: none). */
+  telegram?: TelegramBotApi | null;
+  /** Browser push: the VAPID keys and contact (null: not set up). */
+  push?: { vapid: VapidKeys; subject: string } | null;
 }
+
+/** A push device's lookup hash: its endpoint's SHA-256 (the browser computes the same to find itself). */
+export const pushDeviceKey = (endpoint: string) => createHash('sha256').update(endpoint).digest('base64url');
 
 const iso = (date: Date | null) => (date ? date.toISOString() : null);
 
@@ -84,6 +102,8 @@ export function toWebhook(row: WebhookRow, box: SecretBox): Webhook {
     failing_since: iso(row.failingSince),
     last_success_at: iso(row.lastSuccessAt),
     last_answer: row.lastAnswer,
+    also_quiet_hours: QUIET_HOURS_KINDS.includes(kind) && row.alsoQuietHours,
+    device_key: kind === 'push' ? row.lookupHash : null,
     created_at: row.createdAt.toISOString(),
   };
 }
@@ -93,6 +113,7 @@ export function createWebhooksService(deps: WebhooksServiceDeps) {
   const rules = { allowHttp: config.WEBHOOK_ALLOW_HTTP, allowHosts: config.WEBHOOK_ALLOW_HOSTS };
   const tests = new RateLimiter(WEBHOOK_TEST_MAX_PER_HOUR, 3_600_000, clock, { store: deps.store, name: 'webhook-test' });
   const now = () => new Date(clock.nowMs());
+  const sendOptions: WebhookSendOptions = { rules, discordBaseUrl: config.DISCORD_BASE_URL, telegram: deps.telegram ?? null, push: deps.push ?? null, ...(deps.resolve ? { resolve: deps.resolve } : {}) };
 
   /** The URL as the rules accept it (400 with the rule's msg otherwise). */
   async function checkedUrl(url: string): Promise<string> {
@@ -124,7 +145,7 @@ export function createWebhooksService(deps: WebhooksServiceDeps) {
     },
 
     async create(userId: number, input: CreateWebhookInput): Promise<WebhookWithSecretResponse> {
-      if ((await repo.list(userId)).length >= WEBHOOK_MAX_PER_USER) throw new HttpError(400, webhookLimitMessage(WEBHOOK_MAX_PER_USER));
+      if ((await repo.list(userId)).filter((row) => (ADDED_WEBHOOK_KINDS as readonly string[]).includes(row.kind)).length >= WEBHOOK_MAX_PER_USER) throw new HttpError(400, webhookLimitMessage(WEBHOOK_MAX_PER_USER));
       const kind = input.kind ?? 'webhook';
       const at = now();
       let stored: { url: string; topic: string | null; sealed: string; secret?: string };
@@ -140,6 +161,7 @@ export function createWebhooksService(deps: WebhooksServiceDeps) {
       const row = await repo.insert(
         { userId, kind, name: input.name.trim(), url: stored.url, topic: stored.topic, alertTypes: input.alert_types, secretSealed: stored.sealed, enabled: true, createdAt: at, updatedAt: at },
         WEBHOOK_MAX_PER_USER,
+        ADDED_WEBHOOK_KINDS,
       );
       if (!row) throw new HttpError(400, webhookLimitMessage(WEBHOOK_MAX_PER_USER));
       if (stored.secret === undefined) return { msg: webhookSavedMessage(row.name), webhook: toWebhook(row, box) };
@@ -152,7 +174,7 @@ export function createWebhooksService(deps: WebhooksServiceDeps) {
       const at = now();
       const set: Parameters<WebhooksRepo['update']>[2] = { updatedAt: at };
       if (input.name !== undefined) set.name = input.name.trim();
-      if (input.url !== undefined && input.url.trim() !== '') {
+      if (input.url !== undefined && input.url.trim() !== '' && (ADDED_WEBHOOK_KINDS as readonly string[]).includes(kind)) {
         if (kind === 'discord') {
           const url = await discordUrl(input.url);
           Object.assign(set, { url: maskDiscordUrl(url), secretSealed: box.seal(url) });
@@ -165,11 +187,44 @@ export function createWebhooksService(deps: WebhooksServiceDeps) {
       if (kind === 'ntfy' && input.topic !== undefined) set.topic = ntfyTopic(input.topic);
       if (kind === 'ntfy' && input.token !== undefined) set.secretSealed = box.seal(input.token.trim());
       if (input.alert_types !== undefined) set.alertTypes = input.alert_types;
+      if (QUIET_HOURS_KINDS.includes(kind) && input.also_quiet_hours !== undefined) set.alsoQuietHours = input.also_quiet_hours;
       if (input.enabled === true && !current.enabled) Object.assign(set, { enabled: true, disabledReason: null, failingSince: null });
       if (input.enabled === false && current.enabled) Object.assign(set, { enabled: false, disabledReason: 'Turned off by you.' });
       const row = await repo.update(userId, id, set);
       if (!row) throw new HttpError(404, WEBHOOK_NOT_FOUND_MESSAGE);
       return { msg: webhookSavedMessage(row.name), webhook: toWebhook(row, box) };
+    },
+
+    /**
+     * This browser's push subscription: its endpoint is checked by the URL rules; the same endpoint
+     * again refreshes its keys and name (one row per device).
+     */
+    async addPushDevice(userId: number, input: CreatePushSubscriptionRequest & { name?: string | undefined }): Promise<WebhookWithSecretResponse> {
+      const endpoint = await checkedUrl(input.endpoint);
+      const at = now();
+      const name = input.name?.trim() || 'This browser';
+      const key = pushDeviceKey(endpoint);
+      const sealed = box.seal(JSON.stringify({ endpoint, keys: { p256dh: input.keys.p256dh.trim(), auth: input.keys.auth.trim() } }));
+      const shownUrl = new URL(endpoint).origin;
+      const existing = await repo.byLookup(userId, key);
+      if (existing) {
+        const row = await repo.update(userId, existing.id, { name, url: shownUrl, secretSealed: sealed, enabled: true, disabledReason: null, failingSince: null, updatedAt: at });
+        if (!row) throw new HttpError(404, WEBHOOK_NOT_FOUND_MESSAGE);
+        return { msg: pushDeviceAddedMessage(row.name), webhook: toWebhook(row, box) };
+      }
+      const row = await repo.insert(
+        { userId, kind: 'push', name, url: shownUrl, topic: null, lookupHash: key, alertTypes: [...WEBHOOK_ALERT_TYPES], secretSealed: sealed, enabled: true, createdAt: at, updatedAt: at },
+        PUSH_MAX_DEVICES,
+        ['push'],
+      );
+      if (!row) throw new HttpError(400, pushLimitMessage(PUSH_MAX_DEVICES));
+      return { msg: pushDeviceAddedMessage(row.name), webhook: toWebhook(row, box) };
+    },
+
+    /** The VAPID public key browsers subscribe with. */
+    pushKey(): { public_key: string } {
+      if (!deps.push) throw new HttpError(404, 'Browser push is not set up on this installation.');
+      return { public_key: deps.push.vapid.publicKey };
     },
 
     async remove(userId: number, id: number): Promise<{ msg: string }> {
@@ -199,16 +254,18 @@ export function createWebhooksService(deps: WebhooksServiceDeps) {
         id: 0,
         alertType: 'CURRENT_PRICE',
         symbol: 'TEST',
-        smsText: 'Signalboard test alert: your webhook works.',
+        smsText: `Signalboard test alert: your ${WEBHOOK_KIND_NAMES[targetOf(row, box).kind]} channel works.`,
         emailSubject: 'Signalboard test alert',
-        emailText: `This is a test delivery to your webhook "${row.name}". Real alerts have the same shape, with type alert.fired.`,
+        emailText: `This is a test delivery to "${row.name}". Real alerts come the same way.`,
         data: { test: true },
         firedAt: at,
       };
       const payload = webhookPayload(event, `test_${id}_${at.getTime()}`, config.PUBLIC_URL, 'alert.test', at);
-      const { request, outcome } = await sendWebhook(targetOf(row, box), payload, { rules, discordBaseUrl: config.DISCORD_BASE_URL, ...(deps.resolve ? { resolve: deps.resolve } : {}) }, at);
+      const { request, outcome } = await sendWebhook(targetOf(row, box), payload, sendOptions, at);
       const done = now();
-      if (outcome.kind === 'delivered') await repo.update(userId, id, { lastSuccessAt: done, failingSince: null, lastAnswer: outcome.answer, updatedAt: done });
+      // A chat or device that is gone (blocked bot, expired subscription) is removed, as a delivery would.
+      if (outcome.kind === 'failed' && outcome.gone) await repo.remove(userId, id);
+      else if (outcome.kind === 'delivered') await repo.update(userId, id, { lastSuccessAt: done, failingSince: null, lastAnswer: outcome.answer, updatedAt: done });
       else await repo.update(userId, id, { lastAnswer: outcome.answer, updatedAt: done });
       const ok = outcome.kind === 'delivered';
       return {

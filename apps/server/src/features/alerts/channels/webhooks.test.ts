@@ -3,12 +3,11 @@
  * at send, the secret shown once and sealed at rest, "Send test", and deliveries that a receiver
  * verifies with the Standard Webhooks reference library, retried on 5xx with one event id.
  */
-import { createHmac } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { alertDeliveries, alertRules, alertWebhooks, outboxEmails } from '../../../db/schema';
-import { createSecretBox } from '../../../lib/secret-box';
+import { createSecretBox, derivedSecretBoxKey } from '../../../lib/secret-box';
 import { receiver, type Received } from '../../../../test/http-receiver';
 import { createTestApp, createUser, login, TEST_JWT_SECRET, uniqueEmail, type TestApp } from '../../../../test/helpers';
 import { insertAlert } from '../evaluation/alert-store';
@@ -47,7 +46,7 @@ beforeAll(async () => {
   await other.listen();
   t = await createTestApp({ PUBLIC_URL: 'https://signalboard.example', WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOW_HOSTS: 'receiver.test' }, { outboundResolver: resolver });
   // The container's key when none is given (container.ts): the lane must open what the API sealed.
-  const box = createSecretBox(createHmac('sha256', TEST_JWT_SECRET).update('signalboard channel secrets').digest());
+  const box = createSecretBox(derivedSecretBoxKey(TEST_JWT_SECRET));
   lane = createWebhookLane({ db: t.db, box, mailer: t.mailer, clock: t.clock, config: t.config, log: { info: () => undefined, warn: () => undefined }, random: () => 0.5, resolve: resolver });
 });
 

@@ -23,13 +23,12 @@ import {
   ALERT_TYPES,
   EMAIL_QUIET_HOURS_DEFAULT,
   SMS_QUIET_HOURS_DEFAULT,
-  inQuietHours,
   isDeliveryHeld,
   localTimeIn,
   type AlertChannel,
   type AlertType,
-  type QuietHours,
 } from '@signalboard/core';
+import { quietHoursEnd } from './quiet-hours';
 import { sql } from 'drizzle-orm';
 import type { Config } from '../../../config';
 import type { Database } from '../../../db/client';
@@ -101,19 +100,11 @@ export interface AlertDelivery {
   stop(): Promise<void>;
 }
 
+export { quietHoursEnd };
+
 export function retryDelayMs(attempt: number, random: () => number = Math.random): number {
   const base = Math.min(RETRY_BASE_MS * 2 ** Math.max(0, attempt - 1), RETRY_MAX_MS);
   return base / 2 + random() * (base / 2);
-}
-
-/** The first minute at or after `now` when `hours` are over in `timeZone`. */
-export function quietHoursEnd(hours: QuietHours, timeZone: string, now: Date): Date {
-  const minutesOf = (hhmm: string) => Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.slice(3, 5));
-  const minutes = (minutesOf(hours.end) - minutesOf(localTimeIn(now, timeZone)) + 1440) % 1440 || 1440;
-  let end = new Date(Math.floor(now.getTime() / 60_000) * 60_000 + minutes * 60_000);
-  // A daylight-saving change inside the quiet hours moves the end by an hour.
-  for (let i = 0; i < 3 && inQuietHours(hours, localTimeIn(end, timeZone)); i += 1) end = new Date(end.getTime() + 3_600_000);
-  return end;
 }
 
 type Failure = { permanent: boolean; reason: string };
