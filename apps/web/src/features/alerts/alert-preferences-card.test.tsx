@@ -35,6 +35,7 @@ function setup(routes: Routes = {}, rules: Partial<Record<string, AlertRule>> = 
     'GET get_user_phone_number': { body: { phoneNumber: '+12223334444', smsEnabled: true } },
     'POST get_user_alert_rules': (_url, init) => ({ body: { data: rules[(JSON.parse(String(init?.body)) as { alert_type: string }).alert_type] ?? null } }),
     'GET get_favorite_stocks': { body: FAVORITES },
+    'GET alert_channels/webhooks': { body: { webhooks: [], max: 5 } },
     'POST save_alert_preferences': (_url, init) => {
       const body = JSON.parse(String(init?.body)) as Record<string, unknown>;
       saved.push(body);
@@ -63,6 +64,26 @@ const symbolBox = (name: string) => screen.findByRole('checkbox', { name });
 const save = () => userEvent.click(screen.getByRole('button', { name: 'Save' }));
 
 describe('Alert Preferences card', () => {
+  it('has a toggle per connected channel for the chosen type, and saves a changed one to that channel', async () => {
+    const endpoint = (id: number, kind: 'telegram' | 'push', name: string, types: string[]) => ({
+      id, kind, name, url: 'https://t.me/SignalboardBot', topic: null, has_token: false, alert_types: types, enabled: true, state: 'active', disabled_reason: null,
+      failing_since: null, last_success_at: null, last_answer: null, also_quiet_hours: false, device_key: null, created_at: '2026-11-01T10:00:00.000Z',
+    });
+    const chat = endpoint(7, 'telegram', '@jane', ['BITCOIN']);
+    const phone = endpoint(8, 'push', 'Chrome on Linux', ['PERCENT_DROP', 'BITCOIN']);
+    const api = setup({ 'GET alert_channels/webhooks': { body: { webhooks: [chat, phone], max: 5 } }, 'PUT alert_channels/webhooks/7': { body: { msg: 'saved', webhook: chat } } }, {
+      PERCENT_DROP: rule({ stock_symbols: ['AAPL'], threshold_value: 5 }),
+    });
+    const channels = within(await screen.findByRole('group', { name: 'Channels for this alert type' }));
+    expect(channels.getByRole('switch', { name: 'Telegram · @jane' })).not.toBeChecked();
+    expect(channels.getByRole('switch', { name: 'Browser push · Chrome on Linux' })).toBeChecked();
+    await userEvent.click(channels.getByRole('switch', { name: 'Telegram · @jane' }));
+    await save();
+    await statusIs('Percent Drop alert preferences saved successfully!', 'success');
+    const puts = api.calls.filter((call) => call.method === 'PUT');
+    expect(puts.map((call) => [call.path, call.body])).toEqual([['alert_channels/webhooks/7', { alert_types: ['PERCENT_DROP', 'BITCOIN'] }]]);
+  });
+
   it('says when a rule was paused for firing too often, and not otherwise', async () => {
     setup({}, { PERCENT_DROP: rule({ is_active: false, stock_symbols: ['AAPL'], threshold_value: 5, auto_paused_at: '2026-11-24T10:05:00.000Z' }) });
     expect(await screen.findByTestId('alert-auto-paused')).toHaveTextContent('This rule was paused: it fired more than 15 times in 3 minutes. Save it to turn it on again.');

@@ -21,6 +21,8 @@ import {
   alertTypeHasTargets,
   alertTypeHasThreshold,
   SCAN_UNIVERSE_LABELS,
+  WEBHOOK_ALERT_TYPES,
+  WEBHOOK_KIND_NAMES,
   type AlertRule,
   type AlertTargetDirection,
   type AlertType,
@@ -29,6 +31,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { alertRuleQuery, saveAlertPreferences } from './api/alert-rules';
+import { updateWebhook, webhooksQuery } from './api/webhooks';
 import { favoritesQuery } from '../../lib/api/favorites';
 import { phoneOnFileQuery } from './api/phone';
 import { savedScansQuery } from './api/saved-scans';
@@ -166,6 +169,10 @@ function PreferencesForm({ type, rule, choices, allowed, onStatus, onNotices }: 
   const [active, setActive] = useState(rule?.is_active ?? false);
   const [saving, setSaving] = useState(false);
   const name = ALERT_TYPE_NAMES[type];
+  // The connected channels (issue 27): a toggle each for this type; what the user changed, by endpoint id.
+  const channels = useQuery(webhooksQuery());
+  const [channelChoices, setChannelChoices] = useState<Record<number, boolean>>({});
+  const channelOn = (endpoint: { id: number; alert_types: readonly string[] }) => channelChoices[endpoint.id] ?? endpoint.alert_types.includes(type);
 
   const scansSource = ALERT_TYPE_SYMBOL_SOURCE[type] === 'saved_scans';
   // A saved symbol no longer offered (a favourite or a saved scan deleted since) stays visible, so it can be unticked.
@@ -207,6 +214,17 @@ function PreferencesForm({ type, rule, choices, allowed, onStatus, onNotices }: 
     onStatus({ text: ALERT_SAVING_MESSAGE, tone: 'info' });
     try {
       const answer = await saveAlertPreferences(body);
+      // Each channel whose toggle changed takes this type, or no longer does.
+      for (const endpoint of channels.data?.webhooks ?? []) {
+        const on = channelChoices[endpoint.id];
+        if (on === undefined || on === endpoint.alert_types.includes(type)) continue;
+        const types = WEBHOOK_ALERT_TYPES.filter((candidate) => (candidate === type ? on : endpoint.alert_types.includes(candidate)));
+        await updateWebhook(endpoint.id, { alert_types: types });
+      }
+      if (Object.keys(channelChoices).length > 0) {
+        setChannelChoices({});
+        await queryClient.invalidateQueries({ queryKey: webhooksQuery().queryKey });
+      }
       onStatus({ text: alertSavedMessage(type), tone: 'success' });
       onNotices(answer.notices ?? []);
       queryClient.setQueryData(alertRuleQuery(type).queryKey, answer.data);
@@ -313,6 +331,21 @@ function PreferencesForm({ type, rule, choices, allowed, onStatus, onNotices }: 
           <Switch label="E-mail alerts" checked={email} onChange={(event) => setEmail(event.currentTarget.checked)} />
           <Switch label="Enabled" checked={active} onChange={(event) => setActive(event.currentTarget.checked)} />
         </Group>
+        {channels.data && channels.data.webhooks.length > 0 ? (
+          <Group gap="lg" role="group" aria-label="Channels for this alert type">
+            {channels.data.webhooks.map((endpoint) => (
+              <Switch
+                key={endpoint.id}
+                label={`${WEBHOOK_KIND_NAMES[endpoint.kind]} · ${endpoint.name}`}
+                checked={channelOn(endpoint)}
+                onChange={(event) => {
+                  const checked = event.currentTarget.checked;
+                  setChannelChoices((current) => ({ ...current, [endpoint.id]: checked }));
+                }}
+              />
+            ))}
+          </Group>
+        ) : null}
         <Group justify="flex-end">
           <Button type="submit" disabled={saving}>
             {saving ? 'Saving...' : 'Save'}

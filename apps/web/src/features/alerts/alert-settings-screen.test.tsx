@@ -31,6 +31,7 @@ function setup(routes: Routes = {}) {
     'GET get_favorite_stocks': { body: FAVORITES },
     'GET get_alert_delivery_settings': { body: DEFAULT_DELIVERY },
     'GET alert_channels/webhooks': { body: { webhooks: [], max: 5 } },
+    'GET alert_channels/telegram': { body: { available: false, bot_username: null, link_minutes: 10 } },
     ...routes,
   });
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });

@@ -8,8 +8,9 @@ import {
   NTFY_DEFAULT_SERVER,
   WEBHOOK_ALERT_TYPE_NAMES,
   WEBHOOK_ALERT_TYPES,
+  ADDED_WEBHOOK_KINDS,
+  QUIET_HOURS_KINDS,
   WEBHOOK_KIND_NAMES,
-  WEBHOOK_KINDS,
   type CreateWebhookRequest,
   type UpdateWebhookRequest,
   type Webhook,
@@ -31,7 +32,9 @@ export type WebhookFormSave = { mode: 'create'; body: CreateWebhookRequest } | {
  * with the create rules over what it sends; a field it leaves out (a Discord URL kept as it is) is not.
  */
 function problemsOf(kind: WebhookKind, body: CreateWebhookRequest | UpdateWebhookRequest): Problems {
-  const parsed = createWebhookRequest.safeParse({ ...body, kind });
+  // A Telegram chat or a push device has only a name and alert types here: checked as a webhook's.
+  const connected = !(ADDED_WEBHOOK_KINDS as readonly string[]).includes(kind);
+  const parsed = createWebhookRequest.safeParse(connected ? { ...body, kind: 'webhook', url: 'https://connected.invalid' } : { ...body, kind });
   if (parsed.success) return {};
   const problems: Problems = {};
   for (const issue of parsed.error.issues) {
@@ -42,12 +45,12 @@ function problemsOf(kind: WebhookKind, body: CreateWebhookRequest | UpdateWebhoo
   return problems;
 }
 
-const NAME_PLACEHOLDERS: Record<WebhookKind, string> = { webhook: 'Home automation', discord: 'Team chat', ntfy: 'Phone' };
-const KIND_CHOICES = WEBHOOK_KINDS.map((kind) => ({ value: kind, label: WEBHOOK_KIND_NAMES[kind] }));
+const NAME_PLACEHOLDERS: Record<WebhookKind, string> = { webhook: 'Home automation', discord: 'Team chat', ntfy: 'Phone', telegram: 'My chat', push: 'Phone' };
+const KIND_CHOICES = ADDED_WEBHOOK_KINDS.map((kind) => ({ value: kind, label: WEBHOOK_KIND_NAMES[kind] }));
 
 /** Each kind's URL field starts apart: a Discord endpoint's URL is never read back, an ntfy one's is its server. */
 function startingUrls(webhook: Webhook | null): Record<WebhookKind, string> {
-  const urls: Record<WebhookKind, string> = { webhook: '', discord: '', ntfy: NTFY_DEFAULT_SERVER };
+  const urls: Record<WebhookKind, string> = { webhook: '', discord: '', ntfy: NTFY_DEFAULT_SERVER, telegram: '', push: '' };
   if (webhook && webhook.kind !== 'discord') urls[webhook.kind] = webhook.url;
   return urls;
 }
@@ -70,6 +73,8 @@ export function WebhookFormModal({ webhook, onSave, onClose }: { webhook: Webhoo
   const [topic, setTopic] = useState(webhook?.topic ?? '');
   const [token, setToken] = useState('');
   const [removeToken, setRemoveToken] = useState(false);
+  const [alsoQuiet, setAlsoQuiet] = useState(webhook?.also_quiet_hours ?? false);
+  const connected = QUIET_HOURS_KINDS.includes(kind);
   const [types, setTypes] = useState<WebhookAlertType[]>(webhook?.alert_types ?? []);
   const [tried, setTried] = useState(false);
   const [saving, setSaving] = useState(false);
@@ -82,7 +87,8 @@ export function WebhookFormModal({ webhook, onSave, onClose }: { webhook: Webhoo
   /** What Save sends: on an edit, a Discord URL only when one was typed, an ntfy token only when typed or removed. */
   function body(): CreateWebhookRequest | UpdateWebhookRequest {
     const ntfy = kind === 'ntfy' ? { topic, ...(removeToken ? { token: '' } : token.trim() !== '' ? { token } : {}) } : {};
-    if (!editing) return { kind, name, url, alert_types: types, ...ntfy };
+    if (connected) return { name, alert_types: types, also_quiet_hours: alsoQuiet };
+    if (!editing) return { kind: kind as CreateWebhookRequest['kind'], name, url, alert_types: types, ...ntfy };
     const keepUrl = kind === 'discord' && url.trim() === '';
     return { name, ...(keepUrl ? {} : { url }), alert_types: types, ...ntfy };
   }
@@ -126,7 +132,7 @@ export function WebhookFormModal({ webhook, onSave, onClose }: { webhook: Webhoo
               <Text id={kindLabelId} size="sm" fw={500}>
                 Kind
               </Text>
-              <SegmentedControl<WebhookKind> aria-labelledby={kindLabelId} data={KIND_CHOICES} value={kind} onChange={setKind} fullWidth />
+              <SegmentedControl<(typeof ADDED_WEBHOOK_KINDS)[number]> aria-labelledby={kindLabelId} data={KIND_CHOICES} value={kind as (typeof ADDED_WEBHOOK_KINDS)[number]} onChange={setKind} fullWidth />
             </Stack>
           )}
           <TextInput label="Name" placeholder={NAME_PLACEHOLDERS[kind]} maxLength={60} value={name} onChange={(event) => setName(event.currentTarget.value)} error={problems.name} data-autofocus />
@@ -145,6 +151,13 @@ export function WebhookFormModal({ webhook, onSave, onClose }: { webhook: Webhoo
               placeholder={DISCORD_URL_PLACEHOLDER}
               onChange={(event) => setUrl(event.currentTarget.value)}
               {...urlInput}
+            />
+          ) : connected ? (
+            <Checkbox
+              label="Also during quiet hours"
+              description="Send to this chat or device during your SMS quiet hours too; otherwise alerts wait until the quiet hours end."
+              checked={alsoQuiet}
+              onChange={(event) => setAlsoQuiet(event.currentTarget.checked)}
             />
           ) : (
             <>

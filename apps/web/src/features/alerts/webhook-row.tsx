@@ -33,7 +33,20 @@ function AlertTypes({ webhook }: { webhook: Webhook }) {
  * last success and last answer, and its actions (Rotate secret for a webhook only), each named with the endpoint ("Send test to Home
  * automation"). `busy`: the action under way on this endpoint; `locked`: some call is under way.
  */
-export function WebhookRow({ webhook, busy, locked, onAction }: { webhook: Webhook; busy: WebhookAction | null; locked: boolean; onAction: (action: WebhookAction) => void }) {
+export function WebhookRow({
+  webhook,
+  busy,
+  locked,
+  onAction,
+  thisDevice = false,
+}: {
+  webhook: Webhook;
+  busy: WebhookAction | null;
+  locked: boolean;
+  onAction: (action: WebhookAction) => void;
+  /** A push device that is this browser. */
+  thisDevice?: boolean;
+}) {
   const badge = webhookStateBadge(webhook);
   const button = (action: WebhookAction, text: string, label: string, extra: { color?: string; variant?: string } = {}) => (
     <Button size="xs" variant={extra.variant ?? 'default'} color={extra.color} disabled={locked} aria-label={busy === action ? undefined : label} onClick={() => onAction(action)}>
@@ -49,6 +62,11 @@ export function WebhookRow({ webhook, busy, locked, onAction }: { webhook: Webho
             <Badge variant="outline" radius="sm" size="sm" color={TONE.neutral} tt="none">
               {WEBHOOK_KIND_NAMES[webhook.kind]}
             </Badge>
+            {thisDevice ? (
+              <Badge variant="light" radius="sm" size="sm" color={TONE.info} tt="none">
+                This device
+              </Badge>
+            ) : null}
           </Group>
           <Badge variant="light" radius="sm" color={badge.color} tt="none">
             {badge.label}
@@ -66,6 +84,9 @@ export function WebhookRow({ webhook, busy, locked, onAction }: { webhook: Webho
           </Group>
         ) : null}
         <AlertTypes webhook={webhook} />
+        {webhook.kind === 'telegram' || webhook.kind === 'push' ? (
+          <Text size="sm">{webhook.also_quiet_hours ? 'Also during quiet hours' : 'Held during your SMS quiet hours'}</Text>
+        ) : null}
         {webhook.state === 'disabled' && webhook.disabled_reason ? (
           <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
             {webhook.disabled_reason}

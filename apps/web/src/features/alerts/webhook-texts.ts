@@ -67,3 +67,10 @@ export const headersText = (headers: Record<string, string>) =>
   Object.entries(headers)
     .map(([name, value]) => `${name}: ${value}`)
     .join('\n');
+
+export const TELEGRAM_INTRO = 'Get each alert as a message from the installation’s bot, in a chat of your own or a group. Send /stop in the chat to disconnect it.';
+export const TELEGRAM_UNAVAILABLE_MESSAGE = 'Telegram is not set up on this installation: the admin sets TELEGRAM_BOT_TOKEN.';
+export const TELEGRAM_EMPTY_MESSAGE = 'No chat connected yet.';
+export const PUSH_INTRO = 'Get each alert as a notification on this phone or computer, even with Signalboard closed.';
+export const PUSH_IOS_NOTE = 'On iPhone and iPad (iOS 16.4 or later), notifications work only for Signalboard added to the Home Screen: open it there, then enable them.';
+export const PUSH_EMPTY_MESSAGE = 'No device gets notifications yet.';

@@ -2,7 +2,8 @@ import { DISCORD_URL_MESSAGE, NTFY_TOPIC_MESSAGE, WEBHOOK_ALERT_TYPES, webhookLi
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import * as push from '../../lib/push/subscribe';
 import { mockApi, type MockAnswer } from '../../test/mock-api';
 import { renderScreen } from '../../test/render';
 import { WebhooksCard } from './webhooks-card';
@@ -25,6 +26,8 @@ const HOME: Webhook = {
   failing_since: null,
   last_success_at: '2026-11-02T19:05:00.000Z',
   last_answer: '200 OK in 84 ms',
+  also_quiet_hours: false,
+  device_key: null,
   created_at: '2026-11-01T10:00:00.000Z',
 };
 /** A Discord endpoint as read back: its URL's token masked. */
@@ -43,6 +46,7 @@ function setup({ hooks = [] as Webhook[], max = 5, routes = {} as Routes } = {})
   const state = { hooks: [...hooks] };
   const api = mockApi({
     'GET alert_channels/webhooks': () => ({ body: { webhooks: state.hooks, max } }),
+    'GET alert_channels/telegram': () => ({ body: { available: false, bot_username: null, link_minutes: 10 } }),
     ...routes,
   });
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
@@ -409,7 +413,7 @@ describe('Channels card: endpoints', () => {
     });
     await userEvent.click((await row('Home automation')).getByRole('button', { name: 'Delete Home automation' }));
     const confirm = within(await screen.findByRole('dialog', { name: 'Please confirm' }));
-    expect(confirm.getByText('Delete the endpoint "Home automation"? Alerts still queued for it will not be sent.')).toBeInTheDocument();
+    expect(confirm.getByText('Delete "Home automation"? Alerts still queued for it will not be sent.')).toBeInTheDocument();
     await userEvent.click(confirm.getByRole('button', { name: 'Cancel' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     expect(callsTo('alert_channels/webhooks/1')).toHaveLength(0);
@@ -457,5 +461,78 @@ describe('Channels card: endpoints', () => {
     fail = false;
     await userEvent.click(screen.getByRole('button', { name: 'Retry' }));
     expect(await screen.findByRole('listitem', { name: 'Home automation' })).toBeInTheDocument();
+  });
+});
+
+const CHAT: Webhook = { ...HOME, id: 7, kind: 'telegram', name: '@jane', url: 'https://t.me/SignalboardBot', topic: '@jane', alert_types: [...WEBHOOK_ALERT_TYPES] };
+const LAPTOP: Webhook = { ...HOME, id: 8, kind: 'push', name: 'Chrome on Linux', url: 'https://fcm.googleapis.com', alert_types: [...WEBHOOK_ALERT_TYPES], also_quiet_hours: true, device_key: 'k1' };
+const TELEGRAM_ON = { 'GET alert_channels/telegram': () => ({ body: { available: true, bot_username: 'SignalboardBot', link_minutes: 10 } }) };
+
+describe('Channels card: Telegram', () => {
+  it('says what the admin must set when the installation has no bot', async () => {
+    setup();
+    const section = within(await screen.findByRole('region', { name: 'Telegram' }));
+    expect(await section.findByText('Telegram is not set up on this installation: the admin sets TELEGRAM_BOT_TOKEN.')).toBeInTheDocument();
+    expect(section.queryByRole('button', { name: 'Connect Telegram' })).toBeNull();
+  });
+
+  it('lists the connected chats apart from the endpoints, and Connect Telegram shows the one-time link', async () => {
+    const link = 'https://t.me/SignalboardBot?start=abcdefghijklmnopqrstuvwx';
+    const api = setup({
+      hooks: [HOME, CHAT],
+      routes: { ...TELEGRAM_ON, 'POST alert_channels/telegram/connect': () => ({ body: { msg: 'Open the link in Telegram and press Start.', link, expires_at: new Date(Date.now() + 600_000).toISOString() } }) },
+    });
+    const section = within(await screen.findByRole('region', { name: 'Telegram' }));
+    const chat = within(await section.findByRole('listitem', { name: '@jane' }));
+    expect(chat.getByText('Held during your SMS quiet hours')).toBeInTheDocument();
+    expect(within(screen.getByRole('list', { name: 'Endpoints' })).queryByText('@jane')).toBeNull();
+    await userEvent.click(section.getByRole('button', { name: 'Connect Telegram' }));
+    const shown = within(await section.findByRole('status', { name: 'Telegram link' }));
+    expect(shown.getByRole('link', { name: 'Open Telegram' })).toHaveAttribute('href', link);
+    expect(shown.getByText('Open the link in Telegram and press Start.')).toBeInTheDocument();
+    expect(section.getByRole('button', { name: 'New link' })).toBeEnabled();
+    expect(api.unhandled).toEqual([]);
+  });
+});
+
+describe('Channels card: browser push', () => {
+  beforeEach(() => {
+    vi.restoreAllMocks();
+  });
+
+  it('says why the button is off where push cannot work', async () => {
+    vi.spyOn(push, 'pushSupport').mockReturnValue({ supported: false, reason: 'ios-needs-home-screen' });
+    setup();
+    const section = within(await screen.findByRole('region', { name: 'Browser push' }));
+    expect(section.getByRole('button', { name: 'Enable notifications on this device' })).toBeDisabled();
+    expect(section.getByText(push.PUSH_SUPPORT_MESSAGES['ios-needs-home-screen'])).toBeInTheDocument();
+  });
+
+  it('enables notifications on this device: subscribes with the server key and stores the subscription with the device name', async () => {
+    const subscription = { endpoint: 'https://fcm.googleapis.com/fcm/send/abc', keys: { p256dh: 'p'.repeat(87), auth: 'a'.repeat(22) } };
+    vi.spyOn(push, 'pushSupport').mockReturnValue({ supported: true, reason: 'ok' });
+    const enable = vi.spyOn(push, 'enablePush').mockResolvedValue(subscription);
+    vi.spyOn(push, 'deviceName').mockReturnValue('Chrome on Linux');
+    const api = setup({
+      routes: {
+        'GET alert_channels/push/key': () => ({ body: { public_key: 'BKey' } }),
+        'POST alert_channels/push': () => ({ body: { msg: 'Notifications are on for Chrome on Linux.', webhook: LAPTOP } }),
+      },
+    });
+    const section = within(await screen.findByRole('region', { name: 'Browser push' }));
+    expect(section.getByText('No device gets notifications yet.')).toBeInTheDocument();
+    await userEvent.click(section.getByRole('button', { name: 'Enable notifications on this device' }));
+    await waitFor(() => expect(status()).toHaveTextContent('Notifications are on for Chrome on Linux.'));
+    expect(enable).toHaveBeenCalledWith('BKey');
+    expect(api.calls.find((call) => call.path === 'alert_channels/push')?.body).toEqual({ ...subscription, name: 'Chrome on Linux' });
+  });
+
+  it('shows the browser’s refusal', async () => {
+    vi.spyOn(push, 'pushSupport').mockReturnValue({ supported: true, reason: 'ok' });
+    vi.spyOn(push, 'enablePush').mockRejectedValue(new Error(push.PERMISSION_REFUSED_MESSAGE));
+    setup({ routes: { 'GET alert_channels/push/key': () => ({ body: { public_key: 'BKey' } }) } });
+    const section = within(await screen.findByRole('region', { name: 'Browser push' }));
+    await userEvent.click(section.getByRole('button', { name: 'Enable notifications on this device' }));
+    expect(await section.findByRole('alert')).toHaveTextContent(push.PERMISSION_REFUSED_MESSAGE);
   });
 });

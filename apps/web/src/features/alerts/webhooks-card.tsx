@@ -1,12 +1,14 @@
 import { Button, Group, Loader, Paper, Stack, Text, Title } from '@mantine/core';
-import { webhookLimitMessage, type Webhook } from '@signalboard/core';
+import { ADDED_WEBHOOK_KINDS, webhookLimitMessage, type Webhook } from '@signalboard/core';
 import { IconPlus } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
-import { useId, useState } from 'react';
+import { useCallback, useId, useState } from 'react';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { ListError } from '../../components/trade-ideas/list-states';
 import { useCreateWebhook, useDeleteWebhook, useRotateWebhookSecret, useTestWebhook, useUpdateWebhook, webhooksQuery } from './api/webhooks';
+import { PushSection, thisDeviceKey } from './push-section';
 import { StatusLine, type StatusMessage } from './status-message';
+import { TelegramSection } from './telegram-section';
 import { WebhookFormModal, type WebhookFormSave } from './webhook-form-modal';
 import { WebhookRow, type WebhookAction } from './webhook-row';
 import { WebhookSecretModal, type ShownSecret } from './webhook-secret-modal';
@@ -17,7 +19,7 @@ const messageOf = (error: unknown) => (error instanceof Error && error.message.t
 
 type Confirming = { action: 'delete' | 'rotate'; webhook: Webhook };
 const QUESTIONS: Record<Confirming['action'], (name: string) => string> = {
-  delete: (name) => `Delete the endpoint "${name}"? Alerts still queued for it will not be sent.`,
+  delete: (name) => `Delete "${name}"? Alerts still queued for it will not be sent.`,
   rotate: (name) => `Make a new signing secret for "${name}"? The old one stops signing at once: give your receiver the new one.`,
 };
 
@@ -28,7 +30,11 @@ const QUESTIONS: Record<Confirming['action'], (name: string) => string> = {
  * (a webhook's only) is shown once, from this card's state only.
  */
 export function WebhooksCard() {
-  const list = useQuery(webhooksQuery());
+  const [linkOut, setLinkOut] = useState(false);
+  // While a Telegram link is out, the list is read again every 3 s: the chat shows once Start is pressed.
+  const list = useQuery({ ...webhooksQuery(), refetchInterval: linkOut ? 3_000 : false });
+  const device = useQuery({ queryKey: ['alert-channels', 'this-device'], queryFn: thisDeviceKey, staleTime: Infinity, retry: false });
+  const onLinkOut = useCallback((out: boolean) => setLinkOut(out), []);
   const create = useCreateWebhook();
   const update = useUpdateWebhook();
   const remove = useDeleteWebhook();
@@ -110,7 +116,24 @@ export function WebhooksCard() {
   }
 
   const data = list.data;
-  const full = data ? data.webhooks.length >= data.max : false;
+  const added = data ? data.webhooks.filter((webhook) => (ADDED_WEBHOOK_KINDS as readonly string[]).includes(webhook.kind)) : [];
+  const chats = data ? data.webhooks.filter((webhook) => webhook.kind === 'telegram') : [];
+  const devices = data ? data.webhooks.filter((webhook) => webhook.kind === 'push') : [];
+  const full = data ? added.length >= data.max : false;
+  const rowsOf = (webhooks: Webhook[], label: string) => (
+    <Stack component="ul" gap="sm" aria-label={label} style={{ listStyle: 'none', margin: 0, padding: 0 }}>
+      {webhooks.map((webhook) => (
+        <WebhookRow
+          key={webhook.id}
+          webhook={webhook}
+          thisDevice={webhook.kind === 'push' && typeof device.data === 'string' && webhook.device_key === device.data}
+          busy={busy?.id === webhook.id ? busy.action : null}
+          locked={busy !== null}
+          onAction={(action) => onAction(webhook, action)}
+        />
+      ))}
+    </Stack>
+  );
 
   return (
     <Paper withBorder p="lg" radius="lg" component="section" aria-labelledby="channels-title">
@@ -134,7 +157,7 @@ export function WebhooksCard() {
             <ListError title={WEBHOOKS_LOAD_FAILED_TITLE} message={messageOf(list.error)} onRetry={() => void list.refetch()} retrying={list.isFetching} />
           ) : (
             <>
-              {data!.webhooks.length === 0 ? (
+              {added.length === 0 ? (
                 <Stack gap={2} py="sm">
                   <Text fw={600}>{WEBHOOKS_EMPTY_MESSAGE}</Text>
                   <Text size="sm" c="dimmed">
@@ -142,11 +165,7 @@ export function WebhooksCard() {
                   </Text>
                 </Stack>
               ) : (
-                <Stack component="ul" gap="sm" aria-label="Endpoints" style={{ listStyle: 'none', margin: 0, padding: 0 }}>
-                  {data!.webhooks.map((webhook) => (
-                    <WebhookRow key={webhook.id} webhook={webhook} busy={busy?.id === webhook.id ? busy.action : null} locked={busy !== null} onAction={(action) => onAction(webhook, action)} />
-                  ))}
-                </Stack>
+                rowsOf(added, 'Endpoints')
               )}
               <Group gap="sm" wrap="wrap">
                 <Button
@@ -170,6 +189,12 @@ export function WebhooksCard() {
           )}
           <StatusLine status={status} label="Endpoints status" />
         </Stack>
+        {data ? (
+          <>
+            <TelegramSection rows={rowsOf(chats, 'Telegram chats')} count={chats.length} onLinkOut={onLinkOut} />
+            <PushSection rows={rowsOf(devices, 'Devices')} count={devices.length} onStatus={(text) => setStatus({ text, tone: 'success' })} />
+          </>
+        ) : null}
       </Stack>
       {editing ? <WebhookFormModal webhook={editing.webhook} onSave={save} onClose={() => setEditing(null)} /> : null}
       {secret ? <WebhookSecretModal shown={secret} onDone={() => setSecret(null)} /> : null}

@@ -1,0 +1,79 @@
+import { Button, Group, Stack, Text, Title } from '@mantine/core';
+import { PUSH_MAX_DEVICES, pushLimitMessage } from '@signalboard/core';
+import { IconBellRinging } from '@tabler/icons-react';
+import { useState, type ReactNode } from 'react';
+import { currentPushEndpoint, deviceName, enablePush, pushSupport, PUSH_SUPPORT_MESSAGES } from '../../lib/push/subscribe';
+import { TONE } from '../../theme';
+import { getPushKey, useAddPushDevice } from './api/channels';
+import { PUSH_EMPTY_MESSAGE, PUSH_INTRO, PUSH_IOS_NOTE } from './webhook-texts';
+
+const messageOf = (error: unknown) => (error instanceof Error && error.message.trim() ? error.message.trim() : 'please try again later.');
+
+/**
+ * The browser-push part of the Channels card (issue 27): the devices that get notifications (`rows`,
+ * rendered by the card, this one marked "This device") and "Enable notifications on this device",
+ * which asks the browser's permission, subscribes with the installation's VAPID key and stores the
+ * subscription. Where push cannot work (plain http, an iPhone outside a Home Screen app, blocked
+ * notifications) it says why instead.
+ */
+export function PushSection({ rows, count, onStatus }: { rows: ReactNode; count: number; onStatus: (text: string) => void }) {
+  const add = useAddPushDevice();
+  const [failure, setFailure] = useState<string | null>(null);
+  const [working, setWorking] = useState(false);
+  const support = pushSupport();
+  const full = count >= PUSH_MAX_DEVICES;
+
+  async function enable() {
+    setFailure(null);
+    setWorking(true);
+    try {
+      const { public_key } = await getPushKey();
+      const subscription = await enablePush(public_key);
+      const answer = await add.mutateAsync({ ...subscription, name: deviceName() });
+      onStatus(answer.msg);
+    } catch (error) {
+      setFailure(messageOf(error));
+    } finally {
+      setWorking(false);
+    }
+  }
+
+  return (
+    <Stack gap="sm" component="section" aria-labelledby="push-title">
+      <Title order={3} size="h5" id="push-title">
+        Browser push
+      </Title>
+      <Text size="sm" c="dimmed">
+        {PUSH_INTRO}
+      </Text>
+      {count === 0 ? <Text size="sm">{PUSH_EMPTY_MESSAGE}</Text> : rows}
+      <Group gap="sm" wrap="wrap">
+        <Button leftSection={<IconBellRinging size={16} aria-hidden />} disabled={!support.supported || full || working} onClick={() => void enable()}>
+          {working ? 'Enabling...' : 'Enable notifications on this device'}
+        </Button>
+        {full ? <Text size="sm">{pushLimitMessage(PUSH_MAX_DEVICES)}</Text> : null}
+      </Group>
+      {support.reason !== 'ok' ? <Text size="sm">{PUSH_SUPPORT_MESSAGES[support.reason]}</Text> : null}
+      {support.reason !== 'ios-needs-home-screen' ? (
+        <Text size="sm" c="dimmed">
+          {PUSH_IOS_NOTE}
+        </Text>
+      ) : null}
+      {failure ? (
+        <Text size="sm" role="alert" c={TONE.failure}>
+          Error: {failure}
+        </Text>
+      ) : null}
+    </Stack>
+  );
+}
+
+/** This browser's device key (the SHA-256 of its push endpoint, base64url, as the server gives it), null when it has no subscription. */
+export async function thisDeviceKey(): Promise<string | null> {
+  const endpoint = await currentPushEndpoint();
+  if (!endpoint || !globalThis.crypto?.subtle) return null;
+  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(endpoint)));
+  let binary = '';
+  for (const byte of digest) binary += String.fromCharCode(byte);
+  return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
