@@ -4,14 +4,14 @@
  * endpoint. The Discord URL's token and the ntfy access token are sealed and never shown.
  */
 import { DISCORD_URL_MESSAGE, NTFY_TOPIC_MESSAGE, WEBHOOK_NO_SECRET_MESSAGE } from '@signalboard/core';
-import { and, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { alertDeliveries, alertRules, alertWebhooks } from '../../../db/schema';
+import { alertWebhooks } from '../../../db/schema';
 import { createSecretBox, derivedSecretBoxKey } from '../../../lib/secret-box';
 import { receiver } from '../../../../test/http-receiver';
 import { createTestApp, createUser, login, TEST_JWT_SECRET, uniqueEmail, type TestApp } from '../../../../test/helpers';
-import { insertAlert } from '../evaluation/alert-store';
 import { createWebhookLane, type WebhookLane } from './webhook-lane';
+import { endpointDeliveriesOf, firePercentDrop } from '../../../../test/alert-channel-fixtures';
 
 const discord = receiver();
 const ntfy = receiver();
@@ -54,29 +54,8 @@ const call = (method: 'GET' | 'POST' | 'PUT', url: string, payload?: Record<stri
   t.app.inject({ method, url, headers: user.headers, ...(payload !== undefined ? { payload } : {}) });
 const create = (body: Record<string, unknown>) => call('POST', '/api/alert_channels/webhooks', { name: 'Team', alert_types: ['PERCENT_DROP'], ...body });
 
-async function fire(symbol: string) {
-  const at = new Date(t.clock.nowMs());
-  await t.db
-    .insert(alertRules)
-    .values({ userId: user.id, alertType: 'PERCENT_DROP', symbols: [symbol], thresholdValue: 5, targets: [], enableSms: false, enableEmail: false, isActive: true, createdAt: at, updatedAt: at })
-    .onConflictDoNothing();
-  const eventId = await insertAlert(t.db, {
-    userId: user.id,
-    alertType: 'PERCENT_DROP',
-    symbol,
-    triggerKey: `k-${symbol}-${at.getTime()}`,
-    rule: {},
-    data: { price: 212.4 },
-    smsText: `${symbol} −5.3% to 212.40`,
-    emailSubject: `${symbol} dropped 5.3%`,
-    emailText: `${symbol} −5.3% to 212.40 (prev close 224.30).`,
-    channels: [],
-    firedAt: at,
-    expiresAt: new Date(at.getTime() + 15 * 60_000),
-  });
-  return eventId!;
-}
-const deliveryOf = async (eventId: number) => (await t.db.select().from(alertDeliveries).where(and(eq(alertDeliveries.eventId, eventId), eq(alertDeliveries.channel, 'webhook'))))[0]!;
+const fire = (symbol: string) => firePercentDrop(t, user.id, symbol);
+const deliveryOf = async (eventId: number) => (await endpointDeliveriesOf(t.db, eventId))[0]!;
 
 describe('Discord endpoints', () => {
   it('take only a Discord channel webhook URL, keep its token sealed and masked, and have no secret to rotate', async () => {

@@ -7,10 +7,10 @@
 import { createHash } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { alertDeliveries, alertRules, alertWebhooks } from '../../../db/schema';
+import { alertWebhooks } from '../../../db/schema';
 import { startFakePushService, type FakePushService } from '../../../../test/fake-push-service';
 import { createTestApp, createUser, login, uniqueEmail, type TestApp } from '../../../../test/helpers';
-import { insertAlert } from '../evaluation/alert-store';
+import { endpointDeliveriesOf, firePercentDrop } from '../../../../test/alert-channel-fixtures';
 
 let pushService: FakePushService;
 let t: TestApp;
@@ -36,28 +36,8 @@ const call = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: 
   t.app.inject({ method, url, headers: user.headers, ...(payload !== undefined ? { payload } : {}) });
 const devices = () => t.db.select().from(alertWebhooks).where(and(eq(alertWebhooks.userId, user.id), eq(alertWebhooks.kind, 'push')));
 
-async function fire(symbol: string) {
-  const at = new Date(t.clock.nowMs());
-  await t.db
-    .insert(alertRules)
-    .values({ userId: user.id, alertType: 'PERCENT_DROP', symbols: [symbol], thresholdValue: 5, targets: [], enableSms: false, enableEmail: false, isActive: true, createdAt: at, updatedAt: at })
-    .onConflictDoNothing();
-  return (await insertAlert(t.db, {
-    userId: user.id,
-    alertType: 'PERCENT_DROP',
-    symbol,
-    triggerKey: `k-${symbol}-${at.getTime()}`,
-    rule: {},
-    data: { price: 212.4 },
-    smsText: `${symbol} −5.3% to 212.40`,
-    emailSubject: `${symbol} dropped 5.3%`,
-    emailText: `${symbol} −5.3% to 212.40 (prev close 224.30).`,
-    channels: [],
-    firedAt: at,
-    expiresAt: new Date(at.getTime() + 15 * 60_000),
-  }))!;
-}
-const deliveryOf = async (eventId: number) => (await t.db.select().from(alertDeliveries).where(and(eq(alertDeliveries.eventId, eventId), eq(alertDeliveries.channel, 'webhook'))))[0]!;
+const fire = (symbol: string) => firePercentDrop(t, user.id, symbol);
+const deliveryOf = async (eventId: number) => (await endpointDeliveriesOf(t.db, eventId))[0]!;
 
 describe('browser push devices', () => {
   it('are added once per subscription, with the endpoint sealed and a key the browser can find itself by', async () => {

@@ -3,15 +3,15 @@
  * at send, the secret shown once and sealed at rest, "Send test", and deliveries that a receiver
  * verifies with the Standard Webhooks reference library, retried on 5xx with one event id.
  */
-import { and, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { alertDeliveries, alertRules, alertWebhooks, outboxEmails } from '../../../db/schema';
+import { alertDeliveries, alertWebhooks, outboxEmails } from '../../../db/schema';
 import { createSecretBox, derivedSecretBoxKey } from '../../../lib/secret-box';
 import { receiver, type Received } from '../../../../test/http-receiver';
 import { createTestApp, createUser, login, TEST_JWT_SECRET, uniqueEmail, type TestApp } from '../../../../test/helpers';
-import { insertAlert } from '../evaluation/alert-store';
 import { createWebhookLane, webhookDisabledReason, type WebhookLane } from './webhook-lane';
+import { endpointDeliveriesOf, firePercentDrop } from '../../../../test/alert-channel-fixtures';
 
 type Headers = { authorization: string };
 /**
@@ -33,7 +33,6 @@ const other = receiver();
 let t: TestApp;
 let lane: WebhookLane;
 let user: { id: number; email: string; headers: Headers };
-const now = () => new Date(t.clock.nowMs());
 
 // receiver.test is allow-listed and resolves to loopback; loopback.test resolves there too but is not listed.
 // While `dnsDown`, nothing resolves.
@@ -148,32 +147,8 @@ describe('webhook endpoints on the API', () => {
   });
 });
 
-/** A PERCENT_DROP alert of the user, written as the evaluator writes it (one delivery per endpoint). */
-async function fire(symbol = 'AAPL') {
-  const at = now();
-  await t.db
-    .insert(alertRules)
-    .values({ userId: user.id, alertType: 'PERCENT_DROP', symbols: [symbol], thresholdValue: 5, targets: [], enableSms: false, enableEmail: false, isActive: true, createdAt: at, updatedAt: at })
-    .onConflictDoNothing();
-  const eventId = await t.db.transaction((tx) =>
-    insertAlert(tx, {
-      userId: user.id,
-      alertType: 'PERCENT_DROP',
-      symbol,
-      triggerKey: `k${at.getTime()}-${Math.random()}`,
-      rule: {},
-      data: { price: 212.4, previousClose: 224.3 },
-      smsText: `${symbol} −5.3% to 212.40`,
-      emailSubject: `${symbol} dropped 5.3%`,
-      emailText: `${symbol} −5.3% to 212.40 (prev close 224.30).`,
-      channels: [],
-      firedAt: at,
-      expiresAt: new Date(at.getTime() + 15 * 60_000),
-    }),
-  );
-  return eventId!;
-}
-const deliveriesOf = (eventId: number) => t.db.select().from(alertDeliveries).where(and(eq(alertDeliveries.eventId, eventId), eq(alertDeliveries.channel, 'webhook')));
+const fire = (symbol = 'AAPL') => firePercentDrop(t, user.id, symbol);
+const deliveriesOf = (eventId: number) => endpointDeliveriesOf(t.db, eventId);
 /** Lane passes, the clock moved to each retry's time, until nothing is due within a day. */
 async function drain(eventId: number) {
   for (let i = 0; i < 30; i += 1) {

@@ -6,14 +6,14 @@
 import { TELEGRAM_NOT_CONFIGURED_MESSAGE } from '@signalboard/core';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { alertDeliveries, alertRules, alertWebhooks } from '../../../../db/schema';
+import { alertWebhooks } from '../../../../db/schema';
 import { createSecretBox, derivedSecretBoxKey } from '../../../../lib/secret-box';
 import { FAKE_BOT_TOKEN, FAKE_BOT_USERNAME, startFakeTelegram, type FakeTelegram } from '../../../../../test/fake-telegram';
 import { createTestApp, createUser, FakeClock, login, TEST_JWT_SECRET, uniqueEmail, type TestApp } from '../../../../../test/helpers';
-import { insertAlert } from '../../evaluation/alert-store';
 import { createTelegramBotApi } from './bot-api';
 import { createTelegramService, TELEGRAM_REPLIES, type TelegramService } from './telegram.service';
 import { escapeTelegramHtml } from './telegram-text';
+import { endpointDeliveriesOf, firePercentDrop } from '../../../../../test/alert-channel-fixtures';
 
 const quiet = { info: () => undefined, warn: () => undefined };
 let fake: FakeTelegram;
@@ -62,29 +62,8 @@ async function connect(chatId: number, from: Parameters<FakeTelegram['say']>[2] 
   return { code, reply: (await fake.waitForSent(chatId, before + 1)).at(-1)!.text };
 }
 
-async function fire(symbol: string, text = `${symbol} −5.3% to 212.40 (prev close 224.30).`) {
-  const at = new Date(t.clock.nowMs());
-  await t.db
-    .insert(alertRules)
-    .values({ userId: user.id, alertType: 'PERCENT_DROP', symbols: [symbol], thresholdValue: 5, targets: [], enableSms: false, enableEmail: false, isActive: true, createdAt: at, updatedAt: at })
-    .onConflictDoNothing();
-  const eventId = await insertAlert(t.db, {
-    userId: user.id,
-    alertType: 'PERCENT_DROP',
-    symbol,
-    triggerKey: `k-${symbol}-${at.getTime()}`,
-    rule: {},
-    data: { price: 212.4 },
-    smsText: `${symbol} −5.3% to 212.40`,
-    emailSubject: `${symbol} dropped 5.3%`,
-    emailText: text,
-    channels: [],
-    firedAt: at,
-    expiresAt: new Date(at.getTime() + 15 * 60_000),
-  });
-  return eventId!;
-}
-const deliveryOf = async (eventId: number) => (await t.db.select().from(alertDeliveries).where(and(eq(alertDeliveries.eventId, eventId), eq(alertDeliveries.channel, 'webhook'))))[0]!;
+const fire = (symbol: string, text?: string) => firePercentDrop(t, user.id, symbol, text === undefined ? {} : { text });
+const deliveryOf = async (eventId: number) => (await endpointDeliveriesOf(t.db, eventId))[0]!;
 const runLane = () => t.app.alertDelivery.runLane('webhook');
 
 describe('connecting a chat', () => {
