@@ -13,6 +13,7 @@ import { ALERT_TYPE_NAMES, ALERT_TYPES } from './alert-rules';
  */
 export const WEBHOOK_KINDS = ['webhook', 'discord', 'ntfy', 'telegram', 'push'] as const;
 export type WebhookKind = (typeof WEBHOOK_KINDS)[number];
+export const isWebhookKind = (value: unknown): value is WebhookKind => typeof value === 'string' && (WEBHOOK_KINDS as readonly string[]).includes(value);
 /** The kinds a user adds with a URL (create_webhook); a Telegram chat is bound through the bot, a push device by its browser. */
 export const ADDED_WEBHOOK_KINDS = ['webhook', 'discord', 'ntfy'] as const;
 export type AddedWebhookKind = (typeof ADDED_WEBHOOK_KINDS)[number];

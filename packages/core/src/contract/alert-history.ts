@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { singleLineText } from '../validation/text';
 import { alertChannel } from './alert-delivery-settings';
+import { WEBHOOK_KINDS } from './alert-channels';
 import { ALERT_TYPE_NAMES, ALERT_TYPES } from './alert-rules';
 
 /**
@@ -193,7 +194,7 @@ export const alertHistoryDelivery = z.object({
   channel: z.union([alertChannel, z.literal('webhook')]),
   endpoint: z.string().nullable(),
   /** The endpoint's kind ('webhook' | 'discord' | 'ntfy'); null for SMS and e-mail and once deleted. */
-  endpoint_kind: z.enum(['webhook', 'discord', 'ntfy']).nullable(),
+  endpoint_kind: z.enum(WEBHOOK_KINDS).nullable(),
   status: z.string(),
   reason: z.string().nullable(),
   attempts: z.number().int(),

@@ -3,6 +3,7 @@
  * that fired it and each channel's delivery timeline; the same list as CSV.
  */
 import {
+  isWebhookKind,
   ALERT_HISTORY_CSV_COLUMNS,
   ALERT_HISTORY_CSV_MAX_ALERTS,
   ALERT_HISTORY_DEFAULT_LIMIT,
@@ -57,7 +58,7 @@ export function createAlertHistoryService(deps: { repo: Pick<AlertHistoryRepo, '
       list.push({
         channel: delivery.channel === 'email' ? 'email' : delivery.channel === 'webhook' ? 'webhook' : 'sms',
         endpoint: delivery.channel === 'webhook' ? delivery.endpointName : null,
-        endpoint_kind: delivery.channel === 'webhook' && (delivery.endpointKind === 'webhook' || delivery.endpointKind === 'discord' || delivery.endpointKind === 'ntfy') ? delivery.endpointKind : null,
+        endpoint_kind: delivery.channel === 'webhook' && isWebhookKind(delivery.endpointKind) ? delivery.endpointKind : null,
         status: delivery.status,
         reason: delivery.reason,
         attempts: delivery.attempts,

@@ -138,6 +138,8 @@ describe('sending alerts to a chat', () => {
     expect(message!.text).toContain('AT&amp;T &lt;b&gt;up&lt;/b&gt; &quot;a&quot; headline &amp; more');
     expect(message!.text).toContain('<a href="https://signalboard.example/dashboard/dropscanner">Open in Signalboard</a>');
     expect(escapeTelegramHtml('<a href="x">&</a>')).toBe('&lt;a href=&quot;x&quot;&gt;&amp;&lt;/a&gt;');
+    const history = (await call('POST', '/api/get_alert_history', {})).json().data.items[0];
+    expect(history.deliveries).toEqual([expect.objectContaining({ channel: 'webhook', endpoint: '@jane', endpoint_kind: 'telegram', status: 'delivered' })]);
   });
 
   it("waits as a 429's retry_after says, then delivers once", async () => {
