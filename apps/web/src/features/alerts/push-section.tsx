@@ -6,8 +6,7 @@ import { currentPushEndpoint, deviceName, enablePush, pushSupport, PUSH_SUPPORT_
 import { TONE } from '../../theme';
 import { getPushKey, useAddPushDevice } from './api/channels';
 import { PUSH_EMPTY_MESSAGE, PUSH_INTRO, PUSH_IOS_NOTE } from './webhook-texts';
-
-const messageOf = (error: unknown) => (error instanceof Error && error.message.trim() ? error.message.trim() : 'please try again later.');
+import { messageOf } from './status-message';
 
 /**
  * The browser-push part of the Channels card (issue 27): the devices that get notifications (`rows`,

@@ -8,6 +8,9 @@ export interface StatusMessage {
   tone: StatusTone;
 }
 
+/** A failed call's message for the user: the server's msg (or the browser's refusal), else a general hint. */
+export const messageOf = (error: unknown) => (error instanceof Error && error.message.trim() ? error.message.trim() : 'please try again later.');
+
 const COLOR: Record<StatusTone, string> = { success: TONE.success, danger: TONE.failure, info: TONE.info };
 
 /**

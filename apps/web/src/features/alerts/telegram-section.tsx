@@ -6,8 +6,7 @@ import { useEffect, useState, type ReactNode } from 'react';
 import { TONE } from '../../theme';
 import { telegramStatusQuery, useConnectTelegram } from './api/channels';
 import { TELEGRAM_EMPTY_MESSAGE, TELEGRAM_INTRO, TELEGRAM_UNAVAILABLE_MESSAGE, webhookTime } from './webhook-texts';
-
-const messageOf = (error: unknown) => (error instanceof Error && error.message.trim() ? error.message.trim() : 'please try again later.');
+import { messageOf } from './status-message';
 
 /**
  * The Telegram part of the Channels card (issue 27): the connected chats (`rows`, rendered by the card)

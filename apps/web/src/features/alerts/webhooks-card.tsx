@@ -7,15 +7,13 @@ import { ConfirmDialog } from '../../components/confirm-dialog';
 import { ListError } from '../../components/trade-ideas/list-states';
 import { useCreateWebhook, useDeleteWebhook, useRotateWebhookSecret, useTestWebhook, useUpdateWebhook, webhooksQuery } from './api/webhooks';
 import { PushSection, thisDeviceKey } from './push-section';
-import { StatusLine, type StatusMessage } from './status-message';
+import { messageOf, StatusLine, type StatusMessage } from './status-message';
 import { TelegramSection } from './telegram-section';
 import { WebhookFormModal, type WebhookFormSave } from './webhook-form-modal';
 import { WebhookRow, type WebhookAction } from './webhook-row';
 import { WebhookSecretModal, type ShownSecret } from './webhook-secret-modal';
 import { WebhookTestModal, type TestShown } from './webhook-test-modal';
 import { WEBHOOKS_EMPTY_HINT, WEBHOOKS_EMPTY_MESSAGE, WEBHOOKS_INTRO, WEBHOOKS_LOAD_FAILED_TITLE, WEBHOOKS_LOADING_MESSAGE } from './webhook-texts';
-
-const messageOf = (error: unknown) => (error instanceof Error && error.message.trim() ? error.message.trim() : 'please try again later.');
 
 type Confirming = { action: 'delete' | 'rotate'; webhook: Webhook };
 const QUESTIONS: Record<Confirming['action'], (name: string) => string> = {
