@@ -16,6 +16,20 @@ export interface PayloadEvent {
   firedAt: Date;
 }
 
+/** What "Send test" sends (type alert.test): a Current Price alert on TEST that says it is a test of `kindName` "`name`". */
+export function testAlertEvent(kindName: string, name: string, at: Date): PayloadEvent {
+  return {
+    id: 0,
+    alertType: 'CURRENT_PRICE',
+    symbol: 'TEST',
+    smsText: `Signalboard test alert: your ${kindName} channel works.`,
+    emailSubject: 'Signalboard test alert',
+    emailText: `This is a test delivery to "${name}". Real alerts come the same way.`,
+    data: { test: true },
+    firedAt: at,
+  };
+}
+
 /** The screen a type's alert is about (the history for the rest). */
 const SCREEN_OF: Readonly<Record<string, string>> = {
   PERCENT_DROP: '/dashboard/dropscanner',

@@ -42,7 +42,7 @@ import { checkOutboundUrl, OutboundUrlError, type Resolver } from '../../../lib/
 import { RateLimiter } from '../../../lib/rate-limiter';
 import type { SecretBox } from '../../../lib/secret-box';
 import { waitText } from '../../../lib/user-limit';
-import { webhookPayload } from './webhook-payload';
+import { testAlertEvent, webhookPayload } from './webhook-payload';
 import { generateWebhookSecret } from './webhook-signature';
 import { maskDiscordUrl, sendWebhook, targetOf, type WebhookSendOptions } from './webhook-send';
 import type { TelegramBotApi } from './telegram/bot-api';
@@ -250,18 +250,10 @@ export function createWebhooksService(deps: WebhooksServiceDeps) {
         throw new HttpError(429, webhookTestLimitMessage(row.name, waitText(verdict.retryAfterSeconds)), { headers: { 'retry-after': String(verdict.retryAfterSeconds) } });
       }
       const at = now();
-      const event = {
-        id: 0,
-        alertType: 'CURRENT_PRICE',
-        symbol: 'TEST',
-        smsText: `Signalboard test alert: your ${WEBHOOK_KIND_NAMES[targetOf(row, box).kind]} channel works.`,
-        emailSubject: 'Signalboard test alert',
-        emailText: `This is a test delivery to "${row.name}". Real alerts come the same way.`,
-        data: { test: true },
-        firedAt: at,
-      };
+      const target = targetOf(row, box);
+      const event = testAlertEvent(WEBHOOK_KIND_NAMES[target.kind], row.name, at);
       const payload = webhookPayload(event, `test_${id}_${at.getTime()}`, config.PUBLIC_URL, 'alert.test', at);
-      const { request, outcome } = await sendWebhook(targetOf(row, box), payload, sendOptions, at);
+      const { request, outcome } = await sendWebhook(target, payload, sendOptions, at);
       const done = now();
       // A chat or device that is gone (blocked bot, expired subscription) is removed, as a delivery would.
       if (outcome.kind === 'failed' && outcome.gone) await repo.remove(userId, id);
