@@ -13,6 +13,7 @@ import type { TestProject } from 'vitest/node';
 import { DATASET_PARTS } from './fixtures/market';
 import { MARKET_NOW, writeDataset } from './fixtures/market/dataset';
 import { MARKET_NEWS_IMAGE_URL } from './fixtures/market/news-market';
+import { startChannelFakes } from './support/channel-fakes';
 import { startRun } from '../apps/server/test/run-dirs';
 import { makeDataDir, REPO_ROOT, startServer, type RunningServer } from './support/server-process';
 
@@ -27,6 +28,8 @@ declare module 'vitest' {
     alertsBaseUrl: string;
     alertsDataDir: string;
     alertsControlFile: string;
+    /** The alerts server's fake Telegram Bot API and Discord recorder: their control routes (support/channel-fakes.ts). */
+    channelFakesUrl: string;
   }
 }
 
@@ -51,16 +54,22 @@ async function startServers(project: TestProject, finish: () => Promise<void>) {
   const alertsDataDir = await makeDataDir('e2e-alerts');
   const controlFile = path.join(path.dirname(alertsDataDir), 'test-control.json');
   await fs.writeFile(controlFile, '{}');
+  // Before the alerts server, whose environment names them (a few milliseconds).
+  const fakes = await startChannelFakes();
   const [server, market, alerts] = await Promise.all([
     startServer(dataDir),
     // The dataset's one outside news image loads only from a listed origin (the CSP and the news answers follow NEWS_IMAGE_ORIGINS).
     startServer(marketDataDir, { env: { MARKET_DATA: 'file', DATASET_DIR: datasetDir, MARKET_NOW, NEWS_IMAGE_ORIGINS: new URL(MARKET_NEWS_IMAGE_URL).origin } }),
     // The alert tests move this server's quotes and clocks (TEST_CONTROL_FILE), so it is theirs alone.
-    // Webhooks may reach the tests' receivers on loopback (alert-channels.spec.ts).
+    // Webhooks may reach the tests' receivers on loopback (alert-channels.spec.ts); its Telegram bot and
+    // Discord are the fakes (alert-channels-more.spec.ts).
     startServer(alertsDataDir, {
-      env: { MARKET_DATA: 'file', DATASET_DIR: datasetDir, MARKET_NOW, NODE_ENV: 'test', TEST_CONTROL_FILE: controlFile, ALERT_POLL_SECONDS: '1', WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOW_HOSTS: '127.0.0.1' },
+      env: { MARKET_DATA: 'file', DATASET_DIR: datasetDir, MARKET_NOW, NODE_ENV: 'test', TEST_CONTROL_FILE: controlFile, ALERT_POLL_SECONDS: '1', WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOW_HOSTS: '127.0.0.1', ...fakes.env },
     }),
-  ]);
+  ]).catch(async (error: unknown) => {
+    await fakes.close();
+    throw error;
+  });
   project.provide('baseUrl', server.baseUrl);
   project.provide('dataDir', dataDir);
   project.provide('marketBaseUrl', market.baseUrl);
@@ -69,6 +78,7 @@ async function startServers(project: TestProject, finish: () => Promise<void>) {
   project.provide('alertsBaseUrl', alerts.baseUrl);
   project.provide('alertsDataDir', alertsDataDir);
   project.provide('alertsControlFile', controlFile);
+  project.provide('channelFakesUrl', fakes.baseUrl);
   return async () => {
     // All three at once, each killed after 30 s; then whatever is left in the run's folder (a
     // postmaster of a server that had to be killed) is stopped and the folder removed.
@@ -79,6 +89,7 @@ async function startServers(project: TestProject, finish: () => Promise<void>) {
         if (code !== 0) console.error(`${name} server exited with ${code}:\n${running.output()}`);
       }),
     );
+    await fakes.close();
     await finish();
   };
 }

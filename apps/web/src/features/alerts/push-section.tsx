@@ -3,10 +3,9 @@ import { PUSH_MAX_DEVICES, pushLimitMessage } from '@signalboard/core';
 import { IconBellRinging } from '@tabler/icons-react';
 import { useState, type ReactNode } from 'react';
 import { currentPushEndpoint, deviceName, enablePush, pushSupport, PUSH_SUPPORT_MESSAGES } from '../../lib/push/subscribe';
-import { TONE } from '../../theme';
 import { getPushKey, useAddPushDevice } from './api/channels';
 import { PUSH_EMPTY_MESSAGE, PUSH_INTRO, PUSH_IOS_NOTE } from './webhook-texts';
-import { messageOf } from './status-message';
+import { messageOf, StatusLine, type StatusMessage } from './status-message';
 
 /**
  * The browser-push part of the Channels card (issue 27): the devices that get notifications (`rows`,
@@ -15,23 +14,23 @@ import { messageOf } from './status-message';
  * subscription. Where push cannot work (plain http, an iPhone outside a Home Screen app, blocked
  * notifications) it says why instead.
  */
-export function PushSection({ rows, count, onStatus }: { rows: ReactNode; count: number; onStatus: (text: string) => void }) {
+export function PushSection({ rows, count }: { rows: ReactNode; count: number }) {
   const add = useAddPushDevice();
-  const [failure, setFailure] = useState<string | null>(null);
+  const [status, setStatus] = useState<StatusMessage | null>(null);
   const [working, setWorking] = useState(false);
   const support = pushSupport();
   const full = count >= PUSH_MAX_DEVICES;
 
   async function enable() {
-    setFailure(null);
+    setStatus(null);
     setWorking(true);
     try {
       const { public_key } = await getPushKey();
       const subscription = await enablePush(public_key);
       const answer = await add.mutateAsync({ ...subscription, name: deviceName() });
-      onStatus(answer.msg);
+      setStatus({ text: answer.msg, tone: 'success' });
     } catch (error) {
-      setFailure(messageOf(error));
+      setStatus({ text: `Error: ${messageOf(error)}`, tone: 'danger' });
     } finally {
       setWorking(false);
     }
@@ -47,7 +46,8 @@ export function PushSection({ rows, count, onStatus }: { rows: ReactNode; count:
       </Text>
       {count === 0 ? <Text size="sm">{PUSH_EMPTY_MESSAGE}</Text> : rows}
       <Group gap="sm" wrap="wrap">
-        <Button leftSection={<IconBellRinging size={16} aria-hidden />} disabled={!support.supported || full || working} onClick={() => void enable()}>
+        {/* Its label wraps on a phone rather than being cut. */}
+        <Button h="auto" mih={36} py={6} styles={{ label: { whiteSpace: 'normal', textAlign: 'left' } }} leftSection={<IconBellRinging size={16} aria-hidden />} disabled={!support.supported || full || working} onClick={() => void enable()}>
           {working ? 'Enabling...' : 'Enable notifications on this device'}
         </Button>
         {full ? <Text size="sm">{pushLimitMessage(PUSH_MAX_DEVICES)}</Text> : null}
@@ -58,11 +58,7 @@ export function PushSection({ rows, count, onStatus }: { rows: ReactNode; count:
           {PUSH_IOS_NOTE}
         </Text>
       ) : null}
-      {failure ? (
-        <Text size="sm" role="alert" c={TONE.failure}>
-          Error: {failure}
-        </Text>
-      ) : null}
+      <StatusLine status={status} label="Browser push status" />
     </Stack>
   );
 }

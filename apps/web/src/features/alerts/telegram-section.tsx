@@ -1,5 +1,5 @@
 import { Anchor, Button, Group, Loader, Paper, Stack, Text, Title } from '@mantine/core';
-import { TELEGRAM_MAX_CHATS, telegramLimitMessage, type TelegramConnectResponse } from '@signalboard/core';
+import { TELEGRAM_LINK_MINUTES, TELEGRAM_MAX_CHATS, telegramLimitMessage, type TelegramConnectResponse } from '@signalboard/core';
 import { IconBrandTelegram } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState, type ReactNode } from 'react';
@@ -24,7 +24,8 @@ export function TelegramSection({ rows, count, onLinkOut }: { rows: ReactNode; c
   const link = pressed && count <= pressed.count ? pressed.answer : null;
   useEffect(() => {
     if (!pressed) return;
-    const timer = setTimeout(() => setPressed(null), Math.max(0, Date.parse(pressed.answer.expires_at) - Date.now()));
+    // The link's life counted from its arrival (the server's minutes), not from expires_at: a browser whose clock is off would hide it at once, or never.
+    const timer = setTimeout(() => setPressed(null), TELEGRAM_LINK_MINUTES * 60_000);
     return () => clearTimeout(timer);
   }, [pressed]);
   useEffect(() => onLinkOut(link !== null), [link, onLinkOut]);

@@ -522,7 +522,7 @@ describe('Channels card: browser push', () => {
     const section = within(await screen.findByRole('region', { name: 'Browser push' }));
     expect(section.getByText('No device gets notifications yet.')).toBeInTheDocument();
     await userEvent.click(section.getByRole('button', { name: 'Enable notifications on this device' }));
-    await waitFor(() => expect(status()).toHaveTextContent('Notifications are on for Chrome on Linux.'));
+    await waitFor(() => expect(section.getByRole('status', { name: 'Browser push status' })).toHaveTextContent('Notifications are on for Chrome on Linux.'));
     expect(enable).toHaveBeenCalledWith('BKey');
     expect(api.calls.find((call) => call.path === 'alert_channels/push')?.body).toEqual({ ...subscription, name: 'Chrome on Linux' });
   });
@@ -533,6 +533,6 @@ describe('Channels card: browser push', () => {
     setup({ routes: { 'GET alert_channels/push/key': () => ({ body: { public_key: 'BKey' } }) } });
     const section = within(await screen.findByRole('region', { name: 'Browser push' }));
     await userEvent.click(section.getByRole('button', { name: 'Enable notifications on this device' }));
-    expect(await section.findByRole('alert')).toHaveTextContent(push.PERMISSION_REFUSED_MESSAGE);
+    await waitFor(() => expect(section.getByRole('status', { name: 'Browser push status' })).toHaveTextContent(`Error: ${push.PERMISSION_REFUSED_MESSAGE}`));
   });
 });

@@ -190,7 +190,7 @@ export function WebhooksCard() {
         {data ? (
           <>
             <TelegramSection rows={rowsOf(chats, 'Telegram chats')} count={chats.length} onLinkOut={onLinkOut} />
-            <PushSection rows={rowsOf(devices, 'Devices')} count={devices.length} onStatus={(text) => setStatus({ text, tone: 'success' })} />
+            <PushSection rows={rowsOf(devices, 'Devices')} count={devices.length} />
           </>
         ) : null}
       </Stack>

@@ -132,6 +132,7 @@ describe('deviceName', () => {
     [UA.firefoxAndroid, 'Firefox on Android'],
     [UA.edgeWindows, 'Edge on Windows'],
     [UA.samsungAndroid, 'Samsung Internet on Android'],
+    ['Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) HeadlessChrome/131.0.0.0 Safari/537.36', 'Chrome on Linux'],
     ['curl/8.5.0', 'This browser'],
     ['', 'This browser'],
   ])('%s → %s', (userAgent, name) => {

@@ -13,11 +13,11 @@ export const useConnectTelegram = () => useMutation({ mutationFn: () => apiCall(
 /** GET api/alert_channels/push/key: the VAPID public key this browser subscribes with. */
 export const getPushKey = () => apiCall(alertsEndpoints.getPushKey, {});
 
-/** POST api/alert_channels/push: this browser's subscription; the list is read again. */
+/** POST api/alert_channels/push: this browser's subscription; the list and which device is this one are read again. */
 export function useAddPushDevice() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (body: CreatePushSubscriptionRequest) => apiCall(alertsEndpoints.addPushDevice, { body }),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: webhooksQuery().queryKey }),
+    onSettled: () => Promise.all([webhooksQuery().queryKey, ['alert-channels', 'this-device']].map((queryKey) => queryClient.invalidateQueries({ queryKey }))),
   });
 }
