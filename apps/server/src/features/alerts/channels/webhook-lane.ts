@@ -5,7 +5,9 @@
  * WEBHOOK_MAX_IN_FLIGHT requests going at once, claiming another row as each one ends:
  *
  * - checks: account deactivated, alerts paused, rule off, endpoint deleted or off, type no longer
- *   taken → suppressed. Quiet hours do not apply: a receiver is a program, and it gets `fired_at`.
+ *   taken → suppressed. For a webhook, Discord or ntfy endpoint quiet hours do not apply (a receiver
+ *   is a program, and it gets `fired_at`); a Telegram chat or a push device keeps the SMS quiet hours
+ *   (held until they end, unless marked "also during quiet hours") and the SMS caps (suppressed).
  * - send (webhook-send.ts): 'sending' is committed first; a 2xx is 'delivered'; 408/429/5xx and no
  *   answer retry with exponential backoff and jitter (Retry-After honoured) until the delivery
  *   expires, 24 hours after the alert; any other answer, or a URL the rules now refuse, fails it.
@@ -13,14 +15,15 @@
  *   success is turned off and its user told by e-mail.
  */
 import { ALERT_DEFAULT_TIME_ZONE, ALERT_TYPES, QUIET_HOURS_KINDS, SMS_QUIET_HOURS_DEFAULT, WEBHOOK_DISABLE_AFTER_DAYS, inQuietHours, localTimeIn, type AlertType, type WebhookKind } from '@signalboard/core';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, gte, inArray, sql } from 'drizzle-orm';
 import type { Config } from '../../../config';
 import type { Database } from '../../../db/client';
-import { alertDeliverySettings, alertEvents, alertRules, alertWebhooks, users } from '../../../db/schema';
+import { alertDeliveries, alertDeliverySettings, alertEvents, alertRules, alertWebhooks, users } from '../../../db/schema';
 import type { Clock } from '../../../lib/clock';
 import type { Resolver } from '../../../lib/outbound/url-guard';
 import type { SecretBox } from '../../../lib/secret-box';
 import type { Mailer } from '../../../providers/mail';
+import { SMS_CAP_PER_DAY, SMS_CAP_PER_HOUR } from '../delivery/delivery.digest';
 import { quietHoursEnd } from '../delivery/quiet-hours';
 import { createAlertDeliveryRepo, type DeliveryRow, type DeliveryStatus } from '../delivery/delivery.repo';
 import type { VapidKeys } from '../../../lib/webpush/vapid';
@@ -47,6 +50,7 @@ export const WEBHOOK_REASONS = {
   off: 'webhook turned off',
   typeOff: 'alert type not sent to this webhook',
   gone: 'removed: the chat or device is gone',
+  cap: `over the limit of ${SMS_CAP_PER_HOUR} an hour and ${SMS_CAP_PER_DAY} a day for this chat or device`,
   stale: 'not delivered within 24 hours',
   staleAfterCrash: 'not confirmed before a crash and now stale (possibly sent)',
   possiblyDuplicate: 'possibly sent twice',
@@ -100,6 +104,25 @@ export function createWebhookLane(deps: WebhookLaneDeps) {
     return found;
   }
 
+  /** Whether the endpoint had SMS_CAP_PER_HOUR sends in the last hour or SMS_CAP_PER_DAY in the last day (after taking its lock). */
+  async function overCap(tx: Parameters<Parameters<Database['transaction']>[0]>[0], row: DeliveryRow, endpointId: number, at: Date): Promise<boolean> {
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtext('alert-endpoint-cap'), ${endpointId})`);
+    const hourAgo = new Date(at.getTime() - 3_600_000);
+    const [counts] = await tx
+      .select({ hour: sql<number>`count(*) filter (where ${alertDeliveries.createdAt} >= ${hourAgo})::int`, day: sql<number>`count(*)::int` })
+      .from(alertDeliveries)
+      .where(
+        and(
+          eq(alertDeliveries.userId, row.userId),
+          gte(alertDeliveries.createdAt, new Date(at.getTime() - 24 * 3_600_000)),
+          eq(alertDeliveries.channel, 'webhook'),
+          eq(alertDeliveries.endpointId, endpointId),
+          inArray(alertDeliveries.status, ['sending', 'delivered']),
+        ),
+      );
+    return (counts?.hour ?? 0) >= SMS_CAP_PER_HOUR || (counts?.day ?? 0) >= SMS_CAP_PER_DAY;
+  }
+
   /** Tells the user once that an endpoint was turned off; a mail failure is logged, the endpoint stays off. */
   async function tellDisabled(email: string, name: string, url: string, lastAnswer: string) {
     try {
@@ -146,14 +169,21 @@ export function createWebhookLane(deps: WebhookLaneDeps) {
       }
     }
 
-    // Each status change and its step commit together (one commit before the request, one after).
-    const moved = await db.transaction((tx) =>
-      repo.move(tx, row.id, [row.status as DeliveryStatus], 'sending', recovering ? WEBHOOK_REASONS.possiblyDuplicate : null, started, {
+    // Each status change and its step commit together (one commit before the request, one after). A
+    // person's chat or device keeps the SMS caps, counted under a lock on the endpoint (so two sends at
+    // once cannot both take the last place).
+    const capped = QUIET_HOURS_KINDS.includes(endpoint.kind as WebhookKind) && !recovering;
+    const moved = await db.transaction(async (tx) => {
+      if (capped && (await overCap(tx, row, endpoint.id, started))) {
+        await repo.move(tx, row.id, [row.status as DeliveryStatus], 'suppressed', WEBHOOK_REASONS.cap, started, { claimedUntil: null });
+        return false;
+      }
+      return repo.move(tx, row.id, [row.status as DeliveryStatus], 'sending', recovering ? WEBHOOK_REASONS.possiblyDuplicate : null, started, {
         attempts: row.attempts + 1,
         claimedUntil: new Date(started.getTime() + WEBHOOK_LEASE_MS),
         ...(recovering ? { possiblyDuplicate: true } : {}),
-      }),
-    );
+      });
+    });
     if (!moved) return;
 
     const id = webhookEventId(event.id, endpoint.id);

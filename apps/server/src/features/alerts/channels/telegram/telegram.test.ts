@@ -191,6 +191,17 @@ describe('sending alerts to a chat', () => {
     expect(await deliveryOf(first)).toMatchObject({ status: 'delivered' });
   });
 
+  it('keeps the SMS caps: the eleventh alert within an hour is not sent to the chat', async () => {
+    await connect(chat);
+    const events: number[] = [];
+    for (let i = 0; i < 11; i += 1) events.push(await fire(`C${i}`));
+    await runLane();
+    const rows = await Promise.all(events.map((eventId) => deliveryOf(eventId)));
+    expect(rows.filter((row) => row.status === 'delivered')).toHaveLength(10);
+    expect(rows.filter((row) => row.status === 'suppressed').map((row) => row.reason)).toEqual(['over the limit of 10 an hour and 50 a day for this chat or device']);
+    expect(await fake.waitForSent(chat, 11)).toHaveLength(11);
+  });
+
   it('answers a test with the request shown without the chat id or the token', async () => {
     await connect(chat);
     const [row] = await chats();
