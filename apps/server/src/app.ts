@@ -5,8 +5,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
-import compress from '@fastify/compress';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyRequest } from 'fastify';
 import formbody from '@fastify/formbody';
 import fastifyStatic from '@fastify/static';
 import { SUPPORT_ATTACHMENT_MAX_BYTES } from '@signalboard/core';
@@ -14,6 +13,7 @@ import { createContainer, type ContainerDeps } from './container';
 import { isDatabaseUnavailable } from './db/errors';
 import { registeredEndpoints } from './lib/endpoint';
 import { httpTimeouts } from './lib/http-timeouts';
+import { compressAnswers } from './lib/compress';
 import { protectedAuthRoutes, publicAuthRoutes } from './features/auth/auth.routes';
 import { favoritesRoutes } from './features/watchlist/watchlist.routes';
 import type { DashboardJobs } from './features/dashboard/dashboard.jobs';
@@ -145,6 +145,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // request.log is made on its first use at an enabled level (lib/request-logger.ts).
     childLoggerFactory: lazyChildLoggerFactory,
   });
+  // The signed-in user's fields exist on every request from its start (plugins/authenticate.ts sets
+  // them): a property added to some requests only gives Fastify's request objects two shapes.
+  app.decorateRequest('user', null as unknown as FastifyRequest['user']);
+  app.decorateRequest('sessionEndsAtMs', 0);
   // The declaration of every route registered from here on (lib/endpoint.ts): GET /api/docs documents them.
   const endpoints = registeredEndpoints(app);
   // Every answer's fixed headers in one hook: its request id, and the security headers (computed
@@ -174,10 +178,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.addHook('onClose', async () => app.drainBackgroundWork());
 
   // Answers are compressed (brotli or gzip, as the client accepts) from 1 KB on: JSON and other text
-  // types. Static files come pre-compressed from the web build (below) and pass through untouched;
-  // the NDJSON of the Options Scanner is no compressible type, so its lines still leave one by one.
+  // types (lib/compress.ts). Static files come pre-compressed from the web build (below) and pass
+  // through untouched, as do the NDJSON of the Options Scanner and the live stream, line by line.
   // Request bodies are not decompressed (no call takes a compressed body).
-  await app.register(compress, { threshold: COMPRESS_THRESHOLD_BYTES, encodings: ['br', 'gzip'], globalDecompression: false });
+  compressAnswers(app, { threshold: COMPRESS_THRESHOLD_BYTES, encodings: ['br', 'gzip'] });
   await app.register(formbody, { bodyLimit: 64 * 1024 });
   // Multipart forms are parsed only by the routes that take them (lib/multipart.ts acceptMultipart).
 
