@@ -22,6 +22,12 @@ describe('configuration', () => {
     }
   });
 
+  it('reads ADMIN_EMAILS as e-mail addresses, lower-cased, once each', () => {
+    expect(loadConfig({}).ADMIN_EMAILS).toEqual([]);
+    expect(loadConfig({ ADMIN_EMAILS: ' Owner@Example.com, ,club@example.org,owner@example.com ' }).ADMIN_EMAILS).toEqual(['owner@example.com', 'club@example.org']);
+    expect(problem({ ADMIN_EMAILS: 'owner@example.com, not-an-address' })).toMatch(/ADMIN_EMAILS must list e-mail addresses, comma-separated \(not "not-an-address"\)/);
+  });
+
   it('derives PUBLIC_URL (the base of links in e-mails and SMS) from HOST and PORT unless it is set', () => {
     expect(loadConfig({ PORT: '8080' }).PUBLIC_URL).toBe('http://127.0.0.1:8080');
     expect(loadConfig({ HOST: '192.168.1.20', PORT: '3000' }).PUBLIC_URL).toBe('http://192.168.1.20:3000');

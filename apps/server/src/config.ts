@@ -158,6 +158,20 @@ const envSchema = z.object({
   PASSWORD_CHANGE_WINDOW_SECONDS: positiveInt.default(60 * 60),
   /** Unset: the demo account only on loopback with the embedded database (features/auth/demo-account.ts). */
   DEMO_ACCOUNT: booleanFlag.optional(),
+  /**
+   * E-mail addresses made admins at every start (comma-separated; features/auth/roles.ts). An address
+   * with no account yet is reported; `npm run user -- add <email> --admin` creates one.
+   */
+  ADMIN_EMAILS: z
+    .string()
+    .default('')
+    .transform((value, context) => {
+      const emails = value.split(',').map((entry) => entry.trim().toLowerCase()).filter((entry) => entry !== '');
+      for (const entry of emails) {
+        if (!z.string().email().safeParse(entry).success) context.addIssue({ code: 'custom', message: `ADMIN_EMAILS must list e-mail addresses, comma-separated (not "${entry}")` });
+      }
+      return [...new Set(emails)];
+    }),
   /** The news analyst: `local` (offline, deterministic) or `openai` (any OpenAI-compatible chat-completions server). */
   AI_PROVIDER: z.enum(['local', 'openai']).default('local'),
   /** Unset: api.openai.com. For Ollama: http://127.0.0.1:11434/v1. */

@@ -1,6 +1,7 @@
 import { buildApp } from './app';
 import { ConfigError, loadConfig } from './config';
 import { DEMO_EMAIL, DEMO_PASSWORD, startDemoAccount } from './features/auth/demo-account';
+import { applyAdminEmails } from './features/auth/roles';
 import { createUsersRepo } from './features/auth/users.repo';
 import { consoleLog } from './lib/console-log';
 import { startScheduler, type Scheduler } from './jobs/scheduler';
@@ -25,7 +26,10 @@ async function main(): Promise<void> {
     ...(jobQueue ? { readinessChecks: [queuesReadinessCheck(jobQueue.queues)] } : {}),
   });
   // The demo account: only loopback + embedded database unless DEMO_ACCOUNT says otherwise (a warn line then).
-  const demoCreated = await startDemoAccount(config, createUsersRepo(runtime.database.db), app.log);
+  const users = createUsersRepo(runtime.database.db);
+  const demoCreated = await startDemoAccount(config, users, app.log);
+  // ADMIN_EMAILS: these accounts are admins (features/auth/roles.ts).
+  await applyAdminEmails(users, config.ADMIN_EMAILS, consoleLog);
 
   /** Started once the server listens; stopped first on shutdown. */
   const running: { scheduler?: Scheduler; metricsServer?: Awaited<ReturnType<typeof startMetricsServer>> } = {};

@@ -1,5 +1,6 @@
 /**
- * Admin commands: npm run user -- add <email> [--password <pw>] | list | reset <email> | deactivate <email>
+ * Admin commands: npm run user -- add <email> [--password <pw>] [--admin] | list | reset <email> |
+ * deactivate <email> | activate <email> | promote <email> | demote <email>
  * Uses DATA_DIR / DATABASE_URL like the server; with the embedded database it connects to the running
  * server, or starts it for the command and stops it after.
  */
@@ -12,11 +13,16 @@ import { createUsersRepo, type UsersRepo } from '../features/auth/users.repo';
 import { generateTemporaryPassword, hashPassword } from '../lib/password';
 
 const USAGE = `Usage: npm run user -- <command>
-  add <email> [--password <pw>]   create an account (a temporary password is generated and printed when none is given; the account must change it at first login)
+  add <email> [--password <pw>] [--admin]
+                                  create an account (a temporary password is generated and printed when none is given; the account must change it at first login); --admin: an admin
   list                            list accounts
   reset <email>                   set a new temporary password (printed) and require a change at next login
   deactivate <email>              deactivate an account; its tokens stop working at once
-  activate <email>                re-activate a deactivated account`;
+  activate <email>                re-activate a deactivated account
+  promote <email>                 make an account an admin
+  demote <email>                  make an admin a member (never the last active admin)`;
+
+const LAST_ADMIN = (email: string, doing: string) => `${email} is the only active admin: make another account an admin (promote) before you ${doing} it.`;
 
 class UsageError extends Error {}
 
@@ -33,18 +39,19 @@ async function requireUser(users: UsersRepo, email: string) {
   return user;
 }
 
-async function run(command: string | undefined, args: string[], password: string | undefined, users: UsersRepo) {
+async function run(command: string | undefined, args: string[], options: { password?: string; admin?: boolean }, users: UsersRepo) {
+  const { password } = options;
   switch (command) {
     case 'add': {
       const email = parseEmail(args[0]);
       const chosen = password ?? generateTemporaryPassword();
       try {
-        await users.create({ email, passwordHash: await hashPassword(chosen), firstLogin: true });
+        await users.create({ email, passwordHash: await hashPassword(chosen), firstLogin: true, role: options.admin ? 'admin' : 'member' });
       } catch (error) {
         if (pgErrorCode(error) === '23505') throw new UsageError(`An account for ${email} already exists.`);
         throw error;
       }
-      console.log(`Created ${email}${password ? '' : ` with temporary password: ${chosen}`}`);
+      console.log(`Created ${options.admin ? 'admin ' : ''}${email}${password ? '' : ` with temporary password: ${chosen}`}`);
       console.log('The password must be changed at first login.');
       return;
     }
@@ -52,7 +59,7 @@ async function run(command: string | undefined, args: string[], password: string
       const rows = await users.list();
       if (rows.length === 0) console.log('No accounts.');
       for (const row of rows) {
-        const flags = [row.isActive ? 'active' : 'deactivated', row.firstLogin ? 'first-login' : ''].filter(Boolean);
+        const flags = [row.role, row.isActive ? 'active' : 'deactivated', row.firstLogin ? 'first-login' : ''].filter(Boolean);
         console.log(`${row.email}\t${flags.join(', ')}\tcreated ${row.createdAt.toISOString()}`);
       }
       return;
@@ -68,8 +75,20 @@ async function run(command: string | undefined, args: string[], password: string
     case 'deactivate':
     case 'activate': {
       const user = await requireUser(users, parseEmail(args[0]));
-      await users.setActive(user.id, command === 'activate');
+      if ((await users.setActive(user.id, command === 'activate')) === 'last-admin') throw new UsageError(LAST_ADMIN(user.email, 'deactivate'));
       console.log(`${user.email} ${command === 'activate' ? 're-activated' : 'deactivated'}.`);
+      return;
+    }
+    case 'promote':
+    case 'demote': {
+      const user = await requireUser(users, parseEmail(args[0]));
+      const role = command === 'promote' ? 'admin' : 'member';
+      if (user.role === role) {
+        console.log(`${user.email} is already ${role === 'admin' ? 'an admin' : 'a member'}.`);
+        return;
+      }
+      if ((await users.setRole(user.id, role)) === 'last-admin') throw new UsageError(LAST_ADMIN(user.email, 'demote'));
+      console.log(`${user.email} is ${role === 'admin' ? 'an admin' : 'a member'} now.`);
       return;
     }
     default:
@@ -81,15 +100,19 @@ async function main(): Promise<number> {
   const { positionals, values } = parseArgs({
     args: process.argv.slice(2),
     allowPositionals: true,
-    options: { password: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    options: { password: { type: 'string' }, admin: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
   });
   if (values.help) {
     console.log(USAGE);
     return 0;
   }
   const [command, ...args] = positionals;
-  if (!['add', 'list', 'reset', 'deactivate', 'activate'].includes(command ?? '')) {
+  if (!['add', 'list', 'reset', 'deactivate', 'activate', 'promote', 'demote'].includes(command ?? '')) {
     console.error(`${command ? `Unknown command "${command}".` : 'A command is required.'}\n${USAGE}`);
+    return 2;
+  }
+  if (values.admin && command !== 'add') {
+    console.error('--admin goes with add; to make an existing account an admin: npm run user -- promote <email>.');
     return 2;
   }
   if (values.password !== undefined && values.password.length === 0) {
@@ -100,7 +123,7 @@ async function main(): Promise<number> {
   const quiet = { info: () => undefined, warn: (msg: string) => console.warn(msg) };
   const database = await openDatabase(config, quiet);
   try {
-    await run(command, args, values.password, createUsersRepo(database.db));
+    await run(command, args, { ...(values.password !== undefined ? { password: values.password } : {}), admin: values.admin ?? false }, createUsersRepo(database.db));
     return 0;
   } catch (error) {
     if (error instanceof UsageError) {

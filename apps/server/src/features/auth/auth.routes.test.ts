@@ -4,6 +4,7 @@ import { eq } from 'drizzle-orm';
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { outboxEmails } from '../../db/schema';
+import { createUsersRepo } from './users.repo';
 import { createTestApp, createUser, login, signJwt, TEST_JWT_SECRET, uniqueEmail, type TestApp } from '../../../test/helpers';
 
 const INVALID = { msg: 'Invalid email or password' };
@@ -340,5 +341,21 @@ describe('api/deactivate_user', () => {
     expect(await post('/api/forgot-password', { email }).then((r) => r.json())).toEqual(FORGOT_MSG);
     expect(await mailTo(email)).toHaveLength(0);
     expect((await post('/api/deactivate_user')).json()).toEqual(MISSING);
+  });
+
+  it("answers 409 with a msg to the installation's only active admin, who stays active", async () => {
+    const { email } = await account('owner');
+    const repo = createUsersRepo(t.db);
+    const owner = (await repo.findByEmail(email))!;
+    // The only active admin of this test's database (no other test here makes admins).
+    expect(await repo.setRole(owner.id, 'admin')).toBe('ok');
+    const headers = await login(t.app, email, 'pw');
+    const refused = await post('/api/deactivate_user', undefined, headers);
+    expect([refused.statusCode, refused.json()]).toEqual([409, { msg: "You are this installation's only admin: make another account an admin before deactivating this one." }]);
+    expect((await get('/api/getemail', headers)).statusCode).toBe(200);
+    // With a second admin, the first may leave.
+    const { email: other } = await account('second');
+    expect(await repo.setRole((await repo.findByEmail(other))!.id, 'admin')).toBe('ok');
+    expect((await post('/api/deactivate_user', undefined, headers)).json()).toEqual({ msg: 'Your account has been deactivated.' });
   });
 });

@@ -7,6 +7,8 @@ import type { UsersRepo } from './users.repo';
 
 export const INVALID_CREDENTIALS_MSG = 'Invalid email or password';
 export const DEACTIVATED_MSG = 'This account has been deactivated. Contact support to restore it.';
+/** api/deactivate_user by the installation's only active admin (issue 28: an installation keeps one). */
+export const LAST_ADMIN_MSG = "You are this installation's only admin: make another account an admin before deactivating this one.";
 
 /** How sign-in checks a password against a stored hash (tests count the calls). */
 export interface PasswordVerifier {
@@ -81,7 +83,7 @@ export function createAuthService({ users, mailer, clock, passwords = { verify: 
     },
 
     async deactivate(userId: number): Promise<void> {
-      await users.setActive(userId, false);
+      if ((await users.setActive(userId, false)) === 'last-admin') throw new HttpError(409, LAST_ADMIN_MSG);
     },
   };
 }
