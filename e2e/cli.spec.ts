@@ -30,7 +30,7 @@ describe('npm run user, while the server runs', () => {
 
     const listed = runCli(dataDir(), ['list']);
     expect(listed.status).toBe(0);
-    expect(listed.stdout).toMatch(new RegExp(`${email.replace(/[.]/g, '\\.')}\\tactive, first-login`));
+    expect(listed.stdout).toMatch(new RegExp(`${email.replace(/[.]/g, '\\.')}\\tmember, active, first-login`));
   });
 
   it('resets a password and deactivates an account, whose tokens stop at once', async () => {
@@ -47,7 +47,28 @@ describe('npm run user, while the server runs', () => {
     expect(runCli(dataDir(), ['deactivate', email]).status).toBe(0);
     expect((await api('getemail', { token: access_token })).status).toBe(401);
     expect((await api('login', { json: { email, password: temporary } })).status).toBe(403);
-    expect(runCli(dataDir(), ['list']).stdout).toMatch(new RegExp(`${email.replace(/[.]/g, '\\.')}\\tdeactivated`));
+    expect(runCli(dataDir(), ['list']).stdout).toMatch(new RegExp(`${email.replace(/[.]/g, '\\.')}\\tmember, deactivated`));
+  });
+
+  it('makes admins and members, and says when --admin is misplaced', () => {
+    const owner = uniqueEmail('cli-owner');
+    const added = runCli(dataDir(), ['add', owner, '--admin', '--password', 'owner password']);
+    expect(added.status).toBe(0);
+    expect(added.stdout).toContain(`Created admin ${owner}`);
+    const listed = (email: string) => runCli(dataDir(), ['list']).stdout.split('\n').find((line) => line.startsWith(`${email}\t`));
+    expect(listed(owner)).toMatch(/\tadmin, active, first-login\t/);
+    const member = uniqueEmail('cli-member');
+    expect(runCli(dataDir(), ['add', member, '--password', 'member password']).status).toBe(0);
+    const promoted = runCli(dataDir(), ['promote', member]);
+    expect(promoted.status).toBe(0);
+    expect(promoted.stdout).toContain(`${member} is an admin now.`);
+    expect(listed(member)).toMatch(/\tadmin, active/);
+    const demoted = runCli(dataDir(), ['demote', member]);
+    expect(demoted.status).toBe(0);
+    expect(demoted.stdout).toContain(`${member} is a member now.`);
+    const wrongFlag = runCli(dataDir(), ['promote', member, '--admin']);
+    expect(wrongFlag.status).toBe(2);
+    expect(wrongFlag.stderr).toContain('--admin goes with add; to make an existing account an admin: npm run user -- promote <email>.');
   });
 
   it('explains bad input', () => {
@@ -72,7 +93,7 @@ describe('npm run user, with no server running', () => {
     expect(added.status).toBe(0);
     expect(existsSync(path.join(dataDir, 'pg', 'postmaster.pid'))).toBe(false);
     const listed = runCli(dataDir, ['list']);
-    expect(listed.stdout).toContain('solo@example.com\tactive, first-login');
+    expect(listed.stdout).toContain('solo@example.com\tmember, active, first-login');
     expect(existsSync(path.join(dataDir, 'pg', 'postmaster.pid'))).toBe(false);
   });
 });
