@@ -62,10 +62,10 @@ describe('login screen', () => {
     const email = uniqueEmail('returning');
     addUser(email, 'pw-1');
     const first = await api<{ access_token: string }>('login', { json: { email, password: 'pw-1' } });
-    await api('update-password', { token: first.body.access_token, json: { new_password: 'pw-2' } });
+    await api('update-password', { token: first.body.access_token, json: { new_password: 'pw-2 at last' } });
     await page.goto('/login');
     await page.getByLabel('Email').fill(email);
-    await page.getByLabel('Password', { exact: true }).fill('pw-2');
+    await page.getByLabel('Password', { exact: true }).fill('pw-2 at last');
     await page.getByRole('button', { name: 'Login' }).click();
     await page.waitForURL('**/dashboard/main');
   });
@@ -83,6 +83,12 @@ describe('first login of the demo account', () => {
 
     await page.getByRole('button', { name: 'Update Password' }).click();
     await page.getByText('New password is required').waitFor();
+
+    // The screen shows no rules up front (spec): the server's refusal says what is wrong.
+    await page.getByLabel('New Password').fill('too short');
+    await page.getByRole('button', { name: 'Update Password' }).click();
+    await page.getByText('New password must be at least 10 characters').waitFor();
+    expect(page.url()).toMatch(/\/set-password$/);
 
     await page.getByLabel('New Password').fill('a much better password');
     await page.getByRole('button', { name: 'Update Password' }).click();

@@ -28,4 +28,6 @@ await esbuild.build({
   ],
 });
 await cp(here('./src/db/migrations'), here('./dist/migrations'), { recursive: true });
+// password-policy.ts reads its list beside the bundle, as db/client.ts reads the migrations.
+await cp(here('./src/features/auth/common-passwords'), here('./dist/common-passwords'), { recursive: true });
 console.log('server bundle: apps/server/dist/server.js, apps/server/dist/worker.js, apps/server/dist/cli.js');

@@ -133,7 +133,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         ? false
         : {
             level: config.LOG_LEVEL,
-            redact: ['req.headers.authorization', 'req.headers.cookie', '*.password', '*.new_password'],
+            redact: ['req.headers.authorization', 'req.headers.cookie', '*.password', '*.new_password', '*.current_password'],
             ...(typeof deps.logger === 'object' ? deps.logger : {}),
           },
     bodyLimit: JSON_BODY_LIMIT_BYTES,

@@ -30,7 +30,7 @@ async function main(): Promise<void> {
   const queue = runtime.jobQueue!;
   const settings = { url: config.REDIS_URL, prefix: config.REDIS_PREFIX };
   // The API's logger settings (app.ts), JSON lines on stdout.
-  const logger = pino({ level: config.LOG_LEVEL, redact: ['*.password', '*.new_password'] });
+  const logger = pino({ level: config.LOG_LEVEL, redact: ['*.password', '*.new_password', '*.current_password'] });
   const services = createContainer(await runtime.appDeps(), { log: logger });
   await services.start();
 

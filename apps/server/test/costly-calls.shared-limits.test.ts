@@ -99,11 +99,12 @@ describe.skipIf(!testRedisUrl())('costly-call limits across two API processes on
 
   it('counts the password changes of both APIs together', async () => {
     const { headers } = await user('shared-password');
-    const change = (app: FastifyInstance, password: string) => app.inject({ method: 'POST', url: '/api/update-password', headers, payload: { new_password: password } });
-    expect((await change(a.app, 'first pw')).statusCode).toBe(200);
-    expect((await change(b, 'second pw')).statusCode).toBe(200);
+    const change = (app: FastifyInstance, password: string, current: string) =>
+      app.inject({ method: 'POST', url: '/api/update-password', headers, payload: { new_password: password, current_password: current } });
+    expect((await change(a.app, 'first password', 'pw')).statusCode).toBe(200);
+    expect((await change(b, 'second password', 'first password')).statusCode).toBe(200);
     for (const app of apps()) {
-      const limited = await change(app, 'third pw');
+      const limited = await change(app, 'third password', 'second password');
       expect([limited.statusCode, limited.json()]).toEqual([429, { msg: 'Too many password changes (at most 2 every hour). Please try again in 60 minutes.' }]);
       expect(limited.headers['retry-after']).toBe('3600');
     }

@@ -34,3 +34,6 @@ export const FAVORITES_BATCH_MAX = 500;
 
 /** Most favourites one user may keep: every scan reads each of them, so the list is bounded. */
 export const FAVORITES_MAX = 500;
+
+/** Shortest new password api/update-password accepts (issue 28; counted in characters, not bytes). */
+export const PASSWORD_MIN_LENGTH = 10;

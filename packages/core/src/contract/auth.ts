@@ -22,9 +22,14 @@ export const loginResponse = z.object({
 });
 export type LoginResponse = z.infer<typeof loginResponse>;
 
-/** POST api/update-password (token required). Answers `msgBody`. */
+/**
+ * POST api/update-password (token required). Answers `msgBody`. `current_password` is required
+ * unless the account is at its first login (a temporary or initial password): issue 28. The new
+ * password's rules (length, not a common one) are the server's, answered as a 400 `msg`.
+ */
 export const updatePasswordRequest = z.object({
   new_password: password('New password'),
+  current_password: password('Current password').optional(),
 });
 export type UpdatePasswordRequest = z.input<typeof updatePasswordRequest>;
 

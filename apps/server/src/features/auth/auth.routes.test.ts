@@ -21,6 +21,7 @@ beforeAll(async () => {
     LOGIN_WINDOW_SECONDS: '60',
     FORGOT_PASSWORD_MAX_PER_EMAIL: '2',
     FORGOT_PASSWORD_MAX_PER_ADDRESS: '50',
+    PASSWORD_CHANGE_MAX_PER_USER: '20',
   });
 });
 afterAll(async () => t.close());
@@ -221,6 +222,7 @@ describe('api/update-password', () => {
       [{ new_password: '' }, 'New password is required'],
       [{ new_password: '   ' }, 'New password is required'],
       [{ new_password: 12345678 }, 'New password must be text'],
+      [{ new_password: 'long enough now', current_password: '' }, 'Current password is required'],
     ] as const) {
       const answer = await post('/api/update-password', payload, headers);
       expect([answer.statusCode, answer.json()], JSON.stringify(payload)).toEqual([400, { msg }]);
@@ -230,11 +232,45 @@ describe('api/update-password', () => {
 
   it('replaces the password and ends the first login', async () => {
     const { email } = await account('update', 'old', { firstLogin: true });
-    const answer = await post('/api/update-password', { new_password: 'new secret' }, await login(t.app, email, 'old'));
+    const answer = await post('/api/update-password', { new_password: 'new secret phrase' }, await login(t.app, email, 'old'));
     expect([answer.statusCode, answer.json()]).toEqual([200, { msg: 'Password updated successfully!' }]);
     expect((await post('/api/login', { email, password: 'old' })).json()).toEqual(INVALID);
-    const again = await post('/api/login', { email, password: 'new secret' });
+    const again = await post('/api/login', { email, password: 'new secret phrase' });
     expect([again.statusCode, again.json().first_login]).toEqual([200, false]);
+  });
+
+  it('refuses a new password under 10 characters or among the 10,000 most common, counting characters not bytes', async () => {
+    const { email } = await account('rules', 'old', { firstLogin: true });
+    const headers = await login(t.app, email, 'old');
+    for (const [password, msg] of [
+      ['nine char', 'New password must be at least 10 characters'],
+      ['📈📈📈📈📈📈📈📈📈', 'New password must be at least 10 characters'],
+      ['1234567890', 'New password is one of the most common passwords: please choose another'],
+      ['QwertyUiop', 'New password is one of the most common passwords: please choose another'],
+      ['Password123', 'New password is one of the most common passwords: please choose another'],
+    ] as const) {
+      const answer = await post('/api/update-password', { new_password: password }, headers);
+      expect([answer.statusCode, answer.json()], password).toEqual([400, { msg }]);
+    }
+    // Still the old password, still the first login.
+    const stillOld = await post('/api/login', { email, password: 'old' });
+    expect([stillOld.statusCode, stillOld.json().first_login]).toEqual([200, true]);
+    // Ten emoji are ten characters (twenty UTF-16 units would already pass a naive check at five).
+    expect((await post('/api/update-password', { new_password: '📈📈📈📈📈📈📈📈📈📈' }, headers)).statusCode).toBe(200);
+  });
+
+  it('asks for the current password outside the first login, with a 400 (a 401 would sign the app out)', async () => {
+    const { email } = await account('current', 'my current password');
+    const headers = await login(t.app, email, 'my current password');
+    const missing = await post('/api/update-password', { new_password: 'a brand new password' }, headers);
+    expect([missing.statusCode, missing.json()]).toEqual([400, { msg: 'Current password is required' }]);
+    const wrong = await post('/api/update-password', { new_password: 'a brand new password', current_password: 'not my password' }, headers);
+    expect([wrong.statusCode, wrong.json()]).toEqual([400, { msg: 'Current password is incorrect' }]);
+    expect((await post('/api/login', { email, password: 'a brand new password' })).json()).toEqual(INVALID);
+    const right = await post('/api/update-password', { new_password: 'a brand new password', current_password: 'my current password' }, headers);
+    expect([right.statusCode, right.json()]).toEqual([200, { msg: 'Password updated successfully!' }]);
+    expect((await post('/api/login', { email, password: 'a brand new password' })).statusCode).toBe(200);
+    expect((await post('/api/login', { email, password: 'my current password' })).json()).toEqual(INVALID);
   });
 });
 
@@ -268,8 +304,10 @@ describe('api/forgot-password and the temporary password', () => {
     const withTemporary = await post('/api/login', { email, password: temporary });
     expect([withTemporary.statusCode, withTemporary.json().first_login]).toEqual([200, true]);
     expect((await post('/api/login', { email, password: 'original' })).json()).toEqual(INVALID);
-    await post('/api/update-password', { new_password: 'chosen' }, bearer(withTemporary.json().access_token));
-    expect((await post('/api/login', { email, password: 'chosen' })).json().first_login).toBe(false);
+    // A temporary password is a first login: no current password asked.
+    const changed = await post('/api/update-password', { new_password: 'chosen at last' }, bearer(withTemporary.json().access_token));
+    expect(changed.statusCode).toBe(200);
+    expect((await post('/api/login', { email, password: 'chosen at last' })).json().first_login).toBe(false);
   });
 
   it('honours only the latest temporary password, and none once a new password is set', async () => {
@@ -280,7 +318,8 @@ describe('api/forgot-password and the temporary password', () => {
     const second = await temporaryPasswordOf(email);
     expect(second).not.toBe(first);
     expect((await post('/api/login', { email, password: first })).json()).toEqual(INVALID);
-    await post('/api/update-password', { new_password: 'chosen' }, await login(t.app, email, 'original'));
+    const changed = await post('/api/update-password', { new_password: 'chosen at last', current_password: 'original' }, await login(t.app, email, 'original'));
+    expect(changed.statusCode).toBe(200);
     expect((await post('/api/login', { email, password: second })).json()).toEqual(INVALID);
   });
 

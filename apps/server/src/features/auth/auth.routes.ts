@@ -76,10 +76,11 @@ export async function protectedAuthRoutes(
 ) {
   const { auth, sessionUsers, passwordChangeLimit } = options;
 
-  route(app, authEndpoints.updatePassword, async (request, _reply, { new_password }): Promise<MsgBody> => {
-    // Every well-formed attempt counts (each costs a password hash), before anything is changed.
+  route(app, authEndpoints.updatePassword, async (request, _reply, { new_password, current_password }): Promise<MsgBody> => {
+    // Every well-formed attempt counts (each costs a password hash, and a wrong current password is
+    // a guess), before anything is changed.
     await passwordChangeLimit.hit(request.user.id);
-    await auth.updatePassword(request.user.id, new_password);
+    await auth.updatePassword(request.user.id, new_password, current_password);
     return { msg: 'Password updated successfully!' };
   });
 

@@ -3,10 +3,13 @@ import type { Clock } from '../../lib/clock';
 import { HttpError } from '../../lib/errors';
 import { decoyPasswordHash, generateTemporaryPassword, hashPassword, verifyPassword } from '../../lib/password';
 import type { Mailer } from '../../providers/mail';
+import { newPasswordProblem } from './password-policy';
 import type { UsersRepo } from './users.repo';
 
 export const INVALID_CREDENTIALS_MSG = 'Invalid email or password';
 export const DEACTIVATED_MSG = 'This account has been deactivated. Contact support to restore it.';
+export const CURRENT_PASSWORD_REQUIRED_MSG = 'Current password is required';
+export const CURRENT_PASSWORD_WRONG_MSG = 'Current password is incorrect';
 /** api/deactivate_user by the installation's only active admin (issue 28: an installation keeps one). */
 export const LAST_ADMIN_MSG = "You are this installation's only admin: make another account an admin before deactivating this one.";
 
@@ -51,7 +54,19 @@ export function createAuthService({ users, mailer, clock, passwords = { verify: 
       return { userId: user.id, firstLogin };
     },
 
-    async updatePassword(userId: number, newPassword: string): Promise<void> {
+    /**
+     * Sets a password the user chose. Outside the first login (a temporary or initial password) it
+     * asks for the current one; refusals are 400s (a 401 would sign the web app out).
+     */
+    async updatePassword(userId: number, newPassword: string, currentPassword: string | undefined): Promise<void> {
+      const problem = newPasswordProblem(newPassword);
+      if (problem) throw new HttpError(400, problem);
+      const user = await users.findById(userId);
+      if (!user) throw new HttpError(401, INVALID_CREDENTIALS_MSG);
+      if (!user.firstLogin) {
+        if (currentPassword === undefined) throw new HttpError(400, CURRENT_PASSWORD_REQUIRED_MSG);
+        if (!(await passwords.verify(user.passwordHash, currentPassword))) throw new HttpError(400, CURRENT_PASSWORD_WRONG_MSG);
+      }
       await users.setPassword(userId, await hashPassword(newPassword), false);
     },
 
