@@ -148,6 +148,9 @@ export async function run(): Promise<string[][]> {
     pool = new pg.Pool({ connectionString: (await ensureEmbeddedPostgres(dataDir, { info: () => undefined, warn: () => undefined })).url, max: 1 });
     const login = (await fetch(`${baseUrl}/api/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'demo@signalboard.local', password: 'demo' }) }).then((r) => r.json())) as { access_token?: string };
     if (!login.access_token) throw new Error('the demo account could not sign in');
+    // Past the first login: until its password is changed, a first-login session may only change it.
+    const changed = await fetch(`${baseUrl}/api/update-password`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${login.access_token}` }, body: JSON.stringify({ new_password: 'the memory bench password' }) });
+    if (!changed.ok) throw new Error(`the demo account's password could not be changed: ${changed.status}`);
     const headers = { authorization: `Bearer ${login.access_token}` };
     let requests = 0;
     let failures = 0;

@@ -41,11 +41,15 @@ describe('npm run user, while the server runs', () => {
     const reset = runCli(dataDir(), ['reset', email]);
     expect(reset.status).toBe(0);
     const temporary = /temporary password: (\S+)/.exec(reset.stdout)?.[1];
-    expect((await apiLogin(email, temporary!)).first_login).toBe(true);
+    // A reset ends the account's sessions: the token from before it is refused at once.
+    expect(reset.stdout).toContain('Ended 1 session.');
+    expect((await api('getemail', { token: access_token })).status).toBe(401);
+    const afterReset = await apiLogin(email, temporary!);
+    expect(afterReset.first_login).toBe(true);
     expect((await api('login', { json: { email, password: 'first password' } })).status).toBe(401);
 
     expect(runCli(dataDir(), ['deactivate', email]).status).toBe(0);
-    expect((await api('getemail', { token: access_token })).status).toBe(401);
+    expect((await api('getemail', { token: afterReset.access_token })).status).toBe(401);
     expect((await api('login', { json: { email, password: temporary } })).status).toBe(403);
     expect(runCli(dataDir(), ['list']).stdout).toMatch(new RegExp(`${email.replace(/[.]/g, '\\.')}\\tmember, deactivated`));
   });

@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { SCREEN_TITLES, screenDocumentTitle, type DashboardChildPath } from '@signalboard/core';
-import { newContext, screenshot, signedInUser, useBrowserPage } from './support/browser';
+import { api, newContext, screenshot, signedInUser, useBrowserPage } from './support/browser';
 
 // Spec §2: the eleven menu entries in order, each with its route, and Custom Scans (issue 26) after All Stocks Scanner.
 const MENU = [
@@ -130,11 +130,15 @@ describe('dashboard shell', () => {
     await page.waitForURL('**/login');
   });
 
-  it('signs out: the token is gone and the dashboard is closed', async () => {
+  it('signs out: the session ends on the server, the token is gone and the dashboard is closed', async () => {
     await page.goto('/dashboard/main');
+    const token = (await page.evaluate(() => window.localStorage.getItem('access_token')))!;
+    expect((await api('getemail', { token })).status).toBe(200);
     await page.getByRole('button', { name: 'Sign Out' }).click();
     await page.waitForURL('**/login');
     expect(await page.evaluate(() => window.localStorage.getItem('access_token'))).toBeNull();
+    // The token a copy of the page (or a thief) kept is refused: its session ended with Sign Out.
+    await expect.poll(async () => (await api<{ msg: string }>('getemail', { token })).body).toEqual({ msg: 'This session has ended. Please sign in again.' });
     await page.goto('/dashboard/main');
     await page.waitForURL('**/login');
   });

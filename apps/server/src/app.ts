@@ -149,6 +149,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // them): a property added to some requests only gives Fastify's request objects two shapes.
   app.decorateRequest('user', null as unknown as FastifyRequest['user']);
   app.decorateRequest('sessionEndsAtMs', 0);
+  app.decorateRequest('sessionId', '');
   // The declaration of every route registered from here on (lib/endpoint.ts): GET /api/docs documents them.
   const endpoints = registeredEndpoints(app);
   // Every answer's fixed headers in one hook: its request id, and the security headers (computed
@@ -188,7 +189,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof HttpError) {
       for (const [name, value] of Object.entries(error.extra.headers ?? {})) reply.header(name, value);
-      const body = error.extra.error === undefined ? { msg: error.message } : { msg: error.message, error: error.extra.error };
+      const { error: legacy, code } = error.extra;
+      const body = { msg: error.message, ...(legacy === undefined ? {} : { error: legacy }), ...(code === undefined ? {} : { code }) };
       return reply.status(error.statusCode).send(body);
     }
     if (error instanceof UnknownSymbolError) return reply.status(404).send({ msg: `Unknown symbol: ${error.symbol}` });

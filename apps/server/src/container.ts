@@ -25,6 +25,7 @@ import { createAlertRulesRepo } from './features/alerts/rules/rules.repo';
 import { createAlertRulesService } from './features/alerts/rules/rules.service';
 import { createAuthService } from './features/auth/auth.service';
 import { createSessionUsers } from './features/auth/session-users';
+import { createSessionsRepo } from './features/auth/sessions.repo';
 import { createUsersRepo } from './features/auth/users.repo';
 import { createDashboardJobs } from './features/dashboard/dashboard.jobs';
 import { createDashboardRepo } from './features/dashboard/dashboard.repo';
@@ -132,7 +133,8 @@ export function createContainer(deps: ContainerDeps, options: ContainerOptions) 
 
   const users = createUsersRepo(db);
   const favorites = createFavoritesRepo(db);
-  const auth = createAuthService({ users, mailer, clock });
+  const sessions = createSessionsRepo(db);
+  const auth = createAuthService({ users, sessions, mailer, clock });
   const tokens = createTokens({ secret: deps.jwtSecret, ttlSeconds: config.ACCESS_TOKEN_TTL_SECONDS });
   const windowMs = (seconds: number) => seconds * 1000;
   // On Redis the sign-in and reset limits hold across every API process (phone verification counts in the database).
@@ -164,7 +166,7 @@ export function createContainer(deps: ContainerDeps, options: ContainerOptions) 
   const defaultChecks = defaultReadinessChecks({ config, pool: deps.pool, mailKind: mailer.kind, smsKind: sms.kind, smsBudget: () => sms.budgetState() });
   const readiness = createReadiness(mergeChecks(defaultChecks.checks, deps.readinessChecks ?? []), { onClose: defaultChecks.close });
 
-  const sessionUsers = createSessionUsers({ users, pool: deps.pool, clock, log });
+  const sessionUsers = createSessionUsers({ sessions, pool: deps.pool, clock, log });
   const analyst = deps.analyst ?? createAnalyst(config);
   const dashboardRepo = createDashboardRepo(db);
   const runs = createJobRuns(db);

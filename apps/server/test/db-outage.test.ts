@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ensureEmbeddedPostgres, type EmbeddedPostgres } from '../src/db/embedded-postgres';
-import { call, cleanupAfterAll, DEMO, readiness, startServerChild, tempDir, until, type ServerChild } from './server-child';
+import { call, cleanupAfterAll, signInDemo, readiness, startServerChild, tempDir, until, type ServerChild } from './server-child';
 
 const quiet = { info: () => undefined, warn: () => undefined };
 const cleanups = cleanupAfterAll();
@@ -18,7 +18,7 @@ const IBM = { symbol: 'IBM', description: 'International Business Machines' };
 const DOWN_MSG = 'The database is unavailable right now. Please try again shortly.';
 
 async function signIn(server: ServerChild): Promise<string> {
-  const { status, body } = await call(server.baseUrl, 'login', { json: DEMO });
+  const { status, body } = await signInDemo(server.baseUrl);
   expect({ status, body, output: status === 200 ? '' : server.output().slice(-3000) }).toMatchObject({ status: 200 });
   return body.access_token as string;
 }
@@ -36,7 +36,7 @@ async function expectDown(server: ServerChild, token: string): Promise<void> {
 /** Back: sign-in, the favourites saved before (nothing committed lost), a new save, readiness. */
 async function expectBack(server: ServerChild, timeoutMs: number): Promise<number> {
   const started = Date.now();
-  const token = await until(() => call(server.baseUrl, 'login', { json: DEMO }), (a) => a.status === 200, timeoutMs, 'sign-in again').then((a) => a.body.access_token as string);
+  const token = await until(() => signInDemo(server.baseUrl), (a) => a.status === 200, timeoutMs, 'sign-in again').then((a) => a.body.access_token as string);
   const elapsed = Date.now() - started;
   expect((await call(server.baseUrl, 'get_favorite_stocks', { token })).body).toEqual([IBM]);
   const saved = await call(server.baseUrl, 'batch_update_favorite_stocks', { token, json: { stocks: [IBM, { symbol: 'AAPL', description: 'Apple Inc.' }] } });

@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { createJobQueue, startJobWorkers } from '../src/jobs/queue';
 import { closeRedis, createRedisConnection, isRedisUnavailable } from '../src/lib/redis';
 import { createTestDatabase } from './helpers';
-import { call, cleanupAfterAll, DEMO, freePort, readiness, startServerChild, tempDir, until } from './server-child';
+import { call, cleanupAfterAll, signInDemo, freePort, readiness, startServerChild, tempDir, until } from './server-child';
 
 const REDIS_SERVER = '/usr/bin/redis-server';
 // The clients first (closing on a Redis that is up), the Redis servers last.
@@ -117,7 +117,7 @@ describe.skipIf(!existsSync(REDIS_SERVER))('Redis going away and coming back', (
     const down = await until(() => readiness(server), (answer) => answer.status === 503, 15_000, 'readiness 503');
     expect(down.body).toMatchObject({ status: 'not_ready', checks: { redis: { state: 'down', required: true, msg: expect.stringContaining('not connected') }, database: { state: 'up' } } });
     // The sign-in limits fall back to this process's memory; the account is in the database.
-    const signIn = await call(server.baseUrl, 'login', { json: DEMO });
+    const signIn = await signInDemo(server.baseUrl);
     expect(signIn.status).toBe(200);
     const token = signIn.body.access_token as string;
     expect((await call(server.baseUrl, 'get_favorite_stocks', { token })).status).toBe(200);
@@ -133,7 +133,7 @@ describe.skipIf(!existsSync(REDIS_SERVER))('Redis going away and coming back', (
       'ready again, queues up',
     );
     expect(ready.body).toMatchObject({ checks: { redis: { state: 'up' }, queues: { state: 'up' } } });
-    expect((await call(server.baseUrl, 'login', { json: DEMO })).status).toBe(200);
+    expect((await signInDemo(server.baseUrl)).status).toBe(200);
     expect(server.alive()).toBe(true);
     console.info(`server on Redis: ready again ${Date.now() - back} ms after Redis restarted`);
   }, 120_000);

@@ -67,6 +67,22 @@ export async function call(
 
 /** The demo account the server children make (DEMO_ACCOUNT=true). */
 export const DEMO = { email: 'demo@signalboard.local', password: 'demo' };
+/** The demo account's password once its first login is past. */
+export const DEMO_CHOSEN_PASSWORD = 'the demo password, changed';
+
+/**
+ * Signs the demo account in past its first login (until its password is changed a session may only
+ * change it: docs/accounts.md): the first time, with `demo`, changing the password in that session;
+ * afterwards with the chosen one. Answers the login call's answer (or the refusal that stopped it).
+ */
+export async function signInDemo(baseUrl: string): Promise<Awaited<ReturnType<typeof call>>> {
+  const chosen = await call(baseUrl, 'login', { json: { email: DEMO.email, password: DEMO_CHOSEN_PASSWORD } });
+  if (chosen.status !== 401) return chosen;
+  const first = await call(baseUrl, 'login', { json: DEMO });
+  if (first.status !== 200 || first.body.first_login !== true) return first;
+  const changed = await call(baseUrl, 'update-password', { token: first.body.access_token as string, json: { new_password: DEMO_CHOSEN_PASSWORD } });
+  return changed.status === 200 ? first : changed;
+}
 
 /** GET /api/ready with the details (the METRICS_TOKEN bearer). */
 export const readiness = (server: { baseUrl: string }) => call(server.baseUrl, 'ready', { token: READINESS_TOKEN });

@@ -1,7 +1,7 @@
 import { APP_NAME, AUTH_SCREEN_TITLES, DASHBOARD_CHILD_PATHS, documentTitle, screenDocumentTitle, type DashboardChildPath } from '@signalboard/core';
 import { useEffect } from 'react';
 import { createBrowserRouter, Navigate, Outlet, useMatches, type RouteObject } from 'react-router';
-import { setUnauthorizedHandler } from './lib/client';
+import { setPasswordChangeRequiredHandler, setUnauthorizedHandler } from './lib/client';
 import { RequireAuth } from './auth/require-auth';
 import { NotAvailableScreen } from './features/not-available/not-available-screen';
 import { RouteError } from './components/route-error';
@@ -89,5 +89,6 @@ export const routes: RouteObject[] = [
 export function createRouter() {
   const router = createBrowserRouter(routes);
   setUnauthorizedHandler(() => void router.navigate('/login', { replace: true }));
+  setPasswordChangeRequiredHandler(() => void router.navigate('/set-password', { replace: true }));
   return router;
 }

@@ -9,6 +9,7 @@ import { loginRequest, formatIssues } from '@signalboard/core';
 import { ConfigError, loadConfig } from '../config';
 import { pgErrorCode } from '../db/errors';
 import { openDatabase } from '../db/open';
+import { createSessionsRepo, type SessionsRepo } from '../features/auth/sessions.repo';
 import { createUsersRepo, type UsersRepo } from '../features/auth/users.repo';
 import { generateTemporaryPassword, hashPassword } from '../lib/password';
 
@@ -16,8 +17,8 @@ const USAGE = `Usage: npm run user -- <command>
   add <email> [--password <pw>] [--admin]
                                   create an account (a temporary password is generated and printed when none is given; the account must change it at first login); --admin: an admin
   list                            list accounts
-  reset <email>                   set a new temporary password (printed) and require a change at next login
-  deactivate <email>              deactivate an account; its tokens stop working at once
+  reset <email>                   set a new temporary password (printed), end its sessions, and require a change at next login
+  deactivate <email>              deactivate an account; its sessions end and its tokens stop working at once
   activate <email>                re-activate a deactivated account
   promote <email>                 make an account an admin
   demote <email>                  make an admin a member (never the last active admin)`;
@@ -39,7 +40,7 @@ async function requireUser(users: UsersRepo, email: string) {
   return user;
 }
 
-async function run(command: string | undefined, args: string[], options: { password?: string; admin?: boolean }, users: UsersRepo) {
+async function run(command: string | undefined, args: string[], options: { password?: string; admin?: boolean }, users: UsersRepo, sessions: SessionsRepo) {
   const { password } = options;
   switch (command) {
     case 'add': {
@@ -68,7 +69,9 @@ async function run(command: string | undefined, args: string[], options: { passw
       const user = await requireUser(users, parseEmail(args[0]));
       const temporary = password ?? generateTemporaryPassword();
       await users.setPassword(user.id, await hashPassword(temporary), true);
+      const ended = await sessions.endAll(user.id, 'password-reset');
       console.log(`Password of ${user.email} reset${password ? '' : ` to temporary password: ${temporary}`}`);
+      if (ended > 0) console.log(`Ended ${ended} ${ended === 1 ? 'session' : 'sessions'}.`);
       console.log('The password must be changed at next login.');
       return;
     }
@@ -76,6 +79,7 @@ async function run(command: string | undefined, args: string[], options: { passw
     case 'activate': {
       const user = await requireUser(users, parseEmail(args[0]));
       if ((await users.setActive(user.id, command === 'activate')) === 'last-admin') throw new UsageError(LAST_ADMIN(user.email, 'deactivate'));
+      if (command === 'deactivate') await sessions.endAll(user.id, 'deactivated');
       console.log(`${user.email} ${command === 'activate' ? 're-activated' : 'deactivated'}.`);
       return;
     }
@@ -123,7 +127,7 @@ async function main(): Promise<number> {
   const quiet = { info: () => undefined, warn: (msg: string) => console.warn(msg) };
   const database = await openDatabase(config, quiet);
   try {
-    await run(command, args, { ...(values.password !== undefined ? { password: values.password } : {}), admin: values.admin ?? false }, createUsersRepo(database.db));
+    await run(command, args, { ...(values.password !== undefined ? { password: values.password } : {}), admin: values.admin ?? false }, createUsersRepo(database.db), createSessionsRepo(database.db));
     return 0;
   } catch (error) {
     if (error instanceof UsageError) {

@@ -14,3 +14,4 @@ export * from './tables/alert-channels';
 export * from './tables/custom-scans';
 export * from './tables/custom-scan-alerts';
 export * from './tables/custom-scan-backtests';
+export * from './tables/sessions';

@@ -6,7 +6,7 @@ export class HttpError extends Error {
   constructor(
     readonly statusCode: number,
     message: string,
-    readonly extra: { error?: string; headers?: Record<string, string> } = {},
+    readonly extra: { error?: string; code?: string; headers?: Record<string, string> } = {},
   ) {
     super(message);
   }

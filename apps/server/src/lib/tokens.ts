@@ -1,8 +1,12 @@
 import { createSigner, createVerifier, TokenError } from 'fast-jwt';
 
-/** What an access token carries: the user id as `sub`, and `iat`/`exp` in seconds (spec §3). */
+/**
+ * What an access token carries: the user id as `sub`, `iat`/`exp` in seconds (spec §3), and its
+ * sign-in session's id as `sid` (issue 28: the session can be ended before `exp`).
+ */
 export interface AccessTokenClaims {
   sub: string;
+  sid: string;
   iat: number;
   exp: number;
 }
@@ -24,10 +28,12 @@ export function createTokens(options: { secret: string; ttlSeconds: number; nowM
   const nowMs = options.nowMs ?? Date.now;
   const verified = new Map<string, { result: VerifyResult; untilMs: number }>();
   const sign = createSigner({ key: options.secret, algorithm: 'HS256', expiresIn: options.ttlSeconds * 1000 });
-  const verify = createVerifier({ key: options.secret, algorithms: ['HS256'], requiredClaims: ['sub', 'exp'] });
+  const verify = createVerifier({ key: options.secret, algorithms: ['HS256'], requiredClaims: ['sub', 'sid', 'exp'] });
   return {
-    sign(userId: number): string {
-      return sign({ sub: String(userId) });
+    /** How long a token signed now lives: its session's `expires_at` is the same instant. */
+    ttlSeconds: options.ttlSeconds,
+    sign(userId: number, sessionId: string): string {
+      return sign({ sub: String(userId), sid: sessionId });
     },
     verify(token: string): VerifyResult {
       const now = nowMs();

@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
-import { MISS, type SessionUser, type SessionUsers } from '../features/auth/session-users';
+import type { Endpoint } from '@signalboard/core';
+import { MISS, type SessionAuth, type SessionUsers } from '../features/auth/session-users';
 import { HttpError } from '../lib/errors';
 import type { Tokens } from '../lib/tokens';
 
@@ -7,31 +8,45 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The signed-in user; set by `authenticate` on every protected route. */
     user: { id: number; email: string };
+    /** The sign-in session the request's token belongs to (the token's `sid`). */
+    sessionId: string;
     /** When the request's access token expires (ms since the epoch): its session ends then. */
     sessionEndsAtMs: number;
   }
 }
 
 export const AUTH_TOKEN_MISSING_MSG = 'Auth token missing';
+export const SESSION_ENDED_MSG = 'This session has ended. Please sign in again.';
+/** A session signed in with a temporary or initial password, on any call but the few it may make (docs/accounts.md). */
+export const PASSWORD_CHANGE_REQUIRED_MSG = 'Please change your password before using Signalboard.';
+/** Sent with PASSWORD_CHANGE_REQUIRED_MSG so the web app can lead to Change Password. */
+export const PASSWORD_CHANGE_REQUIRED_CODE = 'password_change_required';
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
 
-/** Signs the request in as `user`, or answers why not. */
-function admit(request: FastifyRequest, user: SessionUser | undefined, expSeconds: number): HttpError | undefined {
-  if (!user) return new HttpError(401, 'Auth token invalid');
-  if (!user.isActive) return new HttpError(401, 'This account has been deactivated.');
-  request.user = { id: user.id, email: user.email };
+/** Signs the request in with `session`, or answers why not. */
+function admit(request: FastifyRequest, session: SessionAuth | undefined, userId: number, sessionId: string, expSeconds: number): HttpError | undefined {
+  if (!session || session.userId !== userId) return new HttpError(401, 'Auth token invalid');
+  if (!session.isActive) return new HttpError(401, 'This account has been deactivated.');
+  if (session.ended) return new HttpError(401, SESSION_ENDED_MSG);
+  if (session.restricted && !(request.routeOptions.config as { endpoint?: Endpoint } | undefined)?.endpoint?.duringFirstLogin) {
+    return new HttpError(403, PASSWORD_CHANGE_REQUIRED_MSG, { code: PASSWORD_CHANGE_REQUIRED_CODE });
+  }
+  request.user = { id: userId, email: session.email };
+  request.sessionId = sessionId;
   request.sessionEndsAtMs = expSeconds * 1000;
   return undefined;
 }
 
 /**
- * onRequest hook for every protected route: a bearer token, valid and unexpired, whose user still
- * exists and is active (so deactivation takes effect at once). Runs before the body is read.
- * A callback hook, not an async one: when the token was verified before and its user is in the
- * session cache (the usual request), it signs the request in without a promise or a microtask;
- * otherwise it waits for the user's row (features/auth/session-users.ts keeps the cache correct).
+ * onRequest hook for every protected route: a bearer token, valid and unexpired, whose session has
+ * not been ended and whose user still exists and is active (so ending a session or deactivating an
+ * account takes effect at once, on every process: session-users.ts). A session signed in with a
+ * temporary or initial password may only make the calls declared `duringFirstLogin`. Runs before
+ * the body is read. A callback hook, not an async one: when the token was verified before and its
+ * session is in the cache (the usual request), it signs the request in without a promise or a
+ * microtask; otherwise it waits for the session's row.
  */
-export function createAuthenticate(tokens: Pick<Tokens, 'verify'>, sessionUsers: Pick<SessionUsers, 'get' | 'peek'>) {
+export function createAuthenticate(tokens: Pick<Tokens, 'verify'>, sessionUsers: Pick<SessionUsers, 'get' | 'peek' | 'seen'>) {
   return function authenticate(request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction): void {
     const header = request.headers.authorization;
     const match = header ? BEARER.exec(header) : null;
@@ -44,17 +59,22 @@ export function createAuthenticate(tokens: Pick<Tokens, 'verify'>, sessionUsers:
       done(new HttpError(401, verified.reason === 'expired' ? 'Auth token expired. Please sign in again.' : 'Auth token invalid'));
       return;
     }
-    const { exp } = verified.claims;
-    const id = Number(verified.claims.sub);
-    if (!Number.isSafeInteger(id)) {
+    const { exp, sid } = verified.claims;
+    const userId = Number(verified.claims.sub);
+    if (!Number.isSafeInteger(userId) || typeof sid !== 'string') {
       done(new HttpError(401, 'Auth token invalid'));
       return;
     }
-    const cached = sessionUsers.peek(id);
+    const finish = (session: SessionAuth | undefined) => {
+      const refused = admit(request, session, userId, sid, exp);
+      if (!refused) sessionUsers.seen(sid);
+      done(refused);
+    };
+    const cached = sessionUsers.peek(sid);
     if (cached !== MISS) {
-      done(admit(request, cached, exp));
+      finish(cached);
       return;
     }
-    sessionUsers.get(id).then((user) => done(admit(request, user, exp)), done);
+    sessionUsers.get(sid).then(finish, done);
   };
 }

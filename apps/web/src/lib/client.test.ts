@@ -105,6 +105,19 @@ describe('apiCall and the answer\'s schema', () => {
     expect(failure).toBeInstanceOf(ApiError);
     expect((failure as Error).message).toBe('Not allowed.');
   });
+
+  it('sends a session that must change its password to Change Password (403 password_change_required), no other 403', async () => {
+    const { apiCall, setPasswordChangeRequiredHandler } = await import('./client');
+    const handler = vi.fn();
+    setPasswordChangeRequiredHandler(handler);
+    answering(403, '{"msg":"Not allowed."}');
+    await apiCall(getCall('get_favorite_stocks', okAnswer)).catch(() => undefined);
+    expect(handler).not.toHaveBeenCalled();
+    answering(403, '{"msg":"Please change your password before using Signalboard.","code":"password_change_required"}');
+    const failure = await apiCall(getCall('get_favorite_stocks', okAnswer)).catch((error: unknown) => error);
+    expect((failure as Error).message).toBe('Please change your password before using Signalboard.');
+    expect(handler).toHaveBeenCalledTimes(1);
+  });
 });
 
 describe('apiCall: the request from the declaration', () => {

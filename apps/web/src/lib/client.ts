@@ -14,11 +14,22 @@ export class ApiError extends Error {
 }
 
 let onUnauthorized: () => void = () => undefined;
+let onPasswordChangeRequired: () => void = () => undefined;
 
 /** The router registers where a 401 on a signed-in call goes (the login screen). */
 export function setUnauthorizedHandler(handler: () => void): void {
   onUnauthorized = handler;
 }
+
+/**
+ * The router registers where a session that must change its password first goes (Change Password):
+ * the server answers such a session's other calls 403 with `code: password_change_required`
+ * (docs/accounts.md).
+ */
+export function setPasswordChangeRequiredHandler(handler: () => void): void {
+  onPasswordChangeRequired = handler;
+}
+export const PASSWORD_CHANGE_REQUIRED_CODE = 'password_change_required';
 
 interface RequestOptions {
   method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
@@ -94,13 +105,14 @@ async function apiFetch(path: string, options: RequestOptions = {}): Promise<Res
     throw new ApiError('Cannot reach the server. Check your connection and try again.', 0);
   }
   if (response.ok) return response;
-  const fields = ((await readJson(response)) ?? {}) as { msg?: unknown; error?: unknown };
+  const fields = ((await readJson(response)) ?? {}) as { msg?: unknown; error?: unknown; code?: unknown };
   const msg = typeof fields.msg === 'string' ? fields.msg : `The server answered ${response.status}.`;
   const error = typeof fields.error === 'string' ? fields.error : undefined;
   if (response.status === 401 && !options.anonymous) {
     tokenStorage.clear();
     onUnauthorized();
   }
+  if (response.status === 403 && fields.code === PASSWORD_CHANGE_REQUIRED_CODE && !options.anonymous) onPasswordChangeRequired();
   throw new ApiError(msg, response.status, error);
 }
 

@@ -93,3 +93,28 @@ export const readyPublicResponse = z.strictObject({
   checks: z.record(z.string(), z.strictObject({ state: readinessCheckResult.shape.state })),
 });
 export type ReadyPublicResponse = z.infer<typeof readyPublicResponse>;
+
+/** One sign-in session of the signed-in user (GET api/sessions; issue 28). Times are ISO 8601 UTC. */
+export const sessionSummary = z.object({
+  id: z.string(),
+  /** What signed in, read from its User-Agent: "Chrome on Windows", "Safari on iPhone", "curl"… */
+  device: z.string(),
+  user_agent: z.string(),
+  /** The address it signed in from. */
+  address: z.string(),
+  created_at: z.string(),
+  last_seen_at: z.string(),
+  expires_at: z.string(),
+  /** The session of the token that asked. */
+  current: z.boolean(),
+});
+export type SessionSummary = z.infer<typeof sessionSummary>;
+
+export const sessionsResponse = z.object({ sessions: z.array(sessionSummary) });
+export type SessionsResponse = z.infer<typeof sessionsResponse>;
+
+/** POST api/end_session: ends one of the signed-in user's sessions (the current one too: that is signing out). */
+export const endSessionRequest = z.object({
+  id: singleLineText('Session', { required: true, max: 64 }),
+});
+export type EndSessionRequest = z.input<typeof endSessionRequest>;

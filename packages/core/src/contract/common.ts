@@ -4,6 +4,8 @@ import { z } from 'zod';
 export const errorBody = z.object({
   msg: z.string(),
   error: z.string().optional(),
+  /** A machine-readable reason where a client acts on it: `password_change_required` (a 403 to a session at its first login). */
+  code: z.string().optional(),
 });
 export type ErrorBody = z.infer<typeof errorBody>;
 

@@ -39,6 +39,11 @@ export interface Endpoint {
    * as `x-changes-account`, so tools that try calls (the fuzz test) run it last, on an account of its own.
    */
   changesAccount?: true;
+  /**
+   * A session signed in with a temporary or initial password may make this call (issue 28: only
+   * changing the password, reading the e-mail and signing out); every other call answers it 403.
+   */
+  duringFirstLogin?: true;
   /** A non-2xx status that answers the `response` schema too (not `{ msg }`), e.g. readiness's 503. */
   alsoAnswers?: { status: 503; description: string };
   /** A stream that stays open until the client leaves (documented as `x-streams-until-closed`; the fuzz test reads its first line). */

@@ -38,6 +38,8 @@ const post = (url: string, payload?: InjectOptions['payload'], headers: Record<s
 const get = (url: string, headers: Record<string, string> = {}) => call('GET', url, undefined, headers);
 const raw = (payload: string, contentType = 'application/json') => post('/api/login', payload, { 'content-type': contentType });
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+/** The session id (`sid`) a token carries. */
+const sessionOf = (headers: { authorization: string }) => JSON.parse(Buffer.from(headers.authorization.split('.')[1]!, 'base64url').toString()).sid as string;
 async function account(label: string, password = 'pw', options: { firstLogin?: boolean } = {}) {
   const email = uniqueEmail(label);
   const id = await createUser(t.db, email, password, options);
@@ -183,26 +185,34 @@ describe('access tokens', () => {
   });
 
   it('refuses missing, malformed, expired, foreign, forged and orphan tokens with 401 and a msg', async () => {
-    const { id } = await account('victim');
+    const { id, email } = await account('victim');
+    const { id: otherId } = await account('bystander');
+    // A real session of the victim's, so the tokens below differ from a valid one in one respect only.
+    const sid = sessionOf(await login(t.app, email, 'pw'));
     const far = Math.floor(Date.now() / 1000) + 3600;
     const expect401 = async (headers: Record<string, string>, body: unknown) => {
       const answer = await get('/api/getemail', headers);
       expect(answer.statusCode, JSON.stringify(headers)).toBe(401);
       expect(answer.json(), JSON.stringify(headers)).toEqual(body);
     };
+    expect((await get('/api/getemail', bearer(signJwt({ sub: String(id), sid, exp: far })))).statusCode).toBe(200);
     await expect401({}, MISSING);
     await expect401({ authorization: 'Basic abc' }, MISSING);
     await expect401({ authorization: 'Bearer ' }, MISSING);
     await expect401(bearer('abc'), TOKEN_INVALID);
-    await expect401(bearer(signJwt({ sub: String(id), iat: 1000, exp: 2000 })), { msg: 'Auth token expired. Please sign in again.' });
-    await expect401(bearer(signJwt({ sub: String(id), exp: far }, `${TEST_JWT_SECRET}-other`)), TOKEN_INVALID);
-    await expect401(bearer(signJwt({ sub: '987654', exp: far })), TOKEN_INVALID);
-    await expect401(bearer(signJwt({ sub: 'admin', exp: far })), TOKEN_INVALID);
-    await expect401(bearer(signJwt({ sub: String(id) })), TOKEN_INVALID);
-    const unsigned = `${Buffer.from('{"alg":"none","typ":"JWT"}').toString('base64url')}.${Buffer.from(JSON.stringify({ sub: String(id), exp: far })).toString('base64url')}.`;
+    await expect401(bearer(signJwt({ sub: String(id), sid, iat: 1000, exp: 2000 })), { msg: 'Auth token expired. Please sign in again.' });
+    await expect401(bearer(signJwt({ sub: String(id), sid, exp: far }, `${TEST_JWT_SECRET}-other`)), TOKEN_INVALID);
+    await expect401(bearer(signJwt({ sub: '987654', sid, exp: far })), TOKEN_INVALID);
+    await expect401(bearer(signJwt({ sub: 'admin', sid, exp: far })), TOKEN_INVALID);
+    await expect401(bearer(signJwt({ sub: String(id), sid })), TOKEN_INVALID);
+    // Signed, but without a session (a token from before sessions), with an unknown one, or with another user's.
+    await expect401(bearer(signJwt({ sub: String(id), exp: far })), TOKEN_INVALID);
+    await expect401(bearer(signJwt({ sub: String(id), sid: 'no-such-session', exp: far })), TOKEN_INVALID);
+    await expect401(bearer(signJwt({ sub: String(otherId), sid, exp: far })), TOKEN_INVALID);
+    const unsigned = `${Buffer.from('{"alg":"none","typ":"JWT"}').toString('base64url')}.${Buffer.from(JSON.stringify({ sub: String(id), sid, exp: far })).toString('base64url')}.`;
     await expect401(bearer(unsigned), TOKEN_INVALID);
-    const [header, , signature] = signJwt({ sub: '1', exp: far }).split('.');
-    await expect401(bearer(`${header}.${Buffer.from(JSON.stringify({ sub: String(id), exp: far })).toString('base64url')}.${signature}`), TOKEN_INVALID);
+    const [header, , signature] = signJwt({ sub: '1', sid, exp: far }).split('.');
+    await expect401(bearer(`${header}.${Buffer.from(JSON.stringify({ sub: String(id), sid, exp: far })).toString('base64url')}.${signature}`), TOKEN_INVALID);
   });
 
   it('answers api/getemail with the signed-in e-mail', async () => {

@@ -5,6 +5,7 @@ import {
   type GetEmailResponse,
   type LoginResponse,
   type MsgBody,
+  type SessionsResponse,
 } from '@signalboard/core';
 import { route } from '../../lib/endpoint';
 import { HttpError, parseInput } from '../../lib/errors';
@@ -36,7 +37,7 @@ async function enforce(limiters: RateLimiter[], keys: string[], what: string): P
 
 export interface PublicAuthRoutesOptions {
   auth: AuthService;
-  tokens: Pick<Tokens, 'sign'>;
+  tokens: Pick<Tokens, 'sign' | 'ttlSeconds'>;
   limiters: AuthLimiters;
   /** Work that runs after the answer (the reset e-mail), so its timing reveals nothing. */
   runInBackground: (task: () => Promise<void>) => void;
@@ -50,7 +51,9 @@ export async function publicAuthRoutes(app: FastifyInstance, options: PublicAuth
     await enforce([limiters.loginByAddress, limiters.loginByEmail], [request.ip, email], 'login');
     const { userId, firstLogin } = await auth.authenticate(email, password);
     await limiters.loginByEmail.reset(email);
-    return { access_token: tokens.sign(userId), first_login: firstLogin };
+    const userAgent = request.headers['user-agent'] ?? '';
+    const sessionId = await auth.startSession({ userId, firstLogin, ttlSeconds: tokens.ttlSeconds, userAgent, address: request.ip });
+    return { access_token: tokens.sign(userId, sessionId), first_login: firstLogin };
   });
 
   // Parsed here: its 400 carries `error` too.
@@ -69,7 +72,7 @@ export async function publicAuthRoutes(app: FastifyInstance, options: PublicAuth
   });
 }
 
-/** Routes behind the token: api/update-password, api/getemail, api/deactivate_user. */
+/** Routes behind the token: api/update-password, api/getemail, api/logout, the sessions, api/deactivate_user. */
 export async function protectedAuthRoutes(
   app: FastifyInstance,
   options: { auth: AuthService; sessionUsers: Pick<SessionUsers, 'invalidate'>; passwordChangeLimit: UserLimit },
@@ -80,15 +83,36 @@ export async function protectedAuthRoutes(
     // Every well-formed attempt counts (each costs a password hash, and a wrong current password is
     // a guess), before anything is changed.
     await passwordChangeLimit.hit(request.user.id);
-    await auth.updatePassword(request.user.id, new_password, current_password);
+    await auth.updatePassword(request.user.id, request.sessionId, new_password, current_password);
+    sessionUsers.invalidate({ userId: request.user.id });
     return { msg: 'Password updated successfully!' };
   });
 
   route(app, authEndpoints.getEmail, async (request): Promise<GetEmailResponse> => ({ email: request.user.email }));
 
+  route(app, authEndpoints.logout, async (request): Promise<MsgBody> => {
+    await auth.signOut(request.user.id, request.sessionId);
+    sessionUsers.invalidate({ sessionId: request.sessionId });
+    return { msg: 'Signed out.' };
+  });
+
+  route(app, authEndpoints.listSessions, async (request): Promise<SessionsResponse> => ({ sessions: await auth.listSessions(request.user.id, request.sessionId) }));
+
+  route(app, authEndpoints.endSession, async (request, _reply, { id }): Promise<MsgBody> => {
+    await auth.endSession(request.user.id, id);
+    sessionUsers.invalidate({ sessionId: id });
+    return { msg: id === request.sessionId ? 'Signed out.' : 'Session ended.' };
+  });
+
+  route(app, authEndpoints.endOtherSessions, async (request): Promise<MsgBody> => {
+    const ended = await auth.endOtherSessions(request.user.id, request.sessionId);
+    sessionUsers.invalidate({ userId: request.user.id });
+    return { msg: ended === 0 ? 'No other session was signed in.' : `Signed out ${ended} other ${ended === 1 ? 'session' : 'sessions'}.` };
+  });
+
   route(app, authEndpoints.deactivateUser, async (request): Promise<MsgBody> => {
     await auth.deactivate(request.user.id);
-    sessionUsers.invalidate(request.user.id);
+    sessionUsers.invalidate({ userId: request.user.id });
     return { msg: 'Your account has been deactivated.' };
   });
 }

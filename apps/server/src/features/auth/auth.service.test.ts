@@ -7,6 +7,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { FakeClock } from '../../../test/helpers';
 import { decoyPasswordHash, hashPassword, verifyPassword } from '../../lib/password';
 import { createAuthService, INVALID_CREDENTIALS_MSG } from './auth.service';
+import type { SessionsRepo } from './sessions.repo';
 import type { UserRow, UsersRepo } from './users.repo';
 
 const HOUR_MS = 3_600_000;
@@ -33,6 +34,7 @@ const auth = createAuthService({
     findByEmail: async (email: string) => rows.find((row) => row.email === email),
     setPassword: async (id: number) => void passwordSets.push(id),
   } as unknown as UsersRepo,
+  sessions: {} as SessionsRepo,
   mailer: { send: async () => ({ id: '1' }) },
   clock,
   passwords: {

@@ -4,10 +4,13 @@ import { HttpError } from '../../lib/errors';
 import { decoyPasswordHash, generateTemporaryPassword, hashPassword, verifyPassword } from '../../lib/password';
 import type { Mailer } from '../../providers/mail';
 import { newPasswordProblem } from './password-policy';
+import type { SessionEndReason, SessionsRepo } from './sessions.repo';
+import { describeUserAgent } from './user-agent';
 import type { UsersRepo } from './users.repo';
 
 export const INVALID_CREDENTIALS_MSG = 'Invalid email or password';
 export const DEACTIVATED_MSG = 'This account has been deactivated. Contact support to restore it.';
+export const SESSION_NOT_FOUND_MSG = 'No session of yours with this id is in use (it may have ended already).';
 export const CURRENT_PASSWORD_REQUIRED_MSG = 'Current password is required';
 export const CURRENT_PASSWORD_WRONG_MSG = 'Current password is incorrect';
 /** api/deactivate_user by the installation's only active admin (issue 28: an installation keeps one). */
@@ -22,13 +25,14 @@ export interface PasswordVerifier {
 
 export interface AuthServiceDeps {
   users: UsersRepo;
+  sessions: SessionsRepo;
   mailer: Pick<Mailer, 'send'>;
   clock: Clock;
   passwords?: PasswordVerifier;
 }
 
 /** Sign-in, password changes and temporary passwords. HTTP-free: routes translate. */
-export function createAuthService({ users, mailer, clock, passwords = { verify: verifyPassword, decoyHash: decoyPasswordHash } }: AuthServiceDeps) {
+export function createAuthService({ users, sessions, mailer, clock, passwords = { verify: verifyPassword, decoyHash: decoyPasswordHash } }: AuthServiceDeps) {
   return {
     /**
      * Checks the credentials. A valid, unexpired temporary password becomes the account's
@@ -55,10 +59,27 @@ export function createAuthService({ users, mailer, clock, passwords = { verify: 
     },
 
     /**
-     * Sets a password the user chose. Outside the first login (a temporary or initial password) it
-     * asks for the current one; refusals are 400s (a 401 would sign the web app out).
+     * Records a sign-in (docs/accounts.md): its id goes into the access token as `sid`. A first-login
+     * sign-in (a temporary or initial password) is restricted until the password is changed.
      */
-    async updatePassword(userId: number, newPassword: string, currentPassword: string | undefined): Promise<void> {
+    async startSession(input: { userId: number; firstLogin: boolean; ttlSeconds: number; userAgent: string; address: string }): Promise<string> {
+      const now = clock.nowMs();
+      return sessions.create({
+        userId: input.userId,
+        restricted: input.firstLogin,
+        expiresAt: new Date(now + input.ttlSeconds * 1000),
+        userAgent: input.userAgent,
+        address: input.address,
+        now: new Date(now),
+      });
+    },
+
+    /**
+     * Sets a password the user chose. Outside the first login (a temporary or initial password) it
+     * asks for the current one; refusals are 400s (a 401 would sign the web app out). The session
+     * that changed it may do everything from then on; every other session of the user ends.
+     */
+    async updatePassword(userId: number, sessionId: string, newPassword: string, currentPassword: string | undefined): Promise<void> {
       const problem = newPasswordProblem(newPassword);
       if (problem) throw new HttpError(400, problem);
       const user = await users.findById(userId);
@@ -68,6 +89,36 @@ export function createAuthService({ users, mailer, clock, passwords = { verify: 
         if (!(await passwords.verify(user.passwordHash, currentPassword))) throw new HttpError(400, CURRENT_PASSWORD_WRONG_MSG);
       }
       await users.setPassword(userId, await hashPassword(newPassword), false);
+      await sessions.lift(sessionId);
+      await sessions.endAll(userId, 'password-change', sessionId);
+    },
+
+    async signOut(userId: number, sessionId: string): Promise<void> {
+      await sessions.end(userId, sessionId, 'sign-out');
+    },
+
+    async listSessions(userId: number, currentId: string) {
+      const rows = await sessions.listLive(userId, new Date(clock.nowMs()));
+      return rows.map((row) => ({
+        id: row.id,
+        device: describeUserAgent(row.userAgent),
+        user_agent: row.userAgent,
+        address: row.address,
+        created_at: row.createdAt.toISOString(),
+        last_seen_at: row.lastSeenAt.toISOString(),
+        expires_at: row.expiresAt.toISOString(),
+        current: row.id === currentId,
+      }));
+    },
+
+    /** Ends one of the user's sessions; 404 when the user has no such session still in use. */
+    async endSession(userId: number, sessionId: string, reason: SessionEndReason = 'user'): Promise<void> {
+      if (!(await sessions.end(userId, sessionId, reason))) throw new HttpError(404, SESSION_NOT_FOUND_MSG);
+    },
+
+    /** Ends every session of the user but `keep`; answers how many ended. */
+    endOtherSessions(userId: number, keep: string): Promise<number> {
+      return sessions.endAll(userId, 'user', keep);
     },
 
     /**
@@ -99,6 +150,7 @@ export function createAuthService({ users, mailer, clock, passwords = { verify: 
 
     async deactivate(userId: number): Promise<void> {
       if ((await users.setActive(userId, false)) === 'last-admin') throw new HttpError(409, LAST_ADMIN_MSG);
+      await sessions.endAll(userId, 'deactivated');
     },
   };
 }

@@ -37,14 +37,6 @@ export function createUsersRepo(db: Database) {
       const [row] = await db.select().from(users).where(eq(users.id, id));
       return row;
     },
-    /** The fields every authenticated request needs, in one indexed read. */
-    async findSessionUser(id: number): Promise<{ id: number; email: string; isActive: boolean } | undefined> {
-      const [row] = await db
-        .select({ id: users.id, email: users.email, isActive: users.isActive })
-        .from(users)
-        .where(eq(users.id, id));
-      return row;
-    },
     async create(input: { email: string; passwordHash: string; firstLogin: boolean; role?: UserRole }): Promise<UserRow> {
       const [row] = await db
         .insert(users)

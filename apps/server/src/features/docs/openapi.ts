@@ -13,7 +13,7 @@ import { APP_VERSION } from '../health/health.routes';
 const ERROR_DESCRIPTIONS: Record<ErrorStatus, string> = {
   400: 'Bad input: `msg` says what is wrong',
   401: 'Auth token missing, invalid or expired (login: wrong e-mail or password)',
-  403: 'The account is deactivated',
+  403: "The account is deactivated (login), the call is not this account's to make, or the session signed in with a temporary or initial password must change it first (`code: password_change_required`)",
   404: 'Unknown symbol, a listed symbol with no price history, or no such idea',
   413: 'The request body, attachment or text to analyse is too large',
   415: 'Unsupported content type',
@@ -28,6 +28,7 @@ export function errorStatuses(op: Endpoint): ErrorStatus[] {
   const carriesBody = op.method === 'post' || op.method === 'put';
   if (op.query || op.params || op.body || carriesBody) statuses.add(400); // a POST or PUT may carry a malformed body
   if (!op.open) statuses.add(401);
+  if (!op.open && !op.duringFirstLogin) statuses.add(403); // a session at its first login (docs/accounts.md)
   if (carriesBody) {
     statuses.add(413);
     statuses.add(415);

@@ -20,7 +20,7 @@ export const LIVE_STREAMS_PER_USER = 5;
 /** A stream whose reader has fallen this far behind is closed (its browser reconnects and re-reads). */
 const MAX_BUFFERED_BYTES = 1024 * 1024;
 
-export const STREAM_ACCOUNT_DEACTIVATED_MSG = 'This account has been deactivated.';
+export const STREAM_ACCOUNT_DEACTIVATED_MSG = 'This session has ended, or its account has been deactivated. Please sign in again.';
 /** The longest timer Node keeps (about 24.8 days); a later session end is not timed. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
@@ -30,6 +30,8 @@ export const tooManyStreamsMsg = (max: number) =>
 interface Stream {
   id: string;
   userId: number;
+  /** The sign-in session whose token opened it: the stream ends with the session. */
+  sessionId: string;
   symbols: Set<string>;
   body: PassThrough;
   /** Ends the stream when its session does (the access token's expiry). */
@@ -44,8 +46,8 @@ export interface LiveHubDeps {
   heartbeatMs?: number;
   maxPerUser?: number;
   /**
-   * The accounts behind the streams: a stream ends once its user is deactivated or removed, by any
-   * process (session-users learns of every change to a user through PostgreSQL).
+   * The sessions behind the streams: a stream ends once its session is ended or its user
+   * deactivated or removed, by any process (session-users learns of every change through PostgreSQL).
    */
   users?: Pick<SessionUsers, 'get' | 'onChange'>;
 }
@@ -89,20 +91,27 @@ export function createLiveHub(deps: LiveHubDeps) {
   };
   const unsubscribe = bus.subscribe(deliver);
 
-  /** Ends every stream of a user who may no longer read them (deactivated, or gone). */
-  const signedIn = async (userId: number) => (await deps.users!.get(userId))?.isActive === true;
-  const recheck = (userId: number) => {
-    if (![...streams.values()].some((stream) => stream.userId === userId)) return;
-    void signedIn(userId)
-      .then((active) => {
-        if (active) return;
-        for (const stream of streams.values()) if (stream.userId === userId) stream.body.end();
-      })
-      .catch(ignore("checking a stream's account"));
+  /** Whether a session may still read its streams: not ended, its user active. */
+  const usable = async (sessionId: string) => {
+    const session = await deps.users!.get(sessionId);
+    return session !== undefined && !session.ended && session.isActive;
   };
-  const unwatchUsers = deps.users?.onChange((id) => {
-    if (id !== null) recheck(id);
-    else for (const userId of new Set([...streams.values()].map((stream) => stream.userId))) recheck(userId);
+  /** Ends the streams of each session among `sessionIds` that may no longer read them. */
+  const recheck = (sessionIds: Iterable<string>) => {
+    for (const sessionId of new Set(sessionIds)) {
+      void usable(sessionId)
+        .then((ok) => {
+          if (ok) return;
+          for (const stream of streams.values()) if (stream.sessionId === sessionId) stream.body.end();
+        })
+        .catch(ignore("checking a stream's session"));
+    }
+  };
+  const unwatchUsers = deps.users?.onChange((change) => {
+    const all = [...streams.values()];
+    if (change === null) recheck(all.map((stream) => stream.sessionId));
+    else if ('sessionId' in change) recheck(all.filter((stream) => stream.sessionId === change.sessionId).map((stream) => stream.sessionId));
+    else recheck(all.filter((stream) => stream.userId === change.userId).map((stream) => stream.sessionId));
   });
 
   const heartbeat = setInterval(() => {
@@ -120,11 +129,11 @@ export function createLiveHub(deps: LiveHubDeps) {
      * Opens a stream for the user (429 past the cap, installation-wide); the body starts with the
      * hello line. It ends by itself at `sessionEndsAtMs` (wall-clock ms, the token's expiry).
      */
-    async open(userId: number, sessionEndsAtMs?: number): Promise<{ id: string; body: PassThrough }> {
+    async open(userId: number, sessionId: string, sessionEndsAtMs?: number): Promise<{ id: string; body: PassThrough }> {
       const id = randomUUID();
       // The registry counts the user's streams on every replica (with Redis) and records this one.
       if (!(await registry.openConnection(id, userId, maxPerUser))) throw new HttpError(429, tooManyStreamsMsg(maxPerUser));
-      const stream: Stream = { id, userId, symbols: new Set(), body: new PassThrough() };
+      const stream: Stream = { id, userId, sessionId, symbols: new Set(), body: new PassThrough() };
       streams.set(stream.id, stream);
       metrics.liveConnections.set(streams.size);
       stream.body.once('close', () => {
@@ -133,9 +142,9 @@ export function createLiveHub(deps: LiveHubDeps) {
         metrics.liveConnections.set(streams.size);
         void registry.dropConnection(stream.id, stream.userId).catch(ignore('dropping a stream'));
       });
-      // A deactivation announced between the request's sign-in check and this stream's arrival in
-      // `streams` found no stream to end: the account is checked once more now that it is here.
-      if (deps.users && !(await signedIn(userId).catch(() => true))) {
+      // A deactivation or ended session announced between the request's sign-in check and this
+      // stream's arrival in `streams` found no stream to end: it is checked once more now.
+      if (deps.users && !(await usable(sessionId).catch(() => true))) {
         stream.body.destroy();
         throw new HttpError(401, STREAM_ACCOUNT_DEACTIVATED_MSG);
       }

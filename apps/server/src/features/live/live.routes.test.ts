@@ -103,11 +103,14 @@ async function listen(app: FastifyInstance): Promise<string> {
   return app.listen({ port: 0, host: '127.0.0.1' });
 }
 
-async function signedIn(t: TestApp, label: string): Promise<{ authorization: string; userId: number }> {
+async function signedIn(t: TestApp, label: string): Promise<{ authorization: string; userId: number; email: string }> {
   const email = uniqueEmail(label);
   const userId = await createUser(t.db, email, 'pw');
-  return { ...(await login(t.app, email, 'pw')), userId };
+  return { ...(await login(t.app, email, 'pw')), userId, email };
 }
+
+/** The sign-in session (`sid`) of a bearer authorization header. */
+const sessionIdOf = (authorization: string) => JSON.parse(Buffer.from(authorization.split('.')[1]!, 'base64url').toString()).sid as string;
 
 const isMarker = (at: number) => (line: LiveStreamEvent) => line.type === 'ideas' && line.at === at;
 
@@ -282,9 +285,49 @@ describe('live updates (one process)', () => {
   it('ends the stream when its session ends (the access token expires)', async () => {
     const user = await signedIn(t, 'session-end');
     const expiresAt = Math.floor(Date.now() / 1000) + 2;
-    const stream = await openStream(base, `Bearer ${signJwt({ sub: String(user.userId), iat: expiresAt - 60, exp: expiresAt })}`);
+    const sid = sessionIdOf(user.authorization);
+    const stream = await openStream(base, `Bearer ${signJwt({ sub: String(user.userId), sid, iat: expiresAt - 60, exp: expiresAt })}`);
     await stream.ended();
     expect(Date.now()).toBeGreaterThanOrEqual(expiresAt * 1000);
+  });
+});
+
+describe('live updates: a session ended before its token expires', () => {
+  let t: TestApp;
+  let base: string;
+  const bus = createInProcessBus();
+  beforeAll(async () => {
+    t = await createTestApp({}, { bus });
+    base = await listen(t.app);
+  });
+  afterAll(async () => {
+    await t.close();
+    await bus.close();
+  });
+
+  it("ends the stream of a session its user ends from another device, within 5 s, and not the other session's", async () => {
+    const user = await signedIn(t, 'ended-session');
+    const phone = await login(t.app, user.email, 'pw');
+    const ended = await openStream(base, user.authorization);
+    const kept = await openStream(base, phone.authorization);
+    const startedAt = Date.now();
+    const answer = await t.app.inject({ method: 'POST', url: '/api/end_session', headers: phone, payload: { id: sessionIdOf(user.authorization) } });
+    expect([answer.statusCode, answer.json()]).toEqual([200, { msg: 'Session ended.' }]);
+    await ended.ended();
+    expect(Date.now() - startedAt).toBeLessThan(5_000);
+    expect((await fetch(`${base}/api/live`, { headers: { authorization: user.authorization } })).status).toBe(401);
+    // The other session's stream goes on (it gets the next line); its Sign Out ends it.
+    await bus.publish({ type: 'ideas', engine: 'layered', at: 41 });
+    await kept.until(isMarker(41));
+    await t.app.inject({ method: 'POST', url: '/api/logout', headers: phone });
+    await kept.ended();
+  });
+
+  it('ends the stream of a session ended by SQL from outside this app (an admin, the CLI)', async () => {
+    const user = await signedIn(t, 'ended-outside');
+    const stream = await openStream(base, user.authorization);
+    await t.pool.query("update sessions set ended_at = now(), ended_reason = 'admin' where id = $1", [sessionIdOf(user.authorization)]);
+    await stream.ended();
   });
 });
 

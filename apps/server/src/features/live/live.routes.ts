@@ -11,8 +11,8 @@ export async function liveRoutes(app: FastifyInstance, options: { hub: LiveHub }
   const { hub } = options;
 
   route(app, liveEndpoints.openLiveStream, async (request, reply) => {
-    // The stream ends with the session (the token's expiry) or once the account is deactivated.
-    const stream = await hub.open(request.user.id, request.sessionEndsAtMs);
+    // The stream ends with the session (ended, or the token's expiry) or once the account is deactivated.
+    const stream = await hub.open(request.user.id, request.sessionId, request.sessionEndsAtMs);
     reply.raw.once('close', () => hub.end(stream.id));
     return reply
       .header('content-type', LIVE_CONTENT_TYPE)

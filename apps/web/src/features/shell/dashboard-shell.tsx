@@ -17,6 +17,7 @@ import { Outlet, useLocation, useNavigate } from 'react-router';
 import { useCurrentUser, useHealth } from '../../lib/session-queries';
 import { queryClient } from '../../lib/query-client';
 import { tokenStorage } from '../../auth/token-storage';
+import { logout } from '../../lib/api/auth';
 import { Brand } from '../../components/brand';
 import { LiveProvider } from '../../components/live/live-provider';
 import { MAIN_CONTENT_ID, SkipLink } from '../../components/skip-link';
@@ -60,6 +61,9 @@ function Shell() {
   const menuDrawn = useDeferredValue(true, startedOpen);
 
   function signOut() {
+    // The session ends on the server too (its token is refused everywhere from then on). Leaving does
+    // not wait for the answer: the call has read the token before it is cleared below.
+    void logout().catch(() => undefined);
     tokenStorage.clear();
     queryClient.clear();
     navigate('/login', { replace: true });

@@ -13,3 +13,6 @@ export const login = (body: LoginRequest) => apiRequestUnchecked<LoginResponse>(
 export const forgotPassword = (body: ForgotPasswordRequest) => apiRequestUnchecked<MsgBody>('forgot-password', { json: body, anonymous: true });
 
 export const updatePassword = (body: UpdatePasswordRequest) => apiRequestUnchecked<MsgBody>('update-password', { json: body });
+
+/** Sign Out: ends this token's session on the server (docs/accounts.md). */
+export const logout = () => apiRequestUnchecked<MsgBody>('logout', { json: {} });
