@@ -90,6 +90,7 @@ const LOADED: Partial<Record<DashboardChildPath, (page: Page) => Promise<void>>>
     await page.getByRole('list', { name: 'Crypto trades' }).getByRole('heading', { name: 'BTC', exact: true }).waitFor();
     await region(page, 'Signal scorecard').getByRole('table', { name: /^Short-term · Replayed · crypto@.* scorecard$/ }).waitFor();
   },
+  account: (page) => page.getByRole('list', { name: 'Sessions' }).getByText('This device', { exact: true }).waitFor(),
 };
 
 /** A trade-idea screen's detail dialog, opened on a card and shown with its chart. */
@@ -104,6 +105,15 @@ const ideaDetailOpened = (symbol: string): Step => ({
 
 /** Each screen's main interaction, as steps. */
 const INTERACTIONS: Partial<Record<DashboardChildPath, Step[]>> = {
+  account: [
+    {
+      state: 'form errors shown',
+      run: async (page) => {
+        await page.getByRole('button', { name: 'Change Password' }).click();
+        await page.getByText('Current password is required').waitFor();
+      },
+    },
+  ],
   alert: [
     {
       state: 'invalid number refused',

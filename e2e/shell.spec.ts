@@ -28,7 +28,7 @@ const MORE = [
 
 const CHILD_PATHS: DashboardChildPath[] = [
   'main', 'dropscanner', 'symbollookup', 'calendar', 'generalnews', 'stocknews', 'trumpnews', 'options',
-  'support', 'options2', 'allstockscanner', 'stockshort', 'cryptoscanner', 'alert', 'drop', 'scans',
+  'support', 'options2', 'allstockscanner', 'stockshort', 'cryptoscanner', 'alert', 'drop', 'scans', 'account',
 ];
 
 let page: Page;
@@ -60,7 +60,8 @@ describe('dashboard shell', () => {
     expect(box?.width).toBe(250);
     expect(box?.x).toBe(0);
     const names = await drawer().getByRole('link').allInnerTexts();
-    expect(names.map((name) => name.trim())).toEqual([...MENU, ...MORE].map(([name]) => name));
+    // The spec's entries, the second group, then Account at the foot beside Sign Out (issue 28).
+    expect(names.map((name) => name.trim())).toEqual([...[...MENU, ...MORE].map(([name]) => name), 'Account']);
     await drawer().getByText('More screens').waitFor();
     await page.getByRole('heading', { name: 'Market Dashboard', level: 1 }).waitFor();
     expect(await page.title()).toBe('Market Dashboard · Signalboard');
@@ -119,7 +120,7 @@ describe('dashboard shell', () => {
     }
   });
 
-  it('has all sixteen child routes, each with its title as h1 and document title', async () => {
+  it('has all seventeen child routes, each with its title as h1 and document title', async () => {
     for (const path of CHILD_PATHS) {
       await page.goto(`/dashboard/${path}`);
       await page.getByRole('heading', { name: SCREEN_TITLES[path], level: 1 }).waitFor();

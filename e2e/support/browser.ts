@@ -104,6 +104,8 @@ export async function signedInUser(
   const first = await apiLogin(email, password, server);
   const update = await api('update-password', { token: first.access_token, json: { new_password: password }, server });
   if (update.status !== 200) throw new Error(`update-password failed: ${update.status}`);
+  // As the Change Password screen does: that session ends, and the user signs in again.
+  await api('logout', { token: first.access_token, json: {}, server });
   const { access_token } = await apiLogin(email, password, server);
   if (options.favorites?.length) {
     const saved = await api('batch_update_favorite_stocks', { token: access_token, json: { stocks: options.favorites }, server });

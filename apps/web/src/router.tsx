@@ -24,6 +24,7 @@ const BUILT_SCREENS: Partial<Record<DashboardChildPath, RouteObject['lazy']>> = 
   cryptoscanner: () => import('./features/crypto/crypto-screen'),
   alert: () => import('./features/alerts/alert-settings-screen'),
   scans: () => import('./features/custom-scans/custom-scans-screen'),
+  account: () => import('./features/account/account-screen'),
 };
 
 /** What a route gives its page: the document title. */

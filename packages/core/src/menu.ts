@@ -20,6 +20,7 @@ export const DASHBOARD_CHILD_PATHS = [
   'alert',
   'drop',
   'scans',
+  'account',
 ] as const;
 
 export type DashboardChildPath = (typeof DASHBOARD_CHILD_PATHS)[number];
@@ -56,6 +57,9 @@ export const MENU_SECONDARY_ENTRIES: readonly MenuEntry[] = [
   { name: 'Trump News', link: '/dashboard/trumpnews' },
 ];
 
+/** Beside Sign Out at the foot of the menu (issue 28): the signed-in user's own account (password, sessions). */
+export const MENU_ACCOUNT_ENTRIES: readonly MenuEntry[] = [{ name: 'Account', link: '/dashboard/account' }];
+
 /** The title each dashboard screen shows (spec §2 headings). */
 export const SCREEN_TITLES: Readonly<Record<DashboardChildPath, string>> = {
   main: 'Market Dashboard',
@@ -76,6 +80,7 @@ export const SCREEN_TITLES: Readonly<Record<DashboardChildPath, string>> = {
   alert: 'Alert System Settings',
   drop: 'Drop Scanner Alerts',
   scans: 'Custom Scans',
+  account: 'Account',
 };
 
 /**
@@ -101,6 +106,7 @@ export const FEATURE_OF_SCREEN = {
   stocknews: 'news',
   trumpnews: 'news',
   scans: 'custom-scans',
+  account: 'account',
 } as const satisfies Record<DashboardChildPath, string>;
 
 export type FeatureName = (typeof FEATURE_OF_SCREEN)[DashboardChildPath];

@@ -20,7 +20,7 @@ const SYSTEMS: Array<[RegExp, string]> = [
   [/\bMac OS X\b|\bMacintosh\b/, 'macOS'],
   [/\bLinux\b/, 'Linux'],
 ];
-const TOOLS = /^(curl|Wget|python-requests|node-fetch|undici|axios|HTTPie|PostmanRuntime|okhttp)\b/i;
+const TOOLS = /^(curl|Wget|python-requests|node-fetch|node|undici|axios|HTTPie|PostmanRuntime|okhttp)\b/i;
 
 export function describeUserAgent(userAgent: string): string {
   const ua = userAgent.trim();

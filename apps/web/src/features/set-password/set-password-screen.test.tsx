@@ -1,4 +1,4 @@
-import { screen } from '@testing-library/react';
+import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { mockApi } from '../../test/mock-api';
@@ -28,5 +28,22 @@ describe('SetPasswordScreen', () => {
     expect(await screen.findByText(limit)).toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/set-password');
     expect(api.callsTo('batch_update_favorite_stocks')).toEqual([]);
+  });
+
+  it('after the change saves the MAG 7, ends this session on the server, clears the token and goes to sign in', async () => {
+    window.localStorage.setItem('access_token', token());
+    const api = mockApi({
+      'POST update-password': { body: { msg: 'Password updated successfully!' } },
+      'POST batch_update_favorite_stocks': { body: { msg: 'ok' } },
+      'POST logout': { body: { msg: 'Signed out.' } },
+    });
+    const { router } = renderScreen(<SetPasswordScreen />, '/set-password');
+    await userEvent.click(screen.getByLabelText('New Password'));
+    await userEvent.paste('a new password');
+    await userEvent.click(screen.getByRole('button', { name: 'Update Password' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
+    expect(api.calls.map((call) => `${call.method} ${call.path}`)).toEqual(['POST update-password', 'POST batch_update_favorite_stocks', 'POST logout']);
+    expect(window.localStorage.getItem('access_token')).toBeNull();
+    expect(api.unhandled).toEqual([]);
   });
 });

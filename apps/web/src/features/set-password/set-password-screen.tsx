@@ -5,7 +5,7 @@ import { Button, PasswordInput, Stack } from '@mantine/core';
 import { AUTH_SCREEN_TITLES } from '@signalboard/core';
 import { useState, type FormEvent } from 'react';
 import { Navigate, useNavigate } from 'react-router';
-import { updatePassword } from '../../lib/api/auth';
+import { logout, updatePassword } from '../../lib/api/auth';
 import { ApiError } from '../../lib/client';
 import { saveDefaultFavorites } from './api/default-favorites';
 import { hasValidToken, tokenStorage } from '../../auth/token-storage';
@@ -42,7 +42,9 @@ export function SetPasswordScreen() {
     } catch (error) {
       notifyError(`Error adding MAG 7 stocks: ${messageOf(error)}`);
     }
-    // Sign in again with the new password.
+    // Sign in again with the new password: this session ends on the server too (it would otherwise
+    // stay listed among the account's sessions until its token expired).
+    await logout().catch(() => undefined);
     tokenStorage.clear();
     navigate('/login', { replace: true });
   }

@@ -10,7 +10,7 @@ import '@mantine/core/styles/ThemeIcon.layer.css';
 import { AppShell, Badge, Box, Burger, Group, NavLink, Skeleton, Text, Tooltip } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { IconLogout } from '@tabler/icons-react';
-import { MENU_ENTRIES, MENU_SECONDARY_ENTRIES, MENU_SECONDARY_TITLE, SIDE_MENU_WIDTH_PX, type MenuEntry } from '@signalboard/core';
+import { MENU_ACCOUNT_ENTRIES, MENU_ENTRIES, MENU_SECONDARY_ENTRIES, MENU_SECONDARY_TITLE, SIDE_MENU_WIDTH_PX, type MenuEntry } from '@signalboard/core';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { Suspense, useDeferredValue, useState } from 'react';
 import { Outlet, useLocation, useNavigate } from 'react-router';
@@ -129,6 +129,7 @@ function Shell() {
           )}
         </AppShell.Section>
         <AppShell.Section>
+          {MENU_ACCOUNT_ENTRIES.map(menuLink)}
           <NavLink
             component="button"
             label="Sign Out"

@@ -14,6 +14,7 @@ import {
   IconStairsUp,
   IconTargetArrow,
   IconTrendingDown,
+  IconUserCircle,
   IconWaveSine,
   type Icon,
 } from '@tabler/icons-react';
@@ -38,4 +39,6 @@ export const MENU_ICONS: Record<MenuEntry['link'], Icon> = {
   '/dashboard/generalnews': IconWorld,
   '/dashboard/stocknews': IconNews,
   '/dashboard/trumpnews': IconSpeakerphone,
+  // At the foot, beside Sign Out.
+  '/dashboard/account': IconUserCircle,
 };
