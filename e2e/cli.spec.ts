@@ -54,7 +54,7 @@ describe('npm run user, while the server runs', () => {
     expect(runCli(dataDir(), ['list']).stdout).toMatch(new RegExp(`${email.replace(/[.]/g, '\\.')}\\tmember, deactivated`));
   });
 
-  it('makes admins and members, and says when --admin is misplaced', () => {
+  it('makes admins and members, writes each change to the audit log, and says when --admin is misplaced', async () => {
     const owner = uniqueEmail('cli-owner');
     const added = runCli(dataDir(), ['add', owner, '--admin', '--password', 'owner password']);
     expect(added.status).toBe(0);
@@ -70,6 +70,16 @@ describe('npm run user, while the server runs', () => {
     const demoted = runCli(dataDir(), ['demote', member]);
     expect(demoted.status).toBe(0);
     expect(demoted.stdout).toContain(`${member} is a member now.`);
+    // The owner, past the first login, reads what the command line did in the audit log.
+    const first = await apiLogin(owner, 'owner password');
+    expect((await api('update-password', { token: first.access_token, json: { new_password: 'the owner password now' } })).status).toBe(200);
+    const audit = await api<{ entries: Array<{ actor: string; action: string; target: string; detail: Record<string, unknown> }> }>('admin/audit', { token: first.access_token });
+    expect(audit.status).toBe(200);
+    expect(audit.body.entries.filter((entry) => entry.target === member).map(({ actor, action, detail }) => [actor, action, detail])).toEqual([
+      ['command line', 'set-role', { from: 'admin', to: 'member' }],
+      ['command line', 'set-role', { from: 'member', to: 'admin' }],
+      ['command line', 'create', { role: 'member' }],
+    ]);
     const wrongFlag = runCli(dataDir(), ['promote', member, '--admin']);
     expect(wrongFlag.status).toBe(2);
     expect(wrongFlag.stderr).toContain('--admin goes with add; to make an existing account an admin: npm run user -- promote <email>.');

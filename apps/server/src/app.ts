@@ -15,6 +15,7 @@ import { registeredEndpoints } from './lib/endpoint';
 import { httpTimeouts } from './lib/http-timeouts';
 import { compressAnswers } from './lib/compress';
 import { protectedAuthRoutes, publicAuthRoutes } from './features/auth/auth.routes';
+import { adminRoutes } from './features/admin/admin.routes';
 import { favoritesRoutes } from './features/watchlist/watchlist.routes';
 import type { DashboardJobs } from './features/dashboard/dashboard.jobs';
 import type { TradeJobs } from './features/trades/trades.jobs';
@@ -271,6 +272,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await secured.register(newsAnalysisRoutes, { service: services.newsAnalysis, limit: services.userLimits.analysis });
       await secured.register(dashboardRoutes, { repo: services.dashboardRepo, jobs: deps.queued ? { fillIfEmpty: deps.queued.fillDashboard } : dashboardJobs, market: deps.market, marketClock: deps.marketClock, imageOrigins: config.NEWS_IMAGE_ORIGINS });
       await secured.register(tradesRoutes, { engines: tradeJobs.engines, repo: services.tradesRepo, market: deps.market, marketClock: deps.marketClock, records: services.records });
+      await secured.register(adminRoutes, { service: services.admin, audit: services.audit, sessionUsers, clock });
       await secured.register(customScansRoutes, { db, market: deps.market, marketClock: deps.marketClock, favorites: services.favorites, backtests: services.scanBacktests, runLimit: services.userLimits.scanRun });
     },
     { prefix: '/api' },

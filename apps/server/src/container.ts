@@ -25,6 +25,8 @@ import { createAlertRulesRepo } from './features/alerts/rules/rules.repo';
 import { createAlertRulesService } from './features/alerts/rules/rules.service';
 import { createAuthService } from './features/auth/auth.service';
 import { createSessionUsers } from './features/auth/session-users';
+import { createAdminService } from './features/admin/admin.service';
+import { createAuditRepo } from './features/admin/audit.repo';
 import { createSessionsRepo } from './features/auth/sessions.repo';
 import { createUsersRepo } from './features/auth/users.repo';
 import { createDashboardJobs } from './features/dashboard/dashboard.jobs';
@@ -135,6 +137,8 @@ export function createContainer(deps: ContainerDeps, options: ContainerOptions) 
   const favorites = createFavoritesRepo(db);
   const sessions = createSessionsRepo(db);
   const auth = createAuthService({ users, sessions, mailer, clock });
+  const audit = createAuditRepo(db);
+  const admin = createAdminService({ db, users, sessions, auth, audit, clock });
   const tokens = createTokens({ secret: deps.jwtSecret, ttlSeconds: config.ACCESS_TOKEN_TTL_SECONDS });
   const windowMs = (seconds: number) => seconds * 1000;
   // On Redis the sign-in and reset limits hold across every API process (phone verification counts in the database).
@@ -292,6 +296,8 @@ export function createContainer(deps: ContainerDeps, options: ContainerOptions) 
     users,
     favorites,
     auth,
+    audit,
+    admin,
     tokens,
     limiters,
     userLimits,

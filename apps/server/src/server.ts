@@ -1,6 +1,7 @@
 import { buildApp } from './app';
 import { ConfigError, loadConfig } from './config';
 import { DEMO_EMAIL, DEMO_PASSWORD, startDemoAccount } from './features/auth/demo-account';
+import { createAuditRepo } from './features/admin/audit.repo';
 import { applyAdminEmails } from './features/auth/roles';
 import { createUsersRepo } from './features/auth/users.repo';
 import { consoleLog } from './lib/console-log';
@@ -29,7 +30,7 @@ async function main(): Promise<void> {
   const users = createUsersRepo(runtime.database.db);
   const demoCreated = await startDemoAccount(config, users, app.log);
   // ADMIN_EMAILS: these accounts are admins (features/auth/roles.ts).
-  await applyAdminEmails(users, config.ADMIN_EMAILS, consoleLog);
+  await applyAdminEmails(users, config.ADMIN_EMAILS, consoleLog, createAuditRepo(runtime.database.db));
 
   /** Started once the server listens; stopped first on shutdown. */
   const running: { scheduler?: Scheduler; metricsServer?: Awaited<ReturnType<typeof startMetricsServer>> } = {};

@@ -9,6 +9,7 @@ import { loginRequest, formatIssues } from '@signalboard/core';
 import { ConfigError, loadConfig } from '../config';
 import { pgErrorCode } from '../db/errors';
 import { openDatabase } from '../db/open';
+import { createAuditRepo, type AuditRecord } from '../features/admin/audit.repo';
 import { createSessionsRepo, type SessionsRepo } from '../features/auth/sessions.repo';
 import { createUsersRepo, type UsersRepo } from '../features/auth/users.repo';
 import { generateTemporaryPassword, hashPassword } from '../lib/password';
@@ -40,14 +41,22 @@ async function requireUser(users: UsersRepo, email: string) {
   return user;
 }
 
-async function run(command: string | undefined, args: string[], options: { password?: string; admin?: boolean }, users: UsersRepo, sessions: SessionsRepo) {
+async function run(
+  command: string | undefined,
+  args: string[],
+  options: { password?: string; admin?: boolean },
+  users: UsersRepo,
+  sessions: SessionsRepo,
+  log: (entry: AuditRecord) => Promise<void>,
+) {
   const { password } = options;
   switch (command) {
     case 'add': {
       const email = parseEmail(args[0]);
       const chosen = password ?? generateTemporaryPassword();
       try {
-        await users.create({ email, passwordHash: await hashPassword(chosen), firstLogin: true, role: options.admin ? 'admin' : 'member' });
+        const created = await users.create({ email, passwordHash: await hashPassword(chosen), firstLogin: true, role: options.admin ? 'admin' : 'member' });
+        await log({ action: 'create', target: created, detail: { role: created.role } });
       } catch (error) {
         if (pgErrorCode(error) === '23505') throw new UsageError(`An account for ${email} already exists.`);
         throw error;
@@ -70,6 +79,7 @@ async function run(command: string | undefined, args: string[], options: { passw
       const temporary = password ?? generateTemporaryPassword();
       await users.setPassword(user.id, await hashPassword(temporary), true);
       const ended = await sessions.endAll(user.id, 'password-reset');
+      await log({ action: 'reset-password', target: user, detail: { sessions_ended: ended } });
       console.log(`Password of ${user.email} reset${password ? '' : ` to temporary password: ${temporary}`}`);
       if (ended > 0) console.log(`Ended ${ended} ${ended === 1 ? 'session' : 'sessions'}.`);
       console.log('The password must be changed at next login.');
@@ -79,7 +89,8 @@ async function run(command: string | undefined, args: string[], options: { passw
     case 'activate': {
       const user = await requireUser(users, parseEmail(args[0]));
       if ((await users.setActive(user.id, command === 'activate')) === 'last-admin') throw new UsageError(LAST_ADMIN(user.email, 'deactivate'));
-      if (command === 'deactivate') await sessions.endAll(user.id, 'deactivated');
+      const ended = command === 'deactivate' ? await sessions.endAll(user.id, 'deactivated') : 0;
+      await log({ action: command === 'activate' ? 'reactivate' : 'deactivate', target: user, detail: command === 'activate' ? {} : { sessions_ended: ended } });
       console.log(`${user.email} ${command === 'activate' ? 're-activated' : 'deactivated'}.`);
       return;
     }
@@ -92,6 +103,7 @@ async function run(command: string | undefined, args: string[], options: { passw
         return;
       }
       if ((await users.setRole(user.id, role)) === 'last-admin') throw new UsageError(LAST_ADMIN(user.email, 'demote'));
+      await log({ action: 'set-role', target: user, detail: { from: user.role, to: role } });
       console.log(`${user.email} is ${role === 'admin' ? 'an admin' : 'a member'} now.`);
       return;
     }
@@ -127,7 +139,9 @@ async function main(): Promise<number> {
   const quiet = { info: () => undefined, warn: (msg: string) => console.warn(msg) };
   const database = await openDatabase(config, quiet);
   try {
-    await run(command, args, { ...(values.password !== undefined ? { password: values.password } : {}), admin: values.admin ?? false }, createUsersRepo(database.db), createSessionsRepo(database.db));
+    await run(command, args, { ...(values.password !== undefined ? { password: values.password } : {}), admin: values.admin ?? false }, createUsersRepo(database.db), createSessionsRepo(database.db), (entry) =>
+      createAuditRepo(database.db).record({ name: 'command line' }, entry),
+    );
     return 0;
   } catch (error) {
     if (error instanceof UsageError) {

@@ -15,3 +15,4 @@ export * from './tables/custom-scans';
 export * from './tables/custom-scan-alerts';
 export * from './tables/custom-scan-backtests';
 export * from './tables/sessions';
+export * from './tables/audit';

@@ -18,6 +18,7 @@ const session = (sessionId: string, userId: number, rest: Partial<SessionAuth> =
   sessionId,
   userId,
   email: `${userId}@example.com`,
+  role: 'member',
   isActive: true,
   ended: false,
   restricted: false,
@@ -62,7 +63,7 @@ describe('authenticate', () => {
   it('signs a cached session in before it returns: no database, no promise; notes its use', async () => {
     const sessionUsers = cacheOf(true);
     const authenticate = createAuthenticate(tokens, sessionUsers);
-    expect(await run(authenticate, 'Bearer user-1-a')).toEqual({ error: undefined, user: { id: 1, email: '1@example.com' }, sessionId: 'a', endsAt: EXP * 1000, synchronous: true });
+    expect(await run(authenticate, 'Bearer user-1-a')).toEqual({ error: undefined, user: { id: 1, email: '1@example.com', role: 'member' }, sessionId: 'a', endsAt: EXP * 1000, synchronous: true });
     expect(await run(authenticate, 'Bearer user-2-b')).toMatchObject({ error: '401 This account has been deactivated.', user: undefined, synchronous: true });
     expect(sessionUsers.get).not.toHaveBeenCalled();
     expect(sessionUsers.seen.mock.calls).toEqual([['a']]);
@@ -71,7 +72,7 @@ describe('authenticate', () => {
   it('waits for the session when the cache cannot say, with the same answers', async () => {
     const sessionUsers = cacheOf(false);
     const authenticate = createAuthenticate(tokens, sessionUsers);
-    expect(await run(authenticate, 'Bearer user-1-a')).toEqual({ error: undefined, user: { id: 1, email: '1@example.com' }, sessionId: 'a', endsAt: EXP * 1000, synchronous: false });
+    expect(await run(authenticate, 'Bearer user-1-a')).toEqual({ error: undefined, user: { id: 1, email: '1@example.com', role: 'member' }, sessionId: 'a', endsAt: EXP * 1000, synchronous: false });
     expect(await run(authenticate, 'bearer   user-2-b ')).toMatchObject({ error: '401 This account has been deactivated.', user: undefined });
     expect(await run(authenticate, 'Bearer user-1-zzz')).toMatchObject({ error: '401 Auth token invalid', user: undefined });
     expect(sessionUsers.get).toHaveBeenCalledTimes(3);

@@ -7,7 +7,7 @@ import type { Tokens } from '../lib/tokens';
 declare module 'fastify' {
   interface FastifyRequest {
     /** The signed-in user; set by `authenticate` on every protected route. */
-    user: { id: number; email: string };
+    user: { id: number; email: string; role: 'admin' | 'member' };
     /** The sign-in session the request's token belongs to (the token's `sid`). */
     sessionId: string;
     /** When the request's access token expires (ms since the epoch): its session ends then. */
@@ -31,7 +31,7 @@ function admit(request: FastifyRequest, session: SessionAuth | undefined, userId
   if (session.restricted && !(request.routeOptions.config as { endpoint?: Endpoint } | undefined)?.endpoint?.duringFirstLogin) {
     return new HttpError(403, PASSWORD_CHANGE_REQUIRED_MSG, { code: PASSWORD_CHANGE_REQUIRED_CODE });
   }
-  request.user = { id: userId, email: session.email };
+  request.user = { id: userId, email: session.email, role: session.role };
   request.sessionId = sessionId;
   request.sessionEndsAtMs = expSeconds * 1000;
   return undefined;

@@ -19,3 +19,4 @@ export * from './alert-history';
 export * from './alert-delivery';
 export * from './alert-channels';
 export * from './live';
+export * from './admin';

@@ -14,5 +14,5 @@ export const authEndpoints = endpointGroup({
   listSessions: defineEndpoint({ operationId: 'listSessions', method: 'get', path: '/api/sessions', summary: "The signed-in user's sessions still in use, most recently used first", response: sessionsResponse }),
   endSession: defineEndpoint({ operationId: 'endSession', method: 'post', path: '/api/end_session', summary: "End one of the signed-in user's sessions (its token is refused within a second, its live stream closes)", body: endSessionRequest, response: msgBody, errors: [404] }),
   endOtherSessions: defineEndpoint({ operationId: 'endOtherSessions', method: 'post', path: '/api/end_other_sessions', summary: "Sign out other devices: end every session of the signed-in user but this one", response: msgBody }),
-  deactivateUser: defineEndpoint({ operationId: 'deactivateUser', method: 'post', path: '/api/deactivate_user', summary: 'Deactivate the signed-in account', response: msgBody, changesAccount: true }),
+  deactivateUser: defineEndpoint({ operationId: 'deactivateUser', method: 'post', path: '/api/deactivate_user', summary: 'Deactivate the signed-in account (its sessions end); never the last active admin (409)', response: msgBody, errors: [409], changesAccount: true }),
 });

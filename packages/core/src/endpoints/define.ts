@@ -7,7 +7,7 @@
 import type { ZodType } from 'zod';
 
 /** Error statuses an endpoint can answer, each with a JSON `{ msg }` body (errorBody). */
-export type ErrorStatus = 400 | 401 | 403 | 404 | 413 | 415 | 429 | 502 | 503;
+export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 415 | 429 | 502 | 503;
 
 export interface Endpoint {
   /** The call's name for generated clients: lowerCamelCase, unique (e.g. `getFavoriteStocks`). */

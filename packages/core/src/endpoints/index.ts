@@ -1,4 +1,5 @@
 /** Every API endpoint's declaration (define.ts), one file per feature. */
+import { adminEndpoints } from './admin';
 import { alertsEndpoints } from './alerts';
 import { authEndpoints } from './auth';
 import { customScansEndpoints } from './custom-scans';
@@ -17,7 +18,7 @@ import { tradesEndpoints } from './trades';
 import { watchlistEndpoints } from './watchlist';
 
 export { defineEndpoint, endpointGroup, type Endpoint, type ErrorStatus } from './define';
-export { alertsEndpoints, authEndpoints, customScansEndpoints, dashboardEndpoints, docsEndpoints, healthEndpoints, liveEndpoints, marketEndpoints, newsEndpoints, optionSignalsEndpoints, dropScannerEndpoints, savedAlertsEndpoints, supportEndpoints, tradesEndpoints, watchlistEndpoints };
+export { adminEndpoints, alertsEndpoints, authEndpoints, customScansEndpoints, dashboardEndpoints, docsEndpoints, healthEndpoints, liveEndpoints, marketEndpoints, newsEndpoints, optionSignalsEndpoints, dropScannerEndpoints, savedAlertsEndpoints, supportEndpoints, tradesEndpoints, watchlistEndpoints };
 
 /** Every declared endpoint; the server registers each exactly once (apps/server/src/features/docs/openapi.test.ts checks). */
 export const ALL_ENDPOINTS: readonly Endpoint[] = [
@@ -36,4 +37,5 @@ export const ALL_ENDPOINTS: readonly Endpoint[] = [
   savedAlertsEndpoints,
   alertsEndpoints,
   customScansEndpoints,
+  adminEndpoints,
 ].flatMap((group): Endpoint[] => Object.values(group));

@@ -4,6 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, uniqueEmail } from '../../../test/helpers';
+import { createAuditRepo } from '../admin/audit.repo';
 import { applyAdminEmails } from './roles';
 import { createUsersRepo, type UsersRepo } from './users.repo';
 
@@ -79,8 +80,11 @@ describe('applyAdminEmails', () => {
     const missing = uniqueEmail('missing');
     const lines: string[] = [];
     const log = { info: (line: string) => lines.push(`info ${line}`), warn: (line: string) => lines.push(`warn ${line}`) };
-    await applyAdminEmails(users, [alice.email, missing], log);
+    await applyAdminEmails(users, [alice.email, missing], log, createAuditRepo(database.db));
     expect(await roleOf(alice.id)).toBe('admin');
+    // Written to the audit log as ADMIN_EMAILS's doing.
+    const [entry] = (await createAuditRepo(database.db).page({ limit: 1 })).rows;
+    expect(entry).toMatchObject({ actor: 'ADMIN_EMAILS', action: 'set-role', target: alice.email, targetUserId: alice.id, detail: { from: 'member', to: 'admin' }, address: '' });
     expect(await roleOf(bob.id)).toBe('member');
     expect(lines).toEqual([`info ${alice.email} is an admin now (ADMIN_EMAILS)`, `warn ADMIN_EMAILS names ${missing}, which has no account: create it with \`npm run user -- add ${missing} --admin\``]);
     lines.length = 0;

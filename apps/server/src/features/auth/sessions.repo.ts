@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { and, desc, eq, gt, isNull, lt, ne, or, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client';
 import { sessions, users } from '../../db/schema';
+import type { UserRole } from '../../db/tables/users';
 
 export type SessionRow = typeof sessions.$inferSelect;
 export type SessionEndReason = 'sign-out' | 'user' | 'password-change' | 'admin' | 'deactivated' | 'password-reset';
@@ -16,6 +17,7 @@ export interface SessionAuth {
   sessionId: string;
   userId: number;
   email: string;
+  role: UserRole;
   isActive: boolean;
   ended: boolean;
   restricted: boolean;
@@ -60,6 +62,7 @@ export function createSessionsRepo(db: Database) {
           sessionId: sessions.id,
           userId: sessions.userId,
           email: users.email,
+          role: users.role,
           isActive: users.isActive,
           endedAt: sessions.endedAt,
           restricted: sessions.restricted,

@@ -17,7 +17,9 @@ let doc: Doc;
 beforeAll(async () => {
   t = await createTestApp({ MARKET_NOW: '2026-11-20T16:00:00Z' });
   const email = uniqueEmail('docs');
-  await createUser(t.db, email, 'pw');
+  const id = await createUser(t.db, email, 'pw');
+  // An admin: the admin calls' answers are checked too (a member's are 403 before any body is read).
+  await t.pool.query("update users set role = 'admin' where id = $1", [id]);
   headers = await login(t.app, email, 'pw');
   apiRoutes = listApiRoutes(t.app);
   doc = (await t.app.inject({ method: 'GET', url: '/api/docs', headers })).json<Doc>();

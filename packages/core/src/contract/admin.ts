@@ -1,0 +1,63 @@
+/** The Administration calls (issue 28; docs/accounts.md): admins only, guarded on the server. */
+import { z } from 'zod';
+
+export const USER_ROLE_VALUES = ['admin', 'member'] as const;
+export type UserRoleValue = (typeof USER_ROLE_VALUES)[number];
+
+/** One account as an admin sees it (GET api/admin/users). Times are ISO 8601 UTC or null. */
+export const adminUser = z.object({
+  id: z.number(),
+  email: z.string(),
+  role: z.enum(USER_ROLE_VALUES),
+  active: z.boolean(),
+  /** Still on a temporary or initial password. */
+  first_login: z.boolean(),
+  created_at: z.string(),
+  /** The newest sign-in (session), or null when the account never signed in. */
+  last_sign_in_at: z.string().nullable(),
+  /** Sessions still in use. */
+  sessions: z.number(),
+  two_factor: z.boolean(),
+  /** How the account signs in: 'password' (and later 'oidc'). */
+  sign_in_methods: z.array(z.string()),
+  /** The account that asked. */
+  you: z.boolean(),
+});
+export type AdminUser = z.infer<typeof adminUser>;
+export const adminUsersResponse = z.object({ users: z.array(adminUser) });
+export type AdminUsersResponse = z.infer<typeof adminUsersResponse>;
+
+const userId = z.number({ error: 'User is required' }).int('User must be a whole number').positive('User must be a whole number');
+
+export const adminUserRequest = z.object({ user_id: userId });
+export type AdminUserRequest = z.input<typeof adminUserRequest>;
+
+export const adminSetRoleRequest = z.object({ user_id: userId, role: z.enum(USER_ROLE_VALUES, { error: 'Role must be admin or member' }) });
+export type AdminSetRoleRequest = z.input<typeof adminSetRoleRequest>;
+
+export const adminSetActiveRequest = z.object({ user_id: userId, active: z.boolean({ error: 'Active must be true or false' }) });
+export type AdminSetActiveRequest = z.input<typeof adminSetActiveRequest>;
+
+/** One admin action in the audit log (GET api/admin/audit), newest first. */
+export const auditEntry = z.object({
+  id: z.number(),
+  at: z.string(),
+  /** Who acted: an admin's e-mail, 'command line' or 'ADMIN_EMAILS'. */
+  actor: z.string(),
+  action: z.string(),
+  /** The account acted on. */
+  target: z.string(),
+  detail: z.record(z.string(), z.unknown()),
+  /** Where the admin acted from ('' for the command line). */
+  address: z.string(),
+});
+export type AuditEntry = z.infer<typeof auditEntry>;
+
+export const auditQuery = z.object({
+  /** Entries older than this id (the last one of the previous page). */
+  before: z.coerce.number({ error: 'Before must be a number' }).int().positive().optional(),
+  limit: z.coerce.number({ error: 'Limit must be a number' }).int().min(1, 'Limit must be between 1 and 200').max(200, 'Limit must be between 1 and 200').optional(),
+});
+export type AuditQuery = z.input<typeof auditQuery>;
+export const auditResponse = z.object({ entries: z.array(auditEntry), more: z.boolean() });
+export type AuditResponse = z.infer<typeof auditResponse>;

@@ -1,0 +1,21 @@
+/** Administration (issue 28; docs/accounts.md): every call answers a member 403 with a msg. */
+import { z } from 'zod';
+import { adminSetActiveRequest, adminSetRoleRequest, adminUserRequest, adminUsersResponse, auditQuery, auditResponse, msgBody } from '../contract/index';
+import { defineEndpoint, endpointGroup } from './define';
+
+export const adminEndpoints = endpointGroup({
+  adminListUsers: defineEndpoint({ operationId: 'adminListUsers', method: 'get', path: '/api/admin/users', summary: 'Every account: role, state, last sign-in, sessions in use, two-factor, sign-in methods (admins only)', response: adminUsersResponse }),
+  adminSetRole: defineEndpoint({ operationId: 'adminSetRole', method: 'post', path: '/api/admin/set_role', summary: 'Make an account an admin or a member; never the last active admin a member (409); logged', body: adminSetRoleRequest, response: msgBody, errors: [404, 409] }),
+  adminSetActive: defineEndpoint({ operationId: 'adminSetActive', method: 'post', path: '/api/admin/set_active', summary: "Deactivate (its sessions end) or reactivate an account; never the last active admin (409); logged", body: adminSetActiveRequest, response: msgBody, errors: [404, 409] }),
+  adminEndSessions: defineEndpoint({ operationId: 'adminEndSessions', method: 'post', path: '/api/admin/end_sessions', summary: "End every session of an account (its tokens are refused within a second); logged", body: adminUserRequest, response: msgBody, errors: [404] }),
+  adminResetPassword: defineEndpoint({ operationId: 'adminResetPassword', method: 'post', path: '/api/admin/reset_password', summary: "E-mail the account a temporary password valid one hour, as Forgot Password does; logged", body: adminUserRequest, response: msgBody, errors: [404] }),
+  adminAuditLog: defineEndpoint({ operationId: 'adminAuditLog', method: 'get', path: '/api/admin/audit', summary: 'The admin audit log, newest first (who, what, whom, when, from where); `before` pages back', query: auditQuery, response: auditResponse }),
+  adminAuditCsv: defineEndpoint({
+    operationId: 'adminAuditCsv',
+    method: 'get',
+    path: '/api/admin/audit.csv',
+    summary: 'The whole admin audit log as CSV (text/csv, attachment audit-log-YYYY-MM-DD.csv): columns id, at, actor, action, target, detail (JSON), address; a cell starting with = + - @ gets a leading apostrophe',
+    response: z.string(),
+    responseType: 'csv',
+  }),
+});
