@@ -23,7 +23,8 @@ import { NEWS_STOCK_FAVORITES as N } from './fixtures/market/news-stock';
 import { OPTIONS_CALENDAR_FAVORITES as O } from './fixtures/market/options-calendar';
 import { WATCHLIST_DROPS_STOCKS as W } from './fixtures/market/watchlist-drops';
 import { blocking, countNodes, describeFindings, runAxe, type AxeFinding } from './support/axe';
-import { addUser, apiLogin, launchBrowser, newContext, REPORT_DIR, signedInUser, uniqueEmail, type TestServer } from './support/browser';
+import { addUser, apiLogin, launchBrowser, newContext, REPORT_DIR, serverDataDir, signedInUser, uniqueEmail, type TestServer } from './support/browser';
+import { runCli } from './support/server-process';
 import { serveTestImages } from './support/news';
 import { uniquePhoneNumber } from './support/sms';
 
@@ -91,6 +92,10 @@ const LOADED: Partial<Record<DashboardChildPath, (page: Page) => Promise<void>>>
     await region(page, 'Signal scorecard').getByRole('table', { name: /^Short-term · Replayed · crypto@.* scorecard$/ }).waitFor();
   },
   account: (page) => page.getByRole('list', { name: 'Sessions' }).getByText('This device', { exact: true }).waitFor(),
+  admin: async (page) => {
+    await page.getByRole('table', { name: 'Users' }).getByText('You', { exact: true }).waitFor();
+    await page.getByRole('table', { name: 'Audit log' }).getByText('set-role', { exact: true }).first().waitFor();
+  },
 };
 
 /** A trade-idea screen's detail dialog, opened on a card and shown with its chart. */
@@ -503,7 +508,10 @@ describe.each(Object.keys(SCHEMES) as Scheme[])('axe, %s', (scheme) => {
   beforeAll(async () => {
     const options = { ...SCHEMES[scheme], server: 'market' as const };
     signedIn = await newContext(browser, options);
-    await signedInUser(signedIn, `a11y-${scheme}`, { server: 'market', favorites: FAVORITES });
+    const { email } = await signedInUser(signedIn, `a11y-${scheme}`, { server: 'market', favorites: FAVORITES });
+    // An admin, so Administration is audited with its tables (a member sees its refusal).
+    const promoted = runCli(serverDataDir('market'), ['promote', email]);
+    if (promoted.status !== 0) throw new Error(`promote failed: ${promoted.stderr}${promoted.stdout}`);
     signedInPage = await signedIn.newPage();
     await serveTestImages(signedInPage);
     simulated = await newContext(browser, { ...options, server: 'app' });

@@ -28,7 +28,7 @@ const MORE = [
 
 const CHILD_PATHS: DashboardChildPath[] = [
   'main', 'dropscanner', 'symbollookup', 'calendar', 'generalnews', 'stocknews', 'trumpnews', 'options',
-  'support', 'options2', 'allstockscanner', 'stockshort', 'cryptoscanner', 'alert', 'drop', 'scans', 'account',
+  'support', 'options2', 'allstockscanner', 'stockshort', 'cryptoscanner', 'alert', 'drop', 'scans', 'account', 'admin',
 ];
 
 let page: Page;
@@ -120,7 +120,7 @@ describe('dashboard shell', () => {
     }
   });
 
-  it('has all seventeen child routes, each with its title as h1 and document title', async () => {
+  it('has all eighteen child routes, each with its title as h1 and document title', async () => {
     for (const path of CHILD_PATHS) {
       await page.goto(`/dashboard/${path}`);
       await page.getByRole('heading', { name: SCREEN_TITLES[path], level: 1 }).waitFor();

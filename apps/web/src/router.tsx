@@ -25,6 +25,7 @@ const BUILT_SCREENS: Partial<Record<DashboardChildPath, RouteObject['lazy']>> = 
   alert: () => import('./features/alerts/alert-settings-screen'),
   scans: () => import('./features/custom-scans/custom-scans-screen'),
   account: () => import('./features/account/account-screen'),
+  admin: () => import('./features/admin/admin-screen'),
 };
 
 /** What a route gives its page: the document title. */

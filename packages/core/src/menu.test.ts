@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AUTH_SCREEN_TITLES, DASHBOARD_CHILD_PATHS, documentTitle, FEATURE_OF_SCREEN, MENU_ACCOUNT_ENTRIES, MENU_ENTRIES, MENU_SECONDARY_ENTRIES, screenDocumentTitle, SCREEN_TITLES } from './menu';
+import { AUTH_SCREEN_TITLES, DASHBOARD_CHILD_PATHS, documentTitle, FEATURE_OF_SCREEN, MENU_ACCOUNT_ENTRIES, MENU_ADMIN_ENTRIES, MENU_ENTRIES, MENU_SECONDARY_ENTRIES, screenDocumentTitle, SCREEN_TITLES } from './menu';
 
 describe('document titles', () => {
   it("names the screen, then the product: 'Drop and Recovery Scanner · Signalboard'", () => {
@@ -46,7 +46,7 @@ describe('the menu', () => {
   });
 
   it('reaches every route from one of its groups (the two lists, the account entry at the foot), and links only routes that exist', () => {
-    const linked = [...MENU_ENTRIES, ...MENU_SECONDARY_ENTRIES, ...MENU_ACCOUNT_ENTRIES].map((entry) => entry.link.replace('/dashboard/', ''));
+    const linked = [...MENU_ENTRIES, ...MENU_SECONDARY_ENTRIES, ...MENU_ACCOUNT_ENTRIES, ...MENU_ADMIN_ENTRIES].map((entry) => entry.link.replace('/dashboard/', ''));
     expect(new Set(linked).size).toBe(linked.length);
     expect([...linked].sort()).toEqual([...DASHBOARD_CHILD_PATHS].sort());
   });

@@ -21,6 +21,7 @@ export const DASHBOARD_CHILD_PATHS = [
   'drop',
   'scans',
   'account',
+  'admin',
 ] as const;
 
 export type DashboardChildPath = (typeof DASHBOARD_CHILD_PATHS)[number];
@@ -60,6 +61,9 @@ export const MENU_SECONDARY_ENTRIES: readonly MenuEntry[] = [
 /** Beside Sign Out at the foot of the menu (issue 28): the signed-in user's own account (password, sessions). */
 export const MENU_ACCOUNT_ENTRIES: readonly MenuEntry[] = [{ name: 'Account', link: '/dashboard/account' }];
 
+/** Shown only to admins (issue 28), above Account; the server guards the screen's every call. */
+export const MENU_ADMIN_ENTRIES: readonly MenuEntry[] = [{ name: 'Administration', link: '/dashboard/admin' }];
+
 /** The title each dashboard screen shows (spec §2 headings). */
 export const SCREEN_TITLES: Readonly<Record<DashboardChildPath, string>> = {
   main: 'Market Dashboard',
@@ -81,6 +85,7 @@ export const SCREEN_TITLES: Readonly<Record<DashboardChildPath, string>> = {
   drop: 'Drop Scanner Alerts',
   scans: 'Custom Scans',
   account: 'Account',
+  admin: 'Administration',
 };
 
 /**
@@ -107,6 +112,7 @@ export const FEATURE_OF_SCREEN = {
   trumpnews: 'news',
   scans: 'custom-scans',
   account: 'account',
+  admin: 'admin',
 } as const satisfies Record<DashboardChildPath, string>;
 
 export type FeatureName = (typeof FEATURE_OF_SCREEN)[DashboardChildPath];

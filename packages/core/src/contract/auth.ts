@@ -38,7 +38,11 @@ export const forgotPasswordRequest = z.object({ email });
 export type ForgotPasswordRequest = z.input<typeof forgotPasswordRequest>;
 
 /** GET api/getemail */
-export const getEmailResponse = z.object({ email: z.string() });
+export const getEmailResponse = z.object({
+  email: z.string(),
+  /** 'admin' or 'member' (issue 28): the web app shows Administration to admins; the server guards it. */
+  role: z.enum(['admin', 'member']).optional(),
+});
 export type GetEmailResponse = z.infer<typeof getEmailResponse>;
 
 /** GET api/health (no token). */

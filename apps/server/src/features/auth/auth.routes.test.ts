@@ -218,7 +218,7 @@ describe('access tokens', () => {
   it('answers api/getemail with the signed-in e-mail', async () => {
     const { email } = await account('me');
     const answer = await get('/api/getemail', await login(t.app, email, 'pw'));
-    expect([answer.statusCode, answer.json()]).toEqual([200, { email }]);
+    expect([answer.statusCode, answer.json()]).toEqual([200, { email, role: 'member' }]);
   });
 });
 

@@ -88,7 +88,7 @@ export async function protectedAuthRoutes(
     return { msg: 'Password updated successfully!' };
   });
 
-  route(app, authEndpoints.getEmail, async (request): Promise<GetEmailResponse> => ({ email: request.user.email }));
+  route(app, authEndpoints.getEmail, async (request): Promise<GetEmailResponse> => ({ email: request.user.email, role: request.user.role }));
 
   route(app, authEndpoints.logout, async (request): Promise<MsgBody> => {
     await auth.signOut(request.user.id, request.sessionId);

@@ -10,9 +10,9 @@ import '@mantine/core/styles/ThemeIcon.layer.css';
 import { AppShell, Badge, Box, Burger, Group, NavLink, Skeleton, Text, Tooltip } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { IconLogout } from '@tabler/icons-react';
-import { MENU_ACCOUNT_ENTRIES, MENU_ENTRIES, MENU_SECONDARY_ENTRIES, MENU_SECONDARY_TITLE, SIDE_MENU_WIDTH_PX, type MenuEntry } from '@signalboard/core';
+import { MENU_ACCOUNT_ENTRIES, MENU_ADMIN_ENTRIES, MENU_ENTRIES, MENU_SECONDARY_ENTRIES, MENU_SECONDARY_TITLE, SIDE_MENU_WIDTH_PX, type MenuEntry } from '@signalboard/core';
 import { QueryClientProvider } from '@tanstack/react-query';
-import { Suspense, useDeferredValue, useState } from 'react';
+import { Suspense, useDeferredValue, useState, type ReactNode } from 'react';
 import { Outlet, useLocation, useNavigate } from 'react-router';
 import { useCurrentUser, useHealth } from '../../lib/session-queries';
 import { queryClient } from '../../lib/query-client';
@@ -129,6 +129,7 @@ function Shell() {
           )}
         </AppShell.Section>
         <AppShell.Section>
+          <AdminEntries menuLink={menuLink} />
           {MENU_ACCOUNT_ENTRIES.map(menuLink)}
           <NavLink
             component="button"
@@ -153,6 +154,12 @@ function Shell() {
 
 // The two parts of the top bar that show an answer read it themselves: an answer then redraws only
 // them, not the whole shell (issue 24: each redraw of the shell was a long task on a phone's CPU).
+
+/** Administration, for admins only (the server guards its calls whoever opens it). */
+function AdminEntries({ menuLink }: { menuLink: (entry: MenuEntry) => ReactNode }) {
+  const user = useCurrentUser();
+  return user.data?.role === 'admin' ? <>{MENU_ADMIN_ENTRIES.map(menuLink)}</> : null;
+}
 
 /** Beside the brand when the installation runs on the simulated market. */
 function SimulatedMarketBadge({ narrow }: { narrow: boolean }) {

@@ -15,6 +15,7 @@ import {
   IconTargetArrow,
   IconTrendingDown,
   IconUserCircle,
+  IconShieldLock,
   IconWaveSine,
   type Icon,
 } from '@tabler/icons-react';
@@ -41,4 +42,5 @@ export const MENU_ICONS: Record<MenuEntry['link'], Icon> = {
   '/dashboard/trumpnews': IconSpeakerphone,
   // At the foot, beside Sign Out.
   '/dashboard/account': IconUserCircle,
+  '/dashboard/admin': IconShieldLock,
 };

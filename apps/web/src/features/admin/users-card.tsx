@@ -1,0 +1,158 @@
+import { Badge, Button, Group, Menu, Paper, Stack, Table, Text, Title, VisuallyHidden } from '@mantine/core';
+import type { AdminUser } from '@signalboard/core';
+import { IconDots } from '@tabler/icons-react';
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { ConfirmDialog } from '../../components/confirm-dialog';
+import { formatMediumDate } from '../../components/format';
+import { notifyError, notifySuccess } from '../../components/notify';
+import { ListError, ListLoading } from '../../components/trade-ideas/list-states';
+import { ApiError } from '../../lib/client';
+import { adminUsersQuery, useAdminAction, type AdminAction } from './api/admin';
+
+const messageOf = (error: unknown) => (error instanceof ApiError ? error.message : String(error));
+const at = (iso: string | null) => (iso === null ? 'Never' : formatMediumDate(Date.parse(iso) / 1000));
+
+/** What each action asks before it runs (the reversible role change asks nothing). */
+function questionOf(action: AdminAction, user: AdminUser): string | null {
+  switch (action.kind) {
+    case 'active':
+      return action.active ? null : `Deactivate ${user.email}? Their sessions end at once and they cannot sign in until reactivated.`;
+    case 'end-sessions':
+      return `End every session of ${user.email}? Each of their devices will have to sign in again.`;
+    case 'reset-password':
+      return `E-mail ${user.email} a temporary password? It works for one hour; their current password keeps working until they use it.`;
+    case 'role':
+      return null;
+  }
+}
+
+/** The Users card of Administration (issue 28): every account, with what an admin may do to it. */
+export function UsersCard() {
+  const users = useQuery(adminUsersQuery());
+  const action = useAdminAction();
+  const [confirming, setConfirming] = useState<{ action: AdminAction; user: AdminUser; question: string } | null>(null);
+
+  async function perform(next: AdminAction) {
+    try {
+      notifySuccess((await action.mutateAsync(next)).msg);
+    } catch (error) {
+      notifyError(messageOf(error));
+    }
+  }
+  function ask(next: AdminAction, user: AdminUser) {
+    const question = questionOf(next, user);
+    if (question) setConfirming({ action: next, user, question });
+    else void perform(next);
+  }
+
+  return (
+    <Paper withBorder p="lg" radius="lg">
+      <Stack gap="md">
+        <Stack gap={4}>
+          <Title order={2} size="h4">
+            Users
+          </Title>
+          <Text size="sm" c="dimmed">
+            Every account of this installation. Members see the product; admins also see this screen.
+          </Text>
+        </Stack>
+        {users.isPending && <ListLoading message="Loading the accounts…" />}
+        {users.isError && <ListError title="The accounts could not be loaded" message={messageOf(users.error)} onRetry={() => void users.refetch()} retrying={users.isFetching} />}
+        {users.data && (
+          <Table.ScrollContainer minWidth={760} type="native">
+            <Table verticalSpacing="sm" highlightOnHover aria-label="Users">
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>E-mail</Table.Th>
+                  <Table.Th>Role</Table.Th>
+                  <Table.Th>State</Table.Th>
+                  <Table.Th>Last sign-in</Table.Th>
+                  <Table.Th>Sessions</Table.Th>
+                  <Table.Th>Two-factor</Table.Th>
+                  <Table.Th>Sign-in methods</Table.Th>
+                  <Table.Th>
+                    <VisuallyHidden>Actions</VisuallyHidden>
+                  </Table.Th>
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {users.data.map((user) => (
+                  <UserRow key={user.id} user={user} busy={action.isPending && action.variables?.userId === user.id} onAction={(next) => ask(next, user)} />
+                ))}
+              </Table.Tbody>
+            </Table>
+          </Table.ScrollContainer>
+        )}
+      </Stack>
+      <ConfirmDialog
+        opened={confirming !== null}
+        question={confirming?.question ?? ''}
+        confirmLabel="Confirm"
+        onCancel={() => setConfirming(null)}
+        onConfirm={() => {
+          const next = confirming?.action;
+          setConfirming(null);
+          if (next) void perform(next);
+        }}
+      />
+    </Paper>
+  );
+}
+
+function UserRow({ user, busy, onAction }: { user: AdminUser; busy: boolean; onAction: (action: AdminAction) => void }) {
+  return (
+    <Table.Tr>
+      <Table.Td>
+        <Group gap={6} wrap="nowrap">
+          <Text size="sm" fw={600}>
+            {user.email}
+          </Text>
+          {user.you && (
+            <Badge size="xs" variant="light" style={{ flexShrink: 0 }}>
+              You
+            </Badge>
+          )}
+        </Group>
+      </Table.Td>
+      <Table.Td>{user.role === 'admin' ? 'Admin' : 'Member'}</Table.Td>
+      <Table.Td>
+        <Stack gap={2} align="flex-start">
+          <Badge variant="light" color={user.active ? 'teal' : 'gray'}>
+            {user.active ? 'Active' : 'Deactivated'}
+          </Badge>
+          {user.active && user.first_login && (
+            <Text size="xs" c="dimmed">
+              First login pending
+            </Text>
+          )}
+        </Stack>
+      </Table.Td>
+      <Table.Td>{at(user.last_sign_in_at)}</Table.Td>
+      <Table.Td>{user.sessions}</Table.Td>
+      <Table.Td>{user.two_factor ? 'On' : 'Off'}</Table.Td>
+      <Table.Td>{user.sign_in_methods.map((method) => (method === 'password' ? 'Password' : method)).join(', ')}</Table.Td>
+      <Table.Td>
+        <Menu position="bottom-end" withinPortal>
+          <Menu.Target>
+            <Button variant="subtle" size="xs" loading={busy} aria-label={`Actions for ${user.email}`}>
+              <IconDots size={16} aria-hidden />
+            </Button>
+          </Menu.Target>
+          <Menu.Dropdown>
+            <Menu.Item onClick={() => onAction({ kind: 'role', userId: user.id, role: user.role === 'admin' ? 'member' : 'admin' })}>
+              {user.role === 'admin' ? 'Make member' : 'Make admin'}
+            </Menu.Item>
+            <Menu.Item onClick={() => onAction({ kind: 'active', userId: user.id, active: !user.active })}>{user.active ? 'Deactivate' : 'Reactivate'}</Menu.Item>
+            <Menu.Item disabled={user.sessions === 0} onClick={() => onAction({ kind: 'end-sessions', userId: user.id })}>
+              End all sessions
+            </Menu.Item>
+            <Menu.Item disabled={!user.active} onClick={() => onAction({ kind: 'reset-password', userId: user.id })}>
+              Reset password
+            </Menu.Item>
+          </Menu.Dropdown>
+        </Menu>
+      </Table.Td>
+    </Table.Tr>
+  );
+}
