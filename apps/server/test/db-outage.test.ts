@@ -25,7 +25,10 @@ async function signIn(server: ServerChild): Promise<string> {
 
 /** While the database is down: a signed-in call answers 503 with the msg, and readiness says database down (503). */
 async function expectDown(server: ServerChild, token: string): Promise<void> {
-  const answer = await until(() => call(server.baseUrl, 'get_favorite_stocks', { token }), (a) => a.status === 503, 15_000, 'a call answering 503');
+  const answer = await until(() => call(server.baseUrl, 'get_favorite_stocks', { token }), (a) => a.status === 503, 15_000, 'a call answering 503').catch((error: Error) => {
+    // What the server said (and whether it still runs), for a failure seen only under CI's load.
+    throw new Error(`${error.message}; server ${server.alive() ? 'alive' : 'exited'}; its output:\n${server.output().slice(-4000)}`);
+  });
   expect(answer.body).toEqual({ msg: DOWN_MSG });
   expect(answer.headers.get('retry-after')).toBe('5');
   const ready = await until(() => readiness(server), (a) => a.status === 503, 15_000, 'readiness 503');
