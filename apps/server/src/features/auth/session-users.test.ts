@@ -65,6 +65,8 @@ describe('session cache', () => {
     const touch = vi.fn(repo.touch);
     const cache = createSessionUsers({ sessions: { findAuth: repo.findAuth, touch }, pool: database.pool, clock, log: silent });
     const { id } = await signedIn('seen');
+    // Signed in before the test clock's now (the writes only move it forward).
+    await database.pool.query('update sessions set last_seen_at = to_timestamp(0) where id = $1', [id]);
     cache.seen(id);
     cache.seen(id);
     clock.advance(59_000);

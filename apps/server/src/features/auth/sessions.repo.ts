@@ -75,8 +75,12 @@ export function createSessionsRepo(db: Database) {
       return { ...rest, ended: endedAt !== null };
     },
 
+    /** Moves last_seen_at forward to `at` (never back: two processes' writes may land in either order). */
     async touch(id: string, at: Date): Promise<void> {
-      await db.update(sessions).set({ lastSeenAt: at }).where(and(eq(sessions.id, id), isNull(sessions.endedAt)));
+      await db
+        .update(sessions)
+        .set({ lastSeenAt: sql`greatest(${sessions.lastSeenAt}, ${at.toISOString()}::timestamptz)` })
+        .where(and(eq(sessions.id, id), isNull(sessions.endedAt)));
     },
 
     /** The user's usable sessions, most recently used first. */
