@@ -16,3 +16,4 @@ export * from './tables/custom-scan-alerts';
 export * from './tables/custom-scan-backtests';
 export * from './tables/sessions';
 export * from './tables/audit';
+export * from './tables/invitations';
