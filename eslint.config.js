@@ -67,7 +67,7 @@ export default tseslint.config(
             {
               group: ['**/lib/client', './client', '../client'],
               importNames: ['apiRequestUnchecked', 'apiRequest', 'apiFetch'],
-              message: `${WEB_API_CALL_MESSAGE} Only the signed-out pages' calls (lib/api/auth.ts, set-password's api/) name a path and skip the schema, to keep zod out of their chunks.`,
+              message: `${WEB_API_CALL_MESSAGE} Only the signed-out pages' calls (lib/api/auth.ts) name a path and skip the schema, to keep zod out of their chunks.`,
             },
           ],
         },
@@ -91,7 +91,7 @@ export default tseslint.config(
   },
   {
     // The signed-out pages' calls (their chunks stay free of the schema library; lib/client.ts).
-    files: ['apps/web/src/lib/api/auth.ts', 'apps/web/src/features/set-password/api/*.ts', 'apps/web/src/lib/client.test.ts'],
+    files: ['apps/web/src/lib/api/auth.ts', 'apps/web/src/lib/client.test.ts'],
     rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['@signalboard/server', '../../../apps/server/*'], message: 'The web app talks to the server over HTTP only.' }] }] },
   },
   {

@@ -8,7 +8,7 @@
 //   5. no code comment citing a Markdown document that is not in this repository;
 //   6. one name per feature: each web feature folder is a screen's code name (FEATURE_OF_SCREEN in
 //      packages/core/src/menu.ts) or one of the few parts that are no screen of the menu (sign-in,
-//      the shell), and the router loads each screen from its own feature's folder;
+//      an invitation's and sign-up's screens, the shell), and the router loads each screen from its own feature's folder;
 //   7. no route without a declaration: a server feature registers its API routes with route()
 //      (apps/server/src/lib/endpoint.ts) for an endpoint of packages/core/src/endpoints, never with
 //      app.get/app.post/….route() itself (the few routes outside /api aside: NON_API_ROUTE_FILES);
@@ -219,7 +219,7 @@ for (const file of files) {
 }
 
 /** Web features that are no screen of the dashboard's menu. */
-const NON_SCREEN_FEATURES = new Set(['login', 'set-password', 'shell', 'not-available']);
+const NON_SCREEN_FEATURES = new Set(['login', 'set-password', 'invitation', 'shell', 'not-available']);
 const featureNameProblems = [];
 const menuFile = path.join(ROOT, 'packages/core/src/menu.ts');
 if (fs.existsSync(menuFile)) {

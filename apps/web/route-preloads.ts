@@ -28,7 +28,7 @@ export function routeModules(routerSource: string): Map<string, string[]> {
     routes.set(`dashboard/${match[1]}`, [shell, match[2]!]);
   }
   // Pages outside the dashboard: `{ path: 'login', handle: …, lazy: () => import('./features/login/login-screen') }`
-  for (const match of routerSource.matchAll(/path: '([a-z0-9-]+)',\s*handle: [^\n]*\n?[^\n]*?lazy: \(\) => import\('(\.\/features\/[^']+)'\)/g)) {
+  for (const match of routerSource.matchAll(/path: '([a-z0-9-]+)',\s*handle: [^\n]*?\n?[^\n]*?lazy: \(\) => import\('(\.\/features\/[^']+)'\)/g)) {
     routes.set(match[1]!, [match[2]!]);
   }
   const lazyImports = [...routerSource.matchAll(/import\('\.\/features\/[^']+'\)/g)].length;

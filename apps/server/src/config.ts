@@ -172,6 +172,11 @@ const envSchema = z.object({
       }
       return [...new Set(emails)];
     }),
+  /**
+   * `open`: anyone may ask for an account from the login screen (a link to create it is e-mailed,
+   * docs/accounts.md). `closed` (the default): accounts come from invitations and the CLI only.
+   */
+  SIGNUP: z.enum(['open', 'closed'], { error: 'SIGNUP must be open or closed' }).default('closed'),
   /** The news analyst: `local` (offline, deterministic) or `openai` (any OpenAI-compatible chat-completions server). */
   AI_PROVIDER: z.enum(['local', 'openai']).default('local'),
   /** Unset: api.openai.com. For Ollama: http://127.0.0.1:11434/v1. */

@@ -26,6 +26,8 @@ import { createAlertRulesService } from './features/alerts/rules/rules.service';
 import { createAuthService } from './features/auth/auth.service';
 import { createSessionUsers } from './features/auth/session-users';
 import { createAdminService } from './features/admin/admin.service';
+import { createInvitationsRepo } from './features/auth/invitations.repo';
+import { createInvitationsService } from './features/auth/invitations.service';
 import { createAuditRepo } from './features/admin/audit.repo';
 import { createSessionsRepo } from './features/auth/sessions.repo';
 import { createUsersRepo } from './features/auth/users.repo';
@@ -139,6 +141,7 @@ export function createContainer(deps: ContainerDeps, options: ContainerOptions) 
   const auth = createAuthService({ users, sessions, mailer, clock });
   const audit = createAuditRepo(db);
   const admin = createAdminService({ db, users, sessions, auth, audit, clock });
+  const invitations = createInvitationsService({ invitations: createInvitationsRepo(db), users, audit, mailer, clock, publicUrl: config.PUBLIC_URL });
   const tokens = createTokens({ secret: deps.jwtSecret, ttlSeconds: config.ACCESS_TOKEN_TTL_SECONDS });
   const windowMs = (seconds: number) => seconds * 1000;
   // On Redis the sign-in and reset limits hold across every API process (phone verification counts in the database).
@@ -298,6 +301,7 @@ export function createContainer(deps: ContainerDeps, options: ContainerOptions) 
     auth,
     audit,
     admin,
+    invitations,
     tokens,
     limiters,
     userLimits,

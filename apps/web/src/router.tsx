@@ -69,6 +69,9 @@ export const routes: RouteObject[] = [
         handle: { title: documentTitle(AUTH_SCREEN_TITLES.setPassword) } satisfies RouteHandle,
         lazy: () => import('./features/set-password/set-password-screen'),
       },
+      // An invitation's (or a sign-up's) link: /invite#<token> (docs/accounts.md).
+      { path: 'invite', handle: { title: documentTitle(AUTH_SCREEN_TITLES.invitation) } satisfies RouteHandle, lazy: () => import('./features/invitation/invitation-screen') },
+      { path: 'sign-up', handle: { title: documentTitle(AUTH_SCREEN_TITLES.signUp) } satisfies RouteHandle, lazy: () => import('./features/invitation/sign-up-screen') },
       {
         path: 'dashboard',
         lazy: async () => {

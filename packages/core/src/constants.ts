@@ -22,6 +22,8 @@ export const SUPPORT_ATTACHMENT_MAX_BYTES = 10 * 1024 * 1024;
 
 /** Lifetime of a temporary password sent by api/forgot-password. */
 export const TEMPORARY_PASSWORD_TTL_SECONDS = 60 * 60;
+/** How long an invitation's link (or a sign-up's) works (issue 28): 72 hours. */
+export const INVITATION_TTL_SECONDS = 72 * 60 * 60;
 
 /** Default lifetime of an access token. */
 export const DEFAULT_ACCESS_TOKEN_TTL_SECONDS = 12 * 60 * 60;
@@ -37,3 +39,5 @@ export const FAVORITES_MAX = 500;
 
 /** Shortest new password api/update-password accepts (issue 28; counted in characters, not bytes). */
 export const PASSWORD_MIN_LENGTH = 10;
+/** The rules of a new password as the screens that take one say them (Account, an invitation's). */
+export const PASSWORD_RULES = `At least ${PASSWORD_MIN_LENGTH} characters, and not one of the most common passwords.`;

@@ -1,5 +1,6 @@
 /** The Administration calls (issue 28; docs/accounts.md): admins only, guarded on the server. */
 import { z } from 'zod';
+import { emailAddress } from './auth';
 
 export const USER_ROLE_VALUES = ['admin', 'member'] as const;
 export type UserRoleValue = (typeof USER_ROLE_VALUES)[number];
@@ -61,3 +62,33 @@ export const auditQuery = z.object({
 export type AuditQuery = z.input<typeof auditQuery>;
 export const auditResponse = z.object({ entries: z.array(auditEntry), more: z.boolean() });
 export type AuditResponse = z.infer<typeof auditResponse>;
+
+/** An invitation not yet accepted or revoked (GET api/admin/invitations); `expired` ones can be resent. */
+export const adminInvitation = z.object({
+  id: z.number(),
+  email: z.string(),
+  role: z.enum(USER_ROLE_VALUES),
+  /** 'admin': an admin invited; 'sign-up': the visitor asked (SIGNUP=open). */
+  source: z.enum(['admin', 'sign-up']),
+  /** The admin who invited (null for a sign-up, or an admin account since removed). */
+  invited_by: z.string().nullable(),
+  created_at: z.string(),
+  /** When the current link was sent (created or last resent). */
+  sent_at: z.string(),
+  expires_at: z.string(),
+  expired: z.boolean(),
+});
+export type AdminInvitation = z.infer<typeof adminInvitation>;
+export const adminInvitationsResponse = z.object({ invitations: z.array(adminInvitation) });
+export type AdminInvitationsResponse = z.infer<typeof adminInvitationsResponse>;
+
+export const adminInviteRequest = z.object({
+  email: emailAddress,
+  role: z.enum(USER_ROLE_VALUES, { error: 'Role must be admin or member' }).optional(),
+});
+export type AdminInviteRequest = z.input<typeof adminInviteRequest>;
+
+export const adminInvitationRequest = z.object({
+  invitation_id: z.number({ error: 'Invitation is required' }).int('Invitation must be a whole number').positive('Invitation must be a whole number'),
+});
+export type AdminInvitationRequest = z.input<typeof adminInvitationRequest>;

@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { PASSWORD_MAX_LENGTH } from '../constants';
 import { singleLineText } from '../validation/text';
 
-const email = singleLineText('Email', { required: true, max: 254, examples: ['demo@signalboard.local'] })
+/** An e-mail address as typed: one line, lower-cased. */
+export const emailAddress = singleLineText('Email', { required: true, max: 254, examples: ['demo@signalboard.local'] })
   .transform((value) => value.toLowerCase())
   .refine((value) => /^[^\s@]+@[^\s@]+$/.test(value), { message: 'Email must be an e-mail address' });
 
@@ -11,7 +12,7 @@ const password = (name: string) => singleLineText(name, { required: true, max: P
 
 /** POST api/login */
 export const loginRequest = z.object({
-  email,
+  email: emailAddress,
   password: password('Password'),
 });
 export type LoginRequest = z.input<typeof loginRequest>;
@@ -34,7 +35,7 @@ export const updatePasswordRequest = z.object({
 export type UpdatePasswordRequest = z.input<typeof updatePasswordRequest>;
 
 /** POST api/forgot-password (no token). Always answers `msgBody` for a well-formed e-mail. */
-export const forgotPasswordRequest = z.object({ email });
+export const forgotPasswordRequest = z.object({ email: emailAddress });
 export type ForgotPasswordRequest = z.input<typeof forgotPasswordRequest>;
 
 /** GET api/getemail */
@@ -122,3 +123,31 @@ export const endSessionRequest = z.object({
   id: singleLineText('Session', { required: true, max: 64 }),
 });
 export type EndSessionRequest = z.input<typeof endSessionRequest>;
+
+/** GET api/sign_in_options (no token): what the login screen offers besides the password form. */
+export const signInOptionsResponse = z.object({
+  /** SIGNUP=open: anyone may ask for an account from the login screen ("Create an account"). */
+  sign_up: z.boolean(),
+});
+export type SignInOptionsResponse = z.infer<typeof signInOptionsResponse>;
+
+/** The secret of an invitation's link (the part after `#` in `/invite#…`): 43 base64url characters. */
+const invitationToken = singleLineText('Invitation', { required: true, max: 100 });
+
+/** POST api/invitation (no token): what an invitation link is for, before its invitee chooses a password. */
+export const invitationRequest = z.object({ token: invitationToken });
+export type InvitationRequest = z.input<typeof invitationRequest>;
+export const invitationResponse = z.object({
+  email: z.string(),
+  /** When the link stops working (ISO 8601 UTC). */
+  expires_at: z.string(),
+});
+export type InvitationResponse = z.infer<typeof invitationResponse>;
+
+/** POST api/accept_invitation (no token): creates the account with the password chosen, signs it in. Answers `loginResponse`. */
+export const acceptInvitationRequest = z.object({ token: invitationToken, password: password('Password') });
+export type AcceptInvitationRequest = z.input<typeof acceptInvitationRequest>;
+
+/** POST api/sign_up (no token; SIGNUP=open): e-mails a link to create the account. Always answers `msgBody` alike. */
+export const signUpRequest = z.object({ email: emailAddress });
+export type SignUpRequest = z.input<typeof signUpRequest>;

@@ -1,6 +1,6 @@
 /** Administration (issue 28; docs/accounts.md): every call answers a member 403 with a msg. */
 import { z } from 'zod';
-import { adminSetActiveRequest, adminSetRoleRequest, adminUserRequest, adminUsersResponse, auditQuery, auditResponse, msgBody } from '../contract/index';
+import { adminInvitationRequest, adminInvitationsResponse, adminInviteRequest, adminSetActiveRequest, adminSetRoleRequest, adminUserRequest, adminUsersResponse, auditQuery, auditResponse, msgBody } from '../contract/index';
 import { defineEndpoint, endpointGroup } from './define';
 
 export const adminEndpoints = endpointGroup({
@@ -9,6 +9,10 @@ export const adminEndpoints = endpointGroup({
   adminSetActive: defineEndpoint({ operationId: 'adminSetActive', method: 'post', path: '/api/admin/set_active', summary: "Deactivate (its sessions end) or reactivate an account; never the last active admin (409); logged", body: adminSetActiveRequest, response: msgBody, errors: [404, 409] }),
   adminEndSessions: defineEndpoint({ operationId: 'adminEndSessions', method: 'post', path: '/api/admin/end_sessions', summary: "End every session of an account (its tokens are refused within a second); logged", body: adminUserRequest, response: msgBody, errors: [404] }),
   adminResetPassword: defineEndpoint({ operationId: 'adminResetPassword', method: 'post', path: '/api/admin/reset_password', summary: "E-mail the account a temporary password valid one hour, as Forgot Password does; logged", body: adminUserRequest, response: msgBody, errors: [404] }),
+  adminListInvitations: defineEndpoint({ operationId: 'adminListInvitations', method: 'get', path: '/api/admin/invitations', summary: 'Invitations not yet accepted or revoked, newest first (expired ones too: they can be resent)', response: adminInvitationsResponse }),
+  adminInvite: defineEndpoint({ operationId: 'adminInvite', method: 'post', path: '/api/admin/invite', summary: 'Invite an e-mail: a single-use link valid 72 hours to choose a password; 409 when it has an account or a pending invitation; logged', body: adminInviteRequest, response: msgBody, errors: [409] }),
+  adminResendInvitation: defineEndpoint({ operationId: 'adminResendInvitation', method: 'post', path: '/api/admin/resend_invitation', summary: 'Send a pending or expired invitation again: a new link valid 72 hours (the earlier link stops working); logged', body: adminInvitationRequest, response: msgBody, errors: [404, 409] }),
+  adminRevokeInvitation: defineEndpoint({ operationId: 'adminRevokeInvitation', method: 'post', path: '/api/admin/revoke_invitation', summary: 'Revoke an invitation: its link stops working; logged', body: adminInvitationRequest, response: msgBody, errors: [404] }),
   adminAuditLog: defineEndpoint({ operationId: 'adminAuditLog', method: 'get', path: '/api/admin/audit', summary: 'The admin audit log, newest first (who, what, whom, when, from where); `before` pages back', query: auditQuery, response: auditResponse }),
   adminAuditCsv: defineEndpoint({
     operationId: 'adminAuditCsv',

@@ -10,7 +10,8 @@ export type AuditActor = { userId: number; email: string; address: string } | { 
 
 export interface AuditRecord {
   action: string;
-  target?: { id: number; email: string };
+  /** The account acted on; an invitation names only its e-mail (no account exists yet). */
+  target?: { id?: number; email: string };
   detail?: Record<string, unknown>;
 }
 

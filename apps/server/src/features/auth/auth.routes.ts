@@ -23,7 +23,7 @@ export interface AuthLimiters {
 }
 
 /** Counts one attempt against both keys; over either limit answers 429 saying when to retry. */
-async function enforce(limiters: RateLimiter[], keys: string[], what: string): Promise<void> {
+export async function enforce(limiters: RateLimiter[], keys: string[], what: string): Promise<void> {
   for (const [index, limiter] of limiters.entries()) {
     const verdict = await limiter.hit(keys[index]!);
     if (!verdict.allowed) {

@@ -1,11 +1,10 @@
 import { Button, Group, Paper, PasswordInput, Stack, Text, Title } from '@mantine/core';
-import { PASSWORD_MIN_LENGTH } from '@signalboard/core';
+import { PASSWORD_RULES } from '@signalboard/core';
 import { useState, type FormEvent } from 'react';
 import { notifyError, notifySuccess } from '../../components/notify';
 import { ApiError } from '../../lib/client';
 import { useChangePassword } from './api/account';
 
-export const PASSWORD_RULES = `At least ${PASSWORD_MIN_LENGTH} characters, and not one of the most common passwords.`;
 export const OTHERS_SIGNED_OUT = 'Your other devices were signed out.';
 
 /**

@@ -30,6 +30,18 @@ const ME = user(1, 'owner@example.com', { role: 'admin', you: true });
 const BOB = user(2, 'bob@example.com');
 const ENTRY = { id: 9, at: '2026-12-04T06:10:00.000Z', actor: 'owner@example.com', action: 'set-role', target: 'bob@example.com', detail: { from: 'admin', to: 'member' }, address: '203.0.113.7' };
 
+const INVITATION = {
+  id: 4,
+  email: 'carol@example.com',
+  role: 'member',
+  source: 'admin',
+  invited_by: 'owner@example.com',
+  created_at: '2026-12-04T06:00:00.000Z',
+  sent_at: '2026-12-04T06:00:00.000Z',
+  expires_at: '2026-12-07T06:00:00.000Z',
+  expired: false,
+};
+
 function renderAdmin() {
   return renderScreen(
     <QueryClientProvider client={new QueryClient()}>
@@ -45,6 +57,7 @@ describe('AdminScreen', { timeout: 15_000 }, () => {
       'GET admin/users': inTurn({ body: { users: [ME, BOB] } }, { body: { users: [ME, { ...BOB, active: false, sessions: 0 }] } }),
       'GET admin/audit': inTurn({ body: { entries: [ENTRY], more: false } }, { body: { entries: [ENTRY], more: false } }),
       'POST admin/set_active': { body: { msg: 'bob@example.com is deactivated; 1 session ended.' } },
+      'GET admin/invitations': { body: { invitations: [] } },
     });
     renderAdmin();
     const users = await screen.findByRole('table', { name: 'Users' });
@@ -65,10 +78,54 @@ describe('AdminScreen', { timeout: 15_000 }, () => {
 
   it("shows the server's refusal in place of each card for a member who opens it", async () => {
     const refused = { status: 403, body: { msg: 'Only an admin of this installation can do this.' } };
-    mockApi({ 'GET admin/users': refused, 'GET admin/audit': refused });
+    mockApi({ 'GET admin/users': refused, 'GET admin/audit': refused, 'GET admin/invitations': refused });
     renderAdmin();
     expect(await screen.findByText('The accounts could not be loaded')).toBeInTheDocument();
+    expect(await screen.findByText('The invitations could not be loaded')).toBeInTheDocument();
     expect(await screen.findByText('The audit log could not be loaded')).toBeInTheDocument();
-    expect(screen.getAllByText('Only an admin of this installation can do this.')).toHaveLength(2);
+    expect(screen.getAllByText('Only an admin of this installation can do this.')).toHaveLength(3);
+  });
+
+  it('invites (the server\'s refusal under the field), lists the pending invitations, resends and revokes after a confirm', async () => {
+    const api = mockApi({
+      'GET admin/users': { body: { users: [ME] } },
+      'GET admin/audit': { body: { entries: [], more: false } },
+      // Read again after each action: the refused invite, the invite, the resend, the revoke.
+      'GET admin/invitations': inTurn(...[[], [], [INVITATION], [INVITATION], []].map((invitations) => ({ body: { invitations } }))),
+      'POST admin/invite': inTurn(
+        { status: 409, body: { msg: 'bob@example.com already has an account.' } },
+        { body: { msg: 'Invitation sent to carol@example.com (valid 72 hours).' } },
+      ),
+      'POST admin/resend_invitation': { body: { msg: 'Invitation sent to carol@example.com again (valid 72 hours; the earlier link no longer works).' } },
+      'POST admin/revoke_invitation': { body: { msg: 'The invitation to carol@example.com is revoked: its link no longer works.' } },
+    });
+    renderAdmin();
+    expect(await screen.findByText('No invitation is pending.')).toBeInTheDocument();
+    const field = screen.getByLabelText('E-mail to invite');
+    await userEvent.type(field, 'bob@example.com');
+    await userEvent.click(screen.getByRole('button', { name: 'Send invitation' }));
+    expect(await screen.findByText('bob@example.com already has an account.')).toBeInTheDocument();
+    await userEvent.clear(field);
+    await userEvent.type(field, 'carol@example.com');
+    await userEvent.click(screen.getByRole('button', { name: 'Send invitation' }));
+    expect(await screen.findByText('Invitation sent to carol@example.com (valid 72 hours).')).toBeInTheDocument();
+    expect(field).toHaveValue('');
+    expect(api.callsTo('admin/invite').map((call) => call.body)).toEqual([
+      { email: 'bob@example.com', role: 'member' },
+      { email: 'carol@example.com', role: 'member' },
+    ]);
+    const pending = await screen.findByRole('table', { name: 'Pending invitations' });
+    expect(within(pending).getByText('carol@example.com')).toBeInTheDocument();
+    expect(within(pending).getByText('owner@example.com')).toBeInTheDocument();
+
+    await userEvent.click(within(pending).getByRole('button', { name: 'Resend the invitation to carol@example.com' }));
+    expect(await screen.findByText(/^Invitation sent to carol@example.com again/)).toBeInTheDocument();
+    await userEvent.click(within(pending).getByRole('button', { name: 'Revoke the invitation to carol@example.com' }));
+    const dialog = await screen.findByRole('dialog');
+    expect(within(dialog).getByText('Revoke the invitation to carol@example.com? Its link stops working at once.')).toBeInTheDocument();
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Revoke' }));
+    expect(await screen.findByText('The invitation to carol@example.com is revoked: its link no longer works.')).toBeInTheDocument();
+    expect(api.callsTo('admin/revoke_invitation').map((call) => call.body)).toEqual([{ invitation_id: 4 }]);
+    expect(await screen.findByText('No invitation is pending.')).toBeInTheDocument();
   });
 });

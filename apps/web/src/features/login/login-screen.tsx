@@ -2,11 +2,11 @@
 import '@mantine/core/styles/Anchor.layer.css';
 import '@mantine/core/styles/PasswordInput.layer.css';
 import '@mantine/core/styles/ThemeIcon.layer.css';
-import { Anchor, Button, Group, PasswordInput, Stack, TextInput } from '@mantine/core';
+import { Anchor, Button, Group, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
 import { AUTH_SCREEN_TITLES, validateLoginForm, type LoginFormErrors } from '@signalboard/core';
-import { lazy, Suspense, useState, type FormEvent } from 'react';
-import { useNavigate } from 'react-router';
-import { forgotPassword, login } from '../../lib/api/auth';
+import { lazy, Suspense, useEffect, useState, type FormEvent } from 'react';
+import { Link, useNavigate } from 'react-router';
+import { forgotPassword, login, signInOptions } from '../../lib/api/auth';
 import { ApiError } from '../../lib/client';
 import { tokenStorage } from '../../auth/token-storage';
 import { AuthLayout } from '../../components/auth-layout';
@@ -28,6 +28,19 @@ export function LoginScreen() {
   const [busy, setBusy] = useState(false);
   const [confirmOpen, setConfirmOpen] = useState(false);
   const [resetting, setResetting] = useState(false);
+  const [signUpOpen, setSignUpOpen] = useState(false);
+
+  // SIGNUP=open offers "Create an account" (docs/accounts.md); without an answer the screen is the spec's.
+  useEffect(() => {
+    let live = true;
+    signInOptions().then(
+      (options) => live && setSignUpOpen(options.sign_up === true),
+      () => undefined,
+    );
+    return () => {
+      live = false;
+    };
+  }, []);
 
   // Messages appear only after a submit attempt (spec §5).
   const errors: LoginFormErrors = submitted ? validateLoginForm({ email, password }) : {};
@@ -97,6 +110,14 @@ export function LoginScreen() {
               Forgot Password
             </Anchor>
           </Group>
+          {signUpOpen && (
+            <Text size="sm" ta="center">
+              New here?{' '}
+              <Anchor component={Link} to="/sign-up" size="sm">
+                Create an account
+              </Anchor>
+            </Text>
+          )}
         </Stack>
       </form>
       {confirmOpen && (

@@ -5,9 +5,9 @@ import { Button, PasswordInput, Stack } from '@mantine/core';
 import { AUTH_SCREEN_TITLES } from '@signalboard/core';
 import { useState, type FormEvent } from 'react';
 import { Navigate, useNavigate } from 'react-router';
-import { logout, updatePassword } from '../../lib/api/auth';
+import { logout, saveDefaultFavorites, updatePassword } from '../../lib/api/auth';
 import { ApiError } from '../../lib/client';
-import { saveDefaultFavorites } from './api/default-favorites';
+
 import { hasValidToken, tokenStorage } from '../../auth/token-storage';
 import { AuthLayout } from '../../components/auth-layout';
 import { notifyError, notifySuccess } from '../../components/notify';

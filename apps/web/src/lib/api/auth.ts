@@ -1,8 +1,21 @@
-import type { ForgotPasswordRequest, LoginRequest, LoginResponse, MsgBody, UpdatePasswordRequest } from '@signalboard/core';
+import { DEFAULT_FAVORITE_STOCKS } from '@signalboard/core';
+import type {
+  AcceptInvitationRequest,
+  BatchUpdateFavoriteStocksRequest,
+  ForgotPasswordRequest,
+  InvitationRequest,
+  InvitationResponse,
+  LoginRequest,
+  LoginResponse,
+  MsgBody,
+  SignInOptionsResponse,
+  SignUpRequest,
+  UpdatePasswordRequest,
+} from '@signalboard/core';
 import { apiRequestUnchecked } from '../client';
 
 /*
- * The calls of the signed-out pages (/login, /set-password): their answers are not parsed with the
+ * The calls of the signed-out pages (/login, /set-password, /invite, /sign-up): their answers are not parsed with the
  * contract's schemas (loginResponse, msgBody), because that would put zod's parsers in the chunk
  * every signed-out visitor loads (+22 KB gzip, docs/design.md "Performance budgets"). See
  * apiRequestUnchecked in lib/client.ts.
@@ -16,3 +29,24 @@ export const updatePassword = (body: UpdatePasswordRequest) => apiRequestUncheck
 
 /** Sign Out: ends this token's session on the server (docs/accounts.md). */
 export const logout = () => apiRequestUnchecked<MsgBody>('logout', { json: {} });
+
+/** What the login screen offers besides the password form (SIGNUP=open: "Create an account"). */
+export const signInOptions = () => apiRequestUnchecked<SignInOptionsResponse>('sign_in_options', { anonymous: true });
+
+export const signUp = (body: SignUpRequest) => apiRequestUnchecked<MsgBody>('sign_up', { json: body, anonymous: true });
+
+/** What an invitation link is for (docs/accounts.md); 404 with a msg when it no longer works. */
+export const describeInvitation = (body: InvitationRequest) => apiRequestUnchecked<InvitationResponse>('invitation', { json: body, anonymous: true });
+
+/** Creates the invited account with the password chosen; answers a token as login does. */
+export const acceptInvitation = (body: AcceptInvitationRequest) => apiRequestUnchecked<LoginResponse>('accept_invitation', { json: body, anonymous: true });
+
+/**
+ * POST api/batch_update_favorite_stocks with the default favourites, after a first password is set
+ * (Change Password, an accepted invitation): the same call as lib/api/favorites.ts's
+ * batchUpdateFavoriteStocks, unchecked, as every call of the signed-out pages here.
+ */
+export const saveDefaultFavorites = () => {
+  const body: BatchUpdateFavoriteStocksRequest = { stocks: DEFAULT_FAVORITE_STOCKS.map((stock) => ({ ...stock })) };
+  return apiRequestUnchecked<{ msg: string; saved: number }>('batch_update_favorite_stocks', { json: body });
+};
