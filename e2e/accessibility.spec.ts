@@ -23,7 +23,7 @@ import { NEWS_STOCK_FAVORITES as N } from './fixtures/market/news-stock';
 import { OPTIONS_CALENDAR_FAVORITES as O } from './fixtures/market/options-calendar';
 import { WATCHLIST_DROPS_STOCKS as W } from './fixtures/market/watchlist-drops';
 import { blocking, countNodes, describeFindings, runAxe, type AxeFinding } from './support/axe';
-import { addUser, apiLogin, launchBrowser, newContext, REPORT_DIR, serverDataDir, signedInUser, uniqueEmail, type TestServer } from './support/browser';
+import { addUser, api, apiLogin, invitationPath, latestOutboxMail, launchBrowser, newContext, REPORT_DIR, serverDataDir, signedInUser, uniqueEmail, type TestServer } from './support/browser';
 import { runCli } from './support/server-process';
 import { serveTestImages } from './support/news';
 import { uniquePhoneNumber } from './support/sms';
@@ -444,6 +444,60 @@ const SCREENS: Screen[] = [
       },
     ],
   },
+  {
+    // An invitation's link (openAuthScreen makes a real one): the form to choose a password.
+    route: '/invite',
+    server: 'market',
+    title: AUTH_SCREEN_TITLES.invitation,
+    documentTitle: documentTitle(AUTH_SCREEN_TITLES.invitation),
+    signedIn: false,
+    loaded: (page) => page.getByRole('button', { name: 'Create account' }).waitFor(),
+    steps: [
+      {
+        state: 'form errors shown',
+        run: async (page) => {
+          await page.getByRole('button', { name: 'Create account' }).click();
+          await page.getByText('Password is required').waitFor();
+        },
+      },
+      {
+        state: 'passwords differ',
+        run: async (page) => {
+          await page.getByLabel('Password', { exact: true }).fill('one long password');
+          await page.getByLabel('Confirm Password').fill('another long password');
+          await page.getByRole('button', { name: 'Create account' }).click();
+          await page.getByText('The two passwords differ').waitFor();
+        },
+      },
+    ],
+  },
+  {
+    // A link that no longer works (never issued here): the explanation and the way to sign in.
+    route: '/invite#no-such-invitation',
+    server: 'market',
+    title: AUTH_SCREEN_TITLES.invitation,
+    documentTitle: documentTitle(AUTH_SCREEN_TITLES.invitation),
+    signedIn: false,
+    loaded: (page) => page.getByRole('link', { name: 'Go to sign in' }).waitFor(),
+    steps: [],
+  },
+  {
+    route: '/sign-up',
+    server: 'market',
+    title: AUTH_SCREEN_TITLES.signUp,
+    documentTitle: documentTitle(AUTH_SCREEN_TITLES.signUp),
+    signedIn: false,
+    loaded: (page) => page.getByRole('button', { name: 'Send me a link' }).waitFor(),
+    steps: [
+      {
+        state: 'form errors shown',
+        run: async (page) => {
+          await page.getByRole('button', { name: 'Send me a link' }).click();
+          await page.getByText('Email is required').waitFor();
+        },
+      },
+    ],
+  },
   ...DASHBOARD_CHILD_PATHS.map((child) => ({
     route: `/dashboard/${child}`,
     server: 'market' as const,
@@ -483,6 +537,22 @@ afterAll(async () => {
   await fs.writeFile(path.join(REPORT_DIR, 'axe.json'), `${JSON.stringify(report, null, 2)}\n`);
 });
 
+/** An admin of the market server invites a new address; answers the invitation's mail. */
+async function inviteOnMarket(): Promise<string> {
+  const admin = uniqueEmail('a11y-inviter');
+  addUser(admin, 'first password', 'market');
+  const promoted = runCli(serverDataDir('market'), ['promote', admin]);
+  if (promoted.status !== 0) throw new Error(`promote failed: ${promoted.stderr}${promoted.stdout}`);
+  // Past the first login (a first-login session may only change its password), then signed in again.
+  const first = await apiLogin(admin, 'first password', 'market');
+  await api('update-password', { token: first.access_token, json: { new_password: 'an admin password' }, server: 'market' });
+  const { access_token } = await apiLogin(admin, 'an admin password', 'market');
+  const invitee = uniqueEmail('a11y-invitee');
+  const sent = await api('admin/invite', { token: access_token, json: { email: invitee }, server: 'market' });
+  if (sent.status !== 200) throw new Error(`admin/invite failed: ${sent.status} ${JSON.stringify(sent.body)}`);
+  return latestOutboxMail(invitee, 'market');
+}
+
 /** Opens the screen with a first-login token in storage (set-password needs one), or without any. */
 async function openAuthScreen(page: Page, screen: Screen): Promise<void> {
   await page.goto('/login');
@@ -492,6 +562,10 @@ async function openAuthScreen(page: Page, screen: Screen): Promise<void> {
     addUser(email, 'first password', 'market');
     const { access_token } = await apiLogin(email, 'first password', 'market');
     await page.evaluate((token) => window.localStorage.setItem('access_token', token), access_token);
+  }
+  if (screen.route === '/invite') {
+    await page.goto(invitationPath(await inviteOnMarket()));
+    return;
   }
   await page.goto(screen.route);
 }

@@ -5,7 +5,7 @@
  */
 import type { Page } from 'playwright-core';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { latestOutboxMail, newContext, screenshot, serverDataDir, signedInUser, uniqueEmail, useBrowserPage } from './support/browser';
+import { invitationPath, latestOutboxMail, newContext, screenshot, serverDataDir, signedInUser, uniqueEmail, useBrowserPage } from './support/browser';
 import { runCli } from './support/server-process';
 
 let page: Page;
@@ -17,14 +17,6 @@ const session = useBrowserPage(async (context) => {
 beforeEach(() => {
   page = session.page;
 });
-
-/** The `/invite#…` part of the link in a mail (quoted-printable undone). */
-function invitationPath(eml: string): string {
-  const text = eml.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_all, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
-  const match = /https?:\/\/[^/\s]+(\/invite#[\w-]+)/.exec(text);
-  if (!match) throw new Error(`no invitation link in:\n${text}`);
-  return match[1]!;
-}
 
 describe('Invitations', () => {
   it('invite → accept with a chosen password → signed in; sign out and in again; the link works once', async () => {

@@ -137,6 +137,14 @@ export async function latestOutboxMail(to: string, server: TestServer = 'app'): 
   throw new Error(`no outbox mail to ${to}`);
 }
 
+/** The `/invite#…` path of the link in an invitation's mail (its quoted-printable undone). */
+export function invitationPath(eml: string): string {
+  const text = eml.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_all, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
+  const match = /https?:\/\/[^/\s]+(\/invite#[\w-]+)/.exec(text);
+  if (!match) throw new Error(`no invitation link in:\n${text}`);
+  return match[1]!;
+}
+
 /**
  * One browser per spec file and a fresh context and page per test; `prepare` runs on each new
  * context before its page opens (e.g. to sign a user in).
