@@ -95,6 +95,9 @@ const LOADED: Partial<Record<DashboardChildPath, (page: Page) => Promise<void>>>
   admin: async (page) => {
     await page.getByRole('table', { name: 'Users' }).getByText('You', { exact: true }).waitFor();
     await page.getByRole('table', { name: 'Audit log' }).getByText('set-role', { exact: true }).first().waitFor();
+    await page.getByRole('table', { name: 'Readiness checks' }).waitFor();
+    // The invitations card rendered with the others (its loading line from the first render): loaded once that line is gone.
+    await page.getByText('Loading the invitations…').waitFor({ state: 'detached' });
   },
 };
 
@@ -110,6 +113,25 @@ const ideaDetailOpened = (symbol: string): Step => ({
 
 /** Each screen's main interaction, as steps. */
 const INTERACTIONS: Partial<Record<DashboardChildPath, Step[]>> = {
+  admin: [
+    {
+      state: 'actions menu open',
+      run: async (page) => {
+        await page.getByRole('button', { name: /^Actions for / }).first().click();
+        await page.getByRole('menuitem', { name: 'End all sessions' }).waitFor();
+      },
+    },
+    {
+      state: 'invitation refused',
+      run: async (page) => {
+        await page.keyboard.press('Escape');
+        await page.getByRole('menuitem', { name: 'End all sessions' }).waitFor({ state: 'detached' });
+        await page.getByLabel('E-mail to invite').fill('not an address');
+        await page.getByRole('button', { name: 'Send invitation' }).click();
+        await page.getByText('Email must be an e-mail address').waitFor();
+      },
+    },
+  ],
   account: [
     {
       state: 'form errors shown',

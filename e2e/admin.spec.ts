@@ -31,7 +31,8 @@ describe('Administration', () => {
       await member.getByText('The accounts could not be loaded').waitFor();
       await member.getByText('The invitations could not be loaded').waitFor();
       await member.getByText('The audit log could not be loaded').waitFor();
-      expect(await member.getByText('Only an admin of this installation can do this.').count()).toBe(3);
+      await member.getByText("The installation's state could not be loaded").waitFor();
+      expect(await member.getByText('Only an admin of this installation can do this.').count()).toBe(4);
       expect(await member.getByRole('navigation', { name: 'Main menu' }).getByRole('link', { name: 'Administration' }).count()).toBe(0);
       await member.goto('/dashboard/symbollookup');
       await member.getByRole('heading', { name: 'Add and Remove Stocks', level: 1 }).waitFor();
@@ -42,6 +43,10 @@ describe('Administration', () => {
       const users = page.getByRole('table', { name: 'Users' });
       await users.getByText(memberEmail, { exact: true }).waitFor();
       await users.getByText('You', { exact: true }).waitFor();
+      // The installation: the database's check and the simulated market as the source.
+      const checks = page.getByRole('table', { name: 'Readiness checks' });
+      await checks.getByRole('row').filter({ hasText: 'Database' }).getByText('Up', { exact: true }).waitFor();
+      await page.getByText('Simulated market', { exact: true }).last().waitFor();
       await screenshot(page, 'admin');
 
       await page.getByRole('button', { name: `Actions for ${memberEmail}` }).click();

@@ -16,6 +16,7 @@ import { httpTimeouts } from './lib/http-timeouts';
 import { compressAnswers } from './lib/compress';
 import { protectedAuthRoutes, publicAuthRoutes } from './features/auth/auth.routes';
 import { adminRoutes } from './features/admin/admin.routes';
+import { createInstallation } from './features/admin/installation';
 import { adminInvitationRoutes, publicInvitationRoutes } from './features/auth/invitations.routes';
 import { favoritesRoutes } from './features/watchlist/watchlist.routes';
 import type { DashboardJobs } from './features/dashboard/dashboard.jobs';
@@ -229,10 +230,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // GET /metrics on this port only with METRICS_TOKEN (server.ts opens METRICS_PORT instead/as well).
   if (config.METRICS_TOKEN) await app.register(metricsRoutes, { token: config.METRICS_TOKEN });
 
+  const alertsEvaluatedAt = () => (deps.queued ? deps.queued.alertsEvaluatedAtMs() : alertEvaluation.lastEvaluatedAtMs());
+
   // Routes that need no token, registered one by one.
   await app.register(
     async (open) => {
-      await open.register(healthRoutes, { config, mailKind: mailer.kind, smsKind: services.sms.kind, clock, alertsEvaluatedAt: () => (deps.queued ? deps.queued.alertsEvaluatedAtMs() : alertEvaluation.lastEvaluatedAtMs()), readiness });
+      await open.register(healthRoutes, { config, mailKind: mailer.kind, smsKind: services.sms.kind, clock, alertsEvaluatedAt, readiness });
       await open.register(publicAuthRoutes, { auth: services.auth, tokens: services.tokens, limiters: services.limiters, runInBackground });
       await open.register(publicInvitationRoutes, { invitations: services.invitations, auth: services.auth, tokens: services.tokens, limiters: services.limiters, signUp: config.SIGNUP, runInBackground });
       // Twilio's callbacks (X-Twilio-Signature) and the e-mail unsubscribe link (a signed token).
@@ -274,7 +277,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await secured.register(newsAnalysisRoutes, { service: services.newsAnalysis, limit: services.userLimits.analysis });
       await secured.register(dashboardRoutes, { repo: services.dashboardRepo, jobs: deps.queued ? { fillIfEmpty: deps.queued.fillDashboard } : dashboardJobs, market: deps.market, marketClock: deps.marketClock, imageOrigins: config.NEWS_IMAGE_ORIGINS });
       await secured.register(tradesRoutes, { engines: tradeJobs.engines, repo: services.tradesRepo, market: deps.market, marketClock: deps.marketClock, records: services.records });
-      await secured.register(adminRoutes, { service: services.admin, audit: services.audit, sessionUsers, clock });
+      const installation = createInstallation({ db, config, clock, readiness, mailKind: mailer.kind, smsKind: services.sms.kind, alertsEvaluatedAt });
+      await secured.register(adminRoutes, { service: services.admin, audit: services.audit, sessionUsers, clock, installation });
       await secured.register(adminInvitationRoutes, { invitations: services.invitations });
       await secured.register(customScansRoutes, { db, market: deps.market, marketClock: deps.marketClock, favorites: services.favorites, backtests: services.scanBacktests, runLimit: services.userLimits.scanRun });
     },

@@ -92,3 +92,57 @@ export const adminInvitationRequest = z.object({
   invitation_id: z.number({ error: 'Invitation is required' }).int('Invitation must be a whole number').positive('Invitation must be a whole number'),
 });
 export type AdminInvitationRequest = z.input<typeof adminInvitationRequest>;
+
+/** One dependency as the readiness checks found it (GET api/ready's full detail, for admins). */
+export const installationCheck = z.object({
+  name: z.string(),
+  state: z.enum(['up', 'down', 'not_configured', 'degraded']),
+  /** Whether its being down makes the process not ready. */
+  required: z.boolean(),
+  latency_ms: z.number(),
+  msg: z.string().optional(),
+  /** The check's own details: a kind, a source, a prefix, job counts per queue and state… */
+  details: z.record(z.string(), z.unknown()),
+});
+export type InstallationCheck = z.infer<typeof installationCheck>;
+
+/** A scheduled job's newest run and its newest success (job_runs): how fresh what it fills is. */
+export const installationJob = z.object({
+  job: z.string(),
+  /** The newest run's state: 'running', 'done' or 'failed'. */
+  status: z.string(),
+  started_at: z.string(),
+  finished_at: z.string().nullable(),
+  /** The newest run's error, when it failed. */
+  error: z.string().nullable(),
+  /** When a run of it last succeeded (null: never). */
+  last_success_at: z.string().nullable(),
+});
+export type InstallationJob = z.infer<typeof installationJob>;
+
+/** GET api/admin/installation: the installation's state on one card (issue 28). Times are ISO 8601 UTC. */
+export const adminInstallationResponse = z.object({
+  version: z.string(),
+  /** When the answer was made (this API process's clock). */
+  time: z.string(),
+  status: z.enum(['ready', 'not_ready']),
+  checks: z.array(installationCheck),
+  market_data: z.object({
+    source: z.enum(['simulated', 'file', 'live']),
+    /** The live providers and whether each is set up (keys given, or enabled). */
+    providers: z.array(z.object({ name: z.string(), configured: z.boolean() })),
+  }),
+  /** The news analyst: 'local' or an OpenAI-compatible server's model. */
+  analyst: z.string(),
+  mail: z.enum(['smtp', 'outbox']),
+  sms: z.enum(['outbox', 'twilio']),
+  /** Alert channels beyond SMS and e-mail that need the installation's set-up. */
+  channels: z.object({ telegram: z.boolean(), push: z.boolean(), webhooks: z.boolean() }),
+  database: z.enum(['embedded', 'external']),
+  redis: z.boolean(),
+  sign_up: z.enum(['open', 'closed']),
+  /** When the alert rules were last evaluated on fresh quotes (null before the first pass). */
+  alerts_evaluated_at: z.string().nullable(),
+  jobs: z.array(installationJob),
+});
+export type AdminInstallationResponse = z.infer<typeof adminInstallationResponse>;

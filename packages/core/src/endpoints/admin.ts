@@ -1,6 +1,6 @@
 /** Administration (issue 28; docs/accounts.md): every call answers a member 403 with a msg. */
 import { z } from 'zod';
-import { adminInvitationRequest, adminInvitationsResponse, adminInviteRequest, adminSetActiveRequest, adminSetRoleRequest, adminUserRequest, adminUsersResponse, auditQuery, auditResponse, msgBody } from '../contract/index';
+import { adminInstallationResponse, adminInvitationRequest, adminInvitationsResponse, adminInviteRequest, adminSetActiveRequest, adminSetRoleRequest, adminUserRequest, adminUsersResponse, auditQuery, auditResponse, msgBody } from '../contract/index';
 import { defineEndpoint, endpointGroup } from './define';
 
 export const adminEndpoints = endpointGroup({
@@ -13,6 +13,7 @@ export const adminEndpoints = endpointGroup({
   adminInvite: defineEndpoint({ operationId: 'adminInvite', method: 'post', path: '/api/admin/invite', summary: 'Invite an e-mail: a single-use link valid 72 hours to choose a password; 409 when it has an account or a pending invitation; logged', body: adminInviteRequest, response: msgBody, errors: [409] }),
   adminResendInvitation: defineEndpoint({ operationId: 'adminResendInvitation', method: 'post', path: '/api/admin/resend_invitation', summary: 'Send a pending or expired invitation again: a new link valid 72 hours (the earlier link stops working); logged', body: adminInvitationRequest, response: msgBody, errors: [404, 409] }),
   adminRevokeInvitation: defineEndpoint({ operationId: 'adminRevokeInvitation', method: 'post', path: '/api/admin/revoke_invitation', summary: 'Revoke an invitation: its link stops working; logged', body: adminInvitationRequest, response: msgBody, errors: [404] }),
+  adminInstallation: defineEndpoint({ operationId: 'adminInstallation', method: 'get', path: '/api/admin/installation', summary: "The installation's state: readiness of each dependency with its details (as GET api/ready with METRICS_TOKEN), the data source and providers set up, mail, SMS and channels, sign-up, when alerts were last evaluated, and each scheduled job's newest run and success", response: adminInstallationResponse }),
   adminAuditLog: defineEndpoint({ operationId: 'adminAuditLog', method: 'get', path: '/api/admin/audit', summary: 'The admin audit log, newest first (who, what, whom, when, from where); `before` pages back', query: auditQuery, response: auditResponse }),
   adminAuditCsv: defineEndpoint({
     operationId: 'adminAuditCsv',

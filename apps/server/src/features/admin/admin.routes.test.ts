@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { adminEndpoints } from '@signalboard/core';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { outboxEmails, users } from '../../db/schema';
+import { jobRuns, outboxEmails, users } from '../../db/schema';
 import { createTestApp, createUser, login, uniqueEmail, type TestApp } from '../../../test/helpers';
 import { ADMINS_ONLY_MSG } from './admin.routes';
 
@@ -162,5 +162,32 @@ describe('the audit log', () => {
     }
     const { rows } = await t.pool.query<{ n: number }>("select count(*)::int as n from audit_log where actor = 'someone else'");
     expect(rows[0]!.n).toBe(0);
+  });
+});
+
+describe('the installation', () => {
+  it("answers the readiness checks with their details, the providers set up, and each job's newest run and success", async () => {
+    const admin = await account('installer', 'admin');
+    const started = new Date('2026-12-04T09:00:00.000Z');
+    await t.db.insert(jobRuns).values([
+      { job: 'dashboard-refresh', slot: new Date('2026-12-04T08:00:00Z'), status: 'done', startedAt: new Date('2026-12-04T08:00:00Z'), finishedAt: new Date('2026-12-04T08:00:05Z') },
+      { job: 'dashboard-refresh', slot: started, status: 'failed', startedAt: started, finishedAt: new Date('2026-12-04T09:00:03Z'), error: 'provider answered 503' },
+    ]);
+    const answer = await call('GET', '/api/admin/installation', admin.headers);
+    expect(answer.statusCode).toBe(200);
+    expect(answer.headers['cache-control']).toBe('no-store');
+    const body = answer.json();
+    expect(body).toMatchObject({ status: 'ready', market_data: { source: 'simulated' }, mail: 'outbox', sms: 'outbox', sign_up: 'closed', analyst: 'local' });
+    expect(body.checks).toContainEqual(expect.objectContaining({ name: 'database', state: 'up', required: true, details: { kind: expect.any(String) } }));
+    expect(body.checks).toContainEqual(expect.objectContaining({ name: 'mail', state: 'up', details: { kind: 'outbox' } }));
+    expect(body.market_data.providers).toContainEqual({ name: 'Finnhub', configured: false });
+    expect(body.jobs).toContainEqual({
+      job: 'dashboard-refresh',
+      status: 'failed',
+      started_at: '2026-12-04T09:00:00.000Z',
+      finished_at: '2026-12-04T09:00:03.000Z',
+      error: 'provider answered 503',
+      last_success_at: '2026-12-04T08:00:05.000Z',
+    });
   });
 });

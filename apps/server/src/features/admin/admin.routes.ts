@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
-import { adminEndpoints, type AdminUsersResponse, type AuditResponse, type MsgBody } from '@signalboard/core';
+import { adminEndpoints, type AdminInstallationResponse, type AdminUsersResponse, type AuditResponse, type MsgBody } from '@signalboard/core';
 import type { Clock } from '../../lib/clock';
 import { route } from '../../lib/endpoint';
 import { HttpError } from '../../lib/errors';
@@ -7,6 +7,7 @@ import { toCsv } from '../alerts/history/csv';
 import type { SessionUsers } from '../auth/session-users';
 import type { AdminService } from './admin.service';
 import type { AuditRepo, AuditRow } from './audit.repo';
+import type { Installation } from './installation';
 
 export const ADMINS_ONLY_MSG = 'Only an admin of this installation can do this.';
 const AUDIT_CSV_COLUMNS = ['id', 'at', 'actor', 'action', 'target', 'detail', 'address'] as const;
@@ -27,8 +28,11 @@ const entryOf = (row: AuditRow) => ({
 });
 
 /** GET/POST api/admin/* (issue 28): registered in the secured scope, behind `requireAdmin` on the server. */
-export async function adminRoutes(app: FastifyInstance, options: { service: AdminService; audit: AuditRepo; sessionUsers: Pick<SessionUsers, 'invalidate'>; clock: Clock }) {
-  const { service, audit, sessionUsers, clock } = options;
+export async function adminRoutes(
+  app: FastifyInstance,
+  options: { service: AdminService; audit: AuditRepo; sessionUsers: Pick<SessionUsers, 'invalidate'>; clock: Clock; installation: Pick<Installation, 'describe'> },
+) {
+  const { service, audit, sessionUsers, clock, installation } = options;
   app.addHook('onRequest', requireAdmin);
   const admin = (request: FastifyRequest) => ({ id: request.user.id, email: request.user.email, address: request.ip });
 
@@ -53,6 +57,12 @@ export async function adminRoutes(app: FastifyInstance, options: { service: Admi
   });
 
   route(app, adminEndpoints.adminResetPassword, async (request, _reply, { user_id }): Promise<MsgBody> => ({ msg: await service.resetPassword(admin(request), user_id) }));
+
+  // Never cached: the card is for seeing the installation now.
+  route(app, adminEndpoints.adminInstallation, async (_request, reply): Promise<AdminInstallationResponse> => {
+    reply.header('cache-control', 'no-store');
+    return installation.describe();
+  });
 
   route(app, adminEndpoints.adminAuditLog, async (_request, _reply, { before, limit }): Promise<AuditResponse> => {
     const { rows, more } = await audit.page({ ...(before === undefined ? {} : { before }), limit: limit ?? 50 });

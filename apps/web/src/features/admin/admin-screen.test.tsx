@@ -42,6 +42,26 @@ const INVITATION = {
   expired: false,
 };
 
+const INSTALLATION = {
+  version: '0.1.0',
+  time: '2026-12-04T10:00:00.000Z',
+  status: 'ready',
+  checks: [
+    { name: 'database', state: 'up', required: true, latency_ms: 2, details: { kind: 'external' } },
+    { name: 'queues', state: 'up', required: false, latency_ms: 4, details: { counts: { alerts: { waiting: 2, failed: 0 } } } },
+  ],
+  market_data: { source: 'simulated', providers: [{ name: 'Finnhub', configured: true }, { name: 'FRED', configured: false }] },
+  analyst: 'local',
+  mail: 'outbox',
+  sms: 'outbox',
+  channels: { telegram: false, push: true, webhooks: true },
+  database: 'external',
+  redis: true,
+  sign_up: 'closed',
+  alerts_evaluated_at: '2026-12-04T09:59:00.000Z',
+  jobs: [{ job: 'dashboard-refresh', status: 'failed', started_at: '2026-12-04T09:00:00.000Z', finished_at: '2026-12-04T09:00:03.000Z', error: 'provider answered 503', last_success_at: '2026-12-04T08:00:05.000Z' }],
+};
+
 function renderAdmin() {
   return renderScreen(
     <QueryClientProvider client={new QueryClient()}>
@@ -78,12 +98,13 @@ describe('AdminScreen', { timeout: 15_000 }, () => {
 
   it("shows the server's refusal in place of each card for a member who opens it", async () => {
     const refused = { status: 403, body: { msg: 'Only an admin of this installation can do this.' } };
-    mockApi({ 'GET admin/users': refused, 'GET admin/audit': refused, 'GET admin/invitations': refused });
+    mockApi({ 'GET admin/users': refused, 'GET admin/audit': refused, 'GET admin/invitations': refused, 'GET admin/installation': refused });
     renderAdmin();
     expect(await screen.findByText('The accounts could not be loaded')).toBeInTheDocument();
     expect(await screen.findByText('The invitations could not be loaded')).toBeInTheDocument();
     expect(await screen.findByText('The audit log could not be loaded')).toBeInTheDocument();
-    expect(screen.getAllByText('Only an admin of this installation can do this.')).toHaveLength(3);
+    expect(await screen.findByText("The installation's state could not be loaded")).toBeInTheDocument();
+    expect(screen.getAllByText('Only an admin of this installation can do this.')).toHaveLength(4);
   });
 
   it('invites (the server\'s refusal under the field), lists the pending invitations, resends and revokes after a confirm', async () => {
@@ -127,5 +148,30 @@ describe('AdminScreen', { timeout: 15_000 }, () => {
     expect(await screen.findByText('The invitation to carol@example.com is revoked: its link no longer works.')).toBeInTheDocument();
     expect(api.callsTo('admin/revoke_invitation').map((call) => call.body)).toEqual([{ invitation_id: 4 }]);
     expect(await screen.findByText('No invitation is pending.')).toBeInTheDocument();
+  });
+
+  it("shows the installation's readiness with details, the data source, delivery and the jobs' newest runs; Refresh reads it again", async () => {
+    const api = mockApi({
+      'GET admin/users': { body: { users: [ME] } },
+      'GET admin/audit': { body: { entries: [], more: false } },
+      'GET admin/invitations': { body: { invitations: [] } },
+      'GET admin/installation': inTurn({ body: INSTALLATION }, { body: { ...INSTALLATION, status: 'not_ready', checks: [{ ...INSTALLATION.checks[0], state: 'down', msg: 'connection refused' }] } }),
+    });
+    renderAdmin();
+    const checks = await screen.findByRole('table', { name: 'Readiness checks' });
+    expect(screen.getByText('Ready')).toBeInTheDocument();
+    expect(within(checks).getByText('Database')).toBeInTheDocument();
+    expect(within(checks).getByText('alerts: 2 waiting, 0 failed')).toBeInTheDocument();
+    expect(screen.getByText('Simulated market')).toBeInTheDocument();
+    expect(screen.getByText('Finnhub')).toBeInTheDocument();
+    expect(screen.getByText('Closed (invitations only)')).toBeInTheDocument();
+    const jobs = screen.getByRole('table', { name: 'Scheduled jobs' });
+    expect(within(jobs).getByText('Failed')).toBeInTheDocument();
+    expect(within(jobs).getByText('provider answered 503')).toBeInTheDocument();
+
+    await userEvent.click(screen.getByRole('button', { name: 'Refresh' }));
+    expect(await screen.findByText('Not ready')).toBeInTheDocument();
+    expect(within(screen.getByRole('table', { name: 'Readiness checks' })).getByText('connection refused · kind: external')).toBeInTheDocument();
+    expect(api.callsTo('admin/installation')).toHaveLength(2);
   });
 });

@@ -5,21 +5,23 @@ import { SCREEN_TITLES } from '@signalboard/core';
 import { Stack } from '@mantine/core';
 import { ScreenHeader } from '../../components/screen-header';
 import { AuditCard } from './audit-card';
+import { InstallationCard } from './installation-card';
 import { InvitationsCard } from './invitations-card';
 import { UsersCard } from './users-card';
 
 /**
- * Administration (/dashboard/admin; issue 28, docs/accounts.md): the accounts, the invitations and the audit log. The
+ * Administration (/dashboard/admin; issue 28, docs/accounts.md): the accounts, the invitations, the installation's state and the audit log. The
  * menu shows it to admins only; every call it makes is refused to a member by the server (403 with a
  * msg, which this screen then shows in place of each card).
  */
 export function AdminScreen() {
   return (
     <>
-      <ScreenHeader title={SCREEN_TITLES.admin} description="The accounts of this installation, who is invited, and what its admins have done." />
+      <ScreenHeader title={SCREEN_TITLES.admin} description="The accounts of this installation, who is invited, how it is doing, and what its admins have done." />
       <Stack gap="lg">
         <UsersCard />
         <InvitationsCard />
+        <InstallationCard />
         <AuditCard />
       </Stack>
     </>

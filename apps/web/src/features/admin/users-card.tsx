@@ -133,7 +133,8 @@ function UserRow({ user, busy, onAction }: { user: AdminUser; busy: boolean; onA
       <Table.Td>{user.two_factor ? 'On' : 'Off'}</Table.Td>
       <Table.Td>{user.sign_in_methods.map((method) => (method === 'password' ? 'Password' : method)).join(', ')}</Table.Td>
       <Table.Td>
-        <Menu position="bottom-end" withinPortal>
+        {/* No focus placeholder: a focusable element in role="menu" that is no menuitem (axe: aria-required-children). */}
+        <Menu position="bottom-end" withinPortal withInitialFocusPlaceholder={false}>
           <Menu.Target>
             <Button variant="subtle" size="xs" loading={busy} aria-label={`Actions for ${user.email}`}>
               <IconDots size={16} aria-hidden />

@@ -1,4 +1,4 @@
-import { adminEndpoints, type AdminUser, type AuditResponse, type MsgBody } from '@signalboard/core';
+import { adminEndpoints, type AdminInstallationResponse, type AdminUser, type AuditResponse, type MsgBody } from '@signalboard/core';
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiCall, apiCallResponse } from '../../../lib/client';
 
@@ -49,3 +49,12 @@ export async function fetchAuditCsv(): Promise<{ filename: string; text: string 
   const filename = /filename="([^"]+)"/.exec(response.headers.get('content-disposition') ?? '')?.[1] ?? 'audit-log.csv';
   return { filename, text: await response.text() };
 }
+
+/** The installation's state (GET api/admin/installation): read when the card opens and on Refresh. */
+export const installationQuery = () =>
+  queryOptions({
+    queryKey: ['admin', 'installation'],
+    queryFn: ({ signal }): Promise<AdminInstallationResponse> => apiCall(adminEndpoints.adminInstallation, { signal }),
+    retry: false,
+    staleTime: 5_000,
+  });
