@@ -61,7 +61,7 @@ import { createMemoryStore, type CacheStore } from './lib/cache-store';
 import { systemClock, type Clock } from './lib/clock';
 import { NO_FOREGROUND, type Foreground } from './lib/foreground';
 import type { LiveBus } from './lib/live-bus';
-import { RateLimiter } from './lib/rate-limiter';
+import { enforce, RateLimiter } from './lib/rate-limiter';
 import { createDbRateLimiter, createUsageCounters } from './lib/usage-counter';
 import { createCostlyCallLimits } from './lib/user-limit';
 import type { Resolver } from './lib/outbound/url-guard';
@@ -140,7 +140,6 @@ export function createContainer(deps: ContainerDeps, options: ContainerOptions) 
   const sessions = createSessionsRepo(db);
   const auth = createAuthService({ users, sessions, mailer, clock });
   const audit = createAuditRepo(db);
-  const admin = createAdminService({ db, users, sessions, auth, audit, clock });
   const invitations = createInvitationsService({ invitations: createInvitationsRepo(db), users, audit, mailer, clock, publicUrl: config.PUBLIC_URL });
   const tokens = createTokens({ secret: deps.jwtSecret, ttlSeconds: config.ACCESS_TOKEN_TTL_SECONDS });
   const windowMs = (seconds: number) => seconds * 1000;
@@ -152,6 +151,7 @@ export function createContainer(deps: ContainerDeps, options: ContainerOptions) 
     forgotByEmail: new RateLimiter(config.FORGOT_PASSWORD_MAX_PER_EMAIL, windowMs(config.FORGOT_PASSWORD_WINDOW_SECONDS), clock, { store, name: 'forgot-email' }),
     forgotByAddress: new RateLimiter(config.FORGOT_PASSWORD_MAX_PER_ADDRESS, windowMs(config.FORGOT_PASSWORD_WINDOW_SECONDS), clock, { store, name: 'forgot-address' }),
   };
+  const admin = createAdminService({ db, users, sessions, auth, audit, clock, limitReset: (email) => enforce([limiters.forgotByEmail], [email], 'password reset') });
   // Per-user limits of the calls that cost money, mail or CPU (analysis, support, password change).
   const userLimits = createCostlyCallLimits(config, clock, store);
 

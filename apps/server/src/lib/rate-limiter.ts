@@ -1,3 +1,4 @@
+import { HttpError } from './errors';
 import { createMemoryStore, type CacheStore } from './cache-store';
 import type { Clock } from './clock';
 
@@ -47,5 +48,21 @@ export class RateLimiter {
   private local(): CacheStore {
     this.fallback ??= createMemoryStore();
     return this.fallback;
+  }
+}
+
+/**
+ * Counts one attempt against each limiter, `keys[i]` for `limiters[i]`; over any limit throws the 429
+ * with a msg saying what and when to retry ("Too many login attempts. Please try again in 5 minutes.").
+ */
+export async function enforce(limiters: RateLimiter[], keys: string[], what: string): Promise<void> {
+  for (const [index, limiter] of limiters.entries()) {
+    const verdict = await limiter.hit(keys[index]!);
+    if (!verdict.allowed) {
+      const minutes = Math.ceil(verdict.retryAfterSeconds / 60);
+      const when = verdict.retryAfterSeconds < 90 ? `${verdict.retryAfterSeconds} seconds` : `${minutes} minutes`;
+      const msg = `Too many ${what} attempts. Please try again in ${when}.`;
+      throw new HttpError(429, msg, { error: msg, headers: { 'retry-after': String(verdict.retryAfterSeconds) } });
+    }
   }
 }

@@ -191,3 +191,16 @@ describe('the installation', () => {
     });
   });
 });
+
+describe('reset password', () => {
+  it("counts against Forgot Password's per-e-mail limit (each is a mail to that address)", async () => {
+    const admin = await account('resetter', 'admin');
+    const member = await account('reset-often');
+    // FORGOT_PASSWORD_MAX_PER_EMAIL is 20 in this app; one Forgot Password request of the member's own first.
+    expect((await t.app.inject({ method: 'POST', url: '/api/forgot-password', payload: { email: member.email } })).statusCode).toBe(200);
+    for (let sent = 1; sent < 20; sent += 1) expect((await call('POST', '/api/admin/reset_password', admin.headers, { user_id: member.id })).statusCode).toBe(200);
+    const refused = await call('POST', '/api/admin/reset_password', admin.headers, { user_id: member.id });
+    expect(refused.statusCode).toBe(429);
+    expect(refused.json().msg).toMatch(/^Too many password reset attempts\. Please try again in \d+ minutes\.$/);
+  });
+});

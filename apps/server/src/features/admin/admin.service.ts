@@ -23,13 +23,18 @@ export interface AdminServiceDeps {
   auth: Pick<AuthService, 'sendTemporaryPassword'>;
   audit: AuditRepo;
   clock: Clock;
+  /**
+   * Counts a temporary password against the same per-e-mail limit as Forgot Password (each is a
+   * mail to that address): throws the 429 when it is spent.
+   */
+  limitReset?: (email: string) => Promise<void>;
 }
 
 type Admin = { id: number; email: string; address: string };
 const actorOf = (admin: Admin): AuditActor => ({ userId: admin.id, email: admin.email, address: admin.address });
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
-export function createAdminService({ db, users, sessions, auth, audit, clock }: AdminServiceDeps) {
+export function createAdminService({ db, users, sessions, auth, audit, clock, limitReset }: AdminServiceDeps) {
   async function target(id: number) {
     const user = await users.findById(id);
     if (!user) throw new HttpError(404, NO_SUCH_ACCOUNT_MSG);
@@ -97,6 +102,7 @@ export function createAdminService({ db, users, sessions, auth, audit, clock }: 
     async resetPassword(admin: Admin, id: number): Promise<string> {
       const user = await target(id);
       if (!user.isActive) throw new HttpError(400, `${user.email} is deactivated: reactivate the account first.`);
+      await limitReset?.(user.email);
       await auth.sendTemporaryPassword(user.email);
       await audit.record(actorOf(admin), { action: 'reset-password', target: user });
       return `A temporary password is on its way to ${user.email} (valid one hour).`;

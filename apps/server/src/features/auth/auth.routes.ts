@@ -9,7 +9,7 @@ import {
 } from '@signalboard/core';
 import { route } from '../../lib/endpoint';
 import { HttpError, parseInput } from '../../lib/errors';
-import type { RateLimiter } from '../../lib/rate-limiter';
+import { enforce, type RateLimiter } from '../../lib/rate-limiter';
 import type { Tokens } from '../../lib/tokens';
 import type { UserLimit } from '../../lib/user-limit';
 import type { AuthService } from './auth.service';
@@ -20,19 +20,6 @@ export interface AuthLimiters {
   loginByAddress: RateLimiter;
   forgotByEmail: RateLimiter;
   forgotByAddress: RateLimiter;
-}
-
-/** Counts one attempt against both keys; over either limit answers 429 saying when to retry. */
-export async function enforce(limiters: RateLimiter[], keys: string[], what: string): Promise<void> {
-  for (const [index, limiter] of limiters.entries()) {
-    const verdict = await limiter.hit(keys[index]!);
-    if (!verdict.allowed) {
-      const minutes = Math.ceil(verdict.retryAfterSeconds / 60);
-      const when = verdict.retryAfterSeconds < 90 ? `${verdict.retryAfterSeconds} seconds` : `${minutes} minutes`;
-      const msg = `Too many ${what} attempts. Please try again in ${when}.`;
-      throw new HttpError(429, msg, { error: msg, headers: { 'retry-after': String(verdict.retryAfterSeconds) } });
-    }
-  }
 }
 
 export interface PublicAuthRoutesOptions {

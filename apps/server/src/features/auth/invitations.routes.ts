@@ -8,7 +8,8 @@ import { route } from '../../lib/endpoint';
 import { HttpError } from '../../lib/errors';
 import type { Tokens } from '../../lib/tokens';
 import { requireAdmin } from '../admin/admin.routes';
-import { enforce, type AuthLimiters } from './auth.routes';
+import { enforce } from '../../lib/rate-limiter';
+import type { AuthLimiters } from './auth.routes';
 import type { AuthService } from './auth.service';
 import { SIGN_UP_CLOSED_MSG, SIGN_UP_SENT_MSG, type InvitationsService } from './invitations.service';
 
