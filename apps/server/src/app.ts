@@ -16,6 +16,8 @@ import { httpTimeouts } from './lib/http-timeouts';
 import { compressAnswers } from './lib/compress';
 import { protectedAuthRoutes, publicAuthRoutes } from './features/auth/auth.routes';
 import { adminRoutes } from './features/admin/admin.routes';
+import { twoFactorAdminRoutes } from './features/two-factor/two-factor-admin.routes';
+import { twoFactorRoutes } from './features/two-factor/two-factor.routes';
 import { favoritesRoutes } from './features/watchlist/watchlist.routes';
 import type { DashboardJobs } from './features/dashboard/dashboard.jobs';
 import type { TradeJobs } from './features/trades/trades.jobs';
@@ -134,7 +136,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         ? false
         : {
             level: config.LOG_LEVEL,
-            redact: ['req.headers.authorization', 'req.headers.cookie', '*.password', '*.new_password', '*.current_password'],
+            // Bodies are never logged; these keep a secret out should one be. Not `*.code`: that is every logged error's `err.code`.
+            redact: ['req.headers.authorization', 'req.headers.cookie', '*.password', '*.new_password', '*.current_password', '*.challenge', '*.recovery_codes'],
             ...(typeof deps.logger === 'object' ? deps.logger : {}),
           },
     bodyLimit: JSON_BODY_LIMIT_BYTES,
@@ -232,7 +235,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(
     async (open) => {
       await open.register(healthRoutes, { config, mailKind: mailer.kind, smsKind: services.sms.kind, clock, alertsEvaluatedAt: () => (deps.queued ? deps.queued.alertsEvaluatedAtMs() : alertEvaluation.lastEvaluatedAtMs()), readiness });
-      await open.register(publicAuthRoutes, { auth: services.auth, tokens: services.tokens, limiters: services.limiters, runInBackground });
+      await open.register(publicAuthRoutes, { auth: services.auth, tokens: services.tokens, limiters: services.limiters, twoFactor: services.twoFactor, runInBackground });
       // Twilio's callbacks (X-Twilio-Signature) and the e-mail unsubscribe link (a signed token).
       await open.register(alertDeliveryRoutes, { db, config, clock, linkKey: unsubscribeKeyOf(deps.jwtSecret) });
       // Telegram's update webhook (its secret-token header).
@@ -273,6 +276,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await secured.register(dashboardRoutes, { repo: services.dashboardRepo, jobs: deps.queued ? { fillIfEmpty: deps.queued.fillDashboard } : dashboardJobs, market: deps.market, marketClock: deps.marketClock, imageOrigins: config.NEWS_IMAGE_ORIGINS });
       await secured.register(tradesRoutes, { engines: tradeJobs.engines, repo: services.tradesRepo, market: deps.market, marketClock: deps.marketClock, records: services.records });
       await secured.register(adminRoutes, { service: services.admin, audit: services.audit, sessionUsers, clock });
+      await secured.register(twoFactorRoutes, { service: services.twoFactor, sessionUsers });
+      await secured.register(twoFactorAdminRoutes, { service: services.twoFactor, users: services.users, audit: services.audit, sessionUsers });
       await secured.register(customScansRoutes, { db, market: deps.market, marketClock: deps.marketClock, favorites: services.favorites, backtests: services.scanBacktests, runLimit: services.userLimits.scanRun });
     },
     { prefix: '/api' },

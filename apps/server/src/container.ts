@@ -29,6 +29,8 @@ import { createAdminService } from './features/admin/admin.service';
 import { createAuditRepo } from './features/admin/audit.repo';
 import { createSessionsRepo } from './features/auth/sessions.repo';
 import { createUsersRepo } from './features/auth/users.repo';
+import { createTwoFactorRepo } from './features/two-factor/two-factor.repo';
+import { createTwoFactorService } from './features/two-factor/two-factor.service';
 import { createDashboardJobs } from './features/dashboard/dashboard.jobs';
 import { createDashboardRepo } from './features/dashboard/dashboard.repo';
 import { createScanBacktests } from './features/custom-scans/backtest.job';
@@ -165,6 +167,8 @@ export function createContainer(deps: ContainerDeps, options: ContainerOptions) 
   const channels = { telegram: telegram.api, push, ...resolver };
   const webhookLane = createWebhookLane({ db, box, mailer, clock, config, log: jobLog, ...channels });
   const alertDelivery = createAlertDelivery({ db, sms, mailer, clock, config, log: jobLog, jwtSecret: deps.jwtSecret, webhooks: webhookLane });
+  // Two-factor sign-in: the TOTP keys sealed with the same box.
+  const twoFactor = createTwoFactorService({ repo: createTwoFactorRepo(db), sessions, box, clock });
   const webhooks = createWebhooksService({ repo: createWebhooksRepo(db), box, clock, store, config, ...channels });
 
   const defaultChecks = defaultReadinessChecks({ config, pool: deps.pool, mailKind: mailer.kind, smsKind: sms.kind, smsBudget: () => sms.budgetState() });
@@ -298,6 +302,7 @@ export function createContainer(deps: ContainerDeps, options: ContainerOptions) 
     auth,
     audit,
     admin,
+    twoFactor,
     tokens,
     limiters,
     userLimits,

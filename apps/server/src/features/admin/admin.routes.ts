@@ -12,7 +12,7 @@ export const ADMINS_ONLY_MSG = 'Only an admin of this installation can do this.'
 const AUDIT_CSV_COLUMNS = ['id', 'at', 'actor', 'action', 'target', 'detail', 'address'] as const;
 
 /** onRequest after `authenticate`: a member's token (or a deactivated, demoted admin's) gets 403 with a msg. */
-function requireAdmin(request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction): void {
+export function requireAdmin(request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction): void {
   done(request.user.role === 'admin' ? undefined : new HttpError(403, ADMINS_ONLY_MSG));
 }
 
