@@ -45,6 +45,7 @@ describe('AdminScreen', { timeout: 15_000 }, () => {
       'GET admin/users': inTurn({ body: { users: [ME, BOB] } }, { body: { users: [ME, { ...BOB, active: false, sessions: 0 }] } }),
       'GET admin/audit': inTurn({ body: { entries: [ENTRY], more: false } }, { body: { entries: [ENTRY], more: false } }),
       'POST admin/set_active': { body: { msg: 'bob@example.com is deactivated; 1 session ended.' } },
+      'GET admin/settings': { body: { two_factor_required: false } },
     });
     renderAdmin();
     const users = await screen.findByRole('table', { name: 'Users' });
@@ -65,10 +66,11 @@ describe('AdminScreen', { timeout: 15_000 }, () => {
 
   it("shows the server's refusal in place of each card for a member who opens it", async () => {
     const refused = { status: 403, body: { msg: 'Only an admin of this installation can do this.' } };
-    mockApi({ 'GET admin/users': refused, 'GET admin/audit': refused });
+    mockApi({ 'GET admin/users': refused, 'GET admin/audit': refused, 'GET admin/settings': refused });
     renderAdmin();
     expect(await screen.findByText('The accounts could not be loaded')).toBeInTheDocument();
     expect(await screen.findByText('The audit log could not be loaded')).toBeInTheDocument();
-    expect(screen.getAllByText('Only an admin of this installation can do this.')).toHaveLength(2);
+    expect(await screen.findByText('The sign-in settings could not be loaded')).toBeInTheDocument();
+    expect(screen.getAllByText('Only an admin of this installation can do this.')).toHaveLength(3);
   });
 });

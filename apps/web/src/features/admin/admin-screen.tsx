@@ -4,6 +4,7 @@ import { SCREEN_TITLES } from '@signalboard/core';
 import { Stack } from '@mantine/core';
 import { ScreenHeader } from '../../components/screen-header';
 import { AuditCard } from './audit-card';
+import { TwoFactorPolicyCard } from './two-factor-policy-card';
 import { UsersCard } from './users-card';
 
 /**
@@ -17,6 +18,7 @@ export function AdminScreen() {
       <ScreenHeader title={SCREEN_TITLES.admin} description="The accounts of this installation and what its admins have done." />
       <Stack gap="lg">
         <UsersCard />
+        <TwoFactorPolicyCard />
         <AuditCard />
       </Stack>
     </>

@@ -1,4 +1,4 @@
-import type { ForgotPasswordRequest, LoginRequest, LoginResponse, MsgBody, UpdatePasswordRequest } from '@signalboard/core';
+import type { ForgotPasswordRequest, LoginRequest, LoginResponse, LoginTokenResponse, LoginTwoFactorRequest, MsgBody, UpdatePasswordRequest } from '@signalboard/core';
 import { apiRequestUnchecked } from '../client';
 
 /*
@@ -9,6 +9,9 @@ import { apiRequestUnchecked } from '../client';
  */
 
 export const login = (body: LoginRequest) => apiRequestUnchecked<LoginResponse>('login', { json: body, anonymous: true });
+
+/** The second step of a two-factor sign-in: the login answer's challenge and a code (docs/accounts.md). */
+export const loginTwoFactor = (body: LoginTwoFactorRequest) => apiRequestUnchecked<LoginTokenResponse>('login/two_factor', { json: body, anonymous: true });
 
 export const forgotPassword = (body: ForgotPasswordRequest) => apiRequestUnchecked<MsgBody>('forgot-password', { json: body, anonymous: true });
 
