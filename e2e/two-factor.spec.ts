@@ -6,8 +6,10 @@
  */
 import type { Page } from 'playwright-core';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { SCREEN_TITLES } from '@signalboard/core';
 import { codeAtStep, keyFromBase32, stepAt } from './support/totp';
-import { screenshot, signedInUser, useBrowserPage } from './support/browser';
+import { addUser, api, apiLogin, newContext, screenshot, serverDataDir, signedInUser, uniqueEmail, useBrowserPage } from './support/browser';
+import { runCli } from './support/server-process';
 
 /** signedInUser's password. */
 const PASSWORD = 'correct horse battery staple';
@@ -87,5 +89,55 @@ describe('Two-factor sign-in', () => {
     await page.getByText('That code is not right: 4 tries left.', { exact: true }).waitFor();
     expect(new URL(page.url()).pathname).toBe('/login');
     expect(await page.evaluate(() => window.localStorage.getItem('access_token'))).toBeNull();
+  });
+
+  it('required by an admin: a member without it is led to turn it on at sign-in, then goes on to the dashboard', async () => {
+    // This test's user is the admin; the switch is on Administration.
+    const promoted = runCli(serverDataDir('app'), ['promote', email]);
+    expect(promoted.status, `${promoted.stderr}${promoted.stdout}`).toBe(0);
+    const admin = await apiLogin(email, PASSWORD);
+    const member = uniqueEmail('two-factor-member');
+    addUser(member, 'first password');
+    const first = await apiLogin(member, 'first password');
+    expect((await api('update-password', { token: first.access_token, json: { new_password: PASSWORD } })).status).toBe(200);
+
+    await page.goto('/dashboard/admin');
+    const requireSwitch = page.getByRole('switch', { name: 'Require two-factor sign-in for everyone' });
+    await requireSwitch.click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Require it' }).click();
+    try {
+      await page.getByText('Two-factor sign-in is required: accounts without it are led to turn it on at their next sign-in.', { exact: true }).waitFor();
+      await page.getByRole('switch', { name: 'Require two-factor sign-in for everyone', checked: true }).waitFor();
+      await screenshot(page, 'admin-two-factor-required');
+
+      const phoneContext = await newContext(session.browser, { width: 390, height: 844 });
+      try {
+        const phone = await phoneContext.newPage();
+        await phone.goto('/login');
+        await phone.getByLabel('Email').fill(member);
+        await phone.getByLabel('Password', { exact: true }).fill(PASSWORD);
+        await phone.getByRole('button', { name: 'Login' }).click();
+        await phone.waitForURL('**/set-two-factor');
+        await phone.getByText('Your installation requires it: turn it on to go on using Signalboard.', { exact: true }).waitFor();
+        await phone.getByRole('button', { name: 'Turn on' }).click();
+        await phone.getByRole('img', { name: 'QR code of your two-factor key' }).waitFor();
+        await screenshot(phone, 'set-two-factor-phone');
+        const key = keyFromBase32(await phone.getByTestId('two-factor-key').innerText());
+        await phone.getByLabel(/Code from your app/).fill(codeAtStep(key, stepAt(Date.now())));
+        await phone.getByRole('button', { name: 'Confirm' }).click();
+        await phone.getByRole('list', { name: 'Recovery codes' }).waitFor();
+        await screenshot(phone, 'two-factor-recovery-codes-phone');
+        await phone.getByRole('checkbox', { name: 'I have saved these recovery codes' }).check();
+        await phone.getByRole('button', { name: 'Done' }).click();
+        await phone.getByRole('heading', { name: SCREEN_TITLES.main, level: 1 }).waitFor();
+        expect(new URL(phone.url()).pathname).toBe('/dashboard/main');
+      } finally {
+        await phoneContext.close();
+      }
+    } finally {
+      // The app server is shared by the spec files that follow: they sign in with passwords alone.
+      const stopped = await api('admin/require_two_factor', { token: admin.access_token, json: { required: false } });
+      expect(stopped.status).toBe(200);
+    }
   });
 });

@@ -6,10 +6,12 @@ import '@mantine/core/styles/Skeleton.layer.css';
 import '@mantine/core/styles/ThemeIcon.layer.css';
 import { Anchor, Group } from '@mantine/core';
 import { AUTH_SCREEN_TITLES } from '@signalboard/core';
+import { QueryClientProvider } from '@tanstack/react-query';
 import { Navigate, useNavigate } from 'react-router';
 import { hasValidToken, tokenStorage } from '../../auth/token-storage';
 import { AuthLayout } from '../../components/auth-layout';
 import { logout } from '../../lib/api/auth';
+import { queryClient } from '../../lib/query-client';
 import { TwoFactorCard } from '../account/two-factor-card';
 
 /**
@@ -30,7 +32,10 @@ export function SetTwoFactorScreen() {
 
   return (
     <AuthLayout title={AUTH_SCREEN_TITLES.setTwoFactor} subtitle="Your installation requires two-factor sign-in: please turn it on to continue.">
-      <TwoFactorCard framed={false} onFinished={() => navigate('/dashboard', { replace: true })} />
+      {/* Outside the shell, which provides the query client to the dashboard's screens. */}
+      <QueryClientProvider client={queryClient}>
+        <TwoFactorCard framed={false} onFinished={() => navigate('/dashboard', { replace: true })} />
+      </QueryClientProvider>
       <Group justify="center" mt="lg">
         <Anchor component="button" type="button" size="sm" onClick={() => void signOut()}>
           Sign out
