@@ -72,7 +72,7 @@ export const routes: RouteObject[] = [
       {
         path: 'set-two-factor',
         handle: { title: documentTitle(AUTH_SCREEN_TITLES.setTwoFactor) } satisfies RouteHandle,
-        lazy: () => import('./features/set-two-factor/set-two-factor-screen'),
+        lazy: () => import('./features/account/set-two-factor-screen'),
       },
       {
         path: 'dashboard',

@@ -12,7 +12,7 @@ import { hasValidToken, tokenStorage } from '../../auth/token-storage';
 import { AuthLayout } from '../../components/auth-layout';
 import { logout } from '../../lib/api/auth';
 import { queryClient } from '../../lib/query-client';
-import { TwoFactorCard } from '../account/two-factor-card';
+import { TwoFactorCard } from './two-factor-card';
 
 /**
  * /set-two-factor: where a session goes when the installation requires two-factor sign-in and the
