@@ -29,7 +29,9 @@ describe('Administration', () => {
       await member.goto('/dashboard/admin');
       await member.getByRole('heading', { name: 'Administration', level: 1 }).waitFor();
       await member.getByText('The accounts could not be loaded').waitFor();
-      expect(await member.getByText('Only an admin of this installation can do this.').count()).toBe(2);
+      await member.getByText('The sign-in settings could not be loaded').waitFor();
+      await member.getByText('The audit log could not be loaded').waitFor();
+      expect(await member.getByText('Only an admin of this installation can do this.').count()).toBe(3);
       expect(await member.getByRole('navigation', { name: 'Main menu' }).getByRole('link', { name: 'Administration' }).count()).toBe(0);
       await member.goto('/dashboard/symbollookup');
       await member.getByRole('heading', { name: 'Add and Remove Stocks', level: 1 }).waitFor();
