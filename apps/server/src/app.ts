@@ -276,7 +276,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await secured.register(dashboardRoutes, { repo: services.dashboardRepo, jobs: deps.queued ? { fillIfEmpty: deps.queued.fillDashboard } : dashboardJobs, market: deps.market, marketClock: deps.marketClock, imageOrigins: config.NEWS_IMAGE_ORIGINS });
       await secured.register(tradesRoutes, { engines: tradeJobs.engines, repo: services.tradesRepo, market: deps.market, marketClock: deps.marketClock, records: services.records });
       await secured.register(adminRoutes, { service: services.admin, audit: services.audit, sessionUsers, clock });
-      await secured.register(twoFactorRoutes, { service: services.twoFactor, sessionUsers });
+      await secured.register(twoFactorRoutes, { service: services.twoFactor, sessionUsers, codeLimit: services.twoFactorCodeLimit });
       await secured.register(twoFactorAdminRoutes, { service: services.twoFactor, users: services.users, audit: services.audit, sessionUsers });
       await secured.register(customScansRoutes, { db, market: deps.market, marketClock: deps.marketClock, favorites: services.favorites, backtests: services.scanBacktests, runLimit: services.userLimits.scanRun });
     },

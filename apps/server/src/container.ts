@@ -63,7 +63,7 @@ import { NO_FOREGROUND, type Foreground } from './lib/foreground';
 import type { LiveBus } from './lib/live-bus';
 import { RateLimiter } from './lib/rate-limiter';
 import { createDbRateLimiter, createUsageCounters } from './lib/usage-counter';
-import { createCostlyCallLimits } from './lib/user-limit';
+import { createCostlyCallLimits, createUserLimit } from './lib/user-limit';
 import type { Resolver } from './lib/outbound/url-guard';
 import { createSecretBox, derivedSecretBoxKey } from './lib/secret-box';
 import { vapidSubject } from './lib/webpush/subject';
@@ -169,6 +169,16 @@ export function createContainer(deps: ContainerDeps, options: ContainerOptions) 
   const alertDelivery = createAlertDelivery({ db, sms, mailer, clock, config, log: jobLog, jwtSecret: deps.jwtSecret, webhooks: webhookLane });
   // Two-factor sign-in: the TOTP keys sealed with the same box.
   const twoFactor = createTwoFactorService({ repo: createTwoFactorRepo(db), sessions, box, clock });
+  // Codes checked behind the token (turning two-factor on or off, new recovery codes) are guesses
+  // too: as many per account as sign-in attempts per e-mail.
+  const twoFactorCodeLimit = createUserLimit({
+    name: 'two-factor-code-user',
+    what: 'two-factor codes',
+    max: config.LOGIN_MAX_PER_EMAIL,
+    windowSeconds: config.LOGIN_WINDOW_SECONDS,
+    clock,
+    store,
+  });
   const webhooks = createWebhooksService({ repo: createWebhooksRepo(db), box, clock, store, config, ...channels });
 
   const defaultChecks = defaultReadinessChecks({ config, pool: deps.pool, mailKind: mailer.kind, smsKind: sms.kind, smsBudget: () => sms.budgetState() });
@@ -303,6 +313,7 @@ export function createContainer(deps: ContainerDeps, options: ContainerOptions) 
     audit,
     admin,
     twoFactor,
+    twoFactorCodeLimit,
     tokens,
     limiters,
     userLimits,

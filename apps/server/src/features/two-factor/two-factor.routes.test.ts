@@ -213,6 +213,18 @@ describe('turning two-factor off and new recovery codes', () => {
     expect(signIn.json()).toEqual({ access_token: expect.any(String), first_login: false });
   });
 
+  it('counts every code checked behind the token: past the per-account limit, 429 even for the right one', async () => {
+    const { headers } = await account('code-limit');
+    const { key } = await enableTwoFactor(headers);
+    nextStep();
+    // enableTwoFactor's code was the first of LOGIN_MAX_PER_EMAIL (30) in the window.
+    for (let i = 1; i < 30; i += 1) expect((await post('/api/two_factor/disable', { code: 'zzzzz-zzzzz' }, headers)).statusCode).toBe(400);
+    const over = await post('/api/two_factor/disable', { code: totp(key, t.clock.nowMs()) }, headers);
+    expect(over.statusCode).toBe(429);
+    expect(over.json().msg).toMatch(/^Too many two-factor codes \(at most 30 every 10 minutes\)\. Please try again in \d+ (seconds|minutes)\.$/);
+    expect((await get('/api/two_factor', headers)).json().enabled).toBe(true);
+  });
+
   it('new recovery codes need a code; the earlier ones stop working', async () => {
     const { email, headers } = await account('regenerate');
     const { recoveryCodes } = await enableTwoFactor(headers);
