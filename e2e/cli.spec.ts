@@ -6,6 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import { api, apiLogin, uniqueEmail } from './support/browser';
 import { makeDataDir, runCli } from './support/server-process';
+import { codeAtStep, keyFromBase32, stepAt } from './support/totp';
 
 const cleanup: string[] = [];
 afterAll(async () => {
@@ -31,6 +32,26 @@ describe('npm run user, while the server runs', () => {
     const listed = runCli(dataDir(), ['list']);
     expect(listed.status).toBe(0);
     expect(listed.stdout).toMatch(new RegExp(`${email.replace(/[.]/g, '\\.')}\\tmember, active, first-login`));
+  });
+
+  it('turns off the two-factor sign-in of an account that lost its phone, ending its sessions', async () => {
+    const email = uniqueEmail('cli-2fa');
+    expect(runCli(dataDir(), ['add', email, '--password', 'first password']).status).toBe(0);
+    const first = await apiLogin(email, 'first password');
+    expect((await api('update-password', { token: first.access_token, json: { new_password: 'a long new password' } })).status).toBe(200);
+    await api('logout', { token: first.access_token, json: {} });
+    const { access_token } = await apiLogin(email, 'a long new password');
+    const setup = await api<{ manual_key: string }>('two_factor/setup', { token: access_token, json: {} });
+    const code = codeAtStep(keyFromBase32(setup.body.manual_key), stepAt(Date.now()));
+    expect((await api('two_factor/enable', { token: access_token, json: { code } })).status).toBe(200);
+    expect((await api<{ two_factor_required?: boolean }>('login', { json: { email, password: 'a long new password' } })).body.two_factor_required).toBe(true);
+
+    const reset = runCli(dataDir(), ['reset-two-factor', email]);
+    expect(reset.status, reset.stderr).toBe(0);
+    expect(reset.stdout).toContain(`Two-factor sign-in of ${email} is off.`);
+    expect(reset.stdout).toContain('Ended 1 session.');
+    expect((await api('getemail', { token: access_token })).status).toBe(401);
+    expect((await apiLogin(email, 'a long new password')).access_token).toEqual(expect.any(String));
   });
 
   it('resets a password and deactivates an account, whose tokens stop at once', async () => {

@@ -18,6 +18,8 @@ import { protectedAuthRoutes, publicAuthRoutes } from './features/auth/auth.rout
 import { adminRoutes } from './features/admin/admin.routes';
 import { createInstallation } from './features/admin/installation';
 import { adminInvitationRoutes, publicInvitationRoutes } from './features/auth/invitations.routes';
+import { twoFactorAdminRoutes } from './features/two-factor/two-factor-admin.routes';
+import { twoFactorRoutes } from './features/two-factor/two-factor.routes';
 import { favoritesRoutes } from './features/watchlist/watchlist.routes';
 import type { DashboardJobs } from './features/dashboard/dashboard.jobs';
 import type { TradeJobs } from './features/trades/trades.jobs';
@@ -136,7 +138,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         ? false
         : {
             level: config.LOG_LEVEL,
-            redact: ['req.headers.authorization', 'req.headers.cookie', '*.password', '*.new_password', '*.current_password'],
+            // Bodies are never logged; these keep a secret out should one be. Not `*.code`: that is every logged error's `err.code`.
+            redact: ['req.headers.authorization', 'req.headers.cookie', '*.password', '*.new_password', '*.current_password', '*.challenge', '*.recovery_codes'],
             ...(typeof deps.logger === 'object' ? deps.logger : {}),
           },
     bodyLimit: JSON_BODY_LIMIT_BYTES,
@@ -236,8 +239,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(
     async (open) => {
       await open.register(healthRoutes, { config, mailKind: mailer.kind, smsKind: services.sms.kind, clock, alertsEvaluatedAt, readiness });
-      await open.register(publicAuthRoutes, { auth: services.auth, tokens: services.tokens, limiters: services.limiters, runInBackground });
-      await open.register(publicInvitationRoutes, { invitations: services.invitations, auth: services.auth, tokens: services.tokens, limiters: services.limiters, signUp: config.SIGNUP, runInBackground });
+      await open.register(publicAuthRoutes, { auth: services.auth, tokens: services.tokens, limiters: services.limiters, twoFactor: services.twoFactor, runInBackground });
+      await open.register(publicInvitationRoutes, { invitations: services.invitations, auth: services.auth, twoFactor: services.twoFactor, tokens: services.tokens, limiters: services.limiters, signUp: config.SIGNUP, runInBackground });
       // Twilio's callbacks (X-Twilio-Signature) and the e-mail unsubscribe link (a signed token).
       await open.register(alertDeliveryRoutes, { db, config, clock, linkKey: unsubscribeKeyOf(deps.jwtSecret) });
       // Telegram's update webhook (its secret-token header).
@@ -280,6 +283,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       const installation = createInstallation({ db, config, clock, readiness, mailKind: mailer.kind, smsKind: services.sms.kind, alertsEvaluatedAt });
       await secured.register(adminRoutes, { service: services.admin, audit: services.audit, sessionUsers, clock, installation });
       await secured.register(adminInvitationRoutes, { invitations: services.invitations });
+      await secured.register(twoFactorRoutes, { service: services.twoFactor, sessionUsers, codeLimit: services.twoFactorCodeLimit });
+      await secured.register(twoFactorAdminRoutes, { service: services.twoFactor, users: services.users, audit: services.audit, sessionUsers });
       await secured.register(customScansRoutes, { db, market: deps.market, marketClock: deps.marketClock, favorites: services.favorites, backtests: services.scanBacktests, runLimit: services.userLimits.scanRun });
     },
     { prefix: '/api' },

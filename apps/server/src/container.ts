@@ -31,6 +31,8 @@ import { createInvitationsService } from './features/auth/invitations.service';
 import { createAuditRepo } from './features/admin/audit.repo';
 import { createSessionsRepo } from './features/auth/sessions.repo';
 import { createUsersRepo } from './features/auth/users.repo';
+import { createTwoFactorRepo } from './features/two-factor/two-factor.repo';
+import { createTwoFactorService } from './features/two-factor/two-factor.service';
 import { createDashboardJobs } from './features/dashboard/dashboard.jobs';
 import { createDashboardRepo } from './features/dashboard/dashboard.repo';
 import { createScanBacktests } from './features/custom-scans/backtest.job';
@@ -63,7 +65,7 @@ import { NO_FOREGROUND, type Foreground } from './lib/foreground';
 import type { LiveBus } from './lib/live-bus';
 import { enforce, RateLimiter } from './lib/rate-limiter';
 import { createDbRateLimiter, createUsageCounters } from './lib/usage-counter';
-import { createCostlyCallLimits } from './lib/user-limit';
+import { createCostlyCallLimits, createUserLimit } from './lib/user-limit';
 import type { Resolver } from './lib/outbound/url-guard';
 import { createSecretBox, derivedSecretBoxKey } from './lib/secret-box';
 import { vapidSubject } from './lib/webpush/subject';
@@ -168,6 +170,18 @@ export function createContainer(deps: ContainerDeps, options: ContainerOptions) 
   const channels = { telegram: telegram.api, push, ...resolver };
   const webhookLane = createWebhookLane({ db, box, mailer, clock, config, log: jobLog, ...channels });
   const alertDelivery = createAlertDelivery({ db, sms, mailer, clock, config, log: jobLog, jwtSecret: deps.jwtSecret, webhooks: webhookLane });
+  // Two-factor sign-in: the TOTP keys sealed with the same box.
+  const twoFactor = createTwoFactorService({ repo: createTwoFactorRepo(db), sessions, box, clock });
+  // Codes checked behind the token (turning two-factor on or off, new recovery codes) are guesses
+  // too: as many per account as sign-in attempts per e-mail.
+  const twoFactorCodeLimit = createUserLimit({
+    name: 'two-factor-code-user',
+    what: 'two-factor codes',
+    max: config.LOGIN_MAX_PER_EMAIL,
+    windowSeconds: config.LOGIN_WINDOW_SECONDS,
+    clock,
+    store,
+  });
   const webhooks = createWebhooksService({ repo: createWebhooksRepo(db), box, clock, store, config, ...channels });
 
   const defaultChecks = defaultReadinessChecks({ config, pool: deps.pool, mailKind: mailer.kind, smsKind: sms.kind, smsBudget: () => sms.budgetState() });
@@ -302,6 +316,8 @@ export function createContainer(deps: ContainerDeps, options: ContainerOptions) 
     audit,
     admin,
     invitations,
+    twoFactor,
+    twoFactorCodeLimit,
     tokens,
     limiters,
     userLimits,

@@ -1,7 +1,7 @@
 import { APP_NAME, AUTH_SCREEN_TITLES, DASHBOARD_CHILD_PATHS, documentTitle, screenDocumentTitle, type DashboardChildPath } from '@signalboard/core';
 import { useEffect } from 'react';
 import { createBrowserRouter, Navigate, Outlet, useMatches, type RouteObject } from 'react-router';
-import { setPasswordChangeRequiredHandler, setUnauthorizedHandler } from './lib/client';
+import { setPasswordChangeRequiredHandler, setTwoFactorSetupRequiredHandler, setUnauthorizedHandler } from './lib/client';
 import { RequireAuth } from './auth/require-auth';
 import { NotAvailableScreen } from './features/not-available/not-available-screen';
 import { RouteError } from './components/route-error';
@@ -73,6 +73,11 @@ export const routes: RouteObject[] = [
       { path: 'invite', handle: { title: documentTitle(AUTH_SCREEN_TITLES.invitation) } satisfies RouteHandle, lazy: () => import('./features/invitation/invitation-screen') },
       { path: 'sign-up', handle: { title: documentTitle(AUTH_SCREEN_TITLES.signUp) } satisfies RouteHandle, lazy: () => import('./features/invitation/sign-up-screen') },
       {
+        path: 'set-two-factor',
+        handle: { title: documentTitle(AUTH_SCREEN_TITLES.setTwoFactor) } satisfies RouteHandle,
+        lazy: () => import('./features/account/set-two-factor-screen'),
+      },
+      {
         path: 'dashboard',
         lazy: async () => {
           const { DashboardShell } = await import('./features/shell/dashboard-shell');
@@ -95,5 +100,6 @@ export function createRouter() {
   const router = createBrowserRouter(routes);
   setUnauthorizedHandler(() => void router.navigate('/login', { replace: true }));
   setPasswordChangeRequiredHandler(() => void router.navigate('/set-password', { replace: true }));
+  setTwoFactorSetupRequiredHandler(() => void router.navigate('/set-two-factor', { replace: true }));
   return router;
 }

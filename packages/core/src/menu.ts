@@ -118,7 +118,7 @@ export const FEATURE_OF_SCREEN = {
 export type FeatureName = (typeof FEATURE_OF_SCREEN)[DashboardChildPath];
 
 /** The titles of the screens outside the dashboard (spec §4, §5). */
-export const AUTH_SCREEN_TITLES = { login: 'Sign in', setPassword: 'Change Password', invitation: 'Create your account', signUp: 'Create an account' } as const;
+export const AUTH_SCREEN_TITLES = { login: 'Sign in', setPassword: 'Change Password', setTwoFactor: 'Turn on two-factor sign-in', invitation: 'Create your account', signUp: 'Create an account' } as const;
 
 /** The product's name, last in every document title. */
 export const APP_NAME = 'Signalboard';

@@ -1,6 +1,6 @@
 /**
  * Admin commands: npm run user -- add <email> [--password <pw>] [--admin] | list | reset <email> |
- * deactivate <email> | activate <email> | promote <email> | demote <email>
+ * reset-two-factor <email> | deactivate <email> | activate <email> | promote <email> | demote <email>
  * Uses DATA_DIR / DATABASE_URL like the server; with the embedded database it connects to the running
  * server, or starts it for the command and stops it after.
  */
@@ -12,6 +12,7 @@ import { openDatabase } from '../db/open';
 import { createAuditRepo, type AuditRecord } from '../features/admin/audit.repo';
 import { createSessionsRepo, type SessionsRepo } from '../features/auth/sessions.repo';
 import { createUsersRepo, type UsersRepo } from '../features/auth/users.repo';
+import { createTwoFactorRepo, type TwoFactorRepo } from '../features/two-factor/two-factor.repo';
 import { generateTemporaryPassword, hashPassword } from '../lib/password';
 
 const USAGE = `Usage: npm run user -- <command>
@@ -19,6 +20,7 @@ const USAGE = `Usage: npm run user -- <command>
                                   create an account (a temporary password is generated and printed when none is given; the account must change it at first login); --admin: an admin
   list                            list accounts
   reset <email>                   set a new temporary password (printed), end its sessions, and require a change at next login
+  reset-two-factor <email>        turn an account's two-factor sign-in off (a lost phone, no recovery code left) and end its sessions
   deactivate <email>              deactivate an account; its sessions end and its tokens stop working at once
   activate <email>                re-activate a deactivated account
   promote <email>                 make an account an admin
@@ -47,6 +49,7 @@ async function run(
   options: { password?: string; admin?: boolean },
   users: UsersRepo,
   sessions: SessionsRepo,
+  twoFactor: Pick<TwoFactorRepo, 'remove'>,
   log: (entry: AuditRecord) => Promise<void>,
 ) {
   const { password } = options;
@@ -83,6 +86,16 @@ async function run(
       console.log(`Password of ${user.email} reset${password ? '' : ` to temporary password: ${temporary}`}`);
       if (ended > 0) console.log(`Ended ${ended} ${ended === 1 ? 'session' : 'sessions'}.`);
       console.log('The password must be changed at next login.');
+      return;
+    }
+    case 'reset-two-factor': {
+      // As Administration's Reset two-factor, for when no admin can sign in (docs/accounts.md).
+      const user = await requireUser(users, parseEmail(args[0]));
+      const wasOn = await twoFactor.remove(user.id);
+      const ended = await sessions.endAll(user.id, 'admin');
+      await log({ action: 'reset-two-factor', target: user, detail: { was_on: wasOn, sessions_ended: ended } });
+      console.log(wasOn ? `Two-factor sign-in of ${user.email} is off.` : `${user.email} had no two-factor sign-in on.`);
+      if (ended > 0) console.log(`Ended ${ended} ${ended === 1 ? 'session' : 'sessions'}.`);
       return;
     }
     case 'deactivate':
@@ -123,7 +136,7 @@ async function main(): Promise<number> {
     return 0;
   }
   const [command, ...args] = positionals;
-  if (!['add', 'list', 'reset', 'deactivate', 'activate', 'promote', 'demote'].includes(command ?? '')) {
+  if (!['add', 'list', 'reset', 'reset-two-factor', 'deactivate', 'activate', 'promote', 'demote'].includes(command ?? '')) {
     console.error(`${command ? `Unknown command "${command}".` : 'A command is required.'}\n${USAGE}`);
     return 2;
   }
@@ -139,7 +152,7 @@ async function main(): Promise<number> {
   const quiet = { info: () => undefined, warn: (msg: string) => console.warn(msg) };
   const database = await openDatabase(config, quiet);
   try {
-    await run(command, args, { ...(values.password !== undefined ? { password: values.password } : {}), admin: values.admin ?? false }, createUsersRepo(database.db), createSessionsRepo(database.db), (entry) =>
+    await run(command, args, { ...(values.password !== undefined ? { password: values.password } : {}), admin: values.admin ?? false }, createUsersRepo(database.db), createSessionsRepo(database.db), createTwoFactorRepo(database.db), (entry) =>
       createAuditRepo(database.db).record({ name: 'command line' }, entry),
     );
     return 0;

@@ -17,3 +17,4 @@ export * from './tables/custom-scan-backtests';
 export * from './tables/sessions';
 export * from './tables/audit';
 export * from './tables/invitations';
+export * from './tables/two-factor';

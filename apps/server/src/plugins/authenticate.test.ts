@@ -3,7 +3,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { MISS, type SessionAuth } from '../features/auth/session-users';
 import { HttpError } from '../lib/errors';
 import type { VerifyResult } from '../lib/tokens';
-import { AUTH_TOKEN_MISSING_MSG, createAuthenticate, PASSWORD_CHANGE_REQUIRED_MSG, SESSION_ENDED_MSG } from './authenticate';
+import { AUTH_TOKEN_MISSING_MSG, createAuthenticate, PASSWORD_CHANGE_REQUIRED_MSG, SESSION_ENDED_MSG, TWO_FACTOR_SETUP_REQUIRED_MSG } from './authenticate';
 
 const EXP = 2_000_000_000;
 /** `user-<id>-<sid>` verifies as that user and session. */
@@ -22,6 +22,7 @@ const session = (sessionId: string, userId: number, rest: Partial<SessionAuth> =
   isActive: true,
   ended: false,
   restricted: false,
+  needsTwoFactor: false,
   ...rest,
 });
 const SESSIONS = new Map<string, SessionAuth>([
@@ -29,6 +30,8 @@ const SESSIONS = new Map<string, SessionAuth>([
   ['b', session('b', 2, { isActive: false })],
   ['c', session('c', 1, { ended: true })],
   ['d', session('d', 3, { restricted: true })],
+  ['e', session('e', 4, { needsTwoFactor: true })],
+  ['f', session('f', 5, { restricted: true, needsTwoFactor: true })],
 ]);
 
 /** Runs the hook; answers what `done` got and whether it came before the hook returned. */
@@ -94,6 +97,22 @@ describe('authenticate', () => {
     });
     expect(await run(authenticate, 'Bearer user-3-d')).toMatchObject({ error: `403 ${PASSWORD_CHANGE_REQUIRED_MSG} (password_change_required)` });
     expect(await run(authenticate, 'Bearer user-3-d', { operationId: 'updatePassword', duringFirstLogin: true })).toMatchObject({ error: undefined, user: { id: 3 } });
+  });
+
+  it('lets a session that must turn two-factor on make only the calls declared duringTwoFactorSetup', async () => {
+    const authenticate = createAuthenticate(tokens, cacheOf(true));
+    const refused = { error: `403 ${TWO_FACTOR_SETUP_REQUIRED_MSG} (two_factor_setup_required)`, user: undefined };
+    expect(await run(authenticate, 'Bearer user-4-e', { operationId: 'getFavoriteStocks' })).toMatchObject(refused);
+    expect(await run(authenticate, 'Bearer user-4-e', { operationId: 'updatePassword', duringFirstLogin: true })).toMatchObject(refused);
+    expect(await run(authenticate, 'Bearer user-4-e', { operationId: 'twoFactorEnable', duringTwoFactorSetup: true })).toMatchObject({ error: undefined, user: { id: 4 } });
+  });
+
+  it('asks a session at its first login for the password first, even when two-factor is waiting too', async () => {
+    const authenticate = createAuthenticate(tokens, cacheOf(true));
+    expect(await run(authenticate, 'Bearer user-5-f', { operationId: 'updatePassword', duringFirstLogin: true })).toMatchObject({ error: undefined, user: { id: 5 } });
+    expect(await run(authenticate, 'Bearer user-5-f', { operationId: 'twoFactorEnable', duringTwoFactorSetup: true })).toMatchObject({
+      error: `403 ${PASSWORD_CHANGE_REQUIRED_MSG} (password_change_required)`,
+    });
   });
 
   it('refuses a missing, malformed, expired or invalid token without looking the session up', async () => {

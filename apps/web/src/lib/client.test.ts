@@ -118,6 +118,22 @@ describe('apiCall and the answer\'s schema', () => {
     expect((failure as Error).message).toBe('Please change your password before using Signalboard.');
     expect(handler).toHaveBeenCalledTimes(1);
   });
+
+  it('sends a session that must turn two-factor on to its setup (403 two_factor_setup_required), not to Change Password', async () => {
+    const { apiCall, setPasswordChangeRequiredHandler, setTwoFactorSetupRequiredHandler } = await import('./client');
+    const passwordHandler = vi.fn();
+    const twoFactorHandler = vi.fn();
+    setPasswordChangeRequiredHandler(passwordHandler);
+    setTwoFactorSetupRequiredHandler(twoFactorHandler);
+    answering(403, '{"msg":"Only an admin of this installation can do this."}');
+    await apiCall(getCall('get_favorite_stocks', okAnswer)).catch(() => undefined);
+    expect(twoFactorHandler).not.toHaveBeenCalled();
+    answering(403, '{"msg":"Your installation requires two-factor sign-in: please turn it on to continue.","code":"two_factor_setup_required"}');
+    const failure = await apiCall(getCall('get_favorite_stocks', okAnswer)).catch((error: unknown) => error);
+    expect((failure as Error).message).toBe('Your installation requires two-factor sign-in: please turn it on to continue.');
+    expect(twoFactorHandler).toHaveBeenCalledTimes(1);
+    expect(passwordHandler).not.toHaveBeenCalled();
+  });
 });
 
 describe('apiCall: the request from the declaration', () => {

@@ -15,6 +15,7 @@ export class ApiError extends Error {
 
 let onUnauthorized: () => void = () => undefined;
 let onPasswordChangeRequired: () => void = () => undefined;
+let onTwoFactorSetupRequired: () => void = () => undefined;
 
 /** The router registers where a 401 on a signed-in call goes (the login screen). */
 export function setUnauthorizedHandler(handler: () => void): void {
@@ -30,6 +31,16 @@ export function setPasswordChangeRequiredHandler(handler: () => void): void {
   onPasswordChangeRequired = handler;
 }
 export const PASSWORD_CHANGE_REQUIRED_CODE = 'password_change_required';
+
+/**
+ * The router registers where a session that must turn two-factor on first goes (/set-two-factor):
+ * the installation requires it and the server answers the session's other calls 403 with
+ * `code: two_factor_setup_required` (docs/accounts.md "Two-factor sign-in").
+ */
+export function setTwoFactorSetupRequiredHandler(handler: () => void): void {
+  onTwoFactorSetupRequired = handler;
+}
+export const TWO_FACTOR_SETUP_REQUIRED_CODE = 'two_factor_setup_required';
 
 interface RequestOptions {
   method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
@@ -113,6 +124,7 @@ async function apiFetch(path: string, options: RequestOptions = {}): Promise<Res
     onUnauthorized();
   }
   if (response.status === 403 && fields.code === PASSWORD_CHANGE_REQUIRED_CODE && !options.anonymous) onPasswordChangeRequired();
+  if (response.status === 403 && fields.code === TWO_FACTOR_SETUP_REQUIRED_CODE && !options.anonymous) onTwoFactorSetupRequired();
   throw new ApiError(msg, response.status, error);
 }
 

@@ -17,11 +17,28 @@ export const loginRequest = z.object({
 });
 export type LoginRequest = z.input<typeof loginRequest>;
 
-export const loginResponse = z.object({
+/** The spec's answer: signed in. */
+export const loginTokenResponse = z.object({
   access_token: z.string(),
   first_login: z.boolean(),
 });
+export type LoginTokenResponse = z.infer<typeof loginTokenResponse>;
+
+/**
+ * The password was right and the account signs in with two-factor (issue 28): no token yet; the
+ * `challenge` goes to POST api/login/two_factor with the code, within five minutes.
+ */
+export const loginChallengeResponse = z.object({
+  two_factor_required: z.literal(true),
+  challenge: z.string(),
+  first_login: z.boolean(),
+});
+export type LoginChallengeResponse = z.infer<typeof loginChallengeResponse>;
+
+/** POST api/login answers one of the two; a client tells them apart by `access_token` (isLoginChallenge). */
+export const loginResponse = z.union([loginTokenResponse, loginChallengeResponse]);
 export type LoginResponse = z.infer<typeof loginResponse>;
+export const isLoginChallenge = (answer: LoginResponse): answer is LoginChallengeResponse => !('access_token' in answer);
 
 /**
  * POST api/update-password (token required). Answers `msgBody`. `current_password` is required

@@ -1,5 +1,6 @@
 export * from './common';
 export * from './auth';
+export * from './two-factor';
 export * from './watchlist';
 export * from './support';
 export * from './market';

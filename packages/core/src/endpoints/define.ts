@@ -44,6 +44,12 @@ export interface Endpoint {
    * changing the password, reading the e-mail and signing out); every other call answers it 403.
    */
   duringFirstLogin?: true;
+  /**
+   * A session signed in without two-factor while the installation requires it may make this call
+   * (turning two-factor on, reading the e-mail, signing out); every other call answers it 403
+   * `code: two_factor_setup_required`.
+   */
+  duringTwoFactorSetup?: true;
   /** A non-2xx status that answers the `response` schema too (not `{ msg }`), e.g. readiness's 503. */
   alsoAnswers?: { status: 503; description: string };
   /** A stream that stays open until the client leaves (documented as `x-streams-until-closed`; the fuzz test reads its first line). */

@@ -15,14 +15,16 @@ import { optionSignalsEndpoints } from './option-signals';
 import { savedAlertsEndpoints } from './saved-alerts';
 import { supportEndpoints } from './support';
 import { tradesEndpoints } from './trades';
+import { twoFactorEndpoints } from './two-factor';
 import { watchlistEndpoints } from './watchlist';
 
 export { defineEndpoint, endpointGroup, type Endpoint, type ErrorStatus } from './define';
-export { adminEndpoints, alertsEndpoints, authEndpoints, customScansEndpoints, dashboardEndpoints, docsEndpoints, healthEndpoints, liveEndpoints, marketEndpoints, newsEndpoints, optionSignalsEndpoints, dropScannerEndpoints, savedAlertsEndpoints, supportEndpoints, tradesEndpoints, watchlistEndpoints };
+export { adminEndpoints, alertsEndpoints, authEndpoints, customScansEndpoints, dashboardEndpoints, docsEndpoints, healthEndpoints, liveEndpoints, marketEndpoints, newsEndpoints, optionSignalsEndpoints, dropScannerEndpoints, savedAlertsEndpoints, supportEndpoints, tradesEndpoints, twoFactorEndpoints, watchlistEndpoints };
 
 /** Every declared endpoint; the server registers each exactly once (apps/server/src/features/docs/openapi.test.ts checks). */
 export const ALL_ENDPOINTS: readonly Endpoint[] = [
   authEndpoints,
+  twoFactorEndpoints,
   healthEndpoints,
   watchlistEndpoints,
   supportEndpoints,

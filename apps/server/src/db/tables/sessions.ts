@@ -20,6 +20,11 @@ export const sessions = pgTable(
     endedReason: text('ended_reason'),
     /** Signed in with a temporary or initial password: may only change it and read the e-mail until it does. */
     restricted: boolean('restricted').notNull().default(false),
+    /**
+     * Signed in without two-factor while the installation requires it: may only turn it on (and read
+     * the e-mail, sign out) until it does (docs/accounts.md "Two-factor sign-in").
+     */
+    needsTwoFactor: boolean('needs_two_factor').notNull().default(false),
     /** The User-Agent header as sent (at most 300 characters). */
     userAgent: text('user_agent').notNull().default(''),
     /** The client's address (behind TRUST_PROXY, the proxy's forwarded one). */

@@ -47,6 +47,7 @@ export function createAdminService({ db, users, sessions, auth, audit, clock, li
       const result = await db.execute(sql`
         select u.id, u.email, u.role, u.is_active, u.first_login, u.created_at,
                max(s.created_at) as last_sign_in_at,
+               exists (select 1 from user_two_factor t where t.user_id = u.id and t.confirmed_at is not null) as two_factor,
                (count(s.id) filter (where s.ended_at is null and s.expires_at > ${now}::timestamptz))::int as live
           from users u left join sessions s on s.user_id = u.id
          group by u.id order by u.id`);
@@ -59,6 +60,7 @@ export function createAdminService({ db, users, sessions, auth, audit, clock, li
         created_at: Date | string;
         last_sign_in_at: Date | string | null;
         live: number;
+        two_factor: boolean;
       }>;
       return rows.map((row) => ({
         id: row.id,
@@ -69,7 +71,7 @@ export function createAdminService({ db, users, sessions, auth, audit, clock, li
         created_at: new Date(row.created_at).toISOString(),
         last_sign_in_at: row.last_sign_in_at === null ? null : new Date(row.last_sign_in_at).toISOString(),
         sessions: row.live,
-        two_factor: false,
+        two_factor: row.two_factor,
         sign_in_methods: ['password'],
         you: row.id === me,
       }));

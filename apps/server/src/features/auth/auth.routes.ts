@@ -4,6 +4,7 @@ import {
   forgotPasswordRequest,
   type GetEmailResponse,
   type LoginResponse,
+  type LoginTokenResponse,
   type MsgBody,
   type SessionsResponse,
 } from '@signalboard/core';
@@ -12,6 +13,7 @@ import { HttpError, parseInput } from '../../lib/errors';
 import { enforce, type RateLimiter } from '../../lib/rate-limiter';
 import type { Tokens } from '../../lib/tokens';
 import type { UserLimit } from '../../lib/user-limit';
+import type { TwoFactorService } from '../two-factor/two-factor.service';
 import type { AuthService } from './auth.service';
 import type { SessionUsers } from './session-users';
 
@@ -26,21 +28,40 @@ export interface PublicAuthRoutesOptions {
   auth: AuthService;
   tokens: Pick<Tokens, 'sign' | 'ttlSeconds'>;
   limiters: AuthLimiters;
+  /** The second step of an account with two-factor (docs/accounts.md "Two-factor sign-in"). */
+  twoFactor: Pick<TwoFactorService, 'loginStep' | 'startChallenge' | 'openChallenge' | 'completeChallenge'>;
   /** Work that runs after the answer (the reset e-mail), so its timing reveals nothing. */
   runInBackground: (task: () => Promise<void>) => void;
 }
 
-/** Routes that need no token: api/login, api/forgot-password. */
+/** Routes that need no token: api/login, api/login/two_factor, api/forgot-password. */
 export async function publicAuthRoutes(app: FastifyInstance, options: PublicAuthRoutesOptions) {
-  const { auth, tokens, limiters, runInBackground } = options;
+  const { auth, tokens, limiters, twoFactor, runInBackground } = options;
 
   route(app, authEndpoints.login, async (request, _reply, { email, password }): Promise<LoginResponse> => {
     await enforce([limiters.loginByAddress, limiters.loginByEmail], [request.ip, email], 'login');
     const { userId, firstLogin } = await auth.authenticate(email, password);
-    await limiters.loginByEmail.reset(email);
     const userAgent = request.headers['user-agent'] ?? '';
-    const sessionId = await auth.startSession({ userId, firstLogin, ttlSeconds: tokens.ttlSeconds, userAgent, address: request.ip });
+    const step = await twoFactor.loginStep(userId);
+    // The password alone does not sign in: the e-mail's count is reset only when the code is right too.
+    if (step === 'challenge') {
+      const challenge = await twoFactor.startChallenge({ userId, firstLogin, userAgent, address: request.ip });
+      return { two_factor_required: true, challenge, first_login: firstLogin };
+    }
+    await limiters.loginByEmail.reset(email);
+    const sessionId = await auth.startSession({ userId, firstLogin, needsTwoFactor: step === 'setup', ttlSeconds: tokens.ttlSeconds, userAgent, address: request.ip });
     return { access_token: tokens.sign(userId, sessionId), first_login: firstLogin };
+  });
+
+  // Each code counts as a login attempt against the address and the account's e-mail, as a password does.
+  route(app, authEndpoints.loginTwoFactor, async (request, _reply, { challenge, code }): Promise<LoginTokenResponse> => {
+    await enforce([limiters.loginByAddress], [request.ip], 'login');
+    const { email } = await twoFactor.openChallenge(challenge);
+    await enforce([limiters.loginByEmail], [email], 'login');
+    const signedIn = await twoFactor.completeChallenge(challenge, code);
+    await limiters.loginByEmail.reset(email);
+    const sessionId = await auth.startSession({ ...signedIn, ttlSeconds: tokens.ttlSeconds });
+    return { access_token: tokens.sign(signedIn.userId, sessionId), first_login: signedIn.firstLogin };
   });
 
   // Parsed here: its 400 carries `error` too.

@@ -60,13 +60,15 @@ export function createAuthService({ users, sessions, mailer, clock, passwords = 
 
     /**
      * Records a sign-in (docs/accounts.md): its id goes into the access token as `sid`. A first-login
-     * sign-in (a temporary or initial password) is restricted until the password is changed.
+     * sign-in (a temporary or initial password) is restricted until the password is changed; one
+     * without two-factor while the installation requires it, until two-factor is on.
      */
-    async startSession(input: { userId: number; firstLogin: boolean; ttlSeconds: number; userAgent: string; address: string }): Promise<string> {
+    async startSession(input: { userId: number; firstLogin: boolean; needsTwoFactor?: boolean; ttlSeconds: number; userAgent: string; address: string }): Promise<string> {
       const now = clock.nowMs();
       return sessions.create({
         userId: input.userId,
         restricted: input.firstLogin,
+        needsTwoFactor: input.needsTwoFactor ?? false,
         expiresAt: new Date(now + input.ttlSeconds * 1000),
         userAgent: input.userAgent,
         address: input.address,

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog, invitations, outboxEmails, users } from '../../db/schema';
 import type { Mailer } from '../../providers/mail';
 import { createTestApp, createUser, login, uniqueEmail, type TestApp } from '../../../test/helpers';
+import { TWO_FACTOR_SETUP_REQUIRED_MSG } from '../../plugins/authenticate';
 import { INVITATION_INVALID_MSG, INVITE_MAIL_FAILED_MSG, SIGN_UP_CLOSED_MSG, SIGN_UP_SENT_MSG } from './invitations.service';
 
 let t: TestApp;
@@ -208,6 +209,25 @@ describe('sign-up closed (the default)', () => {
       expect([answer.statusCode, answer.json()]).toEqual([403, { msg: SIGN_UP_CLOSED_MSG }]);
     } finally {
       await closed.close();
+    }
+  });
+});
+
+describe('an invitation accepted while the installation requires two-factor', () => {
+  it('signs the new account in to turn two-factor on first, as a password sign-in would', async () => {
+    const boss = await admin();
+    const email = uniqueEmail('required-2fa');
+    await call('POST', '/api/admin/invite', boss.headers, { email });
+    const { token } = await linkTo(email);
+    expect((await call('POST', '/api/admin/require_two_factor', boss.headers, { required: true })).statusCode).toBe(200);
+    try {
+      const accepted = await call('POST', '/api/accept_invitation', {}, { token, password: STRONG });
+      const headers = { authorization: `Bearer ${accepted.json().access_token}` };
+      const refused = await call('GET', '/api/get_favorite_stocks', headers);
+      expect([refused.statusCode, refused.json()]).toEqual([403, { msg: TWO_FACTOR_SETUP_REQUIRED_MSG, code: 'two_factor_setup_required' }]);
+      expect((await call('GET', '/api/getemail', headers)).statusCode).toBe(200);
+    } finally {
+      expect((await call('POST', '/api/admin/require_two_factor', boss.headers, { required: false })).statusCode).toBe(200);
     }
   });
 });

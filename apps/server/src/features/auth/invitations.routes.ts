@@ -11,11 +11,14 @@ import { requireAdmin } from '../admin/admin.routes';
 import { enforce } from '../../lib/rate-limiter';
 import type { AuthLimiters } from './auth.routes';
 import type { AuthService } from './auth.service';
+import type { TwoFactorService } from '../two-factor/two-factor.service';
 import { SIGN_UP_CLOSED_MSG, SIGN_UP_SENT_MSG, type InvitationsService } from './invitations.service';
 
 export interface PublicInvitationRoutesOptions {
   invitations: InvitationsService;
   auth: Pick<AuthService, 'startSession'>;
+  /** Whether the installation requires two-factor sign-in: the new account's session is then led to turn it on. */
+  twoFactor: Pick<TwoFactorService, 'loginStep'>;
   tokens: Pick<Tokens, 'sign' | 'ttlSeconds'>;
   limiters: AuthLimiters;
   signUp: 'open' | 'closed';
@@ -25,7 +28,7 @@ export interface PublicInvitationRoutesOptions {
 
 /** api/sign_in_options, api/sign_up, api/invitation, api/accept_invitation: no token. */
 export async function publicInvitationRoutes(app: FastifyInstance, options: PublicInvitationRoutesOptions) {
-  const { invitations, auth, tokens, limiters, signUp, runInBackground } = options;
+  const { invitations, auth, twoFactor, tokens, limiters, signUp, runInBackground } = options;
 
   route(app, authEndpoints.signInOptions, async (): Promise<SignInOptionsResponse> => ({ sign_up: signUp === 'open' }));
 
@@ -47,7 +50,8 @@ export async function publicInvitationRoutes(app: FastifyInstance, options: Publ
     await enforce([limiters.loginByAddress], [request.ip], 'invitation');
     const { userId } = await invitations.accept(token, password, request.ip);
     const userAgent = request.headers['user-agent'] ?? '';
-    const sessionId = await auth.startSession({ userId, firstLogin: false, ttlSeconds: tokens.ttlSeconds, userAgent, address: request.ip });
+    const needsTwoFactor = (await twoFactor.loginStep(userId)) === 'setup';
+    const sessionId = await auth.startSession({ userId, firstLogin: false, needsTwoFactor, ttlSeconds: tokens.ttlSeconds, userAgent, address: request.ip });
     return { access_token: tokens.sign(userId, sessionId), first_login: false };
   });
 }

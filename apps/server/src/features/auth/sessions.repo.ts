@@ -21,6 +21,8 @@ export interface SessionAuth {
   isActive: boolean;
   ended: boolean;
   restricted: boolean;
+  /** Signed in without two-factor while the installation requires it (docs/accounts.md). */
+  needsTwoFactor: boolean;
 }
 
 /** Sessions ended or expired this long ago are deleted at the user's next sign-in. */
@@ -35,7 +37,7 @@ export function createSessionsRepo(db: Database) {
 
   return {
     /** Records a sign-in and clears the user's sessions that ended over 30 days ago. */
-    async create(input: { userId: number; expiresAt: Date; restricted: boolean; userAgent: string; address: string; now: Date }): Promise<string> {
+    async create(input: { userId: number; expiresAt: Date; restricted: boolean; needsTwoFactor?: boolean; userAgent: string; address: string; now: Date }): Promise<string> {
       const id = newSessionId();
       const stale = new Date(input.now.getTime() - KEEP_ENDED_MS);
       await db.transaction(async (tx) => {
@@ -47,6 +49,7 @@ export function createSessionsRepo(db: Database) {
           userId: input.userId,
           expiresAt: input.expiresAt,
           restricted: input.restricted,
+          needsTwoFactor: input.needsTwoFactor ?? false,
           userAgent: input.userAgent.slice(0, USER_AGENT_MAX),
           address: input.address,
           createdAt: input.now,
@@ -66,6 +69,7 @@ export function createSessionsRepo(db: Database) {
           isActive: users.isActive,
           endedAt: sessions.endedAt,
           restricted: sessions.restricted,
+          needsTwoFactor: sessions.needsTwoFactor,
         })
         .from(sessions)
         .innerJoin(users, eq(users.id, sessions.userId))
@@ -111,6 +115,14 @@ export function createSessionsRepo(db: Database) {
     /** The session's password is the user's own now: it may do everything. */
     async lift(id: string): Promise<void> {
       await db.update(sessions).set({ restricted: false }).where(and(eq(sessions.id, id), eq(sessions.restricted, true)));
+    },
+
+    /** Two-factor is on (or no longer required): the user's sessions waiting for it may do everything (all of them when `userId` is undefined). */
+    async liftTwoFactor(userId?: number): Promise<void> {
+      await db
+        .update(sessions)
+        .set({ needsTwoFactor: false })
+        .where(and(eq(sessions.needsTwoFactor, true), userId === undefined ? undefined : eq(sessions.userId, userId)));
     },
   };
 }

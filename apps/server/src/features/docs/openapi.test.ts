@@ -113,7 +113,10 @@ describe('documented error responses', () => {
     expect(statuses('/api/health')).toEqual([]);
     expect(statuses('/api/login', 'post')).toEqual([400, 401, 403, 413, 415, 429]);
     expect(statuses('/api/contact-support', 'post')).toEqual([400, 401, 403, 413, 415, 429, 502, 503]);
-    expect(statuses('/api/update-password', 'post')).toEqual([400, 401, 413, 415, 429]);
+    // At the first login it is the one call; a session that must turn two-factor on is refused it (403).
+    expect(statuses('/api/update-password', 'post')).toEqual([400, 401, 403, 413, 415, 429]);
+    expect(statuses('/api/login/two_factor', 'post')).toEqual([400, 401, 413, 415, 429]);
+    expect(statuses('/api/two_factor/enable', 'post')).toEqual([400, 401, 403, 409, 413, 415, 429]);
     expect(statuses('/api/news-analysis', 'post')).toEqual([400, 401, 403, 413, 415, 429, 502]);
     expect(statuses('/api/stock-high-low', 'post')).toEqual([400, 401, 403, 404, 413, 415, 502, 503]);
     expect(statuses('/api/end_session', 'post')).toEqual([400, 401, 403, 404, 413, 415]);

@@ -13,9 +13,9 @@ import { APP_VERSION } from '../health/health.routes';
 const ERROR_DESCRIPTIONS: Record<ErrorStatus, string> = {
   400: 'Bad input: `msg` says what is wrong',
   401: 'Auth token missing, invalid or expired (login: wrong e-mail or password)',
-  403: "The account is deactivated (login), the call is not this account's to make, or the session signed in with a temporary or initial password must change it first (`code: password_change_required`)",
+  403: "The account is deactivated (login), the call is not this account's to make, the session signed in with a temporary or initial password must change it first (`code: password_change_required`), or the installation requires two-factor sign-in and the session must turn it on first (`code: two_factor_setup_required`)",
   404: 'Unknown symbol, a listed symbol with no price history, or no such idea, account or session',
-  409: 'Refused: it would leave the installation without an active admin',
+  409: 'Refused: it would leave the installation without an active admin, or two-factor sign-in is already on',
   413: 'The request body, attachment or text to analyse is too large',
   415: 'Unsupported content type',
   429: 'Too many attempts, codes or costly calls; `retry-after` says when to try again where it is known',
@@ -29,7 +29,8 @@ export function errorStatuses(op: Endpoint): ErrorStatus[] {
   const carriesBody = op.method === 'post' || op.method === 'put';
   if (op.query || op.params || op.body || carriesBody) statuses.add(400); // a POST or PUT may carry a malformed body
   if (!op.open) statuses.add(401);
-  if (!op.open && !op.duringFirstLogin) statuses.add(403); // a session at its first login (docs/accounts.md)
+  // A session at its first login, or one that must turn two-factor on (docs/accounts.md): refused all but the calls it may make.
+  if (!op.open && !(op.duringFirstLogin && op.duringTwoFactorSetup)) statuses.add(403);
   if (carriesBody) {
     statuses.add(413);
     statuses.add(415);

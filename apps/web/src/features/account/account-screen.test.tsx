@@ -26,6 +26,7 @@ const session = (id: string, device: string, address: string, current = false) =
 const DESK = session('s-desk', 'Chrome on Windows', '203.0.113.7', true);
 const PHONE = session('s-phone', 'Safari on iPhone', '198.51.100.4');
 const TABLET = session('s-tablet', 'Safari on iPad', '198.51.100.9');
+const TWO_FACTOR_OFF = { enabled: false, since: null, recovery_codes_left: 0, required: false };
 
 function renderAccount() {
   return renderScreen(
@@ -40,6 +41,7 @@ describe('AccountScreen', { timeout: 15_000 }, () => {
   it('lists the sessions, this device marked and not endable; ends one, then all the others after a confirm', async () => {
     const api = mockApi({
       'GET getemail': { body: { email: 'me@example.com' } },
+      'GET two_factor': { body: TWO_FACTOR_OFF },
       'GET sessions': inTurn({ body: { sessions: [DESK, PHONE, TABLET] } }, { body: { sessions: [DESK, TABLET] } }, { body: { sessions: [DESK] } }),
       'POST end_session': { body: { msg: 'Session ended.' } },
       'POST end_other_sessions': { body: { msg: 'Signed out 1 other session.' } },
@@ -69,6 +71,7 @@ describe('AccountScreen', { timeout: 15_000 }, () => {
   it("changes the password with the current one, showing the server's refusal as it is", async () => {
     const api = mockApi({
       'GET getemail': { body: { email: 'me@example.com' } },
+      'GET two_factor': { body: TWO_FACTOR_OFF },
       'GET sessions': { body: { sessions: [DESK] } },
       'POST update-password': inTurn({ status: 400, body: { msg: 'Current password is incorrect' } }, { body: { msg: 'Password updated successfully!' } }),
     });
@@ -101,6 +104,7 @@ describe('AccountScreen', { timeout: 15_000 }, () => {
   it('says so, with a Retry, when the sessions cannot be loaded', async () => {
     mockApi({
       'GET getemail': { body: { email: 'me@example.com' } },
+      'GET two_factor': { body: TWO_FACTOR_OFF },
       'GET sessions': inTurn({ status: 503, body: { msg: 'The database is unavailable right now. Please try again shortly.' } }, { body: { sessions: [DESK] } }),
     });
     renderAccount();

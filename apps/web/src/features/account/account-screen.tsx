@@ -6,13 +6,14 @@ import { ScreenHeader } from '../../components/screen-header';
 import { useCurrentUser } from '../../lib/session-queries';
 import { PasswordCard } from './password-card';
 import { SessionsCard } from './sessions-card';
+import { TwoFactorCard } from './two-factor-card';
 
-/** Account (/dashboard/account; issue 28): who is signed in, the password, and the sessions (docs/accounts.md). */
+/** Account (/dashboard/account; issue 28): who is signed in, the password, two-factor sign-in and the sessions (docs/accounts.md). */
 export function AccountScreen() {
   const user = useCurrentUser();
   return (
     <>
-      <ScreenHeader title={SCREEN_TITLES.account} description="Your password, and every device your account is signed in on." />
+      <ScreenHeader title={SCREEN_TITLES.account} description="Your password, two-factor sign-in, and every device your account is signed in on." />
       <Stack gap="lg" maw={960}>
         <Paper withBorder p="lg" radius="lg">
           <Text size="sm" c="dimmed">
@@ -22,6 +23,9 @@ export function AccountScreen() {
         </Paper>
         <Box maw={560}>
           <PasswordCard />
+        </Box>
+        <Box maw={720}>
+          <TwoFactorCard />
         </Box>
         <SessionsCard />
       </Stack>

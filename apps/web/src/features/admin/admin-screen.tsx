@@ -7,10 +7,11 @@ import { ScreenHeader } from '../../components/screen-header';
 import { AuditCard } from './audit-card';
 import { InstallationCard } from './installation-card';
 import { InvitationsCard } from './invitations-card';
+import { TwoFactorPolicyCard } from './two-factor-policy-card';
 import { UsersCard } from './users-card';
 
 /**
- * Administration (/dashboard/admin; issue 28, docs/accounts.md): the accounts, the invitations, the installation's state and the audit log. The
+ * Administration (/dashboard/admin; issue 28, docs/accounts.md): the accounts, the invitations, the sign-in policy, the installation's state and the audit log. The
  * menu shows it to admins only; every call it makes is refused to a member by the server (403 with a
  * msg, which this screen then shows in place of each card).
  */
@@ -21,6 +22,7 @@ export function AdminScreen() {
       <Stack gap="lg">
         <UsersCard />
         <InvitationsCard />
+        <TwoFactorPolicyCard />
         <InstallationCard />
         <AuditCard />
       </Stack>

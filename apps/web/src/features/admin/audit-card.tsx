@@ -16,6 +16,8 @@ const messageOf = (error: unknown) => (error instanceof ApiError ? error.message
 function detailOf(entry: AuditEntry): string {
   const { detail } = entry;
   if (typeof detail.from === 'string' && typeof detail.to === 'string') return `${detail.from} → ${detail.to}`;
+  // require-two-factor: whether two-factor sign-in is required of everyone, before → after.
+  if (typeof detail.to === 'boolean') return detail.to ? 'required' : 'no longer required';
   if (typeof detail.sessions_ended === 'number') return `${detail.sessions_ended} ${detail.sessions_ended === 1 ? 'session' : 'sessions'} ended`;
   if (typeof detail.role === 'string') return `as ${detail.role}`;
   return '';

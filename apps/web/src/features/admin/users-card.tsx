@@ -22,6 +22,8 @@ function questionOf(action: AdminAction, user: AdminUser): string | null {
       return `End every session of ${user.email}? Each of their devices will have to sign in again.`;
     case 'reset-password':
       return `E-mail ${user.email} a temporary password? It works for one hour; their current password keeps working until they use it.`;
+    case 'reset-two-factor':
+      return `Turn off two-factor sign-in for ${user.email} (a lost phone)? Their sessions end; they sign in with their password alone, or set it up again if the installation requires it.`;
     case 'role':
       return null;
   }
@@ -151,6 +153,7 @@ function UserRow({ user, busy, onAction }: { user: AdminUser; busy: boolean; onA
             <Menu.Item disabled={!user.active} onClick={() => onAction({ kind: 'reset-password', userId: user.id })}>
               Reset password
             </Menu.Item>
+            {user.two_factor && <Menu.Item onClick={() => onAction({ kind: 'reset-two-factor', userId: user.id })}>Reset two-factor</Menu.Item>}
           </Menu.Dropdown>
         </Menu>
       </Table.Td>

@@ -11,6 +11,7 @@ import { ApiError } from '../../lib/client';
 import { tokenStorage } from '../../auth/token-storage';
 import { AuthLayout } from '../../components/auth-layout';
 import { notifyError, notifyInfo, notifySuccess } from '../../components/notify';
+import { TwoFactorStep } from './two-factor-step';
 
 // The dialog's code loads only when someone asks for a reset.
 const ConfirmDialog = lazy(() => import('../../components/confirm-dialog'));
@@ -41,6 +42,8 @@ export function LoginScreen() {
       live = false;
     };
   }, []);
+  // After a correct password, for an account with two-factor: the challenge its code completes.
+  const [challenge, setChallenge] = useState<string | null>(null);
 
   // Messages appear only after a submit attempt (spec §5).
   const errors: LoginFormErrors = submitted ? validateLoginForm({ email, password }) : {};
@@ -53,12 +56,36 @@ export function LoginScreen() {
     setBusy(true);
     try {
       const answer = await login({ email: email.trim(), password });
-      tokenStorage.set(answer.access_token);
-      navigate(answer.first_login ? '/set-password' : '/dashboard', { replace: true });
+      if ('access_token' in answer) signedIn(answer);
+      else {
+        setChallenge(answer.challenge);
+        setBusy(false);
+      }
     } catch (error) {
       notifyError(error instanceof ApiError ? error.message : FORGOT_PASSWORD_FAILED);
       setBusy(false);
     }
+  }
+
+  function signedIn(answer: { access_token: string; first_login: boolean }) {
+    tokenStorage.set(answer.access_token);
+    navigate(answer.first_login ? '/set-password' : '/dashboard', { replace: true });
+  }
+
+  if (challenge !== null) {
+    return (
+      <AuthLayout title={AUTH_SCREEN_TITLES.login} subtitle="Two-factor sign-in: one more step.">
+        <TwoFactorStep
+          challenge={challenge}
+          onSignedIn={signedIn}
+          onBack={() => {
+            setChallenge(null);
+            setPassword('');
+            setSubmitted(false);
+          }}
+        />
+      </AuthLayout>
+    );
   }
 
   function onForgotPassword() {

@@ -7,6 +7,8 @@ import type {
   InvitationResponse,
   LoginRequest,
   LoginResponse,
+  LoginTokenResponse,
+  LoginTwoFactorRequest,
   MsgBody,
   SignInOptionsResponse,
   SignUpRequest,
@@ -22,6 +24,9 @@ import { apiRequestUnchecked } from '../client';
  */
 
 export const login = (body: LoginRequest) => apiRequestUnchecked<LoginResponse>('login', { json: body, anonymous: true });
+
+/** The second step of a two-factor sign-in: the login answer's challenge and a code (docs/accounts.md). */
+export const loginTwoFactor = (body: LoginTwoFactorRequest) => apiRequestUnchecked<LoginTokenResponse>('login/two_factor', { json: body, anonymous: true });
 
 export const forgotPassword = (body: ForgotPasswordRequest) => apiRequestUnchecked<MsgBody>('forgot-password', { json: body, anonymous: true });
 
@@ -39,7 +44,7 @@ export const signUp = (body: SignUpRequest) => apiRequestUnchecked<MsgBody>('sig
 export const describeInvitation = (body: InvitationRequest) => apiRequestUnchecked<InvitationResponse>('invitation', { json: body, anonymous: true });
 
 /** Creates the invited account with the password chosen; answers a token as login does. */
-export const acceptInvitation = (body: AcceptInvitationRequest) => apiRequestUnchecked<LoginResponse>('accept_invitation', { json: body, anonymous: true });
+export const acceptInvitation = (body: AcceptInvitationRequest) => apiRequestUnchecked<LoginTokenResponse>('accept_invitation', { json: body, anonymous: true });
 
 /**
  * POST api/batch_update_favorite_stocks with the default favourites, after a first password is set

@@ -1,4 +1,4 @@
-import { adminEndpoints, type AdminInstallationResponse, type AdminUser, type AuditResponse, type MsgBody } from '@signalboard/core';
+import { adminEndpoints, twoFactorEndpoints, type AdminInstallationResponse, type AdminUser, type AuditResponse, type MsgBody } from '@signalboard/core';
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiCall, apiCallResponse } from '../../../lib/client';
 
@@ -23,7 +23,8 @@ export type AdminAction =
   | { kind: 'role'; userId: number; role: 'admin' | 'member' }
   | { kind: 'active'; userId: number; active: boolean }
   | { kind: 'end-sessions'; userId: number }
-  | { kind: 'reset-password'; userId: number };
+  | { kind: 'reset-password'; userId: number }
+  | { kind: 'reset-two-factor'; userId: number };
 
 function run(action: AdminAction): Promise<MsgBody> {
   switch (action.kind) {
@@ -35,6 +36,8 @@ function run(action: AdminAction): Promise<MsgBody> {
       return apiCall(adminEndpoints.adminEndSessions, { body: { user_id: action.userId } });
     case 'reset-password':
       return apiCall(adminEndpoints.adminResetPassword, { body: { user_id: action.userId } });
+    case 'reset-two-factor':
+      return apiCall(twoFactorEndpoints.adminResetTwoFactor, { body: { user_id: action.userId } });
   }
 }
 
