@@ -13,6 +13,9 @@ export class ApiError extends Error {
   }
 }
 
+/** What to tell the user of a failed call: the server's `msg` (ApiError), else the error as text. */
+export const messageOf = (error: unknown): string => (error instanceof ApiError ? error.message : String(error));
+
 let onUnauthorized: () => void = () => undefined;
 let onPasswordChangeRequired: () => void = () => undefined;
 let onTwoFactorSetupRequired: () => void = () => undefined;

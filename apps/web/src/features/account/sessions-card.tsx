@@ -7,7 +7,7 @@ import { ConfirmDialog } from '../../components/confirm-dialog';
 import { formatMediumDate } from '../../components/format';
 import { notifyError, notifySuccess } from '../../components/notify';
 import { ListError, ListLoading } from '../../components/trade-ideas/list-states';
-import { ApiError } from '../../lib/client';
+import { messageOf } from '../../lib/client';
 import { sessionsQuery, useEndOtherSessions, useEndSession } from './api/account';
 
 export const SESSIONS_INTRO = 'Where your account is signed in. End a session you do not recognise: that device is signed out within seconds.';
@@ -15,7 +15,6 @@ export const END_OTHERS_QUESTION = 'Sign out every other device? They will have 
 export const THIS_DEVICE = 'This device';
 
 const at = (iso: string) => formatMediumDate(Date.parse(iso) / 1000);
-const messageOf = (error: unknown) => (error instanceof ApiError ? error.message : String(error));
 
 /** The Sessions card of the Account screen (issue 28): each sign-in with its device, address and times. */
 export function SessionsCard() {

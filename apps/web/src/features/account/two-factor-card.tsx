@@ -4,13 +4,12 @@ import { useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { formatMediumDate } from '../../components/format';
 import { notifyError, notifySuccess } from '../../components/notify';
-import { ApiError } from '../../lib/client';
+import { messageOf } from '../../lib/client';
 import { TONE } from '../../theme';
 import { twoFactorQuery, useNewRecoveryCodes, useTwoFactorDisable, useTwoFactorSetup } from './api/two-factor';
 import { RecoveryCodesPanel } from './recovery-codes-panel';
 import { TwoFactorSetup } from './two-factor-setup';
 
-const messageOf = (error: unknown) => (error instanceof ApiError ? error.message : String(error));
 export const TWO_FACTOR_TITLE = 'Two-factor sign-in';
 
 /** What the card shows besides the state the server keeps: a setup under way, codes to save, a code asked for. */

@@ -4,7 +4,7 @@ import type { TwoFactorSetupResponse } from '@signalboard/core';
 import { IconCheck, IconCopy } from '@tabler/icons-react';
 import { lazy, Suspense, useState, type FormEvent } from 'react';
 import { notifyError } from '../../components/notify';
-import { ApiError } from '../../lib/client';
+import { messageOf } from '../../lib/client';
 import { TONE } from '../../theme';
 import { useTwoFactorEnable } from './api/two-factor';
 
@@ -12,7 +12,6 @@ import { useTwoFactorEnable } from './api/two-factor';
 const QrCode = lazy(() => import('../../components/qr-code'));
 
 export const CODE_REQUIRED = 'Please enter the 6-digit code from your app.';
-const messageOf = (error: unknown) => (error instanceof ApiError ? error.message : String(error));
 
 /**
  * Turning two-factor on, after setup: the key as a QR code and typed by hand, and the first code from

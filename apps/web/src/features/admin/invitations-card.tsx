@@ -1,4 +1,4 @@
-import { Badge, Button, Group, Paper, Select, Stack, Table, Text, TextInput, Title, VisuallyHidden } from '@mantine/core';
+import { Badge, Button, Group, Select, Table, Text, TextInput, VisuallyHidden } from '@mantine/core';
 import type { AdminInvitation } from '@signalboard/core';
 import { useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
@@ -6,11 +6,11 @@ import { ConfirmDialog } from '../../components/confirm-dialog';
 import { formatMediumDate } from '../../components/format';
 import { notifyError, notifySuccess } from '../../components/notify';
 import { ListError, ListLoading } from '../../components/trade-ideas/list-states';
-import { ApiError } from '../../lib/client';
+import { messageOf } from '../../lib/client';
 import { invitationsQuery, useInvitationAction, type InvitationAction } from './api/invitations';
+import { AdminCard } from './admin-card';
 
 export const NO_PENDING_INVITATIONS = 'No invitation is pending.';
-const messageOf = (error: unknown) => (error instanceof ApiError ? error.message : String(error));
 const when = (iso: string) => formatMediumDate(Date.parse(iso) / 1000);
 
 /**
@@ -54,110 +54,100 @@ export function InvitationsCard() {
   }
 
   return (
-    <Paper withBorder p="lg" radius="lg">
-      <Stack gap="md">
-        <Stack gap={4}>
-          <Title order={2} size="h4">
-            Invitations
-          </Title>
-          <Text size="sm" c="dimmed">
-            An invitation e-mails a link that works once, for 72 hours, to a screen where its owner chooses a password.
-          </Text>
-        </Stack>
-        <form onSubmit={onInvite} noValidate>
-          <Group align="flex-start" gap="sm" wrap="wrap">
-            <TextInput
-              label="E-mail to invite"
-              type="email"
-              autoComplete="off"
-              value={email}
-              onChange={(event) => setEmail(event.currentTarget.value)}
-              error={emailError}
-              style={{ flex: '1 1 16rem' }}
-            />
-            <Select
-              label="Role"
-              data={[
-                { value: 'member', label: 'Member' },
-                { value: 'admin', label: 'Admin' },
-              ]}
-              value={role}
-              onChange={(value) => setRole(value === 'admin' ? 'admin' : 'member')}
-              allowDeselect={false}
-              w={140}
-            />
-            <Button type="submit" mt={25} loading={action.isPending && action.variables?.kind === 'invite'}>
-              Send invitation
-            </Button>
-          </Group>
-        </form>
-        {invitations.isPending && <ListLoading message="Loading the invitations…" />}
-        {invitations.isError && (
-          <ListError title="The invitations could not be loaded" message={messageOf(invitations.error)} onRetry={() => void invitations.refetch()} retrying={invitations.isFetching} />
-        )}
-        {invitations.data && invitations.data.length === 0 && (
-          <Text size="sm" c="dimmed">
-            {NO_PENDING_INVITATIONS}
-          </Text>
-        )}
-        {invitations.data && invitations.data.length > 0 && (
-          <Table.ScrollContainer minWidth={720} type="native">
-            <Table verticalSpacing="sm" aria-label="Pending invitations">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>E-mail</Table.Th>
-                  <Table.Th>Role</Table.Th>
-                  <Table.Th>Asked by</Table.Th>
-                  <Table.Th>Sent</Table.Th>
-                  <Table.Th>Link</Table.Th>
-                  <Table.Th>
-                    <VisuallyHidden>Actions</VisuallyHidden>
-                  </Table.Th>
+    <AdminCard title="Invitations" description="An invitation e-mails a link that works once, for 72 hours, to a screen where its owner chooses a password.">
+      <form onSubmit={onInvite} noValidate>
+        <Group align="flex-start" gap="sm" wrap="wrap">
+          <TextInput
+            label="E-mail to invite"
+            type="email"
+            autoComplete="off"
+            value={email}
+            onChange={(event) => setEmail(event.currentTarget.value)}
+            error={emailError}
+            style={{ flex: '1 1 16rem' }}
+          />
+          <Select
+            label="Role"
+            data={[
+              { value: 'member', label: 'Member' },
+              { value: 'admin', label: 'Admin' },
+            ]}
+            value={role}
+            onChange={(value) => setRole(value === 'admin' ? 'admin' : 'member')}
+            allowDeselect={false}
+            w={140}
+          />
+          <Button type="submit" mt={25} loading={action.isPending && action.variables?.kind === 'invite'}>
+            Send invitation
+          </Button>
+        </Group>
+      </form>
+      {invitations.isPending && <ListLoading message="Loading the invitations…" />}
+      {invitations.isError && (
+        <ListError title="The invitations could not be loaded" message={messageOf(invitations.error)} onRetry={() => void invitations.refetch()} retrying={invitations.isFetching} />
+      )}
+      {invitations.data && invitations.data.length === 0 && (
+        <Text size="sm" c="dimmed">
+          {NO_PENDING_INVITATIONS}
+        </Text>
+      )}
+      {invitations.data && invitations.data.length > 0 && (
+        <Table.ScrollContainer minWidth={720} type="native">
+          <Table verticalSpacing="sm" aria-label="Pending invitations">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>E-mail</Table.Th>
+                <Table.Th>Role</Table.Th>
+                <Table.Th>Asked by</Table.Th>
+                <Table.Th>Sent</Table.Th>
+                <Table.Th>Link</Table.Th>
+                <Table.Th>
+                  <VisuallyHidden>Actions</VisuallyHidden>
+                </Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {invitations.data.map((invitation) => (
+                <Table.Tr key={invitation.id}>
+                  <Table.Td>
+                    <Text size="sm" fw={600}>
+                      {invitation.email}
+                    </Text>
+                  </Table.Td>
+                  <Table.Td>{invitation.role === 'admin' ? 'Admin' : 'Member'}</Table.Td>
+                  <Table.Td>{invitation.source === 'sign-up' ? 'Sign-up' : (invitation.invited_by ?? 'An admin')}</Table.Td>
+                  <Table.Td>{when(invitation.sent_at)}</Table.Td>
+                  <Table.Td>
+                    {invitation.expired ? (
+                      <Badge variant="light" color="gray">
+                        Expired
+                      </Badge>
+                    ) : (
+                      <Text size="sm">Valid until {when(invitation.expires_at)}</Text>
+                    )}
+                  </Table.Td>
+                  <Table.Td>
+                    <Group gap="xs" wrap="nowrap" justify="flex-end">
+                      <Button
+                        size="xs"
+                        variant="light"
+                        aria-label={`Resend the invitation to ${invitation.email}`}
+                        loading={action.isPending && action.variables?.kind === 'resend' && action.variables.id === invitation.id}
+                        onClick={() => void perform({ kind: 'resend', id: invitation.id })}
+                      >
+                        Resend
+                      </Button>
+                      <Button size="xs" variant="subtle" color="red" aria-label={`Revoke the invitation to ${invitation.email}`} onClick={() => setRevoking(invitation)}>
+                        Revoke
+                      </Button>
+                    </Group>
+                  </Table.Td>
                 </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {invitations.data.map((invitation) => (
-                  <Table.Tr key={invitation.id}>
-                    <Table.Td>
-                      <Text size="sm" fw={600}>
-                        {invitation.email}
-                      </Text>
-                    </Table.Td>
-                    <Table.Td>{invitation.role === 'admin' ? 'Admin' : 'Member'}</Table.Td>
-                    <Table.Td>{invitation.source === 'sign-up' ? 'Sign-up' : (invitation.invited_by ?? 'An admin')}</Table.Td>
-                    <Table.Td>{when(invitation.sent_at)}</Table.Td>
-                    <Table.Td>
-                      {invitation.expired ? (
-                        <Badge variant="light" color="gray">
-                          Expired
-                        </Badge>
-                      ) : (
-                        <Text size="sm">Valid until {when(invitation.expires_at)}</Text>
-                      )}
-                    </Table.Td>
-                    <Table.Td>
-                      <Group gap="xs" wrap="nowrap" justify="flex-end">
-                        <Button
-                          size="xs"
-                          variant="light"
-                          aria-label={`Resend the invitation to ${invitation.email}`}
-                          loading={action.isPending && action.variables?.kind === 'resend' && action.variables.id === invitation.id}
-                          onClick={() => void perform({ kind: 'resend', id: invitation.id })}
-                        >
-                          Resend
-                        </Button>
-                        <Button size="xs" variant="subtle" color="red" aria-label={`Revoke the invitation to ${invitation.email}`} onClick={() => setRevoking(invitation)}>
-                          Revoke
-                        </Button>
-                      </Group>
-                    </Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
-        )}
-      </Stack>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      )}
       <ConfirmDialog
         opened={revoking !== null}
         question={revoking ? `Revoke the invitation to ${revoking.email}? Its link stops working at once.` : ''}
@@ -169,6 +159,6 @@ export function InvitationsCard() {
           if (target) void perform({ kind: 'revoke', id: target.id });
         }}
       />
-    </Paper>
+    </AdminCard>
   );
 }

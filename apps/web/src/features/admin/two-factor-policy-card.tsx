@@ -1,15 +1,15 @@
 import '@mantine/core/styles/Switch.layer.css';
-import { Paper, Skeleton, Stack, Switch, Text, Title } from '@mantine/core';
+import { Skeleton, Stack, Switch, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { notifyError, notifySuccess } from '../../components/notify';
 import { ListError } from '../../components/trade-ideas/list-states';
-import { ApiError } from '../../lib/client';
+import { messageOf } from '../../lib/client';
 import { adminSettingsQuery, useRequireTwoFactor } from './api/two-factor-policy';
+import { AdminCard } from './admin-card';
 
 export const REQUIRE_TWO_FACTOR_LABEL = 'Require two-factor sign-in for everyone';
-const messageOf = (error: unknown) => (error instanceof ApiError ? error.message : String(error));
 
 const questionOf = (required: boolean) =>
   required
@@ -32,32 +32,22 @@ export function TwoFactorPolicyCard() {
   }
 
   return (
-    <Paper withBorder p="lg" radius="lg">
-      <Stack gap="md">
+    <AdminCard title="Sign-in" description="How the accounts of this installation sign in.">
+      {settings.isPending && <Skeleton h={24} w={320} aria-label="Loading the sign-in settings" />}
+      {settings.isError && <ListError title="The sign-in settings could not be loaded" message={messageOf(settings.error)} onRetry={() => void settings.refetch()} retrying={settings.isFetching} />}
+      {settings.data && (
         <Stack gap={4}>
-          <Title order={2} size="h4">
-            Sign-in
-          </Title>
-          <Text size="sm" c="dimmed">
-            How the accounts of this installation sign in.
+          <Switch
+            label={REQUIRE_TWO_FACTOR_LABEL}
+            checked={settings.data.two_factor_required}
+            disabled={change.isPending}
+            onChange={(event) => setAsking(event.currentTarget.checked)}
+          />
+          <Text size="xs" c="dimmed">
+            An account without it is led to turn it on at its next sign-in; while it is required, nobody can turn theirs off.
           </Text>
         </Stack>
-        {settings.isPending && <Skeleton h={24} w={320} aria-label="Loading the sign-in settings" />}
-        {settings.isError && <ListError title="The sign-in settings could not be loaded" message={messageOf(settings.error)} onRetry={() => void settings.refetch()} retrying={settings.isFetching} />}
-        {settings.data && (
-          <Stack gap={4}>
-            <Switch
-              label={REQUIRE_TWO_FACTOR_LABEL}
-              checked={settings.data.two_factor_required}
-              disabled={change.isPending}
-              onChange={(event) => setAsking(event.currentTarget.checked)}
-            />
-            <Text size="xs" c="dimmed">
-              An account without it is led to turn it on at its next sign-in; while it is required, nobody can turn theirs off.
-            </Text>
-          </Stack>
-        )}
-      </Stack>
+      )}
       <ConfirmDialog
         opened={asking !== null}
         question={asking === null ? '' : questionOf(asking)}
@@ -65,6 +55,6 @@ export function TwoFactorPolicyCard() {
         onConfirm={() => void apply(asking ?? false)}
         onCancel={() => setAsking(null)}
       />
-    </Paper>
+    </AdminCard>
   );
 }

@@ -1,4 +1,4 @@
-import { Badge, Button, Group, Menu, Paper, Stack, Table, Text, Title, VisuallyHidden } from '@mantine/core';
+import { Badge, Button, Group, Menu, Stack, Table, Text, VisuallyHidden } from '@mantine/core';
 import type { AdminUser } from '@signalboard/core';
 import { IconDots } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
@@ -7,10 +7,10 @@ import { ConfirmDialog } from '../../components/confirm-dialog';
 import { formatMediumDate } from '../../components/format';
 import { notifyError, notifySuccess } from '../../components/notify';
 import { ListError, ListLoading } from '../../components/trade-ideas/list-states';
-import { ApiError } from '../../lib/client';
+import { messageOf } from '../../lib/client';
 import { adminUsersQuery, useAdminAction, type AdminAction } from './api/admin';
+import { AdminCard } from './admin-card';
 
-const messageOf = (error: unknown) => (error instanceof ApiError ? error.message : String(error));
 const at = (iso: string | null) => (iso === null ? 'Never' : formatMediumDate(Date.parse(iso) / 1000));
 
 /** What each action asks before it runs (the reversible role change asks nothing). */
@@ -49,44 +49,34 @@ export function UsersCard() {
   }
 
   return (
-    <Paper withBorder p="lg" radius="lg">
-      <Stack gap="md">
-        <Stack gap={4}>
-          <Title order={2} size="h4">
-            Users
-          </Title>
-          <Text size="sm" c="dimmed">
-            Every account of this installation. Members see the product; admins also see this screen.
-          </Text>
-        </Stack>
-        {users.isPending && <ListLoading message="Loading the accounts…" />}
-        {users.isError && <ListError title="The accounts could not be loaded" message={messageOf(users.error)} onRetry={() => void users.refetch()} retrying={users.isFetching} />}
-        {users.data && (
-          <Table.ScrollContainer minWidth={760} type="native">
-            <Table verticalSpacing="sm" highlightOnHover aria-label="Users">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>E-mail</Table.Th>
-                  <Table.Th>Role</Table.Th>
-                  <Table.Th>State</Table.Th>
-                  <Table.Th>Last sign-in</Table.Th>
-                  <Table.Th>Sessions</Table.Th>
-                  <Table.Th>Two-factor</Table.Th>
-                  <Table.Th>Sign-in methods</Table.Th>
-                  <Table.Th>
-                    <VisuallyHidden>Actions</VisuallyHidden>
-                  </Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {users.data.map((user) => (
-                  <UserRow key={user.id} user={user} busy={action.isPending && action.variables?.userId === user.id} onAction={(next) => ask(next, user)} />
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
-        )}
-      </Stack>
+    <AdminCard title="Users" description="Every account of this installation. Members see the product; admins also see this screen.">
+      {users.isPending && <ListLoading message="Loading the accounts…" />}
+      {users.isError && <ListError title="The accounts could not be loaded" message={messageOf(users.error)} onRetry={() => void users.refetch()} retrying={users.isFetching} />}
+      {users.data && (
+        <Table.ScrollContainer minWidth={760} type="native">
+          <Table verticalSpacing="sm" highlightOnHover aria-label="Users">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>E-mail</Table.Th>
+                <Table.Th>Role</Table.Th>
+                <Table.Th>State</Table.Th>
+                <Table.Th>Last sign-in</Table.Th>
+                <Table.Th>Sessions</Table.Th>
+                <Table.Th>Two-factor</Table.Th>
+                <Table.Th>Sign-in methods</Table.Th>
+                <Table.Th>
+                  <VisuallyHidden>Actions</VisuallyHidden>
+                </Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {users.data.map((user) => (
+                <UserRow key={user.id} user={user} busy={action.isPending && action.variables?.userId === user.id} onAction={(next) => ask(next, user)} />
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      )}
       <ConfirmDialog
         opened={confirming !== null}
         question={confirming?.question ?? ''}
@@ -98,7 +88,7 @@ export function UsersCard() {
           if (next) void perform(next);
         }}
       />
-    </Paper>
+    </AdminCard>
   );
 }
 

@@ -12,11 +12,10 @@ import { AuthLayout } from '../../components/auth-layout';
 import { notifyError, notifySuccess } from '../../components/notify';
 import { acceptInvitation, describeInvitation, saveDefaultFavorites } from '../../lib/api/auth';
 
-import { ApiError } from '../../lib/client';
+import { messageOf } from '../../lib/client';
 
 export const INVITATION_LINK_INCOMPLETE = 'This link is incomplete: open the link from your e-mail as it is, or copy all of it into the address bar.';
 export const PASSWORDS_DIFFER = 'The two passwords differ';
-const messageOf = (error: unknown) => (error instanceof ApiError ? error.message : String(error));
 
 type Invitation = { state: 'checking' } | { state: 'invalid'; msg: string } | { state: 'valid'; invitation: InvitationResponse };
 

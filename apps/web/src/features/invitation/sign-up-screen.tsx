@@ -8,9 +8,8 @@ import { Link } from 'react-router';
 import { AuthLayout } from '../../components/auth-layout';
 import { notifyError } from '../../components/notify';
 import { signUp } from '../../lib/api/auth';
-import { ApiError } from '../../lib/client';
+import { ApiError, messageOf } from '../../lib/client';
 
-const messageOf = (error: unknown) => (error instanceof ApiError ? error.message : String(error));
 
 /**
  * /sign-up (issue 28; SIGNUP=open; docs/accounts.md): a visitor gives an e-mail and gets a link to

@@ -6,13 +6,12 @@ import { AUTH_SCREEN_TITLES } from '@signalboard/core';
 import { useState, type FormEvent } from 'react';
 import { Navigate, useNavigate } from 'react-router';
 import { logout, saveDefaultFavorites, updatePassword } from '../../lib/api/auth';
-import { ApiError } from '../../lib/client';
+import { messageOf } from '../../lib/client';
 
 import { hasValidToken, tokenStorage } from '../../auth/token-storage';
 import { AuthLayout } from '../../components/auth-layout';
 import { notifyError, notifySuccess } from '../../components/notify';
 
-const messageOf = (error: unknown) => (error instanceof ApiError ? error.message : String(error));
 
 /** /set-password (Change Password): new password, then the MAG 7 favourites, then back to login (spec §4). */
 export function SetPasswordScreen() {
