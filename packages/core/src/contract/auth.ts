@@ -145,6 +145,10 @@ export type EndSessionRequest = z.input<typeof endSessionRequest>;
 export const signInOptionsResponse = z.object({
   /** SIGNUP=open: anyone may ask for an account from the login screen ("Create an account"). */
   sign_up: z.boolean(),
+  /** OIDC_ISSUER…: "Sign in with <label>" (docs/accounts.md "Single sign-on"); null without a provider. */
+  single_sign_on: z.object({ label: z.string() }).nullable(),
+  /** OIDC_ONLY: the password form is for admins only (`admins`: shown behind "Administrator sign-in"). */
+  password_form: z.enum(['everyone', 'admins']),
 });
 export type SignInOptionsResponse = z.infer<typeof signInOptionsResponse>;
 

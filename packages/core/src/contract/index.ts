@@ -1,6 +1,7 @@
 export * from './common';
 export * from './auth';
 export * from './two-factor';
+export * from './oidc';
 export * from './watchlist';
 export * from './support';
 export * from './market';

@@ -26,9 +26,10 @@ export interface Endpoint {
   response: ZodType;
   /**
    * The 200 answer's media type (default application/json); `ndjson`: one `response` a line, streamed;
-   * `csv`: text/csv (a download; `response` describes it as a string); `html` a page; `xml` TwiML.
+   * `csv`: text/csv (a download; `response` describes it as a string); `html` a page; `xml` TwiML;
+   * `redirect`: a 302 to the `Location` the summary describes (a browser's navigation, not a call).
    */
-  responseType?: 'ndjson' | 'csv' | 'html' | 'xml';
+  responseType?: 'ndjson' | 'csv' | 'html' | 'xml' | 'redirect';
   /**
    * Error statuses beyond those every endpoint of its kind answers: 400 for any input, 401 behind
    * the token, 413 and 415 for a POST body.

@@ -11,6 +11,7 @@ import { healthEndpoints } from './health';
 import { liveEndpoints } from './live';
 import { marketEndpoints } from './market';
 import { newsEndpoints } from './news';
+import { oidcEndpoints } from './oidc';
 import { optionSignalsEndpoints } from './option-signals';
 import { savedAlertsEndpoints } from './saved-alerts';
 import { supportEndpoints } from './support';
@@ -19,12 +20,13 @@ import { twoFactorEndpoints } from './two-factor';
 import { watchlistEndpoints } from './watchlist';
 
 export { defineEndpoint, endpointGroup, type Endpoint, type ErrorStatus } from './define';
-export { adminEndpoints, alertsEndpoints, authEndpoints, customScansEndpoints, dashboardEndpoints, docsEndpoints, healthEndpoints, liveEndpoints, marketEndpoints, newsEndpoints, optionSignalsEndpoints, dropScannerEndpoints, savedAlertsEndpoints, supportEndpoints, tradesEndpoints, twoFactorEndpoints, watchlistEndpoints };
+export { adminEndpoints, alertsEndpoints, authEndpoints, customScansEndpoints, dashboardEndpoints, docsEndpoints, healthEndpoints, liveEndpoints, marketEndpoints, newsEndpoints, oidcEndpoints, optionSignalsEndpoints, dropScannerEndpoints, savedAlertsEndpoints, supportEndpoints, tradesEndpoints, twoFactorEndpoints, watchlistEndpoints };
 
 /** Every declared endpoint; the server registers each exactly once (apps/server/src/features/docs/openapi.test.ts checks). */
 export const ALL_ENDPOINTS: readonly Endpoint[] = [
   authEndpoints,
   twoFactorEndpoints,
+  oidcEndpoints,
   healthEndpoints,
   watchlistEndpoints,
   supportEndpoints,

@@ -30,7 +30,7 @@ export interface PublicInvitationRoutesOptions {
 export async function publicInvitationRoutes(app: FastifyInstance, options: PublicInvitationRoutesOptions) {
   const { invitations, auth, twoFactor, tokens, limiters, signUp, runInBackground } = options;
 
-  route(app, authEndpoints.signInOptions, async (): Promise<SignInOptionsResponse> => ({ sign_up: signUp === 'open' }));
+  route(app, authEndpoints.signInOptions, async (): Promise<SignInOptionsResponse> => ({ sign_up: signUp === 'open', single_sign_on: null, password_form: 'everyone' }));
 
   route(app, authEndpoints.signUp, async (request, _reply, { email }): Promise<MsgBody> => {
     if (signUp !== 'open') throw new HttpError(403, SIGN_UP_CLOSED_MSG);

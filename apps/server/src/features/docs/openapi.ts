@@ -40,6 +40,12 @@ export function errorStatuses(op: Endpoint): ErrorStatus[] {
 
 const RESPONSE_MEDIA_TYPES = { json: 'application/json', ndjson: 'application/x-ndjson', csv: 'text/csv', html: 'text/html', xml: 'text/xml' } as const;
 
+/** The success answer: 200 with the declared media type, or a redirect's 302 and its Location. */
+const successResponse = (op: Endpoint) =>
+  op.responseType === 'redirect'
+    ? { 302: { description: 'Found: the browser goes on to `Location`', headers: { Location: { schema: { type: 'string' } } } } }
+    : { 200: { description: 'OK', content: { [RESPONSE_MEDIA_TYPES[op.responseType ?? 'json']]: { schema: jsonSchema(op.response, 'output') } } } };
+
 const jsonSchema = (schema: ZodType, io: 'input' | 'output') =>
   z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12' }) as Record<string, unknown>;
 
@@ -74,7 +80,7 @@ export function buildOpenApiDocument(endpoints: readonly Endpoint[]): Record<str
         ...(allParameters.length > 0 ? { parameters: allParameters } : {}),
         ...(content ? { requestBody: { required: true, content } } : {}),
         responses: {
-          200: { description: 'OK', content: { [RESPONSE_MEDIA_TYPES[op.responseType ?? 'json']]: { schema: jsonSchema(op.response, 'output') } } },
+          ...successResponse(op),
           ...Object.fromEntries(errorStatuses(op).map((status) => [status, error(status)])),
           ...(op.alsoAnswers ? { [op.alsoAnswers.status]: { description: op.alsoAnswers.description, content: { 'application/json': { schema: jsonSchema(op.response, 'output') } } } } : {}),
         },

@@ -1,0 +1,90 @@
+/**
+ * Single sign-on with an OpenID Connect provider (issue 28; docs/accounts.md "Single sign-on"): the
+ * authorization code flow with PKCE, state and nonce. The browser leaves for the provider with the URL
+ * of api/oidc/start or api/oidc/link and comes back through api/oidc/callback, which redirects to
+ * `/login#oidc=<one-time code>` (exchanged by api/oidc/complete: a token never travels in a URL) or
+ * to `/login#oidc_error=<code>` / `/dashboard/account#oidc=linked` / `/dashboard/account#oidc_error=<code>`.
+ */
+import { z } from 'zod';
+import { singleLineText } from '../validation/text';
+
+/** POST api/oidc/start (no token): sign in with the provider, or accept an invitation with it (the link's token). */
+export const oidcStartRequest = z.object({
+  /** The invitation link's token (the part after `#` in `/invite#…`): the new account is created and linked to the provider's. */
+  invitation: singleLineText('Invitation', { max: 100 }).optional(),
+});
+export type OidcStartRequest = z.input<typeof oidcStartRequest>;
+
+/** POST api/oidc/start and api/oidc/link: where to send the browser (the provider's authorization URL). */
+export const oidcRedirectResponse = z.object({ url: z.string() });
+export type OidcRedirectResponse = z.infer<typeof oidcRedirectResponse>;
+
+/** GET api/oidc/callback: what the provider sends back (code and state, or an error). */
+export const oidcCallbackQuery = z.object({
+  code: z.string().max(2048).optional(),
+  state: z.string().max(256).optional(),
+  error: z.string().max(256).optional(),
+  error_description: z.string().max(2048).optional(),
+  iss: z.string().max(2048).optional(),
+  session_state: z.string().max(2048).optional(),
+});
+
+/** POST api/oidc/complete (no token): the one-time code from `/login#oidc=…`. Answers loginResponse. */
+export const oidcCompleteRequest = z.object({ code: singleLineText('Code', { required: true, max: 100 }) });
+export type OidcCompleteRequest = z.input<typeof oidcCompleteRequest>;
+
+/** One provider account linked to the signed-in user. */
+export const oidcIdentity = z.object({
+  id: z.string(),
+  /** The provider's e-mail for it when it was last used (verified by the provider). */
+  email: z.string(),
+  linked_at: z.string(),
+  /** The last sign-in with it (ISO 8601 UTC), null when never used to sign in. */
+  last_used_at: z.string().nullable(),
+});
+export type OidcIdentity = z.infer<typeof oidcIdentity>;
+
+/** GET api/oidc/identities: single sign-on on the Account screen. */
+export const oidcIdentitiesResponse = z.object({
+  /** The installation has a provider (OIDC_ISSUER…); false: the card is not shown. */
+  configured: z.boolean(),
+  /** The button's words after "Sign in with" (OIDC_BUTTON_LABEL). */
+  label: z.string(),
+  identities: z.array(oidcIdentity),
+});
+export type OidcIdentitiesResponse = z.infer<typeof oidcIdentitiesResponse>;
+
+/** POST api/oidc/unlink */
+export const oidcUnlinkRequest = z.object({ id: singleLineText('Link', { required: true, max: 64 }) });
+export type OidcUnlinkRequest = z.input<typeof oidcUnlinkRequest>;
+
+/** Why a single sign-on did not complete: the `oidc_error` of the callback's redirect (never free text in a URL). */
+export const OIDC_ERRORS = ['not_linked', 'no_verified_email', 'deactivated', 'expired', 'cancelled', 'failed', 'already_linked', 'invitation', 'not_configured'] as const;
+export type OidcError = (typeof OIDC_ERRORS)[number];
+
+/** What the screens say for each `oidc_error`; `label` is the provider's (OIDC_BUTTON_LABEL). */
+export function oidcErrorMessage(error: string, label: string): string {
+  switch (error as OidcError) {
+    case 'not_linked':
+      return `No Signalboard account is linked to that ${label} account. Sign in with your password, then link it on the Account screen.`;
+    case 'no_verified_email':
+      return `Your ${label} account has no verified e-mail address, so it cannot sign in here.`;
+    case 'deactivated':
+      return 'This account has been deactivated.';
+    case 'expired':
+      return 'That sign-in took too long or was already used. Please try again.';
+    case 'cancelled':
+      return `Sign-in with ${label} was cancelled.`;
+    case 'already_linked':
+      return `That ${label} account is already linked to another Signalboard account.`;
+    case 'invitation':
+      return 'This link no longer works: it has expired, been used or been revoked. Ask for a new one.';
+    case 'not_configured':
+      return 'Single sign-on is not set up on this installation.';
+    default:
+      return `Signing in with ${label} did not work. Please try again.`;
+  }
+}
+
+/** `/dashboard/account#oidc=linked`: the link was made. */
+export const oidcLinkedMessage = (label: string) => `Your ${label} account is linked: you can sign in with it.`;
