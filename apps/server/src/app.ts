@@ -20,6 +20,7 @@ import { createInstallation } from './features/admin/installation';
 import { adminInvitationRoutes, publicInvitationRoutes } from './features/auth/invitations.routes';
 import { twoFactorAdminRoutes } from './features/two-factor/two-factor-admin.routes';
 import { twoFactorRoutes } from './features/two-factor/two-factor.routes';
+import { oidcRoutes, publicOidcRoutes } from './features/oidc/oidc.routes';
 import { favoritesRoutes } from './features/watchlist/watchlist.routes';
 import type { DashboardJobs } from './features/dashboard/dashboard.jobs';
 import type { TradeJobs } from './features/trades/trades.jobs';
@@ -239,8 +240,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(
     async (open) => {
       await open.register(healthRoutes, { config, mailKind: mailer.kind, smsKind: services.sms.kind, clock, alertsEvaluatedAt, readiness });
-      await open.register(publicAuthRoutes, { auth: services.auth, tokens: services.tokens, limiters: services.limiters, twoFactor: services.twoFactor, runInBackground });
-      await open.register(publicInvitationRoutes, { invitations: services.invitations, auth: services.auth, twoFactor: services.twoFactor, tokens: services.tokens, limiters: services.limiters, signUp: config.SIGNUP, runInBackground });
+      await open.register(publicAuthRoutes, { auth: services.auth, tokens: services.tokens, limiters: services.limiters, twoFactor: services.twoFactor, oidc: services.oidc, runInBackground });
+      await open.register(publicInvitationRoutes, { invitations: services.invitations, auth: services.auth, twoFactor: services.twoFactor, tokens: services.tokens, limiters: services.limiters, signUp: config.SIGNUP, oidc: services.oidc, runInBackground });
+      await open.register(publicOidcRoutes, { oidc: services.oidc, auth: services.auth, twoFactor: services.twoFactor, tokens: services.tokens, limiters: services.limiters });
       // Twilio's callbacks (X-Twilio-Signature) and the e-mail unsubscribe link (a signed token).
       await open.register(alertDeliveryRoutes, { db, config, clock, linkKey: unsubscribeKeyOf(deps.jwtSecret) });
       // Telegram's update webhook (its secret-token header).
@@ -283,6 +285,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       const installation = createInstallation({ db, config, clock, readiness, mailKind: mailer.kind, smsKind: services.sms.kind, alertsEvaluatedAt });
       await secured.register(adminRoutes, { service: services.admin, audit: services.audit, sessionUsers, clock, installation });
       await secured.register(adminInvitationRoutes, { invitations: services.invitations });
+      await secured.register(oidcRoutes, { oidc: services.oidc });
       await secured.register(twoFactorRoutes, { service: services.twoFactor, sessionUsers, codeLimit: services.twoFactorCodeLimit });
       await secured.register(twoFactorAdminRoutes, { service: services.twoFactor, users: services.users, audit: services.audit, sessionUsers });
       await secured.register(customScansRoutes, { db, market: deps.market, marketClock: deps.marketClock, favorites: services.favorites, backtests: services.scanBacktests, runLimit: services.userLimits.scanRun });

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_ACCESS_TOKEN_TTL_SECONDS } from '@signalboard/core';
+import { isLoopbackHost } from './lib/loopback';
 import { parseTrustProxy } from './lib/trust-proxy';
 
 const booleanFlag = z
@@ -177,6 +178,23 @@ const envSchema = z.object({
    * docs/accounts.md). `closed` (the default): accounts come from invitations and the CLI only.
    */
   SIGNUP: z.enum(['open', 'closed'], { error: 'SIGNUP must be open or closed' }).default('closed'),
+  /**
+   * Single sign-on (docs/accounts.md "Single sign-on"): the OpenID Connect provider's issuer URL (its
+   * discovery document is ISSUER/.well-known/openid-configuration). Register PUBLIC_URL/api/oidc/callback
+   * as the client's redirect URI there.
+   */
+  OIDC_ISSUER: z.string().url({ error: 'OIDC_ISSUER must be the provider\'s issuer URL (https://…)' }).optional(),
+  OIDC_CLIENT_ID: z.string().min(1).optional(),
+  /** Unset: a public client (PKCE only, no client secret). */
+  OIDC_CLIENT_SECRET: z.string().min(1).optional(),
+  /** The login button says "Sign in with <label>". */
+  OIDC_BUTTON_LABEL: z.string().trim().min(1).max(40, { error: 'OIDC_BUTTON_LABEL must be at most 40 characters' }).default('SSO'),
+  /** A provider account with a verified e-mail no account has becomes a member at its first sign-in. */
+  OIDC_AUTO_CREATE: booleanFlag.default(false),
+  /** Members sign in through the provider only; the password form stays for admins. */
+  OIDC_ONLY: booleanFlag.default(false),
+  /** Allow an http:// issuer that is not on this machine (a provider on a private network); loopback is always allowed. */
+  OIDC_ALLOW_HTTP: booleanFlag.default(false),
   /** The news analyst: `local` (offline, deterministic) or `openai` (any OpenAI-compatible chat-completions server). */
   AI_PROVIDER: z.enum(['local', 'openai']).default('local'),
   /** Unset: api.openai.com. For Ollama: http://127.0.0.1:11434/v1. */
@@ -255,7 +273,29 @@ const checkedEnvSchema = envSchema.superRefine((env, context) => {
   if (env.SMS_PROVIDER === 'twilio') {
     for (const issue of twilioIssues(env)) context.addIssue({ code: 'custom', path: [issue.path], message: issue.message });
   }
+  for (const issue of oidcIssues(env)) context.addIssue({ code: 'custom', path: [issue.path], message: issue.message });
 });
+
+/** Single sign-on's settings that only make sense together. */
+function oidcIssues(env: z.infer<typeof envSchema>): Array<{ path: string; message: string }> {
+  const issues: Array<{ path: string; message: string }> = [];
+  if (env.OIDC_ISSUER === undefined) {
+    for (const name of ['OIDC_CLIENT_ID', 'OIDC_CLIENT_SECRET'] as const) {
+      if (env[name] !== undefined) issues.push({ path: name, message: `${name} needs OIDC_ISSUER (the provider's issuer URL).` });
+    }
+    if (env.OIDC_ONLY) issues.push({ path: 'OIDC_ONLY', message: 'OIDC_ONLY needs single sign-on: set OIDC_ISSUER and OIDC_CLIENT_ID.' });
+    return issues;
+  }
+  if (env.OIDC_CLIENT_ID === undefined) issues.push({ path: 'OIDC_CLIENT_ID', message: "OIDC_ISSUER needs OIDC_CLIENT_ID (the client's id at the provider)." });
+  const issuer = new URL(env.OIDC_ISSUER);
+  if (issuer.protocol === 'http:' && !isLoopbackHost(issuer.hostname) && !env.OIDC_ALLOW_HTTP) {
+    issues.push({ path: 'OIDC_ISSUER', message: 'OIDC_ISSUER must be https:// (or on this machine); set OIDC_ALLOW_HTTP=true for a provider on a private network.' });
+  } else if (issuer.protocol !== 'http:' && issuer.protocol !== 'https:') {
+    issues.push({ path: 'OIDC_ISSUER', message: "OIDC_ISSUER must be the provider's issuer URL (https://…)" });
+  }
+  return issues;
+}
+
 
 export type Env = z.infer<typeof envSchema>;
 

@@ -10,6 +10,8 @@ import { buildApp } from '../src/app';
 import { loadConfig, type Config } from '../src/config';
 import { createDatabase, createPool, type Database } from '../src/db/client';
 import { createUsersRepo } from '../src/features/auth/users.repo';
+import { outboxEmails } from '../src/db/schema';
+import { desc, eq } from 'drizzle-orm';
 import type { CacheStore } from '../src/lib/cache-store';
 import { createRedisStore } from '../src/lib/cache-store.redis';
 import type { Clock } from '../src/lib/clock';
@@ -117,6 +119,8 @@ export interface TestAppOptions {
   bus?: LiveBus;
   /** DNS for the URLs users give (webhooks): e.g. a name that resolves to loopback. */
   outboundResolver?: Resolver;
+  /** Single sign-on's requests to the provider (a proxy that forges answers: oidc.routes.test.ts). */
+  oidcFetch?: typeof fetch;
 }
 
 /** buildApp on a fresh database, with the outbox mailer in a temporary DATA_DIR and a fake clock. */
@@ -149,6 +153,7 @@ export async function createTestApp(env: Record<string, string> = {}, options: T
     ...(options.queued ? { queued: options.queued } : {}),
     ...(options.bus ? { bus: options.bus } : {}),
     ...(options.outboundResolver ? { outboundResolver: options.outboundResolver } : {}),
+    ...(options.oidcFetch ? { oidcFetch: options.oidcFetch } : {}),
     jwtSecret: TEST_JWT_SECRET,
     clock,
     logger: options.logger ?? false,
@@ -196,6 +201,28 @@ export async function login(app: FastifyInstance, email: string, password: strin
   const response = await app.inject({ method: 'POST', url: '/api/login', payload: { email, password } });
   if (response.statusCode !== 200) throw new Error(`login failed: ${response.statusCode} ${response.body}`);
   return { authorization: `Bearer ${response.json<{ access_token: string }>().access_token}` };
+}
+
+/**
+ * The newest mail to `email` once the work after the answers has run: its subject, its delivered
+ * .eml decoded (quoted-printable undone; the outbox row keeps secrets masked) and the row's text.
+ */
+export async function lastMailTo(t: Pick<TestApp, 'app' | 'db'>, email: string): Promise<{ subject: string; text: string; row: string }> {
+  await t.app.drainBackgroundWork();
+  const [last] = await t.db.select().from(outboxEmails).where(eq(outboxEmails.toAddress, email)).orderBy(desc(outboxEmails.id)).limit(1);
+  if (!last) throw new Error(`no mail to ${email}`);
+  const text = (await fs.readFile(last.emlPath, 'utf8'))
+    .replace(/=\r?\n/g, '')
+    .replace(/=([0-9A-F]{2})/g, (_all, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
+  return { subject: last.subject, text, row: last.textBody };
+}
+
+/** The token of the newest invitation link mailed to `email` (`…/invite#<token>`). */
+export async function invitationTokenOf(t: Pick<TestApp, 'app' | 'db'>, email: string): Promise<string> {
+  const { text } = await lastMailTo(t, email);
+  const token = /\/invite#([\w-]+)/.exec(text)?.[1];
+  if (!token) throw new Error(`no invitation link in the mail to ${email}`);
+  return token;
 }
 
 /** An HS256 JWT signed by hand, for expired and foreign-secret tokens. */

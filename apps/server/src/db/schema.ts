@@ -18,3 +18,4 @@ export * from './tables/sessions';
 export * from './tables/audit';
 export * from './tables/invitations';
 export * from './tables/two-factor';
+export * from './tables/oidc';

@@ -21,12 +21,12 @@ export type OidcRedirectResponse = z.infer<typeof oidcRedirectResponse>;
 
 /** GET api/oidc/callback: what the provider sends back (code and state, or an error). */
 export const oidcCallbackQuery = z.object({
-  code: z.string().max(2048).optional(),
-  state: z.string().max(256).optional(),
-  error: z.string().max(256).optional(),
-  error_description: z.string().max(2048).optional(),
-  iss: z.string().max(2048).optional(),
-  session_state: z.string().max(2048).optional(),
+  code: singleLineText('Code', { max: 2048 }).optional(),
+  state: singleLineText('State', { max: 256 }).optional(),
+  error: singleLineText('Error', { max: 256 }).optional(),
+  error_description: singleLineText('Error description', { max: 2048 }).optional(),
+  iss: singleLineText('Issuer', { max: 2048 }).optional(),
+  session_state: singleLineText('Session state', { max: 2048 }).optional(),
 });
 
 /** POST api/oidc/complete (no token): the one-time code from `/login#oidc=…`. Answers loginResponse. */

@@ -28,13 +28,15 @@ export interface AdminServiceDeps {
    * mail to that address): throws the 429 when it is spent.
    */
   limitReset?: (email: string) => Promise<void>;
+  /** Single sign-on (features/oidc): the users with a linked provider account, and whether members may use passwords (OIDC_ONLY). */
+  singleSignOn?: { linkedUserIds: () => Promise<Set<number>>; passwordForm: 'everyone' | 'admins' };
 }
 
 type Admin = { id: number; email: string; address: string };
 const actorOf = (admin: Admin): AuditActor => ({ userId: admin.id, email: admin.email, address: admin.address });
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
-export function createAdminService({ db, users, sessions, auth, audit, clock, limitReset }: AdminServiceDeps) {
+export function createAdminService({ db, users, sessions, auth, audit, clock, limitReset, singleSignOn }: AdminServiceDeps) {
   async function target(id: number) {
     const user = await users.findById(id);
     if (!user) throw new HttpError(404, NO_SUCH_ACCOUNT_MSG);
@@ -62,6 +64,9 @@ export function createAdminService({ db, users, sessions, auth, audit, clock, li
         live: number;
         two_factor: boolean;
       }>;
+      const linked = singleSignOn ? await singleSignOn.linkedUserIds() : new Set<number>();
+      // A member under OIDC_ONLY has a password nobody can sign in with.
+      const passwords = (role: UserRoleValue) => singleSignOn?.passwordForm !== 'admins' || role === 'admin';
       return rows.map((row) => ({
         id: row.id,
         email: row.email,
@@ -72,7 +77,7 @@ export function createAdminService({ db, users, sessions, auth, audit, clock, li
         last_sign_in_at: row.last_sign_in_at === null ? null : new Date(row.last_sign_in_at).toISOString(),
         sessions: row.live,
         two_factor: row.two_factor,
-        sign_in_methods: ['password'],
+        sign_in_methods: [...(passwords(row.role) ? ['password'] : []), ...(linked.has(row.id) ? ['oidc'] : [])],
         you: row.id === me,
       }));
     },

@@ -13,6 +13,7 @@ import { HttpError, parseInput } from '../../lib/errors';
 import { enforce, type RateLimiter } from '../../lib/rate-limiter';
 import type { Tokens } from '../../lib/tokens';
 import type { UserLimit } from '../../lib/user-limit';
+import type { OidcService } from '../oidc/oidc.service';
 import type { TwoFactorService } from '../two-factor/two-factor.service';
 import type { AuthService } from './auth.service';
 import type { SessionUsers } from './session-users';
@@ -32,15 +33,21 @@ export interface PublicAuthRoutesOptions {
   twoFactor: Pick<TwoFactorService, 'loginStep' | 'startChallenge' | 'openChallenge' | 'completeChallenge'>;
   /** Work that runs after the answer (the reset e-mail), so its timing reveals nothing. */
   runInBackground: (task: () => Promise<void>) => void;
+  /** OIDC_ONLY (features/oidc): members sign in with the provider; the password form is for admins. */
+  oidc?: Pick<OidcService, 'label' | 'passwordForm'>;
 }
+
+/** OIDC_ONLY: a member's correct password does not sign in. */
+export const membersUseSingleSignOnMsg = (label: string) => `Members of this installation sign in with ${label}: use "Sign in with ${label}".`;
 
 /** Routes that need no token: api/login, api/login/two_factor, api/forgot-password. */
 export async function publicAuthRoutes(app: FastifyInstance, options: PublicAuthRoutesOptions) {
-  const { auth, tokens, limiters, twoFactor, runInBackground } = options;
+  const { auth, tokens, limiters, twoFactor, runInBackground, oidc } = options;
 
   route(app, authEndpoints.login, async (request, _reply, { email, password }): Promise<LoginResponse> => {
     await enforce([limiters.loginByAddress, limiters.loginByEmail], [request.ip, email], 'login');
-    const { userId, firstLogin } = await auth.authenticate(email, password);
+    const { userId, firstLogin, role } = await auth.authenticate(email, password);
+    if (oidc?.passwordForm === 'admins' && role !== 'admin') throw new HttpError(403, membersUseSingleSignOnMsg(oidc.label));
     const userAgent = request.headers['user-agent'] ?? '';
     const step = await twoFactor.loginStep(userId);
     // The password alone does not sign in: the e-mail's count is reset only when the code is right too.

@@ -6,6 +6,7 @@ import type { Mailer } from '../../providers/mail';
 import { newPasswordProblem } from './password-policy';
 import type { SessionEndReason, SessionsRepo } from './sessions.repo';
 import { describeUserAgent } from './user-agent';
+import type { UserRole } from '../../db/tables/users';
 import type { UsersRepo } from './users.repo';
 
 export const INVALID_CREDENTIALS_MSG = 'Invalid email or password';
@@ -41,7 +42,7 @@ export function createAuthService({ users, sessions, mailer, clock, passwords = 
      * decoy standing in for whichever is missing (an unknown e-mail, no usable temporary password),
      * so how long a refusal takes tells nothing about the account or a pending reset.
      */
-    async authenticate(email: string, password: string): Promise<{ userId: number; firstLogin: boolean }> {
+    async authenticate(email: string, password: string): Promise<{ userId: number; firstLogin: boolean; role: UserRole }> {
       const user = await users.findByEmail(email);
       const decoy = await passwords.decoyHash();
       const tempHash =
@@ -55,7 +56,7 @@ export function createAuthService({ users, sessions, mailer, clock, passwords = 
         firstLogin = true;
       }
       if (!user.isActive) throw new HttpError(403, DEACTIVATED_MSG);
-      return { userId: user.id, firstLogin };
+      return { userId: user.id, firstLogin, role: user.role };
     },
 
     /**

@@ -1,19 +1,13 @@
-import { isIP } from 'node:net';
 import type { Config } from '../../config';
 import { pgErrorCode } from '../../db/errors';
+import { isLoopbackHost } from '../../lib/loopback';
 import { hashPassword } from '../../lib/password';
 import type { UsersRepo } from './users.repo';
 
 export const DEMO_EMAIL = 'demo@signalboard.local';
 export const DEMO_PASSWORD = 'demo';
 
-/** HOST names this machine only: localhost, 127.0.0.0/8, ::1 (or 127.x mapped into IPv6). */
-export function isLoopbackHost(host: string): boolean {
-  const name = host.trim().toLowerCase().replace(/^\[(.*)\]$/, '$1');
-  if (name === 'localhost' || name === '::1') return true;
-  const v4 = name.startsWith('::ffff:') ? name.slice('::ffff:'.length) : name;
-  return isIP(v4) === 4 && v4.startsWith('127.');
-}
+export { isLoopbackHost };
 
 export interface DemoAccountPlan {
   create: boolean;

@@ -6,9 +6,10 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { and, desc, eq, isNull, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client';
-import { invitations, users } from '../../db/schema';
+import { invitations, oidcIdentities, users } from '../../db/schema';
 import type { InvitationSource } from '../../db/tables/invitations';
 import type { UserRole } from '../../db/tables/users';
+import type { ProviderAccount } from '../oidc/oidc.repo';
 
 export type InvitationRow = typeof invitations.$inferSelect;
 
@@ -90,8 +91,9 @@ export function createInvitationsRepo(db: Database) {
      */
     async accept(
       token: string,
-      input: { passwordHash: string; now: Date },
-    ): Promise<{ ok: true; userId: number; invitation: InvitationRow } | { ok: false; reason: 'invalid' | 'account-exists' }> {
+      input: { passwordHash: string; now: Date; link?: ProviderAccount },
+    ): Promise<{ ok: true; userId: number; invitation: InvitationRow } | { ok: false; reason: 'invalid' | 'account-exists' | 'identity-taken' }> {
+      const identityTaken = new Error('identity taken');
       return db.transaction(async (tx) => {
         const [invitation] = await tx
           .select()
@@ -105,11 +107,23 @@ export function createInvitationsRepo(db: Database) {
           .onConflictDoNothing()
           .returning({ id: users.id });
         if (!user) return { ok: false as const, reason: 'account-exists' as const };
+        // Accepted with single sign-on: the provider account is linked in the same transaction.
+        if (input.link) {
+          const [linked] = await tx
+            .insert(oidcIdentities)
+            .values({ userId: user.id, ...input.link, linkedAt: input.now, lastUsedAt: input.now })
+            .onConflictDoNothing()
+            .returning({ id: oidcIdentities.id });
+          if (!linked) throw identityTaken;
+        }
         await tx
           .update(invitations)
           .set({ acceptedAt: input.now, acceptedUserId: user.id })
           .where(eq(invitations.id, invitation.id));
         return { ok: true as const, userId: user.id, invitation };
+      }).catch((error: unknown) => {
+        if (error === identityTaken) return { ok: false as const, reason: 'identity-taken' as const };
+        throw error;
       });
     },
 

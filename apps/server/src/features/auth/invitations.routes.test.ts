@@ -4,13 +4,12 @@
  * the link, revoke kills it; with SIGNUP=open a visitor gets the same kind of link by e-mail, and the
  * answer never says whether the address has an account.
  */
-import { readFileSync } from 'node:fs';
 import { INVITATION_TTL_SECONDS } from '@signalboard/core';
-import { desc, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditLog, invitations, outboxEmails, users } from '../../db/schema';
+import { auditLog, invitations, users } from '../../db/schema';
 import type { Mailer } from '../../providers/mail';
-import { createTestApp, createUser, login, uniqueEmail, type TestApp } from '../../../test/helpers';
+import { createTestApp, createUser, lastMailTo, login, uniqueEmail, type TestApp } from '../../../test/helpers';
 import { TWO_FACTOR_SETUP_REQUIRED_MSG } from '../../plugins/authenticate';
 import { INVITATION_INVALID_MSG, INVITE_MAIL_FAILED_MSG, SIGN_UP_CLOSED_MSG, SIGN_UP_SENT_MSG } from './invitations.service';
 
@@ -40,15 +39,9 @@ async function admin() {
 }
 /** The link of the newest mail to `email`, read from the delivered .eml (the outbox row keeps it masked). */
 async function linkTo(email: string): Promise<{ token: string; subject: string; text: string; row: string }> {
-  await t.app.drainBackgroundWork();
-  const [last] = await t.db.select().from(outboxEmails).where(eq(outboxEmails.toAddress, email)).orderBy(desc(outboxEmails.id)).limit(1);
-  if (!last) throw new Error(`no mail to ${email}`);
-  // quoted-printable: soft line breaks and =XX escapes undone
-  const eml = readFileSync(last.emlPath, 'utf8')
-    .replace(/=\r?\n/g, '')
-    .replace(/=([0-9A-F]{2})/g, (_all, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
-  const match = /https:\/\/signals\.example\.com\/invite#([\w-]+)/.exec(eml);
-  return { token: match?.[1] ?? '', subject: last.subject, text: eml, row: last.textBody };
+  const mail = await lastMailTo(t, email);
+  const match = /https:\/\/signals\.example\.com\/invite#([\w-]+)/.exec(mail.text);
+  return { token: match?.[1] ?? '', ...mail };
 }
 const STRONG = 'correct horse battery staple';
 
@@ -174,7 +167,7 @@ describe('admin invitations', () => {
 
 describe('sign-up (SIGNUP=open)', () => {
   it('says so in the sign-in options; mails a link to a new address and a note to a known one, answering the same', async () => {
-    expect((await call('GET', '/api/sign_in_options', {})).json()).toEqual({ sign_up: true });
+    expect((await call('GET', '/api/sign_in_options', {})).json()).toEqual({ sign_up: true, single_sign_on: null, password_form: 'everyone' });
     const fresh = uniqueEmail('visitor');
     const known = uniqueEmail('known');
     await createUser(t.db, known, 'the password');
@@ -204,7 +197,7 @@ describe('sign-up closed (the default)', () => {
   it('answers 403 with a msg and the options say so', async () => {
     const closed = await createTestApp();
     try {
-      expect((await closed.app.inject({ method: 'GET', url: '/api/sign_in_options' })).json()).toEqual({ sign_up: false });
+      expect((await closed.app.inject({ method: 'GET', url: '/api/sign_in_options' })).json()).toEqual({ sign_up: false, single_sign_on: null, password_form: 'everyone' });
       const answer = await closed.app.inject({ method: 'POST', url: '/api/sign_up', payload: { email: uniqueEmail('stranger') } });
       expect([answer.statusCode, answer.json()]).toEqual([403, { msg: SIGN_UP_CLOSED_MSG }]);
     } finally {

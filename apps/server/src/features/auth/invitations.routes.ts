@@ -9,9 +9,10 @@ import { HttpError } from '../../lib/errors';
 import type { Tokens } from '../../lib/tokens';
 import { requireAdmin } from '../admin/admin.routes';
 import { enforce } from '../../lib/rate-limiter';
-import type { AuthLimiters } from './auth.routes';
+import { membersUseSingleSignOnMsg, type AuthLimiters } from './auth.routes';
 import type { AuthService } from './auth.service';
 import type { TwoFactorService } from '../two-factor/two-factor.service';
+import type { OidcService } from '../oidc/oidc.service';
 import { SIGN_UP_CLOSED_MSG, SIGN_UP_SENT_MSG, type InvitationsService } from './invitations.service';
 
 export interface PublicInvitationRoutesOptions {
@@ -22,15 +23,21 @@ export interface PublicInvitationRoutesOptions {
   tokens: Pick<Tokens, 'sign' | 'ttlSeconds'>;
   limiters: AuthLimiters;
   signUp: 'open' | 'closed';
+  /** Single sign-on (features/oidc): the button's label, and whether members may use the password form. */
+  oidc: Pick<OidcService, 'isConfigured' | 'label' | 'passwordForm'>;
   /** Work that runs after the answer (the sign-up e-mail), so its timing says nothing about the address. */
   runInBackground: (task: () => Promise<void>) => void;
 }
 
 /** api/sign_in_options, api/sign_up, api/invitation, api/accept_invitation: no token. */
 export async function publicInvitationRoutes(app: FastifyInstance, options: PublicInvitationRoutesOptions) {
-  const { invitations, auth, twoFactor, tokens, limiters, signUp, runInBackground } = options;
+  const { invitations, auth, twoFactor, tokens, limiters, signUp, oidc, runInBackground } = options;
 
-  route(app, authEndpoints.signInOptions, async (): Promise<SignInOptionsResponse> => ({ sign_up: signUp === 'open', single_sign_on: null, password_form: 'everyone' }));
+  route(app, authEndpoints.signInOptions, async (): Promise<SignInOptionsResponse> => ({
+    sign_up: signUp === 'open',
+    single_sign_on: oidc.isConfigured ? { label: oidc.label } : null,
+    password_form: oidc.passwordForm,
+  }));
 
   route(app, authEndpoints.signUp, async (request, _reply, { email }): Promise<MsgBody> => {
     if (signUp !== 'open') throw new HttpError(403, SIGN_UP_CLOSED_MSG);
@@ -48,7 +55,8 @@ export async function publicInvitationRoutes(app: FastifyInstance, options: Publ
 
   route(app, authEndpoints.acceptInvitation, async (request: FastifyRequest, _reply, { token, password }): Promise<LoginResponse> => {
     await enforce([limiters.loginByAddress], [request.ip], 'invitation');
-    const { userId } = await invitations.accept(token, password, request.ip);
+    const membersRefused = oidc.passwordForm === 'admins' ? membersUseSingleSignOnMsg(oidc.label).replace('Sign in with', 'Create account with') : undefined;
+    const { userId } = await invitations.accept(token, password, request.ip, membersRefused === undefined ? {} : { membersRefused });
     const userAgent = request.headers['user-agent'] ?? '';
     const needsTwoFactor = (await twoFactor.loginStep(userId)) === 'setup';
     const sessionId = await auth.startSession({ userId, firstLogin: false, needsTwoFactor, ttlSeconds: tokens.ttlSeconds, userAgent, address: request.ip });

@@ -5,12 +5,14 @@
  * only ever made for an address whose owner read the mail, and that first password is their own (no
  * first-login change). HTTP-free: invitations.routes.ts translates.
  */
+import { randomBytes } from 'node:crypto';
 import { INVITATION_TTL_SECONDS, type AdminInvitation, type UserRoleValue } from '@signalboard/core';
 import type { Clock } from '../../lib/clock';
 import { HttpError } from '../../lib/errors';
 import { hashPassword } from '../../lib/password';
 import type { Mailer } from '../../providers/mail';
 import type { AuditRepo } from '../admin/audit.repo';
+import type { ProviderAccount } from '../oidc/oidc.repo';
 import { newInvitationToken, type InvitationRow, type InvitationsRepo } from './invitations.repo';
 import { newPasswordProblem } from './password-policy';
 import type { UsersRepo } from './users.repo';
@@ -20,6 +22,8 @@ export const NO_SUCH_INVITATION_MSG = 'No pending invitation has this id (it may
 export const SIGN_UP_CLOSED_MSG = 'Sign-up is closed on this installation: ask its admin for an invitation.';
 export const SIGN_UP_SENT_MSG = 'Check your e-mail: a link to create your account is on its way.';
 export const ACCOUNT_EXISTS_ON_ACCEPT_MSG = 'An account with this e-mail exists already: sign in instead.';
+/** Accepting with single sign-on a provider account that is linked to another user already. */
+export const IDENTITY_TAKEN_MSG = 'That sign-in account is linked to another Signalboard account already.';
 export const INVITE_MAIL_FAILED_MSG = 'The invitation e-mail could not be sent: the mail service is unavailable. Nothing was saved; please try again later.';
 export const RESEND_MAIL_FAILED_MSG = 'The invitation e-mail could not be sent: the mail service is unavailable. The earlier link no longer works; resend it when mail works again.';
 
@@ -70,6 +74,20 @@ export function createInvitationsService({ invitations, users, audit, mailer, cl
   }
 
   /** An open, unexpired invitation for `token`, else 404 with the one message (which of the reasons is nobody's business). */
+  async function acceptWith(token: string, passwordHash: string, address: string, link?: ProviderAccount): Promise<{ userId: number; email: string }> {
+    const result = await invitations.accept(token, { passwordHash, now: now(), ...(link ? { link } : {}) });
+    if (!result.ok) {
+      if (result.reason === 'invalid') throw new HttpError(404, INVITATION_INVALID_MSG);
+      throw result.reason === 'identity-taken' ? new HttpError(409, IDENTITY_TAKEN_MSG) : new HttpError(409, ACCOUNT_EXISTS_ON_ACCEPT_MSG);
+    }
+    const { invitation, userId } = result;
+    await audit.record(
+      { userId, email: invitation.email, address },
+      { action: 'accept-invitation', target: { id: userId, email: invitation.email }, detail: { source: invitation.source, role: invitation.role, ...(link ? { sign_in: 'oidc' } : {}) } },
+    );
+    return { userId, email: invitation.email };
+  }
+
   async function usable(token: string): Promise<InvitationRow> {
     const invitation = await invitations.findOpenByToken(token);
     if (!invitation || invitation.expiresAt.getTime() <= clock.nowMs()) throw new HttpError(404, INVITATION_INVALID_MSG);
@@ -140,18 +158,24 @@ export function createInvitationsService({ invitations, users, audit, mailer, cl
      * Creates the invited account with the password its owner chose (the password rules apply) and
      * marks the link used; answers the new account for the caller to sign in.
      */
-    async accept(token: string, password: string, address: string): Promise<{ userId: number; email: string }> {
+    async accept(token: string, password: string, address: string, options: { membersRefused?: string } = {}): Promise<{ userId: number; email: string }> {
       const problem = newPasswordProblem(password);
       if (problem) throw new HttpError(400, problem.replace(/^New password/, 'Password'));
-      await usable(token); // before hashing: a dead link costs no argon2 run
-      const result = await invitations.accept(token, { passwordHash: await hashPassword(password), now: now() });
-      if (!result.ok) throw result.reason === 'invalid' ? new HttpError(404, INVITATION_INVALID_MSG) : new HttpError(409, ACCOUNT_EXISTS_ON_ACCEPT_MSG);
-      const { invitation, userId } = result;
-      await audit.record(
-        { userId, email: invitation.email, address },
-        { action: 'accept-invitation', target: { id: userId, email: invitation.email }, detail: { source: invitation.source, role: invitation.role } },
-      );
-      return { userId, email: invitation.email };
+      const invitation = await usable(token); // before hashing: a dead link costs no argon2 run
+      // OIDC_ONLY: a member's account is created with single sign-on (acceptWithProvider), never a password.
+      if (options.membersRefused !== undefined && invitation.role !== 'admin') throw new HttpError(403, options.membersRefused);
+      return acceptWith(token, await hashPassword(password), address);
+    },
+
+    /**
+     * Accepts with single sign-on (features/oidc): the account is created linked to `account`, with a
+     * password nobody knows (Forgot Password gives one). 409 `identity-taken` when that provider
+     * account is another user's already.
+     */
+    async acceptWithProvider(token: string, account: ProviderAccount, address: string): Promise<{ userId: number; email: string; role: UserRoleValue }> {
+      const invitation = await usable(token);
+      const { userId, email } = await acceptWith(token, await hashPassword(randomBytes(32).toString('base64url')), address, account);
+      return { userId, email, role: invitation.role };
     },
 
     /**
