@@ -204,6 +204,21 @@ describe('configuration', () => {
     expect(problem({ SUPPORT_MAX_CONCURRENT_UPLOADS: '1001' })).toMatch(/SUPPORT_MAX_CONCURRENT_UPLOADS: /);
   });
 
+  it('reads single sign-on: off by default; the issuer needs a client id, https unless on this machine or allowed', () => {
+    expect(loadConfig({})).toMatchObject({ OIDC_BUTTON_LABEL: 'SSO', OIDC_AUTO_CREATE: false, OIDC_ONLY: false, OIDC_ALLOW_HTTP: false });
+    expect(loadConfig({}).OIDC_ISSUER).toBeUndefined();
+    const client = { OIDC_CLIENT_ID: 'signalboard' };
+    expect(loadConfig({ ...client, OIDC_ISSUER: 'https://auth.example.com/application/o/signalboard/', OIDC_ONLY: 'true' })).toMatchObject({ OIDC_ONLY: true });
+    expect(problem({ ...client, OIDC_ISSUER: 'http://127.0.0.1:9000' })).toBeUndefined();
+    expect(problem({ ...client, OIDC_ISSUER: 'http://auth.lan:9000' })).toMatch(/OIDC_ISSUER: OIDC_ISSUER must be https:\/\/ \(or on this machine\); set OIDC_ALLOW_HTTP=true/);
+    expect(problem({ ...client, OIDC_ISSUER: 'http://auth.lan:9000', OIDC_ALLOW_HTTP: 'true' })).toBeUndefined();
+    expect(problem({ OIDC_ISSUER: 'https://auth.example.com' })).toMatch(/OIDC_CLIENT_ID: OIDC_ISSUER needs OIDC_CLIENT_ID/);
+    expect(problem({ ...client })).toMatch(/OIDC_CLIENT_ID: OIDC_CLIENT_ID needs OIDC_ISSUER/);
+    expect(problem({ OIDC_ONLY: 'true' })).toMatch(/OIDC_ONLY: OIDC_ONLY needs single sign-on/);
+    expect(problem({ ...client, OIDC_ISSUER: 'auth.example.com' })).toMatch(/OIDC_ISSUER: /);
+    expect(problem({ OIDC_BUTTON_LABEL: 'x'.repeat(41) })).toMatch(/OIDC_BUTTON_LABEL must be at most 40 characters/);
+  });
+
   it('selects the SMS provider: the outbox by default, Twilio only with its settings', () => {
     expect(loadConfig({}).SMS_PROVIDER).toBe('outbox');
     const sid = (prefix: string) => `${prefix}${'0123456789abcdef'.repeat(2)}`;

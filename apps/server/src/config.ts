@@ -287,6 +287,7 @@ function oidcIssues(env: z.infer<typeof envSchema>): Array<{ path: string; messa
     return issues;
   }
   if (env.OIDC_CLIENT_ID === undefined) issues.push({ path: 'OIDC_CLIENT_ID', message: "OIDC_ISSUER needs OIDC_CLIENT_ID (the client's id at the provider)." });
+  if (!URL.canParse(env.OIDC_ISSUER)) return issues; // reported by its own check
   const issuer = new URL(env.OIDC_ISSUER);
   if (issuer.protocol === 'http:' && !isLoopbackHost(issuer.hostname) && !env.OIDC_ALLOW_HTTP) {
     issues.push({ path: 'OIDC_ISSUER', message: 'OIDC_ISSUER must be https:// (or on this machine); set OIDC_ALLOW_HTTP=true for a provider on a private network.' });
