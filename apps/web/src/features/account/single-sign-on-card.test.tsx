@@ -6,6 +6,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { inTurn, mockApi } from '../../test/mock-api';
 import { renderScreen } from '../../test/render';
+import { oidcIdentitiesQuery } from './api/oidc';
 import { SingleSignOnCard, unlinkQuestion } from './single-sign-on-card';
 
 afterEach(() => {
@@ -21,12 +22,19 @@ const identities = (...list: (typeof WORK | typeof OTHER)[]) => ({ body: { confi
 /** The card at `/dashboard/account<hash>`, as the server's redirect after the provider leaves it. */
 function renderCard(hash = '') {
   window.history.replaceState(null, '', `/dashboard/account${hash}`);
-  return renderScreen(
-    <QueryClientProvider client={new QueryClient()}>
+  const client = new QueryClient();
+  const rendered = renderScreen(
+    <QueryClientProvider client={client}>
       <SingleSignOnCard />
     </QueryClientProvider>,
     '/dashboard/account',
   );
+  /** Once the identities' answer is in (a card that shows nothing shows nothing to wait for). */
+  const answered = async () => {
+    await waitFor(() => expect(client.getQueryState(oidcIdentitiesQuery().queryKey)?.status).not.toBe('pending'));
+    await act(async () => undefined); // the answer's render
+  };
+  return { ...rendered, answered };
 }
 
 describe('SingleSignOnCard', { timeout: 15_000 }, () => {
@@ -115,13 +123,21 @@ describe('SingleSignOnCard', { timeout: 15_000 }, () => {
 
   it('is not shown on an installation without single sign-on', async () => {
     const api = mockApi({ 'GET oidc/identities': { body: { configured: false, label: '', identities: [] } } });
-    const { container } = renderCard('#oidc_error=not_configured');
-    await waitFor(() => expect(api.callsTo('oidc/identities')).toHaveLength(1));
-    await act(async () => undefined); // the answer's state update
+    const { container, answered } = renderCard('#oidc_error=not_configured');
+    await answered();
+    expect(api.callsTo('oidc/identities')).toHaveLength(1);
     expect(screen.queryByRole('region', { name: 'Single sign-on' })).toBeNull();
     expect(screen.queryByText('Single sign-on')).toBeNull();
     expect(container).not.toHaveTextContent(/sign/i);
     expect(window.location.hash).toBe('');
+  });
+
+  it('is not shown by a server without the single sign-on routes (404)', async () => {
+    const api = mockApi({ 'GET oidc/identities': { status: 404, body: { msg: 'Route GET:/api/oidc/identities not found' } } });
+    const { container, answered } = renderCard();
+    await answered();
+    expect(api.callsTo('oidc/identities')).toHaveLength(1);
+    expect(container).not.toHaveTextContent(/sign|not found/i);
   });
 
   it('says so, with a Retry, when it cannot be loaded', async () => {
