@@ -6,11 +6,25 @@ import { useEffect, useState } from 'react';
  */
 export type OidcReturn = { kind: 'oidc'; value: string } | { kind: 'error'; reason: string } | null;
 
+/** `name=value` of the hash, percent-decoded (not as a form: a `+` stays a `+`); null when absent or malformed. */
+function hashParam(name: string): string | null {
+  for (const part of window.location.hash.slice(1).split('&')) {
+    const equals = part.indexOf('=');
+    if (equals < 0 || part.slice(0, equals) !== name) continue;
+    const value = part.slice(equals + 1);
+    try {
+      return decodeURIComponent(value);
+    } catch {
+      return null;
+    }
+  }
+  return null;
+}
+
 function readOidcHash(): OidcReturn {
-  const params = new URLSearchParams(window.location.hash.slice(1));
-  const reason = params.get('oidc_error');
+  const reason = hashParam('oidc_error');
   if (reason !== null) return { kind: 'error', reason };
-  const value = params.get('oidc');
+  const value = hashParam('oidc');
   return value ? { kind: 'oidc', value } : null;
 }
 

@@ -78,7 +78,7 @@ describe('Login screen, single sign-on', { timeout: 15_000 }, () => {
       ...ACME,
       'POST oidc/complete': () => new Promise((resolve) => (release = () => resolve({ body: { access_token: 'a.b.c', first_login: false } }))),
     });
-    const { router } = openLogin('#oidc=one-time-code');
+    const { router } = openLogin('#oidc=one-time+code%2F1==');
     expect(await screen.findByText('Signing you in…')).toBeInTheDocument();
     expect(window.location.hash).toBe('');
     expect(window.location.pathname).toBe('/login');
@@ -87,7 +87,7 @@ describe('Login screen, single sign-on', { timeout: 15_000 }, () => {
     release();
     await waitFor(() => expect(router.state.location.pathname).toBe('/dashboard'));
     expect(window.localStorage.getItem('access_token')).toBe('a.b.c');
-    expect(api.callsTo('oidc/complete').map((call) => call.body)).toEqual([{ code: 'one-time-code' }]);
+    expect(api.callsTo('oidc/complete').map((call) => call.body)).toEqual([{ code: 'one-time+code/1==' }]);
     expect(api.unhandled).toEqual([]);
   });
 
@@ -125,7 +125,8 @@ describe('Login screen, single sign-on', { timeout: 15_000 }, () => {
   it('says why on `#oidc_error=…`, with the provider named, and removes the hash', async () => {
     const api = mockApi(ACME);
     openLogin('#oidc_error=not_linked');
-    expect(await screen.findByRole('alert')).toHaveTextContent(oidcErrorMessage('not_linked', 'Acme SSO'));
+    // "your provider" until sign_in_options answers, then the provider's label.
+    await waitFor(() => expect(screen.getByRole('alert')).toHaveTextContent(oidcErrorMessage('not_linked', 'Acme SSO')));
     expect(screen.getByRole('alert')).toHaveTextContent('No Signalboard account is linked to that Acme SSO account.');
     expect(window.location.hash).toBe('');
     expect(api.calls.map((call) => call.path)).toEqual(['sign_in_options']);
