@@ -27,6 +27,8 @@ const DESK = session('s-desk', 'Chrome on Windows', '203.0.113.7', true);
 const PHONE = session('s-phone', 'Safari on iPhone', '198.51.100.4');
 const TABLET = session('s-tablet', 'Safari on iPad', '198.51.100.9');
 const TWO_FACTOR_OFF = { enabled: false, since: null, recovery_codes_left: 0, required: false };
+/** An installation without single sign-on (the default): the card is not shown. */
+const NO_SSO = { configured: false, label: '', identities: [] };
 
 function renderAccount() {
   return renderScreen(
@@ -42,6 +44,7 @@ describe('AccountScreen', { timeout: 15_000 }, () => {
     const api = mockApi({
       'GET getemail': { body: { email: 'me@example.com' } },
       'GET two_factor': { body: TWO_FACTOR_OFF },
+      'GET oidc/identities': { body: NO_SSO },
       'GET sessions': inTurn({ body: { sessions: [DESK, PHONE, TABLET] } }, { body: { sessions: [DESK, TABLET] } }, { body: { sessions: [DESK] } }),
       'POST end_session': { body: { msg: 'Session ended.' } },
       'POST end_other_sessions': { body: { msg: 'Signed out 1 other session.' } },
@@ -52,6 +55,8 @@ describe('AccountScreen', { timeout: 15_000 }, () => {
     const desk = within(list).getByRole('listitem', { name: 'Chrome on Windows, 203.0.113.7' });
     expect(within(desk).getByText(THIS_DEVICE)).toBeInTheDocument();
     expect(within(desk).queryByRole('button')).toBeNull();
+    expect(screen.queryByRole('region', { name: 'Single sign-on' })).toBeNull();
+    expect(screen.queryByText('Single sign-on')).toBeNull();
 
     await userEvent.click(screen.getByRole('button', { name: 'Sign out Safari on iPhone (198.51.100.4)' }));
     expect(await screen.findByText('Session ended.')).toBeInTheDocument();
@@ -72,6 +77,7 @@ describe('AccountScreen', { timeout: 15_000 }, () => {
     const api = mockApi({
       'GET getemail': { body: { email: 'me@example.com' } },
       'GET two_factor': { body: TWO_FACTOR_OFF },
+      'GET oidc/identities': { body: NO_SSO },
       'GET sessions': { body: { sessions: [DESK] } },
       'POST update-password': inTurn({ status: 400, body: { msg: 'Current password is incorrect' } }, { body: { msg: 'Password updated successfully!' } }),
     });
@@ -105,6 +111,7 @@ describe('AccountScreen', { timeout: 15_000 }, () => {
     mockApi({
       'GET getemail': { body: { email: 'me@example.com' } },
       'GET two_factor': { body: TWO_FACTOR_OFF },
+      'GET oidc/identities': { body: NO_SSO },
       'GET sessions': inTurn({ status: 503, body: { msg: 'The database is unavailable right now. Please try again shortly.' } }, { body: { sessions: [DESK] } }),
     });
     renderAccount();

@@ -6,9 +6,10 @@ import { ScreenHeader } from '../../components/screen-header';
 import { useCurrentUser } from '../../lib/session-queries';
 import { PasswordCard } from './password-card';
 import { SessionsCard } from './sessions-card';
+import { SingleSignOnCard } from './single-sign-on-card';
 import { TwoFactorCard } from './two-factor-card';
 
-/** Account (/dashboard/account; issue 28): who is signed in, the password, two-factor sign-in and the sessions (docs/accounts.md). */
+/** Account (/dashboard/account; issue 28): who is signed in, the password, two-factor sign-in, single sign-on and the sessions (docs/accounts.md). */
 export function AccountScreen() {
   const user = useCurrentUser();
   return (
@@ -27,6 +28,7 @@ export function AccountScreen() {
         <Box maw={720}>
           <TwoFactorCard />
         </Box>
+        <SingleSignOnCard />
         <SessionsCard />
       </Stack>
     </>

@@ -97,6 +97,22 @@ describe('AdminScreen', { timeout: 15_000 }, () => {
     await waitFor(() => expect(within(users).getByText('Deactivated')).toBeInTheDocument());
   });
 
+  it('names the single sign-on method of an account "Single sign-on"', async () => {
+    mockApi({
+      'GET admin/users': { body: { users: [ME, { ...BOB, sign_in_methods: ['password', 'oidc'] }, user(3, 'carol@example.com', { sign_in_methods: ['oidc'] })] } },
+      'GET admin/audit': { body: { entries: [], more: false } },
+      'GET admin/invitations': { body: { invitations: [] } },
+      'GET admin/settings': { body: { two_factor_required: false } },
+    });
+    renderAdmin();
+    const users = await screen.findByRole('table', { name: 'Users' });
+    const row = (email: string) => within(users).getByText(email).closest('tr')!;
+    expect(within(row('owner@example.com')).getByRole('cell', { name: 'Password' })).toBeInTheDocument();
+    expect(within(row('bob@example.com')).getByRole('cell', { name: 'Password, Single sign-on' })).toBeInTheDocument();
+    expect(within(row('carol@example.com')).getByRole('cell', { name: 'Single sign-on' })).toBeInTheDocument();
+    expect(within(users).queryByText(/oidc/)).toBeNull();
+  });
+
   it("shows the server's refusal in place of each card for a member who opens it", async () => {
     const refused = { status: 403, body: { msg: 'Only an admin of this installation can do this.' } };
     mockApi({ 'GET admin/users': refused, 'GET admin/audit': refused, 'GET admin/invitations': refused, 'GET admin/installation': refused, 'GET admin/settings': refused });

@@ -12,6 +12,11 @@ import { adminUsersQuery, useAdminAction, type AdminAction } from './api/admin';
 import { AdminCard } from './admin-card';
 
 const at = (iso: string | null) => (iso === null ? 'Never' : formatMediumDate(Date.parse(iso) / 1000));
+/** How a sign-in method reads in the table ('oidc': the installation's provider, issue 28); an unknown one as the server names it. */
+const METHOD_NAMES = new Map([
+  ['password', 'Password'],
+  ['oidc', 'Single sign-on'],
+]);
 
 /** What each action asks before it runs (the reversible role change asks nothing). */
 function questionOf(action: AdminAction, user: AdminUser): string | null {
@@ -123,7 +128,7 @@ function UserRow({ user, busy, onAction }: { user: AdminUser; busy: boolean; onA
       <Table.Td>{at(user.last_sign_in_at)}</Table.Td>
       <Table.Td>{user.sessions}</Table.Td>
       <Table.Td>{user.two_factor ? 'On' : 'Off'}</Table.Td>
-      <Table.Td>{user.sign_in_methods.map((method) => (method === 'password' ? 'Password' : method)).join(', ')}</Table.Td>
+      <Table.Td>{user.sign_in_methods.map((method) => METHOD_NAMES.get(method) ?? method).join(', ')}</Table.Td>
       <Table.Td>
         {/* No focus placeholder: a focusable element in role="menu" that is no menuitem (axe: aria-required-children). */}
         <Menu position="bottom-end" withinPortal withInitialFocusPlaceholder={false}>

@@ -1,16 +1,17 @@
 // Mantine stylesheets of what this route renders beyond main.tsx's (mantine-styles.test.ts checks them).
 import '@mantine/core/styles/Anchor.layer.css';
+import '@mantine/core/styles/Divider.layer.css';
 import '@mantine/core/styles/ThemeIcon.layer.css';
 import '@mantine/core/styles/PasswordInput.layer.css';
 import '@mantine/core/styles/Loader.layer.css';
-import { Anchor, Button, Group, Loader, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
+import { Anchor, Button, Divider, Group, Loader, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
 import { AUTH_SCREEN_TITLES, PASSWORD_RULES, type InvitationResponse } from '@signalboard/core';
 import { useEffect, useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { tokenStorage } from '../../auth/token-storage';
 import { AuthLayout } from '../../components/auth-layout';
 import { notifyError, notifySuccess } from '../../components/notify';
-import { acceptInvitation, describeInvitation, saveDefaultFavorites } from '../../lib/api/auth';
+import { acceptInvitation, describeInvitation, oidcStart, saveDefaultFavorites, signInOptions } from '../../lib/api/auth';
 
 import { messageOf } from '../../lib/client';
 
@@ -33,6 +34,21 @@ export function InvitationScreen() {
   const [confirm, setConfirm] = useState('');
   const [submitted, setSubmitted] = useState(false);
   const [busy, setBusy] = useState(false);
+  // OIDC_ISSUER: the account can be made with the provider's instead of a password (docs/accounts.md "Single sign-on").
+  const [singleSignOn, setSingleSignOn] = useState<{ label: string } | null>(null);
+  const [starting, setStarting] = useState(false);
+
+  useEffect(() => {
+    if (token === '') return;
+    let live = true;
+    signInOptions().then(
+      (options) => live && setSingleSignOn(options.single_sign_on ?? null),
+      () => undefined,
+    );
+    return () => {
+      live = false;
+    };
+  }, [token]);
 
   useEffect(() => {
     if (token === '') return;
@@ -65,6 +81,17 @@ export function InvitationScreen() {
     notifySuccess('Your account is ready. Welcome to Signalboard!');
     await saveDefaultFavorites().catch((error: unknown) => notifyError(`Error adding MAG 7 stocks: ${messageOf(error)}`));
     navigate('/dashboard', { replace: true });
+  }
+
+  /** Off to the provider; it comes back to /login#oidc=… with the account made and linked. */
+  async function onSingleSignOn() {
+    setStarting(true);
+    try {
+      window.location.assign((await oidcStart({ invitation: token })).url);
+    } catch (error) {
+      notifyError(messageOf(error));
+      setStarting(false);
+    }
   }
 
   return (
@@ -106,6 +133,14 @@ export function InvitationScreen() {
             <Button type="submit" loading={busy} fullWidth size="md">
               Create account
             </Button>
+            {singleSignOn && (
+              <>
+                <Divider label="or" labelPosition="center" />
+                <Button type="button" variant="default" loading={starting} fullWidth size="md" onClick={() => void onSingleSignOn()}>
+                  Create account with {singleSignOn.label}
+                </Button>
+              </>
+            )}
             <Text size="xs" c="dimmed" ta="center">
               This link works once, until {new Date(invitation.invitation.expires_at).toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short' })}.
             </Text>

@@ -8,7 +8,7 @@ import { FORGOT_PASSWORD_NEEDS_EMAIL, LoginScreen } from './login-screen';
 afterEach(() => vi.unstubAllGlobals());
 
 /** The login screen asks what it offers besides the password form (sign-up closed here, as by default). */
-const CLOSED = { 'GET sign_in_options': { body: { sign_up: false } } };
+const CLOSED = { 'GET sign_in_options': { body: { sign_up: false, single_sign_on: null, password_form: 'everyone' } } };
 /** The calls the user's actions made (the options read on mount aside). */
 const actions = (api: ReturnType<typeof mockApi>) => api.calls.filter((call) => call.input !== '/api/sign_in_options');
 
@@ -82,7 +82,7 @@ describe('Login screen', () => {
   });
 
   it('offers "Create an account" only when the installation has sign-up open', async () => {
-    mockApi({ 'GET sign_in_options': { body: { sign_up: true } } });
+    mockApi({ 'GET sign_in_options': { body: { sign_up: true, single_sign_on: null, password_form: 'everyone' } } });
     const { router } = renderRoutes(
       [
         { path: '/login', element: <LoginScreen /> },

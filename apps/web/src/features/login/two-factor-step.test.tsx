@@ -14,7 +14,7 @@ afterEach(() => {
 });
 
 /** The login screen asks what it offers besides the password form (sign-up closed here). */
-const CLOSED = { 'GET sign_in_options': { body: { sign_up: false } } };
+const CLOSED = { 'GET sign_in_options': { body: { sign_up: false, single_sign_on: null, password_form: 'everyone' } } };
 const CHALLENGE = { two_factor_required: true, challenge: 'the-challenge', first_login: false };
 
 function renderLogin() {

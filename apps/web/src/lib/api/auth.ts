@@ -10,6 +10,9 @@ import type {
   LoginTokenResponse,
   LoginTwoFactorRequest,
   MsgBody,
+  OidcCompleteRequest,
+  OidcRedirectResponse,
+  OidcStartRequest,
   SignInOptionsResponse,
   SignUpRequest,
   UpdatePasswordRequest,
@@ -35,8 +38,14 @@ export const updatePassword = (body: UpdatePasswordRequest) => apiRequestUncheck
 /** Sign Out: ends this token's session on the server (docs/accounts.md). */
 export const logout = () => apiRequestUnchecked<MsgBody>('logout', { json: {} });
 
-/** What the login screen offers besides the password form (SIGNUP=open: "Create an account"). */
+/** What the login screen offers besides the password form (SIGNUP=open: "Create an account"; single sign-on; OIDC_ONLY). */
 export const signInOptions = () => apiRequestUnchecked<SignInOptionsResponse>('sign_in_options', { anonymous: true });
+
+/** Single sign-on (docs/accounts.md): the provider's URL to send the browser to; with an invitation's token, accepts it with the provider. */
+export const oidcStart = (body: OidcStartRequest) => apiRequestUnchecked<OidcRedirectResponse>('oidc/start', { json: body, anonymous: true });
+
+/** The one-time code of `/login#oidc=…` for what a password sign-in answers (a token, or a two-factor challenge). */
+export const oidcComplete = (body: OidcCompleteRequest) => apiRequestUnchecked<LoginResponse>('oidc/complete', { json: body, anonymous: true });
 
 export const signUp = (body: SignUpRequest) => apiRequestUnchecked<MsgBody>('sign_up', { json: body, anonymous: true });
 
