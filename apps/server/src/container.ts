@@ -195,6 +195,7 @@ export function createContainer(deps: ContainerDeps, options: ContainerOptions) 
     repo: oidcRepo,
     users,
     invitations,
+    favorites,
     audit,
     store,
     clock,

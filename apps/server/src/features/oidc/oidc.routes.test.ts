@@ -6,7 +6,7 @@
  */
 import { desc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { oidcErrorMessage } from '@signalboard/core';
+import { DEFAULT_FAVORITE_STOCKS, oidcErrorMessage } from '@signalboard/core';
 import { auditLog, users } from '../../db/schema';
 import { createTestApp, createUser, invitationTokenOf, login, uniqueEmail, type TestApp } from '../../../test/helpers';
 import { startTestIdp, type TestIdp } from '../../../test/oidc-test-provider';
@@ -253,6 +253,9 @@ describe('OIDC_AUTO_CREATE and OIDC_ONLY', () => {
     expect(signedIn.statusCode, signedIn.body).toBe(200);
     const [row] = await only.db.select().from(users).where(eq(users.email, fresh));
     expect(row).toMatchObject({ role: 'member', firstLogin: false, isActive: true });
+    // The MAG 7, as a first login's password change saves them.
+    const favorites = (await get(only, '/api/get_favorite_stocks', { authorization: `Bearer ${signedIn.json<{ access_token: string }>().access_token}` })).json<Array<{ symbol: string }>>();
+    expect(favorites.map((stock) => stock.symbol)).toEqual(DEFAULT_FAVORITE_STOCKS.map((stock) => stock.symbol));
 
     const existing = uniqueEmail('existing');
     await createUser(only.db, existing, PASSWORD, { firstLogin: false });

@@ -7,7 +7,7 @@
  * HTTP-free but for the callback's redirect locations: oidc.routes.ts translates.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { oidcErrorMessage, type OidcError, type OidcIdentitiesResponse, type UserRoleValue } from '@signalboard/core';
+import { DEFAULT_FAVORITE_STOCKS, oidcErrorMessage, type OidcError, type OidcIdentitiesResponse, type UserRoleValue } from '@signalboard/core';
 import type { CacheStore } from '../../lib/cache-store';
 import type { Clock } from '../../lib/clock';
 import { HttpError } from '../../lib/errors';
@@ -16,6 +16,7 @@ import type { AuditRepo } from '../admin/audit.repo';
 import { DEACTIVATED_MSG } from '../auth/auth.service';
 import type { InvitationsService } from '../auth/invitations.service';
 import type { UsersRepo } from '../auth/users.repo';
+import type { FavoritesRepo } from '../watchlist/watchlist.repo';
 import type { FlowChecks, OidcClient, VerifiedProviderAccount } from './oidc.client';
 import type { OidcRepo, ProviderAccount } from './oidc.repo';
 
@@ -49,6 +50,8 @@ export interface OidcServiceDeps {
   repo: OidcRepo;
   users: Pick<UsersRepo, 'findById' | 'findByEmail' | 'create'>;
   invitations: Pick<InvitationsService, 'acceptWithProvider'>;
+  /** An account single sign-on creates starts with the MAG 7, as a first login's password change gives them. */
+  favorites: Pick<FavoritesRepo, 'upsert'>;
   audit: AuditRepo;
   store: CacheStore;
   clock: Clock;
@@ -130,6 +133,7 @@ export function createOidcService(deps: OidcServiceDeps) {
     const outcome = await repo.link(user.id, account, now());
     if (outcome !== 'linked') throw new FlowRefused('already_linked');
     await audit.record({ userId: user.id, email: user.email, address }, { action: 'oidc-create-account', target: { id: user.id, email: user.email }, detail: { issuer: account.issuer } });
+    await deps.favorites.upsert(user.id, [...DEFAULT_FAVORITE_STOCKS]);
     return user.id;
   }
 
@@ -182,6 +186,7 @@ export function createOidcService(deps: OidcServiceDeps) {
         if (flow.purpose === 'invitation') {
           try {
             const { userId } = await invitations.acceptWithProvider(flow.invitation ?? '', account, address);
+            await deps.favorites.upsert(userId, [...DEFAULT_FAVORITE_STOCKS]);
             return back('invitation', `oidc=${await issueCode(userId)}`);
           } catch (refusal) {
             if (refusal instanceof HttpError && refusal.statusCode === 409 && /linked/.test(refusal.message)) throw new FlowRefused('already_linked');

@@ -132,14 +132,6 @@ describe('SingleSignOnCard', { timeout: 15_000 }, () => {
     expect(window.location.hash).toBe('');
   });
 
-  it('is not shown by a server without the single sign-on routes (404)', async () => {
-    const api = mockApi({ 'GET oidc/identities': { status: 404, body: { msg: 'Route GET:/api/oidc/identities not found' } } });
-    const { container, answered } = renderCard();
-    await answered();
-    expect(api.callsTo('oidc/identities')).toHaveLength(1);
-    expect(container).not.toHaveTextContent(/sign|not found/i);
-  });
-
   it('says so, with a Retry, when it cannot be loaded', async () => {
     mockApi({ 'GET oidc/identities': inTurn({ status: 503, body: { msg: 'The database is unavailable right now. Please try again shortly.' } }, identities(WORK)) });
     renderCard();

@@ -119,4 +119,18 @@ describe('InvitationScreen', { timeout: 15_000 }, () => {
     expect(screen.getByLabelText('Password')).toBeInTheDocument();
     expect(api.unhandled).toEqual([]);
   });
+
+  it('OIDC_ONLY: the provider first; the password form only for an invited administrator who asks for it', async () => {
+    mockApi({
+      'GET sign_in_options': { body: { sign_up: false, single_sign_on: { label: 'Acme SSO' }, password_form: 'admins' } },
+      'POST invitation': { body: { email: 'friend@example.com', expires_at: '2026-12-07T10:00:00.000Z' } },
+    });
+    open('#tok');
+    await screen.findByRole('button', { name: 'Create account with Acme SSO' });
+    expect(screen.queryByLabelText('Password')).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Create account' })).not.toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Invited as an administrator? Choose a password' }));
+    expect(screen.getByLabelText('Password')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Create account' })).toBeInTheDocument();
+  });
 });

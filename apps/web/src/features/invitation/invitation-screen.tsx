@@ -37,12 +37,19 @@ export function InvitationScreen() {
   // OIDC_ISSUER: the account can be made with the provider's instead of a password (docs/accounts.md "Single sign-on").
   const [singleSignOn, setSingleSignOn] = useState<{ label: string } | null>(null);
   const [starting, setStarting] = useState(false);
+  // OIDC_ONLY: members make their account with the provider; the password form is for an invited admin.
+  const [membersUseProvider, setMembersUseProvider] = useState(false);
+  const [choosePassword, setChoosePassword] = useState(false);
 
   useEffect(() => {
     if (token === '') return;
     let live = true;
     signInOptions().then(
-      (options) => live && setSingleSignOn(options.single_sign_on ?? null),
+      (options) => {
+        if (!live) return;
+        setSingleSignOn(options.single_sign_on ?? null);
+        setMembersUseProvider(options.single_sign_on !== null && options.password_form === 'admins');
+      },
       () => undefined,
     );
     return () => {
@@ -114,26 +121,39 @@ export function InvitationScreen() {
         <form onSubmit={onSubmit} noValidate>
           <Stack gap="md">
             <TextInput label="Email" type="email" autoComplete="username" value={invitation.invitation.email} readOnly variant="filled" />
-            <PasswordInput
-              label="Password"
-              description={PASSWORD_RULES}
-              autoComplete="new-password"
-              value={password}
-              onChange={(event) => setPassword(event.currentTarget.value)}
-              error={passwordError}
-              autoFocus
-            />
-            <PasswordInput
-              label="Confirm Password"
-              autoComplete="new-password"
-              value={confirm}
-              onChange={(event) => setConfirm(event.currentTarget.value)}
-              error={confirmError}
-            />
-            <Button type="submit" loading={busy} fullWidth size="md">
-              Create account
-            </Button>
-            {singleSignOn && (
+            {singleSignOn && membersUseProvider && (
+              <Button type="button" loading={starting} fullWidth size="md" onClick={() => void onSingleSignOn()}>
+                Create account with {singleSignOn.label}
+              </Button>
+            )}
+            {membersUseProvider && !choosePassword ? (
+              <Button type="button" variant="subtle" size="xs" onClick={() => setChoosePassword(true)}>
+                Invited as an administrator? Choose a password
+              </Button>
+            ) : (
+              <>
+                <PasswordInput
+                  label="Password"
+                  description={PASSWORD_RULES}
+                  autoComplete="new-password"
+                  value={password}
+                  onChange={(event) => setPassword(event.currentTarget.value)}
+                  error={passwordError}
+                  autoFocus
+                />
+                <PasswordInput
+                  label="Confirm Password"
+                  autoComplete="new-password"
+                  value={confirm}
+                  onChange={(event) => setConfirm(event.currentTarget.value)}
+                  error={confirmError}
+                />
+                <Button type="submit" loading={busy} fullWidth size="md" variant={membersUseProvider ? 'default' : 'filled'}>
+                  Create account
+                </Button>
+              </>
+            )}
+            {singleSignOn && !membersUseProvider && (
               <>
                 <Divider label="or" labelPosition="center" />
                 <Button type="button" variant="default" loading={starting} fullWidth size="md" onClick={() => void onSingleSignOn()}>

@@ -1,22 +1,12 @@
 import { oidcEndpoints, type OidcIdentitiesResponse } from '@signalboard/core';
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import { ApiError, apiCall } from '../../../lib/client';
-
-/** What a server without the single sign-on routes (a 404: one older than issue 28) amounts to. */
-const NOT_CONFIGURED: OidcIdentitiesResponse = { configured: false, label: '', identities: [] };
+import { apiCall } from '../../../lib/client';
 
 /** GET api/oidc/identities: whether the installation has single sign-on, its label, and the accounts linked. */
 export const oidcIdentitiesQuery = () =>
   queryOptions({
     queryKey: ['account', 'oidc'],
-    queryFn: async ({ signal }): Promise<OidcIdentitiesResponse> => {
-      try {
-        return await apiCall(oidcEndpoints.oidcIdentities, { signal });
-      } catch (error) {
-        if (error instanceof ApiError && error.status === 404) return NOT_CONFIGURED;
-        throw error;
-      }
-    },
+    queryFn: ({ signal }): Promise<OidcIdentitiesResponse> => apiCall(oidcEndpoints.oidcIdentities, { signal }),
     retry: false,
     staleTime: 10_000,
   });
