@@ -12,7 +12,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { oidcErrorMessage, oidcLinkedMessage } from '@signalboard/core';
 import { startTestIdp, type TestIdp } from '../apps/server/test/oidc-test-provider';
 import { blocking, describeFindings, runAxe } from './support/axe';
-import { launchBrowser, screenshot, uniqueEmail } from './support/browser';
+import { launchBrowser, SCREENSHOT_DIR, screenshot, uniqueEmail } from './support/browser';
 import { freePort, makeDataDir, runCli, startServer, type RunningServer } from './support/server-process';
 
 const LABEL = 'Test IdP';
@@ -108,12 +108,45 @@ describe('Single sign-on', () => {
     await screenshot(page, 'login-single-sign-on');
     await expectAxeClean('Login with single sign-on');
     await button.click();
-    await atProvider(providerEmail);
+    // The provider remembers its own session from the link (as a real one does): straight back, signed in.
     await page.waitForURL('**/dashboard**');
     // Signed in as the linked account: the Account screen names it.
     await page.goto('/dashboard/account');
     await page.getByText(email, { exact: true }).first().waitFor();
     expect(await page.evaluate(() => window.location.hash)).toBe('');
+  });
+
+  it('is axe clean in dark and on a phone: the login with the provider button, the Account card', async () => {
+    const email = await member('sso-looks');
+    const providerEmail = uniqueEmail('looks-at-provider');
+    idp.addAccount({ sub: `sub-${providerEmail}`, email: providerEmail });
+    for (const [name, options] of [
+      ['dark', { colorScheme: 'dark' as const, viewport: { width: 1366, height: 860 } }],
+      ['phone', { colorScheme: 'light' as const, viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true }],
+    ] as const) {
+      const looks = await browser.newContext({ baseURL: server.baseUrl, ...options });
+      looks.setDefaultTimeout(15_000);
+      const previous = page;
+      page = await looks.newPage();
+      try {
+        await page.goto('/login');
+        await page.getByRole('button', { name: `Sign in with ${LABEL}` }).waitFor();
+        await expectAxeClean(`Login, ${name}`);
+        await screenshot(page, `login-single-sign-on-${name}`);
+        await page.getByLabel('Email').fill(email);
+        await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+        await page.getByRole('button', { name: 'Login' }).click();
+        await page.waitForURL('**/dashboard**');
+        await page.goto('/dashboard/account');
+        const card = page.getByRole('region', { name: 'Single sign-on' });
+        await card.getByRole('button', { name: `Link your ${LABEL} account` }).waitFor();
+        await expectAxeClean(`Account, ${name}`);
+        await card.screenshot({ path: path.join(SCREENSHOT_DIR, `account-single-sign-on-${name}.png`) });
+      } finally {
+        await looks.close();
+        page = previous;
+      }
+    }
   });
 
   it('refuses a provider account that no account linked, saying what to do', async () => {

@@ -67,6 +67,7 @@ export async function startTestIdp(options: { redirectUris: string[]; clientId?:
     // The e-mail in the ID token itself, as Keycloak, Authentik and PocketID put it.
     conformIdTokenClaims: false,
     features: { devInteractions: { enabled: false } },
+    ttl: { AccessToken: 600, AuthorizationCode: 60, Grant: 3600, IdToken: 600, Interaction: 600, Session: 3600 },
     interactions: { url: (_context: unknown, interaction: { uid: string }) => `/interaction/${interaction.uid}` },
     findAccount: async (_context: unknown, sub: string) => {
       const account = findBySub(sub);
