@@ -7,6 +7,7 @@
  */
 import { createHmac } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
+import type { CustomFetch } from 'openid-client';
 import type pg from 'pg';
 import { ALERT_STALE_REFRESHES, type EngineId, type UniverseMember } from '@signalboard/core';
 import type { Config } from './config';
@@ -33,9 +34,7 @@ import { createSessionsRepo } from './features/auth/sessions.repo';
 import { createUsersRepo } from './features/auth/users.repo';
 import { createTwoFactorRepo } from './features/two-factor/two-factor.repo';
 import { createTwoFactorService } from './features/two-factor/two-factor.service';
-import { createOidcClient } from './features/oidc/oidc.client';
-import { createOidcRepo } from './features/oidc/oidc.repo';
-import { createOidcService } from './features/oidc/oidc.service';
+import { createSingleSignOn } from './features/oidc/single-sign-on';
 import { createDashboardJobs } from './features/dashboard/dashboard.jobs';
 import { createDashboardRepo } from './features/dashboard/dashboard.repo';
 import { createScanBacktests } from './features/custom-scans/backtest.job';
@@ -112,7 +111,7 @@ export interface ContainerDeps {
   /** Telegram's Bot API (tests pass the fake's client); default one for TELEGRAM_BOT_TOKEN, none without it. */
   telegramApi?: TelegramBotApi;
   /** Single sign-on: every request to the provider (tests put a proxy here); default fetch. */
-  oidcFetch?: typeof fetch;
+  oidcFetch?: CustomFetch;
   clock?: Clock;
   /** The trade engines (default: SERVER_TRADE_ENGINES); tests pass their own. */
   tradeEngines?: readonly AnyEngine[];
@@ -177,44 +176,9 @@ export function createContainer(deps: ContainerDeps, options: ContainerOptions) 
   // Two-factor sign-in: the TOTP keys sealed with the same box.
   const twoFactor = createTwoFactorService({ repo: createTwoFactorRepo(db), sessions, box, clock });
   // Single sign-on with OIDC_ISSUER's provider (features/oidc).
-  const oidcRepo = createOidcRepo(db);
-  const redirectUri = `${config.PUBLIC_URL}/api/oidc/callback`;
-  const oidcClient =
-    config.OIDC_ISSUER !== undefined && config.OIDC_CLIENT_ID !== undefined
-      ? createOidcClient({
-          issuer: config.OIDC_ISSUER,
-          clientId: config.OIDC_CLIENT_ID,
-          ...(config.OIDC_CLIENT_SECRET !== undefined ? { clientSecret: config.OIDC_CLIENT_SECRET } : {}),
-          redirectUri,
-          allowHttp: config.OIDC_ALLOW_HTTP,
-          ...(deps.oidcFetch ? { fetch: deps.oidcFetch } : {}),
-        })
-      : undefined;
-  const oidc = createOidcService({
-    client: oidcClient,
-    repo: oidcRepo,
-    users,
-    invitations,
-    favorites,
-    audit,
-    store,
-    clock,
-    label: config.OIDC_BUTTON_LABEL,
-    autoCreate: config.OIDC_AUTO_CREATE,
-    only: config.OIDC_ONLY,
-    redirectUri,
-    log: jobLog,
-  });
-  const admin = createAdminService({
-    db,
-    users,
-    sessions,
-    auth,
-    audit,
-    clock,
-    limitReset: (email) => enforce([limiters.forgotByEmail], [email], 'password reset'),
-    singleSignOn: { linkedUserIds: () => oidc.linkedUserIds(), passwordForm: oidc.passwordForm },
-  });
+  const oidc = createSingleSignOn(config, { db, users, invitations, favorites, audit, store, clock, log: jobLog, ...(deps.oidcFetch ? { fetch: deps.oidcFetch } : {}) });
+  const singleSignOn = { linkedUserIds: () => oidc.linkedUserIds(), passwordForm: oidc.passwordForm };
+  const admin = createAdminService({ db, users, sessions, auth, audit, clock, limitReset: (email) => enforce([limiters.forgotByEmail], [email], 'password reset'), singleSignOn });
   // Codes checked behind the token (turning two-factor on or off, new recovery codes) are guesses
   // too: as many per account as sign-in attempts per e-mail.
   const twoFactorCodeLimit = createUserLimit({

@@ -6,6 +6,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { inject } from 'vitest';
 import type { FastifyInstance } from 'fastify';
+import type { CustomFetch } from 'openid-client';
 import { buildApp } from '../src/app';
 import { loadConfig, type Config } from '../src/config';
 import { createDatabase, createPool, type Database } from '../src/db/client';
@@ -120,7 +121,7 @@ export interface TestAppOptions {
   /** DNS for the URLs users give (webhooks): e.g. a name that resolves to loopback. */
   outboundResolver?: Resolver;
   /** Single sign-on's requests to the provider (a proxy that forges answers: oidc.routes.test.ts). */
-  oidcFetch?: typeof fetch;
+  oidcFetch?: CustomFetch;
 }
 
 /** buildApp on a fresh database, with the outbox mailer in a temporary DATA_DIR and a fake clock. */

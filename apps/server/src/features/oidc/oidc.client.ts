@@ -32,7 +32,7 @@ export interface OidcClientOptions {
   /** An http:// issuer off this machine (OIDC_ALLOW_HTTP); loopback is always allowed. */
   allowHttp: boolean;
   /** Every request to the provider (the tests put a proxy here); default fetch. */
-  fetch?: typeof fetch;
+  fetch?: oidc.CustomFetch;
   /** Seconds a request to the provider may take. */
   timeoutSeconds?: number;
 }

@@ -5,6 +5,7 @@
  * are checked (forged answers through a proxy in front of the provider); OIDC_AUTO_CREATE, OIDC_ONLY.
  */
 import { desc, eq } from 'drizzle-orm';
+import type { CustomFetch } from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_FAVORITE_STOCKS, oidcErrorMessage } from '@signalboard/core';
 import { auditLog, users } from '../../db/schema';
@@ -23,9 +24,8 @@ let idp: TestIdp;
 let forge: ((claims: Record<string, unknown>) => { claims: Record<string, unknown>; foreignKey?: boolean }) | null = null;
 /** The token endpoint's answers, as the provider sent them. */
 const tokenAnswers: Array<{ status: number; body: Record<string, unknown> }> = [];
-const proxy: typeof fetch = async (input, init) => {
-  const response = await fetch(input, init);
-  const url = input instanceof Request ? input.url : String(input);
+const proxy: CustomFetch = async (url, options) => {
+  const response = await fetch(url, options as RequestInit);
   if (!url.endsWith('/token')) return response;
   const body = (await response.json()) as Record<string, unknown>;
   tokenAnswers.push({ status: response.status, body });
