@@ -284,7 +284,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await secured.register(tradesRoutes, { engines: tradeJobs.engines, repo: services.tradesRepo, market: deps.market, marketClock: deps.marketClock, records: services.records });
       const installation = createInstallation({ db, config, clock, readiness, mailKind: mailer.kind, smsKind: services.sms.kind, alertsEvaluatedAt });
       await secured.register(adminRoutes, { service: services.admin, audit: services.audit, sessionUsers, clock, installation });
-      await secured.register(adminInvitationRoutes, { invitations: services.invitations });
+      await secured.register(adminInvitationRoutes, { invitations: services.invitations, limit: services.invitationLimit });
       await secured.register(oidcRoutes, { oidc: services.oidc });
       await secured.register(twoFactorRoutes, { service: services.twoFactor, sessionUsers, codeLimit: services.twoFactorCodeLimit });
       await secured.register(twoFactorAdminRoutes, { service: services.twoFactor, users: services.users, audit: services.audit, sessionUsers });

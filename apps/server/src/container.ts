@@ -28,7 +28,7 @@ import { createAuthService } from './features/auth/auth.service';
 import { createSessionUsers } from './features/auth/session-users';
 import { createAdminService } from './features/admin/admin.service';
 import { createInvitationsRepo } from './features/auth/invitations.repo';
-import { createInvitationsService } from './features/auth/invitations.service';
+import { createInvitationsService, INVITATIONS_MAX_PER_ADMIN } from './features/auth/invitations.service';
 import { createAuditRepo } from './features/admin/audit.repo';
 import { createSessionsRepo } from './features/auth/sessions.repo';
 import { createUsersRepo } from './features/auth/users.repo';
@@ -189,6 +189,8 @@ export function createContainer(deps: ContainerDeps, options: ContainerOptions) 
     clock,
     store,
   });
+  // Each invitation (or resend) is a mail to someone else's address: an admin sends at most 50 an hour.
+  const invitationLimit = createUserLimit({ name: 'invitation-admin', what: 'invitations', max: INVITATIONS_MAX_PER_ADMIN, windowSeconds: 3600, clock, store });
   const webhooks = createWebhooksService({ repo: createWebhooksRepo(db), box, clock, store, config, ...channels });
 
   const defaultChecks = defaultReadinessChecks({ config, pool: deps.pool, mailKind: mailer.kind, smsKind: sms.kind, smsBudget: () => sms.budgetState() });
@@ -325,6 +327,7 @@ export function createContainer(deps: ContainerDeps, options: ContainerOptions) 
     invitations,
     twoFactor,
     twoFactorCodeLimit,
+    invitationLimit,
     oidc,
     tokens,
     limiters,

@@ -29,6 +29,8 @@ export interface FakeEngineOptions {
   id?: 'layered' | 'swing';
   ruleVersion?: string;
   warmupBars?: number;
+  /** The fall from the previous close that opens an idea (default DROP, 2 %): smaller, an idea most sessions. */
+  drop?: number;
   /** Throws when asked to run this session (YYYY-MM-DD): a failing pass. */
   failOn?: { date: string | undefined };
 }
@@ -147,7 +149,7 @@ export function createFakeEngine(options: FakeEngineOptions = {}): EngineDefinit
   return {
     id,
     ruleVersion,
-    params: { drop: DROP },
+    params: { drop: options.drop ?? DROP },
     paramHash: '0123456789abcdef',
     warmupBars: options.warmupBars ?? 260,
     maxHoldSessions: HOLD_SESSIONS,
@@ -183,7 +185,7 @@ export function createFakeEngine(options: FakeEngineOptions = {}): EngineDefinit
           for (let k = i; k >= 0 && isoFromDayNumber(series.day[k]!) > cooldownFrom; k -= 1) since += 1;
           if (since < COOLDOWN_SESSIONS) continue;
         }
-        if (series.close[i]! >= series.close[i - 1]! * (1 - DROP)) continue;
+        if (series.close[i]! >= series.close[i - 1]! * (1 - (options.drop ?? DROP))) continue;
         events.push({
           ...base(series),
           ideaId: ideaIdOf(id, member.symbol, input.session.date),

@@ -11,7 +11,7 @@ import { auditLog, invitations, users } from '../../db/schema';
 import type { Mailer } from '../../providers/mail';
 import { createTestApp, createUser, lastMailTo, login, uniqueEmail, type TestApp } from '../../../test/helpers';
 import { TWO_FACTOR_SETUP_REQUIRED_MSG } from '../../plugins/authenticate';
-import { INVITATION_INVALID_MSG, INVITE_MAIL_FAILED_MSG, SIGN_UP_CLOSED_MSG, SIGN_UP_SENT_MSG } from './invitations.service';
+import { INVITATION_INVALID_MSG, INVITATIONS_MAX_PER_ADMIN, INVITE_MAIL_FAILED_MSG, SIGN_UP_CLOSED_MSG, SIGN_UP_SENT_MSG } from './invitations.service';
 
 let t: TestApp;
 let failMail = false;
@@ -162,6 +162,24 @@ describe('admin invitations', () => {
       expect([400, 404]).toContain(answer.statusCode);
       expect(answer.json().msg).toEqual(expect.any(String));
     }
+  });
+});
+
+describe('how many invitations an admin sends', () => {
+  it('at most INVITATIONS_MAX_PER_ADMIN an hour, resends included; another admin is not held back', async () => {
+    const busy = await admin();
+    const email = uniqueEmail('many');
+    expect((await call('POST', '/api/admin/invite', busy.headers, { email })).statusCode).toBe(200);
+    const [row] = await t.db.select().from(invitations).where(eq(invitations.email, email));
+    for (let sent = 1; sent < INVITATIONS_MAX_PER_ADMIN; sent += 1) {
+      expect((await call('POST', '/api/admin/resend_invitation', busy.headers, { invitation_id: row!.id })).statusCode).toBe(200);
+    }
+    const refused = await call('POST', '/api/admin/invite', busy.headers, { email: uniqueEmail('one-more') });
+    expect(refused.statusCode).toBe(429);
+    expect(refused.json<{ msg: string }>().msg).toMatch(/^Too many invitations \(at most 50 every hour\)\. Please try again in /);
+    expect(refused.headers['retry-after']).toBeDefined();
+    const other = await admin();
+    expect((await call('POST', '/api/admin/invite', other.headers, { email: uniqueEmail('other-admin') })).statusCode).toBe(200);
   });
 });
 

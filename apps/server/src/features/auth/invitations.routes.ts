@@ -7,6 +7,7 @@ import { adminEndpoints, authEndpoints, type AdminInvitationsResponse, type Invi
 import { route } from '../../lib/endpoint';
 import { HttpError } from '../../lib/errors';
 import type { Tokens } from '../../lib/tokens';
+import type { UserLimit } from '../../lib/user-limit';
 import { requireAdmin } from '../admin/admin.routes';
 import { enforce } from '../../lib/rate-limiter';
 import { membersUseSingleSignOnMsg, type AuthLimiters } from './auth.routes';
@@ -65,13 +66,19 @@ export async function publicInvitationRoutes(app: FastifyInstance, options: Publ
 }
 
 /** api/admin/invitations, invite, resend_invitation, revoke_invitation: admins only (checked before the body is read). */
-export async function adminInvitationRoutes(app: FastifyInstance, options: { invitations: InvitationsService }) {
-  const { invitations } = options;
+export async function adminInvitationRoutes(app: FastifyInstance, options: { invitations: InvitationsService; limit: UserLimit }) {
+  const { invitations, limit } = options;
   app.addHook('onRequest', requireAdmin);
   const admin = (request: FastifyRequest) => ({ id: request.user.id, email: request.user.email, address: request.ip });
 
   route(app, adminEndpoints.adminListInvitations, async (): Promise<AdminInvitationsResponse> => ({ invitations: await invitations.listOpen() }));
-  route(app, adminEndpoints.adminInvite, async (request, _reply, { email, role }): Promise<MsgBody> => ({ msg: await invitations.invite(admin(request), email, role ?? 'member') }));
-  route(app, adminEndpoints.adminResendInvitation, async (request, _reply, { invitation_id }): Promise<MsgBody> => ({ msg: await invitations.resend(admin(request), invitation_id) }));
+  route(app, adminEndpoints.adminInvite, async (request, _reply, { email, role }): Promise<MsgBody> => {
+    await limit.hit(request.user.id);
+    return { msg: await invitations.invite(admin(request), email, role ?? 'member') };
+  });
+  route(app, adminEndpoints.adminResendInvitation, async (request, _reply, { invitation_id }): Promise<MsgBody> => {
+    await limit.hit(request.user.id);
+    return { msg: await invitations.resend(admin(request), invitation_id) };
+  });
   route(app, adminEndpoints.adminRevokeInvitation, async (request, _reply, { invitation_id }): Promise<MsgBody> => ({ msg: await invitations.revoke(admin(request), invitation_id) }));
 }

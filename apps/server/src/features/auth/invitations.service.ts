@@ -17,6 +17,8 @@ import { newInvitationToken, type InvitationRow, type InvitationsRepo } from './
 import { newPasswordProblem } from './password-policy';
 import type { UsersRepo } from './users.repo';
 
+/** Invitations and resends one admin may send an hour (each is a mail to someone else's address). */
+export const INVITATIONS_MAX_PER_ADMIN = 50;
 export const INVITATION_INVALID_MSG = 'This link no longer works: it has expired, been used or been revoked. Ask for a new one.';
 export const NO_SUCH_INVITATION_MSG = 'No pending invitation has this id (it may have been accepted or revoked).';
 export const SIGN_UP_CLOSED_MSG = 'Sign-up is closed on this installation: ask its admin for an invitation.';
