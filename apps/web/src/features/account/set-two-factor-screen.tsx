@@ -10,7 +10,9 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { Navigate, useNavigate } from 'react-router';
 import { hasValidToken, tokenStorage } from '../../auth/token-storage';
 import { AuthLayout } from '../../components/auth-layout';
-import { logout } from '../../lib/api/auth';
+import { notifyError, notifySuccess } from '../../components/notify';
+import { logout, savePendingDefaultFavorites } from '../../lib/api/auth';
+import { messageOf } from '../../lib/client';
 import { queryClient } from '../../lib/query-client';
 import { TwoFactorCard } from './two-factor-card';
 
@@ -24,6 +26,16 @@ export function SetTwoFactorScreen() {
   const navigate = useNavigate();
   if (!hasValidToken()) return <Navigate to="/login" replace />;
 
+  /** On to the dashboard, with the MAG 7 a first login could not save before two-factor was on. */
+  async function finished() {
+    try {
+      if (await savePendingDefaultFavorites()) notifySuccess('MAG 7 stocks added successfully!');
+    } catch (error) {
+      notifyError(`Error adding MAG 7 stocks: ${messageOf(error)}`);
+    }
+    navigate('/dashboard', { replace: true });
+  }
+
   async function signOut() {
     await logout().catch(() => undefined);
     tokenStorage.clear();
@@ -34,7 +46,7 @@ export function SetTwoFactorScreen() {
     <AuthLayout title={AUTH_SCREEN_TITLES.setTwoFactor} subtitle="Your installation requires two-factor sign-in: please turn it on to continue.">
       {/* Outside the shell, which provides the query client to the dashboard's screens. */}
       <QueryClientProvider client={queryClient}>
-        <TwoFactorCard framed={false} onFinished={() => navigate('/dashboard', { replace: true })} />
+        <TwoFactorCard framed={false} onFinished={() => void finished()} />
       </QueryClientProvider>
       <Group justify="center" mt="lg">
         <Anchor component="button" type="button" size="sm" onClick={() => void signOut()}>

@@ -46,4 +46,22 @@ describe('SetPasswordScreen', () => {
     expect(window.localStorage.getItem('access_token')).toBeNull();
     expect(api.unhandled).toEqual([]);
   });
+
+  it('when two-factor must be turned on first (403), keeps the MAG 7 for /set-two-factor instead of reporting an error', async () => {
+    window.localStorage.setItem('access_token', token());
+    const api = mockApi({
+      'POST update-password': { body: { msg: 'Password updated successfully!' } },
+      'POST batch_update_favorite_stocks': { status: 403, body: { msg: 'Your installation requires two-factor sign-in: please turn it on to continue.' } },
+      'GET getemail': { body: { email: 'new@example.com', role: 'member' } },
+      'POST logout': { body: { msg: 'Signed out.' } },
+    });
+    const { router } = renderScreen(<SetPasswordScreen />, '/set-password');
+    await userEvent.click(screen.getByLabelText('New Password'));
+    await userEvent.paste('a new password');
+    await userEvent.click(screen.getByRole('button', { name: 'Update Password' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
+    expect(window.localStorage.getItem('sb-pending-default-favorites')).toBe('new@example.com');
+    expect(screen.queryByText(/Error adding MAG 7 stocks/)).not.toBeInTheDocument();
+    expect(api.unhandled).toEqual([]);
+  });
 });

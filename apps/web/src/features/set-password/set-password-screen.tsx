@@ -5,8 +5,8 @@ import { Button, PasswordInput, Stack } from '@mantine/core';
 import { AUTH_SCREEN_TITLES } from '@signalboard/core';
 import { useState, type FormEvent } from 'react';
 import { Navigate, useNavigate } from 'react-router';
-import { logout, saveDefaultFavorites, updatePassword } from '../../lib/api/auth';
-import { messageOf } from '../../lib/client';
+import { logout, saveDefaultFavorites, saveDefaultFavoritesLater, updatePassword } from '../../lib/api/auth';
+import { ApiError, messageOf } from '../../lib/client';
 
 import { hasValidToken, tokenStorage } from '../../auth/token-storage';
 import { AuthLayout } from '../../components/auth-layout';
@@ -39,7 +39,9 @@ export function SetPasswordScreen() {
       await saveDefaultFavorites();
       notifySuccess('MAG 7 stocks added successfully!');
     } catch (error) {
-      notifyError(`Error adding MAG 7 stocks: ${messageOf(error)}`);
+      // The installation requires two-factor sign-in first: the MAG 7 are saved once it is on.
+      if (error instanceof ApiError && error.status === 403) await saveDefaultFavoritesLater().catch(() => undefined);
+      else notifyError(`Error adding MAG 7 stocks: ${messageOf(error)}`);
     }
     // Sign in again with the new password: this session ends on the server too (it would otherwise
     // stay listed among the account's sessions until its token expired).

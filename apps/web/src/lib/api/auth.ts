@@ -64,3 +64,25 @@ export const saveDefaultFavorites = () => {
   const body: BatchUpdateFavoriteStocksRequest = { stocks: DEFAULT_FAVORITE_STOCKS.map((stock) => ({ ...stock })) };
   return apiRequestUnchecked<{ msg: string; saved: number }>('batch_update_favorite_stocks', { json: body });
 };
+
+/**
+ * When the installation requires two-factor sign-in, a first login's session may change its password
+ * but not save favourites until two-factor is on (403): the MAG 7 wait, under the account's e-mail,
+ * for /set-two-factor to save them (docs/accounts.md "Two-factor sign-in").
+ */
+const PENDING_DEFAULT_FAVORITES = 'sb-pending-default-favorites';
+const signedInEmail = async () => (await apiRequestUnchecked<{ email: string }>('getemail')).email;
+
+export async function saveDefaultFavoritesLater(): Promise<void> {
+  window.localStorage.setItem(PENDING_DEFAULT_FAVORITES, await signedInEmail());
+}
+
+/** Saves the MAG 7 that wait for this account, if any: answers whether it did. */
+export async function savePendingDefaultFavorites(): Promise<boolean> {
+  const pending = window.localStorage.getItem(PENDING_DEFAULT_FAVORITES);
+  if (pending === null) return false;
+  if ((await signedInEmail()) !== pending) return false; // another account's, on this browser
+  await saveDefaultFavorites();
+  window.localStorage.removeItem(PENDING_DEFAULT_FAVORITES);
+  return true;
+}
