@@ -137,7 +137,7 @@ describe('Alert System: alerts that fire', () => {
       await new Promise((resolve) => setTimeout(resolve, 1_000));
     }
     await page.goto('/dashboard/options2');
-    const alert = page.getByRole('list', { name: 'Option trades' }).getByRole('checkbox', { name: 'Alert for SPY SPY261224C00679000' });
+    const alert = page.getByRole('list', { name: 'Option trades' }).getByRole('checkbox', { name: 'Alert for SPY SPY261224C00680000' });
     await alert.check();
     await page.getByRole('button', { name: 'Save Alerts' }).click();
     await page.getByText('✅ Alerts saved successfully!').waitFor();
@@ -156,7 +156,7 @@ describe('Alert System: alerts that fire', () => {
       };
       await expect.poll(mail, { timeout: 150_000, interval: 1_000 }).toMatch(/target hit/);
       const text = await mail();
-      expect(text).toContain('SPY261224C00679000');
+      expect(text).toContain('SPY261224C00680000');
       expect(text).toMatch(/^List-Unsubscribe:\s+<http/m);
 
       await page.goto('/dashboard/alert?tab=history');

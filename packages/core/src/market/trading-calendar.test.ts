@@ -19,6 +19,47 @@ describe('US trading calendar', () => {
     expect(isTradingDay('2026-11-20')).toBe(true);
   });
 
+  it('knows the closures of years with every kind of exception since 2000, as the NYSE published them', () => {
+    // Each year's full-day closures on weekdays, written out from the exchange's calendars (not computed).
+    const closures: Record<number, string[]> = {
+      // September 11 attacks: closed Tuesday to Friday.
+      2001: ['01-01', '01-15', '02-19', '04-13', '05-28', '07-04', '09-03', '09-11', '09-12', '09-13', '09-14', '11-22', '12-25'],
+      // Reagan's day of mourning; Independence Day on a Sunday (Monday), Christmas on a Saturday (Friday).
+      2004: ['01-01', '01-19', '02-16', '04-09', '05-31', '06-11', '07-05', '09-06', '11-25', '12-24'],
+      // Ford's day of mourning, the day after New Year's Day.
+      2007: ['01-01', '01-02', '01-15', '02-19', '04-06', '05-28', '07-04', '09-03', '11-22', '12-25'],
+      // New Year's Day on a Saturday: the Friday before stays open (the NYSE's rule).
+      2011: ['01-17', '02-21', '04-22', '05-30', '07-04', '09-05', '11-24', '12-26'],
+      // Hurricane Sandy: closed Monday and Tuesday.
+      2012: ['01-02', '01-16', '02-20', '04-06', '05-28', '07-04', '09-03', '10-29', '10-30', '11-22', '12-25'],
+      // G. H. W. Bush's day of mourning.
+      2018: ['01-01', '01-15', '02-19', '03-30', '05-28', '07-04', '09-03', '11-22', '12-05', '12-25'],
+      // Juneteenth became a federal holiday on 2021-06-17: the NYSE stayed open on the observed Friday 06-18.
+      2021: ['01-01', '01-18', '02-15', '04-02', '05-31', '07-05', '09-06', '11-25', '12-24'],
+      // The first Juneteenth closure (a Sunday: Monday 06-20); New Year's Day on a Saturday again.
+      2022: ['01-17', '02-21', '04-15', '05-30', '06-20', '07-04', '09-05', '11-24', '12-26'],
+      // Carter's day of mourning.
+      2025: ['01-01', '01-09', '01-20', '02-17', '04-18', '05-26', '06-19', '07-04', '09-01', '11-27', '12-25'],
+    };
+    // Sessions in each of those years, as the exchange counted them.
+    const sessions: Record<number, number> = { 2001: 248, 2004: 252, 2007: 251, 2011: 252, 2012: 250, 2018: 251, 2021: 252, 2022: 251, 2025: 250 };
+    for (const [year, dates] of Object.entries(closures)) {
+      const closed: string[] = [];
+      let open = 0;
+      for (let day = dayNumber(`${year}-01-01`); day <= dayNumber(`${year}-12-31`); day += 1) {
+        const weekday = new Date(day * 86_400_000).getUTCDay();
+        if (weekday === 0 || weekday === 6) continue;
+        const iso = new Date(day * 86_400_000).toISOString().slice(0, 10);
+        if (isTradingDay(iso)) open += 1;
+        else closed.push(iso.slice(5));
+      }
+      expect(closed, year).toEqual(dates);
+      expect(open, year).toBe(sessions[Number(year)]);
+    }
+    expect(isTradingDay('2021-06-18')).toBe(true);
+    expect(isTradingDay('2010-12-31')).toBe(true); // New Year's Day 2011 was a Saturday
+  });
+
   it('switches New York between EST and EDT on the right Sundays', () => {
     expect(newYorkOffsetMinutes(Date.UTC(2026, 2, 8, 6, 59))).toBe(-300);
     expect(newYorkOffsetMinutes(Date.UTC(2026, 2, 8, 7, 0))).toBe(-240);

@@ -64,7 +64,31 @@ function observed(day: number): number {
 
 const holidayCache = new Map<number, Set<number>>();
 
-/** NYSE full-day holidays of a year, as day numbers. */
+/**
+ * Days the NYSE closed for something other than its holidays, since 2000: the September 11 attacks,
+ * the national days of mourning for Presidents Reagan, Ford, G. H. W. Bush and Carter, and Hurricane
+ * Sandy (docs/market-data.md "The exchange calendar").
+ */
+export const NYSE_SPECIAL_CLOSURES: readonly string[] = [
+  '2001-09-11',
+  '2001-09-12',
+  '2001-09-13',
+  '2001-09-14',
+  '2004-06-11',
+  '2007-01-02',
+  '2012-10-29',
+  '2012-10-30',
+  '2018-12-05',
+  '2025-01-09',
+];
+
+/** The first year the NYSE closed for Juneteenth (made a federal holiday in June 2021, after that year's date). */
+const FIRST_JUNETEENTH_YEAR = 2022;
+
+/**
+ * NYSE full-day closures of a year, as day numbers: its holidays as they were that year (the rules
+ * below hold from 1998, when Martin Luther King Jr. Day was added, on), and its special closures.
+ */
 export function usMarketHolidays(year: number): Set<number> {
   const cached = holidayCache.get(year);
   if (cached) return cached;
@@ -78,11 +102,12 @@ export function usMarketHolidays(year: number): Set<number> {
     nthWeekdayOfMonth(year, 1, 1, 3), // Washington's Birthday
     easterSunday(year) - 2, // Good Friday
     lastWeekdayOfMonth(year, 4, 1), // Memorial Day
-    observed(Date.UTC(year, 5, 19) / DAY_MS), // Juneteenth
+    ...(year >= FIRST_JUNETEENTH_YEAR ? [observed(Date.UTC(year, 5, 19) / DAY_MS)] : []), // Juneteenth
     observed(Date.UTC(year, 6, 4) / DAY_MS), // Independence Day
     nthWeekdayOfMonth(year, 8, 1, 1), // Labor Day
     nthWeekdayOfMonth(year, 10, 4, 4), // Thanksgiving
     observed(Date.UTC(year, 11, 25) / DAY_MS), // Christmas
+    ...NYSE_SPECIAL_CLOSURES.filter((date) => date.startsWith(`${year}-`)).map(dayNumber),
   ]);
   holidayCache.set(year, days);
   return days;
