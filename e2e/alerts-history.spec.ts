@@ -5,6 +5,7 @@
  * comes with the evaluator's path.)
  */
 import fs from 'node:fs/promises';
+import { CSV_BOM } from '@signalboard/core';
 import type { Page } from 'playwright-core';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { blocking, describeFindings, runAxe } from './support/axe';
@@ -35,7 +36,7 @@ describe('Alert System: Alert History', () => {
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
     expect(download.suggestedFilename()).toMatch(/^alert-history-\d{4}-\d{2}-\d{2}\.csv$/);
     const csv = await fs.readFile((await download.path())!, 'utf8');
-    expect(csv).toBe('fired_at,alert_type,type_name,symbol,message,price,source,as_of,channel,status,status_text,reason,reason_text,attempts,possibly_duplicate,steps\r\n');
+    expect(csv).toBe(CSV_BOM + 'fired_at,alert_type,type_name,symbol,message,price,source,as_of,channel,status,status_text,reason,reason_text,attempts,possibly_duplicate,steps\r\n');
 
     const fatal = blocking(await runAxe(page));
     expect(fatal, describeFindings(fatal)).toEqual([]);

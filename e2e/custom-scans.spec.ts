@@ -7,7 +7,7 @@
 import fs from 'node:fs/promises';
 import type { Locator, Page } from 'playwright-core';
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { ListScansResponse, RunScanRequest, RunScanResponse, SaveScanResponse, ScanBacktestResponse, ScanChartResponse } from '@signalboard/core';
+import { CSV_BOM, parseCsv, type ListScansResponse, type RunScanRequest, type RunScanResponse, type SaveScanResponse, type ScanBacktestResponse, type ScanChartResponse } from '@signalboard/core';
 import { blocking, describeFindings, runAxe } from './support/axe';
 import { api, newContext, screenshot, serverBaseUrl, signedInUser, useBrowserPage } from './support/browser';
 
@@ -162,10 +162,12 @@ describe('Custom Scans (/dashboard/scans)', () => {
 
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
     expect(download.suggestedFilename()).toBe('custom-scan-sp500-2026-11-20.csv');
-    const lines = (await fs.readFile((await download.path())!, 'utf8')).split('\r\n');
-    expect(lines[0]).toBe(['Symbol', 'Name', 'Price', 'Change %', ...answer.columns.map((column) => column.label)].join(','));
-    expect(lines.slice(1, -1).map((line) => line.split(',')[0])).toEqual([...byPrice].reverse());
-    expect(lines.at(-1)).toBe('');
+    const text = await fs.readFile((await download.path())!, 'utf8');
+    expect(text.startsWith(CSV_BOM)).toBe(true);
+    expect(text.endsWith('\r\n')).toBe(true);
+    const records = parseCsv(text).map((record) => record.fields);
+    expect(records[0]).toEqual(['Symbol', 'Name', 'Price', 'Change %', ...answer.columns.map((column) => column.label)]);
+    expect(records.slice(1).map((fields) => fields[0])).toEqual([...byPrice].reverse());
   });
 
   it('saves a scan; after a reload it is listed and opens; duplicate, rename and delete', async () => {

@@ -27,3 +27,4 @@ export * from './news/safe-link';
 export * from './trades/index';
 export * from './alerts/index';
 export * from './endpoints/index';
+export * from './csv/index';

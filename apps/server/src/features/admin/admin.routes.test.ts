@@ -4,7 +4,7 @@
  * itself keeps append-only.
  */
 import { readFileSync } from 'node:fs';
-import { adminEndpoints } from '@signalboard/core';
+import { adminEndpoints, CSV_BOM, parseCsv } from '@signalboard/core';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jobRuns, outboxEmails, users } from '../../db/schema';
@@ -19,28 +19,6 @@ afterAll(async () => t.close());
 
 type Headers = { authorization: string };
 
-/** One CSV line's cells (RFC 4180: quoted cells, doubled quotes). */
-function parseCsvLine(line: string): string[] {
-  const cells: string[] = [];
-  let cell = '';
-  let quoted = false;
-  for (let i = 0; i < line.length; i += 1) {
-    const char = line[i]!;
-    if (quoted) {
-      if (char === '"' && line[i + 1] === '"') {
-        cell += '"';
-        i += 1;
-      } else if (char === '"') quoted = false;
-      else cell += char;
-    } else if (char === '"') quoted = true;
-    else if (char === ',') {
-      cells.push(cell);
-      cell = '';
-    } else cell += char;
-  }
-  cells.push(cell);
-  return cells;
-}
 async function account(label: string, role: 'admin' | 'member' = 'member') {
   const email = uniqueEmail(label);
   const id = await createUser(t.db, email, 'the password');
@@ -145,10 +123,11 @@ describe('the audit log', () => {
     const csv = await call('GET', '/api/admin/audit.csv', admin.headers);
     expect(csv.headers['content-type']).toBe('text/csv; charset=utf-8');
     expect(csv.headers['content-disposition']).toMatch(/^attachment; filename="audit-log-\d{4}-\d\d-\d\d\.csv"$/);
-    const lines = csv.body.trimEnd().split('\r\n');
-    expect(lines[0]).toBe('id,at,actor,action,target,detail,address');
+    expect(csv.body.startsWith(CSV_BOM)).toBe(true);
+    const records = parseCsv(csv.body).map((record) => record.fields);
+    expect(records[0]).toEqual(['id', 'at', 'actor', 'action', 'target', 'detail', 'address']);
     // Read back as a spreadsheet would: the second line is the set-role entry, its detail as JSON.
-    const [id, at, actor, action, target, detail, address] = parseCsvLine(lines[2]!);
+    const [id, at, actor, action, target, detail, address] = records[2]!;
     expect([Number(id), at, actor, action, target, address]).toEqual([entries[1]!.id, entries[1]!.at, admin.email, 'set-role', member.email, '198.51.100.23']);
     expect(JSON.parse(detail!)).toEqual({ from: 'member', to: 'admin' });
   });

@@ -1,9 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
-import { adminEndpoints, type AdminInstallationResponse, type AdminUsersResponse, type AuditResponse, type MsgBody } from '@signalboard/core';
+import { adminEndpoints, recordColumns, toCsv, type AdminInstallationResponse, type AdminUsersResponse, type AuditResponse, type MsgBody } from '@signalboard/core';
 import type { Clock } from '../../lib/clock';
 import { route } from '../../lib/endpoint';
 import { HttpError } from '../../lib/errors';
-import { toCsv } from '../alerts/history/csv';
 import type { SessionUsers } from '../auth/session-users';
 import type { AdminService } from './admin.service';
 import type { AuditRepo, AuditRow } from './audit.repo';
@@ -75,6 +74,6 @@ export async function adminRoutes(
     return reply
       .header('content-type', 'text/csv; charset=utf-8')
       .header('content-disposition', `attachment; filename="audit-log-${day}.csv"`)
-      .send(toCsv(AUDIT_CSV_COLUMNS, rows));
+      .send(toCsv(recordColumns(AUDIT_CSV_COLUMNS), rows));
   });
 }

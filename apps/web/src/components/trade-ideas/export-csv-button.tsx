@@ -1,7 +1,8 @@
 import { Button, Text } from '@mantine/core';
 import { IconDownload } from '@tabler/icons-react';
 import { useState } from 'react';
-import { downloadText, toCsv, type CsvColumn } from './csv';
+import { toCsv, type CsvColumn } from '@signalboard/core';
+import { downloadCsv } from '../../lib/download';
 
 /**
  * 'Export CSV': downloads the rows the list shows (after its filters) as `{name}-YYYY-MM-DD.csv`;
@@ -27,7 +28,7 @@ export function ExportCsvButton<T>({ name, columns, rows, load }: { name: string
     }
     const now = new Date();
     const day = `${now.getFullYear()}-${String(now.getMonth() + 1).padStart(2, '0')}-${String(now.getDate()).padStart(2, '0')}`;
-    downloadText(`${name}-${day}.csv`, toCsv(columns, exported));
+    downloadCsv(`${name}-${day}.csv`, toCsv(columns, exported));
   };
   return (
     <>

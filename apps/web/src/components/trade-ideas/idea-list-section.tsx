@@ -1,7 +1,7 @@
 import { Group, Text } from '@mantine/core';
 import { useState, type ReactNode } from 'react';
 import type { ListEngine } from '../../lib/api/trade-ideas';
-import type { CsvColumn } from './csv';
+import type { CsvColumn } from '@signalboard/core';
 import type { EngineView } from './engine-view';
 import { ExportCsvButton } from './export-csv-button';
 import { IdeaCardList } from './idea-card';

@@ -3,7 +3,7 @@ import '@mantine/core/styles/Code.layer.css';
 import { Alert, Button, Checkbox, Code, CopyButton, Group, SimpleGrid, Stack, Text } from '@mantine/core';
 import { IconCheck, IconCopy, IconDownload } from '@tabler/icons-react';
 import { useState } from 'react';
-import { downloadText } from '../../components/trade-ideas/csv';
+import { downloadText } from '../../lib/download';
 import { TONE } from '../../theme';
 
 export const RECOVERY_CODES_FILENAME = 'signalboard-recovery-codes.txt';

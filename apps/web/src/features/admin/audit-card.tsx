@@ -5,7 +5,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { formatMediumDate } from '../../components/format';
 import { notifyError } from '../../components/notify';
-import { downloadText } from '../../components/trade-ideas/csv';
+import { downloadCsv } from '../../lib/download';
 import { EmptyList, ListError, ListLoading } from '../../components/trade-ideas/list-states';
 import { messageOf } from '../../lib/client';
 import { auditQuery, fetchAuditCsv } from './api/admin';
@@ -32,7 +32,7 @@ export function AuditCard() {
     setDownloading(true);
     try {
       const { filename, text } = await fetchAuditCsv();
-      downloadText(filename, text);
+      downloadCsv(filename, text);
     } catch (error) {
       notifyError(messageOf(error));
     } finally {

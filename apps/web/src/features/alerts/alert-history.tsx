@@ -15,7 +15,7 @@ import { useState } from 'react';
 import { alertHistoryQueryOptions, fetchAlertHistoryCsv } from './api/alert-history';
 import { ApiError } from '../../lib/client';
 import { notifyError } from '../../components/notify';
-import { downloadText } from '../../components/trade-ideas/csv';
+import { downloadCsv } from '../../lib/download';
 import { EmptyList, ListError, ListLoading } from '../../components/trade-ideas/list-states';
 import { AlertHistoryCard } from './alert-history-item';
 
@@ -68,7 +68,7 @@ export function AlertHistory() {
     setExporting(true);
     try {
       const { filename, text } = await fetchAlertHistoryCsv(query);
-      downloadText(filename, text);
+      downloadCsv(filename, text);
     } catch (error) {
       notifyError(`${ALERT_HISTORY_EXPORT_FAILED_MESSAGE}${messageOf(error)}`);
     } finally {

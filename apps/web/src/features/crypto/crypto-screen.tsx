@@ -7,7 +7,7 @@ import { CRYPTO_CSV_COLUMNS, formatCryptoRow, SCREEN_TITLES, type CryptoTrade } 
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { getCryptoTrades } from './api/crypto';
-import type { CsvColumn } from '../../components/trade-ideas/csv';
+import type { CsvColumn } from '@signalboard/core';
 import { ExportCsvButton } from '../../components/trade-ideas/export-csv-button';
 import { IdeaCardList } from '../../components/trade-ideas/idea-card';
 import { IdeaDetailModal } from '../../components/trade-ideas/idea-detail-modal';

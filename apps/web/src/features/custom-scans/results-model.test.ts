@@ -1,4 +1,4 @@
-import type { RunScanResponse } from '@signalboard/core';
+import { CSV_BOM, parseCsv, type RunScanResponse } from '@signalboard/core';
 import { describe, expect, it } from 'vitest';
 import { formatCell, matchesSummary, nextSort, noMatchesMessage, resultColumns, resultsCsv, sortRows } from './results-model';
 
@@ -47,7 +47,9 @@ describe('results', () => {
 
   it('writes the CSV of the table as shown: its headers, its rows in order, numbers unformatted, text made safe', () => {
     const rows = sortRows(ANSWER.rows, columns, { column: 'change_pct', direction: 'descending' });
-    expect(resultsCsv(columns, rows)).toBe(
+    const text = resultsCsv(columns, rows);
+    expect(text.startsWith(CSV_BOM)).toBe(true);
+    expect(text.slice(1)).toBe(
       [
         'Symbol,Name,Price,Change %,RSI(14),Sector',
         "XOM,'=cmd,,2,28.44,Energy",
@@ -56,6 +58,8 @@ describe('results', () => {
         '',
       ].join('\r\n'),
     );
+    // Read back as a spreadsheet does: the cells as the table shows them (the formula defused).
+    expect(parseCsv(text).map((record) => record.fields)[3]).toEqual(['AAPL', 'Apple, Inc.', '175', '-1.25', '', 'Technology']);
   });
 
   it('formats each unit as the screen writes numbers', () => {

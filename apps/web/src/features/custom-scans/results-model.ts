@@ -3,8 +3,7 @@
  * per field the scan reads, as the server names them), each value's format by its unit (docs/ui.md
  * "Numbers"), the order the user sorts by, and the CSV of exactly what the table shows.
  */
-import type { RunScanResponse, ScanColumn, ScanResultRow } from '@signalboard/core';
-import { csvField } from '../../components/trade-ideas/csv';
+import { toCsv, type RunScanResponse, type ScanColumn, type ScanResultRow } from '@signalboard/core';
 import { formatPrice, formatSignedPercent, formatVolume } from '../../components/format';
 import { monthDayYear } from '../../components/en-us-format';
 
@@ -109,9 +108,10 @@ export function nextSort(current: SortState | null, column: string): SortState {
 
 /** The CSV of the table as shown: its columns and its rows in their order, numbers as the answer gives them. */
 export function resultsCsv(columns: readonly ResultColumn[], rows: readonly ScanResultRow[]): string {
-  const lines = [columns.map((column) => csvField(column.label)).join(',')];
-  for (const row of rows) lines.push(columns.map((column) => csvField(column.value(row))).join(','));
-  return `${lines.join('\r\n')}\r\n`;
+  return toCsv(
+    columns.map((column) => ({ header: column.label, value: column.value })),
+    rows,
+  );
 }
 
 /** 'custom-scan-sp500-2026-11-20.csv'. */

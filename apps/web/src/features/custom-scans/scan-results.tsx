@@ -3,7 +3,7 @@ import type { RunScanResponse, ScanResultRow } from '@signalboard/core';
 import { IconAlertTriangle, IconDownload, IconFilterSearch } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
 import { EmptyFavoritesHint } from '../../components/empty-favorites-hint';
-import { downloadText } from '../../components/trade-ideas/csv';
+import { downloadCsv } from '../../lib/download';
 import { TONE } from '../../theme';
 import type { useRunScan } from './api/run-scan';
 import { csvFileName, formatSessionDate, matchesSummary, nextSort, noMatchesMessage, resultColumns, resultsCsv, sortRows, type SortState } from './results-model';
@@ -57,7 +57,7 @@ function Answer({ response }: { response: RunScanResponse }) {
           size="sm"
           leftSection={<IconDownload size={16} aria-hidden />}
           disabled={rows.length === 0}
-          onClick={() => downloadText(csvFileName(response), resultsCsv(columns, rows))}
+          onClick={() => downloadCsv(csvFileName(response), resultsCsv(columns, rows))}
         >
           Export CSV
         </Button>

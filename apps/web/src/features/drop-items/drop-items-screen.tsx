@@ -4,7 +4,7 @@ import { Badge, Stack, Text } from '@mantine/core';
 import { useCallback, useMemo, useRef } from 'react';
 import { getUserStockScannerAlerts, saveUserStockScannerAlerts } from '../../lib/api/saved-alerts';
 import { changeColor, formatPercent, formatPrice, formatSignedPercent } from '../../components/format';
-import type { CsvColumn } from '../../components/trade-ideas/csv';
+import type { CsvColumn } from '@signalboard/core';
 import { matchesDateSymbol, type DateSymbolFilter } from '../../components/trade-ideas/filter-values';
 import { IdeaStampBadges, TagBadge } from '../../components/trade-ideas/idea-badges';
 import { IdeaCard, IdeaField } from '../../components/trade-ideas/idea-card';

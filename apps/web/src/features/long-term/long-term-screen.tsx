@@ -4,7 +4,7 @@ import { Button, Collapse, SimpleGrid } from '@mantine/core';
 import { IconChevronDown, IconChevronUp } from '@tabler/icons-react';
 import { useId, useState } from 'react';
 import { changeColor, formatPrice, formatSignedPercent } from '../../components/format';
-import type { CsvColumn } from '../../components/trade-ideas/csv';
+import type { CsvColumn } from '@signalboard/core';
 import { matchesDateSymbol } from '../../components/trade-ideas/filter-values';
 import { ClosedField, IdeaCard, IdeaField } from '../../components/trade-ideas/idea-card';
 import { IdeaStampBadges, NewBadge, StatusBadge } from '../../components/trade-ideas/idea-badges';

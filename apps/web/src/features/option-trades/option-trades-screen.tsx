@@ -5,7 +5,7 @@ import { Badge, List } from '@mantine/core';
 import { useCallback, useMemo } from 'react';
 import { getUserOptionAlerts, saveUserOptionAlerts } from '../../lib/api/saved-alerts';
 import { changeColor, formatPrice, formatSignedPercent } from '../../components/format';
-import type { CsvColumn } from '../../components/trade-ideas/csv';
+import type { CsvColumn } from '@signalboard/core';
 import { matchesDateSymbol, type DateSymbolFilter } from '../../components/trade-ideas/filter-values';
 import { IdeaStampBadges, NewBadge, StatusBadge, TagBadge } from '../../components/trade-ideas/idea-badges';
 import { ClosedField, IdeaCard, IdeaField } from '../../components/trade-ideas/idea-card';

@@ -2,7 +2,7 @@ import type { IdeaListQuery, SwingTrade } from '@signalboard/core';
 import { SCREEN_TITLES } from '@signalboard/core';
 import { Text } from '@mantine/core';
 import { changeColor, formatPrice, formatSignedPercent } from '../../components/format';
-import type { CsvColumn } from '../../components/trade-ideas/csv';
+import type { CsvColumn } from '@signalboard/core';
 import { matchesDateSymbol, type DateSymbolFilter } from '../../components/trade-ideas/filter-values';
 import { IdeaStampBadges, StatusBadge, TagBadge } from '../../components/trade-ideas/idea-badges';
 import { ClosedField, IdeaCard, IdeaField } from '../../components/trade-ideas/idea-card';

@@ -1,8 +1,7 @@
-import { ALERT_HISTORY_CSV_COLUMNS, ALERT_HISTORY_TYPE_MESSAGE, type GetAlertHistoryResponse } from '@signalboard/core';
+import { ALERT_HISTORY_CSV_COLUMNS, CSV_BOM, csvCell, ALERT_HISTORY_TYPE_MESSAGE, type GetAlertHistoryResponse } from '@signalboard/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { alertDeliveries, alertDeliverySteps, alertEvents } from '../../../db/schema';
 import { createTestApp, createUser, login, uniqueEmail, type TestApp } from '../../../../test/helpers';
-import { csvCell } from './csv';
 
 type Headers = { authorization: string };
 
@@ -201,7 +200,11 @@ describe('POST api/get_alert_history', () => {
 });
 
 describe('GET api/alert_history.csv', () => {
-  const parse = (body: string) => body.trimEnd().split('\r\n');
+  /** The file's lines after its byte-order mark (every export starts with one, for Excel). */
+  const parse = (body: string) => {
+    expect(body.startsWith(CSV_BOM)).toBe(true);
+    return body.slice(1).trimEnd().split('\r\n');
+  };
 
   it('downloads one line per delivery as text/csv with a file name', async () => {
     const response = await csv(alice.headers);

@@ -4,6 +4,8 @@
  */
 import {
   isWebhookKind,
+  recordColumns,
+  toCsv,
   ALERT_HISTORY_CSV_COLUMNS,
   ALERT_HISTORY_CSV_MAX_ALERTS,
   ALERT_HISTORY_DEFAULT_LIMIT,
@@ -19,7 +21,6 @@ import {
   type GetAlertHistoryResponse,
 } from '@signalboard/core';
 import type { AlertEventFilter, AlertHistoryRepo } from './history.repo';
-import { toCsv } from './csv';
 
 const CSV_CHUNK = 500;
 
@@ -124,7 +125,7 @@ export function createAlertHistoryService(deps: { repo: Pick<AlertHistoryRepo, '
         }
         if (chunk.length < CSV_CHUNK) break;
       }
-      return toCsv(ALERT_HISTORY_CSV_COLUMNS, rows);
+      return toCsv(recordColumns(ALERT_HISTORY_CSV_COLUMNS), rows);
     },
   };
 }
