@@ -21,6 +21,7 @@ import { controlledMarketClock, createTestControl, holdWhileControlled, offsetCl
 import { createAnalyst } from './providers/ai';
 import { createMailer, type Mailer } from './providers/mail';
 import { createMarket, marketClock, withTestQuotes } from './providers/market';
+import { createImportedPricesRepo } from './features/data-import/imported-prices.repo';
 import type { CachedMarket } from './providers/market/cached-market';
 
 export interface RuntimeLog {
@@ -67,9 +68,9 @@ export async function openRuntime(config: Config, log: RuntimeLog, options: Runt
   const store = config.REDIS_URL
     ? createRedisStore({ url: config.REDIS_URL, prefix: config.REDIS_PREFIX }, { onError: (error) => log.warn(`Redis (shared state): ${error.message}`) })
     : createMemoryStore();
-  const baseMarket = createMarket(config, clockForMarket, store);
-  const market = control ? withTestQuotes(baseMarket, control, clockForMarket) : baseMarket;
   const database = await openDatabase(config, log, { superviseEmbedded: options.superviseEmbedded ?? false });
+  const baseMarket = createMarket(config, clockForMarket, store, createImportedPricesRepo(database.db));
+  const market = control ? withTestQuotes(baseMarket, control, clockForMarket) : baseMarket;
   const mailer = createMailer(config, database.db, clock);
   const redis = config.REDIS_URL ? { url: config.REDIS_URL, prefix: config.REDIS_PREFIX } : undefined;
   const jobQueue = redis ? createJobQueue(redis, { log }) : undefined;

@@ -23,6 +23,7 @@ import type { Analyst } from '../src/providers/ai';
 import { createMailer, type Mailer } from '../src/providers/mail';
 import type { Sms } from '../src/providers/sms';
 import { createMarket, marketClock } from '../src/providers/market';
+import { createImportedPricesRepo } from '../src/features/data-import/imported-prices.repo';
 import type { CachedMarket } from '../src/providers/market/cached-market';
 import type { AnyEngine } from '../src/features/trades/trades.types';
 import type { ReadinessCheck } from '../src/features/health/readiness';
@@ -137,7 +138,7 @@ export async function createTestApp(env: Record<string, string> = {}, options: T
   const ownRedis = !options.redis && useRedisForApps() ? testRedisSettings('app') : undefined;
   const redisSettings = options.redis ?? ownRedis;
   const store = redisSettings ? createRedisStore(redisSettings, { connectionName: 'test-app' }) : undefined;
-  const market = options.market ? options.market(config, clockForMarket, store) : createMarket(config, clockForMarket, store);
+  const market = options.market ? options.market(config, clockForMarket, store) : createMarket(config, clockForMarket, store, createImportedPricesRepo(database.db));
   const app = await buildApp({
     config,
     db: database.db,

@@ -19,3 +19,4 @@ export * from './tables/audit';
 export * from './tables/invitations';
 export * from './tables/two-factor';
 export * from './tables/oidc';
+export * from './tables/imported-prices';

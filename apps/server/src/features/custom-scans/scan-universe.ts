@@ -8,7 +8,7 @@ import type { ScanUniverse } from '@signalboard/core';
 import type { CachedMarket } from '../../providers/market/cached-market';
 import type { Market, SymbolInfo } from '../../providers/market/types';
 import { CRYPTOS, TSX_STOCKS, universeBySymbol, US_STOCKS, type UniverseEntry } from '../../providers/market/universe';
-import { stockUniverse } from '../trades/trades.market';
+import { importedListings, stockUniverse } from '../trades/trades.market';
 import type { FavoritesRepo } from '../watchlist/watchlist.repo';
 
 /** A symbol of a scan's universe. Sector and exchange are null when the source's list does not give them. */
@@ -41,26 +41,33 @@ async function sourceList(market: CachedMarket): Promise<SymbolInfo[] | null> {
 const listedOr =
   (builtIn: readonly UniverseEntry[], wanted: Market, assetClass?: SymbolInfo['assetClass']) =>
   async ({ market }: UniverseDeps): Promise<ScanMember[]> => {
+    const wantedInfo = (info: SymbolInfo) => info.market === wanted && (assetClass === undefined || info.assetClass === assetClass);
     const listed = await sourceList(market);
-    if (!listed) return builtIn.map((entry) => member(entry.symbol, fromEntry(entry)));
-    return listed
-      .filter((info) => info.market === wanted && (assetClass === undefined || info.assetClass === assetClass))
-      .map((info) => member(info.symbol, fromInfo(info)));
+    const members = listed ? listed.filter(wantedInfo).map((info) => member(info.symbol, fromInfo(info))) : builtIn.map((entry) => member(entry.symbol, fromEntry(entry)));
+    // Imported price files' symbols of this market join the list (docs/data-in-and-out.md).
+    const known = new Set(members.map((entry) => entry.symbol));
+    const imported = (await importedListings(market)).filter((info) => wantedInfo(info) && !known.has(info.symbol));
+    return [...members, ...imported.map((info) => member(info.symbol, fromInfo(info)))];
   };
 
 /** What the source lists about each symbol (the file source's list, else the built-in lists). */
 async function listingsOf(market: CachedMarket): Promise<(symbol: string) => Listing | undefined> {
-  const listed = await sourceList(market);
+  const [listed, imported] = await Promise.all([sourceList(market), importedListings(market)]);
+  const importedBySymbol = new Map(imported.map((info) => [info.symbol, info]));
+  const fromImport = (symbol: string) => {
+    const info = importedBySymbol.get(symbol.toUpperCase());
+    return info && fromInfo(info);
+  };
   if (!listed) {
     return (symbol) => {
       const entry = universeBySymbol.get(symbol);
-      return entry && fromEntry(entry);
+      return entry ? fromEntry(entry) : fromImport(symbol);
     };
   }
   const bySymbol = new Map(listed.map((info) => [info.symbol.toUpperCase(), info]));
   return (symbol) => {
     const info = bySymbol.get(symbol.toUpperCase());
-    return info && fromInfo(info);
+    return info ? fromInfo(info) : fromImport(symbol);
   };
 }
 

@@ -7,7 +7,7 @@
  */
 import { isTradingDayNumber, marketSession, newYorkInstantMs, type DailySeries, type UniverseMember } from '@signalboard/core';
 import type { CachedMarket } from '../../providers/market/cached-market';
-import { ProviderError, UnknownSymbolError, type Bars } from '../../providers/market/types';
+import { ProviderError, UnknownSymbolError, type Bars, type SymbolInfo } from '../../providers/market/types';
 import { OPTION_ALERT_TICKERS, universeBySymbol, US_STOCKS } from '../../providers/market/universe';
 import type { EngineCalendar } from './engine-adapter';
 
@@ -34,13 +34,22 @@ export const passTimeMs = (day: number) => newYorkInstantMs(day, DAILY_PASS_MINU
  * stocks). `survivorshipBiased` says the list is today's, not the session's (true in a replay).
  */
 export async function stockUniverse(market: CachedMarket, survivorshipBiased: boolean): Promise<UniverseMember[]> {
-  if (market.source === 'file' && market.listSymbols) {
-    const symbols = await market.listSymbols();
-    return symbols
-      .filter((info) => info.market === 'US' && info.assetClass === 'stock')
-      .map((info) => ({ symbol: info.symbol, market: 'US' as const, ...(info.sector ? { sector: info.sector } : {}), survivorshipBiased }));
-  }
-  return US_STOCKS.map((entry) => ({ symbol: entry.symbol, market: 'US' as const, ...(entry.sector ? { sector: entry.sector } : {}), survivorshipBiased }));
+  const usStock = (info: SymbolInfo) => info.market === 'US' && info.assetClass === 'stock';
+  const listed: ReadonlyArray<{ symbol: string; sector?: string | undefined }> = market.source === 'file' && market.listSymbols ? (await market.listSymbols()).filter(usStock) : US_STOCKS;
+  // The US stocks of imported price files join it (docs/data-in-and-out.md "Serving imported prices").
+  const imported = (await importedListings(market)).filter(usStock);
+  const known = new Set(listed.map((info) => info.symbol));
+  return [...listed, ...imported.filter((info) => !known.has(info.symbol))].map((info) => ({
+    symbol: info.symbol,
+    market: 'US' as const,
+    ...(info.sector ? { sector: info.sector } : {}),
+    survivorshipBiased,
+  }));
+}
+
+/** The symbols of imported price files (none when the market has no imported layer). */
+export async function importedListings(market: CachedMarket): Promise<SymbolInfo[]> {
+  return market.importedSymbols ? market.importedSymbols() : [];
 }
 
 /** The OPTION_ALERT tickers the source knows (the file source: those it lists; else the built-in universe's): the options engine's universe. */

@@ -265,6 +265,15 @@ export class MarketCache {
     this.set(key, { ...entry, bytes });
   }
 
+  /**
+   * Drops `keys` here and in the shared store (an import replaced what they hold). Another process's
+   * level 1 keeps its copy until it expires (MARKET_TTL_MS).
+   */
+  async forget(keys: readonly string[]): Promise<void> {
+    for (const key of keys) this.remove(key);
+    if (this.store) await Promise.all(keys.map((key) => this.store!.deleteBytes(`market:${key}`).catch(() => undefined)));
+  }
+
   private async readShared(store: CacheStore, key: string): Promise<SharedEntry | undefined> {
     try {
       const bytes = await store.getBytes(`market:${key}`);

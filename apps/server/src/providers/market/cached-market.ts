@@ -1,6 +1,7 @@
 import { isoFromDayNumber, marketSession } from '@signalboard/core';
 import type { Clock } from '../../lib/clock';
 import { MarketCache, type Cached } from './cache';
+import { mergedListings, type ImportedMarketData } from './imported/imported-market';
 import type { Bars, EarningsEvent, EconomicSeries, MarketData, NewsArticle, NewsSentiment, OptionChain, ProviderRsi, Quote, SymbolInfo } from './types';
 
 const SECOND_MS = 1000;
@@ -44,6 +45,10 @@ export interface CachedMarket {
   getProviderDailyRsi?(symbol: string): Promise<Cached<ProviderRsi>>;
   /** Every symbol the source knows, when it can list them (the file source). */
   listSymbols?(): Promise<SymbolInfo[]>;
+  /** The symbols of imported price files (docs/data-in-and-out.md), when the installation has a database. */
+  importedSymbols?(): Promise<SymbolInfo[]>;
+  /** After an import or a removal: forgets the imported list and what the cache holds of `symbols`. */
+  importChanged?(symbols: readonly string[]): Promise<void>;
 }
 
 /**
@@ -59,9 +64,15 @@ export const RECENT_DAYS = 750;
 /** Ten days beyond RECENT_DAYS, so a recent value fetched a while ago (or served stale) still covers the window. */
 export const RECENT_FETCH_DAYS = RECENT_DAYS + 10;
 
+const isImported = (source: MarketData): source is ImportedMarketData => 'importedSymbols' in source && 'refresh' in source;
+
 export function createCachedMarket(source: MarketData, clock: Clock, cache = new MarketCache(clock)): CachedMarket {
   const upper = (symbol: string) => symbol.trim().toUpperCase();
   const nowSeconds = () => Math.floor(clock.nowMs() / 1000);
+
+  /** A cached lookup or search with the imported listings it matches added (never cached: an import shows at once). */
+  const withImported = async (cached: Cached<SymbolInfo[]>, match: (source: ImportedMarketData) => Promise<SymbolInfo[]>): Promise<Cached<SymbolInfo[]>> =>
+    isImported(source) ? { ...cached, value: mergedListings(cached.value, await match(source)) } : cached;
 
   /** A cached daily history of `symbol` that holds every bar from `from` on. */
   const dailyHistory = (symbol: string, from: number): Promise<Cached<Bars>> => {
@@ -79,8 +90,10 @@ export function createCachedMarket(source: MarketData, clock: Clock, cache = new
   return {
     source: source.source,
     cache,
-    lookupSymbols: (query, market) => cache.get(`lookup:${market}:${query.toUpperCase()}`, MARKET_TTL_MS.symbols, () => source.lookupSymbols(query, market)),
-    searchSymbols: (query) => cache.get(`search:${query.toUpperCase()}`, MARKET_TTL_MS.symbols, () => source.searchSymbols(query)),
+    lookupSymbols: async (query, market) =>
+      withImported(await cache.get(`lookup:${market}:${query.toUpperCase()}`, MARKET_TTL_MS.symbols, () => source.lookupSymbols(query, market)), (s) => s.matchImported(query, market)),
+    searchSymbols: async (query) =>
+      withImported(await cache.get(`search:${query.toUpperCase()}`, MARKET_TTL_MS.symbols, () => source.searchSymbols(query)), (s) => s.matchImported(query)),
     getProfile: (symbol) => cache.get(`profile:${upper(symbol)}`, MARKET_TTL_MS.symbols, () => source.getProfile(upper(symbol))),
     getQuote: (symbol) => cache.get(`quote:${upper(symbol)}`, MARKET_TTL_MS.quote, () => source.getQuote(upper(symbol))),
     async getRecentDailyBars(symbol, days) {
@@ -110,6 +123,13 @@ export function createCachedMarket(source: MarketData, clock: Clock, cache = new
     }),
     getEconomicSeries: (id) => cache.get(`economic:${id}`, MARKET_TTL_MS.economic, () => source.getEconomicSeries(id)),
     ...(source.listSymbols && { listSymbols: () => source.listSymbols!() }),
+    ...(isImported(source) && {
+      importedSymbols: () => source.importedSymbols(),
+      importChanged: async (symbols: readonly string[]) => {
+        source.refresh();
+        await cache.forget(symbols.map(upper).flatMap((ticker) => [`bars:${ticker}`, `bars-all:${ticker}`, `quote:${ticker}`, `profile:${ticker}`]));
+      },
+    }),
     ...(source.getProviderDailyRsi && {
       getProviderDailyRsi: (symbol: string) =>
         cache.get(`provider-rsi:${upper(symbol)}`, MARKET_TTL_MS.dailyBars, () => source.getProviderDailyRsi!(upper(symbol))),

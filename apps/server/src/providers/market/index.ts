@@ -4,7 +4,9 @@ import type { CacheStore } from '../../lib/cache-store';
 import { systemClock, type Clock } from '../../lib/clock';
 import { MarketCache } from './cache';
 import type { TestControl } from '../../lib/test-control';
-import { createCachedMarket, type CachedMarket } from './cached-market';
+import { createCachedMarket as createCachedSource, type CachedMarket } from './cached-market';
+import { withImportedPrices, type ImportedPricesSource } from './imported/imported-market';
+import type { MarketData } from './types';
 import { createFileMarket, DatasetError } from './file/file-market';
 import { createLiveMarketData } from './live/composite';
 import { createSimulatedMarket } from './simulated/simulated-market';
@@ -30,10 +32,14 @@ export function marketClock(config: Pick<Config, 'MARKET_NOW'>, clock: Clock = s
 
 /**
  * The source MARKET_DATA names, behind the cache. With a shared `store` (Redis) the cache's level 2
- * and the live providers' token buckets are the installation's, not the process's.
+ * and the live providers' token buckets are the installation's, not the process's. With `imported`
+ * (the database's imported price files) their symbols are served from them over the source.
  */
-export function createMarket(config: Config, clock: Clock, store?: CacheStore): CachedMarket {
+export function createMarket(config: Config, clock: Clock, store?: CacheStore, imported?: ImportedPricesSource): CachedMarket {
   const cache = () => new MarketCache(clock, { store, maxBytes: config.MARKET_CACHE_MAX_MB * 1024 * 1024 });
+  // Imported price files (docs/data-in-and-out.md) over whichever source, under the cache.
+  const createCachedMarket = (source: MarketData, marketClock: Clock, marketCache: MarketCache) =>
+    createCachedSource(imported ? withImportedPrices(source, imported, marketClock) : source, marketClock, marketCache);
   switch (config.MARKET_DATA) {
     case 'simulated':
       return createCachedMarket(createSimulatedMarket({ clock }), clock, cache());

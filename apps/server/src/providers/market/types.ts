@@ -40,6 +40,8 @@ export interface Quote {
   volume: number;
   /** When the price was observed, Unix seconds. */
   timestamp: number;
+  /** The last bar of an imported price file, not a quote (the source does not quote the symbol). */
+  lastBar?: true;
 }
 
 /**
