@@ -52,51 +52,80 @@ export class CsvReader {
       this.first = false;
       if (chunk.charCodeAt(0) === 0xfeff) index = 1;
     }
-    for (; index < chunk.length; index += 1) {
-      const char = chunk[index]!;
-      if (this.pendingCr) {
-        this.pendingCr = false;
-        if (char === '\n') {
-          // The LF of a CRLF: the line was counted at the CR.
-          if (this.state === 'quoted') this.field += char;
-          continue;
+    // Fast path: a whole line without a quote, at a record's start, is split at once (indexOf and
+    // split); the next line break and quote are remembered so each is searched for once per chunk.
+    let nextLf = -2;
+    let nextCr = -2;
+    let nextQuote = -2;
+    while (index < chunk.length) {
+      if (this.state === 'fieldStart' && !this.started && !this.pendingCr) {
+        if (nextLf !== -1 && nextLf < index) nextLf = chunk.indexOf('\n', index);
+        if (nextCr !== -1 && nextCr < index) nextCr = chunk.indexOf('\r', index);
+        const lineEnd = nextLf === -1 ? nextCr : nextCr === -1 ? nextLf : Math.min(nextLf, nextCr);
+        if (lineEnd !== -1) {
+          if (nextQuote !== -1 && nextQuote < index) nextQuote = chunk.indexOf('"', index);
+          if (nextQuote === -1 || nextQuote > lineEnd) {
+            if (lineEnd > index) out.push({ line: this.recordLine, fields: chunk.slice(index, lineEnd).split(this.separator) });
+            this.line += 1;
+            this.recordLine = this.line;
+            index = lineEnd + 1;
+            if (lineEnd === nextCr) {
+              if (index === chunk.length) this.pendingCr = true;
+              else if (chunk.charCodeAt(index) === 10) index += 1;
+            }
+            continue;
+          }
         }
       }
-      const lineEnd = char === '\n' || char === '\r';
-      if (char === '\r') this.pendingCr = true;
-      if (this.state === 'quoted') {
-        if (char === '"') this.state = 'quoteInQuoted';
-        else {
-          this.field += char;
-          if (lineEnd) this.line += 1;
-        }
-        continue;
-      }
-      if (this.state === 'quoteInQuoted' && char === '"') {
-        this.field += '"';
-        this.state = 'quoted';
-        continue;
-      }
-      if (char === this.separator) {
-        this.fields.push(this.field);
-        this.field = '';
-        this.started = true;
-        this.state = 'fieldStart';
-      } else if (lineEnd) {
-        const record = this.finishRecord();
-        if (record) out.push(record);
-        this.line += 1;
-        this.recordLine = this.line;
-      } else if (char === '"' && this.state === 'fieldStart') {
-        this.state = 'quoted';
-        this.started = true;
-      } else {
-        this.field += char;
-        this.started = true;
-        this.state = this.state === 'fieldStart' || this.state === 'unquoted' ? 'unquoted' : 'afterQuoted';
-      }
+      this.step(chunk[index]!, out);
+      index += 1;
     }
     return out;
+  }
+
+  /** The character-by-character reader: quoted fields, and the tail of a chunk that ends mid-line. */
+  private step(char: string, out: CsvRecord[]): void {
+    if (this.pendingCr) {
+      this.pendingCr = false;
+      if (char === '\n') {
+        // The LF of a CRLF: the line was counted at the CR.
+        if (this.state === 'quoted') this.field += char;
+        return;
+      }
+    }
+    const lineEnd = char === '\n' || char === '\r';
+    if (char === '\r') this.pendingCr = true;
+    if (this.state === 'quoted') {
+      if (char === '"') this.state = 'quoteInQuoted';
+      else {
+        this.field += char;
+        if (lineEnd) this.line += 1;
+      }
+      return;
+    }
+    if (this.state === 'quoteInQuoted' && char === '"') {
+      this.field += '"';
+      this.state = 'quoted';
+      return;
+    }
+    if (char === this.separator) {
+      this.fields.push(this.field);
+      this.field = '';
+      this.started = true;
+      this.state = 'fieldStart';
+    } else if (lineEnd) {
+      const record = this.finishRecord();
+      if (record) out.push(record);
+      this.line += 1;
+      this.recordLine = this.line;
+    } else if (char === '"' && this.state === 'fieldStart') {
+      this.state = 'quoted';
+      this.started = true;
+    } else {
+      this.field += char;
+      this.started = true;
+      this.state = this.state === 'fieldStart' || this.state === 'unquoted' ? 'unquoted' : 'afterQuoted';
+    }
   }
 
   /** Ends the text: answers the last record, or throws CsvSyntaxError when a quote is still open. */

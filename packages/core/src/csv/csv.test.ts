@@ -100,6 +100,25 @@ describe('CsvReader', () => {
     expect(oneByOne).toEqual(whole);
   });
 
+  it('reads random text the same whole (whole lines split at once) as one character at a time', () => {
+    let seed = 11;
+    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const alphabet = ['a', '1', ',', ',', '"', '\n', '\n', '\r', '\r\n', ' ', '\ufeff'];
+    for (let round = 0; round < 500; round += 1) {
+      const text = Array.from({ length: Math.floor(random() * 40) }, () => alphabet[Math.floor(random() * alphabet.length)]).join('');
+      const read = (chunks: string[]) => {
+        const reader = new CsvReader();
+        try {
+          return [...chunks.flatMap((chunk) => reader.push(chunk)), ...reader.end()];
+        } catch (error) {
+          return String(error);
+        }
+      };
+      const cut = Math.floor(random() * (text.length + 1));
+      expect(read([text.slice(0, cut), text.slice(cut)])).toEqual(read([...text]));
+    }
+  });
+
   it('reads back whatever the writer wrote (random cells)', () => {
     let seed = 7;
     const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);

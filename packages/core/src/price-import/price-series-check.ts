@@ -1,0 +1,121 @@
+/**
+ * The per-series checks, over the bars of one symbol in any order (docs/data-in-and-out.md "Daily
+ * price files"):
+ * - refusal: a date twice (both lines named);
+ * - warnings: a bar on a day the exchange was closed (listed, and not stored: the engines count
+ *   sessions, and a bar on a holiday would shift them); sessions between the first and the last bar
+ *   without a bar (listed, one warning per gap); a close-to-close move beyond 40 % between two
+ *   consecutive bars (a possible split, with what the Adj Close says of it); fewer stored bars than the
+ *   trade engines' warm-up (usable by the scans, not by the trade engines).
+ * The calendar (market/trading-calendar) is the NYSE's, exact from 2000-01-01: earlier bars are
+ * neither gaps nor closed days. The TSX is read on the same calendar.
+ */
+import { TRADE_ENGINES } from '../trades/index';
+import { dayNumber, isTradingDayNumber } from '../market/trading-calendar';
+import { dateOrder, toPriceSeries } from './price-series';
+import { isoOfDay } from './price-values';
+import { PriceProblemList } from './problems';
+import type { PossibleSplit, PriceBar, PriceSeries, PriceSeriesCheckOptions, PriceSeriesReport } from './types';
+
+/** The largest warm-up (bars before a first signal) of the trade engines on the US calendar: 260. */
+export const ENGINE_WARMUP_BARS = Math.max(...Object.values(TRADE_ENGINES).filter((engine) => (engine.calendar ?? 'us') === 'us').map((engine) => engine.warmupBars));
+/** The first day the exchange calendar is exact for. */
+export const PRICE_CALENDAR_FROM = '2000-01-01';
+/** A close-to-close move beyond this fraction is a possible split. */
+export const SPLIT_THRESHOLD = 0.4;
+/** An Adj Close ratio this far from 1 (or farther) confirms a split. */
+const ADJ_RATIO_MIN_CHANGE = 0.05;
+const LISTED_DATES_IN_MESSAGE = 5;
+
+const calendarFrom = dayNumber(PRICE_CALENDAR_FROM);
+
+function round(value: number): number {
+  return Number(value.toPrecision(6));
+}
+
+function listed(dates: string[]): string {
+  const shown = dates.slice(0, LISTED_DATES_IN_MESSAGE).join(', ');
+  return dates.length > LISTED_DATES_IN_MESSAGE ? `${shown} and ${dates.length - LISTED_DATES_IN_MESSAGE} more` : shown;
+}
+
+export function checkPriceSeries(symbol: string, bars: PriceSeries | readonly PriceBar[], options: PriceSeriesCheckOptions = {}): PriceSeriesReport {
+  const series = Array.isArray(bars) ? toPriceSeries(symbol, bars as readonly PriceBar[]) : (bars as PriceSeries);
+  const threshold = options.splitThreshold ?? SPLIT_THRESHOLD;
+  const warmupBars = options.warmupBars ?? ENGINE_WARMUP_BARS;
+  const problems = new PriceProblemList();
+  const order = dateOrder(series);
+  const { day, line, close } = series;
+  const missingSessions: string[] = [];
+  const closedDayBars: string[] = [];
+  const possibleSplits: PossibleSplit[] = [];
+  let previous = -1; // index of the previous bar kept as a session
+  let stored = 0;
+  for (let k = 0; k < order.length; k += 1) {
+    const i = order[k]!;
+    const d = day[i]!;
+    if (k > 0 && day[order[k - 1]!] === d) {
+      let first = k - 1;
+      while (first > 0 && day[order[first - 1]!] === d) first -= 1;
+      problems.add(line[i]!, 'duplicate-date', `Line ${line[i]}: ${isoOfDay(d)} again (first on line ${line[order[first]!]})`);
+      continue;
+    }
+    if (d >= calendarFrom && !isTradingDayNumber(d)) {
+      closedDayBars.push(isoOfDay(d));
+      problems.add(line[i]!, 'closed-day', `Line ${line[i]}: the exchange was closed on ${isoOfDay(d)}: the bar is not stored`);
+      continue;
+    }
+    if (previous >= 0) {
+      const gap: string[] = [];
+      for (let g = Math.max(day[previous]! + 1, calendarFrom); g < d; g += 1) if (isTradingDayNumber(g)) gap.push(isoOfDay(g));
+      if (gap.length > 0) {
+        missingSessions.push(...gap);
+        problems.add(line[i]!, 'missing-sessions', `Line ${line[i]}: ${gap.length === 1 ? 'no bar for the session' : `no bars for the ${gap.length} sessions`} before ${isoOfDay(d)}: ${listed(gap)}`);
+      }
+      const ratio = close[i]! / close[previous]!;
+      if (Math.abs(ratio - 1) > threshold) possibleSplits.push(splitAt(series, previous, i, ratio, problems));
+    }
+    previous = i;
+    stored += 1;
+  }
+  const errors = problems.hasErrors;
+  if (!errors && stored > 0 && stored < warmupBars) {
+    problems.add(null, 'short-series', `${symbol}: ${stored} bars, fewer than the ${warmupBars} the trade engines need before a first signal: usable by the scans, not by the trade engines`);
+  }
+  const all = problems.finish();
+  return {
+    symbol,
+    rows: series.length,
+    storedRows: errors ? 0 : stored,
+    first: order.length > 0 ? isoOfDay(day[order[0]!]!) : '',
+    last: order.length > 0 ? isoOfDay(day[order[order.length - 1]!]!) : '',
+    errors: all.filter((problem) => problem.severity === 'error'),
+    warnings: all.filter((problem) => problem.severity === 'warning'),
+    missingSessions,
+    closedDayBars,
+    possibleSplits,
+    usableByTradeEngines: !errors && stored >= warmupBars,
+    warmupBars,
+    calendarCheckedFrom: PRICE_CALENDAR_FROM,
+  };
+}
+
+function splitAt(series: PriceSeries, before: number, after: number, ratio: number, problems: PriceProblemList): PossibleSplit {
+  const { day, line, close, adjClose } = series;
+  const adjBefore = adjClose[before]!;
+  const adjAfter = adjClose[after]!;
+  const adjRatio = Number.isNaN(adjBefore) || Number.isNaN(adjAfter) ? null : adjBefore / close[before]! / (adjAfter / close[after]!);
+  const adjustable = adjRatio !== null && Math.abs(adjRatio - 1) > ADJ_RATIO_MIN_CHANGE;
+  const split: PossibleSplit = {
+    date: isoOfDay(day[after]!),
+    line: line[after]!,
+    previousDate: isoOfDay(day[before]!),
+    previousClose: close[before]!,
+    close: close[after]!,
+    ratio,
+    adjRatio,
+    adjustable,
+  };
+  const said = adjRatio === null ? 'the file has no Adj Close to adjust by' : adjustable ? `the Adj Close says the earlier bars × ${round(adjRatio)}: they can be adjusted` : 'the Adj Close moved alike: a real move, not a split';
+  problems.add(split.line, 'possible-split', `Line ${split.line}: the close went from ${split.previousClose} on ${split.previousDate} to ${split.close} on ${split.date} (× ${round(ratio)}), a split? ${said}`);
+  return split;
+}
