@@ -8,7 +8,7 @@ const here = (p) => fileURLToPath(new URL(p, import.meta.url));
 
 await rm(here('./dist'), { recursive: true, force: true });
 await esbuild.build({
-  entryPoints: { server: here('./src/server.ts'), worker: here('./src/worker.ts'), cli: here('./src/cli/user.ts') },
+  entryPoints: { server: here('./src/server.ts'), worker: here('./src/worker.ts'), cli: here('./src/cli/user.ts'), data: here('./src/cli/data.ts') },
   outdir: here('./dist'),
   bundle: true,
   platform: 'node',
@@ -30,4 +30,4 @@ await esbuild.build({
 await cp(here('./src/db/migrations'), here('./dist/migrations'), { recursive: true });
 // password-policy.ts reads its list beside the bundle, as db/client.ts reads the migrations.
 await cp(here('./src/features/auth/common-passwords'), here('./dist/common-passwords'), { recursive: true });
-console.log('server bundle: apps/server/dist/server.js, apps/server/dist/worker.js, apps/server/dist/cli.js');
+console.log('server bundle: apps/server/dist/server.js, apps/server/dist/worker.js, apps/server/dist/cli.js, apps/server/dist/data.js');

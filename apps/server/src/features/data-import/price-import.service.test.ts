@@ -1,0 +1,119 @@
+/**
+ * The price import service (price-import.service.ts): detection, checks, refusals that store nothing,
+ * dry runs, idempotent imports, split adjustment, several symbols in one file, and the audit log.
+ */
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../../test/helpers';
+import { createAuditRepo } from '../admin/audit.repo';
+import { createImportedPricesRepo, type ImportedPricesRepo } from './imported-prices.repo';
+import { createPriceImportService, type PriceImportService } from './price-import.service';
+
+let t: TestApp;
+let repo: ImportedPricesRepo;
+let service: PriceImportService;
+const CLI = { name: 'command line' } as const;
+const GOOG = readFileSync(new URL('../../../test/fixtures/real-series/GOOG.csv', import.meta.url), 'utf8');
+
+/** Text as a stream of small chunks (a file read in pieces). */
+async function* chunks(text: string, size = 1_000): AsyncGenerator<string> {
+  for (let at = 0; at < text.length; at += size) yield text.slice(at, at + size);
+}
+
+beforeAll(async () => {
+  t = await createTestApp({ MARKET_NOW: '2008-10-15T15:00:00Z' });
+  repo = createImportedPricesRepo(t.db);
+  service = createPriceImportService({ repo, market: t.market, audit: createAuditRepo(t.db), now: () => new Date('2008-10-15T15:00:00Z') });
+});
+afterAll(async () => t.close());
+
+const auditActions = async () => (await createAuditRepo(t.db).newest(100)).filter((row) => row.action.startsWith('price-import'));
+
+describe('importing a price file', () => {
+  it('imports a real history with no false warning, and the same file again changes nothing', async () => {
+    const report = await service.importFile(chunks(GOOG), { name: 'GOOG.csv', listing: { description: 'Google Inc', exchange: 'NASDAQ', sector: 'Communication Services' } }, CLI);
+    expect(report.format?.layout).toBe('yahoo');
+    expect(report.problems).toEqual([]);
+    expect(report.stored).toBe(true);
+    expect(report.series).toHaveLength(1);
+    expect(report.series[0]).toMatchObject({ symbol: 'GOOG', rows: 1047, storedRows: 1047, first: '2004-08-19', last: '2008-10-14', missingSessions: [], closedDayBars: [], possibleSplits: [], usableByTradeEngines: true });
+    expect(report.series[0]!.counts).toEqual({ inserted: 1047, updated: 0, unchanged: 0, listingChanged: true });
+
+    const again = await service.importFile(chunks(GOOG, 4_096), { name: 'GOOG.csv', listing: { description: 'Google Inc', exchange: 'NASDAQ', sector: 'Communication Services' } }, CLI);
+    expect(again.sha256).toBe(report.sha256);
+    expect(again.series[0]!.counts).toEqual({ inserted: 0, updated: 0, unchanged: 1047, listingChanged: false });
+    const [summary] = (await repo.summaries()).filter((row) => row.symbol === 'GOOG');
+    expect(summary).toMatchObject({ rows: 1047, firstDay: '2004-08-19', lastDay: '2008-10-14', lastClose: 362.71, description: 'Google Inc', exchange: 'NASDAQ' });
+    // Both imports are in the audit log, the second saying it changed nothing.
+    const logged = (await auditActions()).filter((row) => row.action === 'price-import');
+    expect(logged).toHaveLength(2);
+    expect(logged[0]!.detail).toMatchObject({ file: 'GOOG.csv', symbols: [{ symbol: 'GOOG', rows: 1047, inserted: 0, updated: 0, unchanged: 1047 }] });
+  });
+
+  it('refuses a file with a bad row, naming the line, and stores none of it', async () => {
+    const text = 'Date,Open,High,Low,Close,Volume\n2008-10-13,10,11,9,10.5,100\n2008-10-14,10,9,9.5,10,100\n';
+    const report = await service.importFile(chunks(text), { name: 'ZZREF.csv' }, CLI);
+    expect(report.stored).toBe(false);
+    expect(report.errorCount).toBeGreaterThan(0);
+    expect(report.problems[0]).toMatchObject({ line: 3, severity: 'error', code: 'inconsistent-ohlc' });
+    expect(report.problems[0]!.message).toMatch(/^Line 3: /);
+    expect((await repo.listings()).map((row) => row.symbol)).not.toContain('ZZREF');
+  });
+
+  it('checks without storing on a dry run', async () => {
+    const report = await service.importFile(chunks(GOOG), { name: 'ZZDRY.csv', dryRun: true }, CLI);
+    expect(report.stored).toBe(false);
+    expect(report.series[0]).toMatchObject({ symbol: 'ZZDRY', rows: 1047 });
+    expect(report.series[0]!.counts).toBeUndefined();
+    expect((await repo.listings()).map((row) => row.symbol)).not.toContain('ZZDRY');
+  });
+
+  it('says what it cannot read: no recognisable columns, or no symbol', async () => {
+    const unknown = await service.importFile(chunks('a;b\nx;y\n'), { name: 'ZZX.csv' }, CLI);
+    expect(unknown).toMatchObject({ format: null, stored: false });
+    expect(unknown.formatProblem).toBeTruthy();
+    const nameless = await service.importFile(chunks(GOOG), { name: '---.csv' }, CLI);
+    expect(nameless.stored).toBe(false);
+    expect(nameless.problems[0]).toMatchObject({ code: 'missing-symbol' });
+  });
+
+  it('flags a split and adjusts the earlier bars by the Adj Close ratio when asked', async () => {
+    // A 2-for-1 split on 2008-10-08: the raw Close halves, the Adj Close (split-adjusted) does not.
+    const rows = [
+      ['2008-10-06', 100, 100, 50],
+      ['2008-10-07', 102, 102, 51],
+      ['2008-10-08', 51.5, 51.5, 51.5],
+      ['2008-10-09', 52, 52, 52],
+    ] as const;
+    const text = `Date,Open,High,Low,Close,Adj Close,Volume\n${rows.map(([day, open, close, adj]) => `${day},${open},${Math.max(open, close) + 1},${Math.min(open, close) - 1},${close},${adj},1000`).join('\n')}\n`;
+    const flagged = await service.importFile(chunks(text), { name: 'ZZSPLIT.csv', dryRun: true }, CLI);
+    expect(flagged.series[0]!.possibleSplits).toMatchObject([{ date: '2008-10-08', adjustable: true }]);
+    expect(flagged.problems.some((problem) => problem.code === 'possible-split' && problem.line === 4)).toBe(true);
+
+    const adjusted = await service.importFile(chunks(text), { name: 'ZZSPLIT.csv', adjustSplits: 'all' }, CLI);
+    expect(adjusted.stored).toBe(true);
+    expect(adjusted.series[0]!.adjusted).toEqual(['2008-10-08']);
+    await t.market.importChanged!(['ZZSPLIT']);
+    const bars = (await t.market.getDailyBars('ZZSPLIT', 0, Date.parse('2008-10-15') / 1000)).value;
+    expect(Array.from(bars.close)).toEqual([50, 51, 51.5, 52]);
+  });
+
+  it('imports a file of several symbols whole', async () => {
+    const text = 'Ticker,Date,Open,High,Low,Close,Volume\nZZA,2008-10-13,10,11,9,10.5,100\nZZB,2008-10-13,20,21,19,20.5,100\nZZA,2008-10-14,10,11,9,10.5,100\n';
+    const report = await service.importFile(chunks(text, 7), { name: 'several.csv' }, CLI);
+    expect(report.stored).toBe(true);
+    expect(report.series.map((series) => [series.symbol, series.storedRows])).toEqual([
+      ['ZZA', 2],
+      ['ZZB', 1],
+    ]);
+    // Short series: usable by the scans, not by the trade engines.
+    expect(report.series.every((series) => !series.usableByTradeEngines)).toBe(true);
+    expect(report.problems.some((problem) => problem.code === 'short-series')).toBe(true);
+  });
+
+  it('removes an imported symbol, logged', async () => {
+    expect(await service.remove('ZZB', CLI)).toBe(true);
+    expect(await service.remove('ZZB', CLI)).toBe(false);
+    expect((await auditActions()).filter((row) => row.action === 'price-import-remove').map((row) => row.detail)).toEqual([{ symbol: 'ZZB' }]);
+  });
+});
