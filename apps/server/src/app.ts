@@ -16,6 +16,7 @@ import { httpTimeouts } from './lib/http-timeouts';
 import { compressAnswers } from './lib/compress';
 import { protectedAuthRoutes, publicAuthRoutes } from './features/auth/auth.routes';
 import { adminRoutes } from './features/admin/admin.routes';
+import { priceImportRoutes } from './features/data-import/prices.routes';
 import { createInstallation } from './features/admin/installation';
 import { adminInvitationRoutes, publicInvitationRoutes } from './features/auth/invitations.routes';
 import { twoFactorAdminRoutes } from './features/two-factor/two-factor-admin.routes';
@@ -284,6 +285,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await secured.register(tradesRoutes, { engines: tradeJobs.engines, repo: services.tradesRepo, market: deps.market, marketClock: deps.marketClock, records: services.records });
       const installation = createInstallation({ db, config, clock, readiness, mailKind: mailer.kind, smsKind: services.sms.kind, alertsEvaluatedAt });
       await secured.register(adminRoutes, { service: services.admin, audit: services.audit, sessionUsers, clock, installation });
+      await secured.register(priceImportRoutes, { service: services.priceImport });
       await secured.register(adminInvitationRoutes, { invitations: services.invitations, limit: services.invitationLimit });
       await secured.register(oidcRoutes, { oidc: services.oidc });
       await secured.register(twoFactorRoutes, { service: services.twoFactor, sessionUsers, codeLimit: services.twoFactorCodeLimit });

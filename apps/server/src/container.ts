@@ -30,6 +30,8 @@ import { createAdminService } from './features/admin/admin.service';
 import { createInvitationsRepo } from './features/auth/invitations.repo';
 import { createInvitationsService, INVITATIONS_MAX_PER_ADMIN } from './features/auth/invitations.service';
 import { createAuditRepo } from './features/admin/audit.repo';
+import { createImportedPricesRepo } from './features/data-import/imported-prices.repo';
+import { createPriceImportService } from './features/data-import/price-import.service';
 import { createSessionsRepo } from './features/auth/sessions.repo';
 import { createUsersRepo } from './features/auth/users.repo';
 import { createTwoFactorRepo } from './features/two-factor/two-factor.repo';
@@ -179,6 +181,8 @@ export function createContainer(deps: ContainerDeps, options: ContainerOptions) 
   const oidc = createSingleSignOn(config, { db, users, invitations, favorites, audit, store, clock, log: jobLog, ...(deps.oidcFetch ? { fetch: deps.oidcFetch } : {}) });
   const singleSignOn = { linkedUserIds: () => oidc.linkedUserIds(), passwordForm: oidc.passwordForm };
   const admin = createAdminService({ db, users, sessions, auth, audit, clock, limitReset: (email) => enforce([limiters.forgotByEmail], [email], 'password reset'), singleSignOn });
+  // Imported daily price files (docs/data-in-and-out.md), served by the market's imported layer.
+  const priceImport = createPriceImportService({ repo: createImportedPricesRepo(db), market: deps.market, audit, now: () => new Date(clock.nowMs()) });
   // Codes checked behind the token (turning two-factor on or off, new recovery codes) are guesses
   // too: as many per account as sign-in attempts per e-mail.
   const twoFactorCodeLimit = createUserLimit({
@@ -324,6 +328,7 @@ export function createContainer(deps: ContainerDeps, options: ContainerOptions) 
     auth,
     audit,
     admin,
+    priceImport,
     invitations,
     twoFactor,
     twoFactorCodeLimit,

@@ -22,3 +22,4 @@ export * from './alert-delivery';
 export * from './alert-channels';
 export * from './live';
 export * from './admin';
+export * from './price-import';

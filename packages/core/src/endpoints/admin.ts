@@ -1,7 +1,8 @@
 /** Administration (issue 28; docs/accounts.md): every call answers a member 403 with a msg. */
 import { z } from 'zod';
-import { adminInstallationResponse, adminInvitationRequest, adminInvitationsResponse, adminInviteRequest, adminSetActiveRequest, adminSetRoleRequest, adminUserRequest, adminUsersResponse, auditQuery, auditResponse, msgBody } from '../contract/index';
+import { importedPricesResponse, priceImportQuery, priceImportResponse, removeImportedPricesRequest, adminInstallationResponse, adminInvitationRequest, adminInvitationsResponse, adminInviteRequest, adminSetActiveRequest, adminSetRoleRequest, adminUserRequest, adminUsersResponse, auditQuery, auditResponse, msgBody } from '../contract/index';
 import { defineEndpoint, endpointGroup } from './define';
+import { multiLineText } from '../validation/text';
 
 export const adminEndpoints = endpointGroup({
   adminListUsers: defineEndpoint({ operationId: 'adminListUsers', method: 'get', path: '/api/admin/users', summary: 'Every account: role, state, last sign-in, sessions in use, two-factor, sign-in methods (admins only)', response: adminUsersResponse }),
@@ -23,4 +24,18 @@ export const adminEndpoints = endpointGroup({
     response: z.string(),
     responseType: 'csv',
   }),
+  adminImportedPrices: defineEndpoint({ operationId: 'adminImportedPrices', method: 'get', path: '/api/admin/prices', summary: 'The imported daily price files: each symbol with its listing, range, row count, last close, source file and when it was imported', response: importedPricesResponse }),
+  adminImportPrices: defineEndpoint({
+    operationId: 'adminImportPrices',
+    method: 'post',
+    path: '/api/admin/prices/import',
+    summary:
+      'Check and import one daily price file (the body, text/csv: Yahoo, Stooq, or the `format` chosen in the preview); `dry_run=true` checks only. A file with a refusal stores nothing; a stored one is one transaction, and the same file twice changes nothing; logged. 409 while another import runs; 413 over 100 MB',
+    query: priceImportQuery,
+    body: multiLineText('The CSV file'),
+    bodyType: 'csv',
+    response: priceImportResponse,
+    errors: [409, 413],
+  }),
+  adminRemoveImportedPrices: defineEndpoint({ operationId: 'adminRemoveImportedPrices', method: 'post', path: '/api/admin/prices/remove', summary: "Remove an imported symbol and its bars (the source serves it again when it knows it); logged", body: removeImportedPricesRequest, response: z.object({ msg: z.string() }), errors: [404] }),
 });

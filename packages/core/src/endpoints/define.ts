@@ -22,7 +22,8 @@ export interface Endpoint {
   /** Path parameters (`{name}` in `path`). */
   params?: ZodType;
   body?: ZodType;
-  bodyType?: 'json' | 'form' | 'multipart';
+  /** `csv`: the body is a CSV file (text/csv), streamed to the handler; `body` describes it as a string. */
+  bodyType?: 'json' | 'form' | 'multipart' | 'csv';
   response: ZodType;
   /**
    * The 200 answer's media type (default application/json); `ndjson`: one `response` a line, streamed;

@@ -67,7 +67,7 @@ export function buildOpenApiDocument(endpoints: readonly Endpoint[]): Record<str
       ? Object.entries((jsonSchema(op.params, 'input').properties ?? {}) as Record<string, unknown>).map(([name, schema]) => ({ name, in: 'path', required: true, schema }))
       : [];
     const allParameters = [...pathParameters, ...(parameters ?? [])];
-    const mediaType = op.bodyType === 'multipart' ? 'multipart/form-data' : op.bodyType === 'form' ? 'application/x-www-form-urlencoded' : 'application/json';
+    const mediaType = op.bodyType === 'multipart' ? 'multipart/form-data' : op.bodyType === 'form' ? 'application/x-www-form-urlencoded' : op.bodyType === 'csv' ? 'text/csv' : 'application/json';
     const content = op.bodyType === 'form' ? { [mediaType]: { schema: jsonSchema(op.body!, 'input') }, 'multipart/form-data': { schema: jsonSchema(op.body!, 'input') } } : op.body ? { [mediaType]: { schema: jsonSchema(op.body, 'input') } } : undefined;
     paths[op.path] = {
       ...(paths[op.path] ?? {}),

@@ -1,0 +1,93 @@
+/**
+ * Administration → Data over HTTP (prices.routes.ts): admins only; the file as a text/csv body with
+ * the preview's choices in the query; a dry run, an import, a custom mapping, clear refusals with a
+ * msg; the list and removal.
+ */
+import { readFileSync } from 'node:fs';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { users } from '../../db/schema';
+import { createTestApp, createUser, login, uniqueEmail, type TestApp } from '../../../test/helpers';
+import { ADMINS_ONLY_MSG } from '../admin/admin.routes';
+
+let t: TestApp;
+let admin: { authorization: string };
+let member: { authorization: string };
+const GOOG = readFileSync(new URL('../../../test/fixtures/real-series/GOOG.csv', import.meta.url), 'utf8');
+
+async function account(label: string, role: 'admin' | 'member') {
+  const email = uniqueEmail(label);
+  const id = await createUser(t.db, email, 'the password');
+  if (role === 'admin') await t.db.update(users).set({ role: 'admin' }).where(eq(users.id, id));
+  return login(t.app, email, 'the password');
+}
+
+const upload = (headers: { authorization: string }, query: Record<string, string>, body: string, contentType = 'text/csv') =>
+  t.app.inject({ method: 'POST', url: `/api/admin/prices/import?${new URLSearchParams(query)}`, headers: { ...headers, 'content-type': contentType }, payload: body });
+
+beforeAll(async () => {
+  t = await createTestApp({ MARKET_NOW: '2008-10-15T15:00:00Z' });
+  admin = await account('prices-admin', 'admin');
+  member = await account('prices-member', 'member');
+});
+afterAll(async () => t.close());
+
+describe('api/admin/prices', () => {
+  it('is for admins only', async () => {
+    expect((await t.app.inject({ method: 'GET', url: '/api/admin/prices', headers: member })).json()).toEqual({ msg: ADMINS_ONLY_MSG });
+    const refused = await upload(member, { name: 'GOOG.csv' }, GOOG);
+    expect(refused.statusCode).toBe(403);
+    expect((await t.app.inject({ method: 'GET', url: '/api/admin/prices', headers: admin })).json()).toEqual({ symbols: [] });
+  });
+
+  it('previews, then imports a file; lists and removes it', async () => {
+    const preview = await upload(admin, { name: 'GOOG.csv', dry_run: 'true' }, GOOG);
+    expect(preview.statusCode).toBe(200);
+    expect(preview.json()).toMatchObject({ file: 'GOOG.csv', stored: false, error_count: 0, warning_count: 0, headers: ['Date', 'Open', 'High', 'Low', 'Close', 'Adj Close', 'Volume'] });
+    expect(preview.json().format).toMatchObject({ layout: 'yahoo', separator: ',', decimal_comma: false, date_format: 'YYYY-MM-DD', mapping: { date: 0, adj_close: 5, volume: 6, symbol: null } });
+    expect(preview.json().series[0]).toMatchObject({ symbol: 'GOOG', rows: 1047, counts: null, usable_by_trade_engines: true });
+
+    const imported = await upload(admin, { name: 'GOOG.csv', description: 'Google Inc', exchange: 'NASDAQ' }, GOOG);
+    expect(imported.json()).toMatchObject({ stored: true, series: [{ symbol: 'GOOG', description: 'Google Inc', exchange: 'NASDAQ', counts: { inserted: 1047, updated: 0, unchanged: 0 } }] });
+    const listed = (await t.app.inject({ method: 'GET', url: '/api/admin/prices', headers: admin })).json();
+    expect(listed.symbols).toEqual([
+      expect.objectContaining({ symbol: 'GOOG', description: 'Google Inc', market: 'US', exchange: 'NASDAQ', source_file: 'GOOG.csv', rows: 1047, first_day: '2004-08-19', last_day: '2008-10-14', last_close: 362.71 }),
+    ]);
+
+    const removed = await t.app.inject({ method: 'POST', url: '/api/admin/prices/remove', headers: admin, payload: { symbol: 'goog' } });
+    expect(removed.json()).toEqual({ msg: "Removed GOOG's imported prices." });
+    const again = await t.app.inject({ method: 'POST', url: '/api/admin/prices/remove', headers: admin, payload: { symbol: 'GOOG' } });
+    expect(again.statusCode).toBe(404);
+    expect(again.json()).toEqual({ msg: 'GOOG has no imported prices.' });
+  });
+
+  it('reads any layout through the mapping chosen in the preview (decimal comma, day-first dates)', async () => {
+    const text = 'Datum;Schluss;Hoch;Tief;Eröffnung\n14.10.2008;10,5;11,25;9,75;10\n13.10.2008;10;10,5;9,5;9,75\n';
+    const format = { layout: 'custom', separator: ';', decimal_comma: true, date_format: 'DD.MM.YYYY', header: true, mapping: { date: 0, open: 4, high: 2, low: 3, close: 1, adj_close: null, volume: null, symbol: null } };
+    const response = await upload(admin, { name: 'prices.csv', symbol: 'ZZEU', format: JSON.stringify(format) }, text);
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toMatchObject({ stored: true, error_count: 0, series: [{ symbol: 'ZZEU', rows: 2, first: '2008-10-13', last: '2008-10-14' }] });
+    await t.market.importChanged!(['ZZEU']);
+    const bars = (await t.market.getDailyBars('ZZEU', 0, Date.parse('2008-10-15') / 1000)).value;
+    expect(Array.from(bars.close)).toEqual([10, 10.5]);
+    expect(Array.from(bars.high)).toEqual([10.5, 11.25]);
+  });
+
+  it('answers bad input with a msg, never a 500', async () => {
+    const badFormat = await upload(admin, { name: 'x.csv', format: '{"layout":"custom"' }, GOOG);
+    expect(badFormat.statusCode).toBe(400);
+    expect(badFormat.json().msg).toMatch(/format must be JSON/);
+    const badSplits = await upload(admin, { name: 'x.csv', adjust_splits: 'yesterday' }, GOOG);
+    expect(badSplits.statusCode).toBe(400);
+    expect(badSplits.json().msg).toMatch(/adjust_splits must be all or dates/);
+    const noName = await upload(admin, {}, GOOG);
+    expect(noName.json()).toEqual({ msg: 'File name is required' });
+    const json = await t.app.inject({ method: 'POST', url: '/api/admin/prices/import?name=x.csv', headers: admin, payload: { rows: [] } });
+    expect(json.statusCode).toBe(415);
+    expect(json.json().msg).toMatch(/Content-Type: text\/csv/);
+    const garbage = await upload(admin, { name: 'ZZG.csv' }, '\u0000\u0001 not a price file at all');
+    expect(garbage.statusCode).toBe(200);
+    expect(garbage.json()).toMatchObject({ stored: false, format: null });
+    expect(garbage.json().format_problem).toBeTruthy();
+  });
+});
