@@ -110,13 +110,14 @@ export class PriceFileParser {
   private row({ line, fields }: CsvRecord): PriceBar | null {
     const { mapping, decimalComma, dateFormat } = this.format;
     if (fields.length < this.minFields) {
-      if (fields.every((field) => field.trim().length === 0)) return null;
+      if (fields.every(blank)) return null;
       this.report(line, 'too-few-fields', `Line ${line}: ${fields.length} ${fields.length === 1 ? 'field' : 'fields'}, where column ${this.minFields} is expected`);
       return null;
     }
     const dateText = trimField(fields[mapping.date]!);
     const day = parsePriceDate(dateText, dateFormat);
     if (Number.isNaN(day)) {
+      if (dateText.length === 0 && fields.every(blank)) return null;
       this.report(line, 'bad-date', `Line ${line}: ${quote(dateText)} is not a date (${dateFormat})`);
       return null;
     }
@@ -184,6 +185,7 @@ export class PriceFileParser {
 }
 
 const PRICE_NAMES = ['open', 'high', 'low', 'close'] as const;
+const blank = (field: string) => field.trim().length === 0;
 
 /** A field as quoted in a message: at most 40 characters, control characters shown as �. */
 function quote(text: string): string {
