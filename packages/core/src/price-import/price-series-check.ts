@@ -116,6 +116,6 @@ function splitAt(series: PriceSeries, before: number, after: number, ratio: numb
     adjustable,
   };
   const said = adjRatio === null ? 'the file has no Adj Close to adjust by' : adjustable ? `the Adj Close says the earlier bars × ${round(adjRatio)}: they can be adjusted` : 'the Adj Close moved alike: a real move, not a split';
-  problems.add(split.line, 'possible-split', `Line ${split.line}: the close went from ${split.previousClose} on ${split.previousDate} to ${split.close} on ${split.date} (× ${round(ratio)}), a split? ${said}`);
+  problems.add(split.line, 'possible-split', `Line ${split.line}: the close went from ${round(split.previousClose)} on ${split.previousDate} to ${round(split.close)} on ${split.date} (× ${round(ratio)}), a split? ${said}`);
   return split;
 }
