@@ -122,8 +122,7 @@ export class PriceFileParser {
       return null;
     }
     const texts = [this.price(fields, mapping.open), this.price(fields, mapping.high), this.price(fields, mapping.low), this.price(fields, mapping.close)];
-    const missing = texts.filter(isMissingValue).length;
-    if (missing === 4) {
+    if (isMissingValue(texts[0]!) && isMissingValue(texts[1]!) && isMissingValue(texts[2]!) && isMissingValue(texts[3]!)) {
       this.report(line, 'null-row', `Line ${line}: no prices on ${isoOfDay(day)} (${quote(texts[0]!)}): the row is skipped`);
       return null;
     }

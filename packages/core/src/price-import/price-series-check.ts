@@ -28,6 +28,15 @@ const ADJ_RATIO_MIN_CHANGE = 0.05;
 const LISTED_DATES_IN_MESSAGE = 5;
 
 const calendarFrom = dayNumber(PRICE_CALENDAR_FROM);
+/** isTradingDayNumber remembered for 2000–2199 (1 session, 2 closed, 0 not asked yet): the checks ask it for every day. */
+const sessionFlags = new Uint8Array(73_000);
+
+function isSession(day: number): boolean {
+  const slot = day - calendarFrom;
+  if (slot < 0 || slot >= sessionFlags.length) return isTradingDayNumber(day);
+  if (sessionFlags[slot] === 0) sessionFlags[slot] = isTradingDayNumber(day) ? 1 : 2;
+  return sessionFlags[slot] === 1;
+}
 
 function round(value: number): number {
   return Number(value.toPrecision(6));
@@ -59,14 +68,14 @@ export function checkPriceSeries(symbol: string, bars: PriceSeries | readonly Pr
       problems.add(line[i]!, 'duplicate-date', `Line ${line[i]}: ${isoOfDay(d)} again (first on line ${line[order[first]!]})`);
       continue;
     }
-    if (d >= calendarFrom && !isTradingDayNumber(d)) {
+    if (d >= calendarFrom && !isSession(d)) {
       closedDayBars.push(isoOfDay(d));
       problems.add(line[i]!, 'closed-day', `Line ${line[i]}: the exchange was closed on ${isoOfDay(d)}: the bar is not stored`);
       continue;
     }
     if (previous >= 0) {
       const gap: string[] = [];
-      for (let g = Math.max(day[previous]! + 1, calendarFrom); g < d; g += 1) if (isTradingDayNumber(g)) gap.push(isoOfDay(g));
+      for (let g = Math.max(day[previous]! + 1, calendarFrom); g < d; g += 1) if (isSession(g)) gap.push(isoOfDay(g));
       if (gap.length > 0) {
         missingSessions.push(...gap);
         problems.add(line[i]!, 'missing-sessions', `Line ${line[i]}: ${gap.length === 1 ? 'no bar for the session' : `no bars for the ${gap.length} sessions`} before ${isoOfDay(d)}: ${listed(gap)}`);
