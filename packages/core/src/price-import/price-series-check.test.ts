@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { dayNumber, isoFromDayNumber, isTradingDayNumber, NYSE_SPECIAL_CLOSURES } from '../market/trading-calendar';
 import { PriceFileParser } from './price-file-parser';
 import { PriceSeriesCollector, toPriceSeries } from './price-series';
-import { checkPriceSeries, ENGINE_WARMUP_BARS } from './price-series-check';
+import { checkPriceSeries, ENGINE_WARMUP_BARS, engineWarmupBars } from './price-series-check';
 import { adjustForSplits, preparePriceSeries } from './price-splits';
 import type { PriceBar } from './types';
 
@@ -55,6 +55,7 @@ describe('checkPriceSeries', () => {
       possibleSplits: [],
       usableByTradeEngines: true,
       warmupBars: 260,
+      calendar: 'us',
       calendarCheckedFrom: '2000-01-01',
     });
   });
@@ -93,6 +94,24 @@ describe('checkPriceSeries', () => {
     const stored = preparePriceSeries(toPriceSeries('X', some), report);
     expect(stored.length).toBe(some.length - 2);
     expect(Array.from(stored.day).every((day) => isTradingDayNumber(day))).toBe(true);
+  });
+
+  it('refuses a series whose dates mostly fall on closed days (shifted by a time zone)', () => {
+    const shifted = bars(sessions('2024-01-02', '2024-03-28').map((day) => day - 1));
+    const report = checkPriceSeries('X', shifted, { warmupBars: 1 });
+    expect(report.errors).toEqual([
+      { line: 2, severity: 'error', code: 'mostly-closed-days', message: 'Line 2: 13 of the 61 bars fall on days the exchange was closed: are the dates shifted (a time zone) or in another format?' },
+    ]);
+    expect(report.storedRows).toBe(0);
+  });
+
+  it('reads a crypto series on the every-day calendar: weekends are sessions, a missing day is a gap', () => {
+    const everyDay: number[] = [];
+    for (let day = dayNumber('2024-01-01'); day <= dayNumber('2024-12-31'); day += 1) if (day !== dayNumber('2024-03-03')) everyDay.push(day);
+    const report = checkPriceSeries('BTC', bars(everyDay), { calendar: 'utc' });
+    expect(engineWarmupBars('utc')).toBe(200);
+    expect(report).toMatchObject({ calendar: 'utc', calendarCheckedFrom: '', closedDayBars: [], missingSessions: ['2024-03-03'], usableByTradeEngines: true, warmupBars: 200, errors: [] });
+    expect(report.warnings.map((warning) => warning.code)).toEqual(['missing-sessions']);
   });
 
   it('checks nothing against the calendar before 2000', () => {
