@@ -70,6 +70,12 @@ describe('PriceFileParser: layouts', () => {
     }
   });
 
+  it('keeps a first line of data where the format expects a header', () => {
+    const { bars, problems } = parse('2024-01-02,1,2,1,2,2,10\n2024-01-03,1,2,1,2,2,10\n', YAHOO_FORMAT);
+    expect(problems).toEqual([]);
+    expect(bars.map((bar) => bar.line)).toEqual([1, 2]);
+  });
+
   it('takes the symbol option for a file without a symbol column, and leaves it null without either', () => {
     const text = 'Date,Open,High,Low,Close,Adj Close,Volume\n2024-01-02,1,2,1,2,2,\n';
     expect(parse(text, YAHOO_FORMAT).bars[0]).toMatchObject({ symbol: null, volume: null });

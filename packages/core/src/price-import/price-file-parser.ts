@@ -94,7 +94,9 @@ export class PriceFileParser {
       this.lastLine = record.line;
       if (this.headerPending) {
         this.headerPending = false;
-        continue;
+        // A first line whose date column reads as a date is data, whatever the format says: kept, not lost.
+        const date = record.fields[this.format.mapping.date];
+        if (date === undefined || Number.isNaN(parsePriceDate(trimField(date), this.format.dateFormat))) continue;
       }
       const bar = this.row(record);
       if (bar) bars.push(bar);
