@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { detectPriceFileFormat } from './detect';
+import { PriceFileParser } from './price-file-parser';
 
 const YAHOO = 'Date,Open,High,Low,Close,Adj Close,Volume\n2024-01-02,187.15,188.44,183.89,185.64,184.73,82488700\n2024-01-03,184.22,185.88,183.43,184.25,183.35,58414500\n';
 const STOOQ = 'Date,Open,High,Low,Close,Volume\n2024-01-02,187.15,188.44,183.89,185.64,82488700\n2024-01-03,184.22,185.88,183.43,184.25,58414500\n';
@@ -40,6 +41,18 @@ describe('detectPriceFileFormat', () => {
       header: true,
       mapping: { date: 0, open: 1, high: 2, low: 3, close: 4, adjClose: 5, volume: 6, symbol: 7 },
     });
+  });
+
+  it('reads yfinance’s three header lines', () => {
+    const text = 'Price,Adj Close,Close,High,Low,Open,Volume\nTicker,AAPL,AAPL,AAPL,AAPL,AAPL,AAPL\nDate,,,,,,\n2024-01-02,184.73,185.64,188.44,183.89,187.15,82488700\n';
+    const { format, problem, sample } = detectPriceFileFormat(text);
+    expect(problem).toBeNull();
+    expect(sample).toEqual([['2024-01-02', '184.73', '185.64', '188.44', '183.89', '187.15', '82488700']]);
+    expect(format).toMatchObject({ layout: 'custom', header: true, extraHeaderLines: 2, mapping: { date: 0, adjClose: 1, close: 2, high: 3, low: 4, open: 5, volume: 6, symbol: null } });
+    const parser = new PriceFileParser(format!, { symbol: 'AAPL' });
+    const bars = [...parser.push(text), ...parser.end()];
+    expect(parser.problems).toEqual([]);
+    expect(bars).toMatchObject([{ line: 4, date: '2024-01-02', open: 187.15, close: 185.64, adjClose: 184.73 }]);
   });
 
   it('reads tabs and pipes, and a decimal comma without a header', () => {

@@ -32,6 +32,7 @@ export class PriceFileParser {
   private readonly symbol: string | null;
   private readonly minFields: number;
   private headerPending: boolean;
+  private extraHeaderLines: number;
   private lastLine = 0;
   private lastRawSymbol = '';
   private lastSymbol: string | null = null;
@@ -47,6 +48,7 @@ export class PriceFileParser {
     this.minFields = Math.max(...indexes) + 1;
     this.reader = new CsvReader({ separator: format.separator });
     this.headerPending = format.header;
+    this.extraHeaderLines = format.header ? Math.max(0, Math.min(10, Math.floor(format.extraHeaderLines ?? 0))) : 0;
     this.symbol = options.symbol === undefined ? null : normalisePriceSymbol(options.symbol) ?? options.symbol;
   }
 
@@ -97,6 +99,10 @@ export class PriceFileParser {
         // A first line whose date column reads as a date is data, whatever the format says: kept, not lost.
         const date = record.fields[this.format.mapping.date];
         if (date === undefined || Number.isNaN(parsePriceDate(trimField(date), this.format.dateFormat))) continue;
+        this.extraHeaderLines = 0;
+      } else if (this.extraHeaderLines > 0) {
+        this.extraHeaderLines -= 1;
+        continue;
       }
       const bar = this.row(record);
       if (bar) bars.push(bar);

@@ -41,6 +41,11 @@ export interface PriceFileFormat {
   dateFormat: PriceDateFormat;
   /** The first record is a header (skipped by the parser). */
   header: boolean;
+  /**
+   * Records after the header that are more header, skipped too (0 when absent): yfinance's CSV has
+   * `Price,Close,…`, then `Ticker,AAPL,…` and `Date,,…` before its bars (2).
+   */
+  extraHeaderLines?: number;
   mapping: PriceColumnMapping;
 }
 
