@@ -110,13 +110,16 @@ export function detectPriceFileFormat(head: string): PriceFileDetection {
   const first = records[0]!.fields;
   const header = !first.some(looksLikeValue);
   const headers = header ? first.map((field) => field.trim()) : [];
-  const data = (header ? records.slice(1) : records).map((record) => record.fields);
+  // yfinance: `Price,Close,High,…` then `Ticker,AAPL,…` and `Date,,,…`: the date is the first column.
+  const yfinance = header && normalisePriceHeader(first[0] ?? '') === 'price' && normalisePriceHeader(records[1]?.fields[0] ?? '') === 'ticker' && normalisePriceHeader(records[2]?.fields[0] ?? '') === 'date';
+  const extraHeaderLines = yfinance ? 2 : 0;
+  const data = (header ? records.slice(1 + extraHeaderLines) : records).map((record) => record.fields);
   const sample = data.slice(0, SAMPLE_RECORDS);
   const problems: string[] = [];
   let mapping: PriceColumnMapping | null;
   let names: string[] = [];
   if (header) {
-    const found = mappingFromHeader(headers);
+    const found = mappingFromHeader(yfinance ? ['Date', ...headers.slice(1)] : headers);
     names = found.names;
     const missing = REQUIRED.filter((role) => found.mapping[role] === undefined);
     if (missing.length > 0) {
@@ -143,6 +146,7 @@ export function detectPriceFileFormat(head: string): PriceFileDetection {
     dateFormat = 'MM/DD/YYYY';
     problems.push(`Dates like "${dates[0]}" may be month first or day first: choose the date format.`);
   }
-  const format = { layout: header ? layoutOf(names, mapping) : 'custom', separator, decimalComma, dateFormat, header, mapping } as const;
+  const layout = header ? layoutOf(names, mapping) : 'custom';
+  const format = { layout, separator, decimalComma, dateFormat, header, ...(yfinance ? { extraHeaderLines } : {}), mapping } as const;
   return { format, headers, sample, problem: problems.length > 0 ? problems.join(' ') : null };
 }

@@ -32,6 +32,7 @@ export class PriceFileParser {
   private readonly symbol: string | null;
   private readonly minFields: number;
   private headerPending: boolean;
+  private extraHeaderLines: number;
   private lastLine = 0;
   private lastRawSymbol = '';
   private lastSymbol: string | null = null;
@@ -47,6 +48,7 @@ export class PriceFileParser {
     this.minFields = Math.max(...indexes) + 1;
     this.reader = new CsvReader({ separator: format.separator });
     this.headerPending = format.header;
+    this.extraHeaderLines = format.header ? Math.max(0, Math.min(10, Math.floor(format.extraHeaderLines ?? 0))) : 0;
     this.symbol = options.symbol === undefined ? null : normalisePriceSymbol(options.symbol) ?? options.symbol;
   }
 
@@ -94,6 +96,12 @@ export class PriceFileParser {
       this.lastLine = record.line;
       if (this.headerPending) {
         this.headerPending = false;
+        // A first line whose date column reads as a date is data, whatever the format says: kept, not lost.
+        const date = record.fields[this.format.mapping.date];
+        if (date === undefined || Number.isNaN(parsePriceDate(trimField(date), this.format.dateFormat))) continue;
+        this.extraHeaderLines = 0;
+      } else if (this.extraHeaderLines > 0) {
+        this.extraHeaderLines -= 1;
         continue;
       }
       const bar = this.row(record);
@@ -110,19 +118,19 @@ export class PriceFileParser {
   private row({ line, fields }: CsvRecord): PriceBar | null {
     const { mapping, decimalComma, dateFormat } = this.format;
     if (fields.length < this.minFields) {
-      if (fields.every((field) => field.trim().length === 0)) return null;
+      if (fields.every(blank)) return null;
       this.report(line, 'too-few-fields', `Line ${line}: ${fields.length} ${fields.length === 1 ? 'field' : 'fields'}, where column ${this.minFields} is expected`);
       return null;
     }
     const dateText = trimField(fields[mapping.date]!);
     const day = parsePriceDate(dateText, dateFormat);
     if (Number.isNaN(day)) {
+      if (dateText.length === 0 && fields.every(blank)) return null;
       this.report(line, 'bad-date', `Line ${line}: ${quote(dateText)} is not a date (${dateFormat})`);
       return null;
     }
     const texts = [this.price(fields, mapping.open), this.price(fields, mapping.high), this.price(fields, mapping.low), this.price(fields, mapping.close)];
-    const missing = texts.filter(isMissingValue).length;
-    if (missing === 4) {
+    if (isMissingValue(texts[0]!) && isMissingValue(texts[1]!) && isMissingValue(texts[2]!) && isMissingValue(texts[3]!)) {
       this.report(line, 'null-row', `Line ${line}: no prices on ${isoOfDay(day)} (${quote(texts[0]!)}): the row is skipped`);
       return null;
     }
@@ -184,6 +192,7 @@ export class PriceFileParser {
 }
 
 const PRICE_NAMES = ['open', 'high', 'low', 'close'] as const;
+const blank = (field: string) => field.trim().length === 0;
 
 /** A field as quoted in a message: at most 40 characters, control characters shown as �. */
 function quote(text: string): string {

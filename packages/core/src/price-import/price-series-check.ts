@@ -7,18 +7,29 @@
  *   without a bar (listed, one warning per gap); a close-to-close move beyond 40 % between two
  *   consecutive bars (a possible split, with what the Adj Close says of it); fewer stored bars than the
  *   trade engines' warm-up (usable by the scans, not by the trade engines).
+ * And a refusal when more than 10 % of the bars (5 at least) fall on closed days: the dates are shifted
+ * (a time zone) or misread, and storing the rest would store wrong days.
  * The calendar (market/trading-calendar) is the NYSE's, exact from 2000-01-01: earlier bars are
- * neither gaps nor closed days. The TSX is read on the same calendar.
+ * neither gaps nor closed days. The TSX is read on the same calendar. A crypto series is checked on
+ * the every-day calendar (options.calendar 'utc'): every day is a session, none is closed.
  */
 import { TRADE_ENGINES } from '../trades/index';
 import { dayNumber, isTradingDayNumber } from '../market/trading-calendar';
 import { dateOrder, toPriceSeries } from './price-series';
 import { isoOfDay } from './price-values';
 import { PriceProblemList } from './problems';
+import type { SessionCalendar } from '../trades/types';
 import type { PossibleSplit, PriceBar, PriceSeries, PriceSeriesCheckOptions, PriceSeriesReport } from './types';
 
-/** The largest warm-up (bars before a first signal) of the trade engines on the US calendar: 260. */
-export const ENGINE_WARMUP_BARS = Math.max(...Object.values(TRADE_ENGINES).filter((engine) => (engine.calendar ?? 'us') === 'us').map((engine) => engine.warmupBars));
+/** The largest warm-up (bars before a first signal) of the trade engines on a calendar (0 when none runs on it). */
+export function engineWarmupBars(calendar: SessionCalendar): number {
+  return Math.max(0, ...Object.values(TRADE_ENGINES).filter((engine) => (engine.calendar ?? 'us') === calendar).map((engine) => engine.warmupBars));
+}
+/** The trade engines' warm-up on the US calendar: 260 bars. */
+export const ENGINE_WARMUP_BARS = engineWarmupBars('us');
+/** Bars on closed days beyond this share of the checked bars (and at least MIN_SHIFTED of them): the dates are wrong. */
+const SHIFTED_SHARE = 0.1;
+const MIN_SHIFTED = 5;
 /** The first day the exchange calendar is exact for. */
 export const PRICE_CALENDAR_FROM = '2000-01-01';
 /** A close-to-close move beyond this fraction is a possible split. */
@@ -28,6 +39,15 @@ const ADJ_RATIO_MIN_CHANGE = 0.05;
 const LISTED_DATES_IN_MESSAGE = 5;
 
 const calendarFrom = dayNumber(PRICE_CALENDAR_FROM);
+/** isTradingDayNumber remembered for 2000–2199 (1 session, 2 closed, 0 not asked yet): the checks ask it for every day. */
+const sessionFlags = new Uint8Array(73_000);
+
+function isSession(day: number): boolean {
+  const slot = day - calendarFrom;
+  if (slot < 0 || slot >= sessionFlags.length) return isTradingDayNumber(day);
+  if (sessionFlags[slot] === 0) sessionFlags[slot] = isTradingDayNumber(day) ? 1 : 2;
+  return sessionFlags[slot] === 1;
+}
 
 function round(value: number): number {
   return Number(value.toPrecision(6));
@@ -41,7 +61,13 @@ function listed(dates: string[]): string {
 export function checkPriceSeries(symbol: string, bars: PriceSeries | readonly PriceBar[], options: PriceSeriesCheckOptions = {}): PriceSeriesReport {
   const series = Array.isArray(bars) ? toPriceSeries(symbol, bars as readonly PriceBar[]) : (bars as PriceSeries);
   const threshold = options.splitThreshold ?? SPLIT_THRESHOLD;
-  const warmupBars = options.warmupBars ?? ENGINE_WARMUP_BARS;
+  const calendar = options.calendar ?? 'us';
+  const warmupBars = options.warmupBars ?? engineWarmupBars(calendar);
+  // On the every-day calendar (crypto) every day is a session.
+  const from = calendar === 'us' ? calendarFrom : Number.NEGATIVE_INFINITY;
+  const session = calendar === 'us' ? isSession : () => true;
+  let checked = 0;
+  let firstClosedLine = 0;
   const problems = new PriceProblemList();
   const order = dateOrder(series);
   const { day, line, close } = series;
@@ -59,14 +85,16 @@ export function checkPriceSeries(symbol: string, bars: PriceSeries | readonly Pr
       problems.add(line[i]!, 'duplicate-date', `Line ${line[i]}: ${isoOfDay(d)} again (first on line ${line[order[first]!]})`);
       continue;
     }
-    if (d >= calendarFrom && !isTradingDayNumber(d)) {
+    if (d >= from) checked += 1;
+    if (d >= from && !session(d)) {
+      if (closedDayBars.length === 0) firstClosedLine = line[i]!;
       closedDayBars.push(isoOfDay(d));
       problems.add(line[i]!, 'closed-day', `Line ${line[i]}: the exchange was closed on ${isoOfDay(d)}: the bar is not stored`);
       continue;
     }
     if (previous >= 0) {
       const gap: string[] = [];
-      for (let g = Math.max(day[previous]! + 1, calendarFrom); g < d; g += 1) if (isTradingDayNumber(g)) gap.push(isoOfDay(g));
+      for (let g = Math.max(day[previous]! + 1, from); g < d; g += 1) if (session(g)) gap.push(isoOfDay(g));
       if (gap.length > 0) {
         missingSessions.push(...gap);
         problems.add(line[i]!, 'missing-sessions', `Line ${line[i]}: ${gap.length === 1 ? 'no bar for the session' : `no bars for the ${gap.length} sessions`} before ${isoOfDay(d)}: ${listed(gap)}`);
@@ -76,6 +104,13 @@ export function checkPriceSeries(symbol: string, bars: PriceSeries | readonly Pr
     }
     previous = i;
     stored += 1;
+  }
+  if (closedDayBars.length >= MIN_SHIFTED && closedDayBars.length > SHIFTED_SHARE * checked) {
+    problems.add(
+      firstClosedLine,
+      'mostly-closed-days',
+      `Line ${firstClosedLine}: ${closedDayBars.length} of the ${checked} bars fall on days the exchange was closed: are the dates shifted (a time zone) or in another format?`,
+    );
   }
   const errors = problems.hasErrors;
   if (!errors && stored > 0 && stored < warmupBars) {
@@ -95,7 +130,8 @@ export function checkPriceSeries(symbol: string, bars: PriceSeries | readonly Pr
     possibleSplits,
     usableByTradeEngines: !errors && stored >= warmupBars,
     warmupBars,
-    calendarCheckedFrom: PRICE_CALENDAR_FROM,
+    calendar,
+    calendarCheckedFrom: calendar === 'us' ? PRICE_CALENDAR_FROM : '',
   };
 }
 
@@ -116,6 +152,6 @@ function splitAt(series: PriceSeries, before: number, after: number, ratio: numb
     adjustable,
   };
   const said = adjRatio === null ? 'the file has no Adj Close to adjust by' : adjustable ? `the Adj Close says the earlier bars × ${round(adjRatio)}: they can be adjusted` : 'the Adj Close moved alike: a real move, not a split';
-  problems.add(split.line, 'possible-split', `Line ${split.line}: the close went from ${split.previousClose} on ${split.previousDate} to ${split.close} on ${split.date} (× ${round(ratio)}), a split? ${said}`);
+  problems.add(split.line, 'possible-split', `Line ${split.line}: the close went from ${round(split.previousClose)} on ${split.previousDate} to ${round(split.close)} on ${split.date} (× ${round(ratio)}), a split? ${said}`);
   return split;
 }

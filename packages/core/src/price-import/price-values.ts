@@ -117,6 +117,7 @@ const APOSTROPHE = 39;
  */
 export function parsePriceNumber(text: string, decimalComma: boolean): number {
   const length = text.length;
+  if (length === 0) return Number.NaN;
   const decimalMark = decimalComma ? COMMA : DOT;
   const groupMark = decimalComma ? DOT : COMMA;
   let index = 0;

@@ -8,6 +8,7 @@
  * preparePriceSeries(series, report, splits) → the bars to store. Errors refuse the file; warnings
  * are stored and shown.
  */
+import type { SessionCalendar } from '../trades/types';
 
 export type PriceDateFormat = 'YYYY-MM-DD' | 'YYYYMMDD' | 'YYYY/MM/DD' | 'MM/DD/YYYY' | 'DD/MM/YYYY' | 'DD.MM.YYYY' | 'DD-MM-YYYY';
 
@@ -40,6 +41,11 @@ export interface PriceFileFormat {
   dateFormat: PriceDateFormat;
   /** The first record is a header (skipped by the parser). */
   header: boolean;
+  /**
+   * Records after the header that are more header, skipped too (0 when absent): yfinance's CSV has
+   * `Price,Close,…`, then `Ticker,AAPL,…` and `Date,,…` before its bars (2).
+   */
+  extraHeaderLines?: number;
   mapping: PriceColumnMapping;
 }
 
@@ -84,7 +90,8 @@ export type PriceErrorCode =
   | 'inconsistent-ohlc' // high below the open or close, low above them
   | 'missing-symbol' // the symbol column is empty
   | 'no-bars' // nothing to import
-  | 'duplicate-date'; // a symbol's date twice
+  | 'duplicate-date' // a symbol's date twice
+  | 'mostly-closed-days'; // over 10 % of the bars on closed days: shifted or misread dates
 
 /** Warnings: the file is stored and they are shown. */
 export type PriceWarningCode =
@@ -164,13 +171,20 @@ export interface PriceSeriesReport {
   usableByTradeEngines: boolean;
   /** The warm-up the check used (bars). */
   warmupBars: number;
-  /** The first date checked against the exchange calendar (earlier bars are not). */
+  /** The calendar the series was checked on. */
+  calendar: SessionCalendar;
+  /** The first date checked against the exchange calendar (earlier bars are not); '' on the every-day calendar. */
   calendarCheckedFrom: string;
 }
 
 export interface PriceSeriesCheckOptions {
   /** A close-to-close move beyond this fraction is a possible split (0.4). */
   splitThreshold?: number;
-  /** Default: the largest warm-up of the trade engines on the US calendar (260). */
+  /**
+   * 'us' (default): the NYSE's sessions. 'utc': every day is a session (crypto), as the engines'
+   * EngineDefinition.calendar.
+   */
+  calendar?: SessionCalendar;
+  /** Default: the largest warm-up of the trade engines on that calendar (260 on 'us', 200 on 'utc'). */
   warmupBars?: number;
 }
