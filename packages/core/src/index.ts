@@ -28,3 +28,4 @@ export * from './trades/index';
 export * from './alerts/index';
 export * from './endpoints/index';
 export * from './csv/index';
+export * from './watchlist-import/index';
