@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { multiLineText } from '../validation/text';
 
 /**
  * POST api/watchlist/import_preview: a pasted or uploaded watchlist, read and looked up
@@ -6,7 +7,7 @@ import { z } from 'zod';
  * by the route, which answers 413 with a `msg`; lines and entries past their limits are problems.
  */
 export const watchlistImportPreviewRequest = z.object({
-  text: z.string({ error: 'text must be the watchlist as text' }),
+  text: multiLineText('The watchlist text', { typeError: 'text must be the watchlist as text', examples: ['NASDAQ:AAPL,###Canada,TSX:RY,T'] }),
 });
 export type WatchlistImportPreviewRequest = z.input<typeof watchlistImportPreviewRequest>;
 
