@@ -45,6 +45,7 @@ import { createScanRunService } from './features/custom-scans/scan-run.service';
 import { scanUniverseMembers } from './features/custom-scans/scan-universe';
 import { createDropScannerService } from './features/drop-scanner/drop-scanner.service';
 import { createFavoriteQuotesService } from './features/watchlist/favorite-quotes.service';
+import { createWatchlistImportService } from './features/watchlist/watchlist-import.service';
 import { createFavoritesRepo } from './features/watchlist/watchlist.repo';
 import { createReadiness, defaultReadinessChecks, mergeChecks, type ReadinessCheck } from './features/health/readiness';
 import { createInProcessBus } from './features/live/live-bus';
@@ -290,6 +291,8 @@ export function createContainer(deps: ContainerDeps, options: ContainerOptions) 
   const dropScanner = createDropScannerService({ favorites, market: marketService, clock: deps.marketClock, log });
   const optionSignals = createOptionSignalsService({ favorites, market: marketService, sentiment: deps.market, clock: deps.marketClock, log });
   const favoriteQuotes = createFavoriteQuotesService({ favorites, market: marketService, log });
+  // The WatchList's import preview and export (exact listings from the symbol lookup).
+  const watchlistImport = createWatchlistImportService({ favorites, market: deps.market });
   const newsAnalysis = createNewsAnalysisService({ analyst, clock, ttlMs: config.AI_CACHE_TTL_SECONDS * 1000, store });
   // The saved scans' backtests (features/custom-scans/backtest.job.ts): in this process's background, or on a worker with REDIS_URL.
   const scanBacktests = createScanBacktests({
@@ -361,6 +364,7 @@ export function createContainer(deps: ContainerDeps, options: ContainerOptions) 
     dropScanner,
     optionSignals,
     favoriteQuotes,
+    watchlistImport,
     newsAnalysis,
     records,
     scanBacktests,

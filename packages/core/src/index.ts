@@ -29,3 +29,4 @@ export * from './alerts/index';
 export * from './endpoints/index';
 export * from './csv/index';
 export * from './price-import/index';
+export * from './watchlist-import/index';

@@ -3,6 +3,7 @@ export * from './auth';
 export * from './two-factor';
 export * from './oidc';
 export * from './watchlist';
+export * from './watchlist-import';
 export * from './support';
 export * from './market';
 export * from './scans';

@@ -76,4 +76,14 @@ describe('favourites editing (spec §4)', () => {
     expect(editingView(state, SAVED).canadian).toBe(true);
     expect(editingView(run({ type: 'setCanadian', canadian: true }, { type: 'setCanadian', canadian: false }), SAVED).canadian).toBe(false);
   });
+
+  it("import's add appends the stocks not in the list (never toggles one off) and un-queues their deletion; nothing new leaves the state as it was", () => {
+    const add = (stocks: FavoriteRow[]): EditingAction => ({ type: 'add', stocks, saved: SAVED });
+    const view = editingView(run(remove('MSFT'), add([{ symbol: 'aapl', description: 'Apple again' }, RY, MSFT])), SAVED);
+    expect(view.favorites).toEqual([AAPL, RY, MSFT]);
+    expect(view.pendingDeletions).toEqual([]);
+    expect(view.changed).toBe(true);
+    expect(run(add([AAPL]))).toEqual(initialEditingState);
+    expect(savePlan(run(add([RY])))).toEqual({ deleteSymbols: null, upsertStocks: [AAPL, MSFT, RY] });
+  });
 });

@@ -28,6 +28,8 @@ export interface EditingState {
 export type EditingAction =
   /** A search match was picked: removed (and queued for deletion) if already a favourite, else added. */
   | { type: 'toggle'; stock: FavoriteRow; saved: readonly FavoriteRow[] }
+  /** Import's "Add N to favorites": each stock not in the list is added (never toggled off). */
+  | { type: 'add'; stocks: readonly FavoriteRow[]; saved: readonly FavoriteRow[] }
   /** The × of a row: removed and queued for deletion. */
   | { type: 'remove'; symbol: string; saved: readonly FavoriteRow[] }
   /** Cancel, or a save that went through: back to the saved list, unchanged. */
@@ -67,6 +69,19 @@ export function editingReducer(state: EditingState, action: EditingAction): Edit
           // Added back before saving: no longer to be deleted (the save never deletes what the list holds).
           pendingDeletions: draft.pendingDeletions.filter((queued) => !sameSymbol(queued, added.symbol)),
         },
+      };
+    }
+    case 'add': {
+      const draft = startDraft(state, action.saved);
+      const favorites = [...draft.favorites];
+      for (const stock of action.stocks) {
+        if (favorites.some((row) => sameSymbol(row.symbol, stock.symbol))) continue;
+        favorites.push({ symbol: stock.symbol.trim().toUpperCase(), description: stock.description.trim() });
+      }
+      if (favorites.length === draft.favorites.length) return state;
+      return {
+        ...state,
+        draft: { favorites, pendingDeletions: draft.pendingDeletions.filter((queued) => !favorites.some((row) => sameSymbol(row.symbol, queued))) },
       };
     }
     case 'remove': {

@@ -4,19 +4,25 @@ import '@mantine/core/styles/Checkbox.layer.css';
 import '@mantine/core/styles/Badge.layer.css';
 import '@mantine/core/styles/Tooltip.layer.css';
 import '@mantine/core/styles/Skeleton.layer.css';
+import '@mantine/core/styles/Modal.layer.css';
+import '@mantine/core/styles/Menu.layer.css';
+import '@mantine/core/styles/List.layer.css';
+import '@mantine/core/styles/ThemeIcon.layer.css';
 import { Alert, Badge, Button, Checkbox, Group, Paper, Skeleton, Stack, Text, Title } from '@mantine/core';
-import { IconAlertTriangle, IconStarOff } from '@tabler/icons-react';
-import { useEffect, useReducer } from 'react';
+import { IconAlertTriangle, IconFileImport, IconStarOff } from '@tabler/icons-react';
+import { useEffect, useReducer, useState } from 'react';
 import { useFavorites } from '../../lib/api/favorites';
 import { formatTime } from '../../components/format';
-import { notifyError, notifySuccess } from '../../components/notify';
+import { notifyError, notifyInfo, notifySuccess } from '../../components/notify';
 import { ScreenHeader } from '../../components/screen-header';
 import { LiveIndicator } from '../../components/live/live-indicator';
 import { useLiveQuotes, usePollingWhileDown } from '../../components/live/use-live';
 import { FAVORITE_QUOTES_REFRESH_MS, useFavoriteQuotes, withLiveQuotes } from './api/get-favorite-quotes';
 import { useSaveFavorites } from './api/save-favorites';
 import { editingReducer, editingView, initialEditingState, savePlan, type FavoriteRow } from './favorites-editing';
+import { ExportMenu } from './export-menu';
 import { FavoritesList } from './favorites-list';
+import { ImportDialog } from './import/import-dialog';
 import { SymbolSearchBox } from './symbol-search-box';
 
 export const SAVE_NOTE = '**Please click save after adding or removing stocks.';
@@ -35,6 +41,7 @@ export function WatchlistScreen() {
   const polled = useFavoriteQuotes(savedList.length > 0, usePollingWhileDown(FAVORITE_QUOTES_REFRESH_MS));
   const quotes = { ...polled, data: withLiveQuotes(polled.data, live.quotes) };
   const save = useSaveFavorites();
+  const [importing, setImporting] = useState(false);
 
   // Spec §8 logs the failure; docs/ui.md also wants a visible message with a retry (below).
   useEffect(() => {
@@ -51,6 +58,11 @@ export function WatchlistScreen() {
       // Nothing is lost: the edits stay on screen for another try.
       notifyError(`Could not save your favorites: ${(error as Error).message}`);
     }
+  }
+
+  function onImport(stocks: FavoriteRow[]) {
+    dispatch({ type: 'add', stocks, saved: savedList });
+    notifyInfo(`Added ${stocks.length} to your favorites. Click Save to keep them.`);
   }
 
   function onCancel() {
@@ -71,9 +83,18 @@ export function WatchlistScreen() {
       />
       <Paper withBorder p={{ base: 'md', sm: 'lg' }} radius="lg" maw={760}>
         <Stack gap="md">
-          <Title order={2} size="h3">
-            Favorites List
-          </Title>
+          <Group justify="space-between" align="center" gap="sm">
+            <Title order={2} size="h3">
+              Favorites List
+            </Title>
+            <Group gap="xs">
+              <Button variant="default" leftSection={<IconFileImport size={16} aria-hidden />} onClick={() => setImporting(true)} disabled={loading || loadFailed}>
+                Import
+              </Button>
+              <ExportMenu disabled={loading || loadFailed || savedList.length === 0} />
+            </Group>
+          </Group>
+          <ImportDialog opened={importing} favorites={view.favorites} onClose={() => setImporting(false)} onAdd={onImport} />
           <Checkbox
             label="Search Canadian Stocks"
             checked={view.canadian}
