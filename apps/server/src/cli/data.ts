@@ -10,8 +10,8 @@
 import { createReadStream } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { ConfigError, loadConfig } from '../config';
-import { openDatabase } from '../db/open';
+import { loadConfig } from '../config';
+import { runCommand, withDatabase } from './command';
 import { createAuditRepo } from '../features/admin/audit.repo';
 import { createImportedPricesRepo } from '../features/data-import/imported-prices.repo';
 import { createPriceImportService, type PriceImportRequest } from '../features/data-import/price-import.service';
@@ -76,11 +76,9 @@ async function main(): Promise<number> {
     return 2;
   }
 
-  const config = loadConfig();
-  const quiet = { info: () => undefined, warn: (msg: string) => console.warn(msg) };
-  const database = await openDatabase(config, quiet);
-  try {
+  return withDatabase(async (database) => {
     const repo = createImportedPricesRepo(database.db);
+    const config = loadConfig();
     const clock = marketClock(config, systemClock);
     const service = createPriceImportService({ repo, market: createMarket(config, clock, undefined, repo), audit: createAuditRepo(database.db), now: () => new Date() });
     const actor = { name: 'command line' } as const;
@@ -114,15 +112,7 @@ async function main(): Promise<number> {
     }
     if (files.length > 1) console.log(`${number(files.length - refused)} of ${number(files.length)} files ${values['dry-run'] ? 'checked' : 'imported'}.`);
     return refused > 0 ? 1 : 0;
-  } finally {
-    await database.close({ stopEmbedded: database.embedded?.startedHere ?? false });
-  }
+  });
 }
 
-main().then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    console.error(error instanceof ConfigError ? error.message : error);
-    process.exit(1);
-  },
-);
+runCommand(main);

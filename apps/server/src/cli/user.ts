@@ -6,9 +6,8 @@
  */
 import { parseArgs } from 'node:util';
 import { loginRequest, formatIssues } from '@signalboard/core';
-import { ConfigError, loadConfig } from '../config';
 import { pgErrorCode } from '../db/errors';
-import { openDatabase } from '../db/open';
+import { runCommand, withDatabase } from './command';
 import { createAuditRepo, type AuditRecord } from '../features/admin/audit.repo';
 import { createSessionsRepo, type SessionsRepo } from '../features/auth/sessions.repo';
 import { createUsersRepo, type UsersRepo } from '../features/auth/users.repo';
@@ -148,12 +147,11 @@ async function main(): Promise<number> {
     console.error('--password must not be empty.');
     return 2;
   }
-  const config = loadConfig();
-  const quiet = { info: () => undefined, warn: (msg: string) => console.warn(msg) };
-  const database = await openDatabase(config, quiet);
   try {
-    await run(command, args, { ...(values.password !== undefined ? { password: values.password } : {}), admin: values.admin ?? false }, createUsersRepo(database.db), createSessionsRepo(database.db), createTwoFactorRepo(database.db), (entry) =>
-      createAuditRepo(database.db).record({ name: 'command line' }, entry),
+    await withDatabase((database) =>
+      run(command, args, { ...(values.password !== undefined ? { password: values.password } : {}), admin: values.admin ?? false }, createUsersRepo(database.db), createSessionsRepo(database.db), createTwoFactorRepo(database.db), (entry) =>
+        createAuditRepo(database.db).record({ name: 'command line' }, entry),
+      ),
     );
     return 0;
   } catch (error) {
@@ -162,16 +160,7 @@ async function main(): Promise<number> {
       return 1;
     }
     throw error;
-  } finally {
-    // Stop the embedded server only if this command started it (the app may be using it).
-    await database.close({ stopEmbedded: database.embedded?.startedHere ?? false });
   }
 }
 
-main().then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    console.error(error instanceof ConfigError ? error.message : error);
-    process.exit(1);
-  },
-);
+runCommand(main);
