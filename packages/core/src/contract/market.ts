@@ -65,6 +65,7 @@ export const quoteResponse = z.object({
   low: z.number(),
   volume: z.number(),
   timestamp: z.number().describe('Unix seconds of the price'),
+  last_bar: z.boolean().optional().describe('true: the price is the last bar of an imported price file (docs/data-in-and-out.md), the close of the session `timestamp` ends, not a quote'),
   ...freshness,
 });
 export type QuoteResponse = z.infer<typeof quoteResponse>;

@@ -103,6 +103,7 @@ export const favoriteQuotesResponse = z.object({
       percent_change: z.number(),
       timestamp: z.number().describe('Unix seconds of the price'),
       stale: z.boolean(),
+      last_bar: z.boolean().optional().describe('true: the last bar of an imported price file, not a quote'),
     }),
   ),
   failed: z.array(scanFailure),

@@ -71,6 +71,11 @@ describe('api/admin/prices', () => {
     const bars = (await t.market.getDailyBars('ZZEU', 0, Date.parse('2008-10-15') / 1000)).value;
     expect(Array.from(bars.close)).toEqual([10, 10.5]);
     expect(Array.from(bars.high)).toEqual([10.5, 11.25]);
+    // The simulated market does not quote ZZEU: its price is the imported file's last close, marked so.
+    const quote = await t.app.inject({ method: 'GET', url: '/api/quote?symbol=ZZEU', headers: admin });
+    expect(quote.json()).toMatchObject({ symbol: 'ZZEU', current_price: 10.5, previous_close: 10, last_bar: true, timestamp: Date.parse('2008-10-14T21:00:00Z') / 1000 });
+    const known = await t.app.inject({ method: 'GET', url: '/api/quote?symbol=AAPL', headers: admin });
+    expect(known.json().last_bar).toBeUndefined();
   });
 
   it('answers bad input with a msg, never a 500', async () => {

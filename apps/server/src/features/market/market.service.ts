@@ -112,6 +112,7 @@ export function createMarketService(market: CachedMarket, clock: Clock) {
         low: quote.low,
         volume: quote.volume,
         timestamp: quote.timestamp,
+        ...(quote.lastBar ? { last_bar: true } : {}),
         ...freshness(cached),
       };
     },

@@ -42,6 +42,7 @@ export function createFavoriteQuotesService(deps: FavoriteQuotesDeps) {
           percent_change: quote.percent_change,
           timestamp: quote.timestamp,
           stale: quote.stale,
+          ...(quote.last_bar ? { last_bar: true } : {}),
         });
       }
       return { quotes: inFavoriteOrder(quotes, symbols), failed: inFavoriteOrder(failed, symbols) };

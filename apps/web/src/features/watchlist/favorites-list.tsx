@@ -15,6 +15,10 @@ interface FavoritesListProps {
   onRemove: (symbol: string) => void;
 }
 
+/** 'Imported close, Oct 14, 2008': the price is an imported file's last bar, not a quote (docs/data-in-and-out.md). */
+export const importedCloseLabel = (timestamp: number) =>
+  `Imported close, ${new Date(timestamp * 1000).toLocaleDateString('en-US', { month: 'short', day: 'numeric', year: 'numeric', timeZone: 'UTC' })}`;
+
 const signed = (value: number) => `${value > 0 ? '+' : ''}${formatPrice(value)}`;
 
 /** The rows under 'Your Favorites:' (spec §2): 'symbol - description', its price, and a × to remove it. */
@@ -70,6 +74,11 @@ function QuoteCell({ quote, failure, unsaved, loading }: { quote?: Quote; failur
             {signed(quote.change)} ({formatSignedPercent(quote.percent_change)})
           </Text>
         </Group>
+        {quote.last_bar && (
+          <Text size="xs" c="dimmed" ta="right" style={{ whiteSpace: 'nowrap' }}>
+            {importedCloseLabel(quote.timestamp)}
+          </Text>
+        )}
       </Stack>
     );
   }
