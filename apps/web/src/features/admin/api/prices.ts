@@ -1,6 +1,6 @@
-import { adminEndpoints, type ImportedSymbol, type MsgBody, type PriceFileFormatBody, type PriceImportResponse } from '@signalboard/core';
+import { adminEndpoints, PRICE_IMPORT_MAX_BYTES, type ImportedSymbol, type MsgBody, type PriceFileFormatBody, type PriceImportResponse } from '@signalboard/core';
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import { apiCall } from '../../../lib/client';
+import { ApiError, apiCall } from '../../../lib/client';
 
 /** GET api/admin/prices: every imported symbol with its range, rows, last close and source file. */
 export const importedPricesQuery = () =>
@@ -33,7 +33,9 @@ function inTurn<T>(call: () => Promise<T>): Promise<T> {
 }
 
 /** POST api/admin/prices/import with the file as the body: a preview (`dryRun`) or the import itself. */
-export function sendPriceFile(file: File, choices: PriceImportChoices, dryRun: boolean, signal?: AbortSignal): Promise<PriceImportResponse> {
+export async function sendPriceFile(file: File, choices: PriceImportChoices, dryRun: boolean, signal?: AbortSignal): Promise<PriceImportResponse> {
+  // The server's limit, told before the upload rather than after it (its own 413 says the same).
+  if (file.size > PRICE_IMPORT_MAX_BYTES) throw new ApiError(`${file.name} is larger than ${PRICE_IMPORT_MAX_BYTES / 1024 / 1024} MB: split it into smaller files.`, 413);
   const listing = choices.listing;
   const query = {
     name: file.name,

@@ -195,6 +195,18 @@ describe('Administration → Data', { timeout: 20_000 }, () => {
     expect(api.unhandled).toEqual([]);
   });
 
+  it('refuses a file over 100 MB before sending it', async () => {
+    const api = mockApi({ 'GET admin/prices': { body: { symbols: [] } } });
+    renderCard();
+    await screen.findByText('No price file imported yet.');
+    const big = csvFile('HUGE.csv');
+    Object.defineProperty(big, 'size', { value: 100 * 1024 * 1024 + 1 });
+    await userEvent.upload(fileInput(), big);
+    expect(await within(preview('HUGE.csv')).findByText('HUGE.csv is larger than 100 MB: split it into smaller files.')).toBeInTheDocument();
+    expect(api.callsTo('admin/prices/import')).toEqual([]);
+    expect(screen.getByRole('button', { name: 'Import' })).toBeDisabled();
+  });
+
   it("shows the list's failure with Retry", async () => {
     mockApi({ 'GET admin/prices': inTurn({ status: 500, body: { msg: 'The database is not reachable.' } }, { body: { symbols: [] } }) });
     renderCard();
