@@ -15,6 +15,8 @@ export const importedPricesQuery = () =>
 export interface PriceImportChoices {
   /** The format chosen in the preview; detected by the server when absent. */
   format?: PriceFileFormatBody | null;
+  /** The symbol of a file without a symbol column; empty: from the file's name. */
+  symbol?: string;
   /** The dates of the splits whose earlier bars are adjusted. */
   adjustSplits?: readonly string[];
   /** The listing of a symbol new to the installation. */
@@ -41,6 +43,7 @@ export async function sendPriceFile(file: File, choices: PriceImportChoices, dry
     name: file.name,
     dry_run: dryRun ? 'true' : 'false',
     ...(choices.format ? { format: JSON.stringify(choices.format) } : {}),
+    ...(choices.symbol ? { symbol: choices.symbol } : {}),
     ...(choices.adjustSplits?.length ? { adjust_splits: choices.adjustSplits.join(',') } : {}),
     // An empty field is left out: the server takes an earlier import's, the source's, or the symbol.
     ...(listing?.description.trim() ? { description: listing.description.trim() } : {}),

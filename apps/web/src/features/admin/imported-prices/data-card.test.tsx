@@ -182,7 +182,7 @@ describe('Administration → Data', { timeout: 20_000 }, () => {
     const other = preview('OTHER.csv');
     expect(await within(other).findByText('Another price file is being imported: try again when it is done.')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Import 2 files' })).toBeDisabled();
-    expect(screen.getByText("OTHER.csv could not be checked: check it again, or don't import it.")).toBeInTheDocument();
+    expect(screen.getByText("BAD.csv has errors: fix the file or its columns, or don't import it.")).toBeInTheDocument();
     await userEvent.click(within(other).getByRole('button', { name: 'Check again' }));
     expect(await within(other).findByText('Can be imported')).toBeInTheDocument();
     // A symbol imported before: no listing inputs.
@@ -192,6 +192,48 @@ describe('Administration → Data', { timeout: 20_000 }, () => {
     await userEvent.click(within(bad).getByRole('button', { name: "Don't import BAD.csv" }));
     expect(screen.queryByRole('region', { name: 'BAD.csv' })).toBeNull();
     expect(screen.getByRole('button', { name: 'Import' })).toBeEnabled();
+    expect(api.unhandled).toEqual([]);
+  });
+
+  it('reads a file whose columns were not recognised with the settings chosen, refuses two roles on one column without asking, and sends a given symbol', async () => {
+    const headers = ['Day', 'A', 'B', 'C', 'D'];
+    const unknown = { ...PREVIEW, file: 'prices.csv', format: null, format_problem: 'No column could be read as the date: choose the columns.', headers, sample: [['2026-01-02', '1', '2', '0.5', '1.5']], problems: [], warning_count: 0, series: [] };
+    const chosen = { layout: 'custom', separator: ',', decimal_comma: false, date_format: 'YYYY-MM-DD', header: true, mapping: { date: 0, open: 1, high: 2, low: 3, close: 4, adj_close: null, volume: null, symbol: null } };
+    const read = { ...unknown, format: chosen, format_problem: null, series: [{ ...SERIES, symbol: 'PRICES', possible_splits: [], usable_by_trade_engines: true }] };
+    const api = mockApi({
+      'GET admin/prices': { body: { symbols: [] } },
+      'POST admin/prices/import': inTurn({ body: unknown }, { body: read }, { body: { ...read, series: [{ ...read.series[0], symbol: 'ACME' }] } }),
+    });
+    renderCard();
+    await screen.findByText('No price file imported yet.');
+    await userEvent.upload(fileInput(), csvFile('prices.csv'));
+    const region = await screen.findByRole('region', { name: 'prices.csv' });
+    expect(await within(region).findByText('No column could be read as the date: choose the columns.')).toBeInTheDocument();
+    expect(within(region).getByText('Nothing to import yet')).toBeInTheDocument();
+    expect(screen.getByText('Choose how prices.csv is read: its columns could not be recognised.')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Import' })).toBeDisabled();
+    expect(within(within(region).getByRole('combobox', { name: 'Date' })).getAllByRole('option').map((option) => option.textContent)).toEqual(['1. Day', '2. A', '3. B', '4. C', '5. D']);
+
+    await userEvent.click(within(region).getByRole('button', { name: 'Read with the settings below' }));
+    expect(await within(region).findByText('Can be imported')).toBeInTheDocument();
+    expect(JSON.parse(queryOf(api.callsTo('admin/prices/import')[1]!).format!)).toEqual(chosen);
+
+    // Two roles on one column: said at once, nothing sent, Import waits.
+    await userEvent.selectOptions(within(region).getByRole('combobox', { name: 'Open' }), '1. Day');
+    expect(within(region).getByRole('alert')).toHaveTextContent('Column 1 is chosen for two roles: give each role its own column.');
+    expect(screen.getByRole('button', { name: 'Import' })).toBeDisabled();
+    expect(api.callsTo('admin/prices/import')).toHaveLength(2);
+    await userEvent.selectOptions(within(region).getByRole('combobox', { name: 'Open' }), '2. A');
+    expect(within(region).queryByRole('alert')).toBeNull();
+
+    // No symbol column: the symbol is the file name's unless given.
+    const symbol = within(region).getByRole('textbox', { name: 'Symbol' });
+    expect(symbol).toHaveAttribute('placeholder', 'PRICES');
+    await userEvent.type(symbol, 'acme{Enter}');
+    await waitFor(() => expect(api.callsTo('admin/prices/import')).toHaveLength(3));
+    expect(queryOf(api.callsTo('admin/prices/import')[2]!)).toMatchObject({ symbol: 'ACME', dry_run: 'true' });
+    expect(await within(region).findByRole('heading', { name: 'ACME' })).toBeInTheDocument();
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Import' })).toBeEnabled());
     expect(api.unhandled).toEqual([]);
   });
 

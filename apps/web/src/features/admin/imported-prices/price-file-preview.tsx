@@ -1,13 +1,13 @@
-import { Alert, Badge, Button, Group, List, Paper, Skeleton, Stack, Table, Text, Title } from '@mantine/core';
+import { Alert, Badge, Button, Group, List, Paper, Skeleton, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import type { PriceImportResponse } from '@signalboard/core';
 import { IconAlertTriangle, IconX } from '@tabler/icons-react';
 import type { UseQueryResult } from '@tanstack/react-query';
-import { useId } from 'react';
+import { useId, useState } from 'react';
 import { formatPrice } from '../../../components/format';
 import { messageOf } from '../../../lib/client';
 import { fallbackFormat, PriceFormatEditor } from './price-format-editor';
 import { listingOf, PriceSeriesReport } from './price-series-report';
-import type { ChosenFile } from './use-price-files';
+import { formatProblemOf, refusalOf, type ChosenFile } from './use-price-files';
 
 /** The problems listed in a preview; the rest are counted. */
 export const LISTED_PROBLEMS = 20;
@@ -26,12 +26,17 @@ export function PriceFilePreview({
   preview: UseQueryResult<PriceImportResponse>;
   /** Whether a symbol is new to the installation (not imported before). */
   isNew: (symbol: string) => boolean;
-  onChange: (change: Partial<Omit<ChosenFile, 'id' | 'file'>>) => void;
+  onChange: (change: Partial<Omit<ChosenFile, 'id' | 'file' | 'sentFormat'>>) => void;
   onDrop: () => void;
 }) {
   const headingId = useId();
-  const report = preview.data;
+  // The last answer stays shown while the next is checked, and after a failure (to change what failed).
+  const [last, setLast] = useState<PriceImportResponse | undefined>(undefined);
+  if (preview.data && preview.data !== last) setLast(preview.data);
+  const report = preview.data ?? last;
   const format = chosen.format ?? report?.format ?? null;
+  const formatProblem = formatProblemOf(chosen.format);
+  const refusal = report && refusalOf(chosen.file.name, report);
   return (
     <Paper withBorder p="md" radius="md" component="section" aria-labelledby={headingId}>
       <Stack gap="sm">
@@ -43,7 +48,7 @@ export function PriceFilePreview({
             Don't import
           </Button>
         </Group>
-        {preview.isPending && (
+        {!report && preview.isFetching && (
           <Stack gap={6} role="status" aria-label={`Checking ${chosen.file.name}`}>
             <Text size="sm" c="dimmed">
               Checking {chosen.file.name}…
@@ -69,6 +74,10 @@ export function PriceFilePreview({
                 <Badge color="red" variant="light">
                   Refused: {plural(report.error_count, 'error', 'errors')}
                 </Badge>
+              ) : refusal ? (
+                <Badge color="yellow" variant="light">
+                  Nothing to import yet
+                </Badge>
               ) : (
                 <Badge color="green" variant="light">
                   Can be imported
@@ -87,10 +96,23 @@ export function PriceFilePreview({
             </Group>
             {report.format_problem && (
               <Alert color="yellow" variant="light" p="xs">
-                <Text size="sm">{report.format_problem}</Text>
+                <Stack gap="xs" align="flex-start">
+                  <Text size="sm">{report.format_problem}</Text>
+                  {!chosen.format && (
+                    <Button size="xs" variant="default" onClick={() => onChange({ format: fallbackFormat() })}>
+                      Read with the settings below
+                    </Button>
+                  )}
+                </Stack>
               </Alert>
             )}
             <PriceFormatEditor format={format ?? fallbackFormat()} headers={report.headers} columns={report.sample[0]?.length ?? 0} onChange={(next) => onChange({ format: next })} />
+            {formatProblem && (
+              <Text size="sm" c="red" role="alert">
+                {formatProblem}
+              </Text>
+            )}
+            {format?.mapping.symbol === null && <SymbolInput given={chosen.symbol} fromName={report.series[0]?.symbol} onGive={(symbol) => onChange({ symbol })} />}
             <SampleTable report={report} />
             <Problems report={report} />
             {report.series.map((series) => (
@@ -107,6 +129,30 @@ export function PriceFilePreview({
         )}
       </Stack>
     </Paper>
+  );
+}
+
+/** The symbol of a file without a symbol column: its name's unless given; checked again when the field is left or Enter pressed. */
+function SymbolInput({ given, fromName, onGive }: { given: string; fromName: string | undefined; onGive: (symbol: string) => void }) {
+  const [text, setText] = useState(given);
+  const commit = () => {
+    const symbol = text.trim().toUpperCase();
+    if (symbol !== given) onGive(symbol);
+  };
+  return (
+    <TextInput
+      label="Symbol"
+      description="The file has no symbol column: the symbol is its name's unless you give one."
+      placeholder={fromName ?? 'e.g. AAPL'}
+      maxLength={20}
+      maw={320}
+      value={text}
+      onChange={(event) => setText(event.currentTarget.value)}
+      onBlur={commit}
+      onKeyDown={(event) => {
+        if (event.key === 'Enter') commit();
+      }}
+    />
   );
 }
 
