@@ -124,6 +124,7 @@ const LOADED: Partial<Record<DashboardChildPath, (page: Page) => Promise<void>>>
     // The invitations card rendered with the others (its loading line from the first render): loaded once that line is gone.
     await page.getByText('Loading the invitations…').waitFor({ state: 'detached' });
     await page.getByRole('switch', { name: 'Require two-factor sign-in for everyone' }).waitFor();
+    await region(page, 'Data').getByText('Loading the imported prices…').waitFor({ state: 'detached' });
   },
 };
 

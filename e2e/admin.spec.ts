@@ -33,7 +33,8 @@ describe('Administration', () => {
       await member.getByText('The audit log could not be loaded').waitFor();
       await member.getByText("The installation's state could not be loaded").waitFor();
       await member.getByText('The sign-in settings could not be loaded').waitFor();
-      expect(await member.getByText('Only an admin of this installation can do this.').count()).toBe(5);
+      await member.getByText('The imported prices could not be loaded').waitFor();
+      expect(await member.getByText('Only an admin of this installation can do this.').count()).toBe(6);
       expect(await member.getByRole('navigation', { name: 'Main menu' }).getByRole('link', { name: 'Administration' }).count()).toBe(0);
       await member.goto('/dashboard/symbollookup');
       await member.getByRole('heading', { name: 'Add and Remove Stocks', level: 1 }).waitFor();

@@ -207,6 +207,29 @@ describe('apiCall: the request from the declaration', () => {
     expect([...(fetchMock.mock.calls[1]![1]!.body as FormData).keys()]).toEqual(['header', 'body']);
   });
 
+  it('sends a csv body as it is (a file), Content-Type text/csv, with the bearer header and the query in the URL', async () => {
+    window.localStorage.setItem('access_token', 'token-1');
+    const fetchMock = answering(200, { ok: true });
+    const { apiCall } = await import('./client');
+    const upload = defineEndpoint({
+      operationId: 'upload',
+      method: 'post',
+      path: '/api/upload',
+      summary: 'Upload',
+      query: z.object({ name: z.string() }),
+      body: z.string(),
+      bodyType: 'csv',
+      response: z.object({ ok: z.boolean() }),
+    });
+    const file = new File(['Date,Close\n2026-01-02,1\n'], 'AAPL.csv', { type: 'text/csv' });
+    await apiCall(upload, { query: { name: 'AAPL.csv' }, body: file });
+    const [input, init] = fetchMock.mock.calls[0]!;
+    expect(input).toBe('/api/upload?name=AAPL.csv');
+    expect(init!.body).toBe(file);
+    expect(init).toMatchObject({ method: 'POST', headers: { 'content-type': 'text/csv', authorization: 'Bearer token-1' } });
+    expect(input).not.toContain('token-1');
+  });
+
   it("fails an answer of the wrong shape with UnexpectedAnswerError naming the call's path, and a refused call with ApiError", async () => {
     answering(200, { id: 7 });
     const { apiCall, ApiError, UnexpectedAnswerError } = await import('./client');

@@ -49,6 +49,8 @@ interface RequestOptions {
   method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
   json?: unknown;
   form?: FormData;
+  /** A body sent as it is (a file), with its Content-Type. */
+  raw?: { body: Blob | string; contentType: string };
   /** Calls made without a token (login, forgot-password, health). */
   anonymous?: boolean;
   query?: Record<string, string>;
@@ -100,7 +102,10 @@ async function apiFetch(path: string, options: RequestOptions = {}): Promise<Res
   if (token) headers.authorization = `Bearer ${token}`;
   let body: BodyInit | undefined;
   if (options.form) body = options.form;
-  else if (options.json !== undefined) {
+  else if (options.raw) {
+    headers['content-type'] = options.raw.contentType;
+    body = options.raw.body;
+  } else if (options.json !== undefined) {
     headers['content-type'] = 'application/json';
     body = JSON.stringify(options.json);
   }
@@ -170,7 +175,7 @@ export type CallInput<E extends Endpoint> = ([Declared<E, 'params'>] extends [ne
     : object extends input<Declared<E, 'query'>>
       ? { query?: input<Declared<E, 'query'>> }
       : { query: input<Declared<E, 'query'>> }) &
-  ([Declared<E, 'body'>] extends [never] ? { body?: never } : { body: input<Declared<E, 'body'>> }) & {
+  ([Declared<E, 'body'>] extends [never] ? { body?: never } : E extends { bodyType: 'csv' } ? { body: Blob | string } : { body: input<Declared<E, 'body'>> }) & {
     signal?: AbortSignal;
   };
 
@@ -222,7 +227,8 @@ function formOf(fields: Record<string, unknown> | undefined): FormData {
 /**
  * The request of a call, from its declaration: its method, its path (parameters filled in) and
  * query, its body (JSON by default: the declared body, `{}` for a POST that declares none; a
- * multipart form for `bodyType: 'multipart'`), and no token for an open endpoint.
+ * multipart form for `bodyType: 'multipart'`; the file or text as it is, text/csv, for
+ * `bodyType: 'csv'`), and no token for an open endpoint.
  */
 function requestOf(endpoint: Endpoint, call: { params?: unknown; query?: unknown; body?: unknown; signal?: AbortSignal } = {}, accept?: string): [string, RequestOptions] {
   const options: RequestOptions = { method: endpoint.method.toUpperCase() as RequestOptions['method'], signal: call.signal, anonymous: endpoint.open === true, accept };
@@ -230,6 +236,7 @@ function requestOf(endpoint: Endpoint, call: { params?: unknown; query?: unknown
   if (query) options.query = query;
   if (endpoint.method === 'post' || endpoint.method === 'put') {
     if (endpoint.bodyType === 'multipart') options.form = formOf(call.body as Record<string, unknown> | undefined);
+    else if (endpoint.bodyType === 'csv') options.raw = { body: call.body as Blob | string, contentType: 'text/csv' };
     else if (endpoint.bodyType === 'form') throw new Error(`${endpoint.operationId}: the web app sends no url-encoded forms.`);
     else options.json = call.body ?? {};
   }

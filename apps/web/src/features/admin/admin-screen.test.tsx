@@ -115,14 +115,15 @@ describe('AdminScreen', { timeout: 15_000 }, () => {
 
   it("shows the server's refusal in place of each card for a member who opens it", async () => {
     const refused = { status: 403, body: { msg: 'Only an admin of this installation can do this.' } };
-    mockApi({ 'GET admin/users': refused, 'GET admin/audit': refused, 'GET admin/invitations': refused, 'GET admin/installation': refused, 'GET admin/settings': refused });
+    mockApi({ 'GET admin/users': refused, 'GET admin/audit': refused, 'GET admin/invitations': refused, 'GET admin/installation': refused, 'GET admin/settings': refused, 'GET admin/prices': refused });
     renderAdmin();
     expect(await screen.findByText('The accounts could not be loaded')).toBeInTheDocument();
     expect(await screen.findByText('The invitations could not be loaded')).toBeInTheDocument();
     expect(await screen.findByText('The audit log could not be loaded')).toBeInTheDocument();
     expect(await screen.findByText("The installation's state could not be loaded")).toBeInTheDocument();
     expect(await screen.findByText('The sign-in settings could not be loaded')).toBeInTheDocument();
-    expect(screen.getAllByText('Only an admin of this installation can do this.')).toHaveLength(5);
+    expect(await screen.findByText('The imported prices could not be loaded')).toBeInTheDocument();
+    expect(screen.getAllByText('Only an admin of this installation can do this.')).toHaveLength(6);
   });
 
   it('invites (the server\'s refusal under the field), lists the pending invitations, resends and revokes after a confirm', async () => {
