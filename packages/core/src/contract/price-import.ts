@@ -16,6 +16,8 @@ export const priceFileFormatBody = z.object({
   decimal_comma: z.boolean(),
   date_format: z.enum(PRICE_DATE_FORMATS as [string, ...string[]]),
   header: z.boolean(),
+  /** Header lines after the first (yfinance writes three header lines: 2). */
+  extra_header_lines: z.number().int().min(0).max(10).optional(),
   mapping: z.object({
     date: columnIndex,
     open: columnIndex,
@@ -26,7 +28,16 @@ export const priceFileFormatBody = z.object({
     volume: columnIndex.nullable(),
     symbol: columnIndex.nullable(),
   }),
-});
+})
+  // What the parser cannot read (packages/core/src/price-import/price-file-parser.ts): a 400, never a 500.
+  .refine((format) => !(format.decimal_comma && format.separator === ','), { message: 'A decimal comma needs another separator than ","' })
+  .refine(
+    (format) => {
+      const columns = Object.values(format.mapping).filter((index): index is number => index !== null);
+      return new Set(columns).size === columns.length;
+    },
+    { message: 'Two roles are mapped to the same column' },
+  );
 export type PriceFileFormatBody = z.infer<typeof priceFileFormatBody>;
 
 const optionalText = (name: string, max: number) => singleLineText(name, { max }).optional();

@@ -82,6 +82,13 @@ describe('api/admin/prices', () => {
     const badFormat = await upload(admin, { name: 'x.csv', format: '{"layout":"custom"' }, GOOG);
     expect(badFormat.statusCode).toBe(400);
     expect(badFormat.json().msg).toMatch(/format must be JSON/);
+    const mapping = { date: 0, open: 1, high: 2, low: 3, close: 4, adj_close: null, volume: null, symbol: null };
+    const sameColumn = await upload(admin, { name: 'x.csv', format: JSON.stringify({ layout: 'custom', separator: ',', decimal_comma: false, date_format: 'YYYY-MM-DD', header: true, mapping: { ...mapping, close: 1 } }) }, GOOG);
+    expect(sameColumn.statusCode).toBe(400);
+    expect(sameColumn.json().msg).toMatch(/Two roles are mapped to the same column/);
+    const comma = await upload(admin, { name: 'x.csv', format: JSON.stringify({ layout: 'custom', separator: ',', decimal_comma: true, date_format: 'YYYY-MM-DD', header: true, mapping }) }, GOOG);
+    expect(comma.statusCode).toBe(400);
+    expect(comma.json().msg).toMatch(/A decimal comma needs another separator/);
     const badSplits = await upload(admin, { name: 'x.csv', adjust_splits: 'yesterday' }, GOOG);
     expect(badSplits.statusCode).toBe(400);
     expect(badSplits.json().msg).toMatch(/adjust_splits must be all or dates/);

@@ -38,6 +38,7 @@ export function priceImportResponseOf(report: PriceImportReport): PriceImportRes
       decimal_comma: format.decimalComma,
       date_format: format.dateFormat,
       header: format.header,
+      ...(format.extraHeaderLines ? { extra_header_lines: format.extraHeaderLines } : {}),
       mapping: {
         date: format.mapping.date,
         open: format.mapping.open,
@@ -138,6 +139,7 @@ export async function priceImportRoutes(app: FastifyInstance, options: { service
         decimalComma: chosen.decimal_comma,
         dateFormat: chosen.date_format as PriceFileFormat['dateFormat'],
         header: chosen.header,
+        ...(chosen.extra_header_lines ? { extraHeaderLines: chosen.extra_header_lines } : {}),
         mapping: { date: chosen.mapping.date, open: chosen.mapping.open, high: chosen.mapping.high, low: chosen.mapping.low, close: chosen.mapping.close, adjClose: chosen.mapping.adj_close, volume: chosen.mapping.volume, symbol: chosen.mapping.symbol },
       };
       const adjust = query.adjust_splits ? (query.adjust_splits === 'all' ? 'all' : query.adjust_splits.split(',').map((day) => day.trim())) : undefined;
