@@ -1,9 +1,9 @@
 import fs from 'node:fs/promises';
-import type { SwingTrade, TrackRecord } from '@signalboard/core';
+import { parseCsv, type SwingTrade, type TrackRecord } from '@signalboard/core';
 import type { Page } from 'playwright-core';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { screenshot, signedInUser, useBrowserPage } from './support/browser';
-import { apiGet, cardSymbols, cardText, IDEAS_TIME_ZONE, normalise, percent, wilson, waitForMarkedIdeas } from './support/trade-ideas';
+import { apiGet, cardSymbols, cardText, IDEAS_TIME_ZONE, normalise, percent, share, wilson, waitForMarkedIdeas } from './support/trade-ideas';
 
 // The pinned market (e2e/fixtures/market/trade-ideas.ts), replayed by the swing engine at the
 // server's first start and marked at the pinned "now" (Friday 2026-11-20, 11:00 in New York); the
@@ -165,7 +165,7 @@ describe('Swing Trade Scanner (Stock Short-Term Trades)', () => {
     }
   });
 
-  it('keeps a track record per type, recomputed here from the closed trades', async () => {
+  it('keeps a track record per type, recomputed here from the closed trades, and exports the figures on screen as CSV', async () => {
     await open();
     const record = page.getByRole('region', { name: 'Track record' });
     const group = (type: string) => record.getByRole('button', { name: new RegExp(`^${type} · Replayed · swing@1\\.0\\.0`) });
@@ -208,6 +208,46 @@ describe('Swing Trade Scanner (Stock Short-Term Trades)', () => {
     expect(rows[0]).toContain('Random entry');
     expect(rows.find((row) => row.startsWith('N closed'))).toContain(String(baseline.n));
     await screenshot(page, 'swing-trade-scanner-record');
+
+    // Export track record CSV: every figure of the open table, read back, is the one on screen
+    // (written here with this file's own formatters); a cell with no figure shows —.
+    const [download] = await Promise.all([page.waitForEvent('download'), record.getByRole('button', { name: 'Export track record CSV' }).click()]);
+    expect(download.suggestedFilename()).toMatch(/^short-term-trades-track-record-\d{4}-\d{2}-\d{2}\.csv$/);
+    const bytes = await fs.readFile((await download.path())!);
+    expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    const text = bytes.toString('utf8');
+    expect(text.endsWith('\r\n')).toBe(true);
+    expect(text.replace(/\r\n/g, '')).not.toMatch(/[\r\n]/);
+    const [header, ...figures] = parseCsv(text).map((csvRecord) => csvRecord.fields);
+    expect(header).toEqual(['Type', 'Origin', 'Rule version', 'Measure', 'Part', 'Column', 'Value', 'Low (95%)', 'High (95%)', 'Unit', 'Greyed (fewer than 30 closed)']);
+    const onScreen = await table.evaluate((element) => {
+      const [head, ...body] = Array.from(element.querySelectorAll('tr'));
+      const columns = Array.from(head!.querySelectorAll('th')).slice(1).map((th) => th.firstChild!.textContent!);
+      return body.map((tr) => ({ measure: tr.querySelector('th')!.textContent!, cells: Array.from(tr.querySelectorAll('td')).map((td, index) => ({ column: columns[index]!, text: td.textContent! })) }));
+    });
+    const SHARES = /^(Target-hit rate|Win rate|Break-even win rate|Exit reasons|Statuses)/;
+    let compared = 0;
+    for (const { measure, cells } of onScreen) {
+      for (const { column, text: cellText } of cells) {
+        const ofCell = figures.filter((row) => row[0] === 'All' && row[1] === 'Replayed' && row[3] === measure && row[5] === column);
+        compared += 1;
+        if (ofCell.length === 0) {
+          expect(cellText, `${measure} · ${column}`).toBe('—');
+          continue;
+        }
+        for (const [, , , , part, , value, low, high, unit] of ofCell) {
+          const write = (cell: string) =>
+            unit === 'count' ? cell : unit === 'ratio' ? Number(cell).toFixed(2) : unit === 'sessions' ? `${cell} session` : SHARES.test(measure) ? share(Number(cell)) : percent(Number(cell));
+          const written = [write(value!), ...(low ? [write(low), write(high!)] : [])];
+          if (SHARES.test(measure) && part) written[0] = `${part} ${written[0]}`;
+          for (const piece of written) expect(cellText, `${measure} · ${column} · ${part}`).toContain(piece);
+        }
+      }
+    }
+    expect(compared).toBeGreaterThan(40);
+    // Every group of the record is in the file, numbers as numbers.
+    expect(new Set(figures.map((row) => row[0]))).toEqual(new Set(api.groups.map((entry) => entry.type)));
+    for (const row of figures) expect(Number.isFinite(Number(row[6])) && row[6] !== '').toBe(true);
   });
 
   it('opens a trade: its chart with entry, targets and stop, and its event log', async () => {

@@ -149,7 +149,7 @@ export function captureDownloads() {
   Object.defineProperty(URL, 'createObjectURL', { configurable: true, value: (blob: Blob) => (blobs.push(blob), 'blob:download') });
   Object.defineProperty(URL, 'revokeObjectURL', { configurable: true, value: () => undefined });
   const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => undefined);
-  return { click, lines: async () => (await blobs[0]!.text()).split('\r\n') };
+  return { click, blob: () => blobs[0]!, lines: async () => (await blobs[0]!.text()).split('\r\n') };
 }
 
 /**

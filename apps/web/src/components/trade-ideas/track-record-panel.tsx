@@ -5,13 +5,12 @@ import { useQuery } from '@tanstack/react-query';
 import { IconInfoCircle } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { getTrackRecord, type ListEngine, type TrackRecordScope } from '../../lib/api/trade-ideas';
+import { ExportCsvButton } from './export-csv-button';
 import { formatFraction, formatInstant, formatShare } from './idea-format';
 import { ListError, ListLoading } from './list-states';
+import { ALL_CLOSED_NOTE, FEW_IDEAS, groupBases, groupMeasures, groupTitle, targetHitShare, TRACK_RECORD_CSV, TRACK_RECORD_FILE, trackRecordFigures, type MetricKey } from './track-record-csv';
 
-/** Below this many closed ideas a percentage is greyed: too few to read (docs/rules/track-record.md §6.3). */
-export const FEW_IDEAS = 30;
 export const NO_MATURE_COHORT = 'no mature cohort yet';
-export const ALL_CLOSED_NOTE = 'includes immature cohorts; biased toward quick exits';
 
 export const trackRecordQuery = (engine: ListEngine, scope: TrackRecordScope) => ({
   queryKey: ['trade-ideas', engine, 'track-record', scope] as const,
@@ -28,9 +27,16 @@ export function TrackRecordPanel({ engine, scope, targetHitBreakEven }: { engine
   const query = useQuery(trackRecordQuery(engine, scope));
   return (
     <Paper withBorder radius="md" p="md" component="section" aria-labelledby={`track-record-${engine}`}>
-      <Title order={2} size="h4" id={`track-record-${engine}`} mb={4}>
-        Track record
-      </Title>
+      <Group justify="space-between" gap="sm" mb={4}>
+        <Title order={2} size="h4" id={`track-record-${engine}`}>
+          Track record
+        </Title>
+        {query.isSuccess ? (
+          <Group gap="sm">
+            <ExportCsvButton name={TRACK_RECORD_FILE[engine]} label="Export track record CSV" columns={TRACK_RECORD_CSV} rows={trackRecordFigures(query.data, targetHitBreakEven)} />
+          </Group>
+        ) : null}
+      </Group>
       <Text size="sm" c="dimmed" mb="sm">
         For the dates and symbol filtered above; the status checkboxes do not change it. A win is a return above zero.
       </Text>
@@ -45,9 +51,7 @@ export function TrackRecordPanel({ engine, scope, targetHitBreakEven }: { engine
   );
 }
 
-const ORIGIN_LABEL = { live: 'Live', replayed: 'Replayed' } as const;
 const groupKey = (group: TrackRecordGroup) => `${group.type}|${group.origin}|${group.ruleVersion}`;
-const groupTitle = (group: TrackRecordGroup) => `${group.type} · ${ORIGIN_LABEL[group.origin]} · ${group.ruleVersion}`;
 
 /**
  * `targetHitBreakEven` (options: the nominal 62.5%, 50/(30+50), docs/rules/option-trades.md §4.4): the target-hit
@@ -115,29 +119,6 @@ interface Column {
   few: boolean;
   cell: (metric: MetricKey) => string;
 }
-
-type MetricKey = 'n' | 'targetHit' | 'winRate' | 'breakEven' | 'mean' | 'median' | 'avgWinLoss' | 'profitFactor' | 'dollar' | 'holding' | 'worst' | 'mae' | 'exits' | 'statuses' | 'excess';
-
-const METRICS: { key: MetricKey; label: string; percent: boolean }[] = [
-  { key: 'n', label: 'N closed', percent: false },
-  { key: 'targetHit', label: 'Target-hit rate', percent: true },
-  { key: 'winRate', label: 'Win rate (95% interval)', percent: true },
-  { key: 'breakEven', label: 'Break-even win rate', percent: true },
-  { key: 'mean', label: 'Mean return (95% interval)', percent: true },
-  { key: 'median', label: 'Median return', percent: true },
-  { key: 'avgWinLoss', label: 'Average win / loss', percent: true },
-  { key: 'profitFactor', label: 'Profit factor', percent: false },
-  { key: 'dollar', label: 'Dollar-weighted return', percent: true },
-  { key: 'holding', label: 'Holding time (median / max)', percent: false },
-  { key: 'worst', label: 'Worst trade', percent: true },
-  { key: 'mae', label: 'Worst mark during a trade', percent: true },
-  { key: 'exits', label: 'Exit reasons', percent: true },
-  { key: 'statuses', label: 'Statuses', percent: true },
-  { key: 'excess', label: 'Ideas’ mean excess over the benchmark', percent: true },
-];
-
-/** The target-hit rate: the share of the spec status Successful (for options: the +30% target filled). */
-export const targetHitShare = (stats: IdeaStats) => (stats.n > 0 ? (stats.statuses.Successful ?? 0) : null);
 
 function statsCell(stats: IdeaStats, metric: MetricKey): string {
   switch (metric) {
@@ -215,42 +196,22 @@ function GroupSummary({ group, targetHitBreakEven }: { group: TrackRecordGroup; 
 }
 
 function GroupRecord({ group, targetHitBreakEven }: { group: TrackRecordGroup; targetHitBreakEven?: number }) {
-  const columns: Column[] = [];
-  if (group.mature) {
-    const mature = group.mature;
-    columns.push({ header: 'Mature cohorts', few: mature.n < FEW_IDEAS, cell: (metric) => statsCell(mature, metric) });
-  }
-  columns.push({
-    header: 'All closed so far',
-    note: ALL_CLOSED_NOTE,
-    few: group.allClosed.n < FEW_IDEAS,
-    cell: (metric) => statsCell(group.allClosed, metric),
+  // The columns (their headers, notes and greying) are the CSV's (track-record-csv.ts); the cells' text is this panel's.
+  const { mature, allClosed, baseline, benchmark } = group;
+  const cellOf: ((metric: MetricKey) => string)[] = [];
+  if (mature) cellOf.push((metric) => statsCell(mature, metric));
+  cellOf.push((metric) => statsCell(allClosed, metric));
+  cellOf.push((metric) => {
+    if (!baseline) return '—';
+    if (metric === 'n') return String(baseline.n);
+    if (metric === 'winRate') return rate(baseline.winRate);
+    if (metric === 'mean') return formatFraction(baseline.meanReturn);
+    if (metric === 'dollar') return formatFraction(baseline.dollarWeighted);
+    return '—';
   });
-  const baseline = group.baseline;
-  columns.push({
-    header: 'Random entry',
-    note: 'the same rules on random symbols entered the same days',
-    few: (baseline?.n ?? 0) < FEW_IDEAS,
-    cell: (metric) => {
-      if (!baseline) return '—';
-      if (metric === 'n') return String(baseline.n);
-      if (metric === 'winRate') return rate(baseline.winRate);
-      if (metric === 'mean') return formatFraction(baseline.meanReturn);
-      if (metric === 'dollar') return formatFraction(baseline.dollarWeighted);
-      return '—';
-    },
-  });
-  const benchmark = group.benchmark;
-  columns.push({
-    header: benchmark?.symbol ?? 'SPY',
-    note: 'over each idea’s own entry-to-exit window',
-    few: group.allClosed.n < FEW_IDEAS,
-    cell: (metric) => (!benchmark ? '—' : metric === 'mean' ? formatFraction(benchmark.meanReturn) : metric === 'excess' ? formatFraction(benchmark.meanExcess) : '—'),
-  });
-  const hasDollar = group.allClosed.dollarWeighted !== null || (group.mature?.dollarWeighted ?? null) !== null || (group.baseline?.dollarWeighted ?? null) !== null;
-  const metrics = METRICS.filter((metric) => (metric.key !== 'dollar' || hasDollar) && (metric.key !== 'targetHit' || targetHitBreakEven !== undefined)).map((metric) =>
-    metric.key === 'targetHit' && targetHitBreakEven !== undefined ? { ...metric, label: `Target-hit rate (break-even ${formatShare(targetHitBreakEven)})` } : metric,
-  );
+  cellOf.push((metric) => (!benchmark ? '—' : metric === 'mean' ? formatFraction(benchmark.meanReturn) : metric === 'excess' ? formatFraction(benchmark.meanExcess) : '—'));
+  const columns: Column[] = groupBases(group).map((basis, index) => ({ header: basis.header, note: basis.note, few: basis.few, cell: cellOf[index]! }));
+  const metrics = groupMeasures(group, targetHitBreakEven);
   const anyFew = columns.some((column) => column.few);
   const openIdeas = group.open;
 

@@ -1,20 +1,18 @@
-import { Paper, ScrollArea, Stack, Table, Tabs, Text, Title } from '@mantine/core';
+import { Group, Paper, ScrollArea, Stack, Table, Tabs, Text, Title } from '@mantine/core';
 import type { CryptoScorecard, CryptoScorecardCell, CryptoScorecardGroup } from '@signalboard/core';
 import { useQuery } from '@tanstack/react-query';
 import { getCryptoScorecard, type CryptoScorecardScope } from './api/crypto';
 import { formatFraction, formatShare } from '../../components/trade-ideas/idea-format';
 import { ListError, ListLoading } from '../../components/trade-ideas/list-states';
-import { FEW_IDEAS } from '../../components/trade-ideas/track-record-panel';
+import { ExportCsvButton } from '../../components/trade-ideas/export-csv-button';
+import { FEW_IDEAS } from '../../components/trade-ideas/track-record-csv';
+import { HORIZON_LABEL, HORIZONS, SCORECARD_CSV, SCORECARD_FILE, scorecardRows, tablesOf } from './crypto-scorecard-csv';
 
 export const cryptoScorecardQuery = (scope: CryptoScorecardScope) => ({
   queryKey: ['crypto', 'scorecard', scope] as const,
   queryFn: ({ signal }: { signal: AbortSignal }) => getCryptoScorecard(scope, signal),
 });
 
-const HORIZONS = ['Short', 'Medium', 'Long'] as const;
-const HORIZON_LABEL = { Short: 'Short-term', Medium: 'Medium-term', Long: 'Long-term' } as const;
-const ORIGIN_LABEL = { live: 'Live', replayed: 'Replayed' } as const;
-const LABEL_ORDER = { Buy: 0, Sell: 1, Hold: 2 } as const;
 
 const interval = (value: { low: number; high: number } | null) => (value ? ` (${formatFraction(value.low)} to ${formatFraction(value.high)})` : '');
 const share = (value: CryptoScorecardCell['sharePositive']) => (value ? `${formatShare(value.rate)} (${formatShare(value.low)}–${formatShare(value.high)})` : '—');
@@ -38,9 +36,12 @@ export function CryptoScorecardPanel({ scope, refetchInterval }: { scope: Crypto
   const query = useQuery({ ...cryptoScorecardQuery(scope), refetchInterval });
   return (
     <Paper withBorder radius="md" p="md" component="section" aria-labelledby="crypto-scorecard">
-      <Title order={2} size="h4" id="crypto-scorecard" mb={4}>
-        Signal scorecard
-      </Title>
+      <Group justify="space-between" gap="sm" mb={4}>
+        <Title order={2} size="h4" id="crypto-scorecard">
+          Signal scorecard
+        </Title>
+        {query.isSuccess ? <ExportCsvButton name={SCORECARD_FILE} label="Export scorecard CSV" columns={SCORECARD_CSV} rows={scorecardRows(query.data)} /> : null}
+      </Group>
       <Text size="sm" c="dimmed" mb="sm">
         How the coins did in the days after a signal changed, for the symbol searched above. Sell is scored with the sign flipped: a positive figure
         means the price fell. Past signals, not advice.
@@ -54,20 +55,6 @@ export function CryptoScorecardPanel({ scope, refetchInterval }: { scope: Crypto
       )}
     </Paper>
   );
-}
-
-/** Groups of one horizon, by rule version and origin (the two origins are never merged, §0.5). */
-function tablesOf(card: CryptoScorecard, horizon: (typeof HORIZONS)[number]) {
-  const tables = new Map<string, { title: string; groups: CryptoScorecardGroup[] }>();
-  for (const group of card.groups) {
-    if (group.horizon !== horizon) continue;
-    const key = `${group.origin}|${group.ruleVersion}`;
-    const table = tables.get(key) ?? { title: `${HORIZON_LABEL[horizon]} · ${ORIGIN_LABEL[group.origin]} · ${group.ruleVersion}`, groups: [] };
-    table.groups.push(group);
-    tables.set(key, table);
-  }
-  for (const table of tables.values()) table.groups.sort((a, b) => LABEL_ORDER[a.label] - LABEL_ORDER[b.label]);
-  return [...tables.values()];
 }
 
 export function ScorecardBody({ card }: { card: CryptoScorecard }) {

@@ -1,12 +1,13 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import type { CryptoTrade } from '@signalboard/core';
+import { csvCell, parseCsv, type CryptoTrade } from '@signalboard/core';
 import { chartCalls } from '../../test/chart-mock';
 import { cryptoRow, scorecard, scorecardCell, scorecardGroup } from '../../test/crypto-fixtures';
 import { detail, replay } from '../../test/trade-fixtures';
 import { captureDownloads, cardQueries, cleanUpAfterEach, failingUntilRecovered, heldAnswer, renderTradeScreen, retryListLoad } from '../../test/trade-screen';
 import { filterCrypto, NO_CRYPTO_FILTER } from './crypto-filters';
+import { SCORECARD_CSV, scorecardRows } from './crypto-scorecard-csv';
 import { CryptoScreen, EMPTY_MESSAGE, LIST_LABEL, LOADING_MESSAGE, TITLE } from './crypto-screen';
 
 vi.mock('lightweight-charts', () => import('../../test/chart-mock'));
@@ -324,6 +325,20 @@ describe('Crypto Scanner screen', () => {
     // The scorecard follows the symbol search.
     await userEvent.type(search(), 'eth');
     await waitFor(() => expect(api.callsTo('crypto_scorecard').at(-1)!.url.searchParams.get('symbol')).toBe('eth'));
+  });
+
+  it('downloads the scorecard as crypto-trades-track-record-<date>.csv, every row of its tables read back', async () => {
+    const download = captureDownloads();
+    download.click.mockClear();
+    setup();
+    const panel = await screen.findByRole('region', { name: 'Signal scorecard' });
+    await userEvent.click(await within(panel).findByRole('button', { name: 'Export scorecard CSV' }));
+    expect(download.click).toHaveBeenCalledTimes(1);
+    expect((download.click.mock.contexts[0] as HTMLAnchorElement).download).toMatch(/^crypto-trades-track-record-\d{4}-\d{2}-\d{2}\.csv$/);
+    expect([...new Uint8Array(await download.blob().arrayBuffer()).slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    const records = parseCsv(await download.blob().text()).map((record) => record.fields);
+    expect(records.slice(1)).toEqual(scorecardRows(CARD).map((row) => SCORECARD_CSV.map((column) => csvCell(column.value(row)))));
+    expect(records.slice(1).map((fields) => fields.slice(3, 6).join(' '))).toEqual(['Buy 40 7', 'Buy 40 30', 'Buy 40 90', 'Sell 3 7', 'Sell 3 30', 'Sell 3 90', 'Hold 1 7', 'Hold 1 30', 'Hold 1 90']);
   });
 
   it('opens a coin’s detail: its candles, swing level and highs as lines, label changes as markers, the log in 8 decimals', async () => {

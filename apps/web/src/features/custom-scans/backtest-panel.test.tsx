@@ -1,12 +1,15 @@
 import { notifications } from '@mantine/notifications';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { parseCsv } from '@signalboard/core';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { formatFraction, formatShare } from '../../components/trade-ideas/idea-format';
 import { chartCalls, resetChartCalls } from '../../test/chart-mock';
 import { inTurn } from '../../test/mock-api';
 import { CANCELLED_BACKTEST, DONE, FAILED, QUEUED, RESULT, RUNNING } from './__fixtures__/backtest';
 import { FIRST_RENDER, LIST, SAVED, renderScans, screenWidth } from './__fixtures__/scans';
 import { CANCELLED, EARLIER_VERSION, NOT_SAVED } from './backtest-panel';
+import { formatSessionDate } from './results-model';
 
 vi.mock('lightweight-charts', async () => ({ ...(await import('../../test/chart-mock')), LineSeries: {} }));
 
@@ -103,6 +106,41 @@ describe('Custom Scans: backtest ("Would this have worked?")', () => {
     expect(within(worst).getAllByRole('row').map((row) => row.textContent)).toEqual(['SymbolEntry date21-session return', 'INTCApr 3, 2025−25.12%', 'BAMar 10, 2025−18.04%']);
     expect(inPanel().queryByRole('button', { name: /Run/ })).not.toBeInTheDocument();
     expect(api.calls.filter((call) => call.method === 'POST')).toEqual([]);
+  });
+
+  it('exports each horizon’s table and the worst entries as CSV: the rows on screen, read back', async () => {
+    const blobs: Blob[] = [];
+    vi.stubGlobal('URL', Object.assign(URL, { createObjectURL: vi.fn((blob: Blob) => (blobs.push(blob), 'blob:csv')), revokeObjectURL: vi.fn() }));
+    const clicked = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => undefined);
+    renderScans({ 'GET scans/7/backtest': { body: DONE } });
+    await openOversold();
+    await inPanel().findByRole('table', { name: 'Returns after 5 sessions' });
+    await userEvent.click(inPanel().getByRole('button', { name: 'Export backtest CSV' }));
+    await userEvent.click(inPanel().getByRole('button', { name: 'Export worst entries CSV' }));
+    expect(clicked.mock.contexts.map((link) => (link as HTMLAnchorElement).download.replace(/\d{4}-\d{2}-\d{2}/, 'DAY'))).toEqual([
+      'custom-scan-backtest-DAY.csv',
+      'custom-scan-backtest-worst-entries-DAY.csv',
+    ]);
+    for (const blob of blobs) expect([...new Uint8Array(await blob.arrayBuffer()).slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    const [, ...rows] = parseCsv(await blobs[0]!.text()).map((record) => record.fields);
+    const fraction = (cell: string) => formatFraction(cell === '' ? null : Number(cell));
+    const share = (cell: string) => (cell === '' ? '—' : formatShare(Number(cell)));
+    for (const horizon of [5, 21, 63]) {
+      const shown = tableRows(horizon).map(([label, ...cells]) => [label!.replace(/(same universe|each entry).*$/, ''), ...cells]);
+      const written = rows
+        .filter((row) => row[2] === String(horizon))
+        .map(([, , , , entries, n, mean, low, high, median, positive, positiveLow, positiveHigh]) => [
+          entries,
+          n || '—',
+          `${fraction(mean!)}${low ? `${fraction(low)} to ${fraction(high!)}` : ''}`,
+          fraction(median!),
+          `${share(positive!)}${positiveLow ? `${share(positiveLow)}–${share(positiveHigh!)}` : ''}`,
+        ]);
+      expect(written).toEqual(shown);
+    }
+    const worst = within(inPanel().getByRole('table', { name: 'Worst entries' })).getAllByRole('row').slice(1).map((row) => within(row).getAllByRole('cell').map((cell) => cell.textContent));
+    const worstCsv = parseCsv(await blobs[1]!.text()).map((record) => record.fields).slice(1);
+    expect(worstCsv.map(([symbol, day, ret]) => [symbol, formatSessionDate(day!), formatFraction(Number(ret))])).toEqual(worst);
   });
 
   it('says when the result is of an earlier version of the scan, and Run again starts it', async () => {

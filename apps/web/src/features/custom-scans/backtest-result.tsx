@@ -4,8 +4,10 @@ import type { BacktestResultBody } from '@signalboard/core';
 import { IconInfoCircle } from '@tabler/icons-react';
 import { lazy, Suspense } from 'react';
 import { changeColor } from '../../components/format';
+import { ExportCsvButton } from '../../components/trade-ideas/export-csv-button';
 import { formatFraction } from '../../components/trade-ideas/idea-format';
 import { TONE } from '../../theme';
+import { BACKTEST_CSV, BACKTEST_FILE, backtestRows, WORST_CSV, WORST_FILE } from './backtest-csv';
 import { HorizonSection } from './backtest-horizon';
 import { equityDescription, equitySummary, windowText } from './backtest-model';
 import { formatSessionDate } from './results-model';
@@ -57,9 +59,14 @@ function EquityCurve({ result }: { result: BacktestResultBody }) {
 function WorstEntries({ worst }: { worst: BacktestResultBody['worst'] }) {
   return (
     <Stack gap="xs" component="section" aria-labelledby="backtest-worst-title">
-      <Title order={3} size="h5" id="backtest-worst-title">
-        Worst entries
-      </Title>
+      <Group justify="space-between" gap="sm">
+        <Title order={3} size="h5" id="backtest-worst-title">
+          Worst entries
+        </Title>
+        <Group gap="sm">
+          <ExportCsvButton name={WORST_FILE} label="Export worst entries CSV" columns={WORST_CSV} rows={worst} />
+        </Group>
+      </Group>
       {worst.length === 0 ? (
         <Text size="sm">No entry was held 21 sessions yet.</Text>
       ) : (
@@ -100,15 +107,20 @@ export function BacktestResult({ result }: { result: BacktestResultBody }) {
   const wide = useMediaQuery('(min-width: 48em)', true, { getInitialValueInEffect: false });
   return (
     <Stack gap="md">
-      <Stack gap={2}>
-        <Text size="sm" fw={600} style={NUMBERS}>
-          {windowText(result)}
-        </Text>
-        <Text size="xs" c="dimmed">
-          Entries at the next session's open; returns net of 5 bps per side; mature months only.
-          {result.benchmark ? ` Benchmark: ${result.benchmark}, no costs.` : ' This source has no benchmark.'}
-        </Text>
-      </Stack>
+      <Group justify="space-between" gap="sm" align="flex-start">
+        <Stack gap={2}>
+          <Text size="sm" fw={600} style={NUMBERS}>
+            {windowText(result)}
+          </Text>
+          <Text size="xs" c="dimmed">
+            Entries at the next session's open; returns net of 5 bps per side; mature months only.
+            {result.benchmark ? ` Benchmark: ${result.benchmark}, no costs.` : ' This source has no benchmark.'}
+          </Text>
+        </Stack>
+        <Group gap="sm">
+          <ExportCsvButton name={BACKTEST_FILE} label="Export backtest CSV" columns={BACKTEST_CSV} rows={backtestRows(result)} />
+        </Group>
+      </Group>
       <Alert variant="light" color={TONE.middling} icon={<IconInfoCircle size={18} aria-hidden />} p="xs" role="note">
         <Text size="sm">{result.survivorship}</Text>
       </Alert>

@@ -1,6 +1,8 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { csvCell, parseCsv } from '@signalboard/core';
 import { describe, expect, it } from 'vitest';
+import { TRACK_RECORD_CSV, trackRecordFigures } from '../../components/trade-ideas/track-record-csv';
 import { record, recordGroup, stats, swingRow } from '../../test/trade-fixtures';
 import { answerPaged, box, captureDownloads, cardQueries, cleanUpAfterEach, ideaScreenRoutes, itShowsTheListStates, local, renderTradeScreen } from '../../test/trade-screen';
 import { EMPTY_MESSAGE, kindsOf, LOADING_MESSAGE, statusShows, swingServerFilter, SwingScreen, TITLE } from './swing-screen';
@@ -213,5 +215,19 @@ describe('Stock Short-Term Trades screen', () => {
     expect(within(panel).queryByRole('row', { name: /Dollar-weighted/ })).toBeNull();
     expect(all).toHaveAttribute('aria-expanded', 'true');
     expect(within(panel).getByRole('button', { name: /^Trend · Replayed/ })).toHaveAttribute('aria-expanded', 'false');
+  });
+
+  it('downloads the track record as short-term-trades-track-record-<date>.csv: the BOM first, every figure of the panel', async () => {
+    const download = captureDownloads();
+    download.click.mockClear();
+    setup();
+    const panel = await screen.findByRole('region', { name: 'Track record' });
+    await userEvent.click(await within(panel).findByRole('button', { name: 'Export track record CSV' }));
+    expect(download.click).toHaveBeenCalledTimes(1);
+    expect((download.click.mock.contexts[0] as HTMLAnchorElement).download).toMatch(/^short-term-trades-track-record-\d{4}-\d{2}-\d{2}\.csv$/);
+    expect([...new Uint8Array(await download.blob().arrayBuffer()).slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    const records = parseCsv(await download.blob().text()).map((csvRecord) => csvRecord.fields);
+    expect(records.slice(1)).toEqual(trackRecordFigures(RECORD).map((figure) => TRACK_RECORD_CSV.map((column) => csvCell(column.value(figure)))));
+    expect(records[1]).toEqual(['All', 'Replayed', 'swing@1.0.0', 'N closed', 'Closed ideas', 'Mature cohorts', '18', '', '', 'count', 'false']);
   });
 });
