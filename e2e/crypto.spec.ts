@@ -1,6 +1,6 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import type { CryptoTrade } from '@signalboard/core';
+import { CSV_BOM, type CryptoTrade } from '@signalboard/core';
 import type { Locator, Page } from 'playwright-core';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { CRYPTO_BARS, CRYPTO_LAST_CANDLE, CRYPTO_QUOTES } from './fixtures/market/crypto';
@@ -193,8 +193,10 @@ describe('Crypto Scanner', () => {
     await searchBox().fill('doge');
     await expect.poll(() => cardSymbols(coins())).toEqual(['DOGE']);
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
-    const text = await fs.readFile((await download.path())!, 'utf8');
-    const [header, row, end] = text.split('\r\n');
+    const file = await fs.readFile((await download.path())!, 'utf8');
+    // Every export starts with a byte-order mark for Excel (docs/data-in-and-out.md "Exports").
+    expect(file.startsWith(CSV_BOM)).toBe(true);
+    const [header, row, end] = file.slice(CSV_BOM.length).split('\r\n');
     expect(header).toBe(
       'Symbol,CurrentPrice,RSIValue,ATR_14_Day,DropPercentage,DropPercentage60,VolumeLevel,OneMonthHigh,SixMonthHigh,SwingLevel,IsSwingLevel,Trend,NewsSentiment,ShortTermSignal,MediumTermSignal,LongTermSignal,News,DateCreated,DateUpdated',
     );
