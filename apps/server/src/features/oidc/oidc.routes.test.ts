@@ -301,6 +301,10 @@ describe('OIDC_AUTO_CREATE and OIDC_ONLY', () => {
     const me = (await get(only, '/api/getemail', { authorization: `Bearer ${signedIn.json<{ access_token: string }>().access_token}` })).json<{ email: string }>();
     expect(me.email).toBe(invitee);
     expect(await signInWithProvider(only, providerEmail, token)).toBe('/login#oidc_error=invitation');
+    // The same provider account for another invitation: it is linked to the first invitee already.
+    const second = uniqueEmail('invitee-2');
+    expect((await post(only, '/api/admin/invite', { email: second, role: 'member' }, await login(only.app, admin, PASSWORD))).statusCode).toBe(200);
+    expect(await signInWithProvider(only, providerEmail, await invitationTokenOf(only, second))).toBe('/login#oidc_error=already_linked');
   });
 });
 

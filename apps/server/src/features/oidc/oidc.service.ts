@@ -14,7 +14,7 @@ import { HttpError } from '../../lib/errors';
 import { hashPassword } from '../../lib/password';
 import type { AuditRepo } from '../admin/audit.repo';
 import { DEACTIVATED_MSG } from '../auth/auth.service';
-import type { InvitationsService } from '../auth/invitations.service';
+import { IDENTITY_TAKEN_MSG, type InvitationsService } from '../auth/invitations.service';
 import type { UsersRepo } from '../auth/users.repo';
 import type { FavoritesRepo } from '../watchlist/watchlist.repo';
 import type { FlowChecks, OidcClient, VerifiedProviderAccount } from './oidc.client';
@@ -189,7 +189,7 @@ export function createOidcService(deps: OidcServiceDeps) {
             await deps.favorites.upsert(userId, [...DEFAULT_FAVORITE_STOCKS]);
             return back('invitation', `oidc=${await issueCode(userId)}`);
           } catch (refusal) {
-            if (refusal instanceof HttpError && refusal.statusCode === 409 && /linked/.test(refusal.message)) throw new FlowRefused('already_linked');
+            if (refusal instanceof HttpError && refusal.message === IDENTITY_TAKEN_MSG) throw new FlowRefused('already_linked');
             if (refusal instanceof HttpError) throw new FlowRefused('invitation', refusal.message);
             throw refusal;
           }
