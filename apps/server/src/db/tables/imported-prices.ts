@@ -20,6 +20,11 @@ export const importedSymbols = pgTable(
     /** The last file imported for it (its name as given) and that file's SHA-256. */
     sourceFile: text('source_file').notNull(),
     fileSha256: text('file_sha256').notNull(),
+    /**
+     * MD5 over the symbol's stored bars (day, OHLC, volume), recomputed by an import that changed one:
+     * the content the engines read. The trade engines' data version hashes it (features/trades/data-version.ts).
+     */
+    barsDigest: text('bars_digest').notNull().default(''),
     importedAt: timestamp('imported_at', { withTimezone: true }).notNull().defaultNow(),
     /** Who imported it (null: the command line). */
     importedBy: integer('imported_by').references(() => users.id, { onDelete: 'set null' }),

@@ -47,6 +47,13 @@ function arrayLiteral(values: ReadonlyArray<string | number | null>): string {
   return `{${values.map((value) => (value === null ? 'NULL' : String(value))).join(',')}}`;
 }
 
+/**
+ * The digest of a symbol's stored bars (imported_symbols.bars_digest): MD5 over each bar's day, OHLC and
+ * volume in day order. Migration 0025 fills it with the same expression for the bars imported before it.
+ */
+const barsDigestOf = (symbol: string) =>
+  sql`coalesce((select md5(string_agg(concat_ws(',', b.day, b.open, b.high, b.low, b.close, b.volume), ';' order by b.day)) from imported_bars b where b.symbol = ${symbol}), '')`;
+
 export function createImportedPricesRepo(db: Database) {
   return {
     /**
@@ -96,6 +103,8 @@ export function createImportedPricesRepo(db: Database) {
             returning (xmax = 0) as inserted`);
           const inserted = result.rows.filter((row) => row.inserted).length;
           const updated = result.rows.length - inserted;
+          // The bars changed: their digest (the engines' data version) with them, in the same transaction.
+          if (inserted + updated > 0) await tx.update(importedSymbols).set({ barsDigest: barsDigestOf(listing.symbol) }).where(eq(importedSymbols.symbol, listing.symbol));
           counts.push({ symbol: listing.symbol, inserted, updated, unchanged: bars.day.length - inserted - updated, listingChanged });
         }
         return counts;
@@ -105,7 +114,7 @@ export function createImportedPricesRepo(db: Database) {
     /** Every imported symbol's listing (what the market layer adds to the universe). */
     async listings(): Promise<ImportedListing[]> {
       const rows = await db
-        .select({ symbol: importedSymbols.symbol, description: importedSymbols.description, market: importedSymbols.market, exchange: importedSymbols.exchange, sector: importedSymbols.sector })
+        .select({ symbol: importedSymbols.symbol, description: importedSymbols.description, market: importedSymbols.market, exchange: importedSymbols.exchange, sector: importedSymbols.sector, barsDigest: importedSymbols.barsDigest })
         .from(importedSymbols)
         .orderBy(asc(importedSymbols.symbol));
       return rows.map((row) => ({ ...row, market: row.market as ImportedListing['market'] }));
@@ -140,22 +149,37 @@ export function createImportedPricesRepo(db: Database) {
       }));
     },
 
-    /** A symbol's whole imported history as the market's Bars (00:00 UTC of each session day, oldest first). */
+    /**
+     * A symbol's whole imported history as the market's Bars (00:00 UTC of each session day, oldest
+     * first), with the digest of exactly these bars (`candles.digest`: one statement reads both, so
+     * they are of the same import).
+     */
     async bars(symbol: string): Promise<Bars> {
-      const rows = await db
-        .select({ day: importedBars.day, open: importedBars.open, high: importedBars.high, low: importedBars.low, close: importedBars.close, volume: importedBars.volume })
-        .from(importedBars)
-        .where(eq(importedBars.symbol, symbol))
-        .orderBy(asc(importedBars.day));
+      const result = await db.execute<{ digest: string | null; day: string | null; open: number; high: number; low: number; close: number; volume: number | null }>(sql`
+        select s.bars_digest as digest, b.day::text as day, b.open, b.high, b.low, b.close, b.volume
+        from imported_symbols s left join imported_bars b on b.symbol = s.symbol
+        where s.symbol = ${symbol}
+        order by b.day`);
+      const rows = result.rows.filter((row) => row.day !== null);
       const n = rows.length;
-      const bars: Bars = { symbol, time: new Float64Array(n), open: new Float64Array(n), high: new Float64Array(n), low: new Float64Array(n), close: new Float64Array(n), volume: new Float64Array(n) };
+      const digest = result.rows[0]?.digest ?? '';
+      const bars: Bars = {
+        symbol,
+        time: new Float64Array(n),
+        open: new Float64Array(n),
+        high: new Float64Array(n),
+        low: new Float64Array(n),
+        close: new Float64Array(n),
+        volume: new Float64Array(n),
+        candles: { provider: 'imported', range: 'ohlc', volume: 'aggregate', digest },
+      };
       rows.forEach((row, index) => {
         bars.time[index] = Date.parse(`${row.day}T00:00:00Z`) / 1000;
-        bars.open[index] = row.open;
-        bars.high[index] = row.high;
-        bars.low[index] = row.low;
-        bars.close[index] = row.close;
-        bars.volume[index] = row.volume ?? 0;
+        bars.open[index] = Number(row.open);
+        bars.high[index] = Number(row.high);
+        bars.low[index] = Number(row.low);
+        bars.close[index] = Number(row.close);
+        bars.volume[index] = row.volume === null ? 0 : Number(row.volume);
       });
       return bars;
     },

@@ -41,6 +41,24 @@ describe('imported prices repository', () => {
     expect(summary).toMatchObject({ symbol: 'ZZIMP', rows: 6, firstDay: '2026-11-13', lastDay: '2026-11-23', lastClose: 105, sourceFile: 'zzimp.csv', importedBy: null });
   });
 
+  it('keeps a digest of each symbol\'s bars: changed by a changed bar, not by the same bars again, read with the bars', async () => {
+    const digestOf = async () => (await repo.listings()).find((row) => row.symbol === 'ZZDIG')?.barsDigest;
+    const listing = { ...LISTING, symbol: 'ZZDIG' };
+    await repo.importFile(FILE, [{ listing, bars: columns(DAYS) }], NOW);
+    const first = await digestOf();
+    expect(first).toMatch(/^[0-9a-f]{32}$/);
+    await repo.importFile({ ...FILE, name: 'renamed.csv' }, [{ listing, bars: columns(DAYS) }], NOW);
+    expect(await digestOf()).toBe(first);
+    await repo.importFile(FILE, [{ listing, bars: columns(DAYS, (i) => (i === 5 ? 200 : 100 + i)) }], NOW);
+    const changed = await digestOf();
+    expect(changed).not.toBe(first);
+    expect((await repo.bars('ZZDIG')).candles).toEqual({ provider: 'imported', range: 'ohlc', volume: 'aggregate', digest: changed });
+    // Back to the first bars: the first digest (it is the content's, not a counter).
+    await repo.importFile(FILE, [{ listing, bars: columns(DAYS) }], NOW);
+    expect(await digestOf()).toBe(first);
+    await repo.remove('ZZDIG');
+  });
+
   it('imports a file whole or not at all', async () => {
     const bad = { ...LISTING, symbol: 'ZZBAD', market: 'XX' as 'US' };
     await expect(repo.importFile(FILE, [{ listing: { ...LISTING, symbol: 'ZZFIRST' }, bars: columns(DAYS) }, { listing: bad, bars: columns(DAYS) }], NOW)).rejects.toThrow();

@@ -120,7 +120,8 @@ export async function loadSeries(
   universe: readonly UniverseMember[],
   lastDay: number,
   /** `pace`: called before each symbol (a source that answers from memory answers the whole universe without a pause). */
-  options: { concurrency?: number; shouldStop?: () => boolean; pace?: () => Promise<void> } = {},
+  /** `digests`: filled with the bars digest of each imported symbol's series (CandleInfo.digest: the data the run reads). */
+  options: { concurrency?: number; shouldStop?: () => boolean; pace?: () => Promise<void>; digests?: Map<string, string> } = {},
 ): Promise<Map<string, DailySeries>> {
   const out = new Map<string, DailySeries>();
   const queue = [...universe];
@@ -135,6 +136,8 @@ export async function loadSeries(
           const answer = await market.getRecentDailyBars(member.symbol, HISTORY_DAYS);
           if (answer.stale) throw new Error(`${member.symbol}: the provider is failing (only an older copy is cached)`);
           out.set(member.symbol, toDailySeries(answer.value, member.market, lastDay));
+          const digest = answer.value.candles?.digest;
+          if (digest !== undefined) options.digests?.set(member.symbol, digest);
           break;
         } catch (error) {
           if (error instanceof UnknownSymbolError) break;

@@ -47,6 +47,8 @@ export interface CachedMarket {
   listSymbols?(): Promise<SymbolInfo[]>;
   /** The symbols of imported price files (docs/data-in-and-out.md), when the installation has a database. */
   importedSymbols?(): Promise<SymbolInfo[]>;
+  /** Each imported symbol's bars digest (at most imported-market.ts LISTING_TTL_MS old). */
+  importedDigests?(): Promise<ReadonlyMap<string, string>>;
   /** After an import or a removal: forgets the imported list and what the cache holds of `symbols`. */
   importChanged?(symbols: readonly string[]): Promise<void>;
 }
@@ -74,15 +76,27 @@ export function createCachedMarket(source: MarketData, clock: Clock, cache = new
   const withImported = async (cached: Cached<SymbolInfo[]>, match: (source: ImportedMarketData) => Promise<SymbolInfo[]>): Promise<Cached<SymbolInfo[]>> =>
     isImported(source) ? { ...cached, value: mergedListings(cached.value, await match(source)) } : cached;
 
+  /**
+   * The cache key of a symbol's daily bars: an imported symbol's carries its bars digest, so a process
+   * serves another process's import once its imported list is read again (LISTING_TTL_MS), not when
+   * the bars it holds expire.
+   */
+  const barsKey = async (ticker: string): Promise<string> => {
+    if (!isImported(source)) return ticker;
+    const digest = (await source.importedDigests()).get(ticker);
+    return digest === undefined ? ticker : `${ticker}@${digest}`;
+  };
+
   /** A cached daily history of `symbol` that holds every bar from `from` on. */
-  const dailyHistory = (symbol: string, from: number): Promise<Cached<Bars>> => {
+  const dailyHistory = async (symbol: string, from: number): Promise<Cached<Bars>> => {
     const ticker = upper(symbol);
-    const wholeKey = `bars-all:${ticker}`;
+    const key = await barsKey(ticker);
+    const wholeKey = `bars-all:${key}`;
     const whole = cache.peek<Bars>(wholeKey);
     if (whole) return whole;
     const now = nowSeconds();
     if (from >= now - RECENT_DAYS * DAY_SECONDS) {
-      return cache.get(`bars:${ticker}`, MARKET_TTL_MS.dailyBars, () => source.getDailyBars(ticker, now - RECENT_FETCH_DAYS * DAY_SECONDS, now + DAY_SECONDS));
+      return cache.get(`bars:${key}`, MARKET_TTL_MS.dailyBars, () => source.getDailyBars(ticker, now - RECENT_FETCH_DAYS * DAY_SECONDS, now + DAY_SECONDS));
     }
     return cache.get(wholeKey, MARKET_TTL_MS.dailyBars, () => source.getDailyBars(ticker, 0, now + DAY_SECONDS));
   };
@@ -125,6 +139,7 @@ export function createCachedMarket(source: MarketData, clock: Clock, cache = new
     ...(source.listSymbols && { listSymbols: () => source.listSymbols!() }),
     ...(isImported(source) && {
       importedSymbols: () => source.importedSymbols(),
+      importedDigests: () => source.importedDigests(),
       importChanged: async (symbols: readonly string[]) => {
         source.refresh();
         await cache.forget(symbols.map(upper).flatMap((ticker) => [`bars:${ticker}`, `bars-all:${ticker}`, `quote:${ticker}`, `profile:${ticker}`]));

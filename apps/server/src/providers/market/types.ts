@@ -68,6 +68,8 @@ export interface CandleInfo {
   range: 'ohlc' | 'close_only';
   /** The volume's unit: the quote currency (USD) of one venue, the coin (base asset) of one venue, or summed across venues. */
   volume: 'quote' | 'base' | 'aggregate';
+  /** Imported bars: the digest of the stored history these bars are (imported_symbols.bars_digest, read with them). */
+  digest?: string;
 }
 
 export interface NewsArticle {

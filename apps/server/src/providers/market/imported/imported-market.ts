@@ -17,6 +17,8 @@ export interface ImportedListing {
   market: 'US' | 'TO';
   exchange: string;
   sector: string | null;
+  /** The digest of its stored bars (imported_symbols.bars_digest); the listings read it, an import does not give it. */
+  barsDigest?: string;
 }
 
 /** Where the imported prices live (features/data-import/imported-prices.repo.ts). */
@@ -30,6 +32,8 @@ export const LISTING_TTL_MS = 10_000;
 export interface ImportedMarketData extends MarketData {
   /** The imported symbols' listings (the universe adds them). */
   importedSymbols(): Promise<SymbolInfo[]>;
+  /** Each imported symbol's bars digest (the kept list's: at most LISTING_TTL_MS old). */
+  importedDigests(): Promise<ReadonlyMap<string, string>>;
   /** Forgets the kept list: the next call reads the database. */
   refresh(): void;
   /**
@@ -116,6 +120,7 @@ export function withImportedPrices(base: MarketData, imported: ImportedPricesSou
     ...base,
     source: base.source,
     importedSymbols: async () => [...(await listed()).values()].map(infoOf),
+    importedDigests: async () => new Map([...(await listed()).values()].map((row) => [row.symbol, row.barsDigest ?? ''])),
     refresh: () => {
       kept = null;
     },
@@ -146,7 +151,7 @@ export function withImportedPrices(base: MarketData, imported: ImportedPricesSou
       while (start < bars.time.length && bars.time[start]! < from) start += 1;
       let end = start;
       while (end < bars.time.length && bars.time[end]! <= to) end += 1;
-      return { symbol: listing.symbol, time: bars.time.subarray(start, end), open: bars.open.subarray(start, end), high: bars.high.subarray(start, end), low: bars.low.subarray(start, end), close: bars.close.subarray(start, end), volume: bars.volume.subarray(start, end), candles: { provider: 'imported', range: 'ohlc', volume: 'aggregate' } };
+      return { symbol: listing.symbol, time: bars.time.subarray(start, end), open: bars.open.subarray(start, end), high: bars.high.subarray(start, end), low: bars.low.subarray(start, end), close: bars.close.subarray(start, end), volume: bars.volume.subarray(start, end), candles: bars.candles ?? { provider: 'imported', range: 'ohlc', volume: 'aggregate' } };
     },
     ...(base.listSymbols && {
       listSymbols: async () => mergedListings(await base.listSymbols!(), [...(await listed()).values()].map(infoOf)),
