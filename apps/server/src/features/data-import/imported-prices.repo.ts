@@ -5,7 +5,7 @@
  */
 import { asc, eq, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client';
-import { importedBars, importedSymbols } from '../../db/schema';
+import { importedSymbols } from '../../db/schema';
 import type { ImportedListing } from '../../providers/market/imported/imported-market';
 import type { Bars } from '../../providers/market/types';
 
