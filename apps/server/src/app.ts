@@ -284,7 +284,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await secured.register(watchlistImportRoutes, { service: services.watchlistImport });
       await secured.register(newsAnalysisRoutes, { service: services.newsAnalysis, limit: services.userLimits.analysis });
       await secured.register(dashboardRoutes, { repo: services.dashboardRepo, jobs: deps.queued ? { fillIfEmpty: deps.queued.fillDashboard } : dashboardJobs, market: deps.market, marketClock: deps.marketClock, imageOrigins: config.NEWS_IMAGE_ORIGINS });
-      await secured.register(tradesRoutes, { engines: tradeJobs.engines, repo: services.tradesRepo, market: deps.market, marketClock: deps.marketClock, records: services.records });
+      await secured.register(tradesRoutes, { versions: tradeJobs.versions, repo: services.tradesRepo, market: deps.market, marketClock: deps.marketClock, records: services.records });
       const installation = createInstallation({ db, config, clock, readiness, mailKind: mailer.kind, smsKind: services.sms.kind, alertsEvaluatedAt });
       await secured.register(adminRoutes, { service: services.admin, audit: services.audit, sessionUsers, clock, installation });
       await secured.register(priceImportRoutes, { service: services.priceImport });

@@ -72,7 +72,7 @@ describe('an app whose jobs run on the queue', () => {
     // Nothing ran here: no claim, no progress row.
     expect(await t.db.select().from(jobRuns)).toEqual([]);
     expect(await t.db.select().from(tradeEngineVersions)).toEqual([]);
-    const swing = t.app.tradeJobs.engines.get('swing')!;
+    const swing = t.app.tradeJobs.versions.registered.get('swing')!;
     await createTradesRepo(t.db).saveVersion(t.db, { engine: 'swing', ruleVersion: swing.ruleVersion, paramHash: swing.paramHash, replayState: 'done' }, t.clock.nowMs());
     calls.length = 0;
     await t.app.tradeJobs.tick();

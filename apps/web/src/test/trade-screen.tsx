@@ -208,4 +208,15 @@ export function itShowsTheListStates({
     expect(await screen.findByRole('region', { name: 'Replay progress' })).toHaveTextContent('Replaying history: 120 of 504 sessions');
     expect(screen.queryByText(empty)).toBeNull();
   });
+
+  it('says when the replay runs on imported prices, and names the rules with the data', async () => {
+    setup({
+      [`GET ${listPath}`]: { body: [] },
+      'GET trade_ideas/replay_status': { body: [replay({ engine, ruleVersion: `${engine}@1.0.0+data.1a2b3c4d`, state: 'running', sessionsDone: 40, sessionsTotal: 740, finishedAt: null })] },
+    });
+    const progress = await screen.findByRole('region', { name: 'Replay progress' });
+    expect(progress).toHaveTextContent('Replaying history on the imported prices: 40 of 740 sessions');
+    expect(progress).toHaveTextContent(`The rules (${engine}@1.0.0 on imported prices (data 1a2b3c4d)) run over the stored history once`);
+    expect(progress).toHaveTextContent('the ideas replayed on the earlier prices are kept apart and no longer listed');
+  });
 }

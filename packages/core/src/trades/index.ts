@@ -18,6 +18,7 @@ import type { EngineId, ExtrasOf } from './types';
 export * from './types';
 export { COST_BPS, COST_RATE, roundCentDown, roundCentUp, roundTo } from './kit/prices';
 export { canonicalJson, paramHash } from './kit/param-hash';
+export { dataVersionIn, rulesOf, ruleVersionLabel, versionOnData } from './kit/data-version';
 export { sha256, sha256Hex } from './kit/sha256';
 export { closeTimeOf, CRYPTO_PASS_MINUTES, cryptoPassTimeOf, passTimeOf, passTimeOn } from './kit/times';
 export { emptyLedger, foldIntoLedger, replay, stampEvents, type EngineLedger, type ReplayInput } from './kit/replay';

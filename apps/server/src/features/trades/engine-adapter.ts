@@ -10,6 +10,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Clock } from '../../lib/clock';
 import type { CachedMarket } from '../../providers/market/cached-market';
 import type { TradesRepo } from './trades.repo';
+import type { EngineVersions } from './trades.versions';
 import type { AnyEngine, ExtrasFor } from './trades.types';
 
 /** What an engine's extras read besides the market (trades.extras.ts createExtrasFor). */
@@ -65,7 +66,8 @@ export interface EngineListCall {
 
 /** What an engine's own routes are given (crypto's scanner and scorecard). */
 export interface EngineRoutesContext {
-  engines: ReadonlyMap<EngineId, AnyEngine>;
+  /** The engines as they run now (trades.versions.ts: each one's rule version on the data its universe has). */
+  versions: EngineVersions;
   repo: TradesRepo;
   market: CachedMarket;
   marketClock: Clock;

@@ -59,7 +59,7 @@ describe('the crypto engine on the platform: replay = live, no look-ahead (§6.5
   });
 
   it('the daily passes at 00:05 UTC, weekend days included, then store what the full replay stored', async () => {
-    const engine = early.app.tradeJobs.engines.get('crypto')!;
+    const engine = early.app.tradeJobs.versions.registered.get('crypto')!;
     for (const date of ['2026-11-14', '2026-11-15', '2026-11-16', '2026-11-17', '2026-11-18', '2026-11-19']) {
       early.clock.advance(passOf(date) - early.clock.nowMs());
       const outcome = await early.app.tradeJobs.runDaily(engine);

@@ -1,7 +1,7 @@
 /**
  * The trade engines' jobs (docs/rules/conventions.md §0.3, §0.5), per engine:
- * - `trades-replay:<ruleVersion>`: on first start and for each new rule version, the engine runs
- *   over the source's daily history in the background (startup and health never wait for it);
+ * - `trades-replay:<ruleVersion>`: on first start, for each new rule version and for new imported prices
+ *   in its universe (trades.versions.ts), the engine runs over the daily history in the background;
  *   its ideas are 'replayed'. A process runs its replays one at a time (trades.replay-lane.ts). Progress is in trade_engine_versions (api/trade_ideas/replay_status).
  *   With REDIS_URL the tick enqueues it instead (`queueReplay`): a long job of its own on a worker
  *   (jobs/tasks.ts `trades-replay`, runReplay), which a worker that dies holding it hands to another
@@ -27,11 +27,12 @@ import { UnknownSymbolError } from '../../providers/market/types';
 import { adapterOf } from './engines';
 import { createExtrasFor, engineUniverse, markChains } from './trades.extras';
 import { calendarOf } from './trades.calendar';
-import { loadSeries, seriesThrough } from './trades.market';
+import { seriesOnData, seriesThrough } from './trades.market';
 import type { TradesRepo } from './trades.repo';
 import { createReplayLane, type ReplayLane } from './trades.replay-lane';
 import { createSessionRunner, recordOf, replaySessions } from './trades.runner';
 import type { AnyEngine } from './trades.types';
+import { createEngineVersions } from './trades.versions';
 
 const MINUTE_MS = 60_000;
 /** Marks: every 5 minutes on the simulated and file sources, 15 on live ones (docs/rules/data-needs.md §7). */
@@ -86,11 +87,13 @@ export function createTradeJobs(deps: TradeJobsDeps) {
   const foreground = deps.foreground ?? NO_FOREGROUND;
   let stopping = false;
 
-  const byId = new Map<EngineId, AnyEngine>(engines.map((engine) => [engine.id, engine]));
-  /** The engine run here whose replay finishes before this one's (EngineAdapter.replayAfter: drop's, swing). */
-  const replayFirst = (engine: AnyEngine): AnyEngine | undefined => {
+  // Each engine runs as its rule version on the data its universe has (trades.versions.ts): `engine` below is that one.
+  const versions = createEngineVersions({ engines, market, universeOf });
+  const currentOf = async (engine: AnyEngine) => (await versions.current(engine.id)) ?? engine;
+  /** The engine run here (as it runs now) whose replay finishes before this one's (EngineAdapter.replayAfter: drop's, swing). */
+  const replayFirst = async (engine: AnyEngine): Promise<AnyEngine | undefined> => {
     const after = adapterOf(engine).replayAfter;
-    return after === undefined ? undefined : byId.get(after);
+    return after === undefined ? undefined : versions.current(after);
   };
 
   /**
@@ -101,7 +104,7 @@ export function createTradeJobs(deps: TradeJobsDeps) {
     const base = { engine: engine.id, ruleVersion: engine.ruleVersion, paramHash: engine.paramHash };
     // Drop items link the swing trade open on their session (EngineAdapter.replayAfter): a swing
     // replay under way here finishes first (waited for outside the lane, which swing's replay needs).
-    const before = replayFirst(engine);
+    const before = await replayFirst(engine);
     const beforeReplay = before ? replays.get(before.ruleVersion) : undefined;
     if (beforeReplay) await beforeReplay;
     const leave = await lane.enter(heartbeat);
@@ -112,7 +115,9 @@ export function createTradeJobs(deps: TradeJobsDeps) {
       const universe = await universeOf(true, engine.id);
       // Within a session too: its work is cut into slices of about SLICE_MS (lib/foreground.ts).
       const pace = createPacer(foreground);
-      const series = await loadSeries(market, universe, lastDay, { shouldStop: () => stopping, pace });
+      // An imported history is read whole: the replay covers its range (docs/data-in-and-out.md "Replays of new data").
+      const { series, changed } = await seriesOnData(engine, market, universe, lastDay, { replay: true, shouldStop: () => stopping, pace });
+      if (changed) throw new Error(changed);
       const all = replaySessions(calendar.sessionDays(series.values(), 0, lastDay), engine.warmupBars);
       // A replay taken up again (the server stopped, or an attempt failed, half-way) keeps the sessions the
       // store holds (each session's events, rows and lastSession are written in one transaction) and goes on
@@ -182,7 +187,9 @@ export function createTradeJobs(deps: TradeJobsDeps) {
         if (sessions.length === 0) return [];
         const universe = await universeOf(false, engine.id);
         const pace = createPacer(foreground);
-        const series = await loadSeries(market, universe, lastDay, { pace });
+        // An import landed since this version was chosen: its data's replay (the next tick's) runs these sessions.
+        const { series, changed } = await seriesOnData(engine, market, universe, lastDay, { replay: false, pace });
+        if (changed) return [changed];
         const extrasFor = await createExtrasFor(engine, universe, { ...extrasDeps, series });
         const session = await createSessionRunner({ engine, repo, mode: 'live', universe, series, extrasFor, pace });
         let stored = false;
@@ -320,7 +327,7 @@ export function createTradeJobs(deps: TradeJobsDeps) {
    * unknown version (another release's), already done, or held by another live process.
    */
   async function runReplay(ruleVersion: string, options: { queued?: QueuedRun } = {}): Promise<RunOutcome> {
-    const engine = engines.find((each) => each.ruleVersion === ruleVersion);
+    const engine = await versions.byVersion(ruleVersion);
     if (!engine) return 'skipped';
     const underWay = replays.get(ruleVersion);
     if (underWay) {
@@ -335,7 +342,7 @@ export function createTradeJobs(deps: TradeJobsDeps) {
 
   /** REDIS_URL: the replay is a queued job; drop's waits for swing's (its items link the swing trade open on their session; EngineAdapter.replayAfter). */
   async function queueReplay(engine: AnyEngine, enqueue: (ruleVersion: string) => Promise<void>): Promise<void> {
-    const before = replayFirst(engine);
+    const before = await replayFirst(engine);
     if (before && (await repo.version(before.id, before.ruleVersion))?.replayState !== 'done') return;
     try {
       await enqueue(engine.ruleVersion);
@@ -344,7 +351,8 @@ export function createTradeJobs(deps: TradeJobsDeps) {
     }
   }
 
-  async function tickEngine(engine: AnyEngine, options: TickOptions): Promise<Record<string, RunOutcome>> {
+  async function tickEngine(registered: AnyEngine, options: TickOptions): Promise<Record<string, RunOutcome>> {
+    const engine = await currentOf(registered);
     const version = await repo.version(engine.id, engine.ruleVersion);
     if (version?.replayState !== 'done') {
       await (deps.queueReplay ? queueReplay(engine, deps.queueReplay) : startReplay(engine));
@@ -358,7 +366,8 @@ export function createTradeJobs(deps: TradeJobsDeps) {
   }
 
   return {
-    engines: byId,
+    /** The engines as they run now (trades.versions.ts): the routes read the current version's ideas. */
+    versions,
     /**
      * Runs every engine's due jobs (starting replays in the background); concurrent calls share one
      * pass. `queued` (TickOptions): the passes' and marks' claims; a queued replay has its own job.
@@ -368,9 +377,9 @@ export function createTradeJobs(deps: TradeJobsDeps) {
       return Object.assign({}, ...outcomes) as Record<string, RunOutcome>;
     }),
     /** The daily pass or the marks of one engine now (tests, and a manual run). */
-    runDaily: (engine: AnyEngine, options: TickOptions = {}) => runJob(dailyJob(engine), runner, options),
-    runMarks: (engine: AnyEngine, options: TickOptions = {}) => runJob(marksJob(engine), runner, options),
-    startReplay,
+    runDaily: async (engine: AnyEngine, options: TickOptions = {}) => runJob(dailyJob(await currentOf(engine)), runner, options),
+    runMarks: async (engine: AnyEngine, options: TickOptions = {}) => runJob(marksJob(await currentOf(engine)), runner, options),
+    startReplay: async (engine: AnyEngine) => startReplay(await currentOf(engine)),
     runReplay,
     /** Waits for the replays under way in this process. */
     async replaysIdle(): Promise<void> {

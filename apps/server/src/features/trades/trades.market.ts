@@ -10,6 +10,8 @@ import type { CachedMarket } from '../../providers/market/cached-market';
 import { ProviderError, UnknownSymbolError, type Bars, type SymbolInfo } from '../../providers/market/types';
 import { OPTION_ALERT_TICKERS, universeBySymbol, US_STOCKS } from '../../providers/market/universe';
 import type { EngineCalendar } from './engine-adapter';
+import type { AnyEngine } from './trades.types';
+import { dataChangedSince } from './trades.versions';
 
 const DAY_SECONDS = 86_400;
 /** The daily pass runs at 16:30 New York on trading sessions (docs/rules/conventions.md §0.3). */
@@ -120,8 +122,12 @@ export async function loadSeries(
   universe: readonly UniverseMember[],
   lastDay: number,
   /** `pace`: called before each symbol (a source that answers from memory answers the whole universe without a pause). */
-  /** `digests`: filled with the bars digest of each imported symbol's series (CandleInfo.digest: the data the run reads). */
-  options: { concurrency?: number; shouldStop?: () => boolean; pace?: () => Promise<void>; digests?: Map<string, string> } = {},
+  /**
+   * `digests`: filled with the bars digest of each imported symbol's series (CandleInfo.digest: the
+   * data the run reads). `wholeHistory`: symbols read from their first bar, not the last HISTORY_DAYS
+   * (a replay reads an imported history whole: docs/data-in-and-out.md "Replays of new data").
+   */
+  options: { concurrency?: number; shouldStop?: () => boolean; pace?: () => Promise<void>; digests?: Map<string, string>; wholeHistory?: ReadonlySet<string> } = {},
 ): Promise<Map<string, DailySeries>> {
   const out = new Map<string, DailySeries>();
   const queue = [...universe];
@@ -133,7 +139,9 @@ export async function loadSeries(
       await options.pace?.();
       for (;;) {
         try {
-          const answer = await market.getRecentDailyBars(member.symbol, HISTORY_DAYS);
+          const answer = options.wholeHistory?.has(member.symbol)
+            ? await market.getDailyBars(member.symbol, 0, (lastDay + 1) * DAY_SECONDS)
+            : await market.getRecentDailyBars(member.symbol, HISTORY_DAYS);
           if (answer.stale) throw new Error(`${member.symbol}: the provider is failing (only an older copy is cached)`);
           out.set(member.symbol, toDailySeries(answer.value, member.market, lastDay));
           const digest = answer.value.candles?.digest;
@@ -167,3 +175,20 @@ export const STOCK_CALENDAR: EngineCalendar = {
   sessionDays,
   markSlot: (nowMs, interval) => (marketSession(nowMs).phase === 'open' ? new Date(Math.floor(nowMs / interval) * interval) : null),
 };
+
+/**
+ * The series of an engine's run (loadSeries) and, when they are not the data its version names, why
+ * (dataChangedSince). A replay reads an imported history whole, so it covers the imported range.
+ */
+export async function seriesOnData(
+  engine: AnyEngine,
+  market: CachedMarket,
+  universe: readonly UniverseMember[],
+  lastDay: number,
+  options: { replay: boolean; shouldStop?: () => boolean; pace?: () => Promise<void> },
+): Promise<{ series: Map<string, DailySeries>; changed: string | null }> {
+  const digests = new Map<string, string>();
+  const wholeHistory = options.replay ? new Set((await market.importedDigests?.())?.keys()) : undefined;
+  const series = await loadSeries(market, universe, lastDay, { ...(options.shouldStop ? { shouldStop: options.shouldStop } : {}), ...(options.pace ? { pace: options.pace } : {}), digests, ...(wholeHistory ? { wholeHistory } : {}) });
+  return { series, changed: dataChangedSince(engine, universe, digests) };
+}

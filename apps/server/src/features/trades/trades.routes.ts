@@ -42,12 +42,13 @@ export interface TradesRoutesOptions extends EngineRoutesContext {
 }
 
 export async function tradesRoutes(app: FastifyInstance, options: TradesRoutesOptions) {
-  const { engines, repo, market, marketClock, records } = options;
+  const { versions, repo, market, marketClock, records } = options;
 
-  const engineOf = (value: string): AnyEngine => {
+  /** The engine as it runs now (its rule version on the data it has: trades.versions.ts). */
+  const engineOf = async (value: string): Promise<AnyEngine> => {
     const parsed = tradeEngine.safeParse(value);
     if (!parsed.success) throw badRequest(`engine must be one of ${tradeEngine.options.join(', ')}`);
-    const engine = engines.get(parsed.data);
+    const engine = await versions.current(parsed.data);
     if (!engine) throw new HttpError(404, `The ${parsed.data} engine has no ideas yet`);
     return engine;
   };
@@ -57,7 +58,7 @@ export async function tradesRoutes(app: FastifyInstance, options: TradesRoutesOp
     if (!list) continue;
     const call = list.endpoint.path.slice(1);
     route(app, list.endpoint, async (_request, reply, query) => {
-      const engine = engines.get(id);
+      const engine = await versions.current(id);
       const statuses = query.status?.split(',');
       const allowedStatuses = list.statuses;
       if (statuses?.some((status) => !allowedStatuses.includes(status))) throw badRequest(`status of ${call} must be a comma-separated list of ${listOf(allowedStatuses)}`);
@@ -99,11 +100,11 @@ export async function tradesRoutes(app: FastifyInstance, options: TradesRoutesOp
   }
 
   // The engines' own calls (crypto's scanner and scorecard).
-  for (const adapter of Object.values(ENGINE_ADAPTERS)) adapter.routes?.(app, { engines, repo, market, marketClock });
+  for (const adapter of Object.values(ENGINE_ADAPTERS)) adapter.routes?.(app, { versions, repo, market, marketClock });
 
   route(app, tradesEndpoints.getReplayStatus, async (): Promise<ReplayStatus[]> => {
     const out: ReplayStatus[] = [];
-    for (const engine of engines.values()) {
+    for (const engine of await versions.all()) {
       const row = await repo.version(engine.id, engine.ruleVersion);
       out.push({
         engine: engine.id,
@@ -121,7 +122,7 @@ export async function tradesRoutes(app: FastifyInstance, options: TradesRoutesOp
 
   // Parsed here: the engine is checked first, with its own message.
   route(app, tradesEndpoints.getTrackRecord, { parse: 'none' }, async (request): Promise<TrackRecord> => {
-    const engine = engineOf((request.params as { engine: string }).engine);
+    const engine = await engineOf((request.params as { engine: string }).engine);
     const query = parseInput(trackRecordQuery, request.query);
     const from = parseBound('from', query.from);
     const to = parseBound('to', query.to);
@@ -132,9 +133,9 @@ export async function tradesRoutes(app: FastifyInstance, options: TradesRoutesOp
   // The path's parts are checked here, each with its own message.
   route(app, tradesEndpoints.getIdeaDetail, { parse: 'none' }, async (request): Promise<IdeaDetail> => {
     const params = request.params as { engine: string; id: string };
-    const engine = engineOf(params.engine);
+    const engine = await engineOf(params.engine);
     const id = params.id;
-    if (id.length > 200 || !/^[\w.@:-]+$/.test(id)) throw badRequest('id is not an idea id');
+    if (id.length > 200 || !/^[\w.@:+-]+$/.test(id)) throw badRequest('id is not an idea id');
     const found = await repo.detail(engine.id, id);
     if (!found) throw new HttpError(404, `No ${engine.id} idea ${id}`);
     const { record, events } = found;

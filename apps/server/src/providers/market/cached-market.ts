@@ -141,8 +141,11 @@ export function createCachedMarket(source: MarketData, clock: Clock, cache = new
       importedSymbols: () => source.importedSymbols(),
       importedDigests: () => source.importedDigests(),
       importChanged: async (symbols: readonly string[]) => {
+        // The bars held under the digests before the change (barsKey) go too, not only when they expire.
+        const before = await source.importedDigests().catch(() => new Map<string, string>());
         source.refresh();
-        await cache.forget(symbols.map(upper).flatMap((ticker) => [`bars:${ticker}`, `bars-all:${ticker}`, `quote:${ticker}`, `profile:${ticker}`]));
+        const keys = (ticker: string) => [ticker, ...(before.has(ticker) ? [`${ticker}@${before.get(ticker)}`] : [])];
+        await cache.forget(symbols.map(upper).flatMap((ticker) => [...keys(ticker).flatMap((key) => [`bars:${key}`, `bars-all:${key}`]), `quote:${ticker}`, `profile:${ticker}`]));
       },
     }),
     ...(source.getProviderDailyRsi && {

@@ -1,5 +1,6 @@
 import './mantine-styles';
 import { Alert, Button, Group, Loader, Modal, ScrollArea, Stack, Table, Text, Title } from '@mantine/core';
+import { ruleVersionLabel } from '@signalboard/core';
 import { useQuery } from '@tanstack/react-query';
 import { IconAlertTriangle, IconRefresh } from '@tabler/icons-react';
 import { lazy, Suspense, useMemo } from 'react';
@@ -139,7 +140,7 @@ function IdeaDetailBody({ view, id, symbol }: { view: EngineView; id: string; sy
       </section>
       {ruleVersion ? (
         <Text size="xs" c="dimmed">
-          Rules {ruleVersion}
+          Rules {ruleVersionLabel(ruleVersion)}
           {typeof idea.ParamHash === 'string' ? ` · parameters ${idea.ParamHash}` : ''}
         </Text>
       ) : null}

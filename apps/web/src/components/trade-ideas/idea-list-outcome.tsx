@@ -2,7 +2,7 @@ import './mantine-styles';
 import { Button, Center, Group, Text } from '@mantine/core';
 import type { ReplayStatus } from '@signalboard/core';
 import type { ReactNode } from 'react';
-import { EmptyList, ListError, ListLoading, ReplayFailed, ReplayProgress } from './list-states';
+import { EmptyList, ListError, ListLoading, ReplayFailed, ReplayProgress, replayingTitle } from './list-states';
 
 /** What the outcome block needs of a list query (useIdeaList's answer). */
 export interface ListQueryState {
@@ -63,7 +63,7 @@ export function IdeaListOutcome({
     <>
       {replay.running && replay.status ? (
         <Text size="sm" c="dimmed" aria-live="polite">
-          Replaying history: {replay.status.sessionsDone} of {replay.status.sessionsTotal} sessions
+          {replayingTitle(replay.status)}: {replay.status.sessionsDone} of {replay.status.sessionsTotal} sessions
         </Text>
       ) : null}
       {children}

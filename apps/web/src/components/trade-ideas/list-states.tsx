@@ -1,6 +1,6 @@
 import './mantine-styles';
 import { Alert, Button, Center, Group, Loader, Paper, Progress, Skeleton, Stack, Text, ThemeIcon } from '@mantine/core';
-import type { ReplayStatus } from '@signalboard/core';
+import { dataVersionIn, ruleVersionLabel, type ReplayStatus } from '@signalboard/core';
 import { IconAlertTriangle, IconHistory, IconRefresh, IconSearch } from '@tabler/icons-react';
 
 /** Loading: the screen's message and card-shaped skeletons (docs/ui.md "States"). */
@@ -49,13 +49,16 @@ export function EmptyList({ message, hint }: { message: string; hint: string }) 
   );
 }
 
+/** 'Replaying history', or 'Replaying history on the imported prices' for a version run on them (docs/data-in-and-out.md). */
+export const replayingTitle = (status: ReplayStatus) => (dataVersionIn(status.ruleVersion) === '' ? 'Replaying history' : 'Replaying history on the imported prices');
+
 /** 'Replaying history: n of m sessions' while the engine's install replay runs and nothing is listed yet. */
 export function ReplayProgress({ status }: { status: ReplayStatus }) {
   const value = status.sessionsTotal > 0 ? (status.sessionsDone / status.sessionsTotal) * 100 : 0;
   const text =
     status.state === 'pending' && status.sessionsDone === 0
-      ? 'Replaying history: waiting to start'
-      : `Replaying history: ${status.sessionsDone} of ${status.sessionsTotal} sessions`;
+      ? `${replayingTitle(status)}: waiting to start`
+      : `${replayingTitle(status)}: ${status.sessionsDone} of ${status.sessionsTotal} sessions`;
   return (
     <Paper withBorder radius="md" p="md" component="section" aria-label="Replay progress">
       <Group gap={8} mb={8} wrap="nowrap">
@@ -66,8 +69,9 @@ export function ReplayProgress({ status }: { status: ReplayStatus }) {
       </Group>
       <Progress value={value} size="md" radius="xl" animated striped aria-label={text} />
       <Text size="xs" c="dimmed" mt={8}>
-        The rules ({status.ruleVersion}) run over the stored history once; its ideas appear here, marked Replayed, as the replay
-        goes.
+        The rules ({ruleVersionLabel(status.ruleVersion)}) run over the stored history once; its ideas appear here, marked Replayed, as
+        the replay goes.
+        {dataVersionIn(status.ruleVersion) === '' ? null : ' The imported prices changed, so the rules run again with them; the ideas replayed on the earlier prices are kept apart and no longer listed.'}
       </Text>
     </Paper>
   );

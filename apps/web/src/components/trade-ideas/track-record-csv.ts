@@ -5,7 +5,7 @@
  * 0.05 = +5 %), a 95 % interval as its low and high, and whether the screen greys it. A cell the
  * table shows as '—' has no row. The open ideas and voided count under each table are rows too.
  */
-import type { CsvColumn, IdeaStats, TrackRecord, TrackRecordGroup } from '@signalboard/core';
+import { ruleVersionLabel, type CsvColumn, type IdeaStats, type TrackRecord, type TrackRecordGroup } from '@signalboard/core';
 import type { ListEngine } from '../../lib/api/trade-ideas';
 import { formatShare } from './idea-format';
 
@@ -40,7 +40,8 @@ const METRICS: Measure[] = [
 ];
 
 const ORIGIN_LABEL = { live: 'Live', replayed: 'Replayed' } as const;
-export const groupTitle = (group: TrackRecordGroup) => `${group.type} · ${ORIGIN_LABEL[group.origin]} · ${group.ruleVersion}`;
+/** A group's title; a rule version run on imported prices says so (ruleVersionLabel). */
+export const groupTitle = (group: TrackRecordGroup) => `${group.type} · ${ORIGIN_LABEL[group.origin]} · ${ruleVersionLabel(group.ruleVersion)}`;
 
 /** The target-hit rate: the share of the spec status Successful (for options: the +30% target filled). */
 export const targetHitShare = (stats: IdeaStats) => (stats.n > 0 ? (stats.statuses.Successful ?? 0) : null);

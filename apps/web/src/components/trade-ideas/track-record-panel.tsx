@@ -1,6 +1,6 @@
 import './mantine-styles';
 import { Accordion, Alert, Group, Paper, ScrollArea, Stack, Table, Text, Title } from '@mantine/core';
-import type { IdeaStats, TrackRecord, TrackRecordGroup } from '@signalboard/core';
+import { dataVersionIn, type IdeaStats, type TrackRecord, type TrackRecordGroup } from '@signalboard/core';
 import { useQuery } from '@tanstack/react-query';
 import { IconInfoCircle } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
@@ -86,6 +86,7 @@ export function TrackRecordBody({ record, targetHitBreakEven }: { record: TrackR
       <Text size="xs" c="dimmed">
         Returns net of {record.costBps} bps per side. As of {formatInstant(record.asOf)}. Past ideas, not advice; replayed ideas are
         hypothetical.
+        {record.groups.some((group) => dataVersionIn(group.ruleVersion) !== '') ? ' Groups “on imported prices” were run on the daily prices an administrator imported.' : null}
       </Text>
     </Stack>
   );

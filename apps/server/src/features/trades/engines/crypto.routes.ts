@@ -32,10 +32,10 @@ export function cryptoRowAt(row: Record<string, unknown>, nowMs: number): Record
   return { ...row, IsNew: Number.isFinite(created) && nowMs - created < CRYPTO_PARAMS.newHours * HOUR_MS };
 }
 
-export function cryptoRoutes(app: FastifyInstance, { engines, repo, market, marketClock }: EngineRoutesContext): void {
+export function cryptoRoutes(app: FastifyInstance, { versions, repo, market, marketClock }: EngineRoutesContext): void {
   route(app, tradesEndpoints.getCryptoScanner, async (_request, _reply, query) => {
     if (query.horizon !== undefined && query.signal === undefined) throw badRequest('horizon needs a signal (Buy, Sell or Hold)');
-    const engine = engines.get('crypto');
+    const engine = await versions.current('crypto');
     if (!engine) return [];
     const page = await repo.list({ engine: 'crypto', currentVersion: engine.ruleVersion, limit: CRYPTO_ROWS_MAX, ...(query.symbol ? { symbol: query.symbol } : {}) });
     const nowMs = marketClock.nowMs();
@@ -56,7 +56,7 @@ export function cryptoRoutes(app: FastifyInstance, { engines, repo, market, mark
 
   route(app, tradesEndpoints.getCryptoScorecard, async (_request, _reply, query): Promise<CryptoScorecard> => {
     if (query.from && query.to && query.from > query.to) throw badRequest('from must not be after to');
-    const engine = engines.get('crypto');
+    const engine = await versions.current('crypto');
     const nowMs = marketClock.nowMs();
     const stored = engine ? await repo.ideasOf('crypto') : { rows: [] };
     const events = await repo.eventsOf(
