@@ -97,7 +97,7 @@ describe('longerRangeText: a backtest that reached back to older imported prices
   it('is null for the usual two years, and names the range covered beyond them', () => {
     expect(longerRangeText({ from: '2024-11-04', to: '2026-11-02' })).toBeNull();
     expect(longerRangeText({ from: '2024-11-01', to: '2026-11-02' })).toBe(
-      "The universe's imported prices go back further than two years, so this backtest covers Nov 1, 2024 – Nov 2, 2026 (ten years at most).",
+      "The universe's imported prices go back further than two years, so this backtest covers Nov 1, 2024 – Nov 2, 2026 (five years at most).",
     );
   });
 });

@@ -122,11 +122,11 @@ const USUAL_WINDOW_DAYS = 730;
 
 /**
  * The range of a backtest that reached back further than two years (the universe's imported prices
- * are older; ten years at most), in words; null for the usual two years.
+ * are older; five years at most), in words; null for the usual two years.
  */
 export function longerRangeText(result: Pick<BacktestResultBody, 'from' | 'to'>): string | null {
   if (dayNumber(result.to) - dayNumber(result.from) < USUAL_WINDOW_DAYS) return null;
-  return `The universe's imported prices go back further than two years, so this backtest covers ${formatSessionDate(result.from)} – ${formatSessionDate(result.to)} (ten years at most).`;
+  return `The universe's imported prices go back further than two years, so this backtest covers ${formatSessionDate(result.from)} – ${formatSessionDate(result.to)} (five years at most).`;
 }
 
 /** The benchmark's name: the result's, or the universe's before there is one. */

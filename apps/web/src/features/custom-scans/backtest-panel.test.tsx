@@ -184,7 +184,7 @@ describe('Custom Scans: backtest ("Would this have worked?")', () => {
     expect(inPanel().queryByText(DATA_CHANGED)).not.toBeInTheDocument();
     // Longer than two years (older imported prices): the range it covered, in words.
     expect(inPanel().getByText('Feb 8, 2022 – Nov 20, 2026 · 1,190 sessions · 503 symbols · 143 entries')).toBeInTheDocument();
-    expect(inPanel().getByText("The universe's imported prices go back further than two years, so this backtest covers Feb 8, 2022 – Nov 20, 2026 (ten years at most).")).toBeInTheDocument();
+    expect(inPanel().getByText("The universe's imported prices go back further than two years, so this backtest covers Feb 8, 2022 – Nov 20, 2026 (five years at most).")).toBeInTheDocument();
     expect(api.unhandled).toEqual([]);
   });
 
