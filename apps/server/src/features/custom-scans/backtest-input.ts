@@ -43,7 +43,6 @@ export const BACKTEST_WINDOW_DAYS = 730;
  * cache holds anyway.
  */
 export const BACKTEST_MAX_WINDOW_DAYS = 1_826;
-export { BACKTEST_BENCHMARKS };
 
 const DAY_SECONDS = 86_400;
 /** The longest run of days without a session (weekends, holidays) at the start of the bars read. */

@@ -83,9 +83,9 @@ export function createBacktestService({ repo, jobs, dataVersionNow, log }: Backt
 
   return {
     /**
-     * POST: the backtest of the scan's current version. Done or under way: answered as it is. Else
-     * started (status queued), unless the scan reads what cannot be replayed (400) or another of the
-     * user's backtests is under way (429, naming its scan).
+     * POST: the backtest of the scan's current version. Done (on the imported prices as they are) or
+     * under way: answered as it is. Else started (status queued), unless the scan reads what cannot be
+     * replayed (400) or another of the user's backtests is under way (429, naming its scan).
      */
     async start(userId: number, scanId: number): Promise<ScanBacktestResponse> {
       const found = await repo.scanOf(userId, scanId);
