@@ -271,5 +271,15 @@ export const scanBacktestResponse = z.object({
   finished_at: z.string().nullable(),
   error: z.string().nullable(),
   result: backtestResult.nullable(),
+  /**
+   * The imported prices `result` was replayed on (issue 29; docs/custom-scans.md "Backtest jobs"): 8 hex
+   * digits, '' when the universe read none; null without a result.
+   */
+  data_version: z.string().nullable(),
+  /**
+   * The imported prices of the universe changed since the result before: a run under way replays the
+   * new ones (started again for them); a finished result is of the earlier prices and runs again.
+   */
+  data_changed: z.boolean(),
 });
 export type ScanBacktestResponse = z.infer<typeof scanBacktestResponse>;

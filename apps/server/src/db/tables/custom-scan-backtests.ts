@@ -1,6 +1,6 @@
 /** Custom scans (issue 26, docs/custom-scans.md "Backtest jobs"): each saved scan's backtest. */
 import { sql } from 'drizzle-orm';
-import { check, integer, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { boolean, check, integer, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
 import { customScans } from './custom-scans';
 
 /**
@@ -10,7 +10,9 @@ import { customScans } from './custom-scans';
  * scan's deletion stops it at its next write). `updated_at` is the job's heartbeat: a 'running' row
  * left untouched for two minutes belongs to a process that died
  * (features/custom-scans/backtest.repo.ts). `result` is the contract's backtestResult
- * (packages/core/src/contract/custom-scans.ts), set once done.
+ * (packages/core/src/contract/custom-scans.ts), set once done, with `data_version`: the imported
+ * prices it was replayed on (providers/market/imported/data-version.ts; '' none), so a result is never
+ * taken for one of other data (docs/custom-scans.md "Backtest jobs", "The data it ran on").
  */
 export const customScanBacktests = pgTable(
   'custom_scan_backtests',
@@ -27,6 +29,10 @@ export const customScanBacktests = pgTable(
     done: integer('done').notNull().default(0),
     total: integer('total').notNull().default(0),
     result: jsonb('result'),
+    /** The data version of the bars the result was replayed from; null until done (and for results stored before migration 0026). */
+    dataVersion: text('data_version'),
+    /** This start replays the imported prices that changed since the result before it (set by the start, kept until the next). */
+    dataRerun: boolean('data_rerun').notNull().default(false),
     error: text('error'),
     startedAt: timestamp('started_at', { withTimezone: true }).notNull().defaultNow(),
     finishedAt: timestamp('finished_at', { withTimezone: true }),

@@ -4,7 +4,10 @@
  * - Sessions: the benchmark's bar days (else every day any member has a bar) of the last
  *   BACKTEST_WINDOW_DAYS calendar days through today, from the first one with the scan's whole
  *   warm-up (lookbackDays, as a run reads before its run date) of history before it: a source whose
- *   history is shorter replays fewer sessions, and the result's from/to say which.
+ *   history is shorter replays fewer sessions, and the result's from/to say which. When the
+ *   universe's imported prices (or its benchmark's) go back further, the window starts with their
+ *   history's first day after its warm-up, at most BACKTEST_MAX_WINDOW_DAYS back; the sessions before
+ *   the benchmark's history are the days any member has a bar.
  * - Bars: every member's daily bars from the warm-up before the first session through today, read
  *   the way a run reads them (scan-bars.ts). A symbol without bars is not replayed.
  * - Facts: sector and exchange as listed today. A scan that reads the earnings calendar or news
@@ -13,8 +16,9 @@
  * - Benchmark: SPY (BTC for crypto) from the same market; none when the source lacks it.
  * - Seed: the first 8 bytes of SHA-256("custom-scan-backtest|<scan id>|<version>"): a rerun of one
  *   version draws the same random entries.
+ * - Data version: that of the bars read (backtest-data.ts), stored with the result.
  */
-import { compileScan, isoFromDayNumber, scanField, sha256, type BacktestBenchmark, type BacktestInput, type BacktestSymbol, type CompiledScan, type ScanFacts, type ScanUniverse } from '@signalboard/core';
+import { compileScan, isoFromDayNumber, scanField, sha256, type BacktestBenchmark, type BacktestInput, type BacktestSymbol, type CompiledScan, type ScanFacts } from '@signalboard/core';
 import type { Clock } from '../../lib/clock';
 import type { ScanLog } from '../../lib/scan-failure';
 import type { CachedMarket } from '../../providers/market/cached-market';
@@ -25,12 +29,20 @@ import { loadScanBars, scanConcurrency } from './scan-bars';
 import { storedDefinition } from './scan-definition';
 import { factSourcesOf, readScanFacts } from './scan-facts';
 import { lookbackDays } from './scan-run.service';
+import { BACKTEST_BENCHMARKS, dataVersionRead, importedHistoryStart } from './backtest-data';
 import { scanUniverseMembers } from './scan-universe';
 
 /** Calendar days of sessions a backtest replays: two years through today. */
 export const BACKTEST_WINDOW_DAYS = 730;
-/** The benchmark of each universe: SPY for stocks, BTC for crypto. */
-export const BACKTEST_BENCHMARKS: Readonly<Record<ScanUniverse, string>> = { sp500: 'SPY', us: 'SPY', tsx: 'SPY', crypto: 'BTC', favorites: 'SPY' };
+/**
+ * Calendar days of sessions at most, when the universe's imported prices go back further: five years
+ * (about 1,260 sessions). Measured over 500 symbols (docs/custom-scans.md "Backtest jobs", "Speed"), a
+ * scan that computes RSI, ADX and SMA every session held 29 MB more heap over two years, 38 MB over
+ * five and 90 MB over ten (its entries and their random draws): five stays near the two years'
+ * memory, ten would take a third of the server's 250 MB. The bars are views of the histories the
+ * cache holds anyway.
+ */
+export const BACKTEST_MAX_WINDOW_DAYS = 1_826;
 
 const DAY_SECONDS = 86_400;
 /** The longest run of days without a session (weekends, holidays) at the start of the bars read. */
@@ -78,18 +90,18 @@ const NO_FACTS: ScanFacts = {};
 const dayOf = (seconds: number) => Math.round(seconds / DAY_SECONDS);
 const daysOf = (bars: Bars) => Int32Array.from(bars.time, dayOf);
 
-/** The benchmark's bars in the window; null when the source does not have it. */
-async function benchmarkOf(market: CachedMarket, symbol: string, fromDay: number, toDay: number, loaded: ReadonlyMap<string, Bars>): Promise<BacktestBenchmark | null> {
+/** The benchmark's bars in the window (null when the source does not have it), and the bars read. */
+async function benchmarkOf(market: CachedMarket, symbol: string, fromDay: number, toDay: number, loaded: ReadonlyMap<string, Bars>): Promise<{ benchmark: BacktestBenchmark | null; bars?: Bars }> {
   let bars = loaded.get(symbol);
   if (!bars) {
     try {
       bars = (await market.getDailyBars(symbol, fromDay * DAY_SECONDS, toDay * DAY_SECONDS)).value;
     } catch (error) {
-      if (error instanceof UnknownSymbolError || error instanceof NoPriceHistoryError || error instanceof CapabilityUnavailableError) return null;
+      if (error instanceof UnknownSymbolError || error instanceof NoPriceHistoryError || error instanceof CapabilityUnavailableError) return { benchmark: null };
       throw error;
     }
   }
-  return bars.time.length > 0 ? { symbol, day: daysOf(bars), open: bars.open, close: bars.close } : null;
+  return { benchmark: bars.time.length > 0 ? { symbol, day: daysOf(bars), open: bars.open, close: bars.close } : null, bars };
 }
 
 /**
@@ -103,15 +115,30 @@ function sessionsOf(calendar: Int32Array, window: { fromDay: number; startDay: n
   return calendar.filter((day) => day >= first && day <= window.todayDay);
 }
 
-/** Every day any of the symbols has a bar, ascending. */
-function unionOfDays(symbols: readonly BacktestSymbol[]): Int32Array {
+/** Every day any of the symbols has a bar (before `beforeDay` when given), ascending. */
+function unionOfDays(symbols: readonly BacktestSymbol[], beforeDay = Number.POSITIVE_INFINITY): Int32Array {
   const days = new Set<number>();
-  for (const { day } of symbols) for (const each of day) days.add(each);
+  for (const { day } of symbols) for (const each of day) if (each < beforeDay) days.add(each);
   return Int32Array.from([...days].sort((a, b) => a - b));
 }
 
+/** The calendar of the sessions: the benchmark's days; a window that reaches before them (imported history) starts with the members' days. */
+function calendarOf(benchmark: BacktestBenchmark | null, symbols: readonly BacktestSymbol[], extended: boolean): Int32Array {
+  if (!benchmark) return unionOfDays(symbols);
+  if (!extended) return benchmark.day;
+  const before = unionOfDays(symbols, benchmark.day[0]);
+  if (before.length === 0) return benchmark.day;
+  const calendar = new Int32Array(before.length + benchmark.day.length);
+  calendar.set(before);
+  calendar.set(benchmark.day, before.length);
+  return calendar;
+}
+
+/** What a backtest replays, with the data version of the bars it read (backtest-data.ts). */
+export type LoadedBacktest = BacktestInput & { dataVersion: string };
+
 /** Builds the replay's input for the scan (the owner's favourites for `favorites`); a BacktestError says why it cannot be done. */
-export async function loadBacktestInput(deps: BacktestInputDeps, owner: { userId: number; scan: BacktestScan }, options: BacktestLoadOptions = {}): Promise<BacktestInput> {
+export async function loadBacktestInput(deps: BacktestInputDeps, owner: { userId: number; scan: BacktestScan }, options: BacktestLoadOptions = {}): Promise<LoadedBacktest> {
   const { market, log } = deps;
   const { scan } = owner;
   const compiled = compiledScanOf(scan.formula);
@@ -119,13 +146,21 @@ export async function loadBacktestInput(deps: BacktestInputDeps, owner: { userId
   if (problem) throw new BacktestError(problem);
 
   const todayDay = Math.floor(deps.marketClock.nowMs() / 1000 / DAY_SECONDS);
-  const windowStartDay = todayDay - BACKTEST_WINDOW_DAYS + 1;
   const warmUpDays = lookbackDays(compiled);
-  const fromDay = windowStartDay - warmUpDays;
 
   const members = await scanUniverseMembers(scan.universe, { market, favorites: deps.favorites }, owner.userId);
   if (members.length === 0) throw new BacktestError(scan.universe === 'favorites' ? 'Your favourites are empty: add symbols to them to backtest a scan over them.' : 'The universe has no symbols on this market data source.');
   const concurrency = scanConcurrency(market);
+  const benchmarkSymbol = BACKTEST_BENCHMARKS[scan.universe];
+
+  // Two years, or back to the universe's imported history (after its warm-up), at most five years.
+  const twoYearsStart = todayDay - BACKTEST_WINDOW_DAYS + 1;
+  const earliestStart = todayDay - BACKTEST_MAX_WINDOW_DAYS + 1;
+  const importedStart = await importedHistoryStart(market, [...members.map((member) => member.symbol), benchmarkSymbol], earliestStart - warmUpDays, todayDay, { concurrency, ...options });
+  options.signal?.throwIfAborted();
+  const windowStartDay = importedStart === null ? twoYearsStart : Math.min(twoYearsStart, Math.max(earliestStart, importedStart + warmUpDays));
+  const extended = windowStartDay < twoYearsStart;
+  const fromDay = windowStartDay - warmUpDays;
   const loaded = await loadScanBars(market, members, fromDay, todayDay, { concurrency, ...options });
   // Stopped while reading (cancelled, the process stops): the signal's reason is thrown.
   options.signal?.throwIfAborted();
@@ -144,8 +179,8 @@ export async function loadBacktestInput(deps: BacktestInputDeps, owner: { userId
   });
   if (symbols.length === 0) throw new BacktestError('No symbol of the universe has daily bars on this market data source in the last two years.');
 
-  const benchmark = await benchmarkOf(market, BACKTEST_BENCHMARKS[scan.universe], fromDay, todayDay, loaded.bars);
-  const calendar = benchmark ? benchmark.day : unionOfDays(symbols);
+  const { benchmark, bars: benchmarkBars } = await benchmarkOf(market, benchmarkSymbol, fromDay, todayDay, loaded.bars);
+  const calendar = calendarOf(benchmark, symbols, extended);
   const sessions = sessionsOf(calendar, { fromDay, startDay: windowStartDay, warmUpDays, todayDay });
   if (sessions.length < 2) {
     throw new BacktestError(
@@ -153,5 +188,6 @@ export async function loadBacktestInput(deps: BacktestInputDeps, owner: { userId
     );
   }
   const seed = sha256(`custom-scan-backtest|${scan.id}|${scan.version}`).slice(0, 8);
-  return { compiled, symbols, sessions, benchmark, seed };
+  const dataVersion = dataVersionRead([...loaded.bars.values(), ...(benchmarkBars ? [benchmarkBars] : [])]);
+  return { compiled, symbols, sessions, benchmark, seed, dataVersion };
 }

@@ -3,7 +3,8 @@
  * to its end. It takes its start up (claim), reads what the replay needs (backtest-input.ts), replays
  * the sessions one at a time with core's createBacktest in slices of about SLICE_MS that give way to
  * requests (lib/foreground.ts), writes its progress at most every PROGRESS_EVERY_MS (and a heartbeat
- * every HEARTBEAT_MS while a read is slow), and stores the result. A write that finds the row no
+ * every HEARTBEAT_MS while a read is slow), and stores the result with the data version of the bars
+ * it read (backtest-data.ts). A write that finds the row no
  * longer its own (cancelled, restarted, the scan deleted) stops it without a result.
  *
  * Where it runs: without REDIS_URL in this process's background (`start` answers at once); with it,
@@ -126,7 +127,7 @@ export function createScanBacktests(deps: ScanBacktestsDeps) {
         if (!finished && performance.now() - progress.writtenAt >= PROGRESS_EVERY_MS) await write();
       }
       const result = await statistics(backtest, pace, abort.signal);
-      return (await repo.finish(job, backtestResultBody(result, claimed.scan.universe))) ? 'done' : 'stopped';
+      return (await repo.finish(job, backtestResultBody(result, claimed.scan.universe), input.dataVersion)) ? 'done' : 'stopped';
     } catch (error) {
       if (error instanceof JobStopped) {
         if (error.why === 'cancelled') return 'stopped';

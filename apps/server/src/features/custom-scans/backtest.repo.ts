@@ -27,6 +27,10 @@ export interface BacktestRow {
   error: string | null;
   startedAt: Date;
   finishedAt: Date | null;
+  /** The data version of the bars the result was replayed from (null: no result, or one stored before data versions were kept). */
+  dataVersion: string | null;
+  /** This start replays imported prices that changed since the result before it. */
+  dataRerun: boolean;
   /** Queued or running, but its job has not written for too long (STALE_RUNNING_SECONDS, STALE_QUEUED_SECONDS). */
   stale: boolean;
 }
@@ -52,6 +56,14 @@ export interface ClaimedBacktest {
 }
 
 /** Why a start did not happen: the user has no such scan, or another of their backtests runs (its scan's name). */
+export interface BeginOptions {
+  /**
+   * The data version of a done result whose imported prices changed since (a stored null counts as
+   * ''): that result, still done, of the scan's version and of this data version, is replaced by a
+   * start on the new data (`dataRerun`). Without it a done result of the scan's version is kept.
+   */
+  replacing?: string;
+}
 export type BeginResult = { row: BacktestRow; started: boolean; scanVersion: number } | { missing: true } | { busy: string };
 
 /** A queued or running row whose job still writes (SQL, on the backtests table). */
@@ -69,6 +81,8 @@ const rowColumns = {
   error: backtests.error,
   startedAt: backtests.startedAt,
   finishedAt: backtests.finishedAt,
+  dataVersion: backtests.dataVersion,
+  dataRerun: backtests.dataRerun,
 };
 const withStale = { ...rowColumns, stale: sql<boolean>`(${backtests.status} in ('queued', 'running') and not ${live})` };
 
@@ -102,9 +116,10 @@ export function createBacktestRepo(db: Database) {
      * under way (then it is the answer, `started` false) or another of the user's backtests is under
      * way. The user's row is locked first (as a save does), so two starts of one user are decided one
      * after the other and never both pass the limit; the scan's row is read under a share lock, so its
-     * version cannot change meanwhile. A (re)start: status queued, 0 of 0, the next attempt.
+     * version cannot change meanwhile. A (re)start: status queued, 0 of 0, the next attempt, no result
+     * and no data version (a result is never kept beside another data's: BeginOptions.replacing).
      */
-    async begin(userId: number, scanId: number): Promise<BeginResult> {
+    async begin(userId: number, scanId: number, options: BeginOptions = {}): Promise<BeginResult> {
       try {
         return await db.transaction(async (tx): Promise<BeginResult> => {
           await tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).for('no key update');
@@ -112,7 +127,8 @@ export function createBacktestRepo(db: Database) {
           if (!scan) return { missing: true };
           const [current] = await tx.select(withStale).from(backtests).where(eq(backtests.scanId, scanId)).for('update');
           const underWay = current && (current.status === 'queued' || current.status === 'running') && !current.stale;
-          if (current && current.version === scan.version && (current.status === 'done' || underWay)) return { row: current, started: false, scanVersion: scan.version };
+          const dataRerun = options.replacing !== undefined && current?.status === 'done' && current.version === scan.version && (current.dataVersion ?? '') === options.replacing;
+          if (current && current.version === scan.version && ((current.status === 'done' && !dataRerun) || underWay)) return { row: current, started: false, scanVersion: scan.version };
           const [other] = await tx
             .select({ name: customScans.name })
             .from(backtests)
@@ -120,7 +136,19 @@ export function createBacktestRepo(db: Database) {
             .where(and(eq(customScans.userId, userId), ne(backtests.scanId, scanId), live))
             .limit(1);
           if (other) return { busy: other.name };
-          const restart = { version: scan.version, status: 'queued', done: 0, total: 0, result: null, error: null, startedAt: sql`now()`, finishedAt: null, updatedAt: sql`now()` } as const;
+          const restart = {
+            version: scan.version,
+            status: 'queued',
+            done: 0,
+            total: 0,
+            result: null,
+            error: null,
+            dataVersion: null,
+            dataRerun,
+            startedAt: sql`now()`,
+            finishedAt: null,
+            updatedAt: sql`now()`,
+          } as const;
           const [row] = await tx
             .insert(backtests)
             .values({ scanId, ...restart })
@@ -181,11 +209,11 @@ export function createBacktestRepo(db: Database) {
       return rows.length > 0;
     },
 
-    /** Stores the result; false when the row is not the job's any more (nothing written). */
-    async finish(job: JobRef, result: BacktestResultBody): Promise<boolean> {
+    /** Stores the result and the data version it was replayed on; false when the row is not the job's any more (nothing written). */
+    async finish(job: JobRef, result: BacktestResultBody, dataVersion: string): Promise<boolean> {
       const rows = await db
         .update(backtests)
-        .set({ status: 'done', done: sql`${backtests.total}`, result, finishedAt: sql`now()`, updatedAt: sql`now()` })
+        .set({ status: 'done', done: sql`${backtests.total}`, result, dataVersion, finishedAt: sql`now()`, updatedAt: sql`now()` })
         .where(fenced(job))
         .returning({ scanId: backtests.scanId });
       return rows.length > 0;

@@ -1,7 +1,7 @@
 import type { BacktestStats } from '@signalboard/core';
 import { describe, expect, it } from 'vitest';
 import { RESULT } from './__fixtures__/backtest';
-import { equityDescription, equitySummary, immatureText, intervalText, positiveIntervalText, progressText, verdictOf, verdictReason, windowText } from './backtest-model';
+import { equityDescription, equitySummary, immatureText, intervalText, longerRangeText, positiveIntervalText, progressText, verdictOf, verdictReason, windowText } from './backtest-model';
 
 const stats = (low: number | null, high: number | null, n = 50): BacktestStats => ({
   n,
@@ -90,5 +90,14 @@ describe('equitySummary', () => {
 
   it('describes the curve in words (the chart’s text alternative)', () => {
     expect(equityDescription(RESULT)).toBe('Equal-weight entries held 21 sessions, Nov 21, 2024 to Nov 26, 2024: final value +5.00%, max drawdown −10.00%.');
+  });
+});
+
+describe('longerRangeText: a backtest that reached back to older imported prices', () => {
+  it('is null for the usual two years, and names the range covered beyond them', () => {
+    expect(longerRangeText({ from: '2024-11-04', to: '2026-11-02' })).toBeNull();
+    expect(longerRangeText({ from: '2024-11-01', to: '2026-11-02' })).toBe(
+      "The universe's imported prices go back further than two years, so this backtest covers Nov 1, 2024 – Nov 2, 2026 (five years at most).",
+    );
   });
 });

@@ -3,7 +3,7 @@
  * horizon against the random entries, the equity curve's final value and drawdown, and the texts.
  * Returns are fractions (0.05 = +5 %).
  */
-import type { BacktestResultBody, BacktestStats, ScanBacktestResponse } from '@signalboard/core';
+import { dayNumber, type BacktestResultBody, type BacktestStats, type ScanBacktestResponse } from '@signalboard/core';
 import { formatDecimal } from '../../components/en-us-format';
 import { formatFraction, formatShare } from '../../components/trade-ideas/idea-format';
 import { formatSessionDate } from './results-model';
@@ -106,6 +106,27 @@ export function equityDescription(result: Pick<BacktestResultBody, 'equity' | 'f
 export function progressText(backtest: Pick<ScanBacktestResponse, 'status' | 'done' | 'total'>): string {
   if (backtest.total > 0) return `Replaying session ${count(backtest.done)} of ${count(backtest.total)}`;
   return backtest.status === 'queued' ? 'Waiting for the backtest to start...' : 'Reading the daily bars...';
+}
+
+/**
+ * What the panel says when the universe's imported prices changed since the backtest
+ * (docs/custom-scans.md "The data it ran on"): a run under way replays the new ones; a finished result
+ * waiting for the user's other backtest is of the earlier ones.
+ */
+export const DATA_CHANGED = 'The imported prices changed since this backtest: it runs again on them.';
+export const DATA_CHANGED_WAITING =
+  'The imported prices changed since this backtest: this result is of the earlier prices. It runs again on the new ones once your other backtest has finished.';
+
+/** Calendar days a backtest usually covers (the server's BACKTEST_WINDOW_DAYS: two years through today). */
+const USUAL_WINDOW_DAYS = 730;
+
+/**
+ * The range of a backtest that reached back further than two years (the universe's imported prices
+ * are older; five years at most), in words; null for the usual two years.
+ */
+export function longerRangeText(result: Pick<BacktestResultBody, 'from' | 'to'>): string | null {
+  if (dayNumber(result.to) - dayNumber(result.from) < USUAL_WINDOW_DAYS) return null;
+  return `The universe's imported prices go back further than two years, so this backtest covers ${formatSessionDate(result.from)} – ${formatSessionDate(result.to)} (five years at most).`;
 }
 
 /** The benchmark's name: the result's, or the universe's before there is one. */

@@ -8,6 +8,8 @@ import { chartCalls, resetChartCalls } from '../../test/chart-mock';
 import { inTurn } from '../../test/mock-api';
 import { CANCELLED_BACKTEST, DONE, FAILED, QUEUED, RESULT, RUNNING } from './__fixtures__/backtest';
 import { FIRST_RENDER, LIST, SAVED, renderScans, screenWidth } from './__fixtures__/scans';
+import { DATA_CHANGED_POLL_MS, scanBacktestQuery } from './api/backtest';
+import { DATA_CHANGED, DATA_CHANGED_WAITING } from './backtest-model';
 import { CANCELLED, EARLIER_VERSION, NOT_SAVED } from './backtest-panel';
 import { formatSessionDate } from './results-model';
 
@@ -166,6 +168,37 @@ describe('Custom Scans: backtest ("Would this have worked?")', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Save changes' }));
     expect(await inPanel().findByText(EARLIER_VERSION)).toBeInTheDocument();
     expect(api.unhandled).toEqual([]);
+  });
+
+  it('says so in plain words when the imported prices changed: the replay on them shows its progress, then only its own result', async () => {
+    const rerun = { ...RUNNING, data_changed: true };
+    const fresh = { ...DONE, data_version: '0a1b2c3d', result: { ...RESULT, from: '2022-02-08', sessions: 1_190 } };
+    const api = renderScans({ 'GET scans/7/backtest': inTurn({ body: { ...QUEUED, data_changed: true } }, { body: rerun }, { body: fresh }) });
+    await openOversold();
+    expect(await inPanel().findByText(DATA_CHANGED)).toBeInTheDocument();
+    expect(DATA_CHANGED).toBe('The imported prices changed since this backtest: it runs again on them.');
+    expect(inPanel().queryByRole('table')).not.toBeInTheDocument();
+    expect(await inPanel().findByText('Replaying session 120 of 501', {}, { timeout: 4_000 })).toBeInTheDocument();
+    expect(inPanel().getByText(DATA_CHANGED)).toBeInTheDocument();
+    await inPanel().findByRole('table', { name: 'Returns after 5 sessions' }, { timeout: 4_000 });
+    expect(inPanel().queryByText(DATA_CHANGED)).not.toBeInTheDocument();
+    // Longer than two years (older imported prices): the range it covered, in words.
+    expect(inPanel().getByText('Feb 8, 2022 – Nov 20, 2026 · 1,190 sessions · 503 symbols · 143 entries')).toBeInTheDocument();
+    expect(inPanel().getByText("The universe's imported prices go back further than two years, so this backtest covers Feb 8, 2022 – Nov 20, 2026 (five years at most).")).toBeInTheDocument();
+    expect(api.unhandled).toEqual([]);
+  });
+
+  it('labels a result of the earlier prices while it waits for the other backtest, and reads it again', async () => {
+    renderScans({ 'GET scans/7/backtest': { body: { ...DONE, data_changed: true } } });
+    await openOversold();
+    expect(await inPanel().findByText(DATA_CHANGED_WAITING)).toBeInTheDocument();
+    expect(inPanel().getByRole('table', { name: 'Returns after 5 sessions' })).toBeInTheDocument();
+    expect(inPanel().queryByText(/^Finished/)).not.toBeInTheDocument();
+    expect(inPanel().queryByText(/go back further than two years/)).not.toBeInTheDocument();
+    // Read again every 10 s (the read that finds the other backtest finished starts the replay); a result of the prices as they are is not.
+    const interval = scanBacktestQuery(7, 1).refetchInterval as unknown as (query: { state: { data: unknown } }) => number | false;
+    expect(interval({ state: { data: { ...DONE, data_changed: true } } })).toBe(DATA_CHANGED_POLL_MS);
+    expect(interval({ state: { data: DONE } })).toBe(false);
   });
 
   it('cancels a running backtest: DELETE, then it reads "Backtest cancelled." with Run again', async () => {

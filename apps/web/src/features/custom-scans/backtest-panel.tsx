@@ -8,7 +8,7 @@ import { TONE } from '../../theme';
 import { ApiError } from '../../lib/client';
 import { isUnderWay, useCancelBacktest, useScanBacktest, useStartBacktest } from './api/backtest';
 import { BacktestResult } from './backtest-result';
-import { benchmarkName, progressText } from './backtest-model';
+import { benchmarkName, DATA_CHANGED, DATA_CHANGED_WAITING, progressText } from './backtest-model';
 
 export const BACKTEST_TITLE = 'Would this have worked?';
 export const NOT_SAVED = 'Save the scan to backtest it: a backtest replays a saved scan.';
@@ -23,6 +23,11 @@ function Progressing({ backtest, cancelling, onCancel }: { backtest: ScanBacktes
   const counted = backtest.total > 0;
   return (
     <Stack gap="xs" aria-busy>
+      {backtest.data_changed && (
+        <Text size="sm" role="status">
+          {DATA_CHANGED}
+        </Text>
+      )}
       <Group justify="space-between" gap="xs" wrap="wrap">
         <Group gap="xs" wrap="nowrap">
           {!counted && <Loader size="xs" />}
@@ -84,7 +89,11 @@ function BacktestState({ backtest, starting, cancelling, onStart, onCancel }: { 
   }
   return (
     <Stack gap="md">
-      {backtest.current ? (
+      {backtest.current && backtest.data_changed ? (
+        <Alert color={TONE.info} variant="light" icon={<IconInfoCircle size={18} aria-hidden />} role="status" p="sm">
+          <Text size="sm">{DATA_CHANGED_WAITING}</Text>
+        </Alert>
+      ) : backtest.current ? (
         <Text size="xs" c="dimmed">
           Finished {formatInstant(backtest.finished_at)}.
         </Text>

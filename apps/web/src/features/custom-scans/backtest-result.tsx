@@ -9,7 +9,7 @@ import { formatFraction } from '../../components/trade-ideas/idea-format';
 import { TONE } from '../../theme';
 import { BACKTEST_CSV, BACKTEST_FILE, backtestRows, WORST_CSV, WORST_FILE } from './backtest-csv';
 import { HorizonSection } from './backtest-horizon';
-import { equityDescription, equitySummary, windowText } from './backtest-model';
+import { equityDescription, equitySummary, longerRangeText, windowText } from './backtest-model';
 import { formatSessionDate } from './results-model';
 
 const EquityChart = lazy(() => import('./equity-chart'));
@@ -105,6 +105,7 @@ function WorstEntries({ worst }: { worst: BacktestResultBody['worst'] }) {
  */
 export function BacktestResult({ result }: { result: BacktestResultBody }) {
   const wide = useMediaQuery('(min-width: 48em)', true, { getInitialValueInEffect: false });
+  const longer = longerRangeText(result);
   return (
     <Stack gap="md">
       <Group justify="space-between" gap="sm" align="flex-start">
@@ -112,6 +113,7 @@ export function BacktestResult({ result }: { result: BacktestResultBody }) {
           <Text size="sm" fw={600} style={NUMBERS}>
             {windowText(result)}
           </Text>
+          {longer && <Text size="sm">{longer}</Text>}
           <Text size="xs" c="dimmed">
             Entries at the next session's open; returns net of 5 bps per side; mature months only.
             {result.benchmark ? ` Benchmark: ${result.benchmark}, no costs.` : ' This source has no benchmark.'}

@@ -49,9 +49,11 @@ export const DONE: ScanBacktestResponse = {
   finished_at: '2026-11-20T15:00:04.000Z',
   error: null,
   result: RESULT,
+  data_version: '',
+  data_changed: false,
 };
 
-export const QUEUED: ScanBacktestResponse = { ...DONE, status: 'queued', done: 0, total: 0, finished_at: null, result: null };
+export const QUEUED: ScanBacktestResponse = { ...DONE, status: 'queued', done: 0, total: 0, finished_at: null, result: null, data_version: null };
 export const RUNNING: ScanBacktestResponse = { ...QUEUED, status: 'running', done: 120, total: 501 };
 export const CANCELLED_BACKTEST: ScanBacktestResponse = { ...RUNNING, status: 'cancelled', finished_at: '2026-11-20T15:00:02.000Z' };
 export const FAILED: ScanBacktestResponse = { ...QUEUED, status: 'failed', finished_at: '2026-11-20T15:00:01.000Z', error: 'Market data is unavailable right now (the file source has no bars).' };

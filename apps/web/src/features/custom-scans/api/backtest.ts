@@ -4,6 +4,11 @@ import { ApiError, apiCall } from '../../../lib/client';
 
 /** How often a backtest under way is read again. */
 export const BACKTEST_POLL_MS = 1_000;
+/**
+ * How often a result whose imported prices changed is read again while it waits for the user's other
+ * backtest (the read that finds that one finished starts its replay): the server's retry-after.
+ */
+export const DATA_CHANGED_POLL_MS = 10_000;
 
 /** Queued or running: the job is still replaying, so the answer is read again until it ends. */
 export const isUnderWay = (backtest: ScanBacktestResponse | null | undefined) => backtest?.status === 'queued' || backtest?.status === 'running';
@@ -26,13 +31,14 @@ export const cancelScanBacktest = (id: number) => apiCall(customScansEndpoints.c
 
 /**
  * The backtest of one version of a saved scan. The version is in the key, so saving new conditions
- * reads the backtest again (then answered with `current` false). Read every second while it runs.
+ * reads the backtest again (then answered with `current` false). Read every second while it runs; a
+ * read of a result whose imported prices changed starts its replay on the server.
  */
 export const scanBacktestQuery = (id: number, version: number) =>
   queryOptions({
     queryKey: ['scans', 'backtest', id, version],
     queryFn: ({ signal }) => getScanBacktest(id, signal),
-    refetchInterval: (query) => (isUnderWay(query.state.data) ? BACKTEST_POLL_MS : false),
+    refetchInterval: (query) => (isUnderWay(query.state.data) ? BACKTEST_POLL_MS : query.state.data?.data_changed ? DATA_CHANGED_POLL_MS : false),
   });
 
 export const useScanBacktest = (id: number, version: number) => useQuery(scanBacktestQuery(id, version));
