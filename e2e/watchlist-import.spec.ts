@@ -52,9 +52,9 @@ describe('WatchList import and export', () => {
     await dialog().getByRole('button', { name: 'Preview' }).click();
 
     await dialog().getByText('Read as a TradingView list: 3 found · 1 to pick · 2 unknown · 1 unreadable line', { exact: true }).waitFor();
-    expect(await dialog().getByRole('checkbox', { name: 'AAPL - Apple Inc.' }).isDisabled()).toBe(true);
-    expect(await dialog().getByRole('checkbox', { name: 'MSFT - Microsoft Corporation' }).isChecked()).toBe(true);
-    expect(await dialog().getByRole('checkbox', { name: 'RY.TO - Royal Bank of Canada' }).isChecked()).toBe(true);
+    expect(await dialog().getByRole('checkbox', { name: 'AAPL - Apple Inc. (line 1)' }).isDisabled()).toBe(true);
+    expect(await dialog().getByRole('checkbox', { name: 'MSFT - Microsoft Corporation (line 1)' }).isChecked()).toBe(true);
+    expect(await dialog().getByRole('checkbox', { name: 'RY.TO - Royal Bank of Canada (line 2)' }).isChecked()).toBe(true);
     await dialog().getByText('ZZZZ is not listed on a US exchange (no exact match in the symbol lookup).', { exact: true }).waitFor();
     await dialog().getByText('BINANCE is not a US or Canadian (TSX) exchange; favorites are US and Canadian stocks only.', { exact: true }).waitFor();
     expect(await dialog().getByRole('list', { name: 'Lines that could not be read' }).innerText()).toBe('Line 2: "bad symbol!" is not a symbol (letters, digits and . - ^ = only).');
