@@ -60,6 +60,16 @@ describe('importing a price file', () => {
     expect((await repo.listings()).map((row) => row.symbol)).not.toContain('ZZREF');
   });
 
+  it('refuses a file whose series is refused by its checks (a date twice), naming both lines, and stores none of it', async () => {
+    const text = 'Date,Open,High,Low,Close,Volume\n2008-10-13,10,11,9,10.5,100\n2008-10-14,10,11,9,10.5,100\n2008-10-13,10,11,9,10.5,100\n';
+    const report = await service.importFile(chunks(text), { name: 'ZZTWICE.csv' }, CLI);
+    expect(report.stored).toBe(false);
+    expect(report.problems.filter((problem) => problem.severity === 'error')).toEqual([
+      { line: 4, severity: 'error', code: 'duplicate-date', message: 'Line 4: 2008-10-13 again (first on line 2)' },
+    ]);
+    expect((await repo.listings()).map((row) => row.symbol)).not.toContain('ZZTWICE');
+  });
+
   it('checks without storing on a dry run', async () => {
     const report = await service.importFile(chunks(GOOG), { name: 'ZZDRY.csv', dryRun: true }, CLI);
     expect(report.stored).toBe(false);

@@ -181,7 +181,9 @@ export function createPriceImportService(deps: PriceImportDeps) {
         const checked = checkPriceSeries(name, series);
         const splits = checked.possibleSplits.filter((split) => split.adjustable && (adjustAll || adjustDates.has(split.date)));
         const listing = await listingOf(name, request.listing, earlier);
-        prepared.push({ series: preparePriceSeries(series, checked, splits), report: { ...checked, listing, adjusted: splits.map((split) => split.date) } });
+        // A refused series is reported and never stored (preparePriceSeries refuses it): its bars stay as read.
+        const refused = checked.errors.length > 0;
+        prepared.push({ series: refused ? series : preparePriceSeries(series, checked, splits), report: { ...checked, listing, adjusted: refused ? [] : splits.map((split) => split.date) } });
       }
 
       const all = [...parser.problems, ...prepared.flatMap(({ report }) => [...report.errors, ...report.warnings])];
