@@ -10,6 +10,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { users } from '../../db/schema';
 import { HttpError } from '../../lib/errors';
+import { marketClock } from '../../providers/market';
 import { createTestApp, createUser, login, uniqueEmail, type TestApp } from '../../../test/helpers';
 import { ADMINS_ONLY_MSG } from '../admin/admin.routes';
 import { createAuditRepo } from '../admin/audit.repo';
@@ -147,7 +148,7 @@ describe('a price file over the 100 MB limit', () => {
     // The route's limiter around the real service, with 32 KiB instead of 100 MB: the refusal comes
     // while the file is being read, and the service stores only after the whole file is read.
     const repo = createImportedPricesRepo(t.db);
-    const service = createPriceImportService({ repo, market: t.market, audit: createAuditRepo(t.db), now: () => new Date('2008-10-15T15:00:00Z') });
+    const service = createPriceImportService({ repo, market: t.market, audit: createAuditRepo(t.db), now: () => new Date('2008-10-15T15:00:00Z'), marketClock: marketClock(t.config, t.clock) });
     const file = async function* () {
       for (let at = 0; at < GOOG.length; at += 4_096) yield Buffer.from(GOOG.slice(at, at + 4_096));
     };
