@@ -8,6 +8,7 @@ import { dayNumber, isoFromDayNumber, tradingDayOnOrBefore } from '@signalboard/
 import { createAuditRepo } from '../apps/server/src/features/admin/audit.repo';
 import { createImportedPricesRepo } from '../apps/server/src/features/data-import/imported-prices.repo';
 import { createPriceImportService } from '../apps/server/src/features/data-import/price-import.service';
+import { systemClock } from '../apps/server/src/lib/clock';
 import { UnknownSymbolError } from '../apps/server/src/providers/market/types';
 import { withBenchDatabase } from './bench-database';
 
@@ -51,7 +52,7 @@ export async function run(): Promise<string[][]> {
     const repo = createImportedPricesRepo(db);
     // A source that knows none of the symbols (the listing is the bare symbol), as a keyless installation's would.
     const market = { getProfile: (symbol: string) => Promise.reject(new UnknownSymbolError(symbol)), importChanged: async () => undefined };
-    const service = createPriceImportService({ repo, market, audit: createAuditRepo(db), now: () => new Date() });
+    const service = createPriceImportService({ repo, market, audit: createAuditRepo(db), now: () => new Date(), marketClock: systemClock });
 
     global.gc?.();
     let peak = process.memoryUsage().rss;

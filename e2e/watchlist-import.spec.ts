@@ -3,13 +3,15 @@
  * the simulated market, whose embedded universe lists T as AT&T (NYSE) and as TELUS (T.TO, TSX): a
  * bare `T` is ambiguous there. Import a TradingView list with that ambiguous entry and unknown ones,
  * pick TELUS, add, save; export both formats and read the files back; import the export again.
+ * The preview, with repeated entries, is axe clean in light, dark and at phone width.
  */
 import fs from 'node:fs/promises';
 import { CSV_BOM, parseCsv } from '@signalboard/core';
+import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { blocking, describeFindings, runAxe, settle } from './support/axe';
-import { api, screenshot, signedInUser, useBrowserPage } from './support/browser';
+import { api, newContext, SCREENSHOT_DIR, screenshot, signedInUser, useBrowserPage } from './support/browser';
 
 let page: Page;
 let token: string;
@@ -22,12 +24,22 @@ beforeEach(() => {
 
 const TRADINGVIEW_LIST = '###Tech,NASDAQ:AAPL,NASDAQ:MSFT,\n###Mixed,T,TSX:RY,NYSE:ZZZZ,BINANCE:BTCUSDT,bad symbol!';
 
-const dialog = () => page.getByRole('dialog', { name: 'Import symbols' });
+const dialog = (on: Page = page) => on.getByRole('dialog', { name: 'Import symbols' });
 
-async function expectAxeClean(state: string) {
-  await settle(page);
-  const fatal = blocking(await runAxe(page));
+async function expectAxeClean(state: string, on: Page = page) {
+  await settle(on);
+  const fatal = blocking(await runAxe(on));
   expect(fatal, `${state}:\n${describeFindings(fatal)}`).toEqual([]);
+}
+
+/** The WatchList, its Import dialog open with `text` pasted. */
+async function openImport(on: Page, text: string) {
+  await on.goto('/dashboard/symbollookup');
+  await on.getByRole('heading', { name: 'Add and Remove Stocks', level: 1 }).waitFor();
+  const importButton = on.getByRole('button', { name: 'Import' });
+  await expect.poll(() => importButton.isEnabled()).toBe(true);
+  await importButton.click();
+  await dialog(on).getByLabel('Paste symbols').fill(text);
 }
 
 async function rows(): Promise<string[]> {
@@ -42,19 +54,14 @@ async function download(item: string): Promise<{ name: string; bytes: Buffer }> 
 
 describe('WatchList import and export', () => {
   it('imports a TradingView list (one ambiguous, two unknown, a bad entry), picks, saves, exports both formats and imports the export back', async () => {
-    await page.goto('/dashboard/symbollookup');
-    await page.getByRole('heading', { name: 'Add and Remove Stocks', level: 1 }).waitFor();
-    const importButton = page.getByRole('button', { name: 'Import' });
-    await expect.poll(() => importButton.isEnabled()).toBe(true);
-    await importButton.click();
-    await dialog().getByLabel('Paste symbols').fill(TRADINGVIEW_LIST);
+    await openImport(page, TRADINGVIEW_LIST);
     await expectAxeClean('import dialog');
     await dialog().getByRole('button', { name: 'Preview' }).click();
 
     await dialog().getByText('Read as a TradingView list: 3 found · 1 to pick · 2 unknown · 1 unreadable line', { exact: true }).waitFor();
-    expect(await dialog().getByRole('checkbox', { name: 'AAPL - Apple Inc.' }).isDisabled()).toBe(true);
-    expect(await dialog().getByRole('checkbox', { name: 'MSFT - Microsoft Corporation' }).isChecked()).toBe(true);
-    expect(await dialog().getByRole('checkbox', { name: 'RY.TO - Royal Bank of Canada' }).isChecked()).toBe(true);
+    expect(await dialog().getByRole('checkbox', { name: 'AAPL - Apple Inc. (line 1)' }).isDisabled()).toBe(true);
+    expect(await dialog().getByRole('checkbox', { name: 'MSFT - Microsoft Corporation (line 1)' }).isChecked()).toBe(true);
+    expect(await dialog().getByRole('checkbox', { name: 'RY.TO - Royal Bank of Canada (line 2)' }).isChecked()).toBe(true);
     await dialog().getByText('ZZZZ is not listed on a US exchange (no exact match in the symbol lookup).', { exact: true }).waitFor();
     await dialog().getByText('BINANCE is not a US or Canadian (TSX) exchange; favorites are US and Canadian stocks only.', { exact: true }).waitFor();
     expect(await dialog().getByRole('list', { name: 'Lines that could not be read' }).innerText()).toBe('Line 2: "bad symbol!" is not a symbol (letters, digits and . - ^ = only).');
@@ -103,5 +110,39 @@ describe('WatchList import and export', () => {
     await dialog().getByRole('button', { name: 'Cancel' }).click();
     await dialog().waitFor({ state: 'detached' });
     await expectAxeClean('after import');
+  });
+
+  it('the preview, with repeated entries, is axe clean in dark and at phone width', async () => {
+    // MSFT again on line 2 and line 3: repeats of line 1, each its own (disabled) tick named by its line.
+    const text = `${TRADINGVIEW_LIST},MSFT\nNASDAQ:MSFT`;
+    for (const [label, options] of [
+      ['dark', { colorScheme: 'dark' }],
+      ['phone', { width: 390, height: 844 }],
+    ] as const) {
+      const context = await newContext(session.browser, options);
+      try {
+        await signedInUser(context, `watchlist-import-${label}`, { favorites: [{ symbol: 'AAPL', description: 'Apple Inc.' }] });
+        const on = await context.newPage();
+        await openImport(on, text);
+        await dialog(on).getByRole('button', { name: 'Preview' }).click();
+        await dialog(on).getByText('Read as a TradingView list: 5 found · 1 to pick · 2 unknown · 1 unreadable line', { exact: true }).waitFor();
+        expect(await dialog(on).getByRole('checkbox', { name: 'MSFT - Microsoft Corporation (line 1)', exact: true }).isChecked()).toBe(true);
+        for (const line of [2, 3]) {
+          const again = dialog(on).getByRole('checkbox', { name: `MSFT - Microsoft Corporation (line ${line})`, exact: true });
+          expect([await again.isChecked(), await again.isDisabled()], `line ${line}`).toEqual([false, true]);
+        }
+        await dialog(on).getByRole('button', { name: 'Add 2 to favorites' }).waitFor();
+        await expectAxeClean(`import preview (${label})`, on);
+        await screenshot(on, `watchlist-import-preview-${label}`);
+        await dialog(on).screenshot({ path: path.join(SCREENSHOT_DIR, `watchlist-import-preview-${label}-dialog.png`) });
+        // The dialog scrolls when it is taller than the screen: its buttons are reached, and usable, at the end.
+        const add = dialog(on).getByRole('button', { name: 'Add 2 to favorites' });
+        await add.scrollIntoViewIfNeeded();
+        await expect.poll(() => add.evaluate((button) => button.getBoundingClientRect().bottom <= window.innerHeight)).toBe(true);
+        await screenshot(on, `watchlist-import-preview-${label}-end`);
+      } finally {
+        await context.close();
+      }
+    }
   });
 });

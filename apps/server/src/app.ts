@@ -281,7 +281,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await secured.register(dropScannerRoutes, { dropScanner: services.dropScanner });
       await secured.register(optionSignalsRoutes, { optionSignals: services.optionSignals });
       await secured.register(favoriteQuotesRoutes, { favoriteQuotes: services.favoriteQuotes });
-      await secured.register(watchlistImportRoutes, { service: services.watchlistImport });
+      await secured.register(watchlistImportRoutes, { service: services.watchlistImport, limit: services.userLimits.watchlistImport });
       await secured.register(newsAnalysisRoutes, { service: services.newsAnalysis, limit: services.userLimits.analysis });
       await secured.register(dashboardRoutes, { repo: services.dashboardRepo, jobs: deps.queued ? { fillIfEmpty: deps.queued.fillDashboard } : dashboardJobs, market: deps.market, marketClock: deps.marketClock, imageOrigins: config.NEWS_IMAGE_ORIGINS });
       await secured.register(tradesRoutes, { versions: tradeJobs.versions, repo: services.tradesRepo, market: deps.market, marketClock: deps.marketClock, records: services.records });

@@ -232,6 +232,9 @@ const envSchema = z.object({
   SCAN_RUN_WINDOW_SECONDS: positiveInt.default(60),
   /** Backtests one process runs at once (the API's without REDIS_URL, each worker's with it); more wait, queued, for a slot. */
   SCAN_BACKTEST_MAX_CONCURRENT: positiveInt.max(16).default(1),
+  /** Per user: watchlist import previews (POST api/watchlist/import_preview; each looks up to 2,000 symbols) in each window (docs/data-in-and-out.md). */
+  WATCHLIST_IMPORT_MAX_PER_USER: positiveInt.default(30),
+  WATCHLIST_IMPORT_WINDOW_SECONDS: positiveInt.default(10 * 60),
 });
 
 /** MARKET_NOW with MARKET_DATA=live: live providers serve today's data, and the rate limits and cache run on real time. */

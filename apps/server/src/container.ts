@@ -183,7 +183,7 @@ export function createContainer(deps: ContainerDeps, options: ContainerOptions) 
   const singleSignOn = { linkedUserIds: () => oidc.linkedUserIds(), passwordForm: oidc.passwordForm };
   const admin = createAdminService({ db, users, sessions, auth, audit, clock, limitReset: (email) => enforce([limiters.forgotByEmail], [email], 'password reset'), singleSignOn });
   // Imported daily price files (docs/data-in-and-out.md), served by the market's imported layer.
-  const priceImport = createPriceImportService({ repo: createImportedPricesRepo(db), market: deps.market, audit, now: () => new Date(clock.nowMs()) });
+  const priceImport = createPriceImportService({ repo: createImportedPricesRepo(db), market: deps.market, audit, now: () => new Date(clock.nowMs()), marketClock: deps.marketClock });
   // Codes checked behind the token (turning two-factor on or off, new recovery codes) are guesses
   // too: as many per account as sign-in attempts per e-mail.
   const twoFactorCodeLimit = createUserLimit({

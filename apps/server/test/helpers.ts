@@ -241,17 +241,20 @@ export function uniqueEmail(label = 'user'): string {
   return `${label}-${counter}-${randomBytes(3).toString('hex')}@example.com`;
 }
 
-/** A new signed-in user whose favourites are `symbols` (descriptions '{symbol} Corp.'); answers its headers. */
+/**
+ * A new signed-in user whose favourites are `symbols` (a bare symbol's description is '{symbol} Corp.');
+ * answers its headers.
+ */
 export async function userWithFavorites(
   t: { app: FastifyInstance; db: Database },
   label: string,
-  symbols: readonly string[],
+  symbols: ReadonlyArray<string | { symbol: string; description: string }>,
 ): Promise<{ authorization: string }> {
   const email = uniqueEmail(label);
   await createUser(t.db, email, 'pw');
   const headers = await login(t.app, email, 'pw');
   if (symbols.length > 0) {
-    const stocks = symbols.map((symbol) => ({ symbol, description: `${symbol} Corp.` }));
+    const stocks = symbols.map((entry) => (typeof entry === 'string' ? { symbol: entry, description: `${entry} Corp.` } : entry));
     const saved = await t.app.inject({ method: 'POST', url: '/api/batch_update_favorite_stocks', headers, payload: { stocks } });
     if (saved.statusCode !== 200) throw new Error(`batch_update_favorite_stocks answered ${saved.statusCode}: ${saved.body}`);
   }

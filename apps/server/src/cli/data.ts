@@ -80,7 +80,7 @@ async function main(): Promise<number> {
     const repo = createImportedPricesRepo(database.db);
     const config = loadConfig();
     const clock = marketClock(config, systemClock);
-    const service = createPriceImportService({ repo, market: createMarket(config, clock, undefined, repo), audit: createAuditRepo(database.db), now: () => new Date() });
+    const service = createPriceImportService({ repo, market: createMarket(config, clock, undefined, repo), audit: createAuditRepo(database.db), now: () => new Date(), marketClock: clock });
     const actor = { name: 'command line' } as const;
     if (command === 'list') {
       const rows = await service.summaries();

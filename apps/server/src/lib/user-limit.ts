@@ -48,6 +48,8 @@ export interface CostlyCallLimits {
   passwordChange: UserLimit;
   /** Custom scan runs (POST api/scans/run, each well-formed call; the Custom Scan alerts' runs are no call and not counted). */
   scanRun: UserLimit;
+  /** Watchlist import previews (POST api/watchlist/import_preview, each well-formed call: up to 2,000 symbol lookups). */
+  watchlistImport: UserLimit;
 }
 
 type LimitSettings = Pick<
@@ -60,6 +62,8 @@ type LimitSettings = Pick<
   | 'PASSWORD_CHANGE_WINDOW_SECONDS'
   | 'SCAN_RUN_MAX_PER_USER'
   | 'SCAN_RUN_WINDOW_SECONDS'
+  | 'WATCHLIST_IMPORT_MAX_PER_USER'
+  | 'WATCHLIST_IMPORT_WINDOW_SECONDS'
 >;
 
 /** The per-user limits of the calls that cost money, mail or CPU (README "Configuration"). */
@@ -76,5 +80,13 @@ export function createCostlyCallLimits(config: LimitSettings, clock: Clock, stor
       store,
     }),
     scanRun: createUserLimit({ name: 'scan-run-user', what: 'scan runs', max: config.SCAN_RUN_MAX_PER_USER, windowSeconds: config.SCAN_RUN_WINDOW_SECONDS, clock, store }),
+    watchlistImport: createUserLimit({
+      name: 'watchlist-import-user',
+      what: 'watchlist import previews',
+      max: config.WATCHLIST_IMPORT_MAX_PER_USER,
+      windowSeconds: config.WATCHLIST_IMPORT_WINDOW_SECONDS,
+      clock,
+      store,
+    }),
   };
 }

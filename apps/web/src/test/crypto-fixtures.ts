@@ -82,6 +82,35 @@ export function scorecardGroup(overrides: Partial<CryptoScorecardGroup> & Pick<C
   };
 }
 
+/**
+ * The Short-term Buy group the scorecard tests share: 40 signal changes; at 7 days 36 scored (a mean
+ * with its interval, a share positive, the baseline, and BTC's benchmark over `benchmarkN` of them),
+ * at 30 days 12 (a mean and a share, no interval), at 90 days none yet (all 40 pending).
+ */
+export function scoredBuyGroup(benchmarkN = 36): CryptoScorecardGroup {
+  return scorecardGroup({
+    horizon: 'Short',
+    label: 'Buy',
+    signals: 40,
+    cells: [
+      scorecardCell({
+        days: 7,
+        n: 36,
+        pending: 4,
+        mean: 0.0123,
+        median: 0.01,
+        meanInterval: { low: -0.004, high: 0.0281 },
+        sharePositive: { rate: 0.5833, low: 0.4217, high: 0.7288 },
+        baseline: 0.0051,
+        excess: 0.0072,
+        benchmark: { symbol: 'BTC', n: benchmarkN, meanReturn: 0.008, meanExcess: 0.0043 },
+      }),
+      scorecardCell({ days: 30, n: 12, pending: 28, mean: -0.02, sharePositive: { rate: 0.4167, low: 0.1933, high: 0.6806 } }),
+      scorecardCell({ days: 90, n: 0, pending: 40 }),
+    ],
+  });
+}
+
 export function scorecard(groups: CryptoScorecardGroup[], overrides: Partial<CryptoScorecard> = {}): CryptoScorecard {
   return cryptoScorecard.parse({
     asOf: '2026-11-19',

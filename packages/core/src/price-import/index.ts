@@ -4,7 +4,7 @@
  *   symbolFromFileName(name: string): string | null          // 'aapl.us.txt' → 'AAPL', '^GSPC.csv' → '^GSPC'
  *   new PriceFileParser(format, { symbol? }) .push(chunk): PriceBar[] .end(): PriceBar[] .problems .hasErrors
  *   new PriceSeriesCollector(fallbackSymbol?) .add(bars) .symbols() .series(symbol): PriceSeries
- *   checkPriceSeries(symbol, bars: PriceSeries | readonly PriceBar[], options?: { calendar?: 'us' | 'utc'; … }): PriceSeriesReport
+ *   checkPriceSeries(symbol, bars: PriceSeries | readonly PriceBar[], options?: { calendar?: 'us' | 'utc'; today?: 'YYYY-MM-DD'; … }): PriceSeriesReport
  *   preparePriceSeries(series, report, splitsToAdjust?): PriceSeries  // sorted, closed days dropped, adjusted
  *   adjustForSplits(series (sorted), splits): PriceSeries
  *   ENGINE_WARMUP_BARS (260), engineWarmupBars(calendar), SPLIT_THRESHOLD (0.4), PRICE_CALENDAR_FROM ('2000-01-01')

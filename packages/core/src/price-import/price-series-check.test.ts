@@ -105,6 +105,24 @@ describe('checkPriceSeries', () => {
     expect(report.storedRows).toBe(0);
   });
 
+  it('refuses a bar dated after today (the caller’s market clock), naming its line; today itself is fine, and without today nothing is checked', () => {
+    // Sessions to Friday 2026-12-04, then Monday 2026-12-07 and Tuesday 2026-12-08: after a "today" of Saturday the 5th.
+    const some = bars(sessions('2026-11-02', '2026-12-08'));
+    const report = checkPriceSeries('X', some, { today: '2026-12-05', warmupBars: 1 });
+    expect(report.errors).toEqual([
+      { line: some.length, severity: 'error', code: 'future-date', message: `Line ${some.length}: 2026-12-07 is a date in the future (today is 2026-12-05)` },
+      { line: some.length + 1, severity: 'error', code: 'future-date', message: `Line ${some.length + 1}: 2026-12-08 is a date in the future (today is 2026-12-05)` },
+    ]);
+    expect(report.warnings).toEqual([]);
+    expect(report.storedRows).toBe(0);
+    // Newest first (Yahoo's order): the same lines are named.
+    expect(checkPriceSeries('X', [...some].reverse(), { today: '2026-12-05', warmupBars: 1 }).errors.map((error) => error.line)).toEqual([some.length, some.length + 1]);
+    // A bar of today (a session under way, or closed) is no future.
+    expect(checkPriceSeries('X', some, { today: '2026-12-08', warmupBars: 1 }).errors).toEqual([]);
+    expect(checkPriceSeries('X', some, { warmupBars: 1 }).errors).toEqual([]);
+    expect(() => checkPriceSeries('X', some, { today: '2026-12-5' })).toThrowError(RangeError);
+  });
+
   it('reads a crypto series on the every-day calendar: weekends are sessions, a missing day is a gap', () => {
     const everyDay: number[] = [];
     for (let day = dayNumber('2024-01-01'); day <= dayNumber('2024-12-31'); day += 1) if (day !== dayNumber('2024-03-03')) everyDay.push(day);

@@ -1,7 +1,8 @@
 /**
  * The per-series checks, over the bars of one symbol in any order (docs/data-in-and-out.md "Daily
  * price files"):
- * - refusal: a date twice (both lines named);
+ * - refusals: a date twice (both lines named); a date after `options.today` (a date in the future,
+ *   when the caller gives today: core has no clock);
  * - warnings: a bar on a day the exchange was closed (listed, and not stored: the engines count
  *   sessions, and a bar on a holiday would shift them); sessions between the first and the last bar
  *   without a bar (listed, one warning per gap); a close-to-close move beyond 40 % between two
@@ -14,7 +15,7 @@
  * the every-day calendar (options.calendar 'utc'): every day is a session, none is closed.
  */
 import { TRADE_ENGINES } from '../trades/index';
-import { dayNumber, isTradingDayNumber } from '../market/trading-calendar';
+import { dayNumber, isIsoDate, isTradingDayNumber } from '../market/trading-calendar';
 import { dateOrder, toPriceSeries } from './price-series';
 import { isoOfDay } from './price-values';
 import { PriceProblemList } from './problems';
@@ -66,6 +67,8 @@ export function checkPriceSeries(symbol: string, bars: PriceSeries | readonly Pr
   // On the every-day calendar (crypto) every day is a session.
   const from = calendar === 'us' ? calendarFrom : Number.NEGATIVE_INFINITY;
   const session = calendar === 'us' ? isSession : () => true;
+  if (options.today !== undefined && !isIsoDate(options.today)) throw new RangeError(`today must be an ISO day (YYYY-MM-DD), not ${JSON.stringify(options.today)}`);
+  const today = options.today === undefined ? Number.POSITIVE_INFINITY : dayNumber(options.today);
   let checked = 0;
   let firstClosedLine = 0;
   const problems = new PriceProblemList();
@@ -83,6 +86,10 @@ export function checkPriceSeries(symbol: string, bars: PriceSeries | readonly Pr
       let first = k - 1;
       while (first > 0 && day[order[first - 1]!] === d) first -= 1;
       problems.add(line[i]!, 'duplicate-date', `Line ${line[i]}: ${isoOfDay(d)} again (first on line ${line[order[first]!]})`);
+      continue;
+    }
+    if (d > today) {
+      problems.add(line[i]!, 'future-date', `Line ${line[i]}: ${isoOfDay(d)} is a date in the future (today is ${options.today})`);
       continue;
     }
     if (d >= from) checked += 1;

@@ -91,6 +91,7 @@ export type PriceErrorCode =
   | 'missing-symbol' // the symbol column is empty
   | 'no-bars' // nothing to import
   | 'duplicate-date' // a symbol's date twice
+  | 'future-date' // a bar dated after today (PriceSeriesCheckOptions.today)
   | 'mostly-closed-days'; // over 10 % of the bars on closed days: shifted or misread dates
 
 /** Warnings: the file is stored and they are shown. */
@@ -187,4 +188,9 @@ export interface PriceSeriesCheckOptions {
   calendar?: SessionCalendar;
   /** Default: the largest warm-up of the trade engines on that calendar (260 on 'us', 200 on 'utc'). */
   warmupBars?: number;
+  /**
+   * Today as an ISO day (YYYY-MM-DD; core has no clock: the caller's market clock says it): a bar
+   * dated after it is refused ('future-date'), naming its line. Absent: dates are not checked against today.
+   */
+  today?: string;
 }

@@ -4,6 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { marketClock } from '../../providers/market';
 import { createTestApp, type TestApp } from '../../../test/helpers';
 import { createAuditRepo } from '../admin/audit.repo';
 import { createImportedPricesRepo, type ImportedPricesRepo } from './imported-prices.repo';
@@ -23,7 +24,7 @@ async function* chunks(text: string, size = 1_000): AsyncGenerator<string> {
 beforeAll(async () => {
   t = await createTestApp({ MARKET_NOW: '2008-10-15T15:00:00Z' });
   repo = createImportedPricesRepo(t.db);
-  service = createPriceImportService({ repo, market: t.market, audit: createAuditRepo(t.db), now: () => new Date('2008-10-15T15:00:00Z') });
+  service = createPriceImportService({ repo, market: t.market, audit: createAuditRepo(t.db), now: () => new Date('2008-10-15T15:00:00Z'), marketClock: marketClock(t.config, t.clock) });
 });
 afterAll(async () => t.close());
 
@@ -58,6 +59,29 @@ describe('importing a price file', () => {
     expect(report.problems[0]).toMatchObject({ line: 3, severity: 'error', code: 'inconsistent-ohlc' });
     expect(report.problems[0]!.message).toMatch(/^Line 3: /);
     expect((await repo.listings()).map((row) => row.symbol)).not.toContain('ZZREF');
+  });
+
+  it('refuses a file whose series is refused by its checks (a date twice), naming both lines, and stores none of it', async () => {
+    const text = 'Date,Open,High,Low,Close,Volume\n2008-10-13,10,11,9,10.5,100\n2008-10-14,10,11,9,10.5,100\n2008-10-13,10,11,9,10.5,100\n';
+    const report = await service.importFile(chunks(text), { name: 'ZZTWICE.csv' }, CLI);
+    expect(report.stored).toBe(false);
+    expect(report.problems.filter((problem) => problem.severity === 'error')).toEqual([
+      { line: 4, severity: 'error', code: 'duplicate-date', message: 'Line 4: 2008-10-13 again (first on line 2)' },
+    ]);
+    expect((await repo.listings()).map((row) => row.symbol)).not.toContain('ZZTWICE');
+  });
+
+  it('refuses a bar dated after today on the market clock (MARKET_NOW here: 2008-10-15), naming its line; the CLI and the Data card go through here', async () => {
+    const text = 'Date,Open,High,Low,Close,Volume\n2008-10-14,10,11,9,10.5,100\n2008-10-15,10,11,9,10.5,100\n2008-10-16,10,11,9,10.5,100\n';
+    const report = await service.importFile(chunks(text), { name: 'ZZFUT.csv' }, CLI);
+    expect(report.stored).toBe(false);
+    expect(report.problems.filter((problem) => problem.severity === 'error')).toEqual([
+      { line: 4, severity: 'error', code: 'future-date', message: 'Line 4: 2008-10-16 is a date in the future (today is 2008-10-15)' },
+    ]);
+    expect((await repo.listings()).map((row) => row.symbol)).not.toContain('ZZFUT');
+    // Today's own bar is no future: without the last row the file is stored.
+    const upToToday = await service.importFile(chunks(text.split('\n').slice(0, 3).join('\n')), { name: 'ZZFUT.csv' }, CLI);
+    expect([upToToday.errorCount, upToToday.stored]).toEqual([0, true]);
   });
 
   it('checks without storing on a dry run', async () => {

@@ -1,7 +1,8 @@
 /**
  * Importing a daily price file (issue 29; docs/data-in-and-out.md "Daily price files"): the file is
  * read as a stream (its head detects the format unless one is given), every row and then every
- * symbol's series is checked (packages/core/src/price-import), and only a file without a refusal is
+ * symbol's series is checked (packages/core/src/price-import; a bar after today on the market's clock
+ * is refused), and only a file without a refusal is
  * stored, whole, in one transaction (imported-prices.repo.ts). The same report serves the admin's
  * preview (`dryRun`: nothing stored), the admin's import and the command line.
  */
@@ -12,12 +13,14 @@ import {
   preparePriceSeries,
   PriceFileParser,
   PriceSeriesCollector,
+  newYorkTime,
   symbolFromFileName,
   type PriceFileFormat,
   type PriceFileProblem,
   type PriceSeries,
   type PriceSeriesReport,
 } from '@signalboard/core';
+import type { Clock } from '../../lib/clock';
 import type { CachedMarket } from '../../providers/market/cached-market';
 import type { AuditActor, AuditRepo } from '../admin/audit.repo';
 import type { ImportCounts, ImportedBarColumns, ImportedListing, ImportedPricesRepo } from './imported-prices.repo';
@@ -77,7 +80,10 @@ export interface PriceImportDeps {
   /** The profile of a symbol the file does not describe; told when an import changed what it serves. */
   market: Pick<CachedMarket, 'getProfile' | 'importChanged'>;
   audit: Pick<AuditRepo, 'record'>;
+  /** When an import happened (stored with it). */
   now: () => Date;
+  /** The market's clock (MARKET_NOW when pinned): its New York day is "today", after which no bar may be dated. */
+  marketClock: Pick<Clock, 'nowMs'>;
 }
 
 /** The file's text, chunk by chunk, decoded as UTF-8 across chunk boundaries; counts bytes and hashes them. */
@@ -176,12 +182,16 @@ export function createPriceImportService(deps: PriceImportDeps) {
       const adjustDates = new Set(adjustAll ? [] : (request.adjustSplits ?? []));
       const prepared: Array<{ series: PriceSeries; report: PriceImportSeries }> = [];
       const earlier = new Map((await deps.repo.listings()).map((listing) => [listing.symbol, listing]));
+      // The exchanges' day (US and Toronto listings: New York's), so an evening import of the day's bar is not "future".
+      const today = newYorkTime(deps.marketClock.nowMs()).isoDate;
       for (const name of collector.symbols()) {
         const series = collector.series(name);
-        const checked = checkPriceSeries(name, series);
+        const checked = checkPriceSeries(name, series, { today });
         const splits = checked.possibleSplits.filter((split) => split.adjustable && (adjustAll || adjustDates.has(split.date)));
         const listing = await listingOf(name, request.listing, earlier);
-        prepared.push({ series: preparePriceSeries(series, checked, splits), report: { ...checked, listing, adjusted: splits.map((split) => split.date) } });
+        // A refused series is reported and never stored (preparePriceSeries refuses it): its bars stay as read.
+        const refused = checked.errors.length > 0;
+        prepared.push({ series: refused ? series : preparePriceSeries(series, checked, splits), report: { ...checked, listing, adjusted: refused ? [] : splits.map((split) => split.date) } });
       }
 
       const all = [...parser.problems, ...prepared.flatMap(({ report }) => [...report.errors, ...report.warnings])];

@@ -4,11 +4,19 @@
  * msg; the list and removal.
  */
 import { readFileSync } from 'node:fs';
+import { Readable } from 'node:stream';
+import { PRICE_IMPORT_MAX_BYTES } from '@signalboard/core';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { users } from '../../db/schema';
+import { HttpError } from '../../lib/errors';
+import { marketClock } from '../../providers/market';
 import { createTestApp, createUser, login, uniqueEmail, type TestApp } from '../../../test/helpers';
 import { ADMINS_ONLY_MSG } from '../admin/admin.routes';
+import { createAuditRepo } from '../admin/audit.repo';
+import { createImportedPricesRepo } from './imported-prices.repo';
+import { createPriceImportService } from './price-import.service';
+import { limited, PRICE_FILE_TOO_LARGE_MSG } from './prices.routes';
 
 let t: TestApp;
 let admin: { authorization: string };
@@ -101,5 +109,56 @@ describe('api/admin/prices', () => {
     expect(garbage.statusCode).toBe(200);
     expect(garbage.json()).toMatchObject({ stored: false, format: null });
     expect(garbage.json().format_problem).toBeTruthy();
+  });
+});
+
+/** `total` bytes of `fill` in 1 MiB chunks (one buffer reused): a body that is never held whole. */
+async function* bytesOf(total: number, fill = 'x'): AsyncGenerator<Buffer> {
+  const chunk = Buffer.alloc(1024 * 1024, fill);
+  for (let sent = 0; sent < total; sent += chunk.byteLength) yield total - sent >= chunk.byteLength ? chunk : chunk.subarray(0, total - sent);
+}
+
+describe('a price file over the 100 MB limit', () => {
+  const priceImports = async () => (await createAuditRepo(t.db).newest(100)).filter((row) => row.action === 'price-import');
+
+  it('is refused with 413 and a msg once its 100 MB + 1st byte arrives, stores nothing, and the next import runs', async () => {
+    expect(PRICE_IMPORT_MAX_BYTES).toBe(100 * 1024 * 1024);
+    const listedBefore = (await t.app.inject({ method: 'GET', url: '/api/admin/prices', headers: admin })).json();
+    const auditBefore = (await priceImports()).length;
+    // Bytes in no price layout: the service reads past the head without parsing (hash and size only),
+    // so the stream reaches the route's limit in about a second.
+    const refused = await t.app.inject({
+      method: 'POST',
+      url: '/api/admin/prices/import?name=ZZBIG.csv',
+      headers: { ...admin, 'content-type': 'text/csv' },
+      payload: Readable.from(bytesOf(PRICE_IMPORT_MAX_BYTES + 1)),
+    });
+    expect([refused.statusCode, refused.json()]).toEqual([413, { msg: PRICE_FILE_TOO_LARGE_MSG }]);
+    expect(PRICE_FILE_TOO_LARGE_MSG).toBe('A price file may have at most 100 MB: split it into smaller files.');
+    expect(refused.headers.connection).toBe('close');
+    expect((await t.app.inject({ method: 'GET', url: '/api/admin/prices', headers: admin })).json()).toEqual(listedBefore);
+    expect(await priceImports()).toHaveLength(auditBefore);
+
+    // The refusal ended the import under way: another one is not answered 409.
+    const next = await upload(admin, { name: 'ZZNEXT.csv', dry_run: 'true' }, GOOG);
+    expect([next.statusCode, next.json().stored]).toEqual([200, false]);
+  });
+
+  it('a file that would be stored is refused before its end and none of it is stored; one of exactly the limit is (the same limiter, a smaller limit)', async () => {
+    // The route's limiter around the real service, with 32 KiB instead of 100 MB: the refusal comes
+    // while the file is being read, and the service stores only after the whole file is read.
+    const repo = createImportedPricesRepo(t.db);
+    const service = createPriceImportService({ repo, market: t.market, audit: createAuditRepo(t.db), now: () => new Date('2008-10-15T15:00:00Z'), marketClock: marketClock(t.config, t.clock) });
+    const file = async function* () {
+      for (let at = 0; at < GOOG.length; at += 4_096) yield Buffer.from(GOOG.slice(at, at + 4_096));
+    };
+    expect(Buffer.byteLength(GOOG)).toBeGreaterThan(32 * 1024);
+    const refused = service.importFile(limited(file(), 32 * 1024), { name: 'ZZPART.csv' }, { name: 'command line' });
+    await expect(refused).rejects.toMatchObject({ statusCode: 413, message: PRICE_FILE_TOO_LARGE_MSG });
+    await expect(refused).rejects.toBeInstanceOf(HttpError);
+    expect((await repo.listings()).map((row) => row.symbol)).not.toContain('ZZPART');
+    // The whole file, exactly at the limit, is stored: the refusal above was the limit's.
+    const stored = await service.importFile(limited(file(), Buffer.byteLength(GOOG)), { name: 'ZZPART.csv' }, { name: 'command line' });
+    expect(stored).toMatchObject({ stored: true, series: [{ symbol: 'ZZPART', storedRows: 1047 }] });
   });
 });

@@ -15,12 +15,12 @@ export const IMPORT_RUNNING_MSG = 'Another price file is being imported: try aga
 export const PRICE_FILE_TOO_LARGE_MSG = `A price file may have at most ${PRICE_IMPORT_MAX_BYTES / 1024 / 1024} MB: split it into smaller files.`;
 const MAX_LISTED_SESSIONS = 200;
 
-/** The body as a stream of chunks, refused (413) past PRICE_IMPORT_MAX_BYTES. */
-async function* limited(body: AsyncIterable<Uint8Array>): AsyncGenerator<Uint8Array> {
+/** The body as a stream of chunks, refused (413) past `maxBytes` (the route's: PRICE_IMPORT_MAX_BYTES; a test's: smaller). */
+export async function* limited(body: AsyncIterable<Uint8Array>, maxBytes = PRICE_IMPORT_MAX_BYTES): AsyncGenerator<Uint8Array> {
   let bytes = 0;
   for await (const chunk of body) {
     bytes += chunk.byteLength;
-    if (bytes > PRICE_IMPORT_MAX_BYTES) throw new HttpError(413, PRICE_FILE_TOO_LARGE_MSG, { headers: { connection: 'close' } });
+    if (bytes > maxBytes) throw new HttpError(413, PRICE_FILE_TOO_LARGE_MSG, { headers: { connection: 'close' } });
     yield chunk;
   }
 }

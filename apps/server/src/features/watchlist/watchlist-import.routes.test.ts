@@ -1,32 +1,37 @@
 import { parseCsv, watchlistCsv, watchlistTradingViewText, WATCHLIST_IMPORT_MAX_BYTES } from '@signalboard/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, createUser, login, uniqueEmail, type TestApp } from '../../../test/helpers';
+import { createTestApp, userWithFavorites, type TestApp } from '../../../test/helpers';
 
 type Headers = { authorization: string };
 
 // The simulated market's embedded universe: T (AT&T, NYSE) and T.TO (TELUS, TSX) share a ticker, as
-// do K, L and PPL; AAPL and MSFT are NASDAQ only, RY.TO is TSX only, SPY is NYSE Arca.
+// do K, L and PPL; AAPL and MSFT are NASDAQ only, RY.TO is TSX only, SPY is NYSE Arca. The app runs
+// with the default per-user preview limit (30 every 10 minutes).
 let t: TestApp;
 beforeAll(async () => {
   t = await createTestApp();
 });
 afterAll(async () => t.close());
 
-async function newUser(label: string): Promise<Headers> {
-  const email = uniqueEmail(label);
-  await createUser(t.db, email, 'pw');
-  return login(t.app, email, 'pw');
-}
-async function preview(headers: Headers, payload: unknown) {
-  const response = await t.app.inject({ method: 'POST', url: '/api/watchlist/import_preview', headers, payload: payload as object });
+/** A new signed-in user with these favourites saved (none by default). */
+const newUser = (label: string, favorites: Parameters<typeof userWithFavorites>[2] = []) => userWithFavorites(t, label, favorites);
+
+/** POST api/watchlist/import_preview as `headers` ({}: no token); a string payload is sent as the JSON body as it is. Never a 500. */
+async function preview(headers: Headers | Record<string, never>, payload: unknown) {
+  const raw = typeof payload === 'string';
+  const response = await t.app.inject({
+    method: 'POST',
+    url: '/api/watchlist/import_preview',
+    headers: raw ? { ...headers, 'content-type': 'application/json' } : headers,
+    payload: payload as object | string,
+  });
   expect(response.statusCode, response.body).not.toBe(500);
   return response;
 }
 
 describe('POST api/watchlist/import_preview', () => {
   it('looks up each TradingView entry: found, ambiguous (US and Toronto), unknown with the reason, duplicates and saved ones marked', async () => {
-    const user = await newUser('import-tv');
-    await t.app.inject({ method: 'POST', url: '/api/batch_update_favorite_stocks', headers: user, payload: { stocks: [{ symbol: 'MSFT', description: 'Microsoft' }] } });
+    const user = await newUser('import-tv', ['MSFT']);
     const text = '###Tech,NASDAQ:AAPL,NASDAQ:MSFT,\n###Mixed,T,TSX:RY,NYSE:ZZZZ,BINANCE:BTCUSDT,AAPL,bad symbol!\nSHOP.TO,AMEX:SPY';
     const response = await preview(user, { text });
     expect(response.statusCode, response.body).toBe(200);
@@ -77,26 +82,24 @@ describe('POST api/watchlist/import_preview', () => {
     expect([long.statusCode, long.json()]).toEqual([200, { format: null, entries: [], problems: [{ line: 2001, message: 'The text has 2,001 lines; an import takes at most 2,000. Split it into smaller files.' }] }]);
     const missing = await preview(user, {});
     expect([missing.statusCode, missing.json()]).toEqual([400, { msg: 'text must be the watchlist as text' }]);
-    const huge = await t.app.inject({ method: 'POST', url: '/api/watchlist/import_preview', headers: { ...user, 'content-type': 'application/json' }, payload: JSON.stringify({ text: 'A'.repeat(2_000_000) }) });
+    const huge = await preview(user, JSON.stringify({ text: 'A'.repeat(2_000_000) }));
     expect(huge.statusCode).toBe(413);
     expect(huge.json()).toHaveProperty('msg');
   });
 
   it('needs a token', async () => {
-    const response = await t.app.inject({ method: 'POST', url: '/api/watchlist/import_preview', payload: { text: 'AAPL' } });
-    expect(response.statusCode).toBe(401);
+    expect((await preview({}, { text: 'AAPL' })).statusCode).toBe(401);
   });
 });
 
 describe('GET api/watchlist/export', () => {
   it('answers the saved favourites with their exchange, which the CSV and TradingView writers turn into files that read back', async () => {
-    const user = await newUser('export');
-    await t.app.inject({
-      method: 'POST',
-      url: '/api/batch_update_favorite_stocks',
-      headers: user,
-      payload: { stocks: [{ symbol: 'AAPL', description: 'Apple Inc.' }, { symbol: 'T.TO', description: 'TELUS Corporation' }, { symbol: 'SPY', description: 'SPDR' }, { symbol: 'ZZZZ', description: 'Gone' }] },
-    });
+    const user = await newUser('export', [
+      { symbol: 'AAPL', description: 'Apple Inc.' },
+      { symbol: 'T.TO', description: 'TELUS Corporation' },
+      { symbol: 'SPY', description: 'SPDR' },
+      { symbol: 'ZZZZ', description: 'Gone' },
+    ]);
     const response = await t.app.inject({ method: 'GET', url: '/api/watchlist/export', headers: user });
     expect(response.statusCode, response.body).toBe(200);
     const { stocks } = response.json<{ stocks: Array<{ symbol: string; description: string; exchange: string }> }>();
@@ -122,5 +125,27 @@ describe('GET api/watchlist/export', () => {
       ['found', 'SPY'],
       ['unknown', undefined],
     ]);
+  });
+});
+
+// Each preview may look up 2,000 symbols: at most WATCHLIST_IMPORT_MAX_PER_USER every
+// WATCHLIST_IMPORT_WINDOW_SECONDS per user (lib/user-limit.ts; on Redis every API process counts
+// together). Last in the file: it moves the app's clock.
+describe('watchlist import previews per user', () => {
+  it('answers the 31st preview of 10 minutes 429 with a msg naming the limit and retry-after; another user is not affected; after the window it works again', async () => {
+    expect([t.config.WATCHLIST_IMPORT_MAX_PER_USER, t.config.WATCHLIST_IMPORT_WINDOW_SECONDS]).toEqual([30, 600]);
+    const user = await newUser('import-limit');
+    for (let index = 0; index < 30; index += 1) expect((await preview(user, { text: 'AAPL' })).statusCode).toBe(200);
+    t.clock.advance(60_000);
+    const limited = await preview(user, { text: 'AAPL' });
+    expect([limited.statusCode, limited.json()]).toEqual([429, { msg: 'Too many watchlist import previews (at most 30 every 10 minutes). Please try again in 9 minutes.' }]);
+    expect(limited.headers['retry-after']).toBe('540');
+    // A body that is no preview is still answered for what it is.
+    expect((await preview(user, {})).statusCode).toBe(400);
+
+    expect((await preview(await newUser('import-limit-other'), { text: 'AAPL' })).statusCode).toBe(200);
+
+    t.clock.advance(540_000);
+    expect((await preview(user, { text: 'AAPL' })).statusCode).toBe(200);
   });
 });

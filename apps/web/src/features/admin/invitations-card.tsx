@@ -2,13 +2,13 @@ import { Badge, Button, Group, Select, Table, Text, TextInput, VisuallyHidden } 
 import type { AdminInvitation } from '@signalboard/core';
 import { useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { ConfirmDialog } from '../../components/confirm-dialog';
 import { formatMediumDate } from '../../components/format';
-import { notifyError, notifySuccess } from '../../components/notify';
+import { notifySuccess } from '../../components/notify';
 import { ListError, ListLoading } from '../../components/trade-ideas/list-states';
 import { messageOf } from '../../lib/client';
 import { invitationsQuery, useInvitationAction, type InvitationAction } from './api/invitations';
 import { AdminCard } from './admin-card';
+import { ConfirmAction, notifyOutcome } from './confirm-action';
 
 export const NO_PENDING_INVITATIONS = 'No invitation is pending.';
 const when = (iso: string) => formatMediumDate(Date.parse(iso) / 1000);
@@ -25,15 +25,7 @@ export function InvitationsCard() {
   const [emailError, setEmailError] = useState<string | undefined>();
   const [revoking, setRevoking] = useState<AdminInvitation | null>(null);
 
-  async function perform(next: InvitationAction): Promise<boolean> {
-    try {
-      notifySuccess((await action.mutateAsync(next)).msg);
-      return true;
-    } catch (error) {
-      notifyError(messageOf(error));
-      return false;
-    }
-  }
+  const perform = (next: InvitationAction) => void notifyOutcome(action.mutateAsync(next));
 
   async function onInvite(event: FormEvent) {
     event.preventDefault();
@@ -133,7 +125,7 @@ export function InvitationsCard() {
                         variant="light"
                         aria-label={`Resend the invitation to ${invitation.email}`}
                         loading={action.isPending && action.variables?.kind === 'resend' && action.variables.id === invitation.id}
-                        onClick={() => void perform({ kind: 'resend', id: invitation.id })}
+                        onClick={() => perform({ kind: 'resend', id: invitation.id })}
                       >
                         Resend
                       </Button>
@@ -148,16 +140,12 @@ export function InvitationsCard() {
           </Table>
         </Table.ScrollContainer>
       )}
-      <ConfirmDialog
-        opened={revoking !== null}
-        question={revoking ? `Revoke the invitation to ${revoking.email}? Its link stops working at once.` : ''}
+      <ConfirmAction
+        pending={revoking}
+        question={(invitation) => `Revoke the invitation to ${invitation.email}? Its link stops working at once.`}
         confirmLabel="Revoke"
-        onCancel={() => setRevoking(null)}
-        onConfirm={() => {
-          const target = revoking;
-          setRevoking(null);
-          if (target) void perform({ kind: 'revoke', id: target.id });
-        }}
+        onClose={() => setRevoking(null)}
+        onConfirm={(invitation) => perform({ kind: 'revoke', id: invitation.id })}
       />
     </AdminCard>
   );

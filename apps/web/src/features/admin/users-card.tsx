@@ -3,13 +3,12 @@ import type { AdminUser } from '@signalboard/core';
 import { IconDots } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { ConfirmDialog } from '../../components/confirm-dialog';
 import { formatMediumDate } from '../../components/format';
-import { notifyError, notifySuccess } from '../../components/notify';
 import { ListError, ListLoading } from '../../components/trade-ideas/list-states';
 import { messageOf } from '../../lib/client';
 import { adminUsersQuery, useAdminAction, type AdminAction } from './api/admin';
 import { AdminCard } from './admin-card';
+import { ConfirmAction, notifyOutcome } from './confirm-action';
 
 const at = (iso: string | null) => (iso === null ? 'Never' : formatMediumDate(Date.parse(iso) / 1000));
 /** How a sign-in method reads in the table ('oidc': the installation's provider, issue 28); an unknown one as the server names it. */
@@ -38,19 +37,13 @@ function questionOf(action: AdminAction, user: AdminUser): string | null {
 export function UsersCard() {
   const users = useQuery(adminUsersQuery());
   const action = useAdminAction();
-  const [confirming, setConfirming] = useState<{ action: AdminAction; user: AdminUser; question: string } | null>(null);
+  const [confirming, setConfirming] = useState<{ action: AdminAction; question: string } | null>(null);
 
-  async function perform(next: AdminAction) {
-    try {
-      notifySuccess((await action.mutateAsync(next)).msg);
-    } catch (error) {
-      notifyError(messageOf(error));
-    }
-  }
+  const perform = (next: AdminAction) => void notifyOutcome(action.mutateAsync(next));
   function ask(next: AdminAction, user: AdminUser) {
     const question = questionOf(next, user);
-    if (question) setConfirming({ action: next, user, question });
-    else void perform(next);
+    if (question) setConfirming({ action: next, question });
+    else perform(next);
   }
 
   return (
@@ -82,16 +75,12 @@ export function UsersCard() {
           </Table>
         </Table.ScrollContainer>
       )}
-      <ConfirmDialog
-        opened={confirming !== null}
-        question={confirming?.question ?? ''}
+      <ConfirmAction
+        pending={confirming}
+        question={(asked) => asked.question}
         confirmLabel="Confirm"
-        onCancel={() => setConfirming(null)}
-        onConfirm={() => {
-          const next = confirming?.action;
-          setConfirming(null);
-          if (next) void perform(next);
-        }}
+        onClose={() => setConfirming(null)}
+        onConfirm={(asked) => perform(asked.action)}
       />
     </AdminCard>
   );

@@ -4,36 +4,17 @@ import { cleanup, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import { formatFraction, formatShare } from '../../components/trade-ideas/idea-format';
-import { scorecard, scorecardCell, scorecardGroup } from '../../test/crypto-fixtures';
+import { scorecard, scorecardGroup, scoredBuyGroup } from '../../test/crypto-fixtures';
 import { cssVariablesResolver, theme } from '../../theme';
 import { HORIZON_LABEL, HORIZONS, SCORECARD_CSV, scorecardRows } from './crypto-scorecard-csv';
 import { ScorecardBody } from './crypto-scorecard-panel';
 
 afterEach(cleanup);
 
+// BTC's benchmark over 35 of the 36 scored at 7 days: the table says so, "(N 35)".
 const CARD = scorecard([
   scorecardGroup({ horizon: 'Short', label: 'Sell', signals: 3 }),
-  scorecardGroup({
-    horizon: 'Short',
-    label: 'Buy',
-    signals: 40,
-    cells: [
-      scorecardCell({
-        days: 7,
-        n: 36,
-        pending: 4,
-        mean: 0.0123,
-        median: 0.01,
-        meanInterval: { low: -0.004, high: 0.0281 },
-        sharePositive: { rate: 0.5833, low: 0.4217, high: 0.7288 },
-        baseline: 0.0051,
-        excess: 0.0072,
-        benchmark: { symbol: 'BTC', n: 35, meanReturn: 0.008, meanExcess: 0.0043 },
-      }),
-      scorecardCell({ days: 30, n: 12, pending: 28, mean: -0.02, sharePositive: { rate: 0.4167, low: 0.1933, high: 0.6806 } }),
-      scorecardCell({ days: 90, n: 0, pending: 40 }),
-    ],
-  }),
+  scoredBuyGroup(35),
   scorecardGroup({ horizon: 'Long', label: 'Hold', signals: 1, origin: 'live', ruleVersion: 'crypto@1.1.0' }),
   scorecardGroup({ horizon: 'Long', label: 'Buy', signals: 2 }),
 ]);

@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { csvCell, parseCsv, type CryptoTrade } from '@signalboard/core';
 import { chartCalls } from '../../test/chart-mock';
-import { cryptoRow, scorecard, scorecardCell, scorecardGroup } from '../../test/crypto-fixtures';
+import { cryptoRow, scorecard, scorecardGroup, scoredBuyGroup } from '../../test/crypto-fixtures';
 import { detail, replay } from '../../test/trade-fixtures';
 import { captureDownloads, cardQueries, cleanUpAfterEach, failingUntilRecovered, heldAnswer, renderTradeScreen, retryListLoad } from '../../test/trade-screen';
 import { filterCrypto, NO_CRYPTO_FILTER } from './crypto-filters';
@@ -75,31 +75,7 @@ const NEWCOIN = cryptoRow({
 });
 const ALL = [DOGE, BTC, NEWCOIN];
 
-const CARD = scorecard([
-  scorecardGroup({
-    horizon: 'Short',
-    label: 'Buy',
-    signals: 40,
-    cells: [
-      scorecardCell({
-        days: 7,
-        n: 36,
-        pending: 4,
-        mean: 0.0123,
-        median: 0.01,
-        meanInterval: { low: -0.004, high: 0.0281 },
-        sharePositive: { rate: 0.5833, low: 0.4217, high: 0.7288 },
-        baseline: 0.0051,
-        excess: 0.0072,
-        benchmark: { symbol: 'BTC', n: 36, meanReturn: 0.008, meanExcess: 0.0043 },
-      }),
-      scorecardCell({ days: 30, n: 12, pending: 28, mean: -0.02, sharePositive: { rate: 0.4167, low: 0.1933, high: 0.6806 } }),
-      scorecardCell({ days: 90, n: 0, pending: 40 }),
-    ],
-  }),
-  scorecardGroup({ horizon: 'Short', label: 'Sell', signals: 3 }),
-  scorecardGroup({ horizon: 'Long', label: 'Hold', signals: 1 }),
-]);
+const CARD = scorecard([scoredBuyGroup(), scorecardGroup({ horizon: 'Short', label: 'Sell', signals: 3 }), scorecardGroup({ horizon: 'Long', label: 'Hold', signals: 1 })]);
 
 function setup(routes: Parameters<typeof renderTradeScreen>[1] = {}) {
   return renderTradeScreen(<CryptoScreen />, {

@@ -93,15 +93,18 @@ describe('WatchList import', () => {
     const preview = within(dialog());
     expect(await preview.findByText('Read as a TradingView list: 4 found · 1 to pick · 1 unknown · 1 unreadable line')).toBeInTheDocument();
     // Found: ticked, unless already in the list or repeating an earlier line.
-    const [nvda, nvdaAgain] = preview.getAllByRole('checkbox', { name: 'NVDA - NVIDIA Corporation' });
+    // Each checkbox's name is unique (getByRole finds exactly one): a repeated symbol is told apart by its line.
+    const nvda = preview.getByRole('checkbox', { name: 'NVDA - NVIDIA Corporation (line 1)' });
     expect(nvda).toBeChecked();
-    expect(nvda).toHaveAccessibleDescription('Line 1 · NASDAQ');
+    expect(nvda).toHaveAccessibleDescription('NASDAQ');
+    const nvdaAgain = preview.getByRole('checkbox', { name: 'NVDA - NVIDIA Corporation (line 2)' });
     expect(nvdaAgain).toBeDisabled();
     expect(nvdaAgain).not.toBeChecked();
-    expect(preview.getByRole('checkbox', { name: 'AAPL - Apple Inc.' })).toBeDisabled();
-    expect(preview.getByText('Line 1 · NASDAQ · Already in your favorites')).toBeInTheDocument();
-    expect(preview.getByText('Line 2 · NASDAQ · Same as line 1')).toBeInTheDocument();
-    expect(preview.getByRole('checkbox', { name: 'RY.TO - Royal Bank of Canada' })).toBeChecked();
+    expect(nvdaAgain).toHaveAccessibleDescription('NASDAQ · Same as line 1');
+    const aapl = preview.getByRole('checkbox', { name: 'AAPL - Apple Inc. (line 1)' });
+    expect(aapl).toBeDisabled();
+    expect(aapl).toHaveAccessibleDescription('NASDAQ · Already in your favorites');
+    expect(preview.getByRole('checkbox', { name: 'RY.TO - Royal Bank of Canada (line 2)' })).toBeChecked();
     // Unknown with its reason; the unreadable line with its number.
     expect(preview.getByText('Line 2: NYSE:ZZZZ — not found')).toBeInTheDocument();
     expect(preview.getByText('ZZZZ is not listed on a US exchange (no exact match in the symbol lookup).')).toBeInTheDocument();
@@ -109,7 +112,7 @@ describe('WatchList import', () => {
     // Ambiguous: nothing until a listing is picked.
     expect(preview.getByRole('button', { name: 'Add 2 to favorites' })).toBeEnabled();
     await userEvent.selectOptions(preview.getByRole('combobox', { name: 'Line 1: T is listed more than once — pick one' }), 'T.TO');
-    await userEvent.click(nvda!);
+    await userEvent.click(nvda);
     await userEvent.click(preview.getByRole('button', { name: 'Add 2 to favorites' }));
 
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());

@@ -2,13 +2,12 @@ import { Button, Stack, Table, Text, VisuallyHidden } from '@mantine/core';
 import type { ImportedSymbol } from '@signalboard/core';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { monthDayYear } from '../../../components/en-us-format';
 import { formatMediumDate, formatPrice } from '../../../components/format';
-import { notifyError, notifySuccess } from '../../../components/notify';
 import { EmptyList, ListError, ListLoading } from '../../../components/trade-ideas/list-states';
 import { messageOf } from '../../../lib/client';
 import { importedPricesQuery, useRemoveImportedPrices } from '../api/prices';
+import { ConfirmAction, notifyOutcome } from '../confirm-action';
 
 /** YYYY-MM-DD → "Dec 3, 2026" (a calendar day, no zone shift). */
 function formatDay(iso: string): string {
@@ -28,14 +27,6 @@ export function ImportedPricesTable() {
   const prices = useQuery(importedPricesQuery());
   const remove = useRemoveImportedPrices();
   const [confirming, setConfirming] = useState<string | null>(null);
-
-  async function perform(symbol: string) {
-    try {
-      notifySuccess((await remove.mutateAsync(symbol)).msg);
-    } catch (error) {
-      notifyError(messageOf(error));
-    }
-  }
 
   if (prices.isPending) return <ListLoading message="Loading the imported prices…" />;
   if (prices.isError) return <ListError title="The imported prices could not be loaded" message={messageOf(prices.error)} onRetry={() => void prices.refetch()} retrying={prices.isFetching} />;
@@ -69,16 +60,12 @@ export function ImportedPricesTable() {
           </Table>
         </Table.ScrollContainer>
       )}
-      <ConfirmDialog
-        opened={confirming !== null}
-        question={`Remove ${confirming ?? ''}'s imported prices? Its bars are deleted; the market source serves the symbol again if it knows it.`}
+      <ConfirmAction
+        pending={confirming}
+        question={(symbol) => `Remove ${symbol}'s imported prices? Its bars are deleted; the market source serves the symbol again if it knows it.`}
         confirmLabel="Remove"
-        onCancel={() => setConfirming(null)}
-        onConfirm={() => {
-          const symbol = confirming;
-          setConfirming(null);
-          if (symbol) void perform(symbol);
-        }}
+        onClose={() => setConfirming(null)}
+        onConfirm={(symbol) => void notifyOutcome(remove.mutateAsync(symbol))}
       />
     </Stack>
   );

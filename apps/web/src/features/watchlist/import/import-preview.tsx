@@ -2,19 +2,22 @@ import { Alert, Checkbox, Group, List, NativeSelect, Stack, Text, ThemeIcon } fr
 import type { WatchlistImportEntryResult, WatchlistImportPreviewResponse } from '@signalboard/core';
 import { IconAlertTriangle, IconQuestionMark } from '@tabler/icons-react';
 import type { FavoriteRow } from '../favorites-editing';
-import { blockedReason, FORMAT_NAMES, previewSummary, type ImportSelection } from './import-selection';
+import { blockedReason, entryPlace, FORMAT_NAMES, previewSummary, type ImportSelection } from './import-selection';
 
 /** The radio value of "Don't add" (a symbol is never empty). */
 const SKIP = '';
 
-function EntryRow(props: { entry: WatchlistImportEntryResult; value: string | null; favorites: readonly FavoriteRow[]; onChange: (symbol: string | null) => void }) {
-  const { entry, value, favorites, onChange } = props;
+const capitalized = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+
+/** `place`: where the entry is ("line 3"), which makes its control's name unique among repeats (entryPlace). */
+function EntryRow(props: { entry: WatchlistImportEntryResult; place: string; value: string | null; favorites: readonly FavoriteRow[]; onChange: (symbol: string | null) => void }) {
+  const { entry, place, value, favorites, onChange } = props;
   if (entry.status === 'found') {
     const blocked = blockedReason(entry, favorites);
     return (
       <Checkbox
-        label={`${entry.symbol} - ${entry.description}`}
-        description={`Line ${entry.line} · ${entry.exchange}${blocked ? ` · ${blocked}` : ''}`}
+        label={`${entry.symbol} - ${entry.description} (${place})`}
+        description={`${entry.exchange}${blocked ? ` · ${blocked}` : ''}`}
         checked={value !== null}
         disabled={blocked !== null}
         onChange={(event) => onChange(event.currentTarget.checked ? entry.symbol : null)}
@@ -26,7 +29,7 @@ function EntryRow(props: { entry: WatchlistImportEntryResult; value: string | nu
     const inList = (symbol: string) => favorites.some((row) => row.symbol === symbol);
     return (
       <NativeSelect
-        label={`Line ${entry.line}: ${entry.raw} is listed more than once — pick one`}
+        label={`${capitalized(place)}: ${entry.raw} is listed more than once — pick one`}
         description={`${entry.candidates.map((candidate) => candidate.exchange).join(' and ')}${duplicate}`}
         value={value ?? SKIP}
         disabled={entry.duplicateOfLine !== undefined}
@@ -77,7 +80,7 @@ export function ImportPreview(props: {
         <List listStyleType="none" spacing="sm" aria-label="Entries found" styles={{ itemWrapper: { width: '100%' }, itemLabel: { width: '100%' } }}>
           {preview.entries.map((entry, index) => (
             <List.Item key={`${entry.line}-${index}`}>
-              <EntryRow entry={entry} value={selection[index] ?? null} favorites={favorites} onChange={(symbol) => onSelect(index, symbol)} />
+              <EntryRow entry={entry} place={entryPlace(preview.entries, index)} value={selection[index] ?? null} favorites={favorites} onChange={(symbol) => onSelect(index, symbol)} />
             </List.Item>
           ))}
         </List>

@@ -16,6 +16,32 @@ export function blockedReason(entry: WatchlistImportEntryResult, favorites: read
   return null;
 }
 
+/** What an entry adds (its listing, or the pair to pick from), to tell repeats apart. */
+function listingKey(entry: WatchlistImportEntryResult): string {
+  if (entry.status === 'found') return entry.symbol;
+  if (entry.status === 'ambiguous') return entry.candidates.map((candidate) => candidate.symbol).join('|');
+  return `?${entry.raw}`;
+}
+
+/**
+ * Where an entry is, so that each control's name is unique: "line 3"; when the same listing comes
+ * more than once on one line (a TradingView list is often one line), "line 1, 2nd time".
+ */
+export function entryPlace(entries: readonly WatchlistImportEntryResult[], index: number): string {
+  const entry = entries[index]!;
+  const sameOnLine = entries.map((other, at) => ({ other, at })).filter(({ other }) => other.line === entry.line && listingKey(other) === listingKey(entry));
+  if (sameOnLine.length === 1) return `line ${entry.line}`;
+  const nth = sameOnLine.findIndex(({ at }) => at === index) + 1;
+  return `line ${entry.line}, ${ordinal(nth)} time`;
+}
+
+/** 1st, 2nd, 3rd, 4th … 11th, 12th, 13th … 21st. */
+function ordinal(n: number): string {
+  const tens = n % 100;
+  const suffix = tens >= 11 && tens <= 13 ? 'th' : (['th', 'st', 'nd', 'rd'][n % 10] ?? 'th');
+  return `${n}${suffix}`;
+}
+
 export function initialSelection(preview: WatchlistImportPreviewResponse, favorites: readonly FavoriteRow[]): ImportSelection {
   return preview.entries.map((entry) => (entry.status === 'found' && blockedReason(entry, favorites) === null ? entry.symbol : null));
 }
