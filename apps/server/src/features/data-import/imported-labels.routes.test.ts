@@ -1,6 +1,7 @@
 /**
  * Where imported figures are labelled (docs/data-in-and-out.md): a symbol whose daily bars come from
- * an imported price file says so on every screen that shows its figures with a source.
+ * an imported price file says so on every screen that shows its figures with a source, and an
+ * installation with imported symbols says so in api/health (the shell's badge).
  */
 import { eq } from 'drizzle-orm';
 import { dayNumber, isoFromDayNumber, isTradingDayNumber } from '@signalboard/core';
@@ -33,6 +34,8 @@ beforeAll(async () => {
   const id = await createUser(t.db, email, 'the password');
   await t.db.update(users).set({ role: 'admin' }).where(eq(users.id, id));
   admin = await login(t.app, email, 'the password');
+  const health = (await t.app.inject({ method: 'GET', url: '/api/health' })).json();
+  expect(health.imported_symbols).toBe(0);
   const imported = await t.app.inject({ method: 'POST', url: `/api/admin/prices/import?name=${SYMBOL}.csv`, headers: { ...admin, 'content-type': 'text/csv' }, payload: priceFile() });
   expect(imported.json()).toMatchObject({ stored: true, error_count: 0 });
   await t.app.inject({ method: 'POST', url: '/api/batch_update_favorite_stocks', headers: admin, payload: { stocks: [{ symbol: SYMBOL, description: SYMBOL }, { symbol: 'AAPL', description: 'Apple' }] } });
@@ -40,6 +43,10 @@ beforeAll(async () => {
 afterAll(async () => t.close());
 
 describe('imported figures are labelled', () => {
+  it('api/health counts the imported symbols (the shell badge)', async () => {
+    expect((await t.app.inject({ method: 'GET', url: '/api/health' })).json()).toMatchObject({ market_data: 'simulated', imported_symbols: 1 });
+  });
+
   it('a custom scan marks the rows of imported symbols and counts them; the chart says so', async () => {
     const response = await t.app.inject({ method: 'POST', url: '/api/scans/run', headers: admin, payload: { universe: 'favorites', formula: 'close > 0' } });
     expect(response.statusCode).toBe(200);
