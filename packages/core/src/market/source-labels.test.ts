@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { figureSourceLabel, importedMarkerName, marketSourceLabel } from './source-labels';
+import { figureSourceLabel, importedMarkerName, importedSourceLabel, marketSourceLabel } from './source-labels';
 
 describe('source labels', () => {
   it('names the source, and adds imported prices for figures from imported files', () => {
@@ -12,6 +12,8 @@ describe('source labels', () => {
     expect(figureSourceLabel('simulated', 1)).toBe('Simulated market, imported prices for 1 symbol');
     expect(figureSourceLabel('live', 3)).toBe('Live market data, imported prices for 3 symbols');
     expect(importedMarkerName('ZZSPLT')).toBe('ZZSPLT: imported prices');
+    expect(importedSourceLabel('Simulated market')).toBe('Simulated market, imported prices');
+    expect(importedSourceLabel(importedSourceLabel('Dataset'))).toBe('Dataset, imported prices');
   });
 
   it('keeps the longest per-figure label within the 40 characters an SMS gives a source', () => {

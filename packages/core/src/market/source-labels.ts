@@ -23,9 +23,12 @@ export const marketSourceLabel = (source: string): string => MARKET_SOURCE_LABEL
 export function figureSourceLabel(source: string, imported: boolean | number): string {
   const label = marketSourceLabel(source);
   if (imported === false || imported === 0) return label;
-  if (imported === true) return `${label}, ${IMPORTED_PRICES}`;
+  if (imported === true) return importedSourceLabel(label);
   return `${label}, ${IMPORTED_PRICES} for ${imported} ${imported === 1 ? 'symbol' : 'symbols'}`;
 }
+
+/** A source label of figures from imported price files: 'Simulated market' → 'Simulated market, imported prices' (once). */
+export const importedSourceLabel = (label: string): string => (label.endsWith(`, ${IMPORTED_PRICES}`) ? label : `${label}, ${IMPORTED_PRICES}`);
 
 /** A row's marker (its visible text) and its accessible name: 'Imported', 'AAPL: imported prices'. */
 export const IMPORTED_MARKER = 'Imported';
