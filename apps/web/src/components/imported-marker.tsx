@@ -13,3 +13,18 @@ export function ImportedMarker({ symbol }: { symbol: string }) {
     </Badge>
   );
 }
+
+/** A symbol as a list shows it, with the 'Imported' marker when its figures come from an imported price file. */
+export function SymbolWithMarker({ symbol, imported }: { symbol: string; imported?: boolean | undefined }) {
+  return (
+    <>
+      {symbol}
+      {imported && (
+        <>
+          {' '}
+          <ImportedMarker symbol={symbol} />
+        </>
+      )}
+    </>
+  );
+}

@@ -24,8 +24,11 @@ export function figureSourceLabel(source: string, imported: boolean | number): s
   const label = marketSourceLabel(source);
   if (imported === false || imported === 0) return label;
   if (imported === true) return importedSourceLabel(label);
-  return `${label}, ${IMPORTED_PRICES} for ${imported} ${imported === 1 ? 'symbol' : 'symbols'}`;
+  return `${label}, ${importedPricesFor(imported)}`;
 }
+
+/** A list's count of symbols with imported figures: 'imported prices for 1 symbol', 'for 3 symbols'. */
+export const importedPricesFor = (count: number): string => `${IMPORTED_PRICES} for ${count} ${count === 1 ? 'symbol' : 'symbols'}`;
 
 /** A source label of figures from imported price files: 'Simulated market' → 'Simulated market, imported prices' (once). */
 export const importedSourceLabel = (label: string): string => (label.endsWith(`, ${IMPORTED_PRICES}`) ? label : `${label}, ${IMPORTED_PRICES}`);
