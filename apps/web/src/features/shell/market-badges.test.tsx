@@ -29,6 +29,12 @@ describe('MarketBadges', () => {
     expect(api.unhandled).toEqual([]);
   });
 
+  it('is an icon named "Imported prices" on a phone, where the top bar has no room for the words', async () => {
+    renderBadges({ ...HEALTH, imported_symbols: 2 }, true);
+    expect(await screen.findByRole('img', { name: 'Imported prices' })).toBeInTheDocument();
+    expect(screen.queryByText('Imported prices')).toBeNull();
+  });
+
   it('shows no imported badge without imported symbols, nor the simulated one on live data', async () => {
     renderBadges({ ...HEALTH, market_data: 'live', imported_symbols: 0 });
     await vi.waitFor(() => expect(screen.queryByText('Simulated market')).toBeNull());

@@ -1,4 +1,5 @@
 import { Badge, Tooltip } from '@mantine/core';
+import { IconFileImport } from '@tabler/icons-react';
 import { useHealth } from '../../lib/session-queries';
 import { TONE } from '../../theme';
 
@@ -26,9 +27,16 @@ export function MarketBadges({ narrow }: { narrow: boolean }) {
       )}
       {imported > 0 && (
         <Tooltip label={importedPricesHint(imported)} multiline w={280}>
-          <Badge variant="light" color={TONE.info} radius="sm" size={size} style={{ flexShrink: 0 }}>
-            {narrow ? 'Imported' : 'Imported prices'}
-          </Badge>
+          {narrow ? (
+            // A phone's top bar has no room for the words beside the user name: an icon, named.
+            <Badge variant="light" color={TONE.info} radius="sm" size={size} px={4} role="img" aria-label="Imported prices" style={{ flexShrink: 0 }}>
+              <IconFileImport size={12} aria-hidden style={{ display: 'block' }} />
+            </Badge>
+          ) : (
+            <Badge variant="light" color={TONE.info} radius="sm" size={size} style={{ flexShrink: 0 }}>
+              Imported prices
+            </Badge>
+          )}
         </Tooltip>
       )}
     </>
