@@ -4,8 +4,9 @@
  * specs assert. An admin imports a Yahoo-style file of a symbol the simulated market does not know
  * (ZZSPLT: 300 sessions to the last completed one, a 2-for-1 split in the middle whose raw Close
  * halves while the Adj Close runs on), ticks the split's adjustment, names the symbol and imports it;
- * the list shows it; the WatchList search finds it and a custom scan over the favourites lists it.
- * axe clean on the Data card in light, dark and at phone width.
+ * the list shows it; the WatchList search finds it and a custom scan over the favourites lists it,
+ * marked as imported (the row, the header's source, the CSV, the Details, the top bar's badge).
+ * axe clean on the Data card in light, dark and at phone width, and on the marked results.
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
@@ -203,6 +204,22 @@ describe('Administration → Data', () => {
     await page.getByText('1 match of 1 symbol', { exact: true }).waitFor();
     const result = page.getByRole('table', { name: 'Matching symbols' }).getByRole('row').filter({ hasText: SYMBOL });
     await result.getByRole('cell', { name: DESCRIPTION, exact: true }).waitFor();
+
+    // Its figures come from the imported file, and every place that shows them says so
+    // (docs/data-in-and-out.md "Where imported figures are labelled").
+    await page.getByText(`as of ${monthDayYear(days.at(-1)!)} · source Simulated market, imported prices for 1 symbol`, { exact: true }).waitFor();
+    expect(await result.getByRole('img', { name: `${SYMBOL}: imported prices` }).textContent()).toBe('Imported');
+    await page.getByRole('banner').getByText('Imported prices', { exact: true }).waitFor();
+    await page.getByRole('banner').getByText('Simulated market', { exact: true }).waitFor();
+    await screenshot(page, 'data-import-scan-imported');
+    await expectAxeClean(page, 'custom scan results with an imported symbol (light)');
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
+    const [header, line] = (await fs.readFile((await download.path())!, 'utf8')).replace(/^\uFEFF/, '').split('\r\n');
+    expect(header!.split(',').at(-1)).toBe('Imported prices');
+    expect(line!.startsWith(`${SYMBOL},`)).toBe(true);
+    expect(line!.split(',').at(-1)).toBe('yes');
+    await result.getByRole('button', { name: `Details of ${SYMBOL}` }).click();
+    await page.getByRole('dialog').getByText(`${DESCRIPTION} · as of ${monthDayYear(days.at(-1)!)} · source Simulated market, imported prices`, { exact: true }).waitFor();
   });
 
   it('is axe clean in dark and at phone width with a preview', async () => {

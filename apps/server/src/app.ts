@@ -241,7 +241,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Routes that need no token, registered one by one.
   await app.register(
     async (open) => {
-      await open.register(healthRoutes, { config, mailKind: mailer.kind, smsKind: services.sms.kind, clock, alertsEvaluatedAt, readiness });
+      await open.register(healthRoutes, { config, mailKind: mailer.kind, smsKind: services.sms.kind, clock, alertsEvaluatedAt, readiness, ...(deps.market.importedSymbols ? { importedSymbols: deps.market.importedSymbols } : {}) });
       await open.register(publicAuthRoutes, { auth: services.auth, tokens: services.tokens, limiters: services.limiters, twoFactor: services.twoFactor, oidc: services.oidc, runInBackground });
       await open.register(publicInvitationRoutes, { invitations: services.invitations, auth: services.auth, twoFactor: services.twoFactor, tokens: services.tokens, limiters: services.limiters, signUp: config.SIGNUP, oidc: services.oidc, runInBackground });
       await open.register(publicOidcRoutes, { oidc: services.oidc, auth: services.auth, twoFactor: services.twoFactor, tokens: services.tokens, limiters: services.limiters });

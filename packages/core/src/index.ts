@@ -6,6 +6,7 @@ export * from './validation/forms';
 export * from './validation/text';
 export * from './contract/index';
 export * from './market/trading-calendar';
+export * from './market/source-labels';
 export * from './market/earnings';
 export * from './earnings-calendar/earnings-events';
 export * from './indicators/index';

@@ -77,6 +77,8 @@ export const healthResponse = z.object({
   time: z.number(),
   /** When this process last finished evaluating the alert rules on fresh quotes (Unix ms), null before the first pass. */
   alerts_evaluated_at: z.number().nullable().optional(),
+  /** How many symbols have imported daily prices (docs/data-in-and-out.md); the shell then shows an "Imported prices" badge. Absent when unknown. */
+  imported_symbols: z.number().int().nonnegative().optional(),
 });
 export type HealthResponse = z.infer<typeof healthResponse>;
 

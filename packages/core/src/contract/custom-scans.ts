@@ -124,6 +124,8 @@ export const scanResultRow = z.object({
   change_pct: z.number().nullable(),
   /** One value per column (null: no value). */
   values: z.array(z.union([z.number(), z.string(), z.null()])),
+  /** true: the symbol's figures come from an imported price file (docs/data-in-and-out.md); absent otherwise. */
+  imported: z.literal(true).optional(),
 });
 export type ScanResultRow = z.infer<typeof scanResultRow>;
 
@@ -133,6 +135,8 @@ export const runScanResponse = z.object({
   as_of: z.string().nullable(),
   /** The market data source the bars came from (simulated, file, live). */
   source: z.string(),
+  /** How many evaluated symbols' bars come from imported price files (docs/data-in-and-out.md): the screen says "imported prices for N symbols". */
+  imported_symbols: z.number().int().nonnegative().optional(),
   /** The scan as one formula (the canonical form). */
   formula: z.string(),
   /** The scan as the builder's groups; null when its nesting does not fit them (edit it as a formula). */
@@ -158,6 +162,8 @@ export const scanChartResponse = z.object({
   symbol: z.string(),
   /** The market data source the bars came from. */
   source: z.string(),
+  /** true: the bars come from an imported price file (docs/data-in-and-out.md); absent otherwise. */
+  imported: z.literal(true).optional(),
   /** The last bar's date (on or before `as_of`), YYYY-MM-DD. */
   as_of: z.string(),
   /** About a year of daily bars (at most 260), oldest first, none after `as_of`. */

@@ -64,6 +64,8 @@ export const overviewQuote = z.object({
   currency: z.enum(['USD', 'CAD']),
   /** Unix seconds of the price. */
   timestamp: z.number(),
+  /** true: the price is an imported price file's last close (docs/data-in-and-out.md), not a quote. */
+  imported: z.literal(true).optional(),
 });
 export type OverviewQuote = z.infer<typeof overviewQuote>;
 
@@ -73,6 +75,8 @@ export const sectorMove = z.object({
   etf: z.string(),
   price: z.number(),
   percentChange: z.number(),
+  /** true: the price is an imported price file's last close, not a quote. */
+  imported: z.literal(true).optional(),
 });
 export type SectorMove = z.infer<typeof sectorMove>;
 

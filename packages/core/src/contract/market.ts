@@ -52,6 +52,8 @@ export const symbolQuery = z.object({ symbol: symbolParam });
 
 /** Every answer built on market data says whether it is the last good value after an upstream failure. */
 const freshness = { stale: z.boolean(), as_of: z.number().describe('Unix seconds the data was fetched') };
+/** Set on a figure computed from an imported price file's daily bars (docs/data-in-and-out.md "Where imported figures are labelled"). */
+const importedFigures = { imported: z.literal(true).optional().describe("true: computed from an imported price file's daily bars (docs/data-in-and-out.md); absent otherwise") };
 
 /** GET api/quote and api/quote_td */
 export const quoteResponse = z.object({
@@ -83,6 +85,7 @@ export const metricsResponse = z.object({
   bearishPercent: z.number(),
   volumeProfileLevels: z.array(z.number()),
   ...freshness,
+  ...importedFigures,
 });
 export type MetricsResponse = z.infer<typeof metricsResponse>;
 
@@ -138,6 +141,7 @@ export const rsiResponse = z.object({
   latest_rsi: z.number().nullable().describe('RSI(14), Wilder, on daily closes in the range'),
   daily_rsi: z.number().nullable().describe("RSI(14) on today's 5-minute closes"),
   ...freshness,
+  ...importedFigures,
 });
 export type RsiResponse = z.infer<typeof rsiResponse>;
 
@@ -158,7 +162,7 @@ export const supportResistanceQuery = z.object({
   symbol: symbolParam,
   resolution: z.enum(['D', 'W', 'M'], { error: 'resolution must be D, W or M' }).default('D'),
 });
-export const supportResistanceResponse = z.object({ symbol: z.string(), resolution: z.string(), levels: z.array(z.number()), ...freshness });
+export const supportResistanceResponse = z.object({ symbol: z.string(), resolution: z.string(), levels: z.array(z.number()), ...freshness, ...importedFigures });
 
 /** POST api/stock-high-low (form) and api/stock-high-td (JSON): symbol, days. */
 export const highLowRequest = z.object({ symbol: symbolParam, days: intInRange('days', 1, 730) });
@@ -170,6 +174,7 @@ export const highLowResponse = z.object({
   low: z.number(),
   low_date: z.string(),
   ...freshness,
+  ...importedFigures,
 });
 export type HighLowResponse = z.infer<typeof highLowResponse>;
 
@@ -187,6 +192,7 @@ export const trendDirectionResponse = z.object({
   slope_percent_per_bar: z.number(),
   r_squared: z.number(),
   ...freshness,
+  ...importedFigures,
 });
 
 /** POST api/earnings_calendar and api/earnings_calendar_td: start_date, end_date (at most 92 days). */

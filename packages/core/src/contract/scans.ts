@@ -44,6 +44,7 @@ export const dropFlag = z.object({
   selectedLow: z.number().nullable(),
   percentageChange: z.number(),
   calculationType: z.enum(['drop', 'increase']),
+  imported: z.literal(true).optional().describe("true: the price or the highs and lows come from an imported price file (docs/data-in-and-out.md)"),
 });
 
 export const dropScanResponse = z.object({
@@ -54,6 +55,7 @@ export const dropScanResponse = z.object({
   failed: z.array(scanFailure),
   stale: z.boolean(),
   as_of: z.number().describe('Unix seconds of the oldest data the scan used'),
+  imported_symbols: z.number().int().nonnegative().optional().describe('How many scanned favourites have figures from imported price files (absent: none)'),
 });
 export type DropScanResponse = z.infer<typeof dropScanResponse>;
 
@@ -69,6 +71,7 @@ export const optionFlag = z.object({
   action: z.enum(['CALL', 'PUT']),
   timeFrame: z.enum(['short term', 'long term']),
   supportTag: z.enum(['Near Support', 'Near Resistance']),
+  imported: z.literal(true).optional().describe("true: the price or the metrics come from an imported price file (docs/data-in-and-out.md)"),
 });
 export type OptionFlagBody = z.infer<typeof optionFlag>;
 
@@ -89,7 +92,7 @@ export const optionScanEvent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('flag'), flag: optionFlag }),
   z.object({ type: z.literal('skip'), symbol: z.string(), msg: z.string() }),
   z.object({ type: z.literal('progress'), done: z.number().int(), total: z.number().int(), symbol: z.string() }),
-  z.object({ type: z.literal('end'), scanned: z.number().int(), failed: z.array(scanFailure), as_of: z.number() }),
+  z.object({ type: z.literal('end'), scanned: z.number().int(), failed: z.array(scanFailure), as_of: z.number(), imported_symbols: z.number().int().nonnegative().optional() }),
 ]);
 export type OptionScanEvent = z.infer<typeof optionScanEvent>;
 

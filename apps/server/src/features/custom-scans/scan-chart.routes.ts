@@ -9,6 +9,7 @@ import type { Clock } from '../../lib/clock';
 import { HttpError } from '../../lib/errors';
 import { route } from '../../lib/endpoint';
 import type { CachedMarket } from '../../providers/market/cached-market';
+import { barsAreImported } from '../../providers/market/imported/imported-figures';
 import { runLimitDay } from './scan-run.service';
 
 const DAY_SECONDS = 86_400;
@@ -32,6 +33,6 @@ export async function scanChartRoutes(app: FastifyInstance, deps: { market: Cach
     }
     const last = rows.at(-1);
     if (!last) throw new HttpError(404, input.as_of ? `No daily bars of ${symbol} on or before ${input.as_of}.` : `No daily bars of ${symbol}.`);
-    return { symbol, source: market.source, as_of: last.date, bars: rows };
+    return { symbol, source: market.source, ...(barsAreImported(bars) ? { imported: true as const } : {}), as_of: last.date, bars: rows };
   });
 }

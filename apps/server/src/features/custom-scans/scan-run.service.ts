@@ -27,6 +27,7 @@ import { createPacer, NO_FOREGROUND } from '../../lib/foreground';
 import { badRequest } from '../../lib/errors';
 import { failureReason, type ScanLog } from '../../lib/scan-failure';
 import type { CachedMarket } from '../../providers/market/cached-market';
+import { barsAreImported } from '../../providers/market/imported/imported-figures';
 import type { Bars } from '../../providers/market/types';
 import type { FavoritesRepo } from '../watchlist/watchlist.repo';
 import { loadScanBars, scanConcurrency } from './scan-bars';
@@ -157,8 +158,10 @@ export function createScanRunService(deps: ScanRunDeps) {
           price: close,
           change_pct: close !== null && previous !== null ? finiteOrNull((close / previous - 1) * 100) : null,
           values,
+          ...(barsAreImported(bars) ? { imported: true as const } : {}),
         });
       }
+      const importedSymbols = evaluated.filter(({ bars }) => barsAreImported(bars)).length;
 
       const columns: ScanColumn[] = compiled.fields.map((ref, index) => {
         const spec = scanField(ref.field)!;
@@ -168,6 +171,7 @@ export function createScanRunService(deps: ScanRunDeps) {
         universe: input.universe,
         as_of: evaluated.length > 0 ? isoFromDayNumber(runDay) : null,
         source: market.source,
+        ...(importedSymbols > 0 ? { imported_symbols: importedSymbols } : {}),
         formula: definition.formula,
         conditions: definition.conditions,
         columns,

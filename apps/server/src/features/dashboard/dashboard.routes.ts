@@ -16,10 +16,14 @@ import type { Clock } from '../../lib/clock';
 import { route } from '../../lib/endpoint';
 import { allowedNewsImage } from '../../lib/news-images';
 import type { CachedMarket } from '../../providers/market/cached-market';
-import { UnknownSymbolError } from '../../providers/market/types';
+import { quoteIsImported } from '../../providers/market/imported/imported-figures';
+import { UnknownSymbolError, type Quote } from '../../providers/market/types';
 import { CRYPTOS, ETFS, type GicsSector } from '../../providers/market/universe';
 import { DASHBOARD_INDICATORS } from './dashboard.jobs';
 import type { DashboardRepo } from './dashboard.repo';
+
+/** `imported: true` for a price that is an imported file's last close (docs/data-in-and-out.md). */
+const importedOf = (quote: Quote): { imported?: true } => (quoteIsImported(quote) ? { imported: true } : {});
 
 /** A sector's stored news with each image kept only where the page may load it. */
 const withAllowedImages = (news: unknown, origins: readonly string[]): unknown =>
@@ -140,9 +144,9 @@ export async function dashboardRoutes(
       asOf: new Date(nowMs).toISOString(),
       market: { phase: session.phase, nextChange: nextMarketChange(nowMs) },
       indices: indexQuotes.flatMap((q) =>
-        q ? [{ symbol: q.symbol, name: NAMES.get(q.symbol) ?? q.symbol, price: q.price, change: q.change, percentChange: q.percentChange, currency: 'USD' as const, timestamp: q.timestamp }] : [],
+        q ? [{ symbol: q.symbol, name: NAMES.get(q.symbol) ?? q.symbol, price: q.price, change: q.change, percentChange: q.percentChange, currency: 'USD' as const, timestamp: q.timestamp, ...importedOf(q) }] : [],
       ),
-      sectors: sectorQuotes.flatMap((q, index) => (q ? [{ sector: sectorEntries[index]![0], etf: q.symbol, price: q.price, percentChange: q.percentChange }] : [])),
+      sectors: sectorQuotes.flatMap((q, index) => (q ? [{ sector: sectorEntries[index]![0], etf: q.symbol, price: q.price, percentChange: q.percentChange, ...importedOf(q) }] : [])),
       failed,
     };
   });

@@ -30,7 +30,10 @@ export function createDropScannerService(deps: DropScannerDeps) {
   /** A live quote and the range metrics of one symbol, with the rule applied. */
   const dropCheck = async (symbol: string, selection: DropSelection, threshold: number) => {
     const [quote, metrics] = await Promise.all([market.quote(symbol), market.rangeMetrics(symbol)]);
-    return { flag: checkDrop(symbol, quote.current_price, metrics, selection, threshold), freshness: [quote, metrics] };
+    // The price is an imported file's last close, or the highs and lows come from imported bars.
+    const imported = quote.last_bar === true || metrics.imported === true;
+    const flag = checkDrop(symbol, quote.current_price, metrics, selection, threshold);
+    return { flag: flag && imported ? { ...flag, imported: true as const } : flag, imported, freshness: [quote, metrics] };
   };
 
   return {
@@ -41,17 +44,19 @@ export function createDropScannerService(deps: DropScannerDeps) {
       const failed: ScanFailure[] = [];
       const freshness = new Freshness();
       let scanned = 0;
+      let imported = 0;
       for await (const outcome of settleInCompletionOrder(symbols, limit, (symbol) => dropCheck(symbol, input.selection, input.threshold))) {
         if (!outcome.ok) {
           failed.push(scanFailure(log, outcome.item, outcome.error));
           continue;
         }
         scanned += 1;
+        if (outcome.value.imported) imported += 1;
         outcome.value.freshness.forEach((part) => freshness.add(part));
         if (outcome.value.flag) flags.push(outcome.value.flag);
       }
       // Ties keep the favourites' order, whatever order the reads completed in.
-      return { results: sortFlags(inFavoriteOrder(flags, symbols)), scanned, failed: inFavoriteOrder(failed, symbols), ...freshness.result(clock) };
+      return { results: sortFlags(inFavoriteOrder(flags, symbols)), scanned, failed: inFavoriteOrder(failed, symbols), ...freshness.result(clock), ...(imported > 0 ? { imported_symbols: imported } : {}) };
     },
   };
 }

@@ -10,8 +10,26 @@ export const APP_VERSION = '0.1.0';
 
 export async function healthRoutes(
   app: FastifyInstance,
-  options: { config: Config; mailKind: 'smtp' | 'outbox'; smsKind: 'outbox' | 'twilio'; clock: Clock; alertsEvaluatedAt?: () => number | null; readiness: Readiness },
+  options: {
+    config: Config;
+    mailKind: 'smtp' | 'outbox';
+    smsKind: 'outbox' | 'twilio';
+    clock: Clock;
+    alertsEvaluatedAt?: () => number | null;
+    readiness: Readiness;
+    /** The symbols of imported price files (CachedMarket.importedSymbols), when the installation keeps them. */
+    importedSymbols?: () => Promise<unknown[]>;
+  },
 ) {
+  /** How many symbols have imported prices; left out when they cannot be read (health answers all the same). */
+  const importedCount = async (): Promise<{ imported_symbols?: number }> => {
+    if (!options.importedSymbols) return {};
+    try {
+      return { imported_symbols: (await options.importedSymbols()).length };
+    } catch {
+      return {};
+    }
+  };
   route(app, healthEndpoints.getHealth, async (): Promise<HealthResponse> => ({
     status: 'ok',
     version: APP_VERSION,
@@ -21,6 +39,7 @@ export async function healthRoutes(
     sms: options.smsKind,
     time: nowSeconds(options.clock),
     ...(options.alertsEvaluatedAt ? { alerts_evaluated_at: options.alertsEvaluatedAt() } : {}),
+    ...(await importedCount()),
   }));
 
   // Readiness: each dependency with its state; 503 (same body) while a required one is down. Anyone

@@ -17,6 +17,7 @@ import {
 import type { Clock } from '../../lib/clock';
 import type { Cached } from '../../providers/market/cache';
 import type { CachedMarket } from '../../providers/market/cached-market';
+import { barsAreImported } from '../../providers/market/imported/imported-figures';
 import { CapabilityUnavailableError, NoPriceHistoryError, ProviderError, UnknownSymbolError, type Bars, type Quote } from '../../providers/market/types';
 
 /**
@@ -37,6 +38,9 @@ const freshness = (...parts: Array<Cached<unknown>>) => ({
   stale: parts.some((part) => part.stale),
   as_of: Math.floor(Math.min(...parts.map((part) => part.fetchedAtMs)) / 1000),
 });
+
+/** `imported: true` when a figure's daily bars come from an imported price file (docs/data-in-and-out.md). */
+const importedOf = (...parts: Array<Cached<Bars>>): { imported?: true } => (parts.some((part) => barsAreImported(part.value)) ? { imported: true } : {});
 
 const isoOf = (seconds: number) => new Date(seconds * 1000).toISOString().slice(0, 10);
 
@@ -70,12 +74,16 @@ export function aggregateBars(bars: Bars, period: 'W' | 'M'): Bars {
 const EMPTY_BARS: Bars = { symbol: '', time: new Float64Array(), open: new Float64Array(), high: new Float64Array(), low: new Float64Array(), close: new Float64Array(), volume: new Float64Array() };
 
 export function createMarketService(market: CachedMarket, clock: Clock) {
-  /** Today's bars, or none when no configured source has intraday data (dailyrsi is then null). */
+  /**
+   * Today's bars, or none when no configured source has intraday data, or when the source does not
+   * know the symbol (a symbol of an imported price file has daily bars only): dailyrsi is then null. A
+   * symbol nobody knows still answers 404, from its daily bars.
+   */
   const intradayOrNone = async (symbol: string): Promise<Cached<Bars>> => {
     try {
       return await market.getIntradayBars(symbol);
     } catch (error) {
-      if (error instanceof CapabilityUnavailableError) return { value: EMPTY_BARS, stale: false, fetchedAtMs: clock.nowMs() };
+      if (error instanceof CapabilityUnavailableError || error instanceof UnknownSymbolError) return { value: EMPTY_BARS, stale: false, fetchedAtMs: clock.nowMs() };
       throw error;
     }
   };
@@ -121,9 +129,9 @@ export function createMarketService(market: CachedMarket, clock: Clock) {
      * Only the 1- and 6-month highs and lows of fetch_metrics (the same bars and definitions), for the
      * Drop Scanner, which needs no intraday bars or news: fewer upstream reads per favourite.
      */
-    async rangeMetrics(symbol: string): Promise<RangeMetrics & { symbol: string; stale: boolean; as_of: number }> {
+    async rangeMetrics(symbol: string): Promise<RangeMetrics & { symbol: string; stale: boolean; as_of: number; imported?: true }> {
       const bars = requireBars(await market.getRecentDailyBars(symbol, DAILY_HISTORY_DAYS), symbol);
-      return { symbol: bars.value.symbol, ...rangeMetrics(bars.value.high, bars.value.low), ...freshness(bars) };
+      return { symbol: bars.value.symbol, ...rangeMetrics(bars.value.high, bars.value.low), ...freshness(bars), ...importedOf(bars) };
     },
 
     /** Spec §3 "Stock metrics", each defined once in core (see packages/core/src/indicators). */
@@ -143,6 +151,7 @@ export function createMarketService(market: CachedMarket, clock: Clock) {
         bearishPercent: sentiment.value.bearishPercent,
         volumeProfileLevels: volumeProfileLevels(daily.high, daily.low, daily.close, daily.volume).map((level) => round(level)!),
         ...freshness(bars, intraday, sentiment),
+        ...importedOf(bars),
       };
     },
 
@@ -162,6 +171,7 @@ export function createMarketService(market: CachedMarket, clock: Clock) {
         latest_rsi: round(latestRsi(bars.value.close, 14)),
         daily_rsi: round(latestRsi(intraday.value.close, 14)),
         ...freshness(bars, intraday),
+        ...importedOf(bars),
       };
     },
 
@@ -201,6 +211,7 @@ export function createMarketService(market: CachedMarket, clock: Clock) {
         low: low.value,
         low_date: isoOf(daily.time[low.index]!),
         ...freshness(bars),
+        ...importedOf(bars),
       };
     },
 
@@ -212,6 +223,7 @@ export function createMarketService(market: CachedMarket, clock: Clock) {
         resolution,
         levels: supportResistance(series.high, series.low, series.close).map((level) => round(level)!),
         ...freshness(bars),
+        ...importedOf(bars),
       };
     },
 
@@ -227,6 +239,7 @@ export function createMarketService(market: CachedMarket, clock: Clock) {
         slope_percent_per_bar: round(trend.slopePercentPerDay, 4)!,
         r_squared: round(trend.rSquared, 4)!,
         ...freshness(bars),
+        ...importedOf(bars),
       };
     },
 

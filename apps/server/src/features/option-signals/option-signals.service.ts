@@ -5,7 +5,7 @@
  * a time; a symbol whose data fails is skipped and named in `failed`, never fatal. The rule itself is
  * core's (packages/core/src/scanners/option-signals.ts).
  */
-import { scanOptionSignals, type OptionFlag, type OptionScanEvent, type ScanFailure } from '@signalboard/core';
+import { scanOptionSignals, type OptionFlag, type OptionFlagBody, type OptionScanEvent, type ScanFailure } from '@signalboard/core';
 import type { Clock } from '../../lib/clock';
 import { settleInCompletionOrder } from '../../lib/completion-order';
 import { Freshness, inFavoriteOrder, SCAN_CONCURRENCY } from '../../lib/favorites-scan';
@@ -33,7 +33,9 @@ export function createOptionSignalsService(deps: OptionSignalsDeps) {
   /** Quote, metrics and sector sentiment of one symbol, with the Option Scanner rule applied. */
   const optionCheck = async (symbol: string) => {
     const [quote, metrics, news] = await Promise.all([market.quote(symbol), market.metrics(symbol), sentiment.getNewsSentiment(symbol)]);
-    const flags: OptionFlag[] = scanOptionSignals({
+    // The price is an imported file's last close, or the metrics come from imported bars.
+    const imported = quote.last_bar === true || metrics.imported === true;
+    const found: OptionFlag[] = scanOptionSignals({
       symbol,
       currentPrice: quote.current_price,
       '1MonthHigh': metrics['1MonthHigh'],
@@ -45,7 +47,8 @@ export function createOptionSignalsService(deps: OptionSignalsDeps) {
       levels: metrics.volumeProfileLevels,
       sectorAverageBullishPercent: news.value.sectorAverageBullishPercent,
     });
-    return { flags, freshness: [quote, metrics, { stale: news.stale, as_of: Math.floor(news.fetchedAtMs / 1000) }] };
+    const flags: OptionFlagBody[] = imported ? found.map((flag) => ({ ...flag, imported: true as const })) : found;
+    return { flags, imported, freshness: [quote, metrics, { stale: news.stale, as_of: Math.floor(news.fetchedAtMs / 1000) }] };
   };
 
   return {
@@ -64,11 +67,13 @@ export function createOptionSignalsService(deps: OptionSignalsDeps) {
       const freshness = new Freshness();
       let done = 0;
       let scanned = 0;
+      let imported = 0;
       try {
         for await (const outcome of settleInCompletionOrder(symbols, limit, optionCheck, signal)) {
           const symbol = outcome.item;
           if (outcome.ok) {
             scanned += 1;
+            if (outcome.value.imported) imported += 1;
             outcome.value.freshness.forEach((part) => freshness.add(part));
             for (const flag of outcome.value.flags) yield { type: 'flag', flag };
           } else {
@@ -83,7 +88,7 @@ export function createOptionSignalsService(deps: OptionSignalsDeps) {
       } catch (error) {
         log.error({ err: error }, 'option scan stopped unexpectedly');
       }
-      yield { type: 'end', scanned, failed: inFavoriteOrder(failed, symbols), as_of: freshness.result(clock).as_of };
+      yield { type: 'end', scanned, failed: inFavoriteOrder(failed, symbols), as_of: freshness.result(clock).as_of, ...(imported > 0 ? { imported_symbols: imported } : {}) };
     },
   };
 }

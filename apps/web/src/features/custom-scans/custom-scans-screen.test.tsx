@@ -109,7 +109,7 @@ describe('Custom Scans: runs', () => {
     const table = await screen.findByRole('table', { name: 'Matching symbols' });
     expect(api.callsTo('scans/run').map((call) => [call.method, call.body])).toEqual([['POST', { universe: 'us', conditions: RSI_GROUPS, as_of: '2026-06-01' }]]);
     expect(screen.getByText('3 matches of 5 symbols')).toBeInTheDocument();
-    expect(screen.getByText('as of Nov 20, 2026 · source file')).toBeInTheDocument();
+    expect(screen.getByText('as of Nov 20, 2026 · source Dataset')).toBeInTheDocument();
     expect(screen.getByText('1 symbol has no daily bars and was not scanned')).toBeInTheDocument();
     const rows = () =>
       within(table)
@@ -156,8 +156,30 @@ describe('Custom Scans: runs', () => {
     expect(created).toHaveLength(1);
     const text = await created[0]!.text();
     expect(text).toBe(
-      ['Symbol,Name,Price,Change %,RSI(14)', 'AAPL,Apple Inc.,175,-1.25,28.44', 'MSFT,Microsoft Corporation,400,0.5,25.1', 'NVDA,NVIDIA Corporation,180,,', ''].join('\r\n'),
+      ['Symbol,Name,Price,Change %,RSI(14),Imported prices', 'AAPL,Apple Inc.,175,-1.25,28.44,no', 'MSFT,Microsoft Corporation,400,0.5,25.1,no', 'NVDA,NVIDIA Corporation,180,,,no', ''].join('\r\n'),
     );
+  });
+
+  it('marks the rows whose figures come from imported price files, in the header, the table, the details and the CSV', async () => {
+    const created: Blob[] = [];
+    vi.stubGlobal('URL', Object.assign(URL, { createObjectURL: vi.fn((blob: Blob) => (created.push(blob), 'blob:csv')), revokeObjectURL: vi.fn() }));
+    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => undefined);
+    const answer = { ...RUN_ANSWER, source: 'simulated', imported_symbols: 2, rows: RUN_ANSWER.rows.map((row) => (row.symbol === 'NVDA' ? row : { ...row, imported: true as const })) };
+    const chart = { symbol: 'AAPL', source: 'simulated', imported: true, as_of: '2026-11-20', bars: [{ date: '2026-11-20', open: 174, high: 176, low: 173, close: 175, volume: 1000 }] };
+    renderScans({ 'POST scans/run': { body: answer }, 'GET scans/chart': { body: chart } });
+    await userEvent.click(await screen.findByRole('button', { name: 'Run scan' }, FIRST_RENDER));
+    const table = await screen.findByRole('table', { name: 'Matching symbols' });
+    expect(screen.getByText('as of Nov 20, 2026 · source Simulated market, imported prices for 2 symbols')).toBeInTheDocument();
+    const rowOf = (symbol: string) => within(table).getAllByRole('row').find((row) => within(row).queryAllByRole('cell')[0]?.textContent?.startsWith(symbol))!;
+    expect(within(rowOf('MSFT')).getByRole('img', { name: 'MSFT: imported prices' })).toHaveTextContent('Imported');
+    expect(within(rowOf('AAPL')).getByRole('img', { name: 'AAPL: imported prices' })).toBeInTheDocument();
+    expect(within(rowOf('NVDA')).queryByRole('img', { name: /imported prices/ })).toBeNull();
+
+    await userEvent.click(screen.getByRole('button', { name: 'Export CSV' }));
+    expect((await created[0]!.text()).split('\r\n').map((line) => line.split(',').at(-1))).toEqual(['Imported prices', 'yes', 'yes', 'no', '']);
+
+    await userEvent.click(within(rowOf('AAPL')).getByRole('button', { name: 'Details of AAPL' }));
+    expect(await screen.findByText('Apple Inc. · as of Nov 20, 2026 · source Simulated market, imported prices')).toBeInTheDocument();
   });
 
   it('sends the formula as typed in formula mode', async () => {

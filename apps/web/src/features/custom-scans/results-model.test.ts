@@ -51,15 +51,15 @@ describe('results', () => {
     expect(text.startsWith(CSV_BOM)).toBe(true);
     expect(text.slice(1)).toBe(
       [
-        'Symbol,Name,Price,Change %,RSI(14),Sector',
-        "XOM,'=cmd,,2,28.44,Energy",
-        'MSFT,Microsoft,400,0.5,25.1,Technology',
-        'AAPL,"Apple, Inc.",175,-1.25,,Technology',
+        'Symbol,Name,Price,Change %,RSI(14),Sector,Imported prices',
+        "XOM,'=cmd,,2,28.44,Energy,no",
+        'MSFT,Microsoft,400,0.5,25.1,Technology,no',
+        'AAPL,"Apple, Inc.",175,-1.25,,Technology,no',
         '',
       ].join('\r\n'),
     );
     // Read back as a spreadsheet does: the cells as the table shows them (the formula defused).
-    expect(parseCsv(text).map((record) => record.fields)[3]).toEqual(['AAPL', 'Apple, Inc.', '175', '-1.25', '', 'Technology']);
+    expect(parseCsv(text).map((record) => record.fields)[3]).toEqual(['AAPL', 'Apple, Inc.', '175', '-1.25', '', 'Technology', 'no']);
   });
 
   it('formats each unit as the screen writes numbers', () => {

@@ -3,7 +3,7 @@
  * per field the scan reads, as the server names them), each value's format by its unit (docs/ui.md
  * "Numbers"), the order the user sorts by, and the CSV of exactly what the table shows.
  */
-import { toCsv, type RunScanResponse, type ScanColumn, type ScanResultRow } from '@signalboard/core';
+import { figureSourceLabel, toCsv, type RunScanResponse, type ScanColumn, type ScanResultRow } from '@signalboard/core';
 import { formatPrice, formatSignedPercent, formatVolume } from '../../components/format';
 import { monthDayYear } from '../../components/en-us-format';
 
@@ -106,13 +106,19 @@ export function nextSort(current: SortState | null, column: string): SortState {
   return { column, direction: 'ascending' };
 }
 
-/** The CSV of the table as shown: its columns and its rows in their order, numbers as the answer gives them. */
+/** The CSV's last column: whether the row's figures come from an imported price file (the table's 'Imported' marker). */
+export const IMPORTED_CSV_HEADER = 'Imported prices';
+
+/** The CSV of the table as shown: its columns and its rows in their order, numbers as the answer gives them, then 'Imported prices' (yes / no). */
 export function resultsCsv(columns: readonly ResultColumn[], rows: readonly ScanResultRow[]): string {
   return toCsv(
-    columns.map((column) => ({ header: column.label, value: column.value })),
+    [...columns.map((column) => ({ header: column.label, value: column.value })), { header: IMPORTED_CSV_HEADER, value: (row: ScanResultRow) => (row.imported ? 'yes' : 'no') }],
     rows,
   );
 }
+
+/** The header's source: 'Simulated market', 'Simulated market, imported prices for 3 symbols'. */
+export const resultsSourceLabel = (response: Pick<RunScanResponse, 'source' | 'imported_symbols'>) => figureSourceLabel(response.source, response.imported_symbols ?? 0);
 
 /** 'custom-scan-sp500-2026-11-20.csv'. */
 export const csvFileName = (response: Pick<RunScanResponse, 'universe' | 'as_of'>) => `custom-scan-${response.universe}-${response.as_of ?? 'no-date'}.csv`;

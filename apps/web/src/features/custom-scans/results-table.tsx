@@ -3,6 +3,7 @@ import { useMediaQuery } from '@mantine/hooks';
 import type { ScanResultRow } from '@signalboard/core';
 import { IconArrowsSort, IconChartCandle, IconSortAscending, IconSortDescending } from '@tabler/icons-react';
 import { changeColor } from '../../components/format';
+import { SymbolWithMarker } from '../../components/imported-marker';
 import { formatCell, type ResultColumn, type SortState } from './results-model';
 
 const numeric = (column: ResultColumn) => column.unit !== 'text';
@@ -13,9 +14,11 @@ function Cell({ column, row }: { column: ResultColumn; row: ScanResultRow }) {
   const text = formatCell(value, column.unit);
   const color = column.signed && typeof value === 'number' ? changeColor(value) : undefined;
   return (
-    <Text span inherit c={color} fw={column.id === 'symbol' ? 700 : undefined}>
-      {text}
-    </Text>
+    <SymbolWithMarker symbol={row.symbol} imported={column.id === 'symbol' && row.imported}>
+      <Text span inherit c={color} fw={column.id === 'symbol' ? 700 : undefined}>
+        {text}
+      </Text>
+    </SymbolWithMarker>
   );
 }
 

@@ -6,7 +6,7 @@ import { EmptyFavoritesHint } from '../../components/empty-favorites-hint';
 import { downloadCsv } from '../../lib/download';
 import { TONE } from '../../theme';
 import type { useRunScan } from './api/run-scan';
-import { csvFileName, formatSessionDate, matchesSummary, nextSort, noMatchesMessage, resultColumns, resultsCsv, sortRows, type SortState } from './results-model';
+import { csvFileName, formatSessionDate, matchesSummary, nextSort, noMatchesMessage, resultColumns, resultsCsv, resultsSourceLabel, sortRows, type SortState } from './results-model';
 import { ResultsTable } from './results-table';
 import { ScanRowDetail } from './scan-row-detail';
 
@@ -49,7 +49,7 @@ function Answer({ response }: { response: RunScanResponse }) {
             {matchesSummary(response)}
           </Text>
           <Text size="sm" c="dimmed">
-            as of {response.as_of ? formatSessionDate(response.as_of) : 'no session'} · source {response.source}
+            as of {response.as_of ? formatSessionDate(response.as_of) : 'no session'} · source {resultsSourceLabel(response)}
           </Text>
         </Stack>
         <Button

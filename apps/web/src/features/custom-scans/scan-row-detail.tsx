@@ -1,6 +1,6 @@
 import '../../components/trade-ideas/mantine-styles';
 import { Alert, Button, Group, Loader, Modal, SimpleGrid, Stack, Text, Title } from '@mantine/core';
-import { parseFormula, scanChartLevels, type RunScanResponse, type ScanResultRow } from '@signalboard/core';
+import { figureSourceLabel, parseFormula, scanChartLevels, type RunScanResponse, type ScanResultRow } from '@signalboard/core';
 import { useQuery } from '@tanstack/react-query';
 import { IconAlertTriangle, IconRefresh } from '@tabler/icons-react';
 import { lazy, Suspense, useMemo } from 'react';
@@ -72,7 +72,7 @@ function DetailBody({ response, row }: { response: RunScanResponse; row: ScanRes
   return (
     <Stack gap="md">
       <Text size="sm" c="dimmed">
-        {row.name} · as of {response.as_of ? formatSessionDate(response.as_of) : 'no session'} · source {response.source}
+        {row.name} · as of {response.as_of ? formatSessionDate(response.as_of) : 'no session'} · source {figureSourceLabel(response.source, row.imported === true || query.data?.imported === true)}
       </Text>
       {chart}
       <section aria-label="Levels">

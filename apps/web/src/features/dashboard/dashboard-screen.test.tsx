@@ -146,6 +146,18 @@ describe('Market Dashboard', () => {
     expect(api.unhandled).toEqual([]);
   });
 
+  it('says which index and sector prices are an imported file\'s last close', async () => {
+    const body = { ...OVERVIEW, indices: OVERVIEW.indices.map((quote) => (quote.symbol === 'SPY' ? { ...quote, imported: true as const } : quote)), sectors: OVERVIEW.sectors.map((sector) => (sector.etf === 'XLK' ? { ...sector, imported: true as const } : sector)) };
+    const api = mockDashboard({ market_overview: { status: 200, body } });
+    renderDashboard();
+    const overview = await findSection('Market Overview');
+    const spy = await within(overview).findByRole('listitem', { name: 'SPY SPDR S&P 500 ETF: 598.12 USD, +3.40 (+0.57%), imported prices' });
+    expect(within(spy).getByText('Imported')).toBeInTheDocument();
+    expect(within(overview).getByRole('listitem', { name: /^BTC/ })).not.toHaveTextContent('Imported');
+    expect(within(overview).getByRole('listitem', { name: 'Information Technology +1.87% (XLK, imported prices)' })).toHaveTextContent('XLK · Imported');
+    expect(api.unhandled).toEqual([]);
+  });
+
   it('says when the market opens next while it is closed', async () => {
     const api = mockDashboard({ market_overview: { status: 200, body: { ...OVERVIEW, market: { phase: 'closed', nextChange: '2026-11-23T14:30:00.000Z' } } } });
     renderDashboard();

@@ -1,7 +1,8 @@
 import { Badge, Group, Paper, Skeleton, Stack, Text, Title, VisuallyHidden } from '@mantine/core';
-import type { MarketOverview, OverviewQuote, SectorMove } from '@signalboard/core';
+import { IMPORTED_MARKER, IMPORTED_PRICES, type MarketOverview, type OverviewQuote, type SectorMove } from '@signalboard/core';
 import { memo, useId } from 'react';
 import { formatPrice, formatSignedPercent } from '../../components/format';
+import { SymbolWithMarker } from '../../components/imported-marker';
 import { LiveIndicator } from '../../components/live/live-indicator';
 import { useLiveQuotes } from '../../components/live/use-live';
 import type { LiveQuote } from '../../lib/live';
@@ -92,7 +93,7 @@ function IndexStrip({ quotes }: { quotes: OverviewQuote[] }) {
   return (
     <div className="sb-grid sb-index-grid" role="list" aria-label="Indices">
       {quotes.map((quote) => (
-        <IndexTile key={quote.symbol} symbol={quote.symbol} name={quote.name} price={quote.price} change={quote.change} percentChange={quote.percentChange} currency={quote.currency} />
+        <IndexTile key={quote.symbol} symbol={quote.symbol} name={quote.name} price={quote.price} change={quote.change} percentChange={quote.percentChange} currency={quote.currency} imported={quote.imported} />
       ))}
     </div>
   );
@@ -104,7 +105,7 @@ const IndexTile = memo(function IndexTile(quote: Omit<OverviewQuote, 'timestamp'
     <Paper role="listitem" withBorder radius="md" p="sm" aria-label={indexLabel(quote)}>
       <Group justify="space-between" gap={4} wrap="nowrap" align="baseline">
         <Text fw={700} size="sm">
-          {quote.symbol}
+          <SymbolWithMarker symbol={quote.symbol} imported={quote.imported} />
         </Text>
         <Text size="xs" c="dimmed" truncate title={quote.name}>
           {quote.name}
@@ -139,7 +140,7 @@ export function withLiveOverview(overview: MarketOverview, live: ReadonlyMap<str
 }
 
 const indexLabel = (quote: Omit<OverviewQuote, 'timestamp'>) =>
-  `${quote.symbol} ${quote.name}: ${formatPrice(quote.price)} ${quote.currency}, ${formatSignedPrice(quote.change)} (${formatSignedPercent(quote.percentChange)})`;
+  `${quote.symbol} ${quote.name}: ${formatPrice(quote.price)} ${quote.currency}, ${formatSignedPrice(quote.change)} (${formatSignedPercent(quote.percentChange)})${quote.imported ? `, ${IMPORTED_PRICES}` : ''}`;
 
 function SectorHeatmap({ sectors }: { sectors: SectorMove[] }) {
   if (sectors.length === 0) return null;
@@ -151,7 +152,7 @@ function SectorHeatmap({ sectors }: { sectors: SectorMove[] }) {
       </Text>
       <div className="sb-grid sb-heat-grid" role="list" aria-label="Sector heatmap">
         {sorted.map((sector) => (
-          <HeatTile key={sector.sector} sector={sector.sector} etf={sector.etf} price={sector.price} percentChange={sector.percentChange} />
+          <HeatTile key={sector.sector} sector={sector.sector} etf={sector.etf} price={sector.price} percentChange={sector.percentChange} imported={sector.imported} />
         ))}
       </div>
     </Stack>
@@ -165,8 +166,8 @@ const HeatTile = memo(function HeatTile(sector: SectorMove) {
       role="listitem"
       className="sb-heat-tile"
       style={{ background: heatBackground(sector.percentChange) }}
-      aria-label={`${sector.sector} ${formatSignedPercent(sector.percentChange)} (${sector.etf})`}
-      title={`${sector.sector} (${sector.etf} ${formatPrice(sector.price)})`}
+      aria-label={`${sector.sector} ${formatSignedPercent(sector.percentChange)} (${sector.etf}${sector.imported ? `, ${IMPORTED_PRICES}` : ''})`}
+      title={`${sector.sector} (${sector.etf} ${formatPrice(sector.price)}${sector.imported ? `, ${IMPORTED_PRICES}` : ''})`}
     >
       <Text size="xs" fw={600} lh={1.2}>
         {sector.sector}
@@ -176,7 +177,7 @@ const HeatTile = memo(function HeatTile(sector: SectorMove) {
           {formatSignedPercent(sector.percentChange)}
         </Text>
         <Text size="xs" opacity={0.8}>
-          {sector.etf}
+          {sector.imported ? `${sector.etf} · ${IMPORTED_MARKER}` : sector.etf}
         </Text>
       </Group>
     </div>

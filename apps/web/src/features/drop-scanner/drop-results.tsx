@@ -3,6 +3,7 @@ import { useMediaQuery } from '@mantine/hooks';
 import { DROP_SELECTION_LABELS, type DropScanResponse, type DropSelection } from '@signalboard/core';
 import { IconArrowDownRight, IconArrowUpRight } from '@tabler/icons-react';
 import { formatPercent, formatPrice } from '../../components/format';
+import { SymbolWithMarker } from '../../components/imported-marker';
 import { TONE } from '../../theme';
 
 type DropFlag = DropScanResponse['results'][number];
@@ -33,7 +34,7 @@ export function DropResults({ results, selection }: { results: DropFlag[]; selec
           <Paper key={flag.symbol} withBorder radius="md" p="md" role="listitem" aria-label={flag.symbol}>
             <Group justify="space-between" wrap="nowrap" mb="xs">
               <Text fw={700} size="lg">
-                {flag.symbol}
+                <SymbolWithMarker symbol={flag.symbol} imported={flag.imported} />
               </Text>
               <ChangeBadge flag={flag} />
             </Group>
@@ -71,7 +72,9 @@ export function DropResults({ results, selection }: { results: DropFlag[]; selec
         <Table.Tbody>
           {results.map((flag) => (
             <Table.Tr key={flag.symbol}>
-              <Table.Td fw={700}>{flag.symbol}</Table.Td>
+              <Table.Td fw={700}>
+                <SymbolWithMarker symbol={flag.symbol} imported={flag.imported} />
+              </Table.Td>
               <Table.Td>
                 <ChangeBadge flag={flag} />
               </Table.Td>

@@ -74,6 +74,18 @@ describe('Drop and Recovery Scanner screen', () => {
     expect(screen.getByText('2 of 4 favorites flagged · 30 Day High, threshold 10%')).toBeInTheDocument();
   });
 
+  it('marks a flag whose figures come from an imported price file, and counts them beside the as-of time', async () => {
+    const api = mockScan({ body: { ...RESPONSE, imported_symbols: 1, results: [{ ...RESPONSE.results[0]!, imported: true }, RESPONSE.results[1]!] } });
+    renderScanner();
+    await userEvent.click(screen.getByRole('button', { name: 'Search' }));
+    const table = await screen.findByRole('table', { name: 'Flagged stocks' });
+    const [, nvda, aapl] = within(table).getAllByRole('row');
+    expect(within(nvda!).getByRole('img', { name: 'NVDA: imported prices' })).toHaveTextContent('Imported');
+    expect(within(aapl!).queryByRole('img')).toBeNull();
+    expect(screen.getByText(/^as of .* · imported prices for 1 symbol$/)).toBeInTheDocument();
+    expect(api.unhandled).toEqual([]);
+  });
+
   it('names the symbols it could not scan on request', async () => {
     const api = mockScan({ body: RESPONSE });
     renderScanner();

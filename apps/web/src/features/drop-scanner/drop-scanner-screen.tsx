@@ -11,6 +11,7 @@ import {
   DEFAULT_DROP_THRESHOLD_PERCENT,
   DROP_SELECTION_LABELS,
   DROP_SELECTIONS,
+  importedPricesFor,
   type DropScanResponse,
   type DropSelection,
 } from '@signalboard/core';
@@ -150,6 +151,7 @@ function ScanResults({ response, params }: { response: DropScanResponse; params:
         <Group gap={6}>
           <Text size="xs" c="dimmed">
             as of {formatTime(response.as_of)}
+            {response.imported_symbols ? ` · ${importedPricesFor(response.imported_symbols)}` : ''}
           </Text>
           {response.stale && (
             <Badge size="xs" variant="light" color="yellow">

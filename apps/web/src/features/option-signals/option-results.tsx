@@ -5,6 +5,7 @@ import { IconArrowDownRight, IconArrowUpRight } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { formatPercent, formatPrice } from '../../components/format';
 import { TONE } from '../../theme';
+import { SymbolWithMarker } from '../../components/imported-marker';
 
 /** Badges keep their whole text: table cells and narrow cards would otherwise cut it short. */
 const FULL_WIDTH = { minWidth: 'max-content' } as const;
@@ -52,7 +53,7 @@ export function OptionResults({ flags }: { flags: OptionFlagBody[] }) {
           <Paper key={rowKey(flag)} withBorder radius="md" p="md" role="listitem" aria-label={`${flag.symbol} ${flag.action}`}>
             <Group justify="space-between" wrap="nowrap" mb={6}>
               <Text fw={700} size="lg">
-                {flag.symbol}
+                <SymbolWithMarker symbol={flag.symbol} imported={flag.imported} />
               </Text>
               <ActionBadge action={flag.action} />
             </Group>
@@ -93,7 +94,9 @@ export function OptionResults({ flags }: { flags: OptionFlagBody[] }) {
           <Table.Tbody>
             {flags.map((flag) => (
               <Table.Tr key={rowKey(flag)}>
-                <Table.Td fw={700}>{flag.symbol}</Table.Td>
+                <Table.Td fw={700}>
+                  <SymbolWithMarker symbol={flag.symbol} imported={flag.imported} />
+                </Table.Td>
                 <Table.Td>
                   <ChangeBadge flag={flag} />
                 </Table.Td>

@@ -20,6 +20,8 @@ export interface OptionScanState {
   skipped: ScanFailure[];
   /** Unix seconds of the oldest data the scan used (its `end` event). */
   asOf: number | null;
+  /** How many scanned favourites have figures from imported price files (its `end` event). */
+  importedSymbols: number;
   error: string | null;
 }
 
@@ -29,7 +31,7 @@ export type OptionScanAction =
   | { type: 'stopped' }
   | { type: 'failed'; message: string };
 
-export const INITIAL_OPTION_SCAN: OptionScanState = { status: 'idle', total: null, done: 0, flags: [], skipped: [], asOf: null, error: null };
+export const INITIAL_OPTION_SCAN: OptionScanState = { status: 'idle', total: null, done: 0, flags: [], skipped: [], asOf: null, importedSymbols: 0, error: null };
 
 export const INTERRUPTED_MESSAGE = 'The scan was interrupted before it finished. Please try again.';
 
@@ -79,6 +81,7 @@ function applyEvent(state: OptionScanState, event: OptionScanEvent): OptionScanS
         status: 'done',
         skipped: addSkipped(state.skipped, event.failed),
         asOf: event.as_of,
+        importedSymbols: event.imported_symbols ?? 0,
       };
   }
 }

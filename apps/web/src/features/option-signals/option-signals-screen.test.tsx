@@ -74,6 +74,25 @@ describe('Options Scanner screen', () => {
     expect(stream.api.unhandled).toEqual([]);
   });
 
+  it('marks a flag whose figures come from an imported price file, and counts them beside the as-of time', async () => {
+    const stream = mockStream();
+    renderScreen(<OptionScannerScreen />);
+    await userEvent.click(screen.getByRole('button', { name: 'Start Scanning' }));
+    stream.send({ type: 'start', total: 2 });
+    stream.send({ type: 'flag', flag: { ...GOOGL, imported: true } });
+    stream.send({ type: 'progress', done: 1, total: 2, symbol: 'GOOGL' });
+    stream.send({ type: 'flag', flag: META });
+    stream.send({ type: 'progress', done: 2, total: 2, symbol: 'META' });
+    stream.send({ type: 'end', scanned: 2, failed: [], as_of: 1_795_190_400, imported_symbols: 1 });
+    stream.close();
+    await screen.findByText('Scan complete');
+    const items = screen.getAllByRole('listitem').filter((item) => item.closest('[aria-label="Flagged stocks"]'));
+    expect(within(items.find((item) => item.textContent?.includes('GOOGL'))!).getByRole('img', { name: 'GOOGL: imported prices' })).toBeInTheDocument();
+    expect(within(items.find((item) => item.textContent?.includes('META'))!).queryByRole('img')).toBeNull();
+    expect(screen.getByText(/^Data as of .* · imported prices for 1 symbol$/)).toBeInTheDocument();
+    expect(stream.api.unhandled).toEqual([]);
+  });
+
   it('says no stock meets the criteria after a scan without flags', async () => {
     const stream = mockStream();
     renderScreen(<OptionScannerScreen />);

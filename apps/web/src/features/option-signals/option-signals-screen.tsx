@@ -15,6 +15,7 @@ import {
   PUT_RSI_14_ABOVE,
   PUT_RSI_DAILY_ABOVE,
   SCREEN_TITLES,
+  importedPricesFor,
 } from '@signalboard/core';
 import { IconAlertTriangle, IconCheck, IconPlayerStop, IconRadar, IconRefresh, IconSearch } from '@tabler/icons-react';
 import { ScreenHeader } from '../../components/screen-header';
@@ -53,6 +54,7 @@ export function OptionScannerScreen() {
           {state.status === 'done' && state.asOf !== null ? (
             <Text size="xs" c="dimmed">
               Data as of {formatTime(state.asOf)}
+              {state.importedSymbols > 0 ? ` · ${importedPricesFor(state.importedSymbols)}` : ''}
             </Text>
           ) : null}
         </Group>

@@ -7,14 +7,14 @@ import '@mantine/core/styles/NavLink.layer.css';
 import '@mantine/core/styles/Tooltip.layer.css';
 import '@mantine/core/styles/Skeleton.layer.css';
 import '@mantine/core/styles/ThemeIcon.layer.css';
-import { AppShell, Badge, Box, Burger, Group, NavLink, Skeleton, Text, Tooltip } from '@mantine/core';
+import { AppShell, Box, Burger, Group, NavLink, Skeleton, Text } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { IconLogout } from '@tabler/icons-react';
 import { MENU_ACCOUNT_ENTRIES, MENU_ADMIN_ENTRIES, MENU_ENTRIES, MENU_SECONDARY_ENTRIES, MENU_SECONDARY_TITLE, SIDE_MENU_WIDTH_PX, type MenuEntry } from '@signalboard/core';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { Suspense, useDeferredValue, useState, type ReactNode } from 'react';
 import { Outlet, useLocation, useNavigate } from 'react-router';
-import { useCurrentUser, useHealth } from '../../lib/session-queries';
+import { useCurrentUser } from '../../lib/session-queries';
 import { queryClient } from '../../lib/query-client';
 import { tokenStorage } from '../../auth/token-storage';
 import { logout } from '../../lib/api/auth';
@@ -22,6 +22,7 @@ import { Brand } from '../../components/brand';
 import { LiveProvider } from '../../components/live/live-provider';
 import { MAIN_CONTENT_ID, SkipLink } from '../../components/skip-link';
 import { ColorSchemeToggle } from './color-scheme-toggle';
+import { MarketBadges } from './market-badges';
 import { MENU_ICONS } from './menu-icons';
 
 const HEADER_HEIGHT_PX = 56;
@@ -102,7 +103,7 @@ function Shell() {
           <Group gap="sm" wrap="nowrap" style={{ flexShrink: 0 }}>
             <Burger opened={opened} onClick={toggle} size="sm" aria-label="menu" aria-expanded={opened} aria-controls={NAVBAR_ID} />
             <Brand compact />
-            <SimulatedMarketBadge narrow={narrow} />
+            <MarketBadges narrow={narrow} />
           </Group>
           <Group gap="sm" wrap="nowrap" miw={0}>
             <UserName narrow={narrow} />
@@ -159,19 +160,6 @@ function Shell() {
 function AdminEntries({ menuLink }: { menuLink: (entry: MenuEntry) => ReactNode }) {
   const user = useCurrentUser();
   return user.data?.role === 'admin' ? <>{MENU_ADMIN_ENTRIES.map(menuLink)}</> : null;
-}
-
-/** Beside the brand when the installation runs on the simulated market. */
-function SimulatedMarketBadge({ narrow }: { narrow: boolean }) {
-  const health = useHealth();
-  if (health.data?.market_data !== 'simulated') return null;
-  return (
-    <Tooltip label="Prices, news and earnings come from a simulated market, not a live feed.">
-      <Badge variant="light" color="yellow" radius="sm" size={narrow ? 'xs' : 'sm'} style={{ flexShrink: 0 }}>
-        Simulated market
-      </Badge>
-    </Tooltip>
-  );
 }
 
 /** Spec §2's top bar: "Username: <email>". */

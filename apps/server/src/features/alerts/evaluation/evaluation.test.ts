@@ -8,13 +8,16 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { alertDeliveries, alertEvents, ideaEvents, userOptionAlerts, users, userStockScannerAlerts } from '../../../db/schema';
 import type { TestControl, TestControlValues } from '../../../lib/test-control';
 import { createMarket, withTestQuotes } from '../../../providers/market';
-import type { NewsArticle } from '../../../providers/market/types';
+import type { Cached } from '../../../providers/market/cache';
+import type { Bars, NewsArticle } from '../../../providers/market/types';
 import { atr, volumeProfileLevels } from '@signalboard/core';
 import { createTestApp, type TestApp, userWithFavorites } from '../../../../test/helpers';
 import { createAlertEvaluation } from './evaluation';
 import { metrics } from '../../../lib/metrics';
 import type { NewAlert } from './alert-store';
 
+/** The symbol whose daily bars come from an imported price file. */
+const IMPORTED = 'INTC';
 /** Friday 2026-11-20, 10:30 in New York: the market is open. */
 const OPEN_NOW = '2026-11-20T15:30:00Z';
 
@@ -42,7 +45,16 @@ beforeAll(async () => {
     {
       market: (config, clock) => {
         const market = withTestQuotes(createMarket(config, clock), control, clock);
-        return { ...market, getMarketNews: async () => (news ? { value: news, stale: false, fetchedAtMs: clock.nowMs() } : market.getMarketNews()) };
+        // INTC's daily bars are served as if imported from a price file (docs/data-in-and-out.md).
+        const asImported = async (symbol: string, bars: Promise<Cached<Bars>>): Promise<Cached<Bars>> => {
+          const cached = await bars;
+          return symbol.toUpperCase() === IMPORTED ? { ...cached, value: { ...cached.value, candles: { provider: 'imported', range: 'ohlc', volume: 'aggregate' } } } : cached;
+        };
+        return {
+          ...market,
+          getRecentDailyBars: (symbol, days) => asImported(symbol, market.getRecentDailyBars(symbol, days)),
+          getMarketNews: async () => (news ? { value: news, stale: false, fetchedAtMs: clock.nowMs() } : market.getMarketNews()),
+        };
       },
     },
   );
@@ -113,6 +125,20 @@ describe('price rules', () => {
     control.quote('MSFT', 93.5);
     await t.app.alertEvaluation.pollQuotes();
     expect(await eventsOf(userId)).toHaveLength(0);
+  });
+
+  it('names its source with "imported prices" when the ATR it reports comes from an imported price file', async () => {
+    const headers = await userWithFavorites(t, 'drop-imported', [IMPORTED]);
+    const userId = await userIdOf(headers);
+    control.quote(IMPORTED, 99);
+    await save(headers, { alert_type: 'PERCENT_DROP', stock_symbols: [IMPORTED], threshold_value: 5 });
+    await t.app.alertEvaluation.pollQuotes();
+    control.quote(IMPORTED, 94.5);
+    await t.app.alertEvaluation.pollQuotes();
+    const [event] = await eventsOf(userId);
+    expect(event!.data).toMatchObject({ price: 94.5, source: 'Simulated market, imported prices' });
+    expect(event!.smsText).toContain('Simulated market, imported prices');
+    expect(event!.smsText.length).toBeLessThanOrEqual(160);
   });
 
   it('CURRENT_PRICE fires on a crossing of its target in its direction only', async () => {

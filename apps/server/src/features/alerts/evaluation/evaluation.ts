@@ -20,6 +20,7 @@
  * delivery worker is kicked after a commit that queued deliveries. The reads are evaluation.repo.ts;
  * this file is the lifecycle: one pass of each kind at a time, and the timer of start()/stop().
  */
+import { MARKET_SOURCE_LABELS } from '@signalboard/core';
 import type { CachedMarket } from '../../../providers/market/cached-market';
 import { PRICE_ALERT_TYPES } from './evaluation.repo';
 import type { AlertEvaluation, AlertEvaluationDeps, PollReport } from './evaluation.types';
@@ -36,8 +37,12 @@ export const LOCAL_POLL_MS = 15_000;
 /** Live data: at most this many quote calls a minute for alerts (Finnhub allows 60, shared with users' requests). */
 export const LIVE_QUOTE_CALLS_PER_MINUTE = 30;
 
-/** How alert messages name the market-data source. */
-export const SOURCE_LABELS: Record<CachedMarket['source'], string> = { simulated: 'Simulated market', file: 'Dataset', live: 'Live market data' };
+/**
+ * How alert messages name the market-data source (core's MARKET_SOURCE_LABELS, as the screens do). A
+ * message whose figures come from an imported price file says so: 'Simulated market, imported prices'
+ * (core's importedSourceLabel; docs/data-in-and-out.md "Where imported figures are labelled").
+ */
+export const SOURCE_LABELS: Readonly<Record<CachedMarket['source'], string>> = MARKET_SOURCE_LABELS;
 
 export function createAlertEvaluation(deps: AlertEvaluationDeps): AlertEvaluation {
   const { market, log } = deps;

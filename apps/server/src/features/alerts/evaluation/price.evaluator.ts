@@ -11,6 +11,7 @@ import {
   ALERT_CRYPTO_SYMBOLS,
   atr,
   createWatchIndex,
+  importedSourceLabel,
   evaluatePriceWatch,
   initialWatchState,
   marketSession,
@@ -26,6 +27,7 @@ import {
   type WatchState,
 } from '@signalboard/core';
 import { metrics } from '../../../lib/metrics';
+import { barsAreImported, quoteIsImported } from '../../../providers/market/imported/imported-figures';
 import { autoPauseIfRunaway } from '../delivery/auto-pause';
 import { insertAlert, resetState, writeState, type NewAlert, type StateRow } from './alert-store';
 import { activePriceRules, deleteStatesOutside, PRICE_ALERT_TYPES, priceStatesOf, ruleOf, type RuleRow } from './evaluation.repo';
@@ -71,6 +73,14 @@ function watchesOf(rule: RuleRow, extras: Map<string, SymbolExtras>): PriceWatch
 interface SymbolExtras {
   atr14?: number;
   levels: NonNullable<PriceWatch['levels']>;
+  /** The ATR and levels come from an imported price file's bars: the alert's source says so. */
+  imported?: true;
+}
+
+/** The quote with what its extras add: the ATR, and 'imported prices' in the source when they come from an imported file. */
+function withExtras(quote: AlertQuote, extras: SymbolExtras | undefined): AlertQuote {
+  if (!extras) return quote;
+  return { ...quote, ...(extras.atr14 !== undefined ? { atr14: extras.atr14 } : {}), ...(extras.imported ? { source: importedSourceLabel(quote.source ?? '') } : {}) };
 }
 
 export interface PriceEvaluator {
@@ -106,7 +116,7 @@ export function createPriceEvaluator(deps: EvaluatorDeps & { pollIntervalMs(symb
           levels.push({ price, kind: price <= last ? 'support' : 'resistance', source: 'swing level' });
         }
       }
-      return { ...(atr14 !== undefined && Number.isFinite(atr14) ? { atr14 } : {}), levels };
+      return { ...(atr14 !== undefined && Number.isFinite(atr14) ? { atr14 } : {}), levels, ...(barsAreImported(bars) ? { imported: true as const } : {}) };
     } catch {
       return { levels: [] };
     }
@@ -120,7 +130,8 @@ export function createPriceEvaluator(deps: EvaluatorDeps & { pollIntervalMs(symb
       price: quote.price,
       previousClose: quote.previousClose,
       asOfMs: quote.timestamp > 0 ? quote.timestamp * 1000 : cached.fetchedAtMs,
-      source,
+      // A price that is an imported file's last close (the source does not quote the symbol).
+      source: quoteIsImported(quote) ? importedSourceLabel(source) : source,
       market: isCrypto(symbol) ? 'crypto' : 'stock',
     };
   };
@@ -147,7 +158,7 @@ export function createPriceEvaluator(deps: EvaluatorDeps & { pollIntervalMs(symb
     const states = new Map(stateRows.map((row) => [watchKey(row.userId, row.alertType as PriceAlertType, row.symbol), row]));
     let queued = false;
     for (const quote of quotes) {
-      const withAtr: AlertQuote = extras.get(quote.symbol)?.atr14 !== undefined ? { ...quote, atr14: extras.get(quote.symbol)!.atr14! } : quote;
+      const withAtr = withExtras(quote, extras.get(quote.symbol));
       const context = contextOf(quote.symbol, refreshMs);
       for (const watch of index.watchesOf(quote.symbol)) {
         const row = states.get(watchKey(watch.userId, watch.alertType, watch.symbol));
@@ -276,9 +287,7 @@ export function createPriceEvaluator(deps: EvaluatorDeps & { pollIntervalMs(symb
       for (const watch of watchesOf(rule, extras)) {
         let quote: AlertQuote | null = null;
         try {
-          quote = await quoteOf(watch.symbol);
-          const atr14 = extras.get(watch.symbol)?.atr14;
-          if (atr14 !== undefined) quote = { ...quote, atr14 };
+          quote = withExtras(await quoteOf(watch.symbol), extras.get(watch.symbol));
         } catch {
           quote = null; // no quote now: the first evaluation starts the state (already true → waits)
         }

@@ -48,7 +48,9 @@ function flatBars(symbol: string, from: number, to: number): Bars {
   for (let day = next(Math.max(FIRST_BAR_DAY, Math.ceil(from / 86_400))); day <= Math.min(MONDAY, Math.floor(to / 86_400)); day = next(day + 1)) days.push(day);
   const closes = days.map((day) => (day === MONDAY ? 1000 : 100));
   const array = (values: number[]) => Float64Array.from(values);
-  return { symbol, time: array(days.map((day) => day * 86_400)), open: array(closes), high: array(closes), low: array(closes), close: array(closes), volume: array(closes.map(() => 1_000_000)) };
+  const bars: Bars = { symbol, time: array(days.map((day) => day * 86_400)), open: array(closes), high: array(closes), low: array(closes), close: array(closes), volume: array(closes.map(() => 1_000_000)) };
+  // A symbol "IMP…" has its bars from an imported price file.
+  return symbol.startsWith('IMP') ? { ...bars, candles: { provider: 'imported', range: 'ohlc', volume: 'aggregate' } } : bars;
 }
 const notHere = async (): Promise<never> => {
   throw new Error('not read by these scans');
@@ -298,5 +300,24 @@ describe('Custom Scan alerts during the session', () => {
     expect(event!.smsText).toMatch(/^Intraday new in "Everything": .* \| close > 0 · Simulated market 11:05 ET$/);
     await t.app.alertEvaluation.scanIntraday();
     expect(await eventsOf(user.id)).toHaveLength(1);
+  });
+});
+
+describe('Custom Scan alerts during the session, imported prices', () => {
+  it('names its source with "imported prices" when an entry\'s bars come from an imported price file', async () => {
+    const user = await newUser('intraday-imported', ['A8', 'IMP8']);
+    const scan = await saveScan(user, 'Imported', 'close > 110');
+    await saveRule(user, [scan.id]);
+    marketNow = MONDAY_1105 - POLL_MS;
+    quoteTimeMs = null;
+    await daily().runSession(FRIDAY);
+    marketNow = MONDAY_1105;
+    prices.set('A8', 100);
+    prices.set('IMP8', 120);
+    expect(await pollsWith().passOnce()).toMatchObject({ failed: [] });
+    const [event] = await eventsOf(user.id);
+    expect(event!.smsText).toBe('Intraday new in "Imported": IMP8 120.00 | close > 110 · Simulated market, imported prices 11:05 ET');
+    expect(event!.emailText).toContain('Source: Simulated market, imported prices');
+    expect(event!.data).toMatchObject({ source: 'Simulated market, imported prices', entered: [{ symbol: 'IMP8', imported: true }] });
   });
 });

@@ -37,6 +37,7 @@ import type { Clock } from '../../../lib/clock';
 import { createPacer, NO_FOREGROUND, type Foreground } from '../../../lib/foreground';
 import type { ScanLog } from '../../../lib/scan-failure';
 import type { CachedMarket } from '../../../providers/market/cached-market';
+import { barsAreImported, quoteIsImported } from '../../../providers/market/imported/imported-figures';
 import type { Bars } from '../../../providers/market/types';
 import { loadScanBars, scanConcurrency } from '../../custom-scans/scan-bars';
 import { factSourcesOf, readScanFacts } from '../../custom-scans/scan-facts';
@@ -182,8 +183,9 @@ export function createIntradayScanAlerts(deps: IntradayScanDeps): IntradayScanAl
     return new Set([...all.slice(start), ...all.slice(0, start)].slice(0, perPoll));
   }
 
-  async function quotesOf(symbols: readonly string[], failed: string[]): Promise<Map<string, IntradayQuote>> {
-    const quotes = new Map<string, IntradayQuote>();
+  /** Each symbol's quote; `lastBar`: an imported file's last close, not a quote. */
+  async function quotesOf(symbols: readonly string[], failed: string[]): Promise<Map<string, IntradayQuote & { lastBar: boolean }>> {
+    const quotes = new Map<string, IntradayQuote & { lastBar: boolean }>();
     const read = async (symbol: string) => market.getQuote(symbol);
     for await (const outcome of settleInCompletionOrder(symbols, concurrency, read)) {
       if (!outcome.ok) {
@@ -191,13 +193,13 @@ export function createIntradayScanAlerts(deps: IntradayScanDeps): IntradayScanAl
         continue;
       }
       const { value: quote, fetchedAtMs } = outcome.value;
-      quotes.set(outcome.item, { price: quote.price, open: quote.open, high: quote.high, low: quote.low, asOfMs: quote.timestamp > 0 ? quote.timestamp * 1000 : fetchedAtMs });
+      quotes.set(outcome.item, { price: quote.price, open: quote.open, high: quote.high, low: quote.low, asOfMs: quote.timestamp > 0 ? quote.timestamp * 1000 : fetchedAtMs, lastBar: quoteIsImported(quote) });
     }
     return quotes;
   }
 
   /** The scan's candidates read this poll that match on their quote, with what the alert says of each. */
-  async function matchesOf(item: Work, quotes: ReadonlyMap<string, IntradayQuote>, at: IntradayMoment, sessionDay: number, failed: string[]): Promise<IntradayRow[]> {
+  async function matchesOf(item: Work, quotes: ReadonlyMap<string, IntradayQuote & { lastBar: boolean }>, at: IntradayMoment, sessionDay: number, failed: string[]): Promise<IntradayRow[]> {
     const members = item.candidates.filter((member) => quotes.has(member.symbol));
     if (members.length === 0) return [];
     const previousDay = sessionDay - 1;
@@ -214,7 +216,7 @@ export function createIntradayScanAlerts(deps: IntradayScanDeps): IntradayScanAl
       if (result.skipped !== null || !result.matched) continue;
       const previousClose = bars.close[Math.min(bars.close.length, bars.time.length) - 1];
       const change = previousClose !== undefined && previousClose > 0 ? (quote.price / previousClose - 1) * 100 : null;
-      rows.push({ symbol: member.symbol, name: member.name, price: quote.price, change_pct: change !== null && Number.isFinite(change) ? change : null, values: result.values, asOfMs: quote.asOfMs });
+      rows.push({ symbol: member.symbol, name: member.name, price: quote.price, change_pct: change !== null && Number.isFinite(change) ? change : null, values: result.values, asOfMs: quote.asOfMs, ...(barsAreImported(bars) || quote.lastBar ? { imported: true as const } : {}) });
     }
     return rows;
   }

@@ -7,7 +7,7 @@
  * and a symbol is recorded (and alerted) once per scan and session however many polls and processes
  * see it enter: custom_scan_intraday_entries' primary key.
  */
-import { customScanIntradayMessage, newYorkInstantMs, nextScanMembership, type ScanValue } from '@signalboard/core';
+import { customScanIntradayMessage, importedSourceLabel, newYorkInstantMs, nextScanMembership, type ScanValue } from '@signalboard/core';
 import type { Database } from '../../../db/client';
 import { insertAlert, type NewAlert } from './alert-store';
 import type { RuleRow } from './evaluation.repo';
@@ -27,6 +27,8 @@ export interface IntradayRow {
   values: ScanValue[];
   /** When the quote was priced (ms). */
   asOfMs: number;
+  /** The symbol's bars (or its price) come from an imported price file: the alert's source says so. */
+  imported?: true;
 }
 
 export interface IntradayWrite {
@@ -74,13 +76,14 @@ export function writeIntradayEntries(db: Database, write: IntradayWrite): Promis
     const entered = rows.filter((row) => fresh.has(row.symbol));
     if (entered.length === 0) return null;
     const asOfMs = Math.max(...entered.map((row) => row.asOfMs));
+    const source = entered.some((row) => row.imported) ? importedSourceLabel(write.source) : write.source;
     const message = customScanIntradayMessage({
       scanName: scan.name,
       formula: scan.formula,
       universe: scan.universe,
       session,
       asOfMs,
-      source: write.source,
+      source,
       entries: entered.map((row) => ({ symbol: row.symbol, price: row.price, changePct: row.change_pct, values: row.values.map((value, index) => ({ label: write.columns[index] ?? '', value })) })),
     });
     const alert: NewAlert = {
@@ -101,7 +104,7 @@ export function writeIntradayEntries(db: Database, write: IntradayWrite): Promis
         previous_session: previous?.session ?? null,
         columns: [...write.columns],
         entered: entered.map(({ asOfMs: _asOfMs, ...row }) => row),
-        source: write.source,
+        source,
         asOf: new Date(asOfMs).toISOString(),
       },
       ...message,

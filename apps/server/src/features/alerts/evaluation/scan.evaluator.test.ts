@@ -31,7 +31,7 @@ beforeAll(async () => {
 afterAll(async () => t?.close());
 
 /** What the fake run answers for a formula: its matches and the symbols it could not read, or an error. */
-const outcomes = new Map<string, { matches: string[]; missing?: string[] } | Error>();
+const outcomes = new Map<string, { matches: string[]; missing?: string[]; imported?: string[] } | Error>();
 const runs: Array<{ userId: number; formula: string; as_of: string }> = [];
 /** The formulas run for `userId` since the `from`-th run (the pass also runs the other tests' users' scans). */
 const runsOf = (userId: number, from = 0) => runs.slice(from).filter((run) => run.userId === userId).map((run) => run.formula);
@@ -50,7 +50,7 @@ const fakeRun: RunScan = async (userId, input) => {
     evaluated: 500 - (outcome.missing?.length ?? 0),
     missing: outcome.missing ?? [],
     matches: outcome.matches.length,
-    rows: outcome.matches.map((symbol, index) => ({ symbol, name: `${symbol} Inc.`, price: 100 + index, change_pct: 1.5, values: [100 + index] })),
+    rows: outcome.matches.map((symbol, index) => ({ symbol, name: `${symbol} Inc.`, price: 100 + index, change_pct: 1.5, values: [100 + index], ...(outcome.imported?.includes(symbol) ? { imported: true as const } : {}) })),
   } as RunScanResponse;
 };
 
@@ -97,6 +97,21 @@ const membersOf = (scanId: number) => t.db.select().from(customScanMembers).wher
 const enteredBy = async (userId: number) => (await eventsOf(userId)).map((event) => [(event.data as { session: string }).session, (event.data as { entered: Array<{ symbol: string }> }).entered.map((row) => row.symbol)]);
 
 describe('Custom Scan alerts: the daily pass over the watched scans', () => {
+  it('names its source with "imported prices" when an entry\'s figures come from an imported price file', async () => {
+    const user = await newUser('scan-imported');
+    const scan = await saveScan(user, 'Imported');
+    await saveRule(user, [scan.id]);
+    const jobs = jobsWith();
+    outcomes.set(scan.formula, { matches: ['AAPL'] });
+    expect(await jobs.runSession(FRIDAY)).toEqual([]);
+    outcomes.set(scan.formula, { matches: ['ZZLB', 'AAPL'], imported: ['ZZLB'] });
+    expect(await jobs.runSession(MONDAY)).toEqual([]);
+    const [event] = await eventsOf(user.id);
+    expect(event!.smsText).toBe(`New in "Imported": ZZLB 100.00 | ${scan.formula} · Simulated market, imported prices 2026-11-23 close`);
+    expect(event!.emailText).toContain('Source: Simulated market, imported prices');
+    expect(event!.data).toMatchObject({ source: 'Simulated market, imported prices', entered: [{ symbol: 'ZZLB', imported: true }] });
+  });
+
   it('records on a scan\'s first pass, fires once for a symbol that enters, not while it stays, and again when it re-enters', async () => {
     const user = await newUser('scan-fires');
     const scan = await saveScan(user, 'Oversold in an uptrend');

@@ -9,7 +9,7 @@
  * it; the scans already done are not run again). Symbols that entered during the session on live
  * quotes (scan-intraday.evaluator.ts) alerted then: the session's alert leaves them out.
  */
-import { customScanEntriesMessage, isoFromDayNumber, newYorkInstantMs, nextScanMembership, tradingDayOnOrAfter, type RunScanResponse, type ScanUniverse } from '@signalboard/core';
+import { customScanEntriesMessage, importedSourceLabel, isoFromDayNumber, newYorkInstantMs, nextScanMembership, tradingDayOnOrAfter, type RunScanResponse, type ScanUniverse } from '@signalboard/core';
 import type { Clock } from '../../../lib/clock';
 import type { ScanLog } from '../../../lib/scan-failure';
 import { tickOf, type Job, type JobRunnerDeps, type RunContext, type Tick } from '../../../jobs/registry';
@@ -76,7 +76,7 @@ export const symbolsLabel = (symbols: readonly string[]) =>
   symbols.slice(0, SYMBOLS_NAMED).join(', ') + (symbols.length > SYMBOLS_NAMED ? ` +${symbols.length - SYMBOLS_NAMED} more` : '');
 
 export function createScanAlertJobs(deps: ScanAlertDeps): ScanAlertJobs {
-  const { db, runScan, clock, source } = deps;
+  const { db, runScan, clock } = deps;
   // The run's log (symbols it could not read, facts it could not get), said in the jobs' log.
   const said = (context: object, message: string) => deps.log.warn(`Custom Scan alerts: ${message}: ${errorText((context as { err?: unknown }).err)}`);
   const scanLog: ScanLog = { warn: said, error: said };
@@ -86,6 +86,8 @@ export function createScanAlertJobs(deps: ScanAlertDeps): ScanAlertJobs {
     const wanted = new Set(entered);
     const rows = answer.rows.filter((row) => wanted.has(row.symbol));
     const labels = answer.columns.map((column) => column.label);
+    // An entry computed from an imported price file's bars: the alert's source says so.
+    const source = rows.some((row) => row.imported) ? importedSourceLabel(deps.source) : deps.source;
     const message = customScanEntriesMessage({
       scanName: scan.name,
       formula: answer.formula,
