@@ -85,6 +85,11 @@ describe('imported figures are labelled', () => {
       expect(await of('AAPL'), url).toBeUndefined();
     }
     expect((await t.app.inject({ method: 'GET', url: `/api/fetch_metrics?symbol=${KNOWN}`, headers: admin })).json().imported).toBe(true);
+    // A symbol the source does not know has prices only: its metrics answer with no news (no article, 0 % either way).
+    const unknown = await t.app.inject({ method: 'GET', url: `/api/fetch_metrics?symbol=${SYMBOL}`, headers: admin });
+    expect(unknown.statusCode, unknown.body).toBe(200);
+    expect(unknown.json()).toMatchObject({ symbol: SYMBOL, imported: true, bullishPercent: 0, bearishPercent: 0, dailyrsi: null });
+    expect(unknown.json()['14DayRSI']).toEqual(expect.any(Number));
   });
 
   it('the drop scanner and the option signals mark the flags of imported symbols and count them', async () => {
@@ -98,8 +103,8 @@ describe('imported figures are labelled', () => {
     const events = stream.body.trim().split('\n').map((line) => JSON.parse(line) as { type: string; flag?: { symbol: string; imported?: boolean }; imported_symbols?: number; failed?: unknown[] });
     const end = events.at(-1)!;
     expect(end.type).toBe('end');
-    // The symbol the source does not know has no news sentiment nor intraday bars: fetch_metrics skips it, MSFT is read.
-    expect(end.imported_symbols).toBeGreaterThanOrEqual(1);
+    // Both imported symbols are read (the one the source does not know: no news, no intraday RSI, so no flag).
+    expect(end.imported_symbols).toBe(2);
     for (const event of events.filter((one) => one.type === 'flag')) expect(event.flag!.imported ?? false, event.flag!.symbol).toBe(event.flag!.symbol !== 'AAPL');
   });
 });

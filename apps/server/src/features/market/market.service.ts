@@ -18,7 +18,7 @@ import type { Clock } from '../../lib/clock';
 import type { Cached } from '../../providers/market/cache';
 import type { CachedMarket } from '../../providers/market/cached-market';
 import { barsAreImported } from '../../providers/market/imported/imported-figures';
-import { CapabilityUnavailableError, NoPriceHistoryError, ProviderError, UnknownSymbolError, type Bars, type Quote } from '../../providers/market/types';
+import { CapabilityUnavailableError, NoPriceHistoryError, ProviderError, UnknownSymbolError, type Bars, type NewsSentiment, type Quote } from '../../providers/market/types';
 
 /**
  * Calendar days of daily history behind fetch_metrics and api/rsi (and api/rsi_td) without a range:
@@ -72,6 +72,20 @@ export function aggregateBars(bars: Bars, period: 'W' | 'M'): Bars {
 }
 
 const EMPTY_BARS: Bars = { symbol: '', time: new Float64Array(), open: new Float64Array(), high: new Float64Array(), low: new Float64Array(), close: new Float64Array(), volume: new Float64Array() };
+
+/**
+ * A symbol's news sentiment, or none (no article, no bullish or bearish share) when the source does not
+ * know it: a symbol of an imported price file has prices only (docs/data-in-and-out.md).
+ */
+export async function newsSentimentOrNone(market: Pick<CachedMarket, 'getNewsSentiment'>, symbol: string, nowMs: number): Promise<Cached<NewsSentiment>> {
+  try {
+    return await market.getNewsSentiment(symbol);
+  } catch (error) {
+    if (!(error instanceof UnknownSymbolError)) throw error;
+    const none: NewsSentiment = { symbol, bullishPercent: 0, bearishPercent: 0, sectorAverageBullishPercent: 0, sectorAverageNewsScore: 0, companyNewsScore: 0, articlesInLastWeek: 0, weeklyAverage: 0 };
+    return { value: none, stale: false, fetchedAtMs: nowMs };
+  }
+}
 
 export function createMarketService(market: CachedMarket, clock: Clock) {
   /**
@@ -139,7 +153,7 @@ export function createMarketService(market: CachedMarket, clock: Clock) {
       const [bars, intraday, sentiment] = await Promise.all([
         market.getRecentDailyBars(symbol, DAILY_HISTORY_DAYS),
         intradayOrNone(symbol),
-        market.getNewsSentiment(symbol),
+        newsSentimentOrNone(market, symbol, clock.nowMs()),
       ]);
       const daily = requireBars(bars, symbol).value;
       return {

@@ -12,7 +12,7 @@ import { Freshness, inFavoriteOrder, SCAN_CONCURRENCY } from '../../lib/favorite
 import { scanFailure, type ScanLog } from '../../lib/scan-failure';
 import type { CachedMarket } from '../../providers/market/cached-market';
 import type { FavoritesRepo } from '../watchlist/watchlist.repo';
-import type { MarketService } from '../market/market.service';
+import { newsSentimentOrNone, type MarketService } from '../market/market.service';
 
 export interface OptionSignalsDeps {
   favorites: Pick<FavoritesRepo, 'list'>;
@@ -32,7 +32,7 @@ export function createOptionSignalsService(deps: OptionSignalsDeps) {
 
   /** Quote, metrics and sector sentiment of one symbol, with the Option Scanner rule applied. */
   const optionCheck = async (symbol: string) => {
-    const [quote, metrics, news] = await Promise.all([market.quote(symbol), market.metrics(symbol), sentiment.getNewsSentiment(symbol)]);
+    const [quote, metrics, news] = await Promise.all([market.quote(symbol), market.metrics(symbol), newsSentimentOrNone(sentiment, symbol, clock.nowMs())]);
     // The price is an imported file's last close, or the metrics come from imported bars.
     const imported = quote.last_bar === true || metrics.imported === true;
     const found: OptionFlag[] = scanOptionSignals({

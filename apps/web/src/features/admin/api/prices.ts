@@ -58,6 +58,7 @@ export function useRemoveImportedPrices() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (symbol: string): Promise<MsgBody> => apiCall(adminEndpoints.adminRemoveImportedPrices, { body: { symbol } }),
-    onSettled: () => client.invalidateQueries({ queryKey: ['admin'] }),
+    // The top bar's "Imported prices" badge counts the imported symbols (api/health).
+    onSettled: () => Promise.all([client.invalidateQueries({ queryKey: ['admin'] }), client.invalidateQueries({ queryKey: ['health'] })]),
   });
 }

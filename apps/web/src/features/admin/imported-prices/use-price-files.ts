@@ -115,7 +115,8 @@ export function usePriceFiles() {
     setOutcomes(done);
     setFiles((current) => current.filter((chosen) => !stored.includes(chosen.id)));
     setImporting(false);
-    await client.invalidateQueries({ queryKey: ['admin'] });
+    // The top bar's "Imported prices" badge counts the imported symbols (api/health).
+    await Promise.all([client.invalidateQueries({ queryKey: ['admin'] }), client.invalidateQueries({ queryKey: ['health'] })]);
   }
 
   return { files, previews, choose, change, drop, blocker: blocker(), importing, importAll, outcomes };
