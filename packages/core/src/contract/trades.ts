@@ -33,6 +33,12 @@ export const ideaStamps = {
   Origin: origin,
   /** Replayed over today's index members (no point-in-time membership source). */
   SurvivorshipBiased: z.boolean(),
+  /**
+   * Its figures come from an imported price file (its symbol's, on a rule version run on imported
+   * prices: docs/data-in-and-out.md "Where imported figures are labelled"); absent otherwise. Added as
+   * the row is sent, not stored.
+   */
+  Imported: z.literal(true).optional(),
 };
 
 /** One level of a layered plan as the card shows it (spec §5 "Entry and exit plans"). */

@@ -11,7 +11,7 @@ import { createFakeEngine, testUniverse } from '../../../test/fake-engine';
 import { createTestApp, createUser, login, REPLAY_TIMEOUT_MS, uniqueEmail, type TestApp } from '../../../test/helpers';
 import { ideas, tradeEngineVersions } from '../../db/schema';
 import { createImportedPricesRepo, type ImportedBarColumns } from '../data-import/imported-prices.repo';
-import { dataChangedSince } from './trades.versions';
+import { dataChangedSince, withImportedStamp } from './trades.versions';
 
 let t: TestApp;
 let headers: { authorization: string };
@@ -80,11 +80,13 @@ describe('an engine whose universe gains imported history', { timeout: REPLAY_TI
     expect(rows.length).toBeGreaterThan(0);
     expect(new Set(rows.map((row) => row.RuleVersion))).toEqual(new Set([dataVersion]));
     expect(rows.some((row) => row.Symbol === 'ZZDATA')).toBe(true);
+    // The imported symbol's rows say their figures come from the imported file; the others' do not.
+    for (const row of rows) expect(row.Imported ?? false, row.Symbol).toBe(row.Symbol === 'ZZDATA');
 
     // An idea of the new data opens by its id (with its '+').
     const detail = await get(`/api/trade_ideas/swing/${encodeURIComponent(imported[0]!.id)}`);
     expect(detail.statusCode).toBe(200);
-    expect(detail.json().idea.RuleVersion).toBe(dataVersion);
+    expect(detail.json().idea).toMatchObject({ RuleVersion: dataVersion, Imported: true });
   });
 
   it('stays on its version when the same bars come again or another symbol is imported', async () => {
@@ -107,6 +109,18 @@ describe('an engine whose universe gains imported history', { timeout: REPLAY_TI
     const old = await t.db.select({ id: ideas.id }).from(ideas).where(and(eq(ideas.ruleVersion, dataVersion), lt(ideas.signalDate, '2026-01-01')));
     expect(old.length).toBeGreaterThan(0);
     expect(await t.db.select({ id: ideas.id }).from(ideas).where(like(ideas.id, `%+data.${dataVersionIn(next.ruleVersion)}`))).not.toHaveLength(0);
+  });
+});
+
+describe('withImportedStamp', () => {
+  const imported = new Set(['ZZDATA']);
+  it('stamps the stored row of an imported symbol on a version run on imported prices, without parsing it', () => {
+    expect(withImportedStamp('{"Symbol":"ZZDATA"}', { symbol: 'ZZDATA', ruleVersion: 'swing@1.0.0+data.1a2b3c4d' }, imported)).toBe('{"Symbol":"ZZDATA","Imported":true}');
+    expect(JSON.parse(withImportedStamp('{}', { symbol: 'ZZDATA', ruleVersion: 'swing@1.0.0+data.1a2b3c4d' }, imported))).toEqual({ Imported: true });
+  });
+  it('leaves the others as stored: another symbol, or the source\'s data', () => {
+    expect(withImportedStamp('{"Symbol":"AAPL"}', { symbol: 'AAPL', ruleVersion: 'swing@1.0.0+data.1a2b3c4d' }, imported)).toBe('{"Symbol":"AAPL"}');
+    expect(withImportedStamp('{"Symbol":"ZZDATA"}', { symbol: 'ZZDATA', ruleVersion: 'swing@1.0.0' }, imported)).toBe('{"Symbol":"ZZDATA"}');
   });
 });
 

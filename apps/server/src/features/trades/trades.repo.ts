@@ -233,7 +233,7 @@ export function createTradesRepo(db: Database) {
      * stored, and whether more follow. Live ideas of every version, replayed ones of the current
      * version; voided ideas never.
      */
-    async list(filter: ListFilter): Promise<{ rows: Array<{ createdAt: Date; id: string; profit: number; json: string }>; more: boolean }> {
+    async list(filter: ListFilter): Promise<{ rows: Array<{ createdAt: Date; id: string; profit: number; symbol: string; ruleVersion: string; json: string }>; more: boolean }> {
       const conditions = [
         sql`${ideas.engine} = ${filter.engine}`,
         sql`not ${ideas.isVoided}`,
@@ -267,15 +267,15 @@ export function createTradesRepo(db: Database) {
       const order = byProfit ? sql`page.profit desc, page.created_at desc, page.id desc` : sql`page.created_at desc, page.id desc`;
       const innerOrder = byProfit ? sql`${profit} desc, ${ideas.createdAt} desc, ${ideas.id} desc` : sql`${ideas.createdAt} desc, ${ideas.id} desc`;
       // The page's ids first (no row is read), then their rows' JSON: the text of only the rows sent.
-      const result = await db.execute<{ created_at: string | Date; id: string; profit: number | string; json: string }>(sql`
-        select page.created_at, page.id, page.profit, ${ideas.row}::text as json
+      const result = await db.execute<{ created_at: string | Date; id: string; profit: number | string; symbol: string; rule_version: string; json: string }>(sql`
+        select page.created_at, page.id, page.profit, ${ideas.symbol} as symbol, ${ideas.ruleVersion} as rule_version, ${ideas.row}::text as json
         from (select ${ideas.createdAt} as created_at, ${ideas.id} as id, ${byProfit ? profit : sql`0::float8`} as profit from ${ideas}
               where ${sql.join(conditions, sql` and `)}
               order by ${innerOrder}
               limit ${filter.limit + 1}) page
         join ${ideas} on ${ideas.id} = page.id
         order by ${order}`);
-      const rows = result.rows.map((row) => ({ createdAt: new Date(row.created_at), id: row.id, profit: Number(row.profit), json: row.json }));
+      const rows = result.rows.map((row) => ({ createdAt: new Date(row.created_at), id: row.id, profit: Number(row.profit), symbol: row.symbol, ruleVersion: row.rule_version, json: row.json }));
       const more = rows.length > filter.limit;
       return { rows: more ? rows.slice(0, filter.limit) : rows, more };
     },

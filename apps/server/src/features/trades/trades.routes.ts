@@ -15,7 +15,7 @@
  * 24 h) is taken at read time (EngineAdapter.rowAt), as in its scanner.
  */
 import type { FastifyInstance } from 'fastify';
-import { trackRecordQuery, tradeEngine, tradesEndpoints, type IdeaDetail, type ReplayStatus, type TrackRecord } from '@signalboard/core';
+import { dataVersionIn, trackRecordQuery, tradeEngine, tradesEndpoints, type IdeaDetail, type ReplayStatus, type TrackRecord } from '@signalboard/core';
 import { route } from '../../lib/endpoint';
 import { badRequest, HttpError, parseInput } from '../../lib/errors';
 import { UnknownSymbolError } from '../../providers/market/types';
@@ -24,6 +24,7 @@ import { adapterOf, ENGINE_ADAPTERS } from './engines';
 import { decodeCursor, DEFAULT_PAGE_SIZE, encodeCursor, parseBound } from './trades.query';
 import type { TrackRecords } from './trades.record';
 import type { AnyEngine } from './trades.types';
+import { withImportedStamp } from './trades.versions';
 
 /** Sessions of bars the detail shows before the signal (calendar days fetched: a little more). */
 export const DETAIL_BARS_BEFORE_SIGNAL = 60;
@@ -45,6 +46,9 @@ export async function tradesRoutes(app: FastifyInstance, options: TradesRoutesOp
   const { versions, repo, market, marketClock, records } = options;
 
   /** The engine as it runs now (its rule version on the data it has: trades.versions.ts). */
+  /** The symbols of imported price files (the market's list, at most 10 s old). */
+  const importedSet = async () => new Set((await market.importedSymbols?.())?.map((info) => info.symbol));
+
   const engineOf = async (value: string): Promise<AnyEngine> => {
     const parsed = tradeEngine.safeParse(value);
     if (!parsed.success) throw badRequest(`engine must be one of ${tradeEngine.options.join(', ')}`);
@@ -94,8 +98,9 @@ export async function tradesRoutes(app: FastifyInstance, options: TradesRoutesOp
       });
       const last = page.rows[page.rows.length - 1];
       if (page.more && last) reply.header('x-next-cursor', encodeCursor(order === 'profit' ? last : { createdAt: last.createdAt, id: last.id }));
-      // The stored rows' JSON as it is: no parse and stringify per request.
-      return `[${page.rows.map((row) => row.json).join(',')}]`;
+      // The stored rows' JSON as it is (no parse and stringify per request), an imported symbol's stamped so.
+      const imported = await importedSet();
+      return `[${page.rows.map((row) => withImportedStamp(row.json, row, imported)).join(',')}]`;
     });
   }
 
@@ -166,7 +171,10 @@ export async function tradesRoutes(app: FastifyInstance, options: TradesRoutesOp
     }
     return {
       engine: engine.id,
-      idea: adapter.rowAt ? adapter.rowAt(record.row as Record<string, unknown>, nowMs) : (record.row as Record<string, unknown>),
+      idea: {
+        ...(adapter.rowAt ? adapter.rowAt(record.row as Record<string, unknown>, nowMs) : (record.row as Record<string, unknown>)),
+        ...((await importedSet()).has(record.symbol) && dataVersionIn(record.ruleVersion) !== '' ? { Imported: true } : {}),
+      },
       events: events.map((event) => ({
         type: event.type,
         level: event.level,

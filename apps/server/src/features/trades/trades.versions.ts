@@ -77,3 +77,13 @@ export function dataChangedSince(engine: AnyEngine, universe: readonly UniverseM
   return read === named ? null : `the imported prices changed while ${engine.ruleVersion} read them (now ${versionOnData(rulesOf(engine.ruleVersion), read)}); the next tick runs that version`;
 }
 
+
+/**
+ * A stored row's JSON as sent: with `"Imported":true` when its figures come from an imported price
+ * file (its symbol is imported and its rule version ran on imported prices; ideaStamps.Imported).
+ * The stored text is not parsed: the stamp goes before its closing brace.
+ */
+export function withImportedStamp(json: string, row: { symbol: string; ruleVersion: string }, imported: ReadonlySet<string>): string {
+  if (!imported.has(row.symbol) || dataVersionIn(row.ruleVersion) === '' || !json.endsWith('}')) return json;
+  return json.length > 2 ? `${json.slice(0, -1)},"Imported":true}` : '{"Imported":true}';
+}

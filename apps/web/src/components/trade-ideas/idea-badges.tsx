@@ -1,6 +1,7 @@
 import './mantine-styles';
 import { Badge, type BadgeProps } from '@mantine/core';
 import { TONE } from '../../theme';
+import { ImportedMarker } from '../imported-marker';
 
 /** A status as the trade screens name it (spec §4): the word, in the meaning's colour. */
 export type IdeaStatus = 'Active' | 'Successful' | 'Partial' | 'Failed';
@@ -33,9 +34,11 @@ export function NewBadge() {
  * What the idea is, beyond its status (docs/rules/conventions.md §0.5, §0.1): 'Replayed' for an idea produced by
  * running the rules over stored history (hypothetical), 'Pending entry' until the entry bar fills it.
  */
-export function IdeaStampBadges({ origin, entryPending }: { origin: 'replayed' | 'live'; entryPending: boolean }) {
+export function IdeaStampBadges({ origin, entryPending, imported }: { origin: 'replayed' | 'live'; entryPending: boolean; imported?: { symbol: string } | undefined }) {
   return (
     <>
+      {/* Its figures come from an imported price file (ideaStamps.Imported). */}
+      {imported ? <ImportedMarker symbol={imported.symbol} /> : null}
       {origin === 'replayed' ? (
         <Badge variant="outline" color={TONE.neutral} radius="sm" title="Hypothetical: produced by running the rules over stored history">
           Replayed

@@ -169,7 +169,7 @@ function DropCard({ row, context }: { row: DropItem; context: IdeaCardContext })
               Deactivated
             </Badge>
           )}
-          <IdeaStampBadges origin={row.Origin} entryPending={row.EntryPending} />
+          <IdeaStampBadges origin={row.Origin} entryPending={row.EntryPending} imported={row.Imported ? { symbol: row.StockSymbol } : undefined} />
         </>
       }
       footer={

@@ -98,7 +98,7 @@ function LayeredCard({ row, onDetails }: { row: LayeredTrade; onDetails: () => v
         <>
           {row.IsNewTrade ? <NewBadge /> : null}
           <StatusBadge status={row.Status} />
-          <IdeaStampBadges origin={row.Origin} entryPending={row.EntryPending} />
+          <IdeaStampBadges origin={row.Origin} entryPending={row.EntryPending} imported={row.Imported ? { symbol: row.Symbol } : undefined} />
         </>
       }
       footer={

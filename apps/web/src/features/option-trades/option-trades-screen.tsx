@@ -159,7 +159,7 @@ function OptionCard({ row, context }: { row: OptionTrade; context: IdeaCardConte
               model
             </Badge>
           ) : null}
-          <IdeaStampBadges origin={row.Origin} entryPending={row.EntryPending} />
+          <IdeaStampBadges origin={row.Origin} entryPending={row.EntryPending} imported={row.Imported ? { symbol: row.Symbol } : undefined} />
         </>
       }
       footer={status === 'Active' && context.alert ? <AlertCheckbox name={`${row.Symbol} ${row.ContractName}`} {...context.alert} /> : null}

@@ -161,7 +161,7 @@ function SwingCard({ row, onDetails }: { row: SwingTrade; onDetails: () => void 
             <TagBadge key={kind}>{KIND_BADGE[kind]}</TagBadge>
           ))}
           {row.EarningsSoon ? <TagBadge>Earnings soon</TagBadge> : null}
-          <IdeaStampBadges origin={row.Origin} entryPending={row.EntryPending} />
+          <IdeaStampBadges origin={row.Origin} entryPending={row.EntryPending} imported={row.Imported ? { symbol: row.Symbol } : undefined} />
         </>
       }
     >
