@@ -190,6 +190,7 @@ describe('Administration → Data', () => {
     await page.goto('/dashboard/stockshort');
     await page.getByRole('heading', { name: 'Stock Short-Term Trades', level: 1 }).waitFor();
     await page.getByText(/^Replaying history on the imported prices: /).first().waitFor();
+    await screenshot(page, 'data-import-swing-replay');
 
     // The WatchList's search finds it; it is added and saved to the favourites.
     await page.goto('/dashboard/symbollookup');
