@@ -7,7 +7,7 @@
 import fs from 'node:fs/promises';
 import type { Locator, Page } from 'playwright-core';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { CSV_BOM, parseCsv, type ListScansResponse, type RunScanRequest, type RunScanResponse, type SaveScanResponse, type ScanBacktestResponse, type ScanChartResponse } from '@signalboard/core';
+import { CSV_BOM, marketSourceLabel, parseCsv, type ListScansResponse, type RunScanRequest, type RunScanResponse, type SaveScanResponse, type ScanBacktestResponse, type ScanChartResponse } from '@signalboard/core';
 import { blocking, describeFindings, runAxe } from './support/axe';
 import { api, newContext, screenshot, serverBaseUrl, signedInUser, useBrowserPage } from './support/browser';
 
@@ -141,7 +141,7 @@ describe('Custom Scans (/dashboard/scans)', () => {
     expect(again.body).toEqual(answer);
     expect(answer.rows.length).toBeGreaterThan(1);
     expectTableIs(await tableText(), answer);
-    await page.getByText(`as of Nov 20, 2026 · source ${answer.source}`, { exact: true }).waitFor();
+    await page.getByText(`as of Nov 20, 2026 · source ${marketSourceLabel(answer.source)}`, { exact: true }).waitFor();
 
     // The symbols without bars, named on request.
     expect(answer.missing.length).toBeGreaterThan(0);
@@ -166,8 +166,10 @@ describe('Custom Scans (/dashboard/scans)', () => {
     expect(text.startsWith(CSV_BOM)).toBe(true);
     expect(text.endsWith('\r\n')).toBe(true);
     const records = parseCsv(text).map((record) => record.fields);
-    expect(records[0]).toEqual(['Symbol', 'Name', 'Price', 'Change %', ...answer.columns.map((column) => column.label)]);
+    // The last column says whether a row's figures come from an imported price file (none here).
+    expect(records[0]).toEqual(['Symbol', 'Name', 'Price', 'Change %', ...answer.columns.map((column) => column.label), 'Imported prices']);
     expect(records.slice(1).map((fields) => fields[0])).toEqual([...byPrice].reverse());
+    expect(new Set(records.slice(1).map((fields) => fields.at(-1)))).toEqual(new Set(['no']));
   });
 
   it('saves a scan; after a reload it is listed and opens; duplicate, rename and delete', async () => {
@@ -213,7 +215,7 @@ describe('Custom Scans (/dashboard/scans)', () => {
     expect(body).toEqual({ universe: 'sp500', formula: 'rsi(14) < 50', as_of: '2026-10-17' });
     // A Saturday: the session on or before it.
     expect(answer.as_of).toBe('2026-10-16');
-    await page.getByText(`as of Oct 16, 2026 · source ${answer.source}`, { exact: true }).waitFor();
+    await page.getByText(`as of Oct 16, 2026 · source ${marketSourceLabel(answer.source)}`, { exact: true }).waitFor();
     const again = await api<RunScanResponse>('scans/run', { token, json: body, server: 'market' });
     expect(again.body).toEqual(answer);
     if (answer.rows.length > 0) expectTableIs(await tableText(), answer);
