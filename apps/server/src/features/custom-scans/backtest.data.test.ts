@@ -10,6 +10,7 @@ import { createTestApp, userWithFavorites, type TestApp } from '../../../test/he
 import { createImportedPricesRepo, type ImportedBarColumns, type ImportedPricesRepo } from '../data-import/imported-prices.repo';
 import { BACKTEST_MAX_WINDOW_DAYS, BACKTEST_WINDOW_DAYS } from './backtest-input';
 import { lookbackDays } from './scan-run.service';
+import { createGate } from '../../../test/gate';
 
 // Custom-scan backtests over imported prices (issue 29; docs/custom-scans.md "The data it ran on"): the
 // data version a backtest ran on, its replay when its universe's imported prices change, never mixed
@@ -20,20 +21,12 @@ import { lookbackDays } from './scan-run.service';
 
 type Headers = { authorization: string };
 
-const gate = { held: null as Promise<void> | null, release: () => undefined as void };
-const hold = () => {
-  gate.held = new Promise<void>((resolve) => (gate.release = resolve));
-};
-const release = () => {
-  const held = gate.held;
-  gate.held = null;
-  if (held) gate.release();
-};
+const { hold, release, passed } = createGate();
 function gated(market: CachedMarket): CachedMarket {
   return {
     ...market,
     async getDailyBars(symbol, from, to) {
-      if (symbol === 'SPY') while (gate.held) await gate.held;
+      if (symbol === 'SPY') await passed();
       return market.getDailyBars(symbol, from, to);
     },
   };

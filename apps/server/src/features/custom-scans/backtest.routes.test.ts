@@ -11,6 +11,7 @@ import { backtestResultBody } from './backtest-result';
 import { BACKTEST_WINDOW_DAYS } from './backtest-input';
 import { NO_BACKTEST, NO_SUCH_SCAN, NOT_RUNNING, STALE_MESSAGES } from './backtest.service';
 import { lookbackDays } from './scan-run.service';
+import { createGate } from '../../../test/gate';
 
 // POST/GET/DELETE api/scans/{id}/backtest without REDIS_URL (docs/custom-scans.md "Backtest jobs"): the
 // job runs in the app's background on the simulated market. The test app's clock is 2026-11-02
@@ -20,22 +21,15 @@ import { lookbackDays } from './scan-run.service';
 
 type Headers = { authorization: string };
 
-const gate = { held: null as Promise<void> | null, release: () => undefined as void, failure: null as Error | null, historyFromDay: null as number | null };
-const hold = () => {
-  gate.held = new Promise<void>((resolve) => (gate.release = resolve));
-};
-const release = () => {
-  const held = gate.held;
-  gate.held = null;
-  if (held) gate.release();
-};
+const gate = { failure: null as Error | null, historyFromDay: null as number | null };
+const { hold, release, passed } = createGate();
 
 /** The app's market, whose daily bars wait while the gate is held and fail while a failure is set. */
 function gated(market: CachedMarket): CachedMarket {
   return {
     ...market,
     async getDailyBars(symbol, from, to) {
-      while (gate.held) await gate.held;
+      await passed();
       if (gate.failure) throw gate.failure;
       return market.getDailyBars(symbol, gate.historyFromDay === null ? from : Math.max(from, gate.historyFromDay * 86_400), to);
     },
