@@ -35,6 +35,28 @@ function sessions(from: string, to: string): number[] {
 const HISTORY = sessions('2000-01-03', '2025-12-31');
 
 describe('checkPriceSeries', () => {
+  it('reads a Toronto listing on weekdays: its bars on US holidays are kept, its own holidays are no gaps, and it says so', () => {
+    // The TSX was open on US Thanksgiving (2025-11-27) and closed on Canada Day (2025-07-01).
+    const weekdays: number[] = [];
+    for (let day = dayNumber('2025-06-02'); day <= dayNumber('2025-12-19'); day += 1) {
+      const weekday = new Date(day * 86_400_000).getUTCDay();
+      if (weekday !== 0 && weekday !== 6 && day !== dayNumber('2025-07-01')) weekdays.push(day);
+    }
+    const toronto = checkPriceSeries('RY.TO', bars(weekdays), { holidaysKnown: false, warmupBars: 10 });
+    expect(toronto.errors).toEqual([]);
+    expect(toronto.closedDayBars).toEqual([]);
+    expect(toronto.missingSessions).toEqual([]);
+    expect(toronto.storedRows).toBe(weekdays.length);
+    expect(toronto.warnings.map((warning) => warning.code)).toEqual(['holidays-unknown']);
+    // A weekend bar is still a closed day.
+    const saturday = checkPriceSeries('RY.TO', bars([...weekdays, dayNumber('2025-12-20')]), { holidaysKnown: false, warmupBars: 10 });
+    expect(saturday.closedDayBars).toEqual(['2025-12-20']);
+    // On the NYSE's calendar the same file has a bar on a closed day and a missing session.
+    const newYork = checkPriceSeries('RY', bars(weekdays), { warmupBars: 10 });
+    expect(newYork.closedDayBars).toContain('2025-11-27');
+    expect(newYork.missingSessions).toContain('2025-07-01');
+  });
+
   it('finds nothing to say about a clean NYSE history of 2000–2025, special closures and Juneteenth’s first years included', () => {
     const days = new Set(HISTORY);
     for (const closed of [...NYSE_SPECIAL_CLOSURES, '2022-06-20', '2023-06-19', '2012-10-29']) expect(days.has(dayNumber(closed)), closed).toBe(false);

@@ -11,7 +11,9 @@
  * And a refusal when more than 10 % of the bars (5 at least) fall on closed days: the dates are shifted
  * (a time zone) or misread, and storing the rest would store wrong days.
  * The calendar (market/trading-calendar) is the NYSE's, exact from 2000-01-01: earlier bars are
- * neither gaps nor closed days. The TSX is read on the same calendar. A crypto series is checked on
+ * neither gaps nor closed days. A Toronto listing (options.holidaysKnown false) is read on weekdays:
+ * a weekend bar is a closed day, weekday gaps are not reported (TSX holidays are not in the calendar),
+ * and one warning says so. A crypto series is checked on
  * the every-day calendar (options.calendar 'utc'): every day is a session, none is closed.
  */
 import { TRADE_ENGINES } from '../trades/index';
@@ -50,6 +52,12 @@ function isSession(day: number): boolean {
   return sessionFlags[slot] === 1;
 }
 
+/** A weekday (day 0, 1970-01-01, was a Thursday). */
+const isWeekday = (day: number): boolean => {
+  const weekday = (((day + 4) % 7) + 7) % 7;
+  return weekday !== 0 && weekday !== 6;
+};
+
 function round(value: number): number {
   return Number(value.toPrecision(6));
 }
@@ -66,7 +74,8 @@ export function checkPriceSeries(symbol: string, bars: PriceSeries | readonly Pr
   const warmupBars = options.warmupBars ?? engineWarmupBars(calendar);
   // On the every-day calendar (crypto) every day is a session.
   const from = calendar === 'us' ? calendarFrom : Number.NEGATIVE_INFINITY;
-  const session = calendar === 'us' ? isSession : () => true;
+  const holidaysKnown = options.holidaysKnown ?? true;
+  const session = calendar !== 'us' ? () => true : holidaysKnown ? isSession : isWeekday;
   if (options.today !== undefined && !isIsoDate(options.today)) throw new RangeError(`today must be an ISO day (YYYY-MM-DD), not ${JSON.stringify(options.today)}`);
   const today = options.today === undefined ? Number.POSITIVE_INFINITY : dayNumber(options.today);
   let checked = 0;
@@ -99,13 +108,15 @@ export function checkPriceSeries(symbol: string, bars: PriceSeries | readonly Pr
       problems.add(line[i]!, 'closed-day', `Line ${line[i]}: the exchange was closed on ${isoOfDay(d)}: the bar is not stored`);
       continue;
     }
-    if (previous >= 0) {
+    if (previous >= 0 && holidaysKnown) {
       const gap: string[] = [];
       for (let g = Math.max(day[previous]! + 1, from); g < d; g += 1) if (session(g)) gap.push(isoOfDay(g));
       if (gap.length > 0) {
         missingSessions.push(...gap);
         problems.add(line[i]!, 'missing-sessions', `Line ${line[i]}: ${gap.length === 1 ? 'no bar for the session' : `no bars for the ${gap.length} sessions`} before ${isoOfDay(d)}: ${listed(gap)}`);
       }
+    }
+    if (previous >= 0) {
       const ratio = close[i]! / close[previous]!;
       if (Math.abs(ratio - 1) > threshold) possibleSplits.push(splitAt(series, previous, i, ratio, problems));
     }
@@ -118,6 +129,9 @@ export function checkPriceSeries(symbol: string, bars: PriceSeries | readonly Pr
       'mostly-closed-days',
       `Line ${firstClosedLine}: ${closedDayBars.length} of the ${checked} bars fall on days the exchange was closed: are the dates shifted (a time zone) or in another format?`,
     );
+  }
+  if (!holidaysKnown && calendar === 'us' && stored > 0) {
+    problems.add(null, 'holidays-unknown', `${symbol}: the exchange's holidays are not in Signalboard's calendar (it knows the NYSE's): a weekend bar is not stored, and weekdays without a bar are not reported`);
   }
   const errors = problems.hasErrors;
   if (!errors && stored > 0 && stored < warmupBars) {

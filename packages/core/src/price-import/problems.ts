@@ -6,7 +6,7 @@ import type { PriceFileProblem, PriceProblemCode } from './types';
 
 export const MAX_PROBLEMS_PER_CODE = 100;
 
-const WARNINGS: ReadonlySet<PriceProblemCode> = new Set(['null-row', 'missing-sessions', 'closed-day', 'possible-split', 'short-series']);
+const WARNINGS: ReadonlySet<PriceProblemCode> = new Set(['null-row', 'missing-sessions', 'closed-day', 'possible-split', 'short-series', 'holidays-unknown']);
 
 export function severityOf(code: PriceProblemCode): PriceFileProblem['severity'] {
   return WARNINGS.has(code) ? 'warning' : 'error';

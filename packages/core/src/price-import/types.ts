@@ -100,7 +100,8 @@ export type PriceWarningCode =
   | 'missing-sessions' // sessions of the exchange calendar without a bar
   | 'closed-day' // a bar on a day the exchange was closed: the bar is not stored
   | 'possible-split' // a close-to-close move beyond 40 %
-  | 'short-series'; // fewer bars than the trade engines' warm-up
+  | 'short-series' // fewer bars than the trade engines' warm-up
+  | 'holidays-unknown'; // the exchange's holidays are not in the calendar (the TSX): weekday gaps are not checked
 
 export type PriceProblemCode = PriceErrorCode | PriceWarningCode;
 
@@ -186,6 +187,12 @@ export interface PriceSeriesCheckOptions {
    * EngineDefinition.calendar.
    */
   calendar?: SessionCalendar;
+  /**
+   * False when the exchange's holidays are not in the calendar (a Toronto listing: the calendar is the
+   * NYSE's): on 'us', weekdays are its sessions and weekends closed, and a weekday without a bar is not
+   * reported (it may be a TSX holiday); one 'holidays-unknown' warning says so. Default true.
+   */
+  holidaysKnown?: boolean;
   /** Default: the largest warm-up of the trade engines on that calendar (260 on 'us', 200 on 'utc'). */
   warmupBars?: number;
   /**

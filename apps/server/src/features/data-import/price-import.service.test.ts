@@ -84,6 +84,22 @@ describe('importing a price file', () => {
     expect([upToToday.errorCount, upToToday.stored]).toEqual([0, true]);
   });
 
+  it('reads a Toronto listing on weekdays: its bar of US Independence Day is stored, Canada Day is no gap, and it says the gaps were not checked', async () => {
+    const lines = ['Date,Open,High,Low,Close,Volume'];
+    for (let day = Date.UTC(2008, 5, 2); day <= Date.UTC(2008, 9, 14); day += 86_400_000) {
+      const date = new Date(day);
+      const iso = date.toISOString().slice(0, 10);
+      if (date.getUTCDay() === 0 || date.getUTCDay() === 6 || iso === '2008-07-01') continue;
+      lines.push(`${iso},10,11,9,10.5,100`);
+    }
+    const report = await service.importFile(chunks(`${lines.join('\n')}\n`), { name: 'prices.csv', symbol: 'ZZCA.TO' }, CLI);
+    expect(report.stored).toBe(true);
+    expect(report.series[0]).toMatchObject({ symbol: 'ZZCA.TO', storedRows: lines.length - 1, missingSessions: [], closedDayBars: [] });
+    expect(report.series[0]!.listing).toMatchObject({ market: 'TO', exchange: 'TSX' });
+    expect(report.problems.map((problem) => problem.code)).toEqual(['holidays-unknown', 'short-series']);
+    expect((await repo.bars('ZZCA.TO')).time).toContain(Date.UTC(2008, 6, 4) / 1000);
+  });
+
   it('checks without storing on a dry run', async () => {
     const report = await service.importFile(chunks(GOOG), { name: 'ZZDRY.csv', dryRun: true }, CLI);
     expect(report.stored).toBe(false);

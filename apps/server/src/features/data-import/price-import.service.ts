@@ -186,9 +186,10 @@ export function createPriceImportService(deps: PriceImportDeps) {
       const today = newYorkTime(deps.marketClock.nowMs()).isoDate;
       for (const name of collector.symbols()) {
         const series = collector.series(name);
-        const checked = checkPriceSeries(name, series, { today });
-        const splits = checked.possibleSplits.filter((split) => split.adjustable && (adjustAll || adjustDates.has(split.date)));
         const listing = await listingOf(name, request.listing, earlier);
+        // The calendar is the NYSE's: a Toronto listing is read on weekdays (its holidays are not in it).
+        const checked = checkPriceSeries(name, series, { today, holidaysKnown: listing.market === 'US' });
+        const splits = checked.possibleSplits.filter((split) => split.adjustable && (adjustAll || adjustDates.has(split.date)));
         // A refused series is reported and never stored (preparePriceSeries refuses it): its bars stay as read.
         const refused = checked.errors.length > 0;
         prepared.push({ series: refused ? series : preparePriceSeries(series, checked, splits), report: { ...checked, listing, adjusted: refused ? [] : splits.map((split) => split.date) } });
