@@ -185,6 +185,7 @@ describe('Custom Scans: backtest ("Would this have worked?")', () => {
     // Longer than two years (older imported prices): the range it covered, in words.
     expect(inPanel().getByText('Feb 8, 2022 – Nov 20, 2026 · 1,190 sessions · 503 symbols · 143 entries')).toBeInTheDocument();
     expect(inPanel().getByText("The universe's imported prices go back further than two years, so this backtest covers Feb 8, 2022 – Nov 20, 2026 (five years at most).")).toBeInTheDocument();
+    expect(inPanel().getByText("Run on the imported prices of its universe's imported symbols (data 0a1b2c3d).")).toBeInTheDocument();
     expect(api.unhandled).toEqual([]);
   });
 

@@ -105,7 +105,7 @@ function BacktestState({ backtest, starting, cancelling, onStart, onCancel }: { 
           </Group>
         </Alert>
       )}
-      {backtest.result ? <BacktestResult result={backtest.result} /> : <Text size="sm">The backtest finished without a result.</Text>}
+      {backtest.result ? <BacktestResult result={backtest.result} dataVersion={backtest.data_version} /> : <Text size="sm">The backtest finished without a result.</Text>}
     </Stack>
   );
 }

@@ -103,7 +103,7 @@ function WorstEntries({ worst }: { worst: BacktestResultBody['worst'] }) {
  * A finished backtest (docs/custom-scans.md "Backtest"): the window replayed, what it cannot know,
  * each horizon's figures and verdict, the equity curve and the worst entries.
  */
-export function BacktestResult({ result }: { result: BacktestResultBody }) {
+export function BacktestResult({ result, dataVersion }: { result: BacktestResultBody; dataVersion?: string | null | undefined }) {
   const wide = useMediaQuery('(min-width: 48em)', true, { getInitialValueInEffect: false });
   const longer = longerRangeText(result);
   return (
@@ -114,6 +114,8 @@ export function BacktestResult({ result }: { result: BacktestResultBody }) {
             {windowText(result)}
           </Text>
           {longer && <Text size="sm">{longer}</Text>}
+          {/* Its universe held imported symbols: their figures come from the imported files (docs/data-in-and-out.md). */}
+          {dataVersion ? <Text size="sm">Run on the imported prices of its universe's imported symbols (data {dataVersion}).</Text> : null}
           <Text size="xs" c="dimmed">
             Entries at the next session's open; returns net of 5 bps per side; mature months only.
             {result.benchmark ? ` Benchmark: ${result.benchmark}, no costs.` : ' This source has no benchmark.'}
