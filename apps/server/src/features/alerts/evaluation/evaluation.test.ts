@@ -52,6 +52,8 @@ beforeAll(async () => {
         };
         return {
           ...market,
+          // INTC is listed as imported too: an idea of it on a version run on imported prices alerts so.
+          importedSymbols: async () => [{ symbol: IMPORTED, description: 'Intel Corporation', market: 'US', exchange: 'NASDAQ', country: 'United States', currency: 'USD', assetClass: 'stock' }],
           getRecentDailyBars: (symbol, days) => asImported(symbol, market.getRecentDailyBars(symbol, days)),
           getMarketNews: async () => (news ? { value: news, stale: false, fetchedAtMs: clock.nowMs() } : market.getMarketNews()),
         };
@@ -410,6 +412,25 @@ describe('the other types', () => {
     expect(text('ALLSTOCKS_PROGRESS_ALERT')).toMatch(/ORCL/);
     expect(text('BITCOIN')).toContain('BTC short-term signal Hold → Buy at 96,120.55');
     expect(text('SAVED_STOCK_SCANNER')).toMatch(/PEP/);
+    expect(text('ALLSTOCKS_PROGRESS_ALERT')).not.toMatch(/imported prices/);
+  });
+
+  it('an idea alert names its source with "imported prices" when the idea is an imported symbol\'s on a version run on imported prices', async () => {
+    const headers = await userWithFavorites(t, 'imported-ideas', []);
+    const userId = await userIdOf(headers);
+    await save(headers, { alert_type: 'ALLSTOCKS_PROGRESS_ALERT', stock_symbols: [] });
+    await t.app.alertEvaluation.consumeIdeaEvents();
+    await t.db.insert(ideaEvents).values([
+      stored({ ideaId: `swing.${IMPORTED}.2026-11-19@1.0.0+data.1a2b3c4d`, engine: 'swing', symbol: IMPORTED, price: 24.5, barDate: '2026-11-19', ruleVersion: 'swing@1.0.0+data.1a2b3c4d' }),
+      // The same symbol on the source's data (an earlier version's live idea): not imported.
+      stored({ ideaId: `swing.${IMPORTED}.2026-11-18@1.0.0`, engine: 'swing', symbol: IMPORTED, price: 24.1, barDate: '2026-11-18' }),
+    ]);
+    await consumeIdeaEventsUntil(2);
+    const alerts = (await eventsOf(userId)).filter((row) => row.alertType === 'ALLSTOCKS_PROGRESS_ALERT');
+    const byDate = new Map(alerts.map((row) => [(row.data as { bar_date: string }).bar_date, row]));
+    expect(byDate.get('2026-11-19')!.smsText).toMatch(/imported prices/);
+    expect((byDate.get('2026-11-19')!.data as { source: string }).source).toMatch(/, imported prices$/);
+    expect(byDate.get('2026-11-18')!.smsText).not.toMatch(/imported prices/);
   });
 
   it('news batches alert the categories and keywords their rules chose, once per batch', async () => {

@@ -6,7 +6,9 @@
  */
 import {
   cryptoLabelChangeMessage,
+  dataVersionIn,
   dropItemsMessage,
+  importedSourceLabel,
   optionTradeOpenedMessage,
   savedIdeaEventMessage,
   swingProgressMessage,
@@ -71,8 +73,12 @@ export function createIdeaEvaluator(deps: EvaluatorDeps): IdeaEvaluator {
   const alertsOfEvents = async (events: readonly EventRow[], now: Date): Promise<NewAlert[]> => {
     const alerts: NewAlert[] = [];
     const data = (event: EventRow) => (event.data ?? {}) as Record<string, unknown>;
-    const recordedAs = (event: EventRow) => ({ engine: event.engine, idea_id: event.ideaId, event: event.type, level: event.level, bar_date: event.barDate, price: event.price, sequence: event.sequence, source, asOf: event.recordedAt.toISOString() });
-    const sourceOf = (event: EventRow) => ({ source, asOfMs: event.recordedAt.getTime() });
+    // An idea of an imported symbol on a rule version run on imported prices (its id names the data:
+    // trades.versions.ts): its alert's source says so (docs/data-in-and-out.md "Where imported figures are labelled").
+    const imported = new Set((await deps.market.importedSymbols?.())?.map((info) => info.symbol));
+    const sourceLabel = (events: readonly EventRow[]) => (events.some((event) => imported.has(event.symbol) && dataVersionIn(event.ideaId) !== '') ? importedSourceLabel(source) : source);
+    const recordedAs = (event: EventRow) => ({ engine: event.engine, idea_id: event.ideaId, event: event.type, level: event.level, bar_date: event.barDate, price: event.price, sequence: event.sequence, source: sourceLabel([event]), asOf: event.recordedAt.toISOString() });
+    const sourceOf = (...events: EventRow[]) => ({ source: sourceLabel(events), asOfMs: events[0]!.recordedAt.getTime() });
 
     // OPTION_ALERT: a new option trade on a chosen ticker.
     const optionOpens = watched(events, IDEA_ALERT_WATCHES.OPTION_ALERT);
@@ -101,9 +107,9 @@ export function createIdeaEvaluator(deps: EvaluatorDeps): IdeaEvaluator {
       const byDate = groupBy(dropOpens, (event) => event.barDate);
       const rules = await rulesOfType(db, 'STOCK_DROP_ALERTS');
       for (const [barDate, group] of byDate) {
-        const message = dropItemsMessage(group.map((event) => ({ symbol: event.symbol, tradeType: String(data(event).stockType ?? ''), ...(event.price !== null ? { entry: event.price } : {}) })), sourceOf(group[0]!));
+        const message = dropItemsMessage(group.map((event) => ({ symbol: event.symbol, tradeType: String(data(event).stockType ?? ''), ...(event.price !== null ? { entry: event.price } : {}) })), sourceOf(...group));
         for (const rule of rules) {
-          alerts.push({ userId: rule.userId, alertType: 'STOCK_DROP_ALERTS', symbol: '*', triggerKey: `drop:${barDate}:${group[0]!.sequence}`, rule: ruleSnapshot(rule), data: { engine: IDEA_ALERT_WATCHES.STOCK_DROP_ALERTS.engine, bar_date: barDate, items: group.map(recordedAs), source, asOf: group[0]!.recordedAt.toISOString() }, ...message, channels: channelsOf(rule), ...ideaAlertBase(now) });
+          alerts.push({ userId: rule.userId, alertType: 'STOCK_DROP_ALERTS', symbol: '*', triggerKey: `drop:${barDate}:${group[0]!.sequence}`, rule: ruleSnapshot(rule), data: { engine: IDEA_ALERT_WATCHES.STOCK_DROP_ALERTS.engine, bar_date: barDate, items: group.map(recordedAs), source: sourceLabel(group), asOf: group[0]!.recordedAt.toISOString() }, ...message, channels: channelsOf(rule), ...ideaAlertBase(now) });
         }
       }
     }
@@ -114,9 +120,9 @@ export function createIdeaEvaluator(deps: EvaluatorDeps): IdeaEvaluator {
       const byDate = groupBy(swingProgress, (event) => event.barDate);
       const rules = await rulesOfType(db, 'ALLSTOCKS_PROGRESS_ALERT');
       for (const [barDate, group] of byDate) {
-        const message = swingProgressMessage(group.map((event) => ({ symbol: event.symbol, kind: event.type === 'opened' ? ('opened' as const) : ('target' as const), price: event.price ?? 0 })), sourceOf(group[0]!));
+        const message = swingProgressMessage(group.map((event) => ({ symbol: event.symbol, kind: event.type === 'opened' ? ('opened' as const) : ('target' as const), price: event.price ?? 0 })), sourceOf(...group));
         for (const rule of rules) {
-          alerts.push({ userId: rule.userId, alertType: 'ALLSTOCKS_PROGRESS_ALERT', symbol: '*', triggerKey: `swing:${barDate}:${group[0]!.sequence}`, rule: ruleSnapshot(rule), data: { engine: IDEA_ALERT_WATCHES.ALLSTOCKS_PROGRESS_ALERT.engine, bar_date: barDate, items: group.map(recordedAs), source, asOf: group[0]!.recordedAt.toISOString() }, ...message, channels: channelsOf(rule), ...ideaAlertBase(now) });
+          alerts.push({ userId: rule.userId, alertType: 'ALLSTOCKS_PROGRESS_ALERT', symbol: '*', triggerKey: `swing:${barDate}:${group[0]!.sequence}`, rule: ruleSnapshot(rule), data: { engine: IDEA_ALERT_WATCHES.ALLSTOCKS_PROGRESS_ALERT.engine, bar_date: barDate, items: group.map(recordedAs), source: sourceLabel(group), asOf: group[0]!.recordedAt.toISOString() }, ...message, channels: channelsOf(rule), ...ideaAlertBase(now) });
         }
       }
     }
