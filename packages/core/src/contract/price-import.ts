@@ -42,6 +42,31 @@ export type PriceFileFormatBody = z.infer<typeof priceFileFormatBody>;
 
 const optionalText = (name: string, max: number) => singleLineText(name, { max }).optional();
 
+/** The most symbols `listings` names (the query string stays well under the server's header limit). */
+export const PRICE_IMPORT_MAX_LISTINGS = 50;
+const listingFields = z
+  .object({ description: optionalText('Description', 200), exchange: optionalText('Exchange', 40), sector: optionalText('Sector', 80) })
+  .strict();
+/** A JSON query value: parsed, then checked with `schema`; a message naming `name` when it is not JSON or not valid. */
+function jsonQuery<T extends z.ZodType>(name: string, max: number, schema: T) {
+  return singleLineText(name, { max }).transform((value, context): z.infer<T> | undefined => {
+    if (value === '') return undefined;
+    let json: unknown;
+    try {
+      json = JSON.parse(value);
+    } catch {
+      context.addIssue({ code: 'custom', message: `${name} must be JSON` });
+      return z.NEVER;
+    }
+    const parsed = schema.safeParse(json);
+    if (!parsed.success) {
+      context.addIssue({ code: 'custom', message: `${name}: ${parsed.error.issues[0]?.message ?? 'not valid'}` });
+      return z.NEVER;
+    }
+    return parsed.data as z.infer<T>;
+  });
+}
+
 /** POST api/admin/prices/import?name=…: the file in the body. */
 export const priceImportQuery = z.object({
   name: singleLineText('File name', { max: 200, required: 'File name is required', examples: ['AAPL.csv'] }),
@@ -49,6 +74,22 @@ export const priceImportQuery = z.object({
   description: optionalText('Description', 200),
   exchange: optionalText('Exchange', 40),
   sector: optionalText('Sector', 80),
+  /**
+   * Per symbol of the file (a file of several symbols), as JSON: `{"AAPL":{"description":"Apple Inc","exchange":"NASDAQ","sector":"…"}}`,
+   * at most PRICE_IMPORT_MAX_LISTINGS symbols. A symbol named here takes these fields before
+   * `description`, `exchange` and `sector` (which apply to every symbol of the file).
+   */
+  listings: jsonQuery(
+    'listings',
+    8_000,
+    z
+      .record(z.string(), listingFields)
+      .refine((map) => Object.keys(map).length <= PRICE_IMPORT_MAX_LISTINGS, { message: `at most ${PRICE_IMPORT_MAX_LISTINGS} symbols` })
+      .superRefine((map, context) => {
+        const bad = Object.keys(map).find((symbol) => !/^[A-Z0-9.\-^=]{1,20}$/.test(symbol));
+        if (bad !== undefined) context.addIssue({ code: 'custom', message: `${JSON.stringify(bad)} is not a symbol (upper case, at most 20 letters, digits or . - ^ =)` });
+      }),
+  ).optional(),
   /** 'all' (every split the Adj Close confirms) or the dates (YYYY-MM-DD, comma-separated) of the splits to adjust. */
   adjust_splits: singleLineText('adjust_splits', { max: 2_000 })
     .refine((value) => value === '' || value === 'all' || value.split(',').every((day) => /^\d{4}-\d{2}-\d{2}$/.test(day.trim())), { message: 'adjust_splits must be all or dates as YYYY-MM-DD, comma-separated' })
@@ -56,24 +97,7 @@ export const priceImportQuery = z.object({
   /** 'true': check and report only. */
   dry_run: z.enum(['true', 'false'], { error: 'dry_run must be true or false' }).optional(),
   /** The format chosen in the preview, as JSON (priceFileFormatBody); detected from the file when absent. */
-  format: singleLineText('format', { max: 2_000 })
-    .transform((value, context) => {
-      if (value === '') return undefined;
-      let json: unknown;
-      try {
-        json = JSON.parse(value);
-      } catch {
-        context.addIssue({ code: 'custom', message: 'format must be JSON' });
-        return z.NEVER;
-      }
-      const parsed = priceFileFormatBody.safeParse(json);
-      if (!parsed.success) {
-        context.addIssue({ code: 'custom', message: `format: ${parsed.error.issues[0]?.message ?? 'not a price file format'}` });
-        return z.NEVER;
-      }
-      return parsed.data;
-    })
-    .optional(),
+  format: jsonQuery('format', 2_000, priceFileFormatBody).optional(),
 });
 export type PriceImportQuery = z.input<typeof priceImportQuery>;
 

@@ -151,6 +151,19 @@ describe('importing a price file', () => {
     expect(report.problems.some((problem) => problem.code === 'short-series')).toBe(true);
   });
 
+  it('lists each symbol of a several-symbol file with its own fields, the file\'s for the fields it leaves out', async () => {
+    const text = 'Ticker,Date,Open,High,Low,Close,Volume\nZZC,2008-10-13,10,11,9,10.5,100\nZZD,2008-10-13,20,21,19,20.5,100\n';
+    const report = await service.importFile(
+      chunks(text),
+      { name: 'named.csv', listing: { exchange: 'NYSE' }, listings: { ZZC: { description: 'Zeta Copper Corp', sector: 'Materials' }, ZZD: { description: 'Zeta Data Inc', exchange: 'NASDAQ' } } },
+      CLI,
+    );
+    expect(report.stored).toBe(true);
+    const listed = new Map((await repo.listings()).map((row) => [row.symbol, row]));
+    expect(listed.get('ZZC')).toMatchObject({ description: 'Zeta Copper Corp', exchange: 'NYSE', sector: 'Materials' });
+    expect(listed.get('ZZD')).toMatchObject({ description: 'Zeta Data Inc', exchange: 'NASDAQ', sector: null });
+  });
+
   it('removes an imported symbol, logged', async () => {
     expect(await service.remove('ZZB', CLI)).toBe(true);
     expect(await service.remove('ZZB', CLI)).toBe(false);

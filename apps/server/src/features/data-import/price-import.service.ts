@@ -42,7 +42,10 @@ export interface PriceImportRequest {
   /** The format chosen in the preview; detected from the file's head when absent. */
   format?: PriceFileFormat | undefined;
   symbol?: string | undefined;
+  /** Every symbol's listing fields (the command line's options; the HTTP call's description, exchange, sector). */
   listing?: PriceListingInput | undefined;
+  /** Per symbol, before `listing` (a file of several symbols: the Data card's fields of each new one). */
+  listings?: Readonly<Record<string, PriceListingInput>> | undefined;
   /** Adjust the bars before these possible splits (dates) by the Adj Close ratio; 'all': every adjustable one. */
   adjustSplits?: 'all' | readonly string[] | undefined;
   /** Check and report only: nothing is stored. */
@@ -116,6 +119,9 @@ function columnsOf(series: PriceSeries): ImportedBarColumns {
   return columns;
 }
 
+/** The fields of `input` that are given (a field left out of a symbol's listing falls back to the file's). */
+const definedOf = (input: PriceListingInput | undefined): PriceListingInput => Object.fromEntries(Object.entries(input ?? {}).filter(([, value]) => value !== undefined));
+
 export function createPriceImportService(deps: PriceImportDeps) {
   /**
    * What the installation lists for `symbol`: each field as the request gives it, else as an earlier
@@ -186,7 +192,7 @@ export function createPriceImportService(deps: PriceImportDeps) {
       const today = newYorkTime(deps.marketClock.nowMs()).isoDate;
       for (const name of collector.symbols()) {
         const series = collector.series(name);
-        const listing = await listingOf(name, request.listing, earlier);
+        const listing = await listingOf(name, { ...request.listing, ...definedOf(request.listings?.[name]) }, earlier);
         // The calendar is the NYSE's: a Toronto listing is read on weekdays (its holidays are not in it).
         const checked = checkPriceSeries(name, series, { today, holidaysKnown: listing.market === 'US' });
         const splits = checked.possibleSplits.filter((split) => split.adjustable && (adjustAll || adjustDates.has(split.date)));

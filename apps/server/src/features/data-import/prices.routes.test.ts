@@ -100,6 +100,16 @@ describe('api/admin/prices', () => {
     const badSplits = await upload(admin, { name: 'x.csv', adjust_splits: 'yesterday' }, GOOG);
     expect(badSplits.statusCode).toBe(400);
     expect(badSplits.json().msg).toMatch(/adjust_splits must be all or dates/);
+    const badListings = await upload(admin, { name: 'x.csv', listings: '{"GOOG":' }, GOOG);
+    expect(badListings.json()).toEqual({ msg: 'listings must be JSON' });
+    const lowerCase = await upload(admin, { name: 'x.csv', listings: JSON.stringify({ goog: { description: 'Google' } }) }, GOOG);
+    expect(lowerCase.statusCode).toBe(400);
+    expect(lowerCase.json()).toEqual({ msg: 'listings: "goog" is not a symbol (upper case, at most 20 letters, digits or . - ^ =)' });
+    const unknownField = await upload(admin, { name: 'x.csv', listings: JSON.stringify({ GOOG: { name: 'Google' } }) }, GOOG);
+    expect(unknownField.statusCode).toBe(400);
+    expect(unknownField.json().msg).toMatch(/^listings: /);
+    const tooMany = await upload(admin, { name: 'x.csv', listings: JSON.stringify(Object.fromEntries(Array.from({ length: 51 }, (_, index) => [`ZZ${index}`, {}]))) }, GOOG);
+    expect(tooMany.json()).toEqual({ msg: 'listings: at most 50 symbols' });
     const noName = await upload(admin, {}, GOOG);
     expect(noName.json()).toEqual({ msg: 'File name is required' });
     const json = await t.app.inject({ method: 'POST', url: '/api/admin/prices/import?name=x.csv', headers: admin, payload: { rows: [] } });

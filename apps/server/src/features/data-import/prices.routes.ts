@@ -150,6 +150,7 @@ export async function priceImportRoutes(app: FastifyInstance, options: { service
           ...(format ? { format } : {}),
           symbol: query.symbol || undefined,
           listing: { description: query.description, exchange: query.exchange, sector: query.sector },
+          ...(query.listings ? { listings: query.listings } : {}),
           adjustSplits: adjust,
           dryRun: query.dry_run === 'true',
         },

@@ -19,8 +19,8 @@ export interface PriceImportChoices {
   symbol?: string;
   /** The dates of the splits whose earlier bars are adjusted. */
   adjustSplits?: readonly string[];
-  /** The listing of a symbol new to the installation. */
-  listing?: { description: string; exchange: string; sector: string };
+  /** The listings of the symbols new to the installation, by symbol (at most PRICE_IMPORT_MAX_LISTINGS). */
+  listings?: Readonly<Record<string, { description: string; exchange: string; sector: string }>>;
 }
 
 /**
@@ -38,17 +38,17 @@ function inTurn<T>(call: () => Promise<T>): Promise<T> {
 export async function sendPriceFile(file: File, choices: PriceImportChoices, dryRun: boolean, signal?: AbortSignal): Promise<PriceImportResponse> {
   // The server's limit, told before the upload rather than after it (its own 413 says the same).
   if (file.size > PRICE_IMPORT_MAX_BYTES) throw new ApiError(`${file.name} is larger than ${PRICE_IMPORT_MAX_BYTES / 1024 / 1024} MB: split it into smaller files.`, 413);
-  const listing = choices.listing;
+  // An empty field is left out: the server takes an earlier import's, the source's, or the symbol.
+  const listings = Object.entries(choices.listings ?? {})
+    .map(([symbol, listing]) => [symbol, Object.fromEntries(Object.entries(listing).flatMap(([field, value]) => (value.trim() ? [[field, value.trim()]] : [])))] as const)
+    .filter(([, fields]) => Object.keys(fields).length > 0);
   const query = {
     name: file.name,
     dry_run: dryRun ? 'true' : 'false',
     ...(choices.format ? { format: JSON.stringify(choices.format) } : {}),
     ...(choices.symbol ? { symbol: choices.symbol } : {}),
     ...(choices.adjustSplits?.length ? { adjust_splits: choices.adjustSplits.join(',') } : {}),
-    // An empty field is left out: the server takes an earlier import's, the source's, or the symbol.
-    ...(listing?.description.trim() ? { description: listing.description.trim() } : {}),
-    ...(listing?.exchange.trim() ? { exchange: listing.exchange.trim() } : {}),
-    ...(listing?.sector.trim() ? { sector: listing.sector.trim() } : {}),
+    ...(listings.length > 0 ? { listings: JSON.stringify(Object.fromEntries(listings)) } : {}),
   } as const;
   return inTurn(() => apiCall(adminEndpoints.adminImportPrices, { query, body: file, signal }));
 }

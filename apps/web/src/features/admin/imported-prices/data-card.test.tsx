@@ -150,7 +150,9 @@ describe('Administration → Data', { timeout: 20_000 }, () => {
 
     expect(await screen.findByText('ZZSPLT from ZZSPLT.csv: 300 new, 0 changed, 0 unchanged; split adjusted on 2026-05-01')).toBeInTheDocument();
     const sent = queryOf(api.callsTo('admin/prices/import')[2]!);
-    expect(sent).toMatchObject({ name: 'ZZSPLT.csv', dry_run: 'false', adjust_splits: '2026-05-01', description: 'Split Test Corp', exchange: 'NASDAQ' });
+    expect(sent).toMatchObject({ name: 'ZZSPLT.csv', dry_run: 'false', adjust_splits: '2026-05-01' });
+    // The listing of each new symbol, its empty fields left out (the server then takes the source's or the symbol).
+    expect(JSON.parse(sent.listings!)).toEqual({ ZZSPLT: { description: 'Split Test Corp', exchange: 'NASDAQ' } });
     expect(JSON.parse(sent.format!).mapping.volume).toBeNull();
     expect(screen.queryByRole('region', { name: 'ZZSPLT.csv' })).toBeNull();
     const table = await screen.findByRole('table', { name: 'Imported symbols' });
@@ -256,5 +258,29 @@ describe('Administration → Data', { timeout: 20_000 }, () => {
     expect(screen.getByText('The database is not reachable.')).toBeInTheDocument();
     await userEvent.click(screen.getByRole('button', { name: /Retry/ }));
     expect(await screen.findByText('No price file imported yet.')).toBeInTheDocument();
+  });
+
+  it('names each new symbol of a file of several symbols, and sends each listing with its symbol', async () => {
+    const two = { ...PREVIEW, file: 'pair.csv', series: [{ ...SERIES, symbol: 'ZZA', description: 'ZZA' }, { ...SERIES, symbol: 'ZZB', description: 'ZZB' }] };
+    const api = mockApi({
+      'GET admin/prices': { body: { symbols: [] } },
+      'POST admin/prices/import': inTurn({ body: two }, { body: { ...two, stored: true } }),
+    });
+    renderCard();
+    expect(await screen.findByText('No price file imported yet.')).toBeInTheDocument();
+    await userEvent.upload(fileInput(), csvFile('pair.csv'));
+    const file = await waitFor(() => preview('pair.csv'));
+    const of = (symbol: string) => within(file).getByRole('region', { name: symbol });
+    await waitFor(() => expect(of('ZZB')).toBeInTheDocument());
+    await userEvent.clear(within(of('ZZA')).getByRole('textbox', { name: 'Description' }));
+    await userEvent.type(within(of('ZZA')).getByRole('textbox', { name: 'Description' }), 'Zeta Alpha Inc');
+    await userEvent.clear(within(of('ZZB')).getByRole('textbox', { name: 'Sector' }));
+    await userEvent.type(within(of('ZZB')).getByRole('textbox', { name: 'Sector' }), 'Energy');
+    const importButton = screen.getByRole('button', { name: 'Import' });
+    await waitFor(() => expect(importButton).toBeEnabled());
+    await userEvent.click(importButton);
+    await waitFor(() => expect(api.callsTo('admin/prices/import')).toHaveLength(2));
+    const sent = queryOf(api.callsTo('admin/prices/import')[1]!);
+    expect(JSON.parse(sent.listings!)).toEqual({ ZZA: { description: 'Zeta Alpha Inc', exchange: 'US' }, ZZB: { description: 'ZZB', exchange: 'US', sector: 'Energy' } });
   });
 });

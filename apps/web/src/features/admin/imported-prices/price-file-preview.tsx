@@ -1,5 +1,5 @@
 import { Alert, Badge, Button, Group, List, Paper, Skeleton, Stack, Table, Text, TextInput, Title } from '@mantine/core';
-import type { PriceImportResponse } from '@signalboard/core';
+import { PRICE_IMPORT_MAX_LISTINGS, type PriceImportResponse } from '@signalboard/core';
 import { IconAlertTriangle, IconX } from '@tabler/icons-react';
 import type { UseQueryResult } from '@tanstack/react-query';
 import { useId, useState } from 'react';
@@ -37,6 +37,8 @@ export function PriceFilePreview({
   const format = chosen.format ?? report?.format ?? null;
   const formatProblem = formatProblemOf(chosen.format);
   const refusal = report && refusalOf(chosen.file.name, report);
+  /** The file's symbols new to the installation: each gets its listing fields (PRICE_IMPORT_MAX_LISTINGS at most). */
+  const newCount = report ? report.series.filter((series) => isNew(series.symbol)).length : 0;
   return (
     <Paper withBorder p="md" radius="md" component="section" aria-labelledby={headingId}>
       <Stack gap="sm">
@@ -115,14 +117,20 @@ export function PriceFilePreview({
             {format?.mapping.symbol === null && <SymbolInput given={chosen.symbol} fromName={report.series[0]?.symbol} onGive={(symbol) => onChange({ symbol })} />}
             <SampleTable report={report} />
             <Problems report={report} />
+            {newCount > PRICE_IMPORT_MAX_LISTINGS && (
+              <Text size="sm">
+                {newCount} symbols are new to this installation: each is listed with the source&apos;s name for it, or its symbol. Import at most {PRICE_IMPORT_MAX_LISTINGS} new
+                symbols in a file to name them here.
+              </Text>
+            )}
             {report.series.map((series) => (
               <PriceSeriesReport
                 key={series.symbol}
                 series={series}
                 adjust={chosen.adjust}
                 onAdjust={(date, checked) => onChange({ adjust: checked ? [...chosen.adjust, date] : chosen.adjust.filter((day) => day !== date) })}
-                listing={report.series.length === 1 && isNew(series.symbol) ? (chosen.listing ?? listingOf(series)) : null}
-                onListing={(listing) => onChange({ listing })}
+                listing={newCount <= PRICE_IMPORT_MAX_LISTINGS && isNew(series.symbol) ? (chosen.listings[series.symbol] ?? listingOf(series)) : null}
+                onListing={(listing) => onChange({ listings: { ...chosen.listings, [series.symbol]: listing } })}
               />
             ))}
           </>

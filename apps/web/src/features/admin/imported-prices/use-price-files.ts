@@ -17,8 +17,8 @@ export interface ChosenFile {
   symbol: string;
   /** The dates of the splits to adjust. */
   adjust: string[];
-  /** The listing given for a new symbol; null: the preview's. */
-  listing: Listing | null;
+  /** The listings given for the file's new symbols, by symbol (a symbol not here: the preview's). */
+  listings: Readonly<Record<string, Listing>>;
 }
 
 /** What one file's import did: its report, or why it failed. */
@@ -72,7 +72,7 @@ export function usePriceFiles() {
   });
 
   function choose(list: FileList | readonly File[]) {
-    const added = Array.from(list, (file): ChosenFile => ({ id: nextId.current++, file, format: null, sentFormat: null, symbol: '', adjust: [], listing: null }));
+    const added = Array.from(list, (file): ChosenFile => ({ id: nextId.current++, file, format: null, sentFormat: null, symbol: '', adjust: [], listings: {} }));
     setFiles((current) => [...current, ...added]);
     setOutcomes([]);
   }
@@ -102,10 +102,11 @@ export function usePriceFiles() {
     const done: ImportOutcome[] = [];
     const stored: number[] = [];
     for (const [index, chosen] of files.entries()) {
-      const series = previews[index]?.data?.series ?? [];
-      const listing = chosen.listing ?? undefined;
+      // The listings of the symbols this file still has (a symbol given, then changed, is not sent).
+      const symbols = new Set((previews[index]?.data?.series ?? []).map((series) => series.symbol));
+      const listings = Object.fromEntries(Object.entries(chosen.listings).filter(([symbol]) => symbols.has(symbol)));
       try {
-        const report = await sendPriceFile(chosen.file, { ...choicesOf(chosen), adjustSplits: chosen.adjust, ...(listing && series.length === 1 ? { listing } : {}) }, false);
+        const report = await sendPriceFile(chosen.file, { ...choicesOf(chosen), adjustSplits: chosen.adjust, listings }, false);
         done.push({ file: chosen.file.name, report });
         if (report.stored) stored.push(chosen.id);
       } catch (error) {
