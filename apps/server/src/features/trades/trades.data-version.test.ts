@@ -11,6 +11,7 @@ import { createFakeEngine, testUniverse } from '../../../test/fake-engine';
 import { createTestApp, createUser, login, REPLAY_TIMEOUT_MS, uniqueEmail, type TestApp } from '../../../test/helpers';
 import { ideas, tradeEngineVersions } from '../../db/schema';
 import { createImportedPricesRepo, type ImportedBarColumns } from '../data-import/imported-prices.repo';
+import { IMPORTED_REPLAY_MAX_DAYS } from './trades.market';
 import { dataChangedSince, withImportedStamp } from './trades.versions';
 
 let t: TestApp;
@@ -57,8 +58,8 @@ describe('an engine whose universe gains imported history', { timeout: REPLAY_TI
     const earlier = await t.db.select({ id: ideas.id }).from(ideas).where(eq(ideas.ruleVersion, 'swing@1.0.0'));
     expect(earlier.length).toBeGreaterThan(0);
 
-    // 1,000 sessions: four years, twice the replay's two-year window.
-    await importBars('ZZDATA', history(1000));
+    // 1,400 sessions: five and a half years, beyond the replay's two-year window and its five-year bound.
+    await importBars('ZZDATA', history(1400));
     const pending = await statusOf();
     expect(pending.ruleVersion).toMatch(/^swing@1\.0\.0\+data\.[0-9a-f]{8}$/);
     expect(pending.state).toBe('pending');
@@ -67,8 +68,11 @@ describe('an engine whose universe gains imported history', { timeout: REPLAY_TI
 
     const done = await statusOf();
     expect(done).toMatchObject({ ruleVersion: dataVersion, state: 'done', error: null });
-    // The imported range after the 260 warm-up bars, not the two years the source's history covers.
-    expect(done.sessionsTotal).toBe(1000 - 260);
+    // The imported range (its last five years) after the 260 warm-up bars, not the two years the source's history covers.
+    let read = 0;
+    for (let day = dayNumber('2026-10-30') - IMPORTED_REPLAY_MAX_DAYS; day <= dayNumber('2026-10-30'); day += 1) if (isTradingDayNumber(day)) read += 1;
+    expect(done.sessionsTotal).toBe(read - 260);
+    expect(read).toBeLessThan(1400);
     const imported = await t.db.select({ id: ideas.id, signalDate: ideas.signalDate }).from(ideas).where(and(eq(ideas.ruleVersion, dataVersion), eq(ideas.symbol, 'ZZDATA')));
     expect(imported.length).toBeGreaterThan(20);
     expect(imported.some((idea) => idea.signalDate < '2024-10-30')).toBe(true);
@@ -91,7 +95,7 @@ describe('an engine whose universe gains imported history', { timeout: REPLAY_TI
 
   it('stays on its version when the same bars come again or another symbol is imported', async () => {
     const before = await versionRows();
-    await importBars('ZZDATA', history(1000));
+    await importBars('ZZDATA', history(1400));
     await importBars('ZZOUTSIDE', history(300));
     expect((await statusOf()).ruleVersion).toBe(dataVersion);
     await replay();
@@ -99,7 +103,7 @@ describe('an engine whose universe gains imported history', { timeout: REPLAY_TI
   });
 
   it('replays again when a bar of its imported history changes, the earlier data\'s ideas kept apart', async () => {
-    await importBars('ZZDATA', history(1000, 1));
+    await importBars('ZZDATA', history(1400, 1));
     const next = await statusOf();
     expect(next.ruleVersion).not.toBe(dataVersion);
     expect(next.ruleVersion).toMatch(/^swing@1\.0\.0\+data\./);

@@ -18,6 +18,13 @@ const DAY_SECONDS = 86_400;
 export const DAILY_PASS_MINUTE = 16 * 60 + 30;
 /** Calendar days of daily history the replay and the passes read: two years (260 warm-up bars, then the replay). */
 export const HISTORY_DAYS = 731;
+/**
+ * Calendar days of an imported history a replay reads at most (five years, then the 260 warm-up bars
+ * come out of it): the bound the custom-scan backtests measured (custom-scans/backtest-input.ts
+ * BACKTEST_MAX_WINDOW_DAYS: ten years of a 500-symbol universe would take a third of the server's
+ * 250 MB), so a universe of imported decades stays within the memory budget.
+ */
+export const IMPORTED_REPLAY_MAX_DAYS = 1_826;
 /** Longest a refused live request waits before it is asked again. */
 const MAX_RATE_LIMIT_WAIT_MS = 60_000;
 
@@ -124,8 +131,9 @@ export async function loadSeries(
   /** `pace`: called before each symbol (a source that answers from memory answers the whole universe without a pause). */
   /**
    * `digests`: filled with the bars digest of each imported symbol's series (CandleInfo.digest: the
-   * data the run reads). `wholeHistory`: symbols read from their first bar, not the last HISTORY_DAYS
-   * (a replay reads an imported history whole: docs/data-in-and-out.md "Replays of new data").
+   * data the run reads). `wholeHistory`: symbols read from their first bar (IMPORTED_REPLAY_MAX_DAYS
+   * at most), not the last HISTORY_DAYS (a replay reads an imported history: docs/data-in-and-out.md
+   * "Replays of new data").
    */
   options: { concurrency?: number; shouldStop?: () => boolean; pace?: () => Promise<void>; digests?: Map<string, string>; wholeHistory?: ReadonlySet<string> } = {},
 ): Promise<Map<string, DailySeries>> {
@@ -140,7 +148,7 @@ export async function loadSeries(
       for (;;) {
         try {
           const answer = options.wholeHistory?.has(member.symbol)
-            ? await market.getDailyBars(member.symbol, 0, (lastDay + 1) * DAY_SECONDS)
+            ? await market.getDailyBars(member.symbol, (lastDay - IMPORTED_REPLAY_MAX_DAYS) * DAY_SECONDS, (lastDay + 1) * DAY_SECONDS)
             : await market.getRecentDailyBars(member.symbol, HISTORY_DAYS);
           if (answer.stale) throw new Error(`${member.symbol}: the provider is failing (only an older copy is cached)`);
           out.set(member.symbol, toDailySeries(answer.value, member.market, lastDay));
