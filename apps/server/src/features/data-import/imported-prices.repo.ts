@@ -7,7 +7,7 @@ import { asc, eq, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client';
 import { importedSymbols } from '../../db/schema';
 import type { ImportedListing } from '../../providers/market/imported/imported-market';
-import type { Bars } from '../../providers/market/types';
+import { barsToFill, type Bars } from '../../providers/market/types';
 
 export type { ImportedListing };
 
@@ -163,16 +163,7 @@ export function createImportedPricesRepo(db: Database) {
       const rows = result.rows.filter((row) => row.day !== null);
       const n = rows.length;
       const digest = result.rows[0]?.digest ?? '';
-      const bars: Bars = {
-        symbol,
-        time: new Float64Array(n),
-        open: new Float64Array(n),
-        high: new Float64Array(n),
-        low: new Float64Array(n),
-        close: new Float64Array(n),
-        volume: new Float64Array(n),
-        candles: { provider: 'imported', range: 'ohlc', volume: 'aggregate', digest },
-      };
+      const bars = barsToFill(symbol, n, { provider: 'imported', range: 'ohlc', volume: 'aggregate', digest });
       rows.forEach((row, index) => {
         bars.time[index] = Date.parse(`${row.day}T00:00:00Z`) / 1000;
         bars.open[index] = Number(row.open);

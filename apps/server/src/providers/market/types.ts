@@ -61,6 +61,12 @@ export interface Bars {
   candles?: CandleInfo;
 }
 
+/** Bars of `n` sessions, every value 0, for a reader to fill in place (one allocation per column). */
+export function barsToFill(symbol: string, n: number, candles?: CandleInfo): Bars {
+  const column = () => new Float64Array(n);
+  return { symbol, time: column(), open: column(), high: column(), low: column(), close: column(), volume: column(), ...(candles ? { candles } : {}) };
+}
+
 /** Where a daily history came from and what it holds (the crypto engine's fields depend on it). */
 export interface CandleInfo {
   provider: string;

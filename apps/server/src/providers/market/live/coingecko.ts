@@ -2,7 +2,7 @@
 import type { CacheStore } from '../../../lib/cache-store';
 import { z } from 'zod';
 import type { Clock } from '../../../lib/clock';
-import { ProviderError, UnknownSymbolError, type Bars, type Quote } from '../types';
+import { barsToFill, ProviderError, UnknownSymbolError, type Bars, type Quote } from '../types';
 import { createHttpClient, expectShape, type FetchImpl } from './http';
 
 const PROVIDER = 'CoinGecko';
@@ -93,17 +93,8 @@ export function createCoinGeckoAdapter(options: { apiKey?: string; baseUrl?: str
     const prices = body.prices;
     const volumes = new Map(body.total_volumes.map(([ms, value]) => [ms, value]));
     const n = prices.length;
-    const bars: Bars = {
-      symbol: symbol.toUpperCase(),
-      time: new Float64Array(n),
-      open: new Float64Array(n),
-      high: new Float64Array(n),
-      low: new Float64Array(n),
-      close: new Float64Array(n),
-      volume: new Float64Array(n),
-      // One price a day and the volume summed over every venue CoinGecko tracks.
-      candles: { provider: PROVIDER, range: 'close_only', volume: 'aggregate' },
-    };
+    // One price a day and the volume summed over every venue CoinGecko tracks.
+    const bars = barsToFill(symbol.toUpperCase(), n, { provider: PROVIDER, range: 'close_only', volume: 'aggregate' });
     prices.forEach(([ms, price], i) => {
       const open = i > 0 ? prices[i - 1]![1] : price;
       bars.time[i] = Math.floor(ms / 86_400_000) * 86_400;
